@@ -1,0 +1,24 @@
+#pragma once
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace attnlab {
+
+// attnlab-cli: list | describe | train. Returns the process exit code; 2 for bad usage.
+class CliApp {
+public:
+    CliApp(std::ostream& out, std::ostream& err);
+    int run(const std::vector<std::string>& args);
+
+private:
+    int list(const std::vector<std::string>& args);
+    int describe(const std::vector<std::string>& args);
+    int train(const std::vector<std::string>& args);
+    int usage(const std::string& problem);
+
+    std::ostream& out_;
+    std::ostream& err_;
+};
+
+} // namespace attnlab

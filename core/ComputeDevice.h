@@ -1,0 +1,19 @@
+#pragma once
+#include <string>
+
+namespace attnlab {
+
+// Device choice and runtime facts, without exposing torch.
+class ComputeDevice {
+public:
+    static bool cudaAvailable();
+    // "auto" -> "cuda" when available else "cpu"; "cuda" without CUDA throws std::invalid_argument.
+    static std::string resolve(const std::string& requested);
+    // Human-readable: "cpu (2 threads)" or "cuda:0 (NVIDIA H100 ...)".
+    static std::string describe(const std::string& device);
+    static std::string torchVersion();
+    // Intra-op threads; 0 means one per available core (LibTorch starts with fewer, DESIGN.md trap 3).
+    static void setThreads(int threads);
+};
+
+} // namespace attnlab

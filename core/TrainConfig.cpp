@@ -1,0 +1,94 @@
+#include "core/TrainConfig.h"
+
+#include <nlohmann/json.hpp>
+
+#include <stdexcept>
+
+namespace attnlab {
+
+std::string TrainConfig::toJson() const
+{
+    nlohmann::json j = {
+        {"dataset", dataset},
+        {"model", model.model},
+        {"position", model.position},
+        {"d_model", model.dModel},
+        {"layers", model.layers},
+        {"rpr_clip", model.rprClip},
+        {"ff_hidden", model.ffHidden},
+        {"dropout_keep", model.dropoutKeep},
+        {"optimizer", optimizer},
+        {"learning_rate", learningRate},
+        {"batch_size", batchSize},
+        {"steps", steps},
+        {"eval_every", evalEvery},
+        {"log_every", logEvery},
+        {"seed", seed},
+        {"device", device},
+        {"threads", threads},
+    };
+    return j.dump();
+}
+
+TrainConfig TrainConfig::fromJson(const std::string& text)
+{
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::parse_error& e) {
+        throw std::invalid_argument(std::string("config JSON: ") + e.what());
+    }
+    if (!j.is_object())
+        throw std::invalid_argument("config JSON: expected an object");
+    TrainConfig c;
+    auto read = [&](const char* key, auto& target) {
+        if (!j.contains(key))
+            return;
+        try {
+            j.at(key).get_to(target);
+        } catch (const nlohmann::json::exception&) {
+            throw std::invalid_argument(std::string("config JSON: key '") + key + "' has the wrong type");
+        }
+    };
+    read("dataset", c.dataset);
+    read("model", c.model.model);
+    read("position", c.model.position);
+    read("d_model", c.model.dModel);
+    read("layers", c.model.layers);
+    read("rpr_clip", c.model.rprClip);
+    read("ff_hidden", c.model.ffHidden);
+    read("dropout_keep", c.model.dropoutKeep);
+    read("optimizer", c.optimizer);
+    read("learning_rate", c.learningRate);
+    read("batch_size", c.batchSize);
+    read("steps", c.steps);
+    read("eval_every", c.evalEvery);
+    read("log_every", c.logEvery);
+    read("seed", c.seed);
+    read("device", c.device);
+    read("threads", c.threads);
+    return c;
+}
+
+std::string TrainConfig::validate() const
+{
+    if (optimizer != "adam" && optimizer != "adadelta")
+        return "optimizer: unknown '" + optimizer + "' (known: adam, adadelta)";
+    if (!(learningRate > 0.0))
+        return "learning_rate: must be positive";
+    if (batchSize < 1)
+        return "batch_size: must be at least 1";
+    if (steps < 1)
+        return "steps: must be at least 1";
+    if (evalEvery < 1)
+        return "eval_every: must be at least 1";
+    if (logEvery < 1)
+        return "log_every: must be at least 1";
+    if (device != "auto" && device != "cpu" && device != "cuda")
+        return "device: unknown '" + device + "' (known: auto, cpu, cuda)";
+    if (threads < 0)
+        return "threads: must be 0 (all cores) or positive";
+    return {};
+}
+
+} // namespace attnlab

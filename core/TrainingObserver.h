@@ -1,0 +1,22 @@
+#pragma once
+#include "core/AttentionSnapshot.h"
+#include "core/MetricPoint.h"
+#include "core/ProgressEvent.h"
+#include "core/RunInfo.h"
+#include "core/RunSummary.h"
+
+namespace attnlab {
+
+// The trainer's only way out: called on the training thread, so implementations must be quick and
+// must not touch a GUI (the UI's bridge turns these into queued signals).
+class TrainingObserver {
+public:
+    virtual ~TrainingObserver() = default;
+    virtual void onStarted(const RunInfo&) {}
+    virtual void onProgress(const ProgressEvent&) {}
+    virtual void onMetric(const MetricPoint&) {}
+    virtual void onAttention(const AttentionSnapshot&) {}
+    virtual void onFinished(const RunSummary&) {}
+};
+
+} // namespace attnlab

@@ -1,0 +1,16 @@
+#pragma once
+// PRIVATE engine header: includes LibTorch.
+#include "core/ModelConfig.h"
+#include "core/nn/SequenceClassifier.h"
+
+#include <memory>
+
+namespace attnlab {
+
+// Builds the module for a validated ModelConfig; throws std::invalid_argument naming the bad setting.
+class ModelFactory {
+public:
+    static std::shared_ptr<SequenceClassifier> create(const ModelConfig& config);
+};
+
+} // namespace attnlab

@@ -1,0 +1,291 @@
+// The main window driven like a user would: set up a small run, click Train, watch the curves, the
+// attention heatmap and the history fill in from a real training run; close mid-run.
+#include "core/ComputeDevice.h"
+#include "core/Registry.h"
+#include "core/RunStore.h"
+#include "ui/AttentionHeatmap.h"
+#include "ui/MainWindow.h"
+#include "ui/RunListPanel.h"
+#include "ui/SetupPanel.h"
+#include "ui/TrainingCurvesPlot.h"
+#include "ui/TrainingWorker.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QStandardItemModel>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <cmath>
+
+using namespace attnlab;
+using namespace attnlab::ui;
+
+namespace {
+
+QString statusText(RunStatus status)
+{
+    return QString::fromStdString(toString(status));
+}
+
+void choose(QComboBox* combo, const char* id)
+{
+    const int index = combo->findData(QString::fromLatin1(id));
+    QVERIFY2(index >= 0, id);
+    combo->setCurrentIndex(index);
+}
+
+// A small run in the form, the way a user would set it.
+void fillSmallRun(SetupPanel* panel, const char* model, const char* position, int steps, int evalEvery)
+{
+    choose(panel->datasetCombo(), "synthetic-sentiment");
+    choose(panel->modelCombo(), model);
+    choose(panel->positionCombo(), position);
+    panel->dModelSpin()->setValue(32);
+    panel->layersSpin()->setValue(1);
+    panel->stepsSpin()->setValue(steps);
+    panel->evalEverySpin()->setValue(evalEvery);
+    panel->batchSizeSpin()->setValue(32);
+    panel->seedSpin()->setValue(5);
+    choose(panel->deviceCombo(), "cpu");
+}
+
+std::vector<double> values(const QCPGraph* graph)
+{
+    std::vector<double> out;
+    for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it)
+        out.push_back(it->value);
+    return out;
+}
+
+std::size_t count(const std::vector<MetricPoint>& points, const char* split, const char* name)
+{
+    return static_cast<std::size_t>(std::count_if(points.begin(), points.end(), [&](const MetricPoint& p) {
+        return p.split == split && p.name == name;
+    }));
+}
+
+} // namespace
+
+class TestGui : public QObject {
+    Q_OBJECT
+private slots:
+    void setupPanelFollowsRegistry();
+    void trainFromTheWindow();
+    void modelWithoutAttentionShowsPlaceholder();
+    void closingMidRunStoresCancelledRun();
+};
+
+void TestGui::setupPanelFollowsRegistry()
+{
+    SetupPanel panel;
+    // Every registry entry is offered, and the position combo lists only the model's techniques.
+    QCOMPARE(panel.datasetCombo()->count(), static_cast<int>(Registry::datasets().size()));
+    QCOMPARE(panel.modelCombo()->count(), static_cast<int>(Registry::models().size()));
+    for (const auto& model : Registry::models()) {
+        choose(panel.modelCombo(), model.id.c_str());
+        QStringList offered;
+        for (int i = 0; i < panel.positionCombo()->count(); ++i)
+            offered << panel.positionCombo()->itemData(i).toString();
+        QStringList expected;
+        for (const auto& position : Registry::positions()) {
+            if (model.positions.empty()
+                || std::find(model.positions.begin(), model.positions.end(), position.id) != model.positions.end())
+                expected << QString::fromStdString(position.id);
+        }
+        QCOMPARE(offered, expected);
+        QCOMPARE(panel.modelCombo()->toolTip(), QString::fromStdString(model.description));
+    }
+    // Switching optimiser switches to its default learning rate.
+    choose(panel.optimizerCombo(), "adadelta");
+    QCOMPARE(panel.learningRateSpin()->value(), 1.0);
+    QCOMPARE(panel.config().learningRate, 1.0);
+    choose(panel.optimizerCombo(), "adam");
+    QCOMPARE(panel.learningRateSpin()->value(), 1e-3);
+    // CUDA is selectable only where it exists.
+    auto* devices = qobject_cast<QStandardItemModel*>(panel.deviceCombo()->model());
+    QVERIFY(devices);
+    QCOMPARE(devices->item(panel.deviceCombo()->findData(QStringLiteral("cuda")))->isEnabled(),
+             ComputeDevice::cudaAvailable());
+    // The form's values are the config's.
+    fillSmallRun(&panel, "ssan", "rpr", 123, 7);
+    panel.rprClipSpin()->setValue(4);
+    panel.dropoutKeepSpin()->setValue(0.65);
+    const TrainConfig config = panel.config();
+    QCOMPARE(config.model.model, std::string("ssan"));
+    QCOMPARE(config.model.position, std::string("rpr"));
+    QCOMPARE(config.model.dModel, 32);
+    QCOMPARE(config.model.rprClip, 4);
+    QCOMPARE(config.model.dropoutKeep, 0.65);
+    QCOMPARE(config.steps, 123);
+    QCOMPARE(config.evalEvery, 7);
+    QCOMPARE(config.seed, std::uint64_t(5));
+    QCOMPARE(config.device, std::string("cpu"));
+    QVERIFY(panel.rprClipSpin()->isEnabled());
+    choose(panel.positionCombo(), "none");
+    QVERIFY(!panel.rprClipSpin()->isEnabled()); // k only means something for RPR
+}
+
+void TestGui::trainFromTheWindow()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+    MainWindow window(db);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QCOMPARE(window.runList()->runCount(), 0);
+    QVERIFY(!window.deviceLabel()->text().isEmpty());
+
+    const int steps = 150;
+    fillSmallRun(window.setupPanel(), "ssan", "rpr", steps, 25);
+    QVERIFY(window.trainButton()->isEnabled());
+    QVERIFY(!window.stopButton()->isEnabled());
+    QTest::mouseClick(window.trainButton(), Qt::LeftButton);
+    QVERIFY(window.isTraining());
+    QVERIFY(!window.trainButton()->isEnabled());
+    QVERIFY(window.stopButton()->isEnabled());
+    QVERIFY(!window.setupPanel()->dModelSpin()->isEnabled()); // the form is locked during a run
+    QTRY_VERIFY_WITH_TIMEOUT(!window.isTraining(), 240000);
+    QVERIFY(window.trainButton()->isEnabled());
+    QVERIFY(!window.stopButton()->isEnabled());
+    QVERIFY(window.setupPanel()->dModelSpin()->isEnabled());
+    QCOMPARE(window.progressBar()->maximum(), steps);
+    QCOMPARE(window.progressBar()->value(), steps);
+
+    // Curves: accuracy in percent, the loss positive, the test point at the end.
+    TrainingCurvesPlot* curves = window.curvesPlot();
+    QVERIFY(curves->devAccuracyGraph()->dataCount() > 0);
+    QVERIFY(curves->trainLossGraph()->dataCount() > 0);
+    QCOMPARE(curves->testAccuracyGraph()->dataCount(), 1);
+    for (double v : values(curves->devAccuracyGraph()))
+        QVERIFY2(v >= 0.0 && v <= 100.0, qPrintable(QString::number(v)));
+    for (double v : values(curves->trainLossGraph()))
+        QVERIFY(std::isfinite(v) && v > 0.0);
+    const std::vector<double> devAccuracy = values(curves->devAccuracyGraph());
+    QVERIFY2(*std::max_element(devAccuracy.begin(), devAccuracy.end()) > 1.0,
+             "accuracy must be drawn in percent, not as a fraction");
+
+    // Heatmap: tokens x tokens, every query's row sums to one.
+    AttentionHeatmap* heatmap = window.heatmap();
+    QVERIFY(!heatmap->isPlaceholderShown());
+    QVERIFY(heatmap->snapshot().has_value());
+    const int n = static_cast<int>(heatmap->snapshot()->tokens.size());
+    QVERIFY(n > 1);
+    QCPColorMapData* cells = heatmap->colorMap()->data();
+    QCOMPARE(cells->keySize(), n);
+    QCOMPARE(cells->valueSize(), n);
+    for (int query = 0; query < n; ++query) {
+        double row = 0;
+        for (int key = 0; key < n; ++key) {
+            const double w = cells->cell(key, query);
+            QVERIFY(w >= 0.0 && w <= 1.0);
+            row += w;
+        }
+        QVERIFY2(std::abs(row - 1.0) < 1e-3, qPrintable(QStringLiteral("row %1 sums to %2").arg(query).arg(row)));
+    }
+    QVERIFY(heatmap->snapshot()->step > 0 && heatmap->snapshot()->step <= steps);
+
+    // History: the new run, completed, its numbers from the store.
+    RunListPanel* runs = window.runList();
+    QCOMPARE(runs->runCount(), 1);
+    const qint64 runId = window.liveRunId();
+    QVERIFY(runId > 0);
+    QCOMPARE(runs->runIds().first(), runId);
+    QCOMPARE(runs->table()->item(0, RunListPanel::Status)->text(), statusText(RunStatus::Completed));
+    QCOMPARE(runs->table()->item(0, RunListPanel::Steps)->data(Qt::DisplayRole).toInt(), steps);
+    RunStore store(db.toStdString());
+    const auto stored = store.metrics(runId);
+    QCOMPARE(static_cast<std::size_t>(curves->devAccuracyGraph()->dataCount()), count(stored, "dev", "accuracy"));
+    QCOMPARE(static_cast<std::size_t>(curves->trainLossGraph()->dataCount()), count(stored, "train", "loss"));
+    const double bestDev = store.run(runId)->bestDevAccuracy;
+    QCOMPARE(runs->table()->item(0, RunListPanel::BestDev)->data(Qt::DisplayRole).toDouble(),
+             std::round(bestDev * 1000.0) / 10.0);
+
+    // Selecting the run reads its curves and attention back from the store.
+    curves->clear();
+    heatmap->showPlaceholder(QStringLiteral("cleared"));
+    QCOMPARE(curves->devAccuracyGraph()->dataCount(), 0);
+    runs->table()->clearSelection();
+    const QRect cell = runs->table()->visualItemRect(runs->table()->item(0, RunListPanel::Dataset));
+    QTest::mouseClick(runs->table()->viewport(), Qt::LeftButton, {}, cell.center());
+    QCOMPARE(runs->selectedRunId(), runId);
+    QCOMPARE(window.shownRunId(), runId);
+    QCOMPARE(static_cast<std::size_t>(curves->devAccuracyGraph()->dataCount()), count(stored, "dev", "accuracy"));
+    QCOMPARE(static_cast<std::size_t>(curves->trainLossGraph()->dataCount()), count(stored, "train", "loss"));
+    QCOMPARE(curves->testAccuracyGraph()->dataCount(), 1);
+    QVERIFY(!heatmap->isPlaceholderShown());
+    QCOMPARE(heatmap->colorMap()->data()->keySize(), n);
+    QCOMPARE(heatmap->snapshot()->step, store.latestAttention(runId)->step);
+
+    // A screenshot for the eye (and the README).
+    curves->replot();
+    heatmap->plot()->replot();
+    const QString shots = QStringLiteral(ATTNLAB_BUILD_DIR "/screenshots");
+    QVERIFY(QDir().mkpath(shots));
+    const QPixmap shot = window.grab();
+    QVERIFY(!shot.isNull());
+    QCOMPARE(shot.size(), window.size());
+    const QString file = shots + QStringLiteral("/main-window.png");
+    QVERIFY(shot.save(file));
+    QVERIFY(QFileInfo(file).size() > 10000);
+}
+
+void TestGui::modelWithoutAttentionShowsPlaceholder()
+{
+    if (!Registry::find(Registry::models(), "lstm"))
+        QSKIP("no LSTM in the registry");
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    MainWindow window(dir.filePath(QStringLiteral("runs.sqlite")));
+    window.show();
+    fillSmallRun(window.setupPanel(), "lstm", "none", 40, 20);
+    QTest::mouseClick(window.trainButton(), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(!window.isTraining(), 240000);
+    QVERIFY(window.curvesPlot()->devAccuracyGraph()->dataCount() > 0);
+    QVERIFY(window.heatmap()->isPlaceholderShown());
+    QVERIFY2(window.heatmap()->placeholderText().contains(QStringLiteral("no attention")),
+             qPrintable(window.heatmap()->placeholderText()));
+}
+
+void TestGui::closingMidRunStoresCancelledRun()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+    const int steps = 100000;
+    int seenStep = 0;
+    {
+        MainWindow window(db);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        fillSmallRun(window.setupPanel(), "ssan", "rpr", steps, 1000);
+        QTest::mouseClick(window.trainButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(window.progressBar()->value() > 0, 120000);
+        seenStep = window.progressBar()->value();
+        QElapsedTimer closing;
+        closing.start();
+        QVERIFY(window.close());
+        QVERIFY2(closing.elapsed() < 5000, "closing must stop the run within a batch or so");
+        QVERIFY(window.worker()->wait(0)); // the training thread has ended
+    }
+    RunStore store(db.toStdString());
+    const auto runs = store.listRuns();
+    QCOMPARE(runs.size(), std::size_t(1));
+    QCOMPARE(statusText(runs.front().status), statusText(RunStatus::Cancelled));
+    QVERIFY(runs.front().steps >= seenStep);
+    QVERIFY(runs.front().steps < steps);
+}
+
+QTEST_MAIN(TestGui)
+#include "test_gui.moc"

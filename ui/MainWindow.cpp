@@ -1,0 +1,344 @@
+#include "ui/MainWindow.h"
+
+#include "core/ComputeDevice.h"
+#include "core/Registry.h"
+#include "core/RunRecord.h"
+#include "core/RunStore.h"
+#include "core/TrainConfig.h"
+#include "ui/AttentionHeatmap.h"
+#include "ui/RunListPanel.h"
+#include "ui/SetupPanel.h"
+#include "ui/TrainingCurvesPlot.h"
+#include "ui/TrainingWorker.h"
+
+#include <QAction>
+#include <QCloseEvent>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QStatusBar>
+
+#include <exception>
+
+namespace attnlab::ui {
+namespace {
+
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+QString entryName(const std::vector<RegistryEntry>& list, const std::string& id)
+{
+    const RegistryEntry* entry = Registry::find(list, id);
+    return entry ? qs(entry->name) : qs(id);
+}
+
+QString percent(double fraction) { return QString::number(100.0 * fraction, 'f', 1) + QLatin1Char('%'); }
+
+} // namespace
+
+MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(parent), dbPath_(dbPath)
+{
+    setObjectName(QStringLiteral("mainWindow"));
+    setWindowTitle(tr("Attention Lab"));
+
+    worker_ = new TrainingWorker(dbPath_, this);
+    setup_ = new SetupPanel;
+    curves_ = new TrainingCurvesPlot;
+    heatmap_ = new AttentionHeatmap;
+    runList_ = new RunListPanel;
+
+    auto* setupScroll = new QScrollArea;
+    setupScroll->setObjectName(QStringLiteral("setupScroll"));
+    setupScroll->setWidget(setup_);
+    setupScroll->setWidgetResizable(true);
+    setupScroll->setFrameShape(QFrame::NoFrame);
+    setupScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    setupScroll->setMinimumWidth(setup_->sizeHint().width() + 20);
+
+    auto* plots = new QSplitter(Qt::Horizontal);
+    plots->setObjectName(QStringLiteral("plotSplitter"));
+    plots->addWidget(curves_);
+    plots->addWidget(heatmap_);
+    plots->setStretchFactor(0, 5);
+    plots->setStretchFactor(1, 4);
+    auto* centre = new QSplitter(Qt::Vertical);
+    centre->setObjectName(QStringLiteral("centreSplitter"));
+    centre->addWidget(plots);
+    centre->addWidget(runList_);
+    centre->setStretchFactor(0, 3);
+    centre->setStretchFactor(1, 1);
+    auto* main = new QSplitter(Qt::Horizontal);
+    main->setObjectName(QStringLiteral("mainSplitter"));
+    main->addWidget(setupScroll);
+    main->addWidget(centre);
+    main->setStretchFactor(0, 0);
+    main->setStretchFactor(1, 1);
+    main->setCollapsible(0, false);
+    setCentralWidget(main);
+    plots->setSizes({600, 480});
+    centre->setSizes({620, 240});
+
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+    QMenu* runMenu = menuBar()->addMenu(tr("&Run"));
+    runMenu->addAction(tr("&Refresh history"), QKeySequence::Refresh, this, &MainWindow::refreshRuns);
+
+    device_ = new QLabel;
+    device_->setObjectName(QStringLiteral("deviceLabel"));
+    loss_ = new QLabel;
+    loss_->setObjectName(QStringLiteral("lossLabel"));
+    loss_->setMinimumWidth(loss_->fontMetrics().horizontalAdvance(QStringLiteral("loss 0.0000 · 0000.0 s")));
+    progress_ = new QProgressBar;
+    progress_->setObjectName(QStringLiteral("trainingProgress"));
+    progress_->setRange(0, 1);
+    progress_->setValue(0);
+    progress_->setFormat(tr("%v / %m steps"));
+    progress_->setMaximumWidth(260);
+    statusBar()->addPermanentWidget(device_);
+    statusBar()->addPermanentWidget(loss_);
+    statusBar()->addPermanentWidget(progress_);
+    try {
+        device_->setText(qs(ComputeDevice::describe(ComputeDevice::resolve("auto"))));
+    } catch (const std::exception& e) {
+        device_->setText(tr("device unknown: %1").arg(qs(e.what())));
+    }
+
+    try {
+        store_ = std::make_unique<RunStore>(dbPath_.toStdString());
+    } catch (const std::exception& e) {
+        // Without history the lab still trains (the worker reports its own store error, if any).
+        statusBar()->showMessage(tr("Cannot open the run store: %1").arg(qs(e.what())));
+    }
+
+    connect(setup_, &SetupPanel::trainRequested, this, &MainWindow::startTraining);
+    connect(setup_, &SetupPanel::stopRequested, this, &MainWindow::stopTraining);
+    connect(runList_, &RunListPanel::runSelected, this, &MainWindow::showRun);
+    connect(worker_, &TrainingWorker::runStarted, this, &MainWindow::onRunStarted);
+    connect(worker_, &TrainingWorker::progress, this, &MainWindow::onProgress);
+    connect(worker_, &TrainingWorker::metricsArrived, this, &MainWindow::onMetrics);
+    connect(worker_, &TrainingWorker::attentionArrived, this, &MainWindow::onAttention);
+    connect(worker_, &TrainingWorker::runFinished, this, &MainWindow::onRunFinished);
+    connect(worker_, &TrainingWorker::failed, this, &MainWindow::onFailed);
+    connect(worker_, &TrainingWorker::idle, this, &MainWindow::onIdle);
+
+    refreshRuns();
+    resize(1400, 900);
+}
+
+MainWindow::~MainWindow() = default; // the worker (a child) stops and joins its thread first
+
+QPushButton* MainWindow::trainButton() const { return setup_->trainButton(); }
+QPushButton* MainWindow::stopButton() const { return setup_->stopButton(); }
+bool MainWindow::isTraining() const { return worker_->isRunning(); }
+
+void MainWindow::startTraining()
+{
+    const TrainConfig config = setup_->config();
+    if (!worker_->start(config))
+        return;
+    setup_->setTrainingActive(true);
+    liveRunId_ = 0;
+    liveEvalEvery_ = config.evalEvery;
+    livePlannedSteps_ = config.steps;
+    liveMetrics_.clear();
+    liveAttention_.reset();
+    liveTitle_ = tr("%1 + %2 on %3")
+                     .arg(entryName(Registry::models(), config.model.model),
+                          entryName(Registry::positions(), config.model.position),
+                          entryName(Registry::datasets(), config.dataset));
+    showingLive_ = true;
+    shownRunId_ = 0;
+    curves_->clear();
+    curves_->setPlannedSteps(config.steps);
+    curves_->setTitle(tr("Starting: %1").arg(liveTitle_));
+    heatmap_->showPlaceholder(tr("Waiting for the first dev evaluation (every %1 steps)…").arg(config.evalEvery));
+    progress_->setRange(0, config.steps);
+    progress_->setValue(0);
+    loss_->clear();
+    statusBar()->showMessage(tr("Loading %1…").arg(entryName(Registry::datasets(), config.dataset)));
+}
+
+void MainWindow::stopTraining()
+{
+    if (!isTraining())
+        return;
+    worker_->stop();
+    setup_->stopButton()->setEnabled(false);
+    statusBar()->showMessage(tr("Stopping after the current batch…"));
+}
+
+void MainWindow::refreshRuns()
+{
+    if (!store_)
+        return;
+    try {
+        runList_->setRuns(store_->listRuns());
+        if (shownRunId_ != 0)
+            runList_->selectRun(shownRunId_, true);
+    } catch (const std::exception& e) {
+        statusBar()->showMessage(tr("Cannot read the run history: %1").arg(qs(e.what())));
+    }
+}
+
+QString MainWindow::describeRun(const RunRecord& record)
+{
+    QString text = tr("Run #%1 · %2 + %3 on %4 · %5")
+                       .arg(record.id)
+                       .arg(entryName(Registry::models(), record.model),
+                            entryName(Registry::positions(), record.position),
+                            entryName(Registry::datasets(), record.dataset), qs(toString(record.status)));
+    if (record.status == RunStatus::Completed || record.status == RunStatus::Cancelled)
+        text += tr(" · best dev %1 · test %2").arg(percent(record.bestDevAccuracy), percent(record.testAccuracy));
+    return text;
+}
+
+void MainWindow::showRun(qint64 runId)
+{
+    if (isTraining() && runId == liveRunId_) {
+        // The live run: what arrived so far is in memory, and more is on its way.
+        showingLive_ = true;
+        shownRunId_ = runId;
+        curves_->clear();
+        curves_->setPlannedSteps(livePlannedSteps_);
+        curves_->setTitle(tr("Run #%1 · %2").arg(runId).arg(liveTitle_));
+        curves_->addMetrics(liveMetrics_);
+        if (liveAttention_)
+            heatmap_->setSnapshot(*liveAttention_);
+        else
+            heatmap_->showPlaceholder(tr("Waiting for the first dev evaluation (every %1 steps)…").arg(liveEvalEvery_));
+        return;
+    }
+    if (!store_)
+        return;
+    try {
+        const std::optional<RunRecord> record = store_->run(runId);
+        if (!record)
+            return;
+        showingLive_ = false;
+        shownRunId_ = runId;
+        int plannedSteps = record->steps;
+        int evalEvery = 0;
+        try {
+            const TrainConfig config = TrainConfig::fromJson(record->configJson);
+            plannedSteps = config.steps;
+            evalEvery = config.evalEvery;
+        } catch (const std::exception&) {
+            // An unreadable config only costs the planned x range.
+        }
+        curves_->clear();
+        curves_->setPlannedSteps(record->status == RunStatus::Completed ? plannedSteps : record->steps);
+        curves_->setTitle(describeRun(*record));
+        curves_->setMetrics(store_->metrics(runId));
+        if (const auto snapshot = store_->latestAttention(runId))
+            heatmap_->setSnapshot(*snapshot);
+        else
+            showNoAttention(record->steps, evalEvery);
+    } catch (const std::exception& e) {
+        statusBar()->showMessage(tr("Cannot read run #%1: %2").arg(runId).arg(qs(e.what())));
+    }
+}
+
+void MainWindow::showNoAttention(int steps, int evalEvery)
+{
+    // Snapshots come with every dev evaluation; a run that passed one without any has no attention.
+    if (evalEvery > 0 && steps < evalEvery)
+        heatmap_->showPlaceholder(tr("The run ended before its first dev evaluation, so there is no attention to show."));
+    else
+        heatmap_->showPlaceholder(tr("This model has no attention."));
+}
+
+void MainWindow::onRunStarted(qint64 runId, const QString& device, qint64 parameters, const QString& modelSummary)
+{
+    liveRunId_ = runId;
+    device_->setText(device);
+    device_->setToolTip(modelSummary);
+    liveTitle_ += tr(" · %L1 parameters").arg(parameters);
+    if (showingLive_) {
+        shownRunId_ = runId;
+        curves_->setTitle(tr("Run #%1 · %2").arg(runId).arg(liveTitle_));
+    }
+    statusBar()->showMessage(tr("Training run #%1 on %2").arg(runId).arg(device));
+    refreshRuns(); // the new run shows up as running
+}
+
+void MainWindow::onProgress(int step, int totalSteps, double loss, double elapsedSeconds)
+{
+    if (progress_->maximum() != totalSteps)
+        progress_->setRange(0, totalSteps);
+    progress_->setValue(step);
+    loss_->setText(tr("loss %1 · %2 s").arg(loss, 0, 'f', 4).arg(elapsedSeconds, 0, 'f', 1));
+}
+
+void MainWindow::onMetrics(const QVector<MetricPoint>& points)
+{
+    liveMetrics_.insert(liveMetrics_.end(), points.begin(), points.end());
+    if (showingLive_)
+        curves_->addMetrics(std::vector<MetricPoint>(points.begin(), points.end()));
+}
+
+void MainWindow::onAttention(const QVector<AttentionSnapshot>& snapshots)
+{
+    if (snapshots.isEmpty())
+        return;
+    liveAttention_ = snapshots.back(); // the heatmap shows the latest evaluation
+    if (showingLive_)
+        heatmap_->setSnapshot(*liveAttention_);
+}
+
+void MainWindow::onRunFinished(qint64 runId, const RunSummary& summary)
+{
+    QString text = tr("Run #%1 %2 after %3 steps in %4 s")
+                       .arg(runId)
+                       .arg(qs(toString(summary.status)))
+                       .arg(summary.steps)
+                       .arg(summary.seconds, 0, 'f', 1);
+    if (summary.status == RunStatus::Completed || summary.status == RunStatus::Cancelled)
+        text += tr(": best dev %1 at step %2, test %3")
+                    .arg(percent(summary.bestDevAccuracy))
+                    .arg(summary.bestStep)
+                    .arg(percent(summary.testAccuracy));
+    if (!summary.message.empty())
+        text += QStringLiteral(" — ") + qs(summary.message);
+    statusBar()->showMessage(text);
+    if (showingLive_) {
+        curves_->setTitle(tr("Run #%1 · %2 · %3").arg(runId).arg(liveTitle_, qs(toString(summary.status))));
+        if (!liveAttention_)
+            showNoAttention(summary.steps, liveEvalEvery_);
+    }
+    if (summary.status == RunStatus::Failed || summary.status == RunStatus::Diverged)
+        onFailed(tr("Run #%1 %2: %3").arg(runId).arg(qs(toString(summary.status)), qs(summary.message)));
+}
+
+void MainWindow::onFailed(const QString& message)
+{
+    statusBar()->showMessage(message);
+    // Window-modal but not blocking: the event loop (and a test driving it) keeps running.
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Training failed"), message, QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("failureMessage"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+}
+
+void MainWindow::onIdle()
+{
+    setup_->setTrainingActive(false);
+    refreshRuns();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (isTraining()) {
+        // The trainer checks the token before every batch; the store observer records the run as
+        // cancelled on its way out, so waiting here loses nothing.
+        statusBar()->showMessage(tr("Stopping the run before closing…"));
+        worker_->stop();
+        worker_->wait();
+    }
+    event->accept();
+}
+
+} // namespace attnlab::ui

@@ -1,0 +1,94 @@
+#pragma once
+#include "core/AttentionSnapshot.h"
+#include "core/MetricPoint.h"
+#include "core/RunSummary.h"
+
+#include <QMainWindow>
+#include <QString>
+#include <QVector>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+class QLabel;
+class QProgressBar;
+class QPushButton;
+
+namespace attnlab {
+class RunStore;
+struct RunRecord;
+}
+
+namespace attnlab::ui {
+
+class AttentionHeatmap;
+class RunListPanel;
+class SetupPanel;
+class TrainingCurvesPlot;
+class TrainingWorker;
+
+// Setup on the left, curves and attention in the middle, the run history below. The window is a view:
+// a live run arrives through the worker's signals, past runs are read back from the run store.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(const QString& dbPath, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    SetupPanel* setupPanel() const { return setup_; }
+    TrainingCurvesPlot* curvesPlot() const { return curves_; }
+    AttentionHeatmap* heatmap() const { return heatmap_; }
+    RunListPanel* runList() const { return runList_; }
+    TrainingWorker* worker() const { return worker_; }
+    QPushButton* trainButton() const;
+    QPushButton* stopButton() const;
+    QProgressBar* progressBar() const { return progress_; }
+    QLabel* deviceLabel() const { return device_; }
+    bool isTraining() const;
+    qint64 liveRunId() const { return liveRunId_; }
+    qint64 shownRunId() const { return shownRunId_; } // the run in the plots (0: a live run not yet stored)
+
+public slots:
+    void startTraining();
+    void stopTraining();
+    void refreshRuns();
+    void showRun(qint64 runId);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void onRunStarted(qint64 runId, const QString& device, qint64 parameters, const QString& modelSummary);
+    void onProgress(int step, int totalSteps, double loss, double elapsedSeconds);
+    void onMetrics(const QVector<attnlab::MetricPoint>& points);
+    void onAttention(const QVector<attnlab::AttentionSnapshot>& snapshots);
+    void onRunFinished(qint64 runId, const attnlab::RunSummary& summary);
+    void onFailed(const QString& message);
+    void onIdle();
+    void showNoAttention(int steps, int evalEvery);
+    static QString describeRun(const RunRecord& record);
+
+    QString dbPath_;
+    std::unique_ptr<RunStore> store_; // the GUI thread's own connection, for reading history
+    TrainingWorker* worker_;
+    SetupPanel* setup_;
+    TrainingCurvesPlot* curves_;
+    AttentionHeatmap* heatmap_;
+    RunListPanel* runList_;
+    QLabel* device_;
+    QLabel* loss_;
+    QProgressBar* progress_;
+
+    // The live run, kept in memory so it can be shown again after looking at another run.
+    qint64 liveRunId_ = 0;
+    int liveEvalEvery_ = 0;
+    QString liveTitle_;
+    std::vector<MetricPoint> liveMetrics_;
+    std::optional<AttentionSnapshot> liveAttention_;
+    int livePlannedSteps_ = 0;
+    bool showingLive_ = false;
+    qint64 shownRunId_ = 0;
+};
+
+} // namespace attnlab::ui

@@ -1,0 +1,280 @@
+#include "ui/SetupPanel.h"
+
+#include "core/ComputeDevice.h"
+#include "core/Registry.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QStandardItemModel>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <climits>
+#include <exception>
+
+namespace attnlab::ui {
+namespace {
+
+constexpr double kAdamLearningRate = 1e-3;
+constexpr double kAdadeltaLearningRate = 1.0;
+
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+void fillFromRegistry(QComboBox* combo, const std::vector<RegistryEntry>& entries)
+{
+    for (const auto& entry : entries) {
+        combo->addItem(qs(entry.name), qs(entry.id));
+        combo->setItemData(combo->count() - 1, qs(entry.description), Qt::ToolTipRole);
+    }
+}
+
+void selectData(QComboBox* combo, const std::string& id)
+{
+    const int index = combo->findData(qs(id));
+    if (index >= 0)
+        combo->setCurrentIndex(index);
+}
+
+QSpinBox* spin(QWidget* parent, const char* name, int minimum, int maximum, int step = 1)
+{
+    auto* box = new QSpinBox(parent);
+    box->setObjectName(QLatin1String(name));
+    box->setRange(minimum, maximum);
+    box->setSingleStep(step);
+    box->setAccelerated(true);
+    return box;
+}
+
+const RegistryEntry* currentEntry(const QComboBox* combo, const std::vector<RegistryEntry>& list)
+{
+    return Registry::find(list, combo->currentData().toString().toStdString());
+}
+
+} // namespace
+
+SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
+{
+    setObjectName(QStringLiteral("setupPanel"));
+
+    form_ = new QWidget(this);
+    form_->setObjectName(QStringLiteral("setupForm"));
+
+    dataset_ = new QComboBox(form_);
+    dataset_->setObjectName(QStringLiteral("datasetCombo"));
+    fillFromRegistry(dataset_, Registry::datasets());
+    model_ = new QComboBox(form_);
+    model_->setObjectName(QStringLiteral("modelCombo"));
+    fillFromRegistry(model_, Registry::models());
+    position_ = new QComboBox(form_);
+    position_->setObjectName(QStringLiteral("positionCombo"));
+
+    rprClip_ = spin(form_, "rprClipSpin", 1, 512);
+    rprClip_->setToolTip(tr("k of Shaw et al. (2018): relative distances are clipped to [-k, k]"));
+    dModel_ = spin(form_, "dModelSpin", 4, 2048, 8);
+    layers_ = spin(form_, "layersSpin", 1, 12);
+    dropoutKeep_ = new QDoubleSpinBox(form_);
+    dropoutKeep_->setObjectName(QStringLiteral("dropoutKeepSpin"));
+    dropoutKeep_->setRange(0.05, 1.0);
+    dropoutKeep_->setSingleStep(0.05);
+    dropoutKeep_->setDecimals(2);
+    dropoutKeep_->setToolTip(tr("Probability of keeping a unit (1 = no dropout)"));
+
+    optimizer_ = new QComboBox(form_);
+    optimizer_->setObjectName(QStringLiteral("optimizerCombo"));
+    optimizer_->addItem(tr("Adam"), QStringLiteral("adam"));
+    optimizer_->addItem(tr("ADADELTA (ρ = 0.95)"), QStringLiteral("adadelta"));
+    learningRate_ = new QDoubleSpinBox(form_);
+    learningRate_->setObjectName(QStringLiteral("learningRateSpin"));
+    learningRate_->setDecimals(5);
+    learningRate_->setRange(1e-5, 10.0);
+    learningRate_->setSingleStep(1e-4);
+    steps_ = spin(form_, "stepsSpin", 1, 10'000'000, 100);
+    batchSize_ = spin(form_, "batchSizeSpin", 1, 4096);
+    evalEvery_ = spin(form_, "evalEverySpin", 1, 1'000'000, 10);
+    evalEvery_->setToolTip(tr("Steps between dev evaluations and attention snapshots"));
+    seed_ = spin(form_, "seedSpin", 0, INT_MAX);
+
+    device_ = new QComboBox(form_);
+    device_->setObjectName(QStringLiteral("deviceCombo"));
+    device_->addItem(tr("auto"), QStringLiteral("auto"));
+    device_->addItem(tr("cpu"), QStringLiteral("cpu"));
+    device_->addItem(tr("cuda"), QStringLiteral("cuda"));
+    bool cuda = false;
+    try {
+        cuda = ComputeDevice::cudaAvailable();
+    } catch (const std::exception&) {
+        cuda = false;
+    }
+    if (!cuda) {
+        if (auto* items = qobject_cast<QStandardItemModel*>(device_->model()))
+            items->item(2)->setEnabled(false);
+        device_->setItemData(2, tr("No CUDA device is available to this build of LibTorch"), Qt::ToolTipRole);
+    }
+    threads_ = spin(form_, "threadsSpin", 0, 256);
+    threads_->setSpecialValueText(tr("all cores"));
+
+    auto* modelBox = new QGroupBox(tr("Data and model"), form_);
+    auto* modelForm = new QFormLayout(modelBox);
+    modelForm->addRow(tr("Dataset"), dataset_);
+    modelForm->addRow(tr("Architecture"), model_);
+    modelForm->addRow(tr("Position"), position_);
+    modelForm->addRow(tr("RPR clip k"), rprClip_);
+    modelForm->addRow(tr("d_model"), dModel_);
+    modelForm->addRow(tr("Layers"), layers_);
+    modelForm->addRow(tr("Dropout keep"), dropoutKeep_);
+
+    auto* trainBox = new QGroupBox(tr("Training"), form_);
+    auto* trainForm = new QFormLayout(trainBox);
+    trainForm->addRow(tr("Optimizer"), optimizer_);
+    trainForm->addRow(tr("Learning rate"), learningRate_);
+    trainForm->addRow(tr("Steps"), steps_);
+    trainForm->addRow(tr("Batch size"), batchSize_);
+    trainForm->addRow(tr("Eval every"), evalEvery_);
+    trainForm->addRow(tr("Seed"), seed_);
+
+    auto* computeBox = new QGroupBox(tr("Compute"), form_);
+    auto* computeForm = new QFormLayout(computeBox);
+    computeForm->addRow(tr("Device"), device_);
+    computeForm->addRow(tr("Threads"), threads_);
+
+    description_ = new QLabel(form_);
+    description_->setObjectName(QStringLiteral("descriptionLabel"));
+    description_->setWordWrap(true);
+    description_->setTextFormat(Qt::RichText);
+    description_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    description_->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::MinimumExpanding);
+
+    auto* formLayout = new QVBoxLayout(form_);
+    formLayout->setContentsMargins(0, 0, 0, 0);
+    formLayout->addWidget(modelBox);
+    formLayout->addWidget(trainBox);
+    formLayout->addWidget(computeBox);
+    formLayout->addWidget(description_, 1);
+
+    train_ = new QPushButton(tr("Train"), this);
+    train_->setObjectName(QStringLiteral("trainButton"));
+    train_->setDefault(true);
+    stop_ = new QPushButton(tr("Stop"), this);
+    stop_->setObjectName(QStringLiteral("stopButton"));
+    stop_->setEnabled(false);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(train_);
+    buttons->addWidget(stop_);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(form_, 1);
+    layout->addLayout(buttons);
+
+    connect(dataset_, &QComboBox::currentIndexChanged, this, &SetupPanel::updateDescriptions);
+    connect(model_, &QComboBox::currentIndexChanged, this, [this] {
+        fillPositions();
+        updateDescriptions();
+    });
+    connect(position_, &QComboBox::currentIndexChanged, this, &SetupPanel::updateDescriptions);
+    connect(optimizer_, &QComboBox::currentIndexChanged, this, &SetupPanel::onOptimizerChanged);
+    connect(train_, &QPushButton::clicked, this, &SetupPanel::trainRequested);
+    connect(stop_, &QPushButton::clicked, this, &SetupPanel::stopRequested);
+
+    setConfig(TrainConfig{});
+}
+
+void SetupPanel::fillPositions()
+{
+    const QString previous = position_->currentData().toString();
+    const QSignalBlocker blocker(position_);
+    position_->clear();
+    const RegistryEntry* model = currentEntry(model_, Registry::models());
+    for (const auto& entry : Registry::positions()) {
+        const bool applies = !model || model->positions.empty()
+            || std::find(model->positions.begin(), model->positions.end(), entry.id) != model->positions.end();
+        if (!applies)
+            continue;
+        position_->addItem(qs(entry.name), qs(entry.id));
+        position_->setItemData(position_->count() - 1, qs(entry.description), Qt::ToolTipRole);
+    }
+    const int keep = position_->findData(previous);
+    position_->setCurrentIndex(keep >= 0 ? keep : 0);
+}
+
+void SetupPanel::updateDescriptions()
+{
+    QStringList parts;
+    const auto describe = [&parts](const QString& what, const RegistryEntry* entry) {
+        if (entry)
+            parts << QStringLiteral("<b>%1</b> — %2").arg(what, qs(entry->description).toHtmlEscaped());
+    };
+    describe(dataset_->currentText().toHtmlEscaped(), currentEntry(dataset_, Registry::datasets()));
+    describe(model_->currentText().toHtmlEscaped(), currentEntry(model_, Registry::models()));
+    describe(position_->currentText().toHtmlEscaped(), currentEntry(position_, Registry::positions()));
+    description_->setText(parts.join(QStringLiteral("<br><br>")));
+    for (QComboBox* combo : {dataset_, model_, position_})
+        combo->setToolTip(combo->currentData(Qt::ToolTipRole).toString());
+    rprClip_->setEnabled(position_->currentData().toString() == QLatin1String("rpr"));
+}
+
+void SetupPanel::onOptimizerChanged()
+{
+    learningRate_->setValue(optimizer_->currentData().toString() == QLatin1String("adadelta")
+                                ? kAdadeltaLearningRate : kAdamLearningRate);
+}
+
+TrainConfig SetupPanel::config() const
+{
+    TrainConfig config;
+    config.dataset = dataset_->currentData().toString().toStdString();
+    config.model.model = model_->currentData().toString().toStdString();
+    config.model.position = position_->currentData().toString().toStdString();
+    config.model.dModel = dModel_->value();
+    config.model.layers = layers_->value();
+    config.model.rprClip = rprClip_->value();
+    config.model.dropoutKeep = dropoutKeep_->value();
+    config.optimizer = optimizer_->currentData().toString().toStdString();
+    config.learningRate = learningRate_->value();
+    config.steps = steps_->value();
+    config.batchSize = batchSize_->value();
+    config.evalEvery = evalEvery_->value();
+    config.seed = static_cast<std::uint64_t>(seed_->value());
+    config.device = device_->currentData().toString().toStdString();
+    config.threads = threads_->value();
+    return config;
+}
+
+void SetupPanel::setConfig(const TrainConfig& config)
+{
+    selectData(dataset_, config.dataset);
+    selectData(model_, config.model.model);
+    fillPositions();
+    selectData(position_, config.model.position);
+    dModel_->setValue(config.model.dModel);
+    layers_->setValue(config.model.layers);
+    rprClip_->setValue(config.model.rprClip);
+    dropoutKeep_->setValue(config.model.dropoutKeep);
+    {
+        // The stored learning rate wins over the optimiser's default.
+        const QSignalBlocker blocker(optimizer_);
+        selectData(optimizer_, config.optimizer);
+    }
+    learningRate_->setValue(config.learningRate);
+    steps_->setValue(config.steps);
+    batchSize_->setValue(config.batchSize);
+    evalEvery_->setValue(config.evalEvery);
+    seed_->setValue(static_cast<int>(std::min<std::uint64_t>(config.seed, INT_MAX)));
+    selectData(device_, config.device);
+    threads_->setValue(config.threads);
+    updateDescriptions();
+}
+
+void SetupPanel::setTrainingActive(bool active)
+{
+    form_->setEnabled(!active);
+    train_->setEnabled(!active);
+    stop_->setEnabled(active);
+}
+
+} // namespace attnlab::ui

@@ -1,0 +1,74 @@
+#pragma once
+#include "core/TrainConfig.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QPushButton;
+class QSpinBox;
+
+namespace attnlab::ui {
+
+// The experiment form: dataset, architecture, position technique (all from the Registry), sizes,
+// optimiser and device. Produces a TrainConfig; Train and Stop live here too.
+class SetupPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit SetupPanel(QWidget* parent = nullptr);
+
+    TrainConfig config() const;
+    void setConfig(const TrainConfig& config);
+    // While a run is going the form is read-only and only Stop is enabled.
+    void setTrainingActive(bool active);
+
+    QComboBox* datasetCombo() const { return dataset_; }
+    QComboBox* modelCombo() const { return model_; }
+    QComboBox* positionCombo() const { return position_; }
+    QComboBox* optimizerCombo() const { return optimizer_; }
+    QComboBox* deviceCombo() const { return device_; }
+    QSpinBox* dModelSpin() const { return dModel_; }
+    QSpinBox* layersSpin() const { return layers_; }
+    QSpinBox* stepsSpin() const { return steps_; }
+    QSpinBox* batchSizeSpin() const { return batchSize_; }
+    QSpinBox* evalEverySpin() const { return evalEvery_; }
+    QSpinBox* seedSpin() const { return seed_; }
+    QSpinBox* rprClipSpin() const { return rprClip_; }
+    QSpinBox* threadsSpin() const { return threads_; }
+    QDoubleSpinBox* learningRateSpin() const { return learningRate_; }
+    QDoubleSpinBox* dropoutKeepSpin() const { return dropoutKeep_; }
+    QPushButton* trainButton() const { return train_; }
+    QPushButton* stopButton() const { return stop_; }
+
+signals:
+    void trainRequested();
+    void stopRequested();
+
+private:
+    void fillPositions();         // the chosen model's techniques only
+    void updateDescriptions();
+    void onOptimizerChanged();
+
+    QComboBox* dataset_;
+    QComboBox* model_;
+    QComboBox* position_;
+    QComboBox* optimizer_;
+    QComboBox* device_;
+    QSpinBox* dModel_;
+    QSpinBox* layers_;
+    QSpinBox* steps_;
+    QSpinBox* batchSize_;
+    QSpinBox* evalEvery_;
+    QSpinBox* seed_;
+    QSpinBox* rprClip_;
+    QSpinBox* threads_;
+    QDoubleSpinBox* learningRate_;
+    QDoubleSpinBox* dropoutKeep_;
+    QLabel* description_;
+    QWidget* form_;
+    QPushButton* train_;
+    QPushButton* stop_;
+};
+
+} // namespace attnlab::ui
