@@ -258,8 +258,16 @@ int CliApp::train(const std::vector<std::string>& args)
         ComputeDevice::resolve("cuda"); // fail before opening anything
 
     const bool json = flags.has("--json");
-    RunStore store(flags.text("--db", RunStore::defaultPath()));
     const TextDataset dataset = DatasetCatalog::load(c.dataset);
+    {
+        // Reject settings that cannot work before anything is stored.
+        ModelConfig m = c.model;
+        m.numClasses = dataset.numClasses();
+        m.vocabularySize = static_cast<int>(Vocabulary::fromExamples(dataset.train).size());
+        if (auto problem = m.validate(); !problem.empty())
+            throw UsageError(problem);
+    }
+    RunStore store(flags.text("--db", RunStore::defaultPath()));
 
     // Human progress goes to stderr so stdout can end with exactly one JSON line.
     class TerminalProgress : public TrainingObserver {

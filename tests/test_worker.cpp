@@ -158,6 +158,9 @@ void TestWorker::trainsAndReportsThroughCoalescedSignals()
     QVERIFY(atBestStep != devAccuracy.end());
     QVERIFY(std::abs(atBestStep->value - best->value) < 1e-9);
     QVERIFY(std::abs(summary.testAccuracy - testAccuracy.front().value) < 1e-9);
+    qInfo("%d progress signals, %d metric batches (%zu points), %d attention batches; best dev %.3f at %d, test %.3f",
+          int(progress.count()), int(metrics.count()), all.size(), int(attention.count()), summary.bestDevAccuracy,
+          summary.bestStep, summary.testAccuracy);
     QVERIFY2(summary.bestDevAccuracy > 0.25, "5 classes: 200 steps must beat chance (20%)");
 
     // Attention: row-stochastic maps over the probe tokens, one batch at a time.
