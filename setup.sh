@@ -13,7 +13,7 @@ gui=${ATTNLAB_GUI:-ON}
 packages=(cmake ninja-build g++ ccache git pkg-config libtorch-dev libopenblas0-openmp libsqlite3-dev
           nlohmann-json3-dev qt6-base-dev)
 if [ "$gui" = ON ]; then
-  packages+=(qt6-base-dev-tools libgl-dev libqcustomplot-dev libqcustomplot2.1-qt6)
+  packages+=(qt6-base-dev-tools libgl-dev libqcustomplot-dev libqcustomplot2.1-qt6 fonts-dejavu-core)
 fi
 missing=()
 for p in "${packages[@]}"; do
