@@ -111,7 +111,8 @@ void TestWorker::trainsAndReportsThroughCoalescedSignals()
         QVERIFY2(progressTimes[i] - progressTimes[i - 1] >= ui::TrainingEventBridge::kProgressIntervalMs - 5,
                  qPrintable(QStringLiteral("progress %1 ms after the previous one")
                                 .arg(progressTimes[i] - progressTimes[i - 1])));
-    QVERIFY2(progress.count() < steps, "progress must be coalesced, not sent per batch");
+    if (finished.count() == 1 && finished.first().at(1).value<RunSummary>().seconds * 1000.0 / steps < 10.0)
+        QVERIFY2(progress.count() < steps / 2, "batches of a few ms: progress must be coalesced, not sent per batch");
 
     // Metrics arrive in batches; together they are the run's curves.
     std::vector<MetricPoint> all;

@@ -98,10 +98,12 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
     progress_->setValue(0);
     progress_->setFormat(tr("%v / %m steps"));
     progress_->setMaximumWidth(260);
+    progress_->setVisible(false); // until there is a run to measure
     statusBar()->addPermanentWidget(device_);
     statusBar()->addPermanentWidget(loss_);
     statusBar()->addPermanentWidget(progress_);
     try {
+        ComputeDevice::setThreads(0); // LibTorch starts with fewer threads than cores; say what a run will use
         device_->setText(qs(ComputeDevice::describe(ComputeDevice::resolve("auto"))));
     } catch (const std::exception& e) {
         device_->setText(tr("device unknown: %1").arg(qs(e.what())));
@@ -129,7 +131,13 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
     resize(1400, 900);
 }
 
-MainWindow::~MainWindow() = default; // the worker (a child) stops and joins its thread first
+MainWindow::~MainWindow()
+{
+    // Children outlive the members: end the run before the window's parts go away under it.
+    worker_->disconnect(this);
+    worker_->stop();
+    worker_->wait();
+}
 
 QPushButton* MainWindow::trainButton() const { return setup_->trainButton(); }
 QPushButton* MainWindow::stopButton() const { return setup_->stopButton(); }
@@ -142,22 +150,20 @@ void MainWindow::startTraining()
         return;
     setup_->setTrainingActive(true);
     liveRunId_ = 0;
-    liveEvalEvery_ = config.evalEvery;
-    livePlannedSteps_ = config.steps;
+    liveConfig_ = config;
     liveMetrics_.clear();
     liveAttention_.reset();
-    liveTitle_ = tr("%1 + %2 on %3")
-                     .arg(entryName(Registry::models(), config.model.model),
-                          entryName(Registry::positions(), config.model.position),
-                          entryName(Registry::datasets(), config.dataset));
+    liveTitle_ = runHeadline(0, config.model.model, config.model.position, config.dataset);
+    liveSubtitle_ = tr("loading the dataset…");
     showingLive_ = true;
     shownRunId_ = 0;
     curves_->clear();
     curves_->setPlannedSteps(config.steps);
-    curves_->setTitle(tr("Starting: %1").arg(liveTitle_));
+    curves_->setTitle(liveTitle_, liveSubtitle_);
     heatmap_->showPlaceholder(tr("Waiting for the first dev evaluation (every %1 steps)…").arg(config.evalEvery));
     progress_->setRange(0, config.steps);
     progress_->setValue(0);
+    progress_->setVisible(true);
     loss_->clear();
     statusBar()->showMessage(tr("Loading %1…").arg(entryName(Registry::datasets(), config.dataset)));
 }
@@ -184,16 +190,27 @@ void MainWindow::refreshRuns()
     }
 }
 
-QString MainWindow::describeRun(const RunRecord& record)
+QString MainWindow::runHeadline(qint64 runId, const std::string& model, const std::string& position,
+                                const std::string& dataset)
 {
-    QString text = tr("Run #%1 · %2 + %3 on %4 · %5")
-                       .arg(record.id)
-                       .arg(entryName(Registry::models(), record.model),
-                            entryName(Registry::positions(), record.position),
-                            entryName(Registry::datasets(), record.dataset), qs(toString(record.status)));
-    if (record.status == RunStatus::Completed || record.status == RunStatus::Cancelled)
-        text += tr(" · best dev %1 · test %2").arg(percent(record.bestDevAccuracy), percent(record.testAccuracy));
-    return text;
+    const QString what = tr("%1 + %2 on %3")
+                             .arg(entryName(Registry::models(), model), entryName(Registry::positions(), position),
+                                  entryName(Registry::datasets(), dataset));
+    return runId > 0 ? tr("Run #%1 · %2").arg(runId).arg(what) : what;
+}
+
+QString MainWindow::runResults(const RunRecord& record)
+{
+    // One short line: the plot's subtitle does not wrap.
+    QStringList parts{qs(toString(record.status))};
+    if (record.status == RunStatus::Completed || record.status == RunStatus::Cancelled) {
+        parts << tr("best dev %1 (step %2)").arg(percent(record.bestDevAccuracy)).arg(record.bestStep)
+              << tr("test %1").arg(percent(record.testAccuracy));
+    } else if (!record.message.empty()) {
+        parts << qs(record.message).left(60);
+    }
+    parts << tr("%L1 params").arg(record.parameters) << tr("%1 s").arg(record.seconds, 0, 'f', 1);
+    return parts.join(QStringLiteral(" · "));
 }
 
 void MainWindow::showRun(qint64 runId)
@@ -203,13 +220,13 @@ void MainWindow::showRun(qint64 runId)
         showingLive_ = true;
         shownRunId_ = runId;
         curves_->clear();
-        curves_->setPlannedSteps(livePlannedSteps_);
-        curves_->setTitle(tr("Run #%1 · %2").arg(runId).arg(liveTitle_));
+        curves_->setPlannedSteps(liveConfig_.steps);
+        curves_->setTitle(liveTitle_, liveSubtitle_);
         curves_->addMetrics(liveMetrics_);
         if (liveAttention_)
             heatmap_->setSnapshot(*liveAttention_);
         else
-            heatmap_->showPlaceholder(tr("Waiting for the first dev evaluation (every %1 steps)…").arg(liveEvalEvery_));
+            heatmap_->showPlaceholder(tr("Waiting for the first dev evaluation (every %1 steps)…").arg(liveConfig_.evalEvery));
         return;
     }
     if (!store_)
@@ -231,7 +248,7 @@ void MainWindow::showRun(qint64 runId)
         }
         curves_->clear();
         curves_->setPlannedSteps(record->status == RunStatus::Completed ? plannedSteps : record->steps);
-        curves_->setTitle(describeRun(*record));
+        curves_->setTitle(runHeadline(runId, record->model, record->position, record->dataset), runResults(*record));
         curves_->setMetrics(store_->metrics(runId));
         if (const auto snapshot = store_->latestAttention(runId))
             heatmap_->setSnapshot(*snapshot);
@@ -254,12 +271,15 @@ void MainWindow::showNoAttention(int steps, int evalEvery)
 void MainWindow::onRunStarted(qint64 runId, const QString& device, qint64 parameters, const QString& modelSummary)
 {
     liveRunId_ = runId;
-    device_->setText(device);
-    device_->setToolTip(modelSummary);
-    liveTitle_ += tr(" · %L1 parameters").arg(parameters);
+    liveTitle_ = runHeadline(runId, liveConfig_.model.model, liveConfig_.model.position, liveConfig_.dataset);
+    if (!device.isEmpty()) { // empty when the run failed before choosing one
+        device_->setText(device);
+        device_->setToolTip(modelSummary);
+        liveSubtitle_ = tr("training · %L1 parameters · %2").arg(parameters).arg(device);
+    }
     if (showingLive_) {
         shownRunId_ = runId;
-        curves_->setTitle(tr("Run #%1 · %2").arg(runId).arg(liveTitle_));
+        curves_->setTitle(liveTitle_, liveSubtitle_);
     }
     statusBar()->showMessage(tr("Training run #%1 on %2").arg(runId).arg(device));
     refreshRuns(); // the new run shows up as running
@@ -305,9 +325,19 @@ void MainWindow::onRunFinished(qint64 runId, const RunSummary& summary)
         text += QStringLiteral(" — ") + qs(summary.message);
     statusBar()->showMessage(text);
     if (showingLive_) {
-        curves_->setTitle(tr("Run #%1 · %2 · %3").arg(runId).arg(liveTitle_, qs(toString(summary.status))));
+        RunRecord record; // the summary in the store's terms, so live and past runs read alike
+        record.status = summary.status;
+        record.bestDevAccuracy = summary.bestDevAccuracy;
+        record.bestStep = summary.bestStep;
+        record.testAccuracy = summary.testAccuracy;
+        record.parameters = summary.parameters;
+        record.steps = summary.steps;
+        record.seconds = summary.seconds;
+        record.message = summary.message;
+        liveSubtitle_ = runResults(record);
+        curves_->setTitle(liveTitle_, liveSubtitle_);
         if (!liveAttention_)
-            showNoAttention(summary.steps, liveEvalEvery_);
+            showNoAttention(summary.steps, liveConfig_.evalEvery);
     }
     if (summary.status == RunStatus::Failed || summary.status == RunStatus::Diverged)
         onFailed(tr("Run #%1 %2: %3").arg(runId).arg(qs(toString(summary.status)), qs(summary.message)));

@@ -2,6 +2,7 @@
 #include "core/AttentionSnapshot.h"
 #include "core/MetricPoint.h"
 #include "core/RunSummary.h"
+#include "core/TrainConfig.h"
 
 #include <QMainWindow>
 #include <QString>
@@ -67,7 +68,9 @@ private:
     void onFailed(const QString& message);
     void onIdle();
     void showNoAttention(int steps, int evalEvery);
-    static QString describeRun(const RunRecord& record);
+    static QString runHeadline(qint64 runId, const std::string& model, const std::string& position,
+                               const std::string& dataset);
+    static QString runResults(const RunRecord& record);
 
     QString dbPath_;
     std::unique_ptr<RunStore> store_; // the GUI thread's own connection, for reading history
@@ -82,11 +85,11 @@ private:
 
     // The live run, kept in memory so it can be shown again after looking at another run.
     qint64 liveRunId_ = 0;
-    int liveEvalEvery_ = 0;
+    TrainConfig liveConfig_;
     QString liveTitle_;
+    QString liveSubtitle_;
     std::vector<MetricPoint> liveMetrics_;
     std::optional<AttentionSnapshot> liveAttention_;
-    int livePlannedSteps_ = 0;
     bool showingLive_ = false;
     qint64 shownRunId_ = 0;
 };

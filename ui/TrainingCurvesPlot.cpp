@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace attnlab::ui {
 namespace {
@@ -60,7 +61,15 @@ TrainingCurvesPlot::TrainingCurvesPlot(QWidget* parent) : QCustomPlot(parent)
     // Our own layout: title, one shared legend row (no legend covers a curve), then the two rects.
     plotLayout()->clear();
     title_ = new QCPTextElement(this, tr("Training curves"), QFont(font().family(), 11, QFont::Bold));
-    plotLayout()->addElement(0, 0, title_);
+    subtitle_ = new QCPTextElement(this, QString(), QFont(font().family(), 9));
+    subtitle_->setTextColor(QColor(80, 80, 80));
+    subtitle_->setMargins(QMargins(2, 0, 2, 2));
+    title_->setMargins(QMargins(2, 4, 2, 0));
+    auto* heading = new QCPLayoutGrid;
+    plotLayout()->addElement(0, 0, heading);
+    heading->addElement(0, 0, title_);
+    heading->addElement(1, 0, subtitle_);
+    heading->setRowSpacing(0);
 
     legend_ = new QCPLegend;
     plotLayout()->addElement(1, 0, legend_);
@@ -111,10 +120,21 @@ void TrainingCurvesPlot::clear()
     rescale();
 }
 
-void TrainingCurvesPlot::setTitle(const QString& title)
+void TrainingCurvesPlot::setTitle(const QString& title, const QString& subtitle)
 {
     title_->setText(title);
+    subtitle_->setText(subtitle);
     replot(rpQueuedReplot);
+}
+
+QString TrainingCurvesPlot::title() const
+{
+    return title_->text();
+}
+
+QString TrainingCurvesPlot::subtitle() const
+{
+    return subtitle_->text();
 }
 
 void TrainingCurvesPlot::setPlannedSteps(int steps)
@@ -167,11 +187,17 @@ void TrainingCurvesPlot::rescale()
     lossRect_->axis(QCPAxis::atBottom)->setRange(steps);
     accuracyRect_->axis(QCPAxis::atBottom)->setRange(steps);
 
-    double low = 0, high = 0;
+    // Loss: fit the data (a range from 0 would flatten the interesting part of the curve).
+    double low = std::numeric_limits<double>::max(), high = std::numeric_limits<double>::lowest();
     bool any = false;
     for (QCPGraph* graph : {trainLoss_, devLoss_, testLoss_})
         any = valueSpan(graph, low, high) || any;
-    lossRect_->axis(QCPAxis::atLeft)->setRange(0, any && high > 0 ? high * 1.08 : 1.0);
+    if (any) {
+        const double pad = std::max(0.08 * (high - low), 0.02 * std::max(std::abs(high), 1e-3));
+        lossRect_->axis(QCPAxis::atLeft)->setRange(std::max(0.0, low - pad), high + pad);
+    } else {
+        lossRect_->axis(QCPAxis::atLeft)->setRange(0, 1);
+    }
 
     low = 100;
     high = 0;

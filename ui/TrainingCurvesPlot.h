@@ -15,7 +15,7 @@ public:
     explicit TrainingCurvesPlot(QWidget* parent = nullptr);
 
     void clear();
-    void setTitle(const QString& title);
+    void setTitle(const QString& title, const QString& subtitle = {});
     // The x axis spans the planned steps while a run grows into it (0: fit to the data).
     void setPlannedSteps(int steps);
     void addMetrics(const std::vector<MetricPoint>& points);
@@ -29,12 +29,15 @@ public:
     QCPGraph* trainAccuracyGraph() const { return trainAccuracy_; }
     QCPGraph* devAccuracyGraph() const { return devAccuracy_; }
     QCPGraph* testAccuracyGraph() const { return testAccuracy_; }
+    QString title() const;
+    QString subtitle() const;
 
 private:
     QCPGraph* graphFor(const MetricPoint& point) const;
     void rescale();
 
     QCPTextElement* title_;
+    QCPTextElement* subtitle_;
     QCPLegend* legend_;
     QCPAxisRect* lossRect_;
     QCPAxisRect* accuracyRect_;
