@@ -10,6 +10,7 @@ struct RegistryEntry {
     std::string name;
     std::string description;
     std::vector<std::string> positions; // models only: position techniques that apply
+    std::string task = "classification"; // datasets and models: classification | regression
 };
 
 } // namespace attnlab

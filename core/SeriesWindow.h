@@ -1,0 +1,14 @@
+#pragma once
+#include <vector>
+
+namespace attnlab {
+
+// One regression example of a multivariate time series: T steps of the driving series, the target's
+// own history over the same steps, and the value to predict. Values are already scaled.
+struct SeriesWindow {
+    std::vector<float> drivers;       // T x F, row-major (step-major)
+    std::vector<float> targetHistory; // T values; the last step's unknown target is filled with the previous value (thesis 6.3)
+    float target = 0.0f;              // y_T, scaled
+};
+
+} // namespace attnlab
