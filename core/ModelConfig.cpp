@@ -5,6 +5,19 @@
 #include <algorithm>
 
 namespace attnlab {
+namespace {
+std::string joined(const std::vector<std::string>& items)
+{
+    std::string s;
+    for (const auto& i : items)
+        s += (s.empty() ? "" : ", ") + i;
+    return s;
+}
+bool contains(const std::vector<std::string>& items, const std::string& x)
+{
+    return std::find(items.begin(), items.end(), x) != items.end();
+}
+} // namespace
 
 std::string ModelConfig::validate() const
 {
@@ -13,17 +26,37 @@ std::string ModelConfig::validate() const
         return "model: unknown id '" + model + "' (known: " + Registry::idList(Registry::models()) + ")";
     if (!Registry::find(Registry::positions(), position))
         return "position: unknown id '" + position + "' (known: " + Registry::idList(Registry::positions()) + ")";
-    if (std::find(entry->positions.begin(), entry->positions.end(), position) == entry->positions.end())
-        return "position: '" + position + "' does not apply to model '" + model + "' (it takes: " +
-               [&] { std::string s; for (const auto& p : entry->positions) s += (s.empty() ? "" : ", ") + p; return s; }() + ")";
+    if (!contains(entry->positions, position))
+        return "position: '" + position + "' does not apply to model '" + model + "' (it takes: " + joined(entry->positions) + ")";
     if (dModel < 1)
         return "d_model: must be at least 1 (got " + std::to_string(dModel) + ")";
+    if (embeddingDim < 0)
+        return "embedding_dim: must be 0 (= d_model) or positive (got " + std::to_string(embeddingDim) + ")";
     if (layers < 1)
         return "layers: must be at least 1 (got " + std::to_string(layers) + ")";
+    if (heads < 1 || dModel % heads != 0)
+        return "heads: " + std::to_string(heads) + " heads do not divide d_model " + std::to_string(dModel) +
+               " (each head gets d_model / heads dimensions)";
     if (position == "rpr" && rprClip < 1)
         return "rpr_clip: the clipping distance k must be at least 1 (got " + std::to_string(rprClip) + ")";
+    if (position == "rope" && (dModel / heads) % 2 != 0)
+        return "heads: rope rotates pairs of dimensions, so d_model / heads must be even (got " +
+               std::to_string(dModel / heads) + ")";
+    if (position == "learned" && maxLength < 1)
+        return "max_length: learned position encodings need at least one position";
+    if (position == "sinusoidal" && inputDim() % 2 != 0)
+        return "embedding_dim: sinusoidal encodings need an even width (got " + std::to_string(inputDim()) + ")";
     if (ffHidden < 1)
         return "ff_hidden: must be at least 1 (got " + std::to_string(ffHidden) + ")";
+    if (ffnHidden < 0)
+        return "ffn_hidden: must be 0 (= 4 d_model) or positive (got " + std::to_string(ffnHidden) + ")";
+    if (filters < 1)
+        return "filters: must be at least 1 (got " + std::to_string(filters) + ")";
+    if (!activation.empty() && activation != "relu" && activation != "swish" && activation != "gelu")
+        return "activation: unknown '" + activation + "' (known: relu, swish, gelu)";
+    if (!pooling.empty() && !contains(entry->pooling, pooling))
+        return "pooling: '" + pooling + "' does not apply to model '" + model + "'" +
+               (entry->pooling.empty() ? std::string(" (it has no pooling choice)") : " (it takes: " + joined(entry->pooling) + ")");
     if (!(dropoutKeep > 0.0 && dropoutKeep <= 1.0))
         return "dropout_keep: a keep probability must be in (0, 1] (got " + std::to_string(dropoutKeep) + ")";
     if (numClasses < 2)

@@ -4,20 +4,30 @@
 namespace attnlab {
 
 // Architecture settings. Plain data; validate() says which setting cannot work and why.
+// Empty strings and zeros mean "the model's own default" (see Registry::models()).
 struct ModelConfig {
-    std::string model = "ssan";     // registry id: ssan | lstm
-    std::string position = "rpr";   // registry id: none | rpr
+    std::string model = "ssan";     // registry id (Registry::models())
+    std::string position = "rpr";   // registry id (Registry::positions())
     int dModel = 64;                // hidden size
     int embeddingDim = 0;           // word vectors' size; 0 = dModel (a pre-trained file sets it)
-    int layers = 1;                 // self-attention layers (SSAN) or stacked LSTM layers
+    int layers = 1;                 // self-attention layers, or stacked recurrent layers
+    int heads = 1;                  // attention heads (ESSAN, Transformer); must divide d_model
     int rprClip = 10;               // k of Shaw et al.: relative distances clipped to [-k, k]
-    int ffHidden = 50;              // LSTM baseline: size of the ReLU layer before softmax (Barnes et al.)
+    int ffHidden = 50;              // recurrent/CNN baselines: ReLU layer before softmax (Barnes et al.)
+    int ffnHidden = 0;              // Transformer position-wise FFN size; 0 = 4 d_model
+    int filters = 100;              // CNN: feature maps per filter size (2, 3, 4)
+    int maxLength = 512;            // learned position encodings: longest sequence with a trained vector
+    std::string activation;         // relu | swish | gelu; "" = model default (SSAN relu, ESSAN swish)
+    std::string pooling;            // mean | max | attention; "" = model default (ESSAN attention = AttnSeqRep)
     double dropoutKeep = 0.8;       // keep probability, as the thesis states it
     int vocabularySize = 0;         // set from the dataset
     int numClasses = 0;             // set from the dataset
 
     // Empty when the configuration can be built, else a message naming the setting.
     std::string validate() const;
+    int inputDim() const { return embeddingDim > 0 ? embeddingDim : dModel; }
+    std::string activationOr(const std::string& fallback) const { return activation.empty() ? fallback : activation; }
+    std::string poolingOr(const std::string& fallback) const { return pooling.empty() ? fallback : pooling; }
 };
 
 } // namespace attnlab

@@ -13,10 +13,33 @@ const std::vector<RegistryEntry>& Registry::datasets()
 
 const std::vector<RegistryEntry>& Registry::models()
 {
+    const std::vector<std::string> san = {"none", "sinusoidal", "learned", "rpr", "rope", "alibi"};
+    const std::vector<std::string> onlyNone = {"none"};
+    const std::vector<std::string> sanOptions = {"d_model", "layers", "heads", "rpr_clip", "activation", "pooling", "dropout_keep"};
+    const std::vector<std::string> rnnOptions = {"d_model", "layers", "ff_hidden", "dropout_keep"};
     static const std::vector<RegistryEntry> list = {
-        {"ssan", "SSAN", "Simple self-attention network (thesis Fig. 4.1): FF for Q,K,V, attention, FF, mean, FF, softmax",
-         {"none", "rpr"}},
-        {"lstm", "LSTM", "LSTM baseline (Barnes et al. 2017): LSTM, last state, 50-d ReLU layer, softmax", {"none"}},
+        {"ssan", "SSAN", "Simple self-attention network (thesis Fig. 4.1): FF for Q,K,V, attention, FF, mean, FF, softmax; ReLU, no residuals",
+         san, "classification", {"mean", "max", "attention"}, sanOptions},
+        {"essan", "ESSAN", "Extended SSAN (thesis 4.2): multi-head, Swish, masks after every FF, attention-based sequence representation",
+         san, "classification", {"attention", "mean", "max"}, sanOptions},
+        {"transformer", "Transformer encoder", "Multi-head attention and position-wise FFN, each wrapped in residual + LayerNorm; mean pooling",
+         san, "classification", {"mean", "max", "attention"},
+         {"d_model", "layers", "heads", "ffn_hidden", "rpr_clip", "activation", "pooling", "dropout_keep"}},
+        {"rnn", "RNN", "Vanilla (tanh) RNN baseline: last state, 50-d ReLU layer, softmax; dropout on embeddings", onlyNone,
+         "classification", {}, rnnOptions},
+        {"lstm", "LSTM", "LSTM baseline (Barnes et al. 2017): last state, 50-d ReLU layer, softmax; dropout on embeddings", onlyNone,
+         "classification", {}, rnnOptions},
+        {"bilstm", "BiLSTM", "Bidirectional LSTM baseline (Barnes et al.): both final states, 50-d ReLU layer, softmax", onlyNone,
+         "classification", {}, rnnOptions},
+        {"gru", "GRU", "GRU baseline: last state, 50-d ReLU layer, softmax; dropout on embeddings", onlyNone, "classification", {},
+         rnnOptions},
+        {"rnn-attention", "BiLSTM + attention", "Bidirectional LSTM whose states are pooled by additive attention (Bahdanau-style scores)",
+         onlyNone, "classification", {}, rnnOptions},
+        {"cnn", "CNN", "Kim-style CNN: filters of width 2, 3, 4, max-over-time pooling, 50-d ReLU layer, softmax", onlyNone,
+         "classification", {}, {"d_model", "filters", "ff_hidden", "dropout_keep"}},
+        {"bow", "Bow", "Logistic regression on the bag of words (Barnes et al.); add L2 in training", onlyNone, "classification", {}, {}},
+        {"ave", "Ave", "Logistic regression on the average of the word embeddings (Barnes et al.)", onlyNone, "classification", {},
+         {"d_model"}},
     };
     return list;
 }
@@ -25,7 +48,11 @@ const std::vector<RegistryEntry>& Registry::positions()
 {
     static const std::vector<RegistryEntry> list = {
         {"none", "None", "No position information: self-attention then sees a bag of words", {}},
+        {"sinusoidal", "Sinusoidal (PE)", "Fixed sine/cosine encodings added to the embeddings (Vaswani et al. 2017)", {}},
+        {"learned", "Learned", "A trained vector per absolute position added to the embeddings (Gehring et al. 2017)", {}},
         {"rpr", "Relative (RPR)", "Relative position representations (Shaw et al. 2018) on keys and values, clipped at k", {}},
+        {"rope", "Rotary (RoPE)", "Queries and keys rotated by position, so scores depend on the offset only (Su et al. 2021)", {}},
+        {"alibi", "ALiBi", "A per-head penalty proportional to distance added to the scores (Press et al. 2022)", {}},
     };
     return list;
 }

@@ -2,11 +2,26 @@
 // PRIVATE engine header: includes LibTorch.
 #include <torch/torch.h>
 
+#include <string>
+
 namespace attnlab {
 
-// Scaled dot-product self-attention (thesis eq. 3.1-3.5) with optional relative position
-// representations (eq. 3.6-3.10, Shaw et al. 2018) on keys and values. Q, K and V come from
-// feed-forward layers of the input (thesis Fig. 4.1). Padded keys are masked out before the softmax.
+// Settings of one self-attention layer.
+struct SelfAttentionOptions {
+    int inputDim = 64;
+    int dModel = 64;
+    int heads = 1;
+    std::string projectionActivation = "relu"; // SSAN: ReLU FF layers make Q, K, V; Transformer: none
+    bool outputProjection = false;             // W^O of multi-head attention (Transformer)
+    bool maskProjections = false;              // ESSAN 4.2.1: zero padded positions after every FF layer
+    std::string position = "none";             // rpr | rope | alibi act inside attention; others outside
+    int rprClip = 0;
+};
+
+// Scaled dot-product self-attention (thesis eq. 3.1-3.5), multi-head (section 3.2.2), with the position
+// techniques that live inside attention: relative position representations on keys and values
+// (eq. 3.6-3.10, Shaw et al. 2018; 2k+1 vectors of the head size shared by the heads), rotary
+// embeddings of q and k, and ALiBi biases. Padded keys are masked out before the softmax.
 class SelfAttentionImpl : public torch::nn::Module {
 public:
     struct Result {
@@ -14,23 +29,21 @@ public:
         torch::Tensor weights; // [B, heads, T, T]
     };
 
-    // rprClip = 0 means no relative positions. reluProjections: SSAN's FF layers use ReLU.
-    SelfAttentionImpl(int dModel, int heads, int rprClip, bool reluProjections);
+    explicit SelfAttentionImpl(const SelfAttentionOptions& options);
     Result forward(const torch::Tensor& x, const torch::Tensor& mask);
 
     // The attention arithmetic on given projections, exposed for exact tests.
-    // q, k, v: [B, H, T, dh]; mask: [B, T] bool; relKeys/relValues: [2k+1, dh] or undefined.
+    // q, k, v: [B, H, T, dh]; mask: [B, T] bool; relKeys/relValues: [2k+1, dh] or undefined;
+    // bias: additive [H, T, T] (ALiBi) or undefined.
     static Result attend(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,
                          const torch::Tensor& mask, const torch::Tensor& relKeys,
-                         const torch::Tensor& relValues, int rprClip);
+                         const torch::Tensor& relValues, int rprClip, const torch::Tensor& bias = {});
     // [T, T] long tensor of clip(j - i, k) + k: the row of the (2k+1)-entry tables for each pair.
     static torch::Tensor relativeIndex(int64_t length, int rprClip, const torch::Device& device);
 
 private:
-    int heads_;
-    int rprClip_;
-    bool relu_;
-    torch::nn::Linear query_{nullptr}, key_{nullptr}, value_{nullptr};
+    SelfAttentionOptions options_;
+    torch::nn::Linear query_{nullptr}, key_{nullptr}, value_{nullptr}, output_{nullptr};
     torch::Tensor relKeys_, relValues_;
 };
 TORCH_MODULE(SelfAttention);

@@ -18,13 +18,17 @@ public:
     // One tensor per layer, [B, heads, T, T]; empty unless recording was switched on before forward().
     virtual std::vector<torch::Tensor> recordedAttention() const { return {}; }
     virtual void setRecordAttention(bool) {}
+    // Pooling weights over positions [B, T] of the last recorded forward, for models that pool by attention.
+    virtual torch::Tensor recordedPooling() const { return {}; }
     virtual std::string summary() const = 0;
 
     // Trainable parameters except the word embedding table (the thesis' convention, Table 5.4).
     std::int64_t trainableParametersWithoutEmbedding() const;
     // Runs an evaluation-mode forward with recording on and returns the first sequence's attention,
     // cropped to its real length, one map per layer and head. Leaves training mode as it found it.
-    std::vector<AttentionMap> attentionOfFirst(const torch::Tensor& ids, const torch::Tensor& mask);
+    // Pooling weights of that sequence go to *pooling when the model has them.
+    std::vector<AttentionMap> attentionOfFirst(const torch::Tensor& ids, const torch::Tensor& mask,
+                                               std::vector<float>* pooling = nullptr);
 };
 
 } // namespace attnlab

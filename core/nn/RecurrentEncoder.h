@@ -1,0 +1,30 @@
+#pragma once
+// PRIVATE engine header: includes LibTorch.
+#include <torch/torch.h>
+
+#include <string>
+
+namespace attnlab {
+
+// An RNN, LSTM or GRU (optionally bidirectional) over right-padded batches. Sequences are packed by their
+// lengths, so padding never reaches a state and the backward direction starts at each real last token.
+class RecurrentEncoderImpl : public torch::nn::Module {
+public:
+    struct Result {
+        torch::Tensor states; // [B, T, directions * hidden], zeros at padded steps
+        torch::Tensor final;  // [B, directions * hidden]: last layer's final state(s)
+    };
+
+    RecurrentEncoderImpl(const std::string& cell, int inputSize, int hidden, int layers, bool bidirectional);
+    Result forward(const torch::Tensor& x, const torch::Tensor& mask);
+
+private:
+    std::string cell_;
+    bool bidirectional_;
+    torch::nn::LSTM lstm_{nullptr};
+    torch::nn::GRU gru_{nullptr};
+    torch::nn::RNN rnn_{nullptr};
+};
+TORCH_MODULE(RecurrentEncoder);
+
+} // namespace attnlab
