@@ -2,13 +2,16 @@
 
 #include "core/CompositeObserver.h"
 #include "core/ComputeDevice.h"
+#include "core/DataError.h"
 #include "core/DatasetCatalog.h"
+#include "core/DatasetStatistics.h"
 #include "core/Registry.h"
 #include "core/RunStore.h"
 #include "core/StoreObserver.h"
 #include "core/TextClassifier.h"
 #include "core/Trainer.h"
 #include "core/Vocabulary.h"
+#include "core/WordEmbeddings.h"
 
 #include <nlohmann/json.hpp>
 
@@ -116,6 +119,49 @@ void checkIds(const std::string& dataset, const std::string& model, const std::s
         throw UsageError("unknown position technique '" + position + "' (known: " + Registry::idList(Registry::positions()) + ")");
 }
 
+// Dataset options shared by stats, describe and train (docs/DATASETS.md).
+const std::set<std::string> kDatasetFlags = {"--data-dir", "--file", "--train-file", "--dev-file", "--test-file",
+                                             "--text-column", "--label-column", "--target-column", "--drivers",
+                                             "--delimiter", "--header", "--window", "--tokenizer", "--lag",
+                                             "--distance", "--min-fillers", "--max-fillers", "--dataset-seed"};
+const std::set<std::string> kDatasetBooleans = {"--phrases", "--lowercase"};
+
+DatasetOptions datasetOptionsFrom(const Flags& flags)
+{
+    DatasetOptions o;
+    o.seed = static_cast<std::uint64_t>(flags.integer("--dataset-seed", static_cast<long long>(o.seed)));
+    o.dataDir = flags.text("--data-dir", o.dataDir);
+    o.phrases = flags.has("--phrases");
+    o.lowercase = flags.has("--lowercase");
+    o.file = flags.text("--file", o.file);
+    o.trainFile = flags.text("--train-file", o.trainFile);
+    o.devFile = flags.text("--dev-file", o.devFile);
+    o.testFile = flags.text("--test-file", o.testFile);
+    o.textColumn = flags.text("--text-column", o.textColumn);
+    o.labelColumn = flags.text("--label-column", o.labelColumn);
+    o.targetColumn = flags.text("--target-column", o.targetColumn);
+    o.tokenizer = flags.text("--tokenizer", o.tokenizer);
+    for (std::string rest = flags.text("--drivers", ""); !rest.empty();) {
+        const auto comma = rest.find(',');
+        o.driverColumns.push_back(rest.substr(0, comma));
+        rest = comma == std::string::npos ? "" : rest.substr(comma + 1);
+    }
+    const std::string delimiter = flags.text("--delimiter", "");
+    if (delimiter == "tab" || delimiter == "\\t") o.delimiter = '\t';
+    else if (delimiter.size() == 1) o.delimiter = delimiter[0];
+    else if (!delimiter.empty()) throw UsageError("--delimiter expects one character or 'tab', got '" + delimiter + "'");
+    const std::string header = flags.text("--header", "auto");
+    if (header != "auto" && header != "yes" && header != "no")
+        throw UsageError("--header expects auto, yes or no, got '" + header + "'");
+    o.header = header == "auto" ? -1 : header == "yes" ? 1 : 0;
+    o.window = static_cast<int>(flags.integer("--window", o.window));
+    o.lag = static_cast<int>(flags.integer("--lag", o.lag));
+    o.distance = static_cast<int>(flags.integer("--distance", o.distance));
+    o.minFillers = static_cast<int>(flags.integer("--min-fillers", o.minFillers));
+    o.maxFillers = static_cast<int>(flags.integer("--max-fillers", std::max(o.maxFillers, o.minFillers)));
+    return o;
+}
+
 ModelConfig modelConfigFrom(const Flags& flags)
 {
     ModelConfig m;
@@ -136,7 +182,13 @@ const char* kUsage =
     "                                        model summary and trainable parameters (embeddings excluded)\n"
     "  train --dataset D --model M --position P [--steps N] [--seed S] [--db FILE] [--device auto|cpu|cuda]\n"
     "        [--d-model N] [--layers N] [--rpr-clip K] [--batch-size N] [--eval-every N] [--optimizer adam|adadelta]\n"
-    "        [--lr X] [--dropout-keep P] [--threads N] [--json]\n";
+    "        [--lr X] [--dropout-keep P] [--threads N] [--embeddings FILE [--embeddings-frozen] [--oov-range A]]\n"
+    "        [--phrases] [dataset options] [--json]\n"
+    "  stats DATASET [--phrases] [--embeddings FILE] [dataset options] [--json]\n"
+    "                                        examples per split, class balance, lengths, vocabulary, coverage\n"
+    "  dataset options: --data-dir DIR --lowercase --file F | --train-file F --dev-file F --test-file F\n"
+    "        --text-column C --label-column C --target-column C --drivers C1,C2 --delimiter X|tab --header auto|yes|no\n"
+    "        --tokenizer whitespace|ptb|tweet --window T --lag L --distance D --min-fillers N --max-fillers N\n";
 
 } // namespace
 
@@ -161,6 +213,8 @@ int CliApp::run(const std::vector<std::string>& args)
             return describe(args);
         if (args[0] == "train")
             return train(args);
+        if (args[0] == "stats")
+            return stats(args);
         return usage("unknown command '" + args[0] + "'");
     } catch (const UsageError& e) {
         return usage(e.what());
@@ -234,16 +288,94 @@ int CliApp::describe(const std::vector<std::string>& args)
     return 0;
 }
 
+int CliApp::stats(const std::vector<std::string>& args)
+{
+    // "stats DATASET [options]" or "stats --dataset DATASET [options]".
+    std::vector<std::string> rest = {args[0]};
+    std::string id;
+    for (std::size_t i = 1; i < args.size(); ++i) {
+        if (id.empty() && i == 1 && args[i].rfind("--", 0) != 0) id = args[i];
+        else rest.push_back(args[i]);
+    }
+    auto valued = kDatasetFlags;
+    valued.insert({"--dataset", "--embeddings"});
+    auto booleans = kDatasetBooleans;
+    booleans.insert({"--json", "--no-cache"});
+    Flags flags(rest, valued, booleans);
+    if (id.empty()) id = flags.required("--dataset");
+    if (!Registry::find(Registry::datasets(), id))
+        throw UsageError("unknown dataset '" + id + "' (known: " + Registry::idList(Registry::datasets()) + ")");
+    DatasetOptions options = datasetOptionsFrom(flags);
+    using Clock = std::chrono::steady_clock;
+    auto seconds = [](Clock::time_point since) { return std::chrono::duration<double>(Clock::now() - since).count(); };
+    nlohmann::json timings;
+
+    DatasetStatistics statistics;
+    if (DatasetCatalog::isRegression(id)) {
+        const auto started = Clock::now();
+        statistics = DatasetStatistics::of(DatasetCatalog::loadSeries(id, options));
+        timings["dataset_seconds"] = seconds(started);
+    } else {
+        // With --phrases, "train" is every labelled phrase once (thesis 5.2.1: 318,582 for SST) and
+        // "train_balanced" the training set after the class multipliers and extra sentence copies.
+        DatasetOptions raw = options;
+        raw.rebalance = false;
+        auto started = Clock::now();
+        const TextDataset dataset = DatasetCatalog::load(id, raw);
+        timings["dataset_seconds"] = seconds(started);
+        statistics = DatasetStatistics::of(dataset);
+        if (options.phrases && (id == "sst-fine" || id == "sst-binary")) {
+            const TextDataset balanced = DatasetCatalog::load(id, options);
+            statistics.trainBalanced = DatasetStatistics::splitOf("train_balanced", balanced.train, balanced.numClasses());
+        }
+        if (flags.has("--embeddings")) {
+            WordEmbeddings::LoadOptions load;
+            load.useCache = !flags.has("--no-cache");
+            started = Clock::now();
+            const auto embeddings = WordEmbeddings::load(flags.required("--embeddings"), load);
+            timings["embeddings_seconds"] = seconds(started);
+            timings["embeddings_from_cache"] = embeddings.report().fromCache;
+            timings["embeddings_format"] = embeddings.report().format;
+            timings["embeddings_vectors"] = embeddings.size();
+            timings["embeddings_dimension"] = embeddings.dimension();
+            statistics.addCoverage(dataset, embeddings, flags.required("--embeddings"));
+        }
+    }
+    if (flags.has("--json")) {
+        auto j = nlohmann::json::parse(statistics.toJson());
+        j["load"] = timings;
+        out_ << j.dump() << "\n";
+    } else {
+        out_ << statistics.toText();
+        if (timings.contains("embeddings_seconds"))
+            out_ << "  embeddings loaded in " << std::fixed << std::setprecision(3) << timings["embeddings_seconds"].get<double>()
+                 << " s" << (timings["embeddings_from_cache"].get<bool>() ? " (from the cache)" : "") << "\n";
+    }
+    return 0;
+}
+
 int CliApp::train(const std::vector<std::string>& args)
 {
     auto valued = kModelFlags;
     valued.insert({"--steps", "--seed", "--db", "--device", "--batch-size", "--eval-every", "--optimizer", "--lr",
                    "--threads"});
-    Flags flags(args, valued, {"--json"});
+    valued.insert(kDatasetFlags.begin(), kDatasetFlags.end());
+    valued.insert({"--embeddings", "--oov-range"});
+    auto booleans = kDatasetBooleans;
+    booleans.insert({"--json", "--embeddings-frozen"});
+    Flags flags(args, valued, booleans);
     TrainConfig c;
     c.model = modelConfigFrom(flags);
     c.dataset = flags.required("--dataset");
     checkIds(c.dataset, c.model.model, c.model.position);
+    if (DatasetCatalog::isRegression(c.dataset))
+        throw UsageError("dataset '" + c.dataset + "' is a time series (regression): training on it arrives with the "
+                         "time-series models; 'attnlab-cli stats " + c.dataset + "' shows its windows");
+    const DatasetOptions datasetOptions = datasetOptionsFrom(flags);
+    c.phrases = datasetOptions.phrases;
+    c.embeddingsPath = flags.text("--embeddings", "");
+    c.embeddingsFrozen = flags.has("--embeddings-frozen");
+    c.oovRange = flags.real("--oov-range", c.oovRange);
     c.steps = static_cast<int>(flags.integer("--steps", c.steps));
     c.seed = static_cast<std::uint64_t>(flags.integer("--seed", static_cast<long long>(c.seed)));
     c.device = flags.text("--device", c.device);
@@ -258,7 +390,16 @@ int CliApp::train(const std::vector<std::string>& args)
         ComputeDevice::resolve("cuda"); // fail before opening anything
 
     const bool json = flags.has("--json");
-    const TextDataset dataset = DatasetCatalog::load(c.dataset);
+    const TextDataset dataset = DatasetCatalog::load(c.dataset, datasetOptions);
+    if (!c.embeddingsPath.empty()) {
+        // A bad embeddings file is reported before a run is stored; the cache makes the trainer's load cheap.
+        const auto embeddings = WordEmbeddings::load(c.embeddingsPath);
+        const auto coverage = embeddings.coverage({&dataset.train});
+        err_ << "embeddings: " << embeddings.size() << " vectors of " << embeddings.dimension() << " ("
+             << embeddings.report().format << (embeddings.report().fromCache ? ", cached" : "") << "), train coverage "
+             << std::fixed << std::setprecision(1) << 100.0 * coverage.typeRate() << "% of types, "
+             << 100.0 * coverage.tokenRate() << "% of tokens\n";
+    }
     {
         // Reject settings that cannot work before anything is stored.
         ModelConfig m = c.model;

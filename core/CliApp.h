@@ -5,7 +5,7 @@
 
 namespace attnlab {
 
-// attnlab-cli: list | describe | train. Returns the process exit code; 2 for bad usage.
+// attnlab-cli: list | describe | train | stats. Returns the process exit code; 2 for bad usage.
 class CliApp {
 public:
     CliApp(std::ostream& out, std::ostream& err);
@@ -15,6 +15,7 @@ private:
     int list(const std::vector<std::string>& args);
     int describe(const std::vector<std::string>& args);
     int train(const std::vector<std::string>& args);
+    int stats(const std::vector<std::string>& args);
     int usage(const std::string& problem);
 
     std::ostream& out_;

@@ -1,4 +1,6 @@
 #pragma once
+#include "core/DatasetOptions.h"
+#include "core/SeriesDataset.h"
 #include "core/TextDataset.h"
 
 #include <cstdint>
@@ -6,10 +8,17 @@
 
 namespace attnlab {
 
-// Loads a dataset by registry id. Unknown ids throw std::invalid_argument listing the known ones.
+// Loads a dataset by registry id: the one entry point for the CLI, the GUI and the trainer. Unknown ids
+// throw std::invalid_argument listing the known ones; bad data throws DataError naming file and line;
+// real data is found through DataLocator (options.dataDir, $ATTNLAB_DATA_DIR, the user's data folder).
 class DatasetCatalog {
 public:
     static TextDataset load(const std::string& id, std::uint64_t seed = 7);
+    static TextDataset load(const std::string& id, const DatasetOptions& options);          // classification ids
+    static SeriesDataset loadSeries(const std::string& id, const DatasetOptions& options);  // regression ids
+    static bool isRegression(const std::string& id);
+    // Folder of a real dataset relative to the data folder ("sentiment/sst"); "" for generated or user files.
+    static std::string dataFolder(const std::string& id);
 };
 
 } // namespace attnlab

@@ -7,6 +7,16 @@ const std::vector<RegistryEntry>& Registry::datasets()
     static const std::vector<RegistryEntry> list = {
         {"synthetic-sentiment", "Synthetic sentiment",
          "Built-in 5-class opinions with negation, intensifiers and contrast ('good but boring'); no download", {}},
+        {"sst-fine", "SST-fine", "Stanford Sentiment Treebank, 5 classes, movie reviews (8544/1101/2210; --phrases: 318,582 phrases)", {}},
+        {"sst-binary", "SST-binary", "Stanford Sentiment Treebank without neutral, 2 classes (6920/872/1821)", {}},
+        {"opener", "OpeNER", "Hotel reviews, 4 classes, shortest sentences (2780/186/743)", {}},
+        {"sentube-auto", "SenTube-A", "YouTube comments on automobiles, 2 classes, longest sentences (3381/225/903)", {}},
+        {"sentube-tablets", "SenTube-T", "YouTube comments on tablets, 2 classes (4997/333/1334)", {}},
+        {"semeval2013", "SemEval-2013", "Tweets of SemEval-2013 task 2B, 3 classes (6021/890/2376)", {}},
+        {"csv-text", "Your text (CSV/TSV)", "Your own CSV/TSV of text and label: pick the file and columns", {}},
+        {"sml2010", "SML2010", "Indoor temperature from 16 driving series, window 10 (3200/400/537 windows)", {}, "regression"},
+        {"synthetic-lag", "Synthetic lagged series", "Built-in series whose target follows one driver at a known lag (attention ground truth)", {}, "regression"},
+        {"csv-series", "Your series (CSV/TSV)", "Your own CSV/TSV of numeric series: pick the target column, window and splits", {}, "regression"},
     };
     return list;
 }

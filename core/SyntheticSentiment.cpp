@@ -57,10 +57,10 @@ int clauseLabel(const std::vector<std::string>& clause)
     return intensified ? 4 : 3;
 }
 
-std::vector<std::string> makeClause(std::mt19937_64& rng, int maxFillers)
+std::vector<std::string> makeClause(std::mt19937_64& rng, int minFillers, int maxFillers, int distance)
 {
     std::vector<std::string> clause;
-    const int fillers = std::uniform_int_distribution<int>(0, std::max(0, maxFillers))(rng);
+    const int fillers = std::uniform_int_distribution<int>(minFillers, std::max(minFillers, maxFillers))(rng);
     for (int i = 0; i < fillers; ++i)
         clause.push_back(pick(kFillers, rng));
     for (const auto& w : pick(kSubjects, rng))
@@ -71,6 +71,8 @@ std::vector<std::string> makeClause(std::mt19937_64& rng, int maxFillers)
         clause.push_back(pick(kNegators, rng));
     if (u(rng) < 0.4)
         clause.push_back(pick(kIntensifiers, rng));
+    for (int i = 0; i < distance; ++i)
+        clause.push_back(pick(kFillers, rng));
     const double kind = u(rng);
     clause.push_back(kind < 0.42 ? pick(kPositive, rng) : kind < 0.84 ? pick(kNegative, rng) : pick(kNeutral, rng));
     return clause;
@@ -108,15 +110,17 @@ TextDataset SyntheticSentiment::generate(const Options& options)
 {
     if (options.trainSize < 1 || options.devSize < 1 || options.testSize < 1)
         throw std::invalid_argument("synthetic-sentiment: every split needs at least one example");
+    if (options.minFillers < 0 || options.maxFillers < 0 || options.distance < 0)
+        throw std::invalid_argument("synthetic-sentiment: fillers and distance must not be negative");
     std::mt19937_64 rng(options.seed);
     std::uniform_real_distribution<double> u(0.0, 1.0);
     std::set<std::string> seen; // no sentence appears twice, so dev/test never leak from train
 
     auto sentence = [&]() {
-        std::vector<std::string> tokens = makeClause(rng, options.maxFillers);
+        std::vector<std::string> tokens = makeClause(rng, options.minFillers, options.maxFillers, options.distance);
         if (options.orderDependent || u(rng) < 0.5) {
             tokens.push_back("but");
-            auto second = makeClause(rng, options.maxFillers);
+            auto second = makeClause(rng, options.minFillers, options.maxFillers, options.distance);
             tokens.insert(tokens.end(), second.begin(), second.end());
         }
         return tokens;

@@ -25,6 +25,10 @@ public:
         // swapped) is equally likely, so the bag of words alone cannot decide the label.
         bool orderDependent = false;
         int maxFillers = 2; // filler words ("honestly", "overall") inserted to vary length
+        int minFillers = 0; // at least this many fillers at the start of each clause (longer sentences)
+        // Filler words put right before each clause's adjective, so the adjective is this much further
+        // from the negator, intensifier or "but" that decide the label with it (long-range dependencies).
+        int distance = 0;
     };
 
     static TextDataset generate(const Options& options);

@@ -26,6 +26,10 @@ std::string TrainConfig::toJson() const
         {"seed", seed},
         {"device", device},
         {"threads", threads},
+        {"phrases", phrases},
+        {"embeddings", embeddingsPath},
+        {"embeddings_frozen", embeddingsFrozen},
+        {"oov_range", oovRange},
     };
     return j.dump();
 }
@@ -67,6 +71,10 @@ TrainConfig TrainConfig::fromJson(const std::string& text)
     read("seed", c.seed);
     read("device", c.device);
     read("threads", c.threads);
+    read("phrases", c.phrases);
+    read("embeddings", c.embeddingsPath);
+    read("embeddings_frozen", c.embeddingsFrozen);
+    read("oov_range", c.oovRange);
     return c;
 }
 
@@ -88,6 +96,8 @@ std::string TrainConfig::validate() const
         return "device: unknown '" + device + "' (known: auto, cpu, cuda)";
     if (threads < 0)
         return "threads: must be 0 (all cores) or positive";
+    if (!(oovRange >= 0.0))
+        return "oov_range: must be 0 or positive";
     return {};
 }
 

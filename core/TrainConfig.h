@@ -19,6 +19,10 @@ struct TrainConfig {
     std::uint64_t seed = 1;
     std::string device = "auto";     // auto | cpu | cuda
     int threads = 0;                 // intra-op threads; 0 = all cores
+    bool phrases = false;            // SST: train on every labelled phrase (thesis 5.2.1)
+    std::string embeddingsPath;      // pre-trained word vectors (GloVe, word2vec, fastText); "" = random
+    bool embeddingsFrozen = false;   // keep the pre-trained vectors fixed, else fine-tune them
+    double oovRange = 0.25;          // out-of-vocabulary vectors uniform in [-a, a] (thesis: 0.25; 0.05 with GloVe)
 
     std::string toJson() const;
     // Throws std::invalid_argument naming the key on bad JSON.

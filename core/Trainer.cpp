@@ -3,6 +3,7 @@
 #include "core/BatchBuilder.h"
 #include "core/ComputeDevice.h"
 #include "core/Vocabulary.h"
+#include "core/WordEmbeddings.h"
 #include "core/nn/AdadeltaOptimizer.h"
 #include "core/nn/ModelFactory.h"
 #include "core/nn/TensorConversions.h"
@@ -45,6 +46,30 @@ std::vector<TensorBatch> toDevice(const std::vector<Batch>& batches, const torch
     for (const auto& b : batches)
         out.push_back(TensorBatch::from(b, device));
     return out;
+}
+
+// Pre-trained vectors into the model's word table ("embedding.weight", [vocabulary x embeddingDim]) by
+// vocabulary id; out-of-vocabulary rows uniform in [-a, a]; frozen tables get no gradient.
+std::string usePretrainedEmbeddings(SequenceClassifier& model, const WordEmbeddings& embeddings,
+                                    const Vocabulary& vocabulary, const TrainConfig& config)
+{
+    auto* weight = model.named_parameters().find("embedding.weight");
+    if (!weight)
+        throw std::runtime_error("model '" + config.model.model + "' has no word table to load embeddings into");
+    if (weight->dim() != 2 || weight->size(0) != vocabulary.size() || weight->size(1) != embeddings.dimension())
+        throw std::runtime_error("embeddings: the model's word table is " + std::to_string(weight->size(0)) + " x " +
+                                 std::to_string(weight->size(1)) + ", the file gives " + std::to_string(embeddings.dimension()) +
+                                 "-d vectors for " + std::to_string(vocabulary.size()) + " words");
+    std::int64_t found = 0;
+    auto rows = embeddings.matrixFor(vocabulary, config.oovRange, config.seed, &found);
+    {
+        torch::NoGradGuard noGrad;
+        weight->copy_(torch::from_blob(rows.data(), {vocabulary.size(), embeddings.dimension()}, torch::kFloat32));
+    }
+    weight->set_requires_grad(!config.embeddingsFrozen);
+    return "embeddings: " + config.embeddingsPath + " (" + std::to_string(embeddings.dimension()) + "-d, " +
+           std::to_string(found) + " of " + std::to_string(vocabulary.size() - 1) + " words found, " +
+           (config.embeddingsFrozen ? "frozen" : "fine-tuned") + ")";
 }
 
 bool isOutOfMemory(const std::string& message)
@@ -94,15 +119,28 @@ RunSummary Trainer::run(const TextDataset& dataset, TrainingObserver& observer, 
         ModelConfig modelConfig = config_.model;
         modelConfig.vocabularySize = static_cast<int>(vocabulary.size());
         modelConfig.numClasses = dataset.numClasses();
+        std::unique_ptr<WordEmbeddings> embeddings;
+        if (!config_.embeddingsPath.empty()) {
+            embeddings = std::make_unique<WordEmbeddings>(WordEmbeddings::load(config_.embeddingsPath));
+            if (modelConfig.embeddingDim == 0)
+                modelConfig.embeddingDim = embeddings->dimension(); // the file sets the input width
+            else if (modelConfig.embeddingDim != embeddings->dimension())
+                return finish(RunStatus::Failed, "embedding_dim: " + std::to_string(modelConfig.embeddingDim) +
+                                                     " does not match the " + std::to_string(embeddings->dimension()) +
+                                                     "-d vectors of " + config_.embeddingsPath);
+        }
         info.config.model = modelConfig;
         if (auto problem = modelConfig.validate(); !problem.empty())
             return finish(RunStatus::Failed, problem);
 
         auto model = ModelFactory::create(modelConfig);
+        std::string embeddingsNote;
+        if (embeddings)
+            embeddingsNote = usePretrainedEmbeddings(*model, *embeddings, vocabulary, config_);
         model->to(device);
         model->train();
         summary.parameters = info.parameters = model->trainableParametersWithoutEmbedding();
-        info.modelSummary = model->summary();
+        info.modelSummary = model->summary() + (embeddingsNote.empty() ? "" : "; " + embeddingsNote);
         observer.onStarted(info);
         startedReported = true;
 

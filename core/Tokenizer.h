@@ -1,0 +1,33 @@
+#pragma once
+#include <string>
+#include <vector>
+
+namespace attnlab {
+
+// Splits raw text into tokens the way the datasets and the embeddings expect (docs/DATASETS.md):
+// - Whitespace: the text is already tokenised (OpeNER); only PTB bracket codes are mapped.
+// - Ptb: Penn Treebank conventions — punctuation split off, "don't" -> "do n't", "it's" -> "it 's",
+//   double quotes -> `` and '', bracket codes -LRB- / -RRB- (and -LSB-, -RSB-, -LCB-, -RCB-) -> ( ) [ ] { }
+//   so that they match the word vectors (GloVe has "(" but not "-lrb-").
+// - Tweet: Ptb plus whole URLs, @users, #hashtags and emoticons (":)", ":-(", "<3") kept as one token.
+// Lowercasing is optional (embedding look-ups fall back to lowercase anyway).
+class Tokenizer {
+public:
+    enum class Style { Whitespace, Ptb, Tweet };
+
+    explicit Tokenizer(Style style = Style::Ptb, bool lowercase = false);
+    std::vector<std::string> tokenize(const std::string& text) const;
+
+    // -LRB- -> "(" etc.; any other token unchanged.
+    static std::string fromPtbBracket(const std::string& token);
+    // ASCII lowercase plus the Latin-1 supplement's capitals (É -> é); other bytes unchanged.
+    static std::string lowercased(const std::string& token);
+    static Style styleFromName(const std::string& name); // whitespace | ptb | tweet; throws on others
+
+private:
+    void splitChunk(const std::string& chunk, std::vector<std::string>& out) const;
+    Style style_;
+    bool lowercase_;
+};
+
+} // namespace attnlab
