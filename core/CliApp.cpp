@@ -107,7 +107,8 @@ private:
 };
 
 const std::set<std::string> kModelFlags = {"--dataset", "--model", "--position", "--d-model", "--layers", "--rpr-clip",
-                                           "--ff-hidden", "--dropout-keep"};
+                                           "--ff-hidden", "--dropout-keep", "--heads", "--ffn-hidden", "--filters",
+                                           "--max-length", "--activation", "--pooling"};
 
 void checkIds(const std::string& dataset, const std::string& model, const std::string& position)
 {
@@ -172,6 +173,12 @@ ModelConfig modelConfigFrom(const Flags& flags)
     m.rprClip = static_cast<int>(flags.integer("--rpr-clip", m.rprClip));
     m.ffHidden = static_cast<int>(flags.integer("--ff-hidden", m.ffHidden));
     m.dropoutKeep = flags.real("--dropout-keep", m.dropoutKeep);
+    m.heads = static_cast<int>(flags.integer("--heads", m.heads));
+    m.ffnHidden = static_cast<int>(flags.integer("--ffn-hidden", m.ffnHidden));
+    m.filters = static_cast<int>(flags.integer("--filters", m.filters));
+    m.maxLength = static_cast<int>(flags.integer("--max-length", m.maxLength));
+    m.activation = flags.text("--activation", m.activation);
+    m.pooling = flags.text("--pooling", m.pooling);
     return m;
 }
 
@@ -188,7 +195,9 @@ const char* kUsage =
     "                                        examples per split, class balance, lengths, vocabulary, coverage\n"
     "  dataset options: --data-dir DIR --lowercase --file F | --train-file F --dev-file F --test-file F\n"
     "        --text-column C --label-column C --target-column C --drivers C1,C2 --delimiter X|tab --header auto|yes|no\n"
-    "        --tokenizer whitespace|ptb|tweet --window T --lag L --distance D --min-fillers N --max-fillers N\n";
+    "        --tokenizer whitespace|ptb|tweet --window T --lag L --distance D --min-fillers N --max-fillers N\n"
+    "  model options (describe, train): --d-model N --layers N --heads N --rpr-clip K --ffn-hidden N --ff-hidden N\n"
+    "        --filters N --max-length N --activation relu|swish|gelu --pooling mean|max|attention --dropout-keep P\n";
 
 } // namespace
 
