@@ -11,7 +11,7 @@ build_dir=${BUILD_DIR:-build}
 gui=${ATTNLAB_GUI:-ON}
 
 packages=(cmake ninja-build g++ ccache git pkg-config libtorch-dev libopenblas0-openmp libsqlite3-dev
-          nlohmann-json3-dev qt6-base-dev zlib1g-dev libssl-dev)
+          nlohmann-json3-dev qt6-base-dev zlib1g-dev libssl-dev libcurl4-openssl-dev libarchive-dev python3)
 if [ "$gui" = ON ]; then
   packages+=(qt6-base-dev-tools libgl-dev libqcustomplot-dev libqcustomplot2.1-qt6 fonts-dejavu-core)
 fi

@@ -4,6 +4,7 @@
 #include "core/ComputeDevice.h"
 #include "core/DataError.h"
 #include "core/DatasetCatalog.h"
+#include "core/DatasetInstaller.h"
 #include "core/DatasetStatistics.h"
 #include "core/Registry.h"
 #include "core/RunStore.h"
@@ -193,6 +194,10 @@ const char* kUsage =
     "        [--phrases] [dataset options] [--json]\n"
     "  stats DATASET [--phrases] [--embeddings FILE] [dataset options] [--json]\n"
     "                                        examples per split, class balance, lengths, vocabulary, coverage\n"
+    "  fetch DATASET [--data-dir DIR] [--url-base URL] [--json]\n"
+    "                                        download the manifest's files (sha256-checked, placed atomically)\n"
+    "  import DATASET PATH [--data-dir DIR] [--json]\n"
+    "                                        copy them from a folder or archive (.tar.gz, .zip, ...), sha256-checked\n"
     "  dataset options: --data-dir DIR --lowercase --file F | --train-file F --dev-file F --test-file F\n"
     "        --text-column C --label-column C --target-column C --drivers C1,C2 --delimiter X|tab --header auto|yes|no\n"
     "        --tokenizer whitespace|ptb|tweet --window T --lag L --distance D --min-fillers N --max-fillers N\n"
@@ -224,6 +229,8 @@ int CliApp::run(const std::vector<std::string>& args)
             return train(args);
         if (args[0] == "stats")
             return stats(args);
+        if (args[0] == "fetch" || args[0] == "import")
+            return fetchOrImport(args);
         return usage("unknown command '" + args[0] + "'");
     } catch (const UsageError& e) {
         return usage(e.what());
@@ -359,6 +366,84 @@ int CliApp::stats(const std::vector<std::string>& args)
         if (timings.contains("embeddings_seconds"))
             out_ << "  embeddings loaded in " << std::fixed << std::setprecision(3) << timings["embeddings_seconds"].get<double>()
                  << " s" << (timings["embeddings_from_cache"].get<bool>() ? " (from the cache)" : "") << "\n";
+    }
+    return 0;
+}
+
+int CliApp::fetchOrImport(const std::vector<std::string>& args)
+{
+    // "fetch DATASET [options]" and "import DATASET PATH [options]".
+    const bool importing = args[0] == "import";
+    std::vector<std::string> positional, rest = {args[0]};
+    for (std::size_t i = 1; i < args.size(); ++i) {
+        if (rest.size() == 1 && args[i].rfind("--", 0) != 0) positional.push_back(args[i]);
+        else rest.push_back(args[i]);
+    }
+    const std::size_t wanted = importing ? 2 : 1;
+    if (positional.size() != wanted)
+        throw UsageError(importing ? "import needs a dataset id and a folder or archive: import DATASET PATH"
+                                   : "fetch needs one dataset id: fetch DATASET");
+    Flags flags(rest, importing ? std::set<std::string>{"--data-dir"} : std::set<std::string>{"--data-dir", "--url-base"},
+                {"--json"});
+    const DatasetManifest* manifest = DatasetManifest::find(positional[0]);
+    if (!manifest)
+        throw UsageError("no manifest for dataset '" + positional[0] + "' (known: " + DatasetManifest::idList() + ")");
+    if (manifest->files.empty()) {
+        out_ << manifest->id << " is generated in-process or read from your own files; there is nothing to "
+             << (importing ? "import" : "fetch") << "\n";
+        return 0;
+    }
+    DatasetInstaller::Options options;
+    options.dataDir = flags.text("--data-dir", "");
+    options.urlBase = flags.text("--url-base", "");
+    const bool tty = isatty(STDERR_FILENO);
+    auto lastDraw = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+    options.progress = [&](const TransferProgress& p) {
+        const bool fileDone = p.stage == "placed" || p.stage == "present";
+        if (!tty) {
+            if (fileDone)
+                err_ << "[" << p.fileIndex + 1 << "/" << p.fileCount << "] " << p.file
+                     << (p.stage == "present" ? " already present" : " verified and placed") << "\n";
+            return;
+        }
+        const auto now = std::chrono::steady_clock::now();
+        if (!fileDone && now - lastDraw < std::chrono::milliseconds(100))
+            return;
+        lastDraw = now;
+        const int percent = p.total > 0 ? static_cast<int>(100 * p.done / p.total) : 0;
+        err_ << "\r[" << std::setw(3) << std::min(percent, 100) << "%] " << p.fileIndex + 1 << "/" << p.fileCount << " "
+             << p.file << " " << p.fileDone / 1024 << " KiB\033[K" << std::flush;
+    };
+    CancelToken cancel;
+    options.cancel = &cancel;
+    gInterruptToken = &cancel;
+    auto previous = std::signal(SIGINT, onInterrupt);
+    InstallReport report;
+    try {
+        report = importing ? DatasetInstaller::importFrom(*manifest, positional[1], options)
+                           : DatasetInstaller::fetch(*manifest, options);
+    } catch (const TransferCancelled& e) {
+        std::signal(SIGINT, previous);
+        gInterruptToken = nullptr;
+        err_ << (tty ? "\n" : "") << "attnlab-cli: " << e.what() << "\n";
+        return 130;
+    } catch (...) {
+        std::signal(SIGINT, previous);
+        gInterruptToken = nullptr;
+        if (tty) err_ << "\n";
+        throw;
+    }
+    std::signal(SIGINT, previous);
+    gInterruptToken = nullptr;
+    if (tty) err_ << "\n";
+    if (flags.has("--json")) {
+        out_ << nlohmann::json{{"dataset", manifest->id}, {"data_dir", report.dataDir}, {"placed", report.placed},
+                               {"already_present", report.alreadyPresent}, {"bytes_placed", report.bytesPlaced}}.dump()
+             << "\n";
+    } else {
+        out_ << manifest->id << ": " << report.placed.size() << " files " << (importing ? "imported" : "downloaded")
+             << " (" << report.bytesPlaced << " bytes), " << report.alreadyPresent.size()
+             << " already present, all sha256-checked, in " << report.dataDir << "\n";
     }
     return 0;
 }

@@ -5,7 +5,7 @@
 
 namespace attnlab {
 
-// attnlab-cli: list | describe | train | stats. Returns the process exit code; 2 for bad usage.
+// attnlab-cli: list | describe | train | stats | fetch | import. Returns the process exit code; 2 for bad usage.
 class CliApp {
 public:
     CliApp(std::ostream& out, std::ostream& err);
@@ -16,6 +16,7 @@ private:
     int describe(const std::vector<std::string>& args);
     int train(const std::vector<std::string>& args);
     int stats(const std::vector<std::string>& args);
+    int fetchOrImport(const std::vector<std::string>& args); // fetch | import
     int usage(const std::string& problem);
 
     std::ostream& out_;
