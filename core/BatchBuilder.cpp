@@ -71,6 +71,63 @@ Batch BatchBuilder::randomBatch(std::mt19937_64& rng, int batchSize) const
     return pad(sequences, labels);
 }
 
+std::vector<std::vector<std::size_t>> BatchBuilder::epochBatches(std::mt19937_64& rng, int batchSize) const
+{
+    if (encoded_.empty())
+        throw std::runtime_error("cannot make an epoch of an empty split");
+    if (batchSize < 1)
+        throw std::invalid_argument("batch size must be at least 1");
+    const std::size_t size = static_cast<std::size_t>(batchSize);
+    std::vector<std::size_t> order(encoded_.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::shuffle(order.begin(), order.end(), rng);
+    std::vector<std::vector<std::size_t>> batches;
+    const std::size_t pool = size * static_cast<std::size_t>(kEpochPoolBatches);
+    const auto at = [&order](std::size_t i) { return order.begin() + static_cast<std::ptrdiff_t>(i); };
+    for (std::size_t begin = 0; begin < order.size(); begin += pool) {
+        const std::size_t end = std::min(order.size(), begin + pool);
+        // Stable: equal lengths keep their shuffled order, so ties are random too.
+        std::stable_sort(at(begin), at(end),
+                         [this](std::size_t a, std::size_t b) { return encoded_[a].size() < encoded_[b].size(); });
+        for (std::size_t b = begin; b < end; b += size)
+            batches.emplace_back(at(b), at(std::min(end, b + size)));
+    }
+    std::shuffle(batches.begin(), batches.end(), rng);
+    return batches;
+}
+
+Batch BatchBuilder::batchOf(const std::vector<std::size_t>& exampleIndices) const
+{
+    std::vector<std::vector<std::int64_t>> sequences;
+    std::vector<std::int64_t> labels;
+    for (std::size_t i : exampleIndices) {
+        if (i >= encoded_.size())
+            throw std::out_of_range("example index " + std::to_string(i) + " out of range");
+        sequences.push_back(encoded_[i]);
+        labels.push_back(labels_[i]);
+    }
+    return pad(sequences, labels);
+}
+
+BatchSampler::BatchSampler(const BatchBuilder& builder, const std::string& sampling, int batchSize)
+    : builder_(builder), epochs_(sampling == "epochs"), batchSize_(batchSize)
+{
+    if (!isKnown(sampling))
+        throw std::invalid_argument("sampling: unknown '" + sampling + "' (known: random, epochs)");
+}
+
+Batch BatchSampler::next(std::mt19937_64& rng)
+{
+    if (!epochs_)
+        return builder_.randomBatch(rng, batchSize_);
+    if (cursor_ >= epoch_.size()) {
+        epoch_ = builder_.epochBatches(rng, batchSize_);
+        cursor_ = 0;
+        ++completedEpochs_;
+    }
+    return builder_.batchOf(epoch_[cursor_++]);
+}
+
 std::vector<Batch> BatchBuilder::evaluationBatches(int batchSize) const
 {
     std::vector<Batch> batches;

@@ -190,7 +190,8 @@ const char* kUsage =
     "                                        model summary and trainable parameters (embeddings excluded)\n"
     "  train --dataset D --model M --position P [--steps N] [--seed S] [--db FILE] [--device auto|cpu|cuda]\n"
     "        [--d-model N] [--layers N] [--rpr-clip K] [--batch-size N] [--eval-every N] [--optimizer adam|adadelta]\n"
-    "        [--lr X] [--dropout-keep P] [--threads N] [--embeddings FILE [--embeddings-frozen] [--oov-range A]]\n"
+    "        [--lr X] [--dropout-keep P] [--threads N] [--sampling random|epochs]\n"
+    "        [--embeddings FILE [--embeddings-frozen] [--oov-range A]]\n"
     "        [--phrases] [dataset options] [--json]\n"
     "  stats DATASET [--phrases] [--embeddings FILE] [dataset options] [--json]\n"
     "                                        examples per split, class balance, lengths, vocabulary, coverage\n"
@@ -452,7 +453,7 @@ int CliApp::train(const std::vector<std::string>& args)
 {
     auto valued = kModelFlags;
     valued.insert({"--steps", "--seed", "--db", "--device", "--batch-size", "--eval-every", "--optimizer", "--lr",
-                   "--threads"});
+                   "--threads", "--sampling"});
     valued.insert(kDatasetFlags.begin(), kDatasetFlags.end());
     valued.insert({"--embeddings", "--oov-range"});
     auto booleans = kDatasetBooleans;
@@ -462,9 +463,7 @@ int CliApp::train(const std::vector<std::string>& args)
     c.model = modelConfigFrom(flags);
     c.dataset = flags.required("--dataset");
     checkIds(c.dataset, c.model.model, c.model.position);
-    if (DatasetCatalog::isRegression(c.dataset))
-        throw UsageError("dataset '" + c.dataset + "' is a time series (regression): training on it arrives with the "
-                         "time-series models; 'attnlab-cli stats " + c.dataset + "' shows its windows");
+    const bool regression = DatasetCatalog::isRegression(c.dataset);
     const DatasetOptions datasetOptions = datasetOptionsFrom(flags);
     c.phrases = datasetOptions.phrases;
     c.embeddingsPath = flags.text("--embeddings", "");
@@ -474,6 +473,7 @@ int CliApp::train(const std::vector<std::string>& args)
     c.seed = static_cast<std::uint64_t>(flags.integer("--seed", static_cast<long long>(c.seed)));
     c.device = flags.text("--device", c.device);
     c.batchSize = static_cast<int>(flags.integer("--batch-size", c.batchSize));
+    c.sampling = flags.text("--sampling", c.sampling);
     c.evalEvery = static_cast<int>(flags.integer("--eval-every", c.evalEvery));
     c.optimizer = flags.text("--optimizer", c.optimizer);
     c.learningRate = flags.real("--lr", c.optimizer == "adadelta" ? 1.0 : c.learningRate);
@@ -484,8 +484,21 @@ int CliApp::train(const std::vector<std::string>& args)
         ComputeDevice::resolve("cuda"); // fail before opening anything
 
     const bool json = flags.has("--json");
-    const TextDataset dataset = DatasetCatalog::load(c.dataset, datasetOptions);
-    if (!c.embeddingsPath.empty()) {
+    TextDataset dataset;
+    SeriesDataset series;
+    if (regression) {
+        series = DatasetCatalog::loadSeries(c.dataset, datasetOptions);
+        if (!c.embeddingsPath.empty())
+            throw UsageError("--embeddings: '" + c.dataset + "' is a time series; word vectors apply to text datasets");
+        ModelConfig m = c.model; // reject settings that cannot work before anything is stored
+        m.drivers = series.drivers();
+        m.window = series.window;
+        if (auto problem = m.validate(); !problem.empty())
+            throw UsageError(problem);
+    } else {
+        dataset = DatasetCatalog::load(c.dataset, datasetOptions);
+    }
+    if (!regression && !c.embeddingsPath.empty()) {
         // A bad embeddings file is reported before a run is stored; the cache makes the trainer's load cheap.
         const auto embeddings = WordEmbeddings::load(c.embeddingsPath);
         const auto coverage = embeddings.coverage({&dataset.train});
@@ -494,7 +507,7 @@ int CliApp::train(const std::vector<std::string>& args)
              << std::fixed << std::setprecision(1) << 100.0 * coverage.typeRate() << "% of types, "
              << 100.0 * coverage.tokenRate() << "% of tokens\n";
     }
-    {
+    if (!regression) {
         // Reject settings that cannot work before anything is stored.
         ModelConfig m = c.model;
         m.numClasses = dataset.numClasses();
@@ -530,10 +543,11 @@ int CliApp::train(const std::vector<std::string>& args)
         }
         void onMetric(const MetricPoint& p) override
         {
-            if (p.split != "dev" || p.name != "accuracy")
+            if (p.split != "dev" || (p.name != "accuracy" && p.name != "rmse"))
                 return;
-            err_ << (tty_ ? "\r" : "") << "step " << p.step << ": dev accuracy " << std::fixed << std::setprecision(2)
-                 << 100.0 * p.value << "%" << std::string(tty_ ? 30 : 0, ' ') << "\n";
+            err_ << (tty_ ? "\r" : "") << "step " << p.step << ": dev " << p.name << " " << std::fixed
+                 << std::setprecision(p.name == "accuracy" ? 2 : 4) << (p.name == "accuracy" ? 100.0 * p.value : p.value)
+                 << (p.name == "accuracy" ? "%" : "") << std::string(tty_ ? 30 : 0, ' ') << "\n";
         }
 
     private:
@@ -547,22 +561,34 @@ int CliApp::train(const std::vector<std::string>& args)
     CancelToken cancel;
     gInterruptToken = &cancel;
     auto previous = std::signal(SIGINT, onInterrupt);
-    const RunSummary summary = Trainer(c).run(dataset, observers, cancel);
+    const RunSummary summary = regression ? Trainer(c).run(series, observers, cancel) : Trainer(c).run(dataset, observers, cancel);
     std::signal(SIGINT, previous);
     gInterruptToken = nullptr;
 
     err_ << "run " << storeObserver.runId() << " " << toString(summary.status) << " after " << summary.steps
-         << " steps in " << std::fixed << std::setprecision(1) << summary.seconds << " s: best dev "
-         << std::setprecision(2) << 100.0 * summary.bestDevAccuracy << "% at step " << summary.bestStep << ", test "
-         << 100.0 * summary.testAccuracy << "%" << (summary.message.empty() ? "" : " (" + summary.message + ")")
-         << "\n";
+         << " steps in " << std::fixed << std::setprecision(1) << summary.seconds << " s: ";
+    if (regression)
+        err_ << "best dev RMSE " << std::setprecision(4) << summary.bestDevRmse << " at step " << summary.bestStep
+             << ", test MAE " << summary.testMae << ", RMSE " << summary.testRmse << ", MAPE " << summary.testMape << "%";
+    else
+        err_ << "best dev " << std::setprecision(2) << 100.0 * summary.bestDevAccuracy << "% at step " << summary.bestStep
+             << ", test " << 100.0 * summary.testAccuracy << "%";
+    err_ << (summary.message.empty() ? "" : " (" + summary.message + ")") << "\n";
     if (json) {
-        out_ << nlohmann::json{{"run_id", storeObserver.runId()}, {"status", toString(summary.status)},
-                               {"dev_accuracy", summary.bestDevAccuracy}, {"best_step", summary.bestStep},
-                               {"test_accuracy", summary.testAccuracy}, {"params", summary.parameters},
-                               {"steps", summary.steps}, {"seconds", summary.seconds}, {"device", summary.device},
-                               {"db", store.path()}, {"message", summary.message}}.dump()
-             << "\n";
+        nlohmann::json result{{"run_id", storeObserver.runId()}, {"status", toString(summary.status)},
+                              {"best_step", summary.bestStep}, {"params", summary.parameters}, {"steps", summary.steps},
+                              {"seconds", summary.seconds}, {"device", summary.device}, {"db", store.path()},
+                              {"message", summary.message}};
+        if (regression) {
+            result["dev_rmse"] = summary.bestDevRmse;
+            result["test_mae"] = summary.testMae;
+            result["test_rmse"] = summary.testRmse;
+            result["test_mape"] = summary.testMape;
+        } else {
+            result["dev_accuracy"] = summary.bestDevAccuracy;
+            result["test_accuracy"] = summary.testAccuracy;
+        }
+        out_ << result.dump() << "\n";
     }
     switch (summary.status) {
     case RunStatus::Completed: return 0;

@@ -24,6 +24,11 @@ std::string ModelConfig::validate() const
     const RegistryEntry* entry = Registry::find(Registry::models(), model);
     if (!entry)
         return "model: unknown id '" + model + "' (known: " + Registry::idList(Registry::models()) + ")";
+    const std::string task = isRegression() ? "regression" : "classification";
+    if (entry->task != task && entry->task != "both")
+        return "model: '" + model + "' is a " + entry->task + " model; this dataset needs " + task +
+               " (models for it: " + [&] { std::string s; for (const auto& m : Registry::models())
+                   if (m.task == task || m.task == "both") s += (s.empty() ? "" : ", ") + m.id; return s; }() + ")";
     if (!Registry::find(Registry::positions(), position))
         return "position: unknown id '" + position + "' (known: " + Registry::idList(Registry::positions()) + ")";
     if (!contains(entry->positions, position))
@@ -59,6 +64,8 @@ std::string ModelConfig::validate() const
                (entry->pooling.empty() ? std::string(" (it has no pooling choice)") : " (it takes: " + joined(entry->pooling) + ")");
     if (!(dropoutKeep > 0.0 && dropoutKeep <= 1.0))
         return "dropout_keep: a keep probability must be in (0, 1] (got " + std::to_string(dropoutKeep) + ")";
+    if (isRegression())
+        return window >= 2 ? std::string() : "window: a time-series model needs at least 2 steps (got " + std::to_string(window) + ")";
     if (numClasses < 2)
         return "classes: a classifier needs at least 2 classes (got " + std::to_string(numClasses) + ")";
     if (vocabularySize < 3)

@@ -20,11 +20,14 @@ struct ModelConfig {
     std::string activation;         // relu | swish | gelu; "" = model default (SSAN relu, ESSAN swish)
     std::string pooling;            // mean | max | attention; "" = model default (ESSAN attention = AttnSeqRep)
     double dropoutKeep = 0.8;       // keep probability, as the thesis states it
-    int vocabularySize = 0;         // set from the dataset
-    int numClasses = 0;             // set from the dataset
+    int vocabularySize = 0;         // set from the dataset (classification)
+    int numClasses = 0;             // set from the dataset (classification)
+    int drivers = 0;                // set from the dataset (regression): driving series F; > 0 means regression
+    int window = 0;                 // set from the dataset (regression): time steps T
 
     // Empty when the configuration can be built, else a message naming the setting.
     std::string validate() const;
+    bool isRegression() const { return drivers > 0; }
     int inputDim() const { return embeddingDim > 0 ? embeddingDim : dModel; }
     std::string activationOr(const std::string& fallback) const { return activation.empty() ? fallback : activation; }
     std::string poolingOr(const std::string& fallback) const { return pooling.empty() ? fallback : pooling; }

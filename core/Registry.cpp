@@ -30,8 +30,8 @@ const std::vector<RegistryEntry>& Registry::models()
     static const std::vector<RegistryEntry> list = {
         {"ssan", "SSAN", "Simple self-attention network (thesis Fig. 4.1): FF for Q,K,V, attention, FF, mean, FF, softmax; ReLU, no residuals",
          san, "classification", {"mean", "max", "attention"}, sanOptions},
-        {"essan", "ESSAN", "Extended SSAN (thesis 4.2): multi-head, Swish, masks after every FF, attention-based sequence representation",
-         san, "classification", {"attention", "mean", "max"}, sanOptions},
+        {"essan", "ESSAN", "Extended SSAN (thesis 4.2): multi-head, Swish, masks after every FF, attention-based sequence representation; also the time-series regressor of chapter 6",
+         san, "both", {"attention", "mean", "max"}, sanOptions},
         {"transformer", "Transformer encoder", "Multi-head attention and position-wise FFN, each wrapped in residual + LayerNorm; mean pooling",
          san, "classification", {"mean", "max", "attention"},
          {"d_model", "layers", "heads", "ffn_hidden", "rpr_clip", "activation", "pooling", "dropout_keep"}},
@@ -50,6 +50,14 @@ const std::vector<RegistryEntry>& Registry::models()
         {"bow", "Bow", "Logistic regression on the bag of words (Barnes et al.); add L2 in training", onlyNone, "classification", {}, {}},
         {"ave", "Ave", "Logistic regression on the average of the word embeddings (Barnes et al.)", onlyNone, "classification", {},
          {"d_model"}},
+        {"narx", "NARX RNN", "Time series: one LSTM over driving series and target history, last state -> prediction", onlyNone,
+         "regression", {}, {"d_model", "layers"}},
+        {"encdec", "Encoder-decoder RNN", "Time series: LSTM encoder over the driving series, LSTM decoder over the target history (Cho et al.)",
+         onlyNone, "regression", {}, {"d_model", "layers"}},
+        {"attn-rnn", "Attention RNN", "Time series: encoder-decoder whose prediction attends over the encoder states (Bahdanau et al.)",
+         onlyNone, "regression", {}, {"d_model", "layers"}},
+        {"darnn", "DA-RNN", "Time series: dual-stage attention, over driving series per step and over encoder steps (Qin et al. 2017)",
+         onlyNone, "regression", {}, {"d_model"}},
     };
     return list;
 }

@@ -14,6 +14,11 @@ struct RunSummary {
     double bestDevAccuracy = 0.0;
     int bestStep = 0;
     double testAccuracy = 0.0;  // measured with the best-dev weights
+    // Regression runs (time series): errors in the target's own units, de-normalised (thesis Table 6.2);
+    // the best dev step is the one with the lowest dev RMSE.
+    bool regression = false;
+    double bestDevRmse = 0.0;
+    double testMae = 0.0, testRmse = 0.0, testMape = 0.0; // MAPE in percent
     std::int64_t parameters = 0;
     std::string device;
     std::string message;        // why it failed or diverged

@@ -20,6 +20,7 @@ std::string TrainConfig::toJson() const
         {"optimizer", optimizer},
         {"learning_rate", learningRate},
         {"batch_size", batchSize},
+        {"sampling", sampling},
         {"steps", steps},
         {"eval_every", evalEvery},
         {"log_every", logEvery},
@@ -65,6 +66,7 @@ TrainConfig TrainConfig::fromJson(const std::string& text)
     read("optimizer", c.optimizer);
     read("learning_rate", c.learningRate);
     read("batch_size", c.batchSize);
+    read("sampling", c.sampling);
     read("steps", c.steps);
     read("eval_every", c.evalEvery);
     read("log_every", c.logEvery);
@@ -86,6 +88,8 @@ std::string TrainConfig::validate() const
         return "learning_rate: must be positive";
     if (batchSize < 1)
         return "batch_size: must be at least 1";
+    if (sampling != "random" && sampling != "epochs")
+        return "sampling: unknown '" + sampling + "' (known: random, epochs)";
     if (steps < 1)
         return "steps: must be at least 1";
     if (evalEvery < 1)

@@ -1,52 +1,18 @@
 #include "core/Trainer.h"
 
-#include "core/BatchBuilder.h"
 #include "core/ComputeDevice.h"
 #include "core/Vocabulary.h"
 #include "core/WordEmbeddings.h"
-#include "core/nn/AdadeltaOptimizer.h"
+#include "core/nn/ClassificationTask.h"
 #include "core/nn/ModelFactory.h"
-#include "core/nn/TensorConversions.h"
+#include "core/nn/RegressionTask.h"
+#include "core/nn/TrainingLoop.h"
 
 #include <chrono>
-#include <cmath>
-#include <functional>
-#include <random>
+#include <memory>
 
 namespace attnlab {
 namespace {
-
-struct Evaluation {
-    double loss = 0.0;
-    double accuracy = 0.0;
-};
-
-Evaluation evaluate(SequenceClassifier& model, const std::vector<TensorBatch>& batches)
-{
-    torch::NoGradGuard noGrad;
-    model.eval();
-    double lossSum = 0.0;
-    int64_t correct = 0, count = 0;
-    for (const auto& b : batches) {
-        auto logits = model.forward(b.ids, b.mask);
-        lossSum += torch::nn::functional::cross_entropy(
-                       logits, b.labels, torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum))
-                       .item<double>();
-        correct += logits.argmax(1).eq(b.labels).sum().item<int64_t>();
-        count += b.labels.size(0);
-    }
-    model.train();
-    return {count ? lossSum / count : 0.0, count ? static_cast<double>(correct) / count : 0.0};
-}
-
-std::vector<TensorBatch> toDevice(const std::vector<Batch>& batches, const torch::Device& device)
-{
-    std::vector<TensorBatch> out;
-    out.reserve(batches.size());
-    for (const auto& b : batches)
-        out.push_back(TensorBatch::from(b, device));
-    return out;
-}
 
 // Pre-trained vectors into the model's word table ("embedding.weight", [vocabulary x embeddingDim]) by
 // vocabulary id; out-of-vocabulary rows uniform in [-a, a]; frozen tables get no gradient.
@@ -77,17 +43,90 @@ bool isOutOfMemory(const std::string& message)
     return message.find("out of memory") != std::string::npos || message.find("bad_alloc") != std::string::npos;
 }
 
+// What a dataset's kind needs before the loop starts: its task, or the reason it cannot run.
+struct PreparedTask {
+    std::unique_ptr<TrainingTask> task;
+    std::string problem;
+};
+
+PreparedTask prepare(const TextDataset& dataset, const TrainConfig& config, const torch::Device& device, RunInfo& info)
+{
+    if (dataset.train.empty() || dataset.dev.empty())
+        return {nullptr, "dataset '" + dataset.id + "': train and dev splits must not be empty"};
+    const Vocabulary vocabulary = Vocabulary::fromExamples(dataset.train);
+    ModelConfig modelConfig = config.model;
+    modelConfig.vocabularySize = static_cast<int>(vocabulary.size());
+    modelConfig.numClasses = dataset.numClasses();
+    std::unique_ptr<WordEmbeddings> embeddings;
+    if (!config.embeddingsPath.empty()) {
+        embeddings = std::make_unique<WordEmbeddings>(WordEmbeddings::load(config.embeddingsPath));
+        if (modelConfig.embeddingDim == 0)
+            modelConfig.embeddingDim = embeddings->dimension(); // the file sets the input width
+        else if (modelConfig.embeddingDim != embeddings->dimension())
+            return {nullptr, "embedding_dim: " + std::to_string(modelConfig.embeddingDim) + " does not match the " +
+                                 std::to_string(embeddings->dimension()) + "-d vectors of " + config.embeddingsPath};
+    }
+    info.config.model = modelConfig;
+    if (auto problem = modelConfig.validate(); !problem.empty())
+        return {nullptr, problem};
+    auto model = ModelFactory::create(modelConfig);
+    std::string embeddingsNote;
+    if (embeddings)
+        embeddingsNote = usePretrainedEmbeddings(*model, *embeddings, vocabulary, config);
+    model->to(device);
+    info.parameters = model->trainableParametersWithoutEmbedding();
+    info.modelSummary = model->summary() + (embeddingsNote.empty() ? "" : "; " + embeddingsNote);
+    return {std::make_unique<ClassificationTask>(model, dataset, vocabulary, device, config.sampling, config.batchSize), {}};
+}
+
+PreparedTask prepare(const SeriesDataset& dataset, const TrainConfig& config, const torch::Device& device, RunInfo& info)
+{
+    if (dataset.train.empty() || dataset.dev.empty())
+        return {nullptr, "dataset '" + dataset.id + "': train and dev splits must not be empty"};
+    ModelConfig modelConfig = config.model;
+    modelConfig.drivers = dataset.drivers();
+    modelConfig.window = dataset.window;
+    info.config.model = modelConfig;
+    if (auto problem = modelConfig.validate(); !problem.empty())
+        return {nullptr, problem};
+    auto model = ModelFactory::createRegressor(modelConfig);
+    model->to(device);
+    info.parameters = model->trainableParameters();
+    info.modelSummary = model->summary() + ", " + std::to_string(dataset.drivers()) + " driving series";
+    return {std::make_unique<RegressionTask>(model, dataset, device), {}};
+}
+
+double metric(const TrainingTask::Evaluation& e, const std::string& name)
+{
+    for (const auto& [n, v] : e.metrics)
+        if (n == name)
+            return v;
+    return 0.0;
+}
+
 } // namespace
 
 Trainer::Trainer(TrainConfig config) : config_(std::move(config)) {}
 
 RunSummary Trainer::run(const TextDataset& dataset, TrainingObserver& observer, const CancelToken& cancel)
 {
+    return runTask(dataset, observer, cancel);
+}
+
+RunSummary Trainer::run(const SeriesDataset& dataset, TrainingObserver& observer, const CancelToken& cancel)
+{
+    return runTask(dataset, observer, cancel);
+}
+
+template <typename Dataset>
+RunSummary Trainer::runTask(const Dataset& dataset, TrainingObserver& observer, const CancelToken& cancel)
+{
     using Clock = std::chrono::steady_clock;
     const auto started = Clock::now();
     auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - started).count(); };
 
     RunSummary summary;
+    summary.regression = std::is_same_v<Dataset, SeriesDataset>;
     RunInfo info;
     info.config = config_;
     info.torchVersion = ComputeDevice::torchVersion();
@@ -105,145 +144,35 @@ RunSummary Trainer::run(const TextDataset& dataset, TrainingObserver& observer, 
     try {
         if (auto problem = config_.validate(); !problem.empty())
             return finish(RunStatus::Failed, problem);
-        if (dataset.train.empty() || dataset.dev.empty())
-            return finish(RunStatus::Failed, "dataset '" + dataset.id + "': train and dev splits must not be empty");
-
         ComputeDevice::setThreads(config_.threads);
         const std::string deviceName = ComputeDevice::resolve(config_.device);
         const torch::Device device(deviceName == "cuda" ? torch::kCUDA : torch::kCPU);
         info.device = summary.device = ComputeDevice::describe(deviceName);
         torch::manual_seed(config_.seed);
-        std::mt19937_64 rng(config_.seed);
 
-        const Vocabulary vocabulary = Vocabulary::fromExamples(dataset.train);
-        ModelConfig modelConfig = config_.model;
-        modelConfig.vocabularySize = static_cast<int>(vocabulary.size());
-        modelConfig.numClasses = dataset.numClasses();
-        std::unique_ptr<WordEmbeddings> embeddings;
-        if (!config_.embeddingsPath.empty()) {
-            embeddings = std::make_unique<WordEmbeddings>(WordEmbeddings::load(config_.embeddingsPath));
-            if (modelConfig.embeddingDim == 0)
-                modelConfig.embeddingDim = embeddings->dimension(); // the file sets the input width
-            else if (modelConfig.embeddingDim != embeddings->dimension())
-                return finish(RunStatus::Failed, "embedding_dim: " + std::to_string(modelConfig.embeddingDim) +
-                                                     " does not match the " + std::to_string(embeddings->dimension()) +
-                                                     "-d vectors of " + config_.embeddingsPath);
-        }
-        info.config.model = modelConfig;
-        if (auto problem = modelConfig.validate(); !problem.empty())
-            return finish(RunStatus::Failed, problem);
-
-        auto model = ModelFactory::create(modelConfig);
-        std::string embeddingsNote;
-        if (embeddings)
-            embeddingsNote = usePretrainedEmbeddings(*model, *embeddings, vocabulary, config_);
-        model->to(device);
-        model->train();
-        summary.parameters = info.parameters = model->trainableParametersWithoutEmbedding();
-        info.modelSummary = model->summary() + (embeddingsNote.empty() ? "" : "; " + embeddingsNote);
+        auto prepared = prepare(dataset, config_, device, info);
+        if (!prepared.task)
+            return finish(RunStatus::Failed, prepared.problem);
+        summary.parameters = info.parameters;
         observer.onStarted(info);
         startedReported = true;
 
-        const BatchBuilder trainBatches(dataset.train, vocabulary);
-        const auto devBatches = toDevice(BatchBuilder(dataset.dev, vocabulary).evaluationBatches(256), device);
-        const auto testBatches = toDevice(BatchBuilder(dataset.test, vocabulary).evaluationBatches(256), device);
-        std::vector<std::int64_t> probeIds;
-        for (const auto& token : dataset.probeTokens)
-            probeIds.push_back(vocabulary.id(token));
-        const bool hasProbe = !probeIds.empty();
-        const auto probe = TensorBatch::from(BatchBuilder::pad({probeIds}, {}), device);
-
-        std::function<void()> optimizerStep;
-        std::unique_ptr<torch::optim::Adam> adam;
-        std::unique_ptr<AdadeltaOptimizer> adadelta;
-        if (config_.optimizer == "adadelta") {
-            adadelta = std::make_unique<AdadeltaOptimizer>(model->parameters(), config_.learningRate, 0.95, 1e-6);
-            optimizerStep = [&] { adadelta->step(); };
+        const auto outcome = TrainingLoop::run(config_, *prepared.task, observer, cancel, elapsed);
+        summary.steps = outcome.steps;
+        summary.bestStep = outcome.bestStep;
+        if (summary.regression) {
+            summary.bestDevRmse = metric(outcome.bestDev, "rmse");
+            if (outcome.test) {
+                summary.testMae = metric(*outcome.test, "mae");
+                summary.testRmse = metric(*outcome.test, "rmse");
+                summary.testMape = metric(*outcome.test, "mape");
+            }
         } else {
-            adam = std::make_unique<torch::optim::Adam>(model->parameters(),
-                                                        torch::optim::AdamOptions(config_.learningRate));
-            optimizerStep = [&] { adam->step(); };
+            summary.bestDevAccuracy = metric(outcome.bestDev, "accuracy");
+            if (outcome.test)
+                summary.testAccuracy = metric(*outcome.test, "accuracy");
         }
-
-        std::vector<torch::Tensor> bestWeights;
-        double intervalLoss = 0.0;
-        int64_t intervalCorrect = 0, intervalCount = 0, intervalSteps = 0;
-        RunStatus status = RunStatus::Completed;
-        std::string message;
-
-        for (int step = 1; step <= config_.steps; ++step) {
-            if (cancel.isCancelled()) {
-                status = RunStatus::Cancelled;
-                message = "stopped by the user after " + std::to_string(summary.steps) + " steps";
-                break;
-            }
-            const auto batch = TensorBatch::from(trainBatches.randomBatch(rng, config_.batchSize), device);
-            auto logits = model->forward(batch.ids, batch.mask);
-            auto loss = torch::nn::functional::cross_entropy(logits, batch.labels);
-            const double lossValue = loss.item<double>();
-            if (!std::isfinite(lossValue)) {
-                status = RunStatus::Diverged;
-                message = "loss became " + std::string(std::isnan(lossValue) ? "NaN" : "infinite") + " at step " +
-                          std::to_string(step);
-                break;
-            }
-            model->zero_grad();
-            loss.backward();
-            optimizerStep();
-            summary.steps = step;
-
-            intervalLoss += lossValue;
-            intervalCorrect += logits.argmax(1).eq(batch.labels).sum().item<int64_t>();
-            intervalCount += batch.labels.size(0);
-            ++intervalSteps;
-            observer.onProgress({step, config_.steps, lossValue, elapsed()});
-
-            if (step % config_.logEvery == 0 || step == config_.steps) {
-                observer.onMetric({step, "train", "loss", intervalLoss / intervalSteps});
-                observer.onMetric({step, "train", "accuracy", static_cast<double>(intervalCorrect) / intervalCount});
-                intervalLoss = 0.0;
-                intervalCorrect = intervalCount = intervalSteps = 0;
-            }
-            if (step % config_.evalEvery == 0 || step == config_.steps) {
-                const auto dev = evaluate(*model, devBatches);
-                observer.onMetric({step, "dev", "loss", dev.loss});
-                observer.onMetric({step, "dev", "accuracy", dev.accuracy});
-                if (bestWeights.empty() || dev.accuracy > summary.bestDevAccuracy) {
-                    summary.bestDevAccuracy = dev.accuracy;
-                    summary.bestStep = step;
-                    torch::NoGradGuard noGrad;
-                    bestWeights.clear();
-                    for (const auto& p : model->parameters())
-                        bestWeights.push_back(p.detach().clone());
-                }
-                if (hasProbe) {
-                    AttentionSnapshot snapshot;
-                    snapshot.step = step;
-                    snapshot.tokens = dataset.probeTokens;
-                    snapshot.maps = model->attentionOfFirst(probe.ids, probe.mask);
-                    if (!snapshot.maps.empty())
-                        observer.onAttention(snapshot);
-                }
-            }
-        }
-
-        // Test accuracy at the best dev step (not for cancelled or diverged runs: the user asked to stop,
-        // and diverged weights say nothing).
-        if (status == RunStatus::Completed && !bestWeights.empty()) {
-            {
-                torch::NoGradGuard noGrad;
-                auto params = model->parameters();
-                for (std::size_t i = 0; i < params.size(); ++i)
-                    params[i].copy_(bestWeights[i]);
-            }
-            if (!testBatches.empty()) {
-                const auto test = evaluate(*model, testBatches);
-                summary.testAccuracy = test.accuracy;
-                observer.onMetric({summary.bestStep, "test", "loss", test.loss});
-                observer.onMetric({summary.bestStep, "test", "accuracy", test.accuracy});
-            }
-        }
-        return finish(status, message);
+        return finish(outcome.status, outcome.message);
     } catch (const std::exception& e) {
         const std::string what = e.what();
         const std::string firstLine = what.substr(0, what.find('\n'));

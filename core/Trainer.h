@@ -1,6 +1,7 @@
 #pragma once
 #include "core/CancelToken.h"
 #include "core/RunSummary.h"
+#include "core/SeriesDataset.h"
 #include "core/TextDataset.h"
 #include "core/TrainConfig.h"
 #include "core/TrainingObserver.h"
@@ -14,8 +15,12 @@ class Trainer {
 public:
     explicit Trainer(TrainConfig config);
     RunSummary run(const TextDataset& dataset, TrainingObserver& observer, const CancelToken& cancel);
+    // Time-series regression: MSE on scaled targets; MAE, RMSE and MAPE on de-normalised ones.
+    RunSummary run(const SeriesDataset& dataset, TrainingObserver& observer, const CancelToken& cancel);
 
 private:
+    template <typename Dataset>
+    RunSummary runTask(const Dataset& dataset, TrainingObserver& observer, const CancelToken& cancel);
     TrainConfig config_;
 };
 

@@ -4,6 +4,7 @@
 #include "core/Registry.h"
 #include "core/RunStore.h"
 #include "ui/AttentionHeatmap.h"
+#include "ui/DatasetStatisticsCache.h"
 #include "ui/MainWindow.h"
 #include "ui/RunListPanel.h"
 #include "ui/SetupPanel.h"
@@ -17,6 +18,7 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QProgressBar>
+#include <QRegularExpression>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QStandardItemModel>
@@ -81,6 +83,7 @@ class TestGui : public QObject {
     Q_OBJECT
 private slots:
     void setupPanelFollowsRegistry();
+    void datasetPickerShowsStatistics();
     void trainFromTheWindow();
     void modelWithoutAttentionShowsPlaceholder();
     void closingMidRunStoresCancelledRun();
@@ -134,6 +137,41 @@ void TestGui::setupPanelFollowsRegistry()
     QVERIFY(panel.rprClipSpin()->isEnabled());
     choose(panel.positionCombo(), "none");
     QVERIFY(!panel.rprClipSpin()->isEnabled()); // k only means something for RPR
+}
+
+void TestGui::datasetPickerShowsStatistics()
+{
+    // No real data anywhere: the real datasets say where their files go.
+    QTemporaryDir empty;
+    qputenv("ATTNLAB_DATA_DIR", empty.path().toUtf8());
+    qputenv("XDG_DATA_HOME", empty.path().toUtf8());
+    {
+        SetupPanel panel;
+        QLabel* label = panel.datasetStatisticsLabel();
+        QVERIFY(label);
+        choose(panel.datasetCombo(), "synthetic-sentiment");
+        // Computed on a worker thread: the first request only shows that it is under way.
+        if (!panel.statisticsCache()->cached(QStringLiteral("synthetic-sentiment")))
+            QVERIFY2(label->text().contains(QStringLiteral("Computing")), qPrintable(label->text()));
+        QTRY_VERIFY_WITH_TIMEOUT(panel.statisticsCache()->cached(QStringLiteral("synthetic-sentiment")), 30000);
+        QVERIFY2(label->text().contains(QRegularExpression(QStringLiteral(">6000</td>.*>600</td>.*>600</td>"))),
+                 qPrintable(label->text()));
+        QCOMPARE(label->toolTip(), QStringLiteral("train 6000 / dev 600 / test 600"));
+        QVERIFY(label->text().contains(QStringLiteral("5 classes")));
+        QVERIFY(label->text().contains(QStringLiteral("Vocabulary")));
+
+        choose(panel.datasetCombo(), "opener");
+        QTRY_VERIFY_WITH_TIMEOUT(panel.statisticsCache()->cached(QStringLiteral("opener")), 30000);
+        QVERIFY2(label->text().contains(QStringLiteral("Data not found")), qPrintable(label->text()));
+        QVERIFY(label->text().contains(QStringLiteral("ATTNLAB_DATA_DIR")));
+        QVERIFY(label->text().contains(empty.path() + QStringLiteral("/sentiment/opener")));
+
+        // Back to a computed dataset: straight from the cache.
+        choose(panel.datasetCombo(), "synthetic-sentiment");
+        QVERIFY(label->text().contains(QStringLiteral(">6000</td>")));
+    }
+    qunsetenv("ATTNLAB_DATA_DIR");
+    qunsetenv("XDG_DATA_HOME");
 }
 
 void TestGui::trainFromTheWindow()

@@ -2,6 +2,7 @@
 
 #include "core/ComputeDevice.h"
 #include "core/Registry.h"
+#include "ui/DatasetStatisticsCache.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -119,9 +120,17 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
     threads_ = spin(form_, "threadsSpin", 0, 256);
     threads_->setSpecialValueText(tr("all cores"));
 
+    statistics_ = new DatasetStatisticsCache(this);
+    datasetStatistics_ = new QLabel(form_);
+    datasetStatistics_->setObjectName(QStringLiteral("datasetStatisticsLabel"));
+    datasetStatistics_->setWordWrap(true);
+    datasetStatistics_->setTextFormat(Qt::RichText);
+    datasetStatistics_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
     auto* modelBox = new QGroupBox(tr("Data and model"), form_);
     auto* modelForm = new QFormLayout(modelBox);
     modelForm->addRow(tr("Dataset"), dataset_);
+    modelForm->addRow(datasetStatistics_);
     modelForm->addRow(tr("Architecture"), model_);
     modelForm->addRow(tr("Position"), position_);
     modelForm->addRow(tr("RPR clip k"), rprClip_);
@@ -172,6 +181,11 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
     layout->addLayout(buttons);
 
     connect(dataset_, &QComboBox::currentIndexChanged, this, &SetupPanel::updateDescriptions);
+    connect(dataset_, &QComboBox::currentIndexChanged, this, &SetupPanel::showDatasetStatistics);
+    connect(statistics_, &DatasetStatisticsCache::ready, this, [this](const QString& id) {
+        if (id == dataset_->currentData().toString())
+            showDatasetStatistics();
+    });
     connect(model_, &QComboBox::currentIndexChanged, this, [this] {
         fillPositions();
         updateDescriptions();
@@ -182,6 +196,20 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
     connect(stop_, &QPushButton::clicked, this, &SetupPanel::stopRequested);
 
     setConfig(TrainConfig{});
+    showDatasetStatistics();
+}
+
+void SetupPanel::showDatasetStatistics()
+{
+    const QString id = dataset_->currentData().toString();
+    if (const auto* entry = statistics_->cached(id)) {
+        datasetStatistics_->setText(entry->html);
+        datasetStatistics_->setToolTip(entry->summary);
+        return;
+    }
+    datasetStatistics_->setText(tr("<i>Computing the statistics of %1…</i>").arg(dataset_->currentText().toHtmlEscaped()));
+    datasetStatistics_->setToolTip(QString());
+    statistics_->request(id);
 }
 
 void SetupPanel::fillPositions()

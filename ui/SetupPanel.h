@@ -11,6 +11,8 @@ class QSpinBox;
 
 namespace attnlab::ui {
 
+class DatasetStatisticsCache;
+
 // The experiment form: dataset, architecture, position technique (all from the Registry), sizes,
 // optimiser and device. Produces a TrainConfig; Train and Stop live here too.
 class SetupPanel : public QWidget {
@@ -24,6 +26,9 @@ public:
     void setTrainingActive(bool active);
 
     QComboBox* datasetCombo() const { return dataset_; }
+    // The chosen dataset's statistics, computed off the GUI thread and cached per dataset id.
+    QLabel* datasetStatisticsLabel() const { return datasetStatistics_; }
+    DatasetStatisticsCache* statisticsCache() const { return statistics_; }
     QComboBox* modelCombo() const { return model_; }
     QComboBox* positionCombo() const { return position_; }
     QComboBox* optimizerCombo() const { return optimizer_; }
@@ -48,6 +53,7 @@ signals:
 private:
     void fillPositions();         // the chosen model's techniques only
     void updateDescriptions();
+    void showDatasetStatistics(); // from the cache, or "computing…" and a request
     void onOptimizerChanged();
 
     QComboBox* dataset_;
@@ -66,6 +72,8 @@ private:
     QDoubleSpinBox* learningRate_;
     QDoubleSpinBox* dropoutKeep_;
     QLabel* description_;
+    QLabel* datasetStatistics_;
+    DatasetStatisticsCache* statistics_;
     QWidget* form_;
     QPushButton* train_;
     QPushButton* stop_;

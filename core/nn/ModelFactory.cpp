@@ -1,8 +1,11 @@
 #include "core/nn/ModelFactory.h"
 
 #include "core/nn/CnnClassifier.h"
+#include "core/nn/DarnnRegressor.h"
+#include "core/nn/EssanRegressor.h"
 #include "core/nn/LinearClassifier.h"
 #include "core/nn/RecurrentClassifier.h"
+#include "core/nn/RecurrentRegressor.h"
 #include "core/nn/SsanClassifier.h"
 #include "core/nn/TransformerClassifier.h"
 
@@ -14,6 +17,8 @@ std::shared_ptr<SequenceClassifier> ModelFactory::create(const ModelConfig& conf
 {
     if (auto problem = config.validate(); !problem.empty())
         throw std::invalid_argument(problem);
+    if (config.isRegression())
+        throw std::invalid_argument("model: a regression configuration (drivers > 0) needs createRegressor");
     const auto& m = config.model;
     if (m == "ssan" || m == "essan")
         return std::make_shared<SsanClassifier>(config, m == "essan");
@@ -26,6 +31,22 @@ std::shared_ptr<SequenceClassifier> ModelFactory::create(const ModelConfig& conf
     if (m == "bow" || m == "ave")
         return std::make_shared<LinearClassifier>(config);
     throw std::invalid_argument("model: no implementation for '" + m + "'");
+}
+
+std::shared_ptr<SeriesRegressor> ModelFactory::createRegressor(const ModelConfig& config)
+{
+    if (!config.isRegression())
+        throw std::invalid_argument("model: a time-series model needs the number of driving series (drivers > 0)");
+    if (auto problem = config.validate(); !problem.empty())
+        throw std::invalid_argument(problem);
+    const auto& m = config.model;
+    if (m == "essan")
+        return std::make_shared<EssanRegressor>(config, config.drivers);
+    if (m == "narx" || m == "encdec" || m == "attn-rnn")
+        return std::make_shared<RecurrentRegressor>(config, config.drivers);
+    if (m == "darnn")
+        return std::make_shared<DarnnRegressor>(config, config.drivers, config.window);
+    throw std::invalid_argument("model: '" + m + "' has no time-series version");
 }
 
 } // namespace attnlab

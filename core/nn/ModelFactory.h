@@ -2,6 +2,7 @@
 // PRIVATE engine header: includes LibTorch.
 #include "core/ModelConfig.h"
 #include "core/nn/SequenceClassifier.h"
+#include "core/nn/SeriesRegressor.h"
 
 #include <memory>
 
@@ -11,6 +12,7 @@ namespace attnlab {
 class ModelFactory {
 public:
     static std::shared_ptr<SequenceClassifier> create(const ModelConfig& config);
+    static std::shared_ptr<SeriesRegressor> createRegressor(const ModelConfig& config);
 };
 
 } // namespace attnlab

@@ -1,0 +1,37 @@
+#pragma once
+// PRIVATE engine header: includes LibTorch.
+#include "core/SeriesDataset.h"
+#include "core/nn/SeriesRegressor.h"
+#include "core/nn/TrainingTask.h"
+
+#include <memory>
+
+namespace attnlab {
+
+// Time-series regression (thesis chapter 6): MSE on the scaled target (eq. 6.5) over random batches of
+// windows; MAE, RMSE and MAPE (Table 6.2) on de-normalised values for dev and test, the best dev step being
+// the one with the lowest RMSE; the self-attention of the first dev window at each evaluation.
+class RegressionTask : public TrainingTask {
+public:
+    RegressionTask(std::shared_ptr<SeriesRegressor> model, const SeriesDataset& dataset, const torch::Device& device);
+    torch::nn::Module& module() override { return *model_; }
+    Step trainStep(std::mt19937_64& rng, int batchSize) override;
+    std::string trainMetricName() const override { return ""; }
+    Evaluation evaluate(bool test) override;
+    std::optional<AttentionSnapshot> attention(int step) override;
+
+    // MAE, RMSE and MAPE (percent) of predictions against targets, both in original units.
+    static std::vector<std::pair<std::string, double>> errors(const torch::Tensor& predicted, const torch::Tensor& target);
+
+private:
+    struct Split {
+        torch::Tensor drivers, history, target; // [N, T, F], [N, T], [N]
+    };
+    static Split toTensors(const std::vector<SeriesWindow>& windows, int window, int drivers, const torch::Device& device);
+
+    std::shared_ptr<SeriesRegressor> model_;
+    const SeriesDataset& dataset_;
+    Split train_, dev_, test_;
+};
+
+} // namespace attnlab

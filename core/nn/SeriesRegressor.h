@@ -1,0 +1,31 @@
+#pragma once
+// PRIVATE engine header: includes LibTorch.
+#include <torch/torch.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace attnlab {
+
+// Base of every time-series regressor: drivers [B, T, F] and the target's history [B, T] (its last,
+// unknown step filled with the previous value, thesis 6.3) -> the prediction of y_T, [B].
+// Attention is kept only while recording is on: self-attention per layer [B, H, T, T], DA-RNN's input
+// attention over the driving series [B, T, F], temporal attention over encoder steps [B, T].
+class SeriesRegressor : public torch::nn::Module {
+public:
+    virtual torch::Tensor forward(const torch::Tensor& drivers, const torch::Tensor& history) = 0;
+    virtual std::string summary() const = 0;
+    virtual void setRecordAttention(bool on) { record_ = on; }
+    virtual std::vector<torch::Tensor> recordedAttention() const { return {}; }
+    torch::Tensor recordedInputAttention() const { return inputAttention_; }
+    torch::Tensor recordedTemporalAttention() const { return temporalAttention_; }
+
+    std::int64_t trainableParameters() const;
+
+protected:
+    bool record_ = false;
+    torch::Tensor inputAttention_, temporalAttention_;
+};
+
+} // namespace attnlab

@@ -1,0 +1,33 @@
+#pragma once
+// PRIVATE engine header: includes LibTorch.
+#include "core/CancelToken.h"
+#include "core/RunStatus.h"
+#include "core/TrainConfig.h"
+#include "core/TrainingObserver.h"
+#include "core/nn/TrainingTask.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace attnlab {
+
+// The training loop shared by every task: optimiser, random batches, divergence check, train metrics every
+// logEvery steps, dev evaluation and attention snapshot every evalEvery steps, best-dev weights kept,
+// test measured with them. Stops before the next batch once cancelled.
+class TrainingLoop {
+public:
+    struct Outcome {
+        RunStatus status = RunStatus::Completed;
+        std::string message;
+        int steps = 0;
+        int bestStep = 0;
+        TrainingTask::Evaluation bestDev;
+        std::optional<TrainingTask::Evaluation> test;
+    };
+
+    static Outcome run(const TrainConfig& config, TrainingTask& task, TrainingObserver& observer,
+                       const CancelToken& cancel, const std::function<double()>& elapsedSeconds);
+};
+
+} // namespace attnlab
