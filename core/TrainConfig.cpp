@@ -21,6 +21,7 @@ std::string TrainConfig::toJson() const
         {"learning_rate", learningRate},
         {"batch_size", batchSize},
         {"sampling", sampling},
+        {"data_dir", dataDir},
         {"steps", steps},
         {"eval_every", evalEvery},
         {"log_every", logEvery},
@@ -67,6 +68,7 @@ TrainConfig TrainConfig::fromJson(const std::string& text)
     read("learning_rate", c.learningRate);
     read("batch_size", c.batchSize);
     read("sampling", c.sampling);
+    read("data_dir", c.dataDir);
     read("steps", c.steps);
     read("eval_every", c.evalEvery);
     read("log_every", c.logEvery);

@@ -13,6 +13,7 @@ struct TrainConfig {
     std::string optimizer = "adam";  // adam | adadelta
     double learningRate = 1e-3;      // Adam: 1e-3; ADADELTA: 1.0 (rho 0.95)
     int batchSize = 32;
+    std::string dataDir;             // where real data is looked for first ("" = ATTNLAB_DATA_DIR, user data folder)
     std::string sampling = "random"; // random: each batch drawn at random (thesis) | epochs: shuffled epochs
     int steps = 600;
     int evalEvery = 50;              // steps between dev evaluations (and attention snapshots)

@@ -93,7 +93,7 @@ PreparedTask prepare(const SeriesDataset& dataset, const TrainConfig& config, co
     model->to(device);
     info.parameters = model->trainableParameters();
     info.modelSummary = model->summary() + ", " + std::to_string(dataset.drivers()) + " driving series";
-    return {std::make_unique<RegressionTask>(model, dataset, device), {}};
+    return {std::make_unique<RegressionTask>(model, dataset, device, config.sampling), {}};
 }
 
 double metric(const TrainingTask::Evaluation& e, const std::string& name)

@@ -94,8 +94,20 @@ void TestGui::setupPanelFollowsRegistry()
     SetupPanel panel;
     // Every registry entry is offered, and the position combo lists only the model's techniques.
     QCOMPARE(panel.datasetCombo()->count(), static_cast<int>(Registry::datasets().size()));
-    QCOMPARE(panel.modelCombo()->count(), static_cast<int>(Registry::models().size()));
+    // The model list follows the dataset's task: text classifiers for text, time-series models for series.
+    auto countFor = [](const std::string& task) {
+        return static_cast<int>(std::count_if(Registry::models().begin(), Registry::models().end(),
+                                              [&](const auto& m) { return m.task == task || m.task == "both"; }));
+    };
+    choose(panel.datasetCombo(), "synthetic-lag");
+    QCOMPARE(panel.modelCombo()->count(), countFor("regression"));
+    QVERIFY(panel.modelCombo()->findData(QStringLiteral("darnn")) >= 0);
+    QCOMPARE(panel.modelCombo()->findData(QStringLiteral("lstm")), -1);
+    choose(panel.datasetCombo(), "synthetic-sentiment");
+    QCOMPARE(panel.modelCombo()->count(), countFor("classification"));
     for (const auto& model : Registry::models()) {
+        if (model.task == "regression")
+            continue;
         choose(panel.modelCombo(), model.id.c_str());
         QStringList offered;
         for (int i = 0; i < panel.positionCombo()->count(); ++i)

@@ -103,7 +103,7 @@ void DatasetStatisticsCache::request(const QString& id)
         entries_.insert(id, watcher->result());
         emit ready(id);
     });
-    watcher->setFuture(QtConcurrent::run([id] { return compute(id); }));
+    watcher->setFuture(QtConcurrent::run([id, dir = dataDir_] { return compute(id, dir); }));
 }
 
 void DatasetStatisticsCache::clear()
@@ -113,15 +113,25 @@ void DatasetStatisticsCache::clear()
     pending_.clear(); // their watchers still finish and delete themselves, their results ignored
 }
 
-DatasetStatisticsCache::Entry DatasetStatisticsCache::compute(const QString& qid)
+void DatasetStatisticsCache::setDataDir(const QString& dir)
+{
+    if (dir == dataDir_)
+        return;
+    dataDir_ = dir;
+    clear();
+}
+
+DatasetStatisticsCache::Entry DatasetStatisticsCache::compute(const QString& qid, const QString& dataDir)
 {
     Entry entry;
     entry.id = qid;
     const std::string id = qid.toStdString();
+    DatasetOptions options;
+    options.dataDir = dataDir.toStdString();
     try {
         const DatasetStatistics s = DatasetCatalog::isRegression(id)
-            ? DatasetStatistics::of(DatasetCatalog::loadSeries(id, DatasetOptions{}))
-            : DatasetStatistics::of(DatasetCatalog::load(id, DatasetOptions{}));
+            ? DatasetStatistics::of(DatasetCatalog::loadSeries(id, options))
+            : DatasetStatistics::of(DatasetCatalog::load(id, options));
         entry.ok = true;
         entry.html = render(s);
         QStringList parts;

@@ -27,8 +27,11 @@ public:
     void request(const QString& id);
     bool isPending(const QString& id) const { return pending_.contains(id); }
     void clear(); // forget everything (the data folder changed)
+    // Where real data is looked for first ("" = ATTNLAB_DATA_DIR, then the user's data folder); clears.
+    void setDataDir(const QString& dir);
+    const QString& dataDir() const { return dataDir_; }
 
-    static Entry compute(const QString& id); // what a worker runs: torch-free, no Qt widgets
+    static Entry compute(const QString& id, const QString& dataDir = {}); // what a worker runs: torch-free
 
 signals:
     void ready(const QString& id);
@@ -37,6 +40,7 @@ private:
     QHash<QString, Entry> entries_;
     QHash<QString, QFutureWatcher<Entry>*> pending_;
     int generation_ = 0;
+    QString dataDir_;
 };
 
 } // namespace attnlab::ui

@@ -9,7 +9,11 @@
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
+#include <QFileDialog>
 #include <QLabel>
+#include <QLineEdit>
+#include <QSettings>
+#include <QToolButton>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QStandardItemModel>
@@ -127,8 +131,39 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
     datasetStatistics_->setTextFormat(Qt::RichText);
     datasetStatistics_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
+    // The data folder: a setting (remembered), before ATTNLAB_DATA_DIR and the user's data folder.
+    dataDir_ = new QLineEdit(QSettings().value(QStringLiteral("dataDir")).toString(), form_);
+    dataDir_->setObjectName(QStringLiteral("dataDirEdit"));
+    dataDir_->setPlaceholderText(qEnvironmentVariableIsSet("ATTNLAB_DATA_DIR")
+                                     ? tr("ATTNLAB_DATA_DIR (%1)").arg(qEnvironmentVariable("ATTNLAB_DATA_DIR"))
+                                     : tr("~/.local/share/attnlab/datasets"));
+    dataDir_->setToolTip(tr("Folder with the real datasets (laid out as in docs/DATASETS.md); empty: "
+                            "ATTNLAB_DATA_DIR, then ~/.local/share/attnlab/datasets"));
+    statistics_->setDataDir(dataDir_->text());
+    auto* browse = new QToolButton(form_);
+    browse->setText(QStringLiteral("…"));
+    browse->setToolTip(tr("Choose the data folder"));
+    auto* dataDirRow = new QHBoxLayout;
+    dataDirRow->setContentsMargins(0, 0, 0, 0);
+    dataDirRow->addWidget(dataDir_, 1);
+    dataDirRow->addWidget(browse);
+    auto applyDataDir = [this] {
+        QSettings().setValue(QStringLiteral("dataDir"), dataDir_->text());
+        statistics_->setDataDir(dataDir_->text());
+        showDatasetStatistics();
+    };
+    connect(dataDir_, &QLineEdit::editingFinished, this, applyDataDir);
+    connect(browse, &QToolButton::clicked, this, [this, applyDataDir] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Data folder"), dataDir_->text());
+        if (!dir.isEmpty()) {
+            dataDir_->setText(dir);
+            applyDataDir();
+        }
+    });
+
     auto* modelBox = new QGroupBox(tr("Data and model"), form_);
     auto* modelForm = new QFormLayout(modelBox);
+    modelForm->addRow(tr("Data folder"), dataDirRow);
     modelForm->addRow(tr("Dataset"), dataset_);
     modelForm->addRow(datasetStatistics_);
     modelForm->addRow(tr("Architecture"), model_);
@@ -180,6 +215,7 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
     layout->addWidget(form_, 1);
     layout->addLayout(buttons);
 
+    connect(dataset_, &QComboBox::currentIndexChanged, this, &SetupPanel::fillModels);
     connect(dataset_, &QComboBox::currentIndexChanged, this, &SetupPanel::updateDescriptions);
     connect(dataset_, &QComboBox::currentIndexChanged, this, &SetupPanel::showDatasetStatistics);
     connect(statistics_, &DatasetStatisticsCache::ready, this, [this](const QString& id) {
@@ -195,6 +231,7 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
     connect(train_, &QPushButton::clicked, this, &SetupPanel::trainRequested);
     connect(stop_, &QPushButton::clicked, this, &SetupPanel::stopRequested);
 
+    fillModels(); // the default dataset is text: no time-series models in the list
     setConfig(TrainConfig{});
     showDatasetStatistics();
 }
@@ -210,6 +247,27 @@ void SetupPanel::showDatasetStatistics()
     datasetStatistics_->setText(tr("<i>Computing the statistics of %1…</i>").arg(dataset_->currentText().toHtmlEscaped()));
     datasetStatistics_->setToolTip(QString());
     statistics_->request(id);
+}
+
+void SetupPanel::fillModels()
+{
+    const QString previous = model_->currentData().toString();
+    const RegistryEntry* dataset = currentEntry(dataset_, Registry::datasets());
+    const std::string task = dataset ? dataset->task : "classification";
+    {
+        const QSignalBlocker blocker(model_);
+        model_->clear();
+        for (const auto& entry : Registry::models()) {
+            if (entry.task != task && entry.task != "both")
+                continue;
+            model_->addItem(qs(entry.name), qs(entry.id));
+            model_->setItemData(model_->count() - 1, qs(entry.description), Qt::ToolTipRole);
+        }
+        const int keep = model_->findData(previous);
+        model_->setCurrentIndex(keep >= 0 ? keep : 0);
+    }
+    fillPositions();
+    updateDescriptions();
 }
 
 void SetupPanel::fillPositions()
@@ -256,6 +314,7 @@ TrainConfig SetupPanel::config() const
 {
     TrainConfig config;
     config.dataset = dataset_->currentData().toString().toStdString();
+    config.dataDir = dataDir_->text().trimmed().toStdString();
     config.model.model = model_->currentData().toString().toStdString();
     config.model.position = position_->currentData().toString().toStdString();
     config.model.dModel = dModel_->value();

@@ -6,6 +6,7 @@
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
+class QLineEdit;
 class QPushButton;
 class QSpinBox;
 
@@ -51,6 +52,7 @@ signals:
     void stopRequested();
 
 private:
+    void fillModels();            // the models for the chosen dataset's task (classification or time series)
     void fillPositions();         // the chosen model's techniques only
     void updateDescriptions();
     void showDatasetStatistics(); // from the cache, or "computing…" and a request
@@ -73,6 +75,7 @@ private:
     QDoubleSpinBox* dropoutKeep_;
     QLabel* description_;
     QLabel* datasetStatistics_;
+    QLineEdit* dataDir_; // where real data is looked for first; remembered in QSettings
     DatasetStatisticsCache* statistics_;
     QWidget* form_;
     QPushButton* train_;

@@ -81,11 +81,18 @@ void TrainingWorker::train(const TrainConfig& config)
 {
     // Everything here runs on the training thread: the dataset, the store connection and the tensors.
     TextDataset dataset;
+    SeriesDataset series;
+    const bool regression = DatasetCatalog::isRegression(config.dataset);
     std::unique_ptr<RunStore> store;
     try {
         // The dataset's own seed stays at its default so every run sees the same data; config.seed
         // drives initialisation and batch sampling.
-        dataset = DatasetCatalog::load(config.dataset);
+        DatasetOptions options;
+        options.dataDir = config.dataDir;
+        if (regression)
+            series = DatasetCatalog::loadSeries(config.dataset, options);
+        else
+            dataset = DatasetCatalog::load(config.dataset, options);
         store = std::make_unique<RunStore>(dbPath_.toStdString());
     } catch (const std::exception& e) {
         bridge_->reportFailure(QString::fromStdString(e.what()));
@@ -97,7 +104,10 @@ void TrainingWorker::train(const TrainConfig& config)
     CompositeObserver observers({&storeObserver, bridge_}); // store first: the bridge reads its run id
     try {
         Trainer trainer(config);
-        trainer.run(dataset, observers, cancel_);
+        if (regression)
+            trainer.run(series, observers, cancel_);
+        else
+            trainer.run(dataset, observers, cancel_);
     } catch (const std::exception& e) {
         // The trainer reports training problems in its summary; this is the store or a bug. Close the
         // run so it is not left "running" in the history.

@@ -1,5 +1,8 @@
 #include "core/nn/RegressionTask.h"
 
+#include <algorithm>
+#include <numeric>
+
 namespace attnlab {
 
 RegressionTask::Split RegressionTask::toTensors(const std::vector<SeriesWindow>& windows, int window, int drivers,
@@ -24,22 +27,42 @@ RegressionTask::Split RegressionTask::toTensors(const std::vector<SeriesWindow>&
     return {x.to(device), h.to(device), y.to(device)};
 }
 
-RegressionTask::RegressionTask(std::shared_ptr<SeriesRegressor> model, const SeriesDataset& dataset, const torch::Device& device)
+RegressionTask::RegressionTask(std::shared_ptr<SeriesRegressor> model, const SeriesDataset& dataset, const torch::Device& device,
+                               const std::string& sampling)
     : model_(std::move(model)), dataset_(dataset),
       train_(toTensors(dataset.train, dataset.window, dataset.drivers(), device)),
       dev_(toTensors(dataset.dev, dataset.window, dataset.drivers(), device)),
-      test_(toTensors(dataset.test, dataset.window, dataset.drivers(), device))
+      test_(toTensors(dataset.test, dataset.window, dataset.drivers(), device)), epochs_(sampling == "epochs")
 {
+}
+
+std::vector<int64_t> RegressionTask::drawWindows(std::mt19937_64& rng, int batchSize)
+{
+    const int64_t n = train_.target.size(0);
+    std::vector<int64_t> picks(static_cast<std::size_t>(std::min<int64_t>(batchSize, n)));
+    if (epochs_) {
+        // Shuffled epochs: every window once per epoch, the order drawn from the run's seed.
+        for (auto& p : picks) {
+            if (cursor_ == order_.size()) {
+                order_.resize(static_cast<std::size_t>(n));
+                std::iota(order_.begin(), order_.end(), 0);
+                std::shuffle(order_.begin(), order_.end(), rng);
+                cursor_ = 0;
+            }
+            p = order_[cursor_++];
+        }
+    } else {
+        // Random batch sampling, as the thesis and DA-RNN do: batchSize windows drawn uniformly.
+        std::uniform_int_distribution<int64_t> pick(0, n - 1);
+        for (auto& p : picks)
+            p = pick(rng);
+    }
+    return picks;
 }
 
 TrainingTask::Step RegressionTask::trainStep(std::mt19937_64& rng, int batchSize)
 {
-    // Random batch sampling, as the thesis and DA-RNN do: batchSize windows drawn uniformly.
-    const int64_t n = train_.target.size(0);
-    std::vector<int64_t> picks(static_cast<std::size_t>(std::min<int64_t>(batchSize, n)));
-    std::uniform_int_distribution<int64_t> pick(0, n - 1);
-    for (auto& p : picks)
-        p = pick(rng);
+    const auto picks = drawWindows(rng, batchSize);
     auto index = torch::tensor(picks, torch::kLong).to(train_.target.device());
     auto predicted = model_->forward(train_.drivers.index_select(0, index), train_.history.index_select(0, index));
     Step step;

@@ -13,9 +13,13 @@ namespace attnlab {
 // the one with the lowest RMSE; the self-attention of the first dev window at each evaluation.
 class RegressionTask : public TrainingTask {
 public:
-    RegressionTask(std::shared_ptr<SeriesRegressor> model, const SeriesDataset& dataset, const torch::Device& device);
+    // sampling: "random" windows per batch (thesis, DA-RNN) or shuffled "epochs" (each window once per epoch).
+    RegressionTask(std::shared_ptr<SeriesRegressor> model, const SeriesDataset& dataset, const torch::Device& device,
+                   const std::string& sampling = "random");
     torch::nn::Module& module() override { return *model_; }
     Step trainStep(std::mt19937_64& rng, int batchSize) override;
+    // The training windows of the next batch (indices into the train split).
+    std::vector<int64_t> drawWindows(std::mt19937_64& rng, int batchSize);
     std::string trainMetricName() const override { return ""; }
     Evaluation evaluate(bool test) override;
     std::optional<AttentionSnapshot> attention(int step) override;
@@ -32,6 +36,9 @@ private:
     std::shared_ptr<SeriesRegressor> model_;
     const SeriesDataset& dataset_;
     Split train_, dev_, test_;
+    bool epochs_;
+    std::vector<int64_t> order_; // this epoch's shuffled window order
+    std::size_t cursor_ = 0;
 };
 
 } // namespace attnlab
