@@ -121,6 +121,20 @@ void TestGui::setupPanelFollowsRegistry()
         QCOMPARE(offered, expected);
         QCOMPARE(panel.modelCombo()->toolTip(), QString::fromStdString(model.description));
     }
+    // Model options follow the registry: heads for multi-head models, pooling choices per model.
+    choose(panel.modelCombo(), "essan");
+    QVERIFY(panel.headsSpin()->isEnabled());
+    panel.headsSpin()->setValue(4);
+    choose(panel.poolingCombo(), "mean");
+    choose(panel.activationCombo(), "gelu");
+    QCOMPARE(panel.config().model.heads, 4);
+    QCOMPARE(panel.config().model.pooling, std::string("mean"));
+    QCOMPARE(panel.config().model.activation, std::string("gelu"));
+    choose(panel.modelCombo(), "lstm");
+    QVERIFY(!panel.headsSpin()->isEnabled());
+    QVERIFY(!panel.poolingCombo()->isEnabled());
+    QCOMPARE(panel.config().model.heads, 1);
+    QCOMPARE(panel.config().model.pooling, std::string());
     // Switching optimiser switches to its default learning rate.
     choose(panel.optimizerCombo(), "adadelta");
     QCOMPARE(panel.learningRateSpin()->value(), 1.0);

@@ -83,6 +83,16 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
     rprClip_->setToolTip(tr("k of Shaw et al. (2018): relative distances are clipped to [-k, k]"));
     dModel_ = spin(form_, "dModelSpin", 4, 2048, 8);
     layers_ = spin(form_, "layersSpin", 1, 12);
+    heads_ = spin(form_, "headsSpin", 1, 64);
+    heads_->setToolTip(tr("Attention heads; each gets d_model / heads dimensions, so heads must divide d_model"));
+    activation_ = new QComboBox(form_);
+    activation_->setObjectName(QStringLiteral("activationCombo"));
+    activation_->addItem(tr("model default"), QString());
+    for (const char* a : {"relu", "swish", "gelu"})
+        activation_->addItem(QString::fromLatin1(a), QString::fromLatin1(a));
+    pooling_ = new QComboBox(form_);
+    pooling_->setObjectName(QStringLiteral("poolingCombo"));
+    pooling_->setToolTip(tr("How positions become one vector: mean, max, or attention (ESSAN's AttnSeqRep)"));
     dropoutKeep_ = new QDoubleSpinBox(form_);
     dropoutKeep_->setObjectName(QStringLiteral("dropoutKeepSpin"));
     dropoutKeep_->setRange(0.05, 1.0);
@@ -171,6 +181,9 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
     modelForm->addRow(tr("RPR clip k"), rprClip_);
     modelForm->addRow(tr("d_model"), dModel_);
     modelForm->addRow(tr("Layers"), layers_);
+    modelForm->addRow(tr("Heads"), heads_);
+    modelForm->addRow(tr("Activation"), activation_);
+    modelForm->addRow(tr("Pooling"), pooling_);
     modelForm->addRow(tr("Dropout keep"), dropoutKeep_);
 
     auto* trainBox = new QGroupBox(tr("Training"), form_);
@@ -302,6 +315,25 @@ void SetupPanel::updateDescriptions()
     for (QComboBox* combo : {dataset_, model_, position_})
         combo->setToolTip(combo->currentData(Qt::ToolTipRole).toString());
     rprClip_->setEnabled(position_->currentData().toString() == QLatin1String("rpr"));
+    // Options the chosen model has (registry); the pooling list is the model's own choices.
+    const RegistryEntry* model = currentEntry(model_, Registry::models());
+    const auto has = [model](const char* option) {
+        return model && std::find(model->options.begin(), model->options.end(), option) != model->options.end();
+    };
+    heads_->setEnabled(has("heads"));
+    activation_->setEnabled(has("activation"));
+    const QString previousPooling = pooling_->currentData().toString();
+    {
+        const QSignalBlocker blocker(pooling_);
+        pooling_->clear();
+        pooling_->addItem(tr("model default"), QString());
+        if (model)
+            for (const auto& p : model->pooling)
+                pooling_->addItem(qs(p), qs(p));
+        const int keep = pooling_->findData(previousPooling);
+        pooling_->setCurrentIndex(keep >= 0 ? keep : 0);
+    }
+    pooling_->setEnabled(model && !model->pooling.empty());
 }
 
 void SetupPanel::onOptimizerChanged()
@@ -320,6 +352,15 @@ TrainConfig SetupPanel::config() const
     config.model.dModel = dModel_->value();
     config.model.layers = layers_->value();
     config.model.rprClip = rprClip_->value();
+    // Options the model does not have stay at their neutral values (decided by the registry, not by the
+    // widgets' enabled state, which the locked form changes during a run).
+    const RegistryEntry* entry = currentEntry(model_, Registry::models());
+    const auto has = [entry](const char* option) {
+        return entry && std::find(entry->options.begin(), entry->options.end(), option) != entry->options.end();
+    };
+    config.model.heads = has("heads") ? heads_->value() : 1;
+    config.model.activation = has("activation") ? activation_->currentData().toString().toStdString() : std::string();
+    config.model.pooling = entry && !entry->pooling.empty() ? pooling_->currentData().toString().toStdString() : std::string();
     config.model.dropoutKeep = dropoutKeep_->value();
     config.optimizer = optimizer_->currentData().toString().toStdString();
     config.learningRate = learningRate_->value();
@@ -341,6 +382,10 @@ void SetupPanel::setConfig(const TrainConfig& config)
     dModel_->setValue(config.model.dModel);
     layers_->setValue(config.model.layers);
     rprClip_->setValue(config.model.rprClip);
+    heads_->setValue(config.model.heads);
+    selectData(activation_, config.model.activation);
+    updateDescriptions(); // the model's pooling choices
+    selectData(pooling_, config.model.pooling);
     dropoutKeep_->setValue(config.model.dropoutKeep);
     {
         // The stored learning rate wins over the optimiser's default.

@@ -41,6 +41,9 @@ public:
     QSpinBox* evalEverySpin() const { return evalEvery_; }
     QSpinBox* seedSpin() const { return seed_; }
     QSpinBox* rprClipSpin() const { return rprClip_; }
+    QSpinBox* headsSpin() const { return heads_; }
+    QComboBox* activationCombo() const { return activation_; }
+    QComboBox* poolingCombo() const { return pooling_; }
     QSpinBox* threadsSpin() const { return threads_; }
     QDoubleSpinBox* learningRateSpin() const { return learningRate_; }
     QDoubleSpinBox* dropoutKeepSpin() const { return dropoutKeep_; }
@@ -70,6 +73,9 @@ private:
     QSpinBox* evalEvery_;
     QSpinBox* seed_;
     QSpinBox* rprClip_;
+    QSpinBox* heads_;          // enabled for models whose registry options include "heads"
+    QComboBox* activation_;    // "" = the model's default
+    QComboBox* pooling_;       // the model's pooling choices; "" = its default
     QSpinBox* threads_;
     QDoubleSpinBox* learningRate_;
     QDoubleSpinBox* dropoutKeep_;
