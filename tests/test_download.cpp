@@ -17,25 +17,13 @@
 #include <QtCore/QTemporaryDir>
 #include <QtTest/QtTest>
 
+#include "RealData.h"
+
 #include <memory>
 
 using namespace attnlab;
 
 namespace {
-
-QString realDataDir()
-{
-    const QString dir = qEnvironmentVariable("ATTNLAB_DATA_DIR");
-    return !dir.isEmpty() && QDir(dir + "/sentiment").exists() ? dir : QString();
-}
-
-#define REQUIRE_REAL_DATA(dir)                                                                               \
-    const QString dir = realDataDir();                                                                       \
-    if (dir.isEmpty()) {                                                                                     \
-        if (qEnvironmentVariable("CI") == "true")                                                            \
-            QFAIL("ATTNLAB_DATA_DIR does not point at the shared datasets, and CI=true");                    \
-        QSKIP("no real data (set ATTNLAB_DATA_DIR or -DATTNLAB_SHARED_DATASETS)");                          \
-    }
 
 // python3 -m http.server on 127.0.0.1; port 0 lets the system pick a free port, which the server prints.
 class HttpServer {
