@@ -109,7 +109,8 @@ private:
 
 const std::set<std::string> kModelFlags = {"--dataset", "--model", "--position", "--d-model", "--layers", "--rpr-clip",
                                            "--ff-hidden", "--dropout-keep", "--heads", "--ffn-hidden", "--filters",
-                                           "--max-length", "--activation", "--pooling"};
+                                           "--max-length", "--activation", "--pooling", "--dropout-points",
+                                           "--dropout-input-keep", "--dropout-hidden-keep", "--dropout-output-keep"};
 
 void checkIds(const std::string& dataset, const std::string& model, const std::string& position)
 {
@@ -174,6 +175,10 @@ ModelConfig modelConfigFrom(const Flags& flags)
     m.rprClip = static_cast<int>(flags.integer("--rpr-clip", m.rprClip));
     m.ffHidden = static_cast<int>(flags.integer("--ff-hidden", m.ffHidden));
     m.dropoutKeep = flags.real("--dropout-keep", m.dropoutKeep);
+    m.dropoutPoints = flags.text("--dropout-points", m.dropoutPoints);
+    m.dropoutInputKeep = flags.real("--dropout-input-keep", m.dropoutInputKeep);
+    m.dropoutHiddenKeep = flags.real("--dropout-hidden-keep", m.dropoutHiddenKeep);
+    m.dropoutOutputKeep = flags.real("--dropout-output-keep", m.dropoutOutputKeep);
     m.heads = static_cast<int>(flags.integer("--heads", m.heads));
     m.ffnHidden = static_cast<int>(flags.integer("--ffn-hidden", m.ffnHidden));
     m.filters = static_cast<int>(flags.integer("--filters", m.filters));
@@ -203,7 +208,8 @@ const char* kUsage =
     "        --text-column C --label-column C --target-column C --drivers C1,C2 --delimiter X|tab --header auto|yes|no\n"
     "        --tokenizer whitespace|ptb|tweet --window T --lag L --distance D --min-fillers N --max-fillers N\n"
     "  model options (describe, train): --d-model N --layers N --heads N --rpr-clip K --ffn-hidden N --ff-hidden N\n"
-    "        --filters N --max-length N --activation relu|swish|gelu --pooling mean|max|attention --dropout-keep P\n";
+    "        --filters N --max-length N --activation relu|swish|gelu --pooling mean|max|attention --dropout-keep P\n"
+    "        --dropout-points input,hidden,output --dropout-input-keep P --dropout-hidden-keep P --dropout-output-keep P\n";
 
 } // namespace
 

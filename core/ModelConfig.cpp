@@ -3,6 +3,7 @@
 #include "core/Registry.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace attnlab {
 namespace {
@@ -17,7 +18,40 @@ bool contains(const std::vector<std::string>& items, const std::string& x)
 {
     return std::find(items.begin(), items.end(), x) != items.end();
 }
+std::vector<std::string> splitPoints(const std::string& list)
+{
+    std::vector<std::string> points;
+    std::string current;
+    for (char c : list + ",") {
+        if (c == ',') {
+            if (!current.empty())
+                points.push_back(current);
+            current.clear();
+        } else if (c != ' ') {
+            current += c;
+        }
+    }
+    return points;
+}
 } // namespace
+
+std::vector<std::string> ModelConfig::activeDropoutPoints() const
+{
+    if (dropoutPoints == "none")
+        return {};
+    if (!dropoutPoints.empty())
+        return splitPoints(dropoutPoints);
+    const RegistryEntry* entry = Registry::find(Registry::models(), model);
+    return entry ? entry->dropoutDefault : std::vector<std::string>{};
+}
+
+double ModelConfig::keepAt(const std::string& point) const
+{
+    if (!contains(activeDropoutPoints(), point))
+        return 1.0;
+    const double specific = point == "input" ? dropoutInputKeep : point == "hidden" ? dropoutHiddenKeep : dropoutOutputKeep;
+    return specific > 0.0 ? specific : dropoutKeep;
+}
 
 std::string ModelConfig::validate() const
 {
@@ -64,6 +98,18 @@ std::string ModelConfig::validate() const
                (entry->pooling.empty() ? std::string(" (it has no pooling choice)") : " (it takes: " + joined(entry->pooling) + ")");
     if (!(dropoutKeep > 0.0 && dropoutKeep <= 1.0))
         return "dropout_keep: a keep probability must be in (0, 1] (got " + std::to_string(dropoutKeep) + ")";
+    for (const auto& [key, keep] : {std::pair<const char*, double>{"dropout_input_keep", dropoutInputKeep},
+                                    {"dropout_hidden_keep", dropoutHiddenKeep}, {"dropout_output_keep", dropoutOutputKeep}})
+        if (!(keep == 0.0 || (keep > 0.0 && keep <= 1.0)))
+            return std::string(key) + ": a keep probability must be in (0, 1], or 0 for dropout_keep (got " +
+                   std::to_string(keep) + ")";
+    for (const auto& point : activeDropoutPoints()) {
+        if (point != "input" && point != "hidden" && point != "output")
+            return "dropout_points: unknown point '" + point + "' (known: input, hidden, output)";
+        if (!contains(entry->dropoutAllowed, point))
+            return "dropout_points: model '" + model + "' has no '" + point + "' dropout point" +
+                   (entry->dropoutAllowed.empty() ? std::string(" (it has none)") : " (it has: " + joined(entry->dropoutAllowed) + ")");
+    }
     if (isRegression())
         return window >= 2 ? std::string() : "window: a time-series model needs at least 2 steps (got " + std::to_string(window) + ")";
     if (numClasses < 2)

@@ -1,5 +1,6 @@
 #pragma once
 #include <string>
+#include <vector>
 
 namespace attnlab {
 
@@ -20,6 +21,13 @@ struct ModelConfig {
     std::string activation;         // relu | swish | gelu; "" = model default (SSAN relu, ESSAN swish)
     std::string pooling;            // mean | max | attention; "" = model default (ESSAN attention = AttnSeqRep)
     double dropoutKeep = 0.8;       // keep probability, as the thesis states it
+    // Where dropout is applied: a comma list of input (embeddings), hidden (each layer's output), output
+    // (the sentence vector before the softmax layer); "" = the model's own points (RegistryEntry::dropoutDefault),
+    // "none" = no dropout anywhere.
+    std::string dropoutPoints;
+    double dropoutInputKeep = 0.0;  // per-point keep probabilities; 0 = dropoutKeep
+    double dropoutHiddenKeep = 0.0;
+    double dropoutOutputKeep = 0.0;
     int vocabularySize = 0;         // set from the dataset (classification)
     int numClasses = 0;             // set from the dataset (classification)
     int drivers = 0;                // set from the dataset (regression): driving series F; > 0 means regression
@@ -31,6 +39,10 @@ struct ModelConfig {
     int inputDim() const { return embeddingDim > 0 ? embeddingDim : dModel; }
     std::string activationOr(const std::string& fallback) const { return activation.empty() ? fallback : activation; }
     std::string poolingOr(const std::string& fallback) const { return pooling.empty() ? fallback : pooling; }
+    // Keep probability at a dropout point (input | hidden | output); 1 where the point is switched off.
+    double keepAt(const std::string& point) const;
+    // The points in effect: dropoutPoints, or the model's defaults when that is empty.
+    std::vector<std::string> activeDropoutPoints() const;
 };
 
 } // namespace attnlab

@@ -25,31 +25,35 @@ const std::vector<RegistryEntry>& Registry::models()
 {
     const std::vector<std::string> san = {"none", "sinusoidal", "learned", "rpr", "rope", "alibi"};
     const std::vector<std::string> onlyNone = {"none"};
-    const std::vector<std::string> sanOptions = {"d_model", "layers", "heads", "rpr_clip", "activation", "pooling", "dropout_keep"};
-    const std::vector<std::string> rnnOptions = {"d_model", "layers", "ff_hidden", "dropout_keep"};
+    const std::vector<std::string> sanOptions = {"d_model", "layers", "heads", "rpr_clip", "activation", "pooling", "dropout_keep", "dropout_points"};
+    const std::vector<std::string> rnnOptions = {"d_model", "layers", "ff_hidden", "dropout_keep", "dropout_points"};
+    const std::vector<std::string> allPoints = {"input", "hidden", "output"};
+    const std::vector<std::string> inputOnly = {"input"};
     static const std::vector<RegistryEntry> list = {
         {"ssan", "SSAN", "Simple self-attention network (thesis Fig. 4.1): FF for Q,K,V, attention, FF, mean, FF, softmax; ReLU, no residuals",
-         san, "classification", {"mean", "max", "attention"}, sanOptions},
+         san, "classification", {"mean", "max", "attention"}, sanOptions, allPoints, allPoints},
         {"essan", "ESSAN", "Extended SSAN (thesis 4.2): multi-head, Swish, masks after every FF, attention-based sequence representation; also the time-series regressor of chapter 6",
-         san, "both", {"attention", "mean", "max"}, sanOptions},
+         san, "both", {"attention", "mean", "max"}, sanOptions, allPoints, allPoints},
         {"transformer", "Transformer encoder", "Multi-head attention and position-wise FFN, each wrapped in residual + LayerNorm; mean pooling",
          san, "classification", {"mean", "max", "attention"},
-         {"d_model", "layers", "heads", "ffn_hidden", "rpr_clip", "activation", "pooling", "dropout_keep"}},
+         {"d_model", "layers", "heads", "ffn_hidden", "rpr_clip", "activation", "pooling", "dropout_keep", "dropout_points"},
+         allPoints, allPoints},
         {"rnn", "RNN", "Vanilla (tanh) RNN baseline: last state, 50-d ReLU layer, softmax; dropout on embeddings", onlyNone,
-         "classification", {}, rnnOptions},
+         "classification", {}, rnnOptions, allPoints, inputOnly},
         {"lstm", "LSTM", "LSTM baseline (Barnes et al. 2017): last state, 50-d ReLU layer, softmax; dropout on embeddings", onlyNone,
-         "classification", {}, rnnOptions},
+         "classification", {}, rnnOptions, allPoints, inputOnly},
         {"bilstm", "BiLSTM", "Bidirectional LSTM baseline (Barnes et al.): both final states, 50-d ReLU layer, softmax", onlyNone,
-         "classification", {}, rnnOptions},
+         "classification", {}, rnnOptions, allPoints, inputOnly},
         {"gru", "GRU", "GRU baseline: last state, 50-d ReLU layer, softmax; dropout on embeddings", onlyNone, "classification", {},
-         rnnOptions},
+         rnnOptions, allPoints, inputOnly},
         {"rnn-attention", "BiLSTM + attention", "Bidirectional LSTM whose states are pooled by additive attention (Bahdanau-style scores)",
-         onlyNone, "classification", {}, rnnOptions},
+         onlyNone, "classification", {}, rnnOptions, allPoints, inputOnly},
         {"cnn", "CNN", "Kim-style CNN: filters of width 2, 3, 4, max-over-time pooling, 50-d ReLU layer, softmax", onlyNone,
-         "classification", {}, {"d_model", "filters", "ff_hidden", "dropout_keep"}},
+         "classification", {},
+         {"d_model", "filters", "ff_hidden", "dropout_keep", "dropout_points"}, allPoints, {"input", "hidden"}},
         {"bow", "Bow", "Logistic regression on the bag of words (Barnes et al.); add L2 in training", onlyNone, "classification", {}, {}},
         {"ave", "Ave", "Logistic regression on the average of the word embeddings (Barnes et al.)", onlyNone, "classification", {},
-         {"d_model"}},
+         {"d_model", "dropout_keep", "dropout_points"}, inputOnly, {}},
         {"narx", "NARX RNN", "Time series: one LSTM over driving series and target history, last state -> prediction", onlyNone,
          "regression", {}, {"d_model", "layers"}},
         {"encdec", "Encoder-decoder RNN", "Time series: LSTM encoder over the driving series, LSTM decoder over the target history (Cho et al.)",

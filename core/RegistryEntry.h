@@ -13,6 +13,8 @@ struct RegistryEntry {
     std::string task = "classification"; // datasets: classification | regression; models also: both
     std::vector<std::string> pooling;    // models only: pooling choices, the default first
     std::vector<std::string> options;    // models only: ModelConfig settings that matter to it
+    std::vector<std::string> dropoutAllowed; // models only: dropout points it has (input, hidden, output)
+    std::vector<std::string> dropoutDefault; // models only: the points used when none are chosen
 };
 
 } // namespace attnlab

@@ -17,6 +17,17 @@ std::string TrainConfig::toJson() const
         {"rpr_clip", model.rprClip},
         {"ff_hidden", model.ffHidden},
         {"dropout_keep", model.dropoutKeep},
+        {"dropout_points", model.dropoutPoints},
+        {"dropout_input_keep", model.dropoutInputKeep},
+        {"dropout_hidden_keep", model.dropoutHiddenKeep},
+        {"dropout_output_keep", model.dropoutOutputKeep},
+        {"embedding_dim", model.embeddingDim},
+        {"heads", model.heads},
+        {"ffn_hidden", model.ffnHidden},
+        {"filters", model.filters},
+        {"max_length", model.maxLength},
+        {"activation", model.activation},
+        {"pooling", model.pooling},
         {"optimizer", optimizer},
         {"learning_rate", learningRate},
         {"batch_size", batchSize},
@@ -64,6 +75,17 @@ TrainConfig TrainConfig::fromJson(const std::string& text)
     read("rpr_clip", c.model.rprClip);
     read("ff_hidden", c.model.ffHidden);
     read("dropout_keep", c.model.dropoutKeep);
+    read("dropout_points", c.model.dropoutPoints);
+    read("dropout_input_keep", c.model.dropoutInputKeep);
+    read("dropout_hidden_keep", c.model.dropoutHiddenKeep);
+    read("dropout_output_keep", c.model.dropoutOutputKeep);
+    read("embedding_dim", c.model.embeddingDim);
+    read("heads", c.model.heads);
+    read("ffn_hidden", c.model.ffnHidden);
+    read("filters", c.model.filters);
+    read("max_length", c.model.maxLength);
+    read("activation", c.model.activation);
+    read("pooling", c.model.pooling);
     read("optimizer", c.optimizer);
     read("learning_rate", c.learningRate);
     read("batch_size", c.batchSize);

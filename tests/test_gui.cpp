@@ -11,6 +11,7 @@
 #include "ui/TrainingCurvesPlot.h"
 #include "ui/TrainingWorker.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QDoubleSpinBox>
@@ -135,6 +136,19 @@ void TestGui::setupPanelFollowsRegistry()
     QVERIFY(!panel.poolingCombo()->isEnabled());
     QCOMPARE(panel.config().model.heads, 1);
     QCOMPARE(panel.config().model.pooling, std::string());
+    // Dropout points: the LSTM's default is the embeddings only (Barnes et al.); changing them is stored.
+    QVERIFY(panel.dropoutPointBox(0)->isChecked());
+    QVERIFY(!panel.dropoutPointBox(1)->isChecked());
+    QCOMPARE(panel.config().model.dropoutPoints, std::string()); // the model's own points
+    panel.dropoutPointBox(2)->setChecked(true);
+    QCOMPARE(panel.config().model.dropoutPoints, std::string("input,output"));
+    panel.dropoutPointBox(0)->setChecked(false);
+    panel.dropoutPointBox(2)->setChecked(false);
+    QCOMPARE(panel.config().model.dropoutPoints, std::string("none"));
+    choose(panel.modelCombo(), "bow"); // no dropout point at all
+    for (int i = 0; i < 3; ++i)
+        QVERIFY(!panel.dropoutPointBox(i)->isEnabled());
+    QCOMPARE(panel.config().model.dropoutPoints, std::string());
     // Switching optimiser switches to its default learning rate.
     choose(panel.optimizerCombo(), "adadelta");
     QCOMPARE(panel.learningRateSpin()->value(), 1.0);

@@ -177,6 +177,58 @@ private Q_SLOTS:
         config.dModel = 18;
         config.heads = 2; // head size 9 is odd
         QVERIFY(QString::fromStdString(config.validate()).contains("rope"));
+        config = tinyConfig({"bow", "none"});
+        config.dropoutPoints = "input";
+        QCOMPARE(QString::fromStdString(config.validate()), QString("dropout_points: model 'bow' has no 'input' dropout point (it has none)"));
+        config = tinyConfig({"ssan", "rpr"});
+        config.dropoutPoints = "input,attention";
+        QVERIFY(QString::fromStdString(config.validate()).startsWith("dropout_points: unknown point 'attention'"));
+        config.dropoutPoints = "";
+        config.dropoutHiddenKeep = 1.5;
+        QVERIFY(QString::fromStdString(config.validate()).startsWith("dropout_hidden_keep: a keep probability must be in (0, 1]"));
+    }
+
+    // Dropout points and rates: the model's defaults from the registry, per-point overrides, and a
+    // switched-off point really leaving a training-mode forward deterministic.
+    void dropoutPointsAndRatesAreEachItsOwnSetting()
+    {
+        ModelConfig lstm = tinyConfig({"lstm", "none"});
+        lstm.dropoutKeep = 0.8;
+        QCOMPARE(lstm.keepAt("input"), 0.8); // Barnes et al.: dropout on the embeddings only
+        QCOMPARE(lstm.keepAt("hidden"), 1.0);
+        QCOMPARE(lstm.keepAt("output"), 1.0);
+        ModelConfig ssan = tinyConfig({"ssan", "rpr"});
+        ssan.dropoutKeep = 0.8;
+        ssan.dropoutOutputKeep = 0.5;
+        QCOMPARE(ssan.keepAt("input"), 0.8); // thesis: inputs, attention outputs and the sentence vector
+        QCOMPARE(ssan.keepAt("hidden"), 0.8);
+        QCOMPARE(ssan.keepAt("output"), 0.5);
+        ssan.dropoutPoints = "output";
+        QCOMPARE(ssan.keepAt("input"), 1.0);
+        QCOMPARE(ssan.keepAt("output"), 0.5);
+
+        auto x = ids({{2, 3, 4, 5, 6}, {7, 8, 9}}, 5);
+        auto mask = x.ne(0);
+        for (const auto& c : allCases()) {
+            if (c.model == "bow")
+                continue; // no dropout point at all
+            ModelConfig config = tinyConfig(c);
+            config.dropoutKeep = 0.5;
+            config.dropoutPoints = "input";
+            config.dropoutInputKeep = 1.0; // the only point on, keeping everything
+            torch::manual_seed(3);
+            auto model = ModelFactory::create(config);
+            model->train();
+            const auto a = model->forward(x, mask), b = model->forward(x, mask);
+            QVERIFY2(torch::equal(a, b), c.name().c_str());
+            config.dropoutInputKeep = 0.5;
+            torch::manual_seed(3);
+            auto dropping = ModelFactory::create(config);
+            dropping->train();
+            QVERIFY2(!torch::equal(dropping->forward(x, mask), dropping->forward(x, mask)), c.name().c_str());
+            dropping->eval(); // evaluation never drops
+            QVERIFY2(torch::equal(dropping->forward(x, mask), dropping->forward(x, mask)), c.name().c_str());
+        }
     }
 };
 

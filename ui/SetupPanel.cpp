@@ -4,6 +4,7 @@
 #include "core/Registry.h"
 #include "ui/DatasetStatisticsCache.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -99,6 +100,14 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
     dropoutKeep_->setSingleStep(0.05);
     dropoutKeep_->setDecimals(2);
     dropoutKeep_->setToolTip(tr("Probability of keeping a unit (1 = no dropout)"));
+    const char* pointNames[] = {"input", "hidden", "output"};
+    const QString pointTips[] = {tr("Drop units of the input embeddings"), tr("Drop units of each layer's output"),
+                                 tr("Drop units of the sentence vector before the softmax layer")};
+    for (int i = 0; i < 3; ++i) {
+        dropoutPoints_[i] = new QCheckBox(QString::fromLatin1(pointNames[i]), form_);
+        dropoutPoints_[i]->setObjectName(QStringLiteral("dropout_%1").arg(QLatin1String(pointNames[i])));
+        dropoutPoints_[i]->setToolTip(pointTips[i]);
+    }
 
     optimizer_ = new QComboBox(form_);
     optimizer_->setObjectName(QStringLiteral("optimizerCombo"));
@@ -185,6 +194,13 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
     modelForm->addRow(tr("Activation"), activation_);
     modelForm->addRow(tr("Pooling"), pooling_);
     modelForm->addRow(tr("Dropout keep"), dropoutKeep_);
+    auto* points = new QWidget(form_);
+    auto* pointsLayout = new QHBoxLayout(points);
+    pointsLayout->setContentsMargins(0, 0, 0, 0);
+    for (QCheckBox* box : dropoutPoints_)
+        pointsLayout->addWidget(box);
+    pointsLayout->addStretch(1);
+    modelForm->addRow(tr("Dropout at"), points);
 
     auto* trainBox = new QGroupBox(tr("Training"), form_);
     auto* trainForm = new QFormLayout(trainBox);
@@ -334,6 +350,16 @@ void SetupPanel::updateDescriptions()
         pooling_->setCurrentIndex(keep >= 0 ? keep : 0);
     }
     pooling_->setEnabled(model && !model->pooling.empty());
+    // Dropout points: the boxes show the model's defaults when the model changes, then the user's choice.
+    const QString modelId = model_->currentData().toString();
+    for (int i = 0; i < 3; ++i) {
+        const std::string point = dropoutPoints_[i]->text().toStdString();
+        const bool allowed = model && std::count(model->dropoutAllowed.begin(), model->dropoutAllowed.end(), point);
+        dropoutPoints_[i]->setEnabled(allowed);
+        if (modelId != dropoutModel_)
+            dropoutPoints_[i]->setChecked(model && std::count(model->dropoutDefault.begin(), model->dropoutDefault.end(), point));
+    }
+    dropoutModel_ = modelId;
 }
 
 void SetupPanel::onOptimizerChanged()
@@ -362,6 +388,19 @@ TrainConfig SetupPanel::config() const
     config.model.activation = has("activation") ? activation_->currentData().toString().toStdString() : std::string();
     config.model.pooling = entry && !entry->pooling.empty() ? pooling_->currentData().toString().toStdString() : std::string();
     config.model.dropoutKeep = dropoutKeep_->value();
+    if (entry) { // "" while the boxes show the model's own points, so stored configs stay short
+        std::vector<std::string> chosen;
+        std::string list;
+        for (QCheckBox* box : dropoutPoints_) {
+            const std::string point = box->text().toStdString();
+            if (box->isChecked() && std::count(entry->dropoutAllowed.begin(), entry->dropoutAllowed.end(), point)) {
+                chosen.push_back(point);
+                list += (list.empty() ? "" : ",") + point;
+            }
+        }
+        if (chosen != entry->dropoutDefault)
+            config.model.dropoutPoints = chosen.empty() ? "none" : list;
+    }
     config.optimizer = optimizer_->currentData().toString().toStdString();
     config.learningRate = learningRate_->value();
     config.steps = steps_->value();
@@ -387,6 +426,9 @@ void SetupPanel::setConfig(const TrainConfig& config)
     updateDescriptions(); // the model's pooling choices
     selectData(pooling_, config.model.pooling);
     dropoutKeep_->setValue(config.model.dropoutKeep);
+    const auto active = config.model.activeDropoutPoints();
+    for (QCheckBox* box : dropoutPoints_)
+        box->setChecked(std::count(active.begin(), active.end(), box->text().toStdString()) > 0);
     {
         // The stored learning rate wins over the optimiser's default.
         const QSignalBlocker blocker(optimizer_);

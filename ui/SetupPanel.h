@@ -3,6 +3,7 @@
 
 #include <QWidget>
 
+class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -47,6 +48,7 @@ public:
     QSpinBox* threadsSpin() const { return threads_; }
     QDoubleSpinBox* learningRateSpin() const { return learningRate_; }
     QDoubleSpinBox* dropoutKeepSpin() const { return dropoutKeep_; }
+    QCheckBox* dropoutPointBox(int i) const { return dropoutPoints_[i]; } // 0 input, 1 hidden, 2 output
     QPushButton* trainButton() const { return train_; }
     QPushButton* stopButton() const { return stop_; }
 
@@ -79,6 +81,8 @@ private:
     QSpinBox* threads_;
     QDoubleSpinBox* learningRate_;
     QDoubleSpinBox* dropoutKeep_;
+    QCheckBox* dropoutPoints_[3]; // input, hidden, output: enabled per the model, checked per its defaults
+    QString dropoutModel_;        // the model whose defaults the boxes show
     QLabel* description_;
     QLabel* datasetStatistics_;
     QLineEdit* dataDir_; // where real data is looked for first; remembered in QSettings

@@ -13,13 +13,13 @@ CnnClassifier::CnnClassifier(const ModelConfig& config) : config_(config)
                                                 torch::nn::Conv1d(torch::nn::Conv1dOptions(config.inputDim(), config.filters, width))));
     hidden_ = register_module("hidden", torch::nn::Linear(3 * config.filters, config.ffHidden));
     output_ = register_module("output", torch::nn::Linear(config.ffHidden, config.numClasses));
-    dropout_ = register_module("dropout", torch::nn::Dropout(1.0 - config.dropoutKeep));
+    dropout_ = register_module("dropout", DropoutPoints(config));
 }
 
 torch::Tensor CnnClassifier::forward(const torch::Tensor& ids, const torch::Tensor& mask)
 {
     const int64_t length = ids.size(1);
-    auto x = dropout_(embedding_(ids)) * mask.unsqueeze(-1).to(torch::kFloat); // zeros after the real tokens
+    auto x = dropout_->input(embedding_(ids)) * mask.unsqueeze(-1).to(torch::kFloat); // zeros after the real tokens
     x = torch::constant_pad_nd(x.transpose(1, 2), {0, kWidths[2] - 1});        // [B, E, T + 3]
     auto lengths = mask.sum(1, /*keepdim=*/true);                              // [B, 1]
     auto starts = torch::arange(length, lengths.options()).unsqueeze(0);       // [1, T]
@@ -30,8 +30,8 @@ torch::Tensor CnnClassifier::forward(const torch::Tensor& ids, const torch::Tens
         auto valid = (starts < torch::clamp_min(lengths - kWidths[i] + 1, 1)).unsqueeze(1);
         pooled.push_back(maps.masked_fill(valid.logical_not(), -1e9).amax(2));
     }
-    auto features = dropout_(torch::cat(pooled, 1));
-    return output_(torch::relu(hidden_(features)));
+    auto features = dropout_->hidden(torch::cat(pooled, 1));
+    return output_(dropout_->output(torch::relu(hidden_(features))));
 }
 
 std::string CnnClassifier::summary() const

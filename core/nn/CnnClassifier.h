@@ -1,6 +1,7 @@
 #pragma once
 // PRIVATE engine header: includes LibTorch.
 #include "core/ModelConfig.h"
+#include "core/nn/DropoutPoints.h"
 #include "core/nn/SequenceClassifier.h"
 
 #include <vector>
@@ -23,7 +24,7 @@ private:
     torch::nn::Embedding embedding_{nullptr};
     std::vector<torch::nn::Conv1d> convolutions_;
     torch::nn::Linear hidden_{nullptr}, output_{nullptr};
-    torch::nn::Dropout dropout_{nullptr};
+    DropoutPoints dropout_{nullptr};
 };
 
 } // namespace attnlab

@@ -25,7 +25,7 @@ EssanRegressor::EssanRegressor(const ModelConfig& config, int drivers)
     pooling_ = register_module("pooling", SequencePooling(config.poolingOr("attention"), d, activation_, false));
     sentence_ = register_module("sentence", torch::nn::Linear(d, d));
     output_ = register_module("output", torch::nn::Linear(d, 1));
-    dropout_ = register_module("dropout", torch::nn::Dropout(1.0 - config.dropoutKeep));
+    dropout_ = register_module("dropout", DropoutPoints(config));
 }
 
 torch::Tensor EssanRegressor::forward(const torch::Tensor& drivers, const torch::Tensor& history)
@@ -33,17 +33,17 @@ torch::Tensor EssanRegressor::forward(const torch::Tensor& drivers, const torch:
     if (record_)
         recorded_.clear();
     auto mask = torch::ones({drivers.size(0), drivers.size(1)}, drivers.options().dtype(torch::kBool)); // windows are full
-    auto x = dropout_(positions_(torch::cat({drivers, history.unsqueeze(-1)}, -1)));
+    auto x = dropout_->input(positions_(torch::cat({drivers, history.unsqueeze(-1)}, -1)));
     for (std::size_t l = 0; l < attention_.size(); ++l) {
         auto attended = attention_[l]->forward(x, mask);
         if (record_)
             recorded_.push_back(attended.weights.detach());
-        x = dropout_(Activation::apply(activation_, afterAttention_[l](attended.output)));
+        x = dropout_->hidden(Activation::apply(activation_, afterAttention_[l](attended.output)));
     }
     auto pooled = pooling_(x, mask);
     if (record_)
         temporalAttention_ = pooling_->lastWeights();
-    return output_(dropout_(Activation::apply(activation_, sentence_(pooled)))).squeeze(-1);
+    return output_(dropout_->output(Activation::apply(activation_, sentence_(pooled)))).squeeze(-1);
 }
 
 std::string EssanRegressor::summary() const

@@ -1,6 +1,7 @@
 #pragma once
 // PRIVATE engine header: includes LibTorch.
 #include "core/ModelConfig.h"
+#include "core/nn/DropoutPoints.h"
 #include "core/nn/AbsolutePositions.h"
 #include "core/nn/SelfAttention.h"
 #include "core/nn/SeriesRegressor.h"
@@ -29,7 +30,7 @@ private:
     std::vector<torch::nn::Linear> afterAttention_;
     SequencePooling pooling_{nullptr};
     torch::nn::Linear sentence_{nullptr}, output_{nullptr};
-    torch::nn::Dropout dropout_{nullptr};
+    DropoutPoints dropout_{nullptr};
     std::vector<torch::Tensor> recorded_;
 };
 

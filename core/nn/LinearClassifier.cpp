@@ -16,6 +16,7 @@ LinearClassifier::LinearClassifier(const ModelConfig& config) : config_(config),
         embedding_ = register_module(
             "embedding", torch::nn::Embedding(torch::nn::EmbeddingOptions(config.vocabularySize, config.inputDim()).padding_idx(0)));
         output_ = register_module("output", torch::nn::Linear(config.inputDim(), config.numClasses));
+        dropout_ = register_module("dropout", DropoutPoints(config));
     }
 }
 
@@ -23,7 +24,7 @@ torch::Tensor LinearClassifier::forward(const torch::Tensor& ids, const torch::T
 {
     if (bagOfWords_) // sum of per-word rows = W times the count vector
         return (wordWeights_(ids) * mask.unsqueeze(-1).to(torch::kFloat)).sum(1) + bias_;
-    return output_(SequencePoolingImpl::maskedMean(embedding_(ids), mask));
+    return output_(SequencePoolingImpl::maskedMean(dropout_->input(embedding_(ids)), mask));
 }
 
 std::string LinearClassifier::summary() const

@@ -1,6 +1,7 @@
 #pragma once
 // PRIVATE engine header: includes LibTorch.
 #include "core/ModelConfig.h"
+#include "core/nn/DropoutPoints.h"
 #include "core/nn/SequenceClassifier.h"
 
 namespace attnlab {
@@ -21,6 +22,7 @@ private:
     torch::Tensor bias_;
     torch::nn::Embedding embedding_{nullptr};   // Ave
     torch::nn::Linear output_{nullptr};
+    DropoutPoints dropout_{nullptr}; // Ave only: on the embeddings when asked
 };
 
 } // namespace attnlab

@@ -20,12 +20,12 @@ RecurrentClassifier::RecurrentClassifier(const ModelConfig& config)
     }
     hidden_ = register_module("hidden", torch::nn::Linear(width, config.ffHidden));
     output_ = register_module("output", torch::nn::Linear(config.ffHidden, config.numClasses));
-    dropout_ = register_module("dropout", torch::nn::Dropout(1.0 - config.dropoutKeep));
+    dropout_ = register_module("dropout", DropoutPoints(config));
 }
 
 torch::Tensor RecurrentClassifier::forward(const torch::Tensor& ids, const torch::Tensor& mask)
 {
-    auto encoded = encoder_(dropout_(embedding_(ids)), mask);
+    auto encoded = encoder_(dropout_->input(embedding_(ids)), mask);
     torch::Tensor sentence = encoded.final;
     if (attentionPooling_) {
         auto scores = attentionScore_(torch::tanh(attentionHidden_(encoded.states))).squeeze(-1); // [B, T]
@@ -34,14 +34,14 @@ torch::Tensor RecurrentClassifier::forward(const torch::Tensor& ids, const torch
             lastPooling_ = weights.detach();
         sentence = torch::bmm(weights.unsqueeze(1), encoded.states).squeeze(1);
     }
-    return output_(torch::relu(hidden_(sentence)));
+    return output_(dropout_->output(torch::relu(hidden_(dropout_->hidden(sentence)))));
 }
 
 std::string RecurrentClassifier::summary() const
 {
     std::ostringstream s;
     s << config_.layers << "-layer " << config_.model << ", hidden " << config_.dModel << ", ReLU layer " << config_.ffHidden
-      << ", " << config_.numClasses << " classes, input dropout keep " << config_.dropoutKeep;
+      << ", " << config_.numClasses << " classes, dropout keep " << dropout_->describe();
     return s.str();
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // PRIVATE engine header: includes LibTorch.
 #include "core/ModelConfig.h"
+#include "core/nn/DropoutPoints.h"
 #include "core/nn/RecurrentEncoder.h"
 #include "core/nn/SequenceClassifier.h"
 
@@ -25,7 +26,7 @@ private:
     RecurrentEncoder encoder_{nullptr};
     torch::nn::Linear attentionHidden_{nullptr}, attentionScore_{nullptr};
     torch::nn::Linear hidden_{nullptr}, output_{nullptr};
-    torch::nn::Dropout dropout_{nullptr};
+    DropoutPoints dropout_{nullptr};
     bool record_ = false;
     torch::Tensor lastPooling_;
 };

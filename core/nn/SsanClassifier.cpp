@@ -28,7 +28,7 @@ SsanClassifier::SsanClassifier(const ModelConfig& config, bool extended)
     pooling_ = register_module("pooling", SequencePooling(config.poolingOr(extended ? "attention" : "mean"), d, activation_, extended));
     sentence_ = register_module("sentence", torch::nn::Linear(d, d)); // SSAN's sentence FF; ESSAN's FF_sr
     output_ = register_module("output", torch::nn::Linear(d, config.numClasses));
-    dropout_ = register_module("dropout", torch::nn::Dropout(1.0 - config.dropoutKeep));
+    dropout_ = register_module("dropout", DropoutPoints(config));
 }
 
 torch::Tensor SsanClassifier::forward(const torch::Tensor& ids, const torch::Tensor& mask)
@@ -36,7 +36,7 @@ torch::Tensor SsanClassifier::forward(const torch::Tensor& ids, const torch::Ten
     if (record_)
         recorded_.clear();
     auto realPositions = mask.unsqueeze(-1).to(torch::kFloat);
-    auto x = dropout_(positions_(embedding_(ids)));
+    auto x = dropout_->input(positions_(embedding_(ids)));
     for (std::size_t l = 0; l < attention_.size(); ++l) {
         auto attended = attention_[l]->forward(x, mask);
         if (record_)
@@ -44,9 +44,9 @@ torch::Tensor SsanClassifier::forward(const torch::Tensor& ids, const torch::Ten
         x = Activation::apply(activation_, afterAttention_[l](attended.output));
         if (extended_)
             x = x * realPositions; // 4.2.1: padded positions back to zero after the FF
-        x = dropout_(x);
+        x = dropout_->hidden(x);
     }
-    auto sentence = dropout_(Activation::apply(activation_, sentence_(pooling_(x, mask))));
+    auto sentence = dropout_->output(Activation::apply(activation_, sentence_(pooling_(x, mask))));
     return output_(sentence);
 }
 
@@ -58,7 +58,7 @@ std::string SsanClassifier::summary() const
         s << ", " << config_.heads << " heads";
     s << ", " << (config_.position == "rpr" ? "RPR k=" + std::to_string(config_.rprClip) : "position " + config_.position)
       << ", " << activation_ << ", " << config_.poolingOr(extended_ ? "attention" : "mean") << " pooling, "
-      << config_.numClasses << " classes, dropout keep " << config_.dropoutKeep;
+      << config_.numClasses << " classes, dropout keep " << dropout_->describe();
     return s.str();
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // PRIVATE engine header: includes LibTorch.
 #include "core/ModelConfig.h"
+#include "core/nn/DropoutPoints.h"
 #include "core/nn/AbsolutePositions.h"
 #include "core/nn/SelfAttention.h"
 #include "core/nn/SequenceClassifier.h"
@@ -36,7 +37,7 @@ private:
     std::vector<torch::nn::Linear> afterAttention_;
     SequencePooling pooling_{nullptr};
     torch::nn::Linear sentence_{nullptr}, output_{nullptr};
-    torch::nn::Dropout dropout_{nullptr};
+    DropoutPoints dropout_{nullptr};
     bool record_ = false;
     std::vector<torch::Tensor> recorded_;
 };

@@ -34,7 +34,7 @@ TransformerClassifier::TransformerClassifier(const ModelConfig& config)
     }
     pooling_ = register_module("pooling", SequencePooling(config.poolingOr("mean"), d, activation_, false));
     output_ = register_module("output", torch::nn::Linear(d, config.numClasses));
-    dropout_ = register_module("dropout", torch::nn::Dropout(1.0 - config.dropoutKeep));
+    dropout_ = register_module("dropout", DropoutPoints(config));
 }
 
 torch::Tensor TransformerClassifier::forward(const torch::Tensor& ids, const torch::Tensor& mask)
@@ -44,16 +44,16 @@ torch::Tensor TransformerClassifier::forward(const torch::Tensor& ids, const tor
     auto x = positions_(embedding_(ids));
     if (inputProjection_)
         x = inputProjection_(x);
-    x = dropout_(x);
+    x = dropout_->input(x);
     for (std::size_t l = 0; l < attention_.size(); ++l) {
         auto attended = attention_[l]->forward(x, mask);
         if (record_)
             recorded_.push_back(attended.weights.detach());
-        x = attentionNorm_[l](x + dropout_(attended.output));
-        auto ffn = ffnOut_[l](dropout_(Activation::apply(activation_, ffnIn_[l](x))));
-        x = ffnNorm_[l](x + dropout_(ffn));
+        x = attentionNorm_[l](x + dropout_->hidden(attended.output));
+        auto ffn = ffnOut_[l](dropout_->hidden(Activation::apply(activation_, ffnIn_[l](x))));
+        x = ffnNorm_[l](x + dropout_->hidden(ffn));
     }
-    return output_(dropout_(pooling_(x, mask)));
+    return output_(dropout_->output(pooling_(x, mask)));
 }
 
 std::string TransformerClassifier::summary() const
