@@ -13,11 +13,20 @@ struct AttentionMap {
     float at(int query, int key) const { return weights[static_cast<std::size_t>(query) * size + key]; }
 };
 
-// The probe sentence's attention at one evaluation step.
+// The probe input's attention at one evaluation step: a sentence's tokens, or a window's time steps.
 struct AttentionSnapshot {
     int step = 0;
     std::vector<std::string> tokens;
-    std::vector<AttentionMap> maps;
+    std::vector<AttentionMap> maps; // self-attention, per layer and head (tokens x tokens)
+    // Weights over the tokens with which the model pools them into one vector: ESSAN's AttnSeqRep,
+    // attention pooling, a time-series model's temporal attention. Empty when the model has none.
+    std::vector<float> pooling;
+    std::string poolingName;        // what the pooling weights are, for a title ("AttnSeqRep", ...)
+    // DA-RNN's input attention: per time step (rows, = tokens) its weights over the driving series.
+    std::vector<std::string> features;
+    std::vector<float> inputAttention; // tokens.size() x features.size(), row-major
+
+    bool empty() const { return maps.empty() && pooling.empty() && inputAttention.empty(); }
 
     std::string toJson() const;
     static AttentionSnapshot fromJson(const std::string& json);

@@ -9,19 +9,24 @@
 #include "core/Registry.h"
 #include "core/RunStore.h"
 #include "core/StoreObserver.h"
+#include "core/RepeatStatistics.h"
 #include "core/TextClassifier.h"
+#include "core/TrainPreset.h"
 #include "core/Trainer.h"
 #include "core/Vocabulary.h"
 #include "core/WordEmbeddings.h"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <iomanip>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 #include <unistd.h>
 
@@ -110,7 +115,8 @@ private:
 const std::set<std::string> kModelFlags = {"--dataset", "--model", "--position", "--d-model", "--layers", "--rpr-clip",
                                            "--ff-hidden", "--dropout-keep", "--heads", "--ffn-hidden", "--filters",
                                            "--max-length", "--activation", "--pooling", "--dropout-points",
-                                           "--dropout-input-keep", "--dropout-hidden-keep", "--dropout-output-keep"};
+                                           "--dropout-input-keep", "--dropout-hidden-keep", "--dropout-output-keep",
+                                           "--embedding-dim"};
 
 void checkIds(const std::string& dataset, const std::string& model, const std::string& position)
 {
@@ -165,12 +171,13 @@ DatasetOptions datasetOptionsFrom(const Flags& flags)
     return o;
 }
 
-ModelConfig modelConfigFrom(const Flags& flags)
+ModelConfig modelConfigFrom(const Flags& flags, const ModelConfig* base = nullptr)
 {
-    ModelConfig m;
-    m.model = flags.required("--model");
-    m.position = flags.required("--position");
+    ModelConfig m = base ? *base : ModelConfig{};
+    m.model = base ? flags.text("--model", m.model) : flags.required("--model");
+    m.position = base ? flags.text("--position", m.position) : flags.required("--position");
     m.dModel = static_cast<int>(flags.integer("--d-model", m.dModel));
+    m.embeddingDim = static_cast<int>(flags.integer("--embedding-dim", m.embeddingDim));
     m.layers = static_cast<int>(flags.integer("--layers", m.layers));
     m.rprClip = static_cast<int>(flags.integer("--rpr-clip", m.rprClip));
     m.ffHidden = static_cast<int>(flags.integer("--ff-hidden", m.ffHidden));
@@ -193,11 +200,15 @@ const char* kUsage =
     "  list [--json]                         datasets, models and position techniques with their ids\n"
     "  describe --dataset D --model M --position P [--d-model N] [--layers N] [--rpr-clip K] [--json]\n"
     "                                        model summary and trainable parameters (embeddings excluded)\n"
-    "  train --dataset D --model M --position P [--steps N] [--seed S] [--db FILE] [--device auto|cpu|cuda]\n"
-    "        [--d-model N] [--layers N] [--rpr-clip K] [--batch-size N] [--eval-every N] [--optimizer adam|adadelta]\n"
-    "        [--lr X] [--dropout-keep P] [--threads N] [--sampling random|epochs]\n"
-    "        [--embeddings FILE [--embeddings-frozen] [--oov-range A]]\n"
-    "        [--phrases] [dataset options] [--json]\n"
+    "  train [--preset NAME | --config FILE.json] --dataset D --model M --position P [--repeat R] [--db FILE]\n"
+    "        [--steps N | --epochs N] [--seed S] [--device auto|cpu|cuda] [--threads N] [--batch-size N]\n"
+    "        [--eval-every N] [--log-every N] [--patience N] [--sampling random|epochs]\n"
+    "        [--optimizer adam|adadelta|sgd] [--lr X] [--momentum M] [--l2 G] [--weight-decay W] [--clip-norm C]\n"
+    "        [--lr-schedule constant|step|cosine] [--lr-decay-every N] [--lr-decay-gamma G] [--warmup-steps N] [--amp]\n"
+    "        [--embeddings FILE [--embeddings-frozen] [--oov-range A]] [--phrases] [model options] [dataset options]\n"
+    "        [--json]  a preset or config gives every setting; flags override it. --repeat R: seeds S..S+R-1,\n"
+    "        reported as mean ± std. Progress: a bar on a terminal, JSON lines on stderr otherwise\n"
+    "  presets [--json]                      the thesis experiments' presets (train --preset NAME)\n"
     "  stats DATASET [--phrases] [--embeddings FILE] [dataset options] [--json]\n"
     "                                        examples per split, class balance, lengths, vocabulary, coverage\n"
     "  fetch DATASET [--data-dir DIR] [--url-base URL] [--json]\n"
@@ -232,6 +243,8 @@ int CliApp::run(const std::vector<std::string>& args)
             return list(args);
         if (args[0] == "describe")
             return describe(args);
+        if (args[0] == "presets")
+            return presets(args);
         if (args[0] == "train")
             return train(args);
         if (args[0] == "stats")
@@ -455,35 +468,99 @@ int CliApp::fetchOrImport(const std::vector<std::string>& args)
     return 0;
 }
 
+int CliApp::presets(const std::vector<std::string>& args)
+{
+    Flags flags(args, {}, {"--json"});
+    if (flags.has("--json")) {
+        nlohmann::json list = nlohmann::json::array();
+        for (const auto& p : TrainPreset::all())
+            list.push_back({{"name", p.name}, {"description", p.description}, {"repeats", p.repeats},
+                            {"config", nlohmann::json::parse(p.config.toJson())}});
+        out_ << list.dump() << "\n";
+        return 0;
+    }
+    for (const auto& p : TrainPreset::all())
+        out_ << std::left << std::setw(38) << p.name << " " << p.description << " (" << p.config.dataset << ", "
+             << (p.config.epochs > 0 ? std::to_string(p.config.epochs) + " epochs" : std::to_string(p.config.steps) + " steps")
+             << ", " << p.repeats << (p.repeats == 1 ? " run" : " runs") << ")\n";
+    return 0;
+}
+
 int CliApp::train(const std::vector<std::string>& args)
 {
     auto valued = kModelFlags;
     valued.insert({"--steps", "--seed", "--db", "--device", "--batch-size", "--eval-every", "--optimizer", "--lr",
-                   "--threads", "--sampling"});
+                   "--threads", "--sampling", "--config", "--preset", "--repeat", "--momentum", "--l2", "--weight-decay",
+                   "--lr-schedule", "--lr-decay-every", "--lr-decay-gamma", "--warmup-steps", "--clip-norm", "--epochs",
+                   "--patience", "--log-every"});
     valued.insert(kDatasetFlags.begin(), kDatasetFlags.end());
     valued.insert({"--embeddings", "--oov-range"});
     auto booleans = kDatasetBooleans;
-    booleans.insert({"--json", "--embeddings-frozen"});
+    booleans.insert({"--json", "--embeddings-frozen", "--amp"});
     Flags flags(args, valued, booleans);
-    TrainConfig c;
-    c.model = modelConfigFrom(flags);
-    c.dataset = flags.required("--dataset");
+    // The base: a preset, a config file, or the defaults; every flag given overrides it.
+    std::optional<TrainPreset> base;
+    if (flags.has("--preset") && flags.has("--config"))
+        throw UsageError("--preset and --config: give one of them");
+    if (flags.has("--preset")) {
+        const TrainPreset* preset = TrainPreset::find(flags.required("--preset"));
+        if (!preset) {
+            std::string names;
+            for (const auto& p : TrainPreset::all())
+                names += (names.empty() ? "" : ", ") + p.name;
+            throw UsageError("unknown preset '" + flags.required("--preset") + "' (known: " + names + ")");
+        }
+        base = *preset;
+    } else if (flags.has("--config")) {
+        try {
+            base = TrainPreset::fromFile(flags.required("--config"));
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(std::string("--config ") + e.what());
+        }
+    }
+    TrainConfig c = base ? base->config : TrainConfig{};
+    c.model = modelConfigFrom(flags, base ? &base->config.model : nullptr);
+    c.dataset = base ? flags.text("--dataset", c.dataset) : flags.required("--dataset");
     checkIds(c.dataset, c.model.model, c.model.position);
     const bool regression = DatasetCatalog::isRegression(c.dataset);
-    const DatasetOptions datasetOptions = datasetOptionsFrom(flags);
+    DatasetOptions datasetOptions = datasetOptionsFrom(flags);
+    datasetOptions.phrases = datasetOptions.phrases || c.phrases;
+    if (datasetOptions.dataDir.empty())
+        datasetOptions.dataDir = c.dataDir;
     c.phrases = datasetOptions.phrases;
-    c.embeddingsPath = flags.text("--embeddings", "");
-    c.embeddingsFrozen = flags.has("--embeddings-frozen");
+    c.dataDir = datasetOptions.dataDir;
+    c.embeddingsPath = flags.text("--embeddings", c.embeddingsPath);
+    c.embeddingsFrozen = c.embeddingsFrozen || flags.has("--embeddings-frozen");
     c.oovRange = flags.real("--oov-range", c.oovRange);
     c.steps = static_cast<int>(flags.integer("--steps", c.steps));
+    c.epochs = static_cast<int>(flags.integer("--epochs", flags.has("--steps") ? 0 : c.epochs));
     c.seed = static_cast<std::uint64_t>(flags.integer("--seed", static_cast<long long>(c.seed)));
     c.device = flags.text("--device", c.device);
     c.batchSize = static_cast<int>(flags.integer("--batch-size", c.batchSize));
     c.sampling = flags.text("--sampling", c.sampling);
     c.evalEvery = static_cast<int>(flags.integer("--eval-every", c.evalEvery));
+    c.logEvery = static_cast<int>(flags.integer("--log-every", c.logEvery));
+    c.patience = static_cast<int>(flags.integer("--patience", c.patience));
+    const std::string optimizerBefore = c.optimizer;
     c.optimizer = flags.text("--optimizer", c.optimizer);
-    c.learningRate = flags.real("--lr", c.optimizer == "adadelta" ? 1.0 : c.learningRate);
+    const bool optimizerChanged = c.optimizer != optimizerBefore || !base;
+    c.learningRate = flags.real("--lr", optimizerChanged ? (c.optimizer == "adadelta" ? 1.0 : c.optimizer == "sgd" ? 0.1 : 1e-3)
+                                                         : c.learningRate);
+    c.momentum = flags.real("--momentum", c.momentum);
+    c.l2 = flags.real("--l2", c.l2);
+    c.weightDecay = flags.real("--weight-decay", c.weightDecay);
+    c.lrSchedule = flags.text("--lr-schedule", c.lrSchedule);
+    c.lrDecayEvery = static_cast<int>(flags.integer("--lr-decay-every", c.lrDecayEvery));
+    c.lrDecayGamma = flags.real("--lr-decay-gamma", c.lrDecayGamma);
+    c.warmupSteps = static_cast<int>(flags.integer("--warmup-steps", c.warmupSteps));
+    c.clipNorm = flags.real("--clip-norm", c.clipNorm);
+    c.amp = c.amp || flags.has("--amp");
     c.threads = static_cast<int>(flags.integer("--threads", c.threads));
+    const int repeats = static_cast<int>(flags.integer("--repeat", base ? base->repeats : 1));
+    if (repeats < 1)
+        throw UsageError("--repeat: at least 1 run (got " + std::to_string(repeats) + ")");
+    if (!c.embeddingsPath.empty())
+        c.embeddingsPath = c.embeddingsFile(); // a preset's path is relative to the data folder
     if (auto problem = c.validate(); !problem.empty())
         throw UsageError(problem);
     if (c.device == "cuda")
@@ -523,14 +600,22 @@ int CliApp::train(const std::vector<std::string>& args)
     }
     RunStore store(flags.text("--db", RunStore::defaultPath()));
 
-    // Human progress goes to stderr so stdout can end with exactly one JSON line.
+    // Human progress on a terminal (a bar); JSON lines when stderr is a pipe or file, for scripts and CI
+    // logs. stdout stays for the final --json result.
     class TerminalProgress : public TrainingObserver {
     public:
         explicit TerminalProgress(std::ostream& err) : err_(err), tty_(isatty(STDERR_FILENO)) {}
         void onStarted(const RunInfo& info) override
         {
+            if (!tty_) {
+                err_ << nlohmann::json{{"event", "started"}, {"model", info.modelSummary}, {"dataset", info.config.dataset},
+                                       {"device", info.device}, {"torch", info.torchVersion}, {"params", info.parameters},
+                                       {"seed", info.config.seed}}.dump() << "\n";
+                return;
+            }
             err_ << "training " << info.modelSummary << " on " << info.config.dataset << " (" << info.device
-                 << ", LibTorch " << info.torchVersion << ", " << info.parameters << " parameters)\n";
+                 << ", LibTorch " << info.torchVersion << ", " << info.parameters << " parameters, seed "
+                 << info.config.seed << ")\n";
         }
         void onProgress(const ProgressEvent& e) override
         {
@@ -543,17 +628,23 @@ int CliApp::train(const std::vector<std::string>& args)
                 err_ << "\r[" << std::string(filled, '#') << std::string(width - filled, ' ') << "] " << e.step << "/"
                      << e.totalSteps << " loss " << std::fixed << std::setprecision(4) << e.loss << std::flush;
             } else {
-                err_ << "step " << e.step << "/" << e.totalSteps << " loss " << std::fixed << std::setprecision(4)
-                     << e.loss << "\n";
+                err_ << nlohmann::json{{"event", "progress"}, {"step", e.step}, {"total", e.totalSteps}, {"loss", e.loss},
+                                       {"seconds", e.elapsedSeconds}}.dump() << "\n";
             }
         }
         void onMetric(const MetricPoint& p) override
         {
+            if (!tty_) {
+                if (p.split != "train")
+                    err_ << nlohmann::json{{"event", "metric"}, {"step", p.step}, {"split", p.split}, {"name", p.name},
+                                           {"value", p.value}}.dump() << "\n";
+                return;
+            }
             if (p.split != "dev" || (p.name != "accuracy" && p.name != "rmse"))
                 return;
-            err_ << (tty_ ? "\r" : "") << "step " << p.step << ": dev " << p.name << " " << std::fixed
+            err_ << "\r" << "step " << p.step << ": dev " << p.name << " " << std::fixed
                  << std::setprecision(p.name == "accuracy" ? 2 : 4) << (p.name == "accuracy" ? 100.0 * p.value : p.value)
-                 << (p.name == "accuracy" ? "%" : "") << std::string(tty_ ? 30 : 0, ' ') << "\n";
+                 << (p.name == "accuracy" ? "%" : "") << std::string(30, ' ') << "\n";
         }
 
     private:
@@ -562,29 +653,43 @@ int CliApp::train(const std::vector<std::string>& args)
         std::chrono::steady_clock::time_point last_{};
     } progress(err_);
 
-    StoreObserver storeObserver(store);
-    CompositeObserver observers({&storeObserver, &progress});
     CancelToken cancel;
     gInterruptToken = &cancel;
     auto previous = std::signal(SIGINT, onInterrupt);
-    const RunSummary summary = regression ? Trainer(c).run(series, observers, cancel) : Trainer(c).run(dataset, observers, cancel);
-    std::signal(SIGINT, previous);
-    gInterruptToken = nullptr;
+    const bool tty = isatty(STDERR_FILENO);
+    std::vector<nlohmann::json> results;
+    std::vector<RunSummary> summaries;
+    RunStatus worst = RunStatus::Completed;
+    const std::uint64_t firstSeed = c.seed;
+    for (int r = 0; r < repeats && !cancel.isCancelled(); ++r) {
+        TrainConfig run = c;
+        run.seed = firstSeed + static_cast<std::uint64_t>(r); // repeats differ by seed only
+        StoreObserver storeObserver(store);
+        CompositeObserver observers({&storeObserver, &progress});
+        const RunSummary summary =
+            regression ? Trainer(run).run(series, observers, cancel) : Trainer(run).run(dataset, observers, cancel);
+        summaries.push_back(summary);
+        if (summary.status != RunStatus::Completed && worst == RunStatus::Completed)
+            worst = summary.status;
 
-    err_ << "run " << storeObserver.runId() << " " << toString(summary.status) << " after " << summary.steps
-         << " steps in " << std::fixed << std::setprecision(1) << summary.seconds << " s: ";
-    if (regression)
-        err_ << "best dev RMSE " << std::setprecision(4) << summary.bestDevRmse << " at step " << summary.bestStep
-             << ", test MAE " << summary.testMae << ", RMSE " << summary.testRmse << ", MAPE " << summary.testMape << "%";
-    else
-        err_ << "best dev " << std::setprecision(2) << 100.0 * summary.bestDevAccuracy << "% at step " << summary.bestStep
-             << ", test " << 100.0 * summary.testAccuracy << "%";
-    err_ << (summary.message.empty() ? "" : " (" + summary.message + ")") << "\n";
-    if (json) {
-        nlohmann::json result{{"run_id", storeObserver.runId()}, {"status", toString(summary.status)},
+        std::ostringstream line;
+        line << "run " << storeObserver.runId() << " " << toString(summary.status) << " after " << summary.steps
+             << " steps in " << std::fixed << std::setprecision(1) << summary.seconds << " s: ";
+        if (regression)
+            line << "best dev RMSE " << std::setprecision(4) << summary.bestDevRmse << " at step " << summary.bestStep
+                 << ", test MAE " << summary.testMae << ", RMSE " << summary.testRmse << ", MAPE " << summary.testMape << "%";
+        else
+            line << "best dev " << std::setprecision(2) << 100.0 * summary.bestDevAccuracy << "% at step " << summary.bestStep
+                 << ", test " << 100.0 * summary.testAccuracy << "%, macro-F1 " << 100.0 * summary.testMacroF1 << "%";
+        line << (summary.message.empty() ? "" : " (" + summary.message + ")");
+        if (tty)
+            err_ << line.str() << "\n";
+        else
+            err_ << nlohmann::json{{"event", "finished"}, {"text", line.str()}}.dump() << "\n";
+        nlohmann::json result{{"run_id", storeObserver.runId()}, {"status", toString(summary.status)}, {"seed", run.seed},
                               {"best_step", summary.bestStep}, {"params", summary.parameters}, {"steps", summary.steps},
                               {"seconds", summary.seconds}, {"device", summary.device}, {"db", store.path()},
-                              {"message", summary.message}};
+                              {"message", summary.message}, {"stopped_early", summary.stoppedEarly}};
         if (regression) {
             result["dev_rmse"] = summary.bestDevRmse;
             result["test_mae"] = summary.testMae;
@@ -593,10 +698,54 @@ int CliApp::train(const std::vector<std::string>& args)
         } else {
             result["dev_accuracy"] = summary.bestDevAccuracy;
             result["test_accuracy"] = summary.testAccuracy;
+            result["test_macro_f1"] = summary.testMacroF1;
+            result["test_confusion"] = summary.testConfusion;
         }
-        out_ << result.dump() << "\n";
+        results.push_back(std::move(result));
     }
-    switch (summary.status) {
+    std::signal(SIGINT, previous);
+    gInterruptToken = nullptr;
+
+    // Repeats: mean ± sample std over the completed runs, the thesis' way of reporting.
+    nlohmann::json aggregate;
+    if (repeats > 1) {
+        std::map<std::string, std::vector<double>> values;
+        for (const auto& s : summaries) {
+            if (s.status != RunStatus::Completed)
+                continue;
+            if (regression) {
+                values["test_mae"].push_back(s.testMae);
+                values["test_rmse"].push_back(s.testRmse);
+                values["test_mape"].push_back(s.testMape);
+            } else {
+                values["test_accuracy"].push_back(s.testAccuracy);
+                values["test_macro_f1"].push_back(s.testMacroF1);
+                values["dev_accuracy"].push_back(s.bestDevAccuracy);
+            }
+        }
+        std::ostringstream text;
+        const auto completed = std::count_if(summaries.begin(), summaries.end(),
+                                             [](const RunSummary& s) { return s.status == RunStatus::Completed; });
+        text << summaries.size() << " runs (" << completed << " completed), seeds " << firstSeed << ".."
+             << firstSeed + repeats - 1 << ":";
+        for (const auto& [name, list] : values) {
+            const RepeatStatistics stats(list);
+            aggregate[name] = {{"mean", stats.mean()}, {"std", stats.sampleStd()}, {"n", stats.count()}};
+            const bool percent = name.find("accuracy") != std::string::npos || name.find("f1") != std::string::npos;
+            text << " " << name << " " << stats.format(percent ? 100.0 : 1.0, percent ? 2 : 4) << (percent ? "%" : "");
+        }
+        if (tty)
+            err_ << text.str() << "\n";
+        else
+            err_ << nlohmann::json{{"event", "repeats"}, {"text", text.str()}}.dump() << "\n";
+    }
+    if (json) {
+        if (repeats > 1)
+            out_ << nlohmann::json{{"runs", results}, {"aggregate", aggregate}}.dump() << "\n";
+        else
+            out_ << results.front().dump() << "\n";
+    }
+    switch (worst) {
     case RunStatus::Completed: return 0;
     case RunStatus::Cancelled: return 130;
     case RunStatus::Diverged: return 3;

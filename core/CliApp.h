@@ -5,7 +5,7 @@
 
 namespace attnlab {
 
-// attnlab-cli: list | describe | train | stats | fetch | import. Returns the process exit code; 2 for bad usage.
+// attnlab-cli: list | describe | train | presets | stats | fetch | import | runs. Returns the process exit code; 2 for bad usage.
 class CliApp {
 public:
     CliApp(std::ostream& out, std::ostream& err);
@@ -15,6 +15,7 @@ private:
     int list(const std::vector<std::string>& args);
     int describe(const std::vector<std::string>& args);
     int train(const std::vector<std::string>& args);
+    int presets(const std::vector<std::string>& args);
     int stats(const std::vector<std::string>& args);
     int fetchOrImport(const std::vector<std::string>& args); // fetch | import
     int usage(const std::string& problem);

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace attnlab {
 
@@ -19,6 +20,11 @@ struct RunSummary {
     bool regression = false;
     double bestDevRmse = 0.0;
     double testMae = 0.0, testRmse = 0.0, testMape = 0.0; // MAPE in percent
+    // Classification, on test with the best-dev weights: macro-F1 and the confusion matrix
+    // [true class][predicted class] (per-class precision/recall/F1 follow from it: ClassificationMetrics).
+    double testMacroF1 = 0.0;
+    std::vector<std::vector<std::int64_t>> testConfusion;
+    bool stoppedEarly = false;  // early stopping ended the run before its budget (patience)
     std::int64_t parameters = 0;
     std::string device;
     std::string message;        // why it failed or diverged

@@ -1,5 +1,9 @@
 #include "core/TrainConfig.h"
 
+#include "core/DataLocator.h"
+#include "core/LearningRateSchedule.h"
+#include "core/TextFile.h"
+
 #include <nlohmann/json.hpp>
 
 #include <stdexcept>
@@ -30,6 +34,17 @@ std::string TrainConfig::toJson() const
         {"pooling", model.pooling},
         {"optimizer", optimizer},
         {"learning_rate", learningRate},
+        {"momentum", momentum},
+        {"l2", l2},
+        {"weight_decay", weightDecay},
+        {"lr_schedule", lrSchedule},
+        {"lr_decay_every", lrDecayEvery},
+        {"lr_decay_gamma", lrDecayGamma},
+        {"warmup_steps", warmupSteps},
+        {"clip_norm", clipNorm},
+        {"epochs", epochs},
+        {"patience", patience},
+        {"amp", amp},
         {"batch_size", batchSize},
         {"sampling", sampling},
         {"data_dir", dataDir},
@@ -88,6 +103,17 @@ TrainConfig TrainConfig::fromJson(const std::string& text)
     read("pooling", c.model.pooling);
     read("optimizer", c.optimizer);
     read("learning_rate", c.learningRate);
+    read("momentum", c.momentum);
+    read("l2", c.l2);
+    read("weight_decay", c.weightDecay);
+    read("lr_schedule", c.lrSchedule);
+    read("lr_decay_every", c.lrDecayEvery);
+    read("lr_decay_gamma", c.lrDecayGamma);
+    read("warmup_steps", c.warmupSteps);
+    read("clip_norm", c.clipNorm);
+    read("epochs", c.epochs);
+    read("patience", c.patience);
+    read("amp", c.amp);
     read("batch_size", c.batchSize);
     read("sampling", c.sampling);
     read("data_dir", c.dataDir);
@@ -106,8 +132,24 @@ TrainConfig TrainConfig::fromJson(const std::string& text)
 
 std::string TrainConfig::validate() const
 {
-    if (optimizer != "adam" && optimizer != "adadelta")
-        return "optimizer: unknown '" + optimizer + "' (known: adam, adadelta)";
+    if (optimizer != "adam" && optimizer != "adadelta" && optimizer != "sgd")
+        return "optimizer: unknown '" + optimizer + "' (known: adam, adadelta, sgd)";
+    if (optimizer == "sgd" && !(momentum >= 0.0 && momentum < 1.0))
+        return "momentum: must be in [0, 1) (got " + std::to_string(momentum) + ")";
+    if (!(l2 >= 0.0))
+        return "l2: must be 0 or positive (got " + std::to_string(l2) + ")";
+    if (!(weightDecay >= 0.0 && weightDecay * learningRate < 1.0))
+        return "weight_decay: must be 0 or positive, and weight_decay x learning_rate below 1 (got " + std::to_string(weightDecay) + ")";
+    if (auto problem = LearningRateSchedule::validate({lrSchedule, lrDecayEvery, lrDecayGamma, warmupSteps, steps}); !problem.empty())
+        return problem;
+    if (!(clipNorm >= 0.0))
+        return "clip_norm: must be 0 (off) or positive (got " + std::to_string(clipNorm) + ")";
+    if (epochs < 0)
+        return "epochs: must be 0 (use steps) or positive (got " + std::to_string(epochs) + ")";
+    if (patience < 0)
+        return "patience: must be 0 (off) or positive (got " + std::to_string(patience) + ")";
+    if (amp && device == "cpu")
+        return "amp: mixed precision is for CUDA devices; this run is on the CPU";
     if (!(learningRate > 0.0))
         return "learning_rate: must be positive";
     if (batchSize < 1)
@@ -127,6 +169,33 @@ std::string TrainConfig::validate() const
     if (!(oovRange >= 0.0))
         return "oov_range: must be 0 or positive";
     return {};
+}
+
+} // namespace attnlab
+
+namespace attnlab {
+
+std::vector<std::string> TrainConfig::unknownKeys(const std::string& json)
+{
+    const auto known = nlohmann::json::parse(TrainConfig{}.toJson());
+    std::vector<std::string> unknown;
+    const auto j = nlohmann::json::parse(json, nullptr, false);
+    if (j.is_object())
+        for (const auto& item : j.items())
+            if (!known.contains(item.key()))
+                unknown.push_back(item.key());
+    return unknown;
+}
+
+} // namespace attnlab
+
+namespace attnlab {
+
+std::string TrainConfig::embeddingsFile() const
+{
+    if (embeddingsPath.empty() || TextFile::exists(embeddingsPath) || embeddingsPath.front() == '/')
+        return embeddingsPath;
+    return DataLocator::locate(embeddingsPath, dataDir);
 }
 
 } // namespace attnlab

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace attnlab {
 
@@ -10,8 +11,19 @@ namespace attnlab {
 struct TrainConfig {
     std::string dataset = "synthetic-sentiment";
     ModelConfig model;
-    std::string optimizer = "adam";  // adam | adadelta
-    double learningRate = 1e-3;      // Adam: 1e-3; ADADELTA: 1.0 (rho 0.95)
+    std::string optimizer = "adam";  // adam | adadelta | sgd
+    double learningRate = 1e-3;      // Adam: 1e-3; ADADELTA: 1.0 (rho 0.95); SGD: 0.1
+    double momentum = 0.9;           // SGD only
+    double l2 = 0.0;                 // thesis eq. 4.1: loss + l2 * (1/n) sum of squared weights
+    double weightDecay = 0.0;        // decoupled weight decay per step (adam + this = AdamW)
+    std::string lrSchedule = "constant"; // constant | step | cosine (LearningRateSchedule)
+    int lrDecayEvery = 25000;        // step schedule: steps between decays (thesis 6.3)
+    double lrDecayGamma = 0.1;       // step schedule: factor per decay
+    int warmupSteps = 0;             // linear warm-up (any schedule)
+    double clipNorm = 0.0;           // clip gradients to this global L2 norm; 0 = off
+    int epochs = 0;                  // > 0: the budget is this many passes over train (replaces steps)
+    int patience = 0;                // early stopping: dev evaluations without improvement; 0 = off
+    bool amp = false;                // CUDA only: bf16 autocast for forward passes
     int batchSize = 32;
     std::string dataDir;             // where real data is looked for first ("" = ATTNLAB_DATA_DIR, user data folder)
     std::string sampling = "random"; // random: each batch drawn at random (thesis) | epochs: shuffled epochs
@@ -30,6 +42,11 @@ struct TrainConfig {
     // Throws std::invalid_argument naming the key on bad JSON.
     static TrainConfig fromJson(const std::string& json);
     std::string validate() const;
+    // The embeddings file to read: embeddingsPath as given when it exists, else looked up in the data
+    // folders (a preset names "embeddings/glove...gz"); throws DataError naming the places searched.
+    std::string embeddingsFile() const;
+    // Keys fromJson does not know (typos in a config file); empty when all are known.
+    static std::vector<std::string> unknownKeys(const std::string& json);
 };
 
 } // namespace attnlab

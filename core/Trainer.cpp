@@ -40,7 +40,8 @@ std::string usePretrainedEmbeddings(SequenceClassifier& model, const WordEmbeddi
 
 bool isOutOfMemory(const std::string& message)
 {
-    return message.find("out of memory") != std::string::npos || message.find("bad_alloc") != std::string::npos;
+    return message.find("out of memory") != std::string::npos || message.find("bad_alloc") != std::string::npos ||
+           message.find("can't allocate memory") != std::string::npos; // DefaultCPUAllocator
 }
 
 // What a dataset's kind needs before the loop starts: its task, or the reason it cannot run.
@@ -59,7 +60,7 @@ PreparedTask prepare(const TextDataset& dataset, const TrainConfig& config, cons
     modelConfig.numClasses = dataset.numClasses();
     std::unique_ptr<WordEmbeddings> embeddings;
     if (!config.embeddingsPath.empty()) {
-        embeddings = std::make_unique<WordEmbeddings>(WordEmbeddings::load(config.embeddingsPath));
+        embeddings = std::make_unique<WordEmbeddings>(WordEmbeddings::load(config.embeddingsFile()));
         if (modelConfig.embeddingDim == 0)
             modelConfig.embeddingDim = embeddings->dimension(); // the file sets the input width
         else if (modelConfig.embeddingDim != embeddings->dimension())
@@ -160,6 +161,7 @@ RunSummary Trainer::runTask(const Dataset& dataset, TrainingObserver& observer, 
         const auto outcome = TrainingLoop::run(config_, *prepared.task, observer, cancel, elapsed);
         summary.steps = outcome.steps;
         summary.bestStep = outcome.bestStep;
+        summary.stoppedEarly = outcome.stoppedEarly;
         if (summary.regression) {
             summary.bestDevRmse = metric(outcome.bestDev, "rmse");
             if (outcome.test) {
@@ -169,8 +171,11 @@ RunSummary Trainer::runTask(const Dataset& dataset, TrainingObserver& observer, 
             }
         } else {
             summary.bestDevAccuracy = metric(outcome.bestDev, "accuracy");
-            if (outcome.test)
+            if (outcome.test) {
                 summary.testAccuracy = metric(*outcome.test, "accuracy");
+                summary.testMacroF1 = metric(*outcome.test, "macro_f1");
+                summary.testConfusion = outcome.test->confusion;
+            }
         }
         return finish(outcome.status, outcome.message);
     } catch (const std::exception& e) {

@@ -102,6 +102,53 @@ private Q_SLOTS:
         QVERIFY(torch::allclose(essan->recordedAttention()[0].sum(-1), torch::ones({2, 2, 5}), 1e-5, 1e-6));
     }
 
+    // DA-RNN's snapshot: input attention over the named driving series at every step, temporal attention
+    // over the steps, both summing to one, through the store's JSON and back.
+    void darnnSnapshotHasInputAndTemporalAttention()
+    {
+        DatasetOptions options;
+        options.seriesLength = 300;
+        const auto data = DatasetCatalog::loadSeries("synthetic-lag", options);
+        TrainConfig config;
+        config.dataset = "synthetic-lag";
+        config.model = tinyRegressor("darnn");
+        config.steps = 10;
+        config.evalEvery = 10;
+        config.device = "cpu";
+        struct Catch : TrainingObserver {
+            std::vector<AttentionSnapshot> snapshots;
+            void onAttention(const AttentionSnapshot& s) override { snapshots.push_back(s); }
+        } observer;
+        CancelToken cancel;
+        Trainer(config).run(data, observer, cancel);
+        QCOMPARE(observer.snapshots.size(), std::size_t(1));
+        const auto s = AttentionSnapshot::fromJson(observer.snapshots[0].toJson());
+        const std::size_t steps = static_cast<std::size_t>(data.window), features = data.driverNames.size();
+        QCOMPARE(s.tokens.size(), steps);
+        QCOMPARE(s.features, data.driverNames);
+        QCOMPARE(s.inputAttention.size(), steps * features);
+        for (std::size_t t = 0; t < steps; ++t) {
+            double sum = 0;
+            for (std::size_t f = 0; f < features; ++f)
+                sum += s.inputAttention[t * features + f];
+            QVERIFY(std::abs(sum - 1.0) < 1e-5);
+        }
+        QCOMPARE(s.poolingName, std::string("temporal attention"));
+        QCOMPARE(s.pooling.size(), steps);
+        double sum = 0;
+        for (float w : s.pooling)
+            sum += w;
+        QVERIFY(std::abs(sum - 1.0) < 1e-5);
+        QVERIFY(s.maps.empty());
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, [] {
+            AttentionSnapshot bad;
+            bad.tokens = {"t-1", "t-0"};
+            bad.features = {"a"};
+            bad.inputAttention = {0.5f}; // 2 steps x 1 feature needs 2 weights
+            AttentionSnapshot::fromJson(bad.toJson());
+        }());
+    }
+
     void classifiersAreRefusedOnSeriesAndBack()
     {
         auto c = tinyRegressor("lstm");

@@ -22,7 +22,8 @@ public:
     void onStarted(const RunInfo&) override { ++started; }
     void onProgress(const ProgressEvent&) override { ++progress; }
     void onMetric(const MetricPoint& p) override { metrics.push_back(p); }
-    void onAttention(const AttentionSnapshot&) override { ++snapshots; }
+    AttentionSnapshot lastSnapshot;
+    void onAttention(const AttentionSnapshot& s) override { ++snapshots; lastSnapshot = s; }
     void onFinished(const RunSummary& s) override { ++finished; summary = s; }
 };
 
@@ -125,6 +126,38 @@ private Q_SLOTS:
         QCOMPARE(observer.snapshots, 0); // no attention in an LSTM
     }
 
+    // Pooling weights reach the observer with the self-attention maps: ESSAN's AttnSeqRep, and a BiLSTM's
+    // attention pooling, which has no self-attention map at all; both survive the store's JSON.
+    void poolingWeightsComeWithTheSnapshot()
+    {
+        const auto data = SyntheticSentiment::generate({});
+        for (const char* model : {"essan", "rnn-attention"}) {
+            RecordingObserver observer;
+            auto config = quickConfig(model, std::string(model) == "essan" ? "rpr" : "none", 20);
+            config.model.heads = 2;
+            config.evalEvery = 10;
+            train(config, data, observer);
+            QCOMPARE(observer.snapshots, 2);
+            const AttentionSnapshot& s = observer.lastSnapshot;
+            QCOMPARE(s.step, 20);
+            QCOMPARE(s.pooling.size(), s.tokens.size());
+            double sum = 0;
+            for (float w : s.pooling)
+                sum += w;
+            QVERIFY2(std::abs(sum - 1.0) < 1e-5, model);
+            if (std::string(model) == "essan") {
+                QCOMPARE(s.poolingName, std::string("AttnSeqRep"));
+                QCOMPARE(s.maps.size(), std::size_t(2)); // 1 layer x 2 heads
+            } else {
+                QCOMPARE(s.poolingName, std::string("attention pooling"));
+                QVERIFY(s.maps.empty());
+            }
+            const auto back = AttentionSnapshot::fromJson(s.toJson());
+            QCOMPARE(back.pooling, s.pooling);
+            QCOMPARE(back.poolingName, s.poolingName);
+        }
+    }
+
     void sameSeedSameNumbers()
     {
         const auto data = SyntheticSentiment::generate({});
@@ -161,6 +194,95 @@ private Q_SLOTS:
         QVERIFY(QString::fromStdString(summary.message).startsWith("rpr_clip"));
         QCOMPARE(observer.started, 1); // recorded so the user sees why
         QCOMPARE(observer.finished, 1);
+    }
+
+    // Budget in epochs: steps = epochs x ceil(train / batch); 6000 synthetic sentences in batches of 32.
+    void epochBudgetCountsBatchesPerEpoch()
+    {
+        const auto data = SyntheticSentiment::generate({});
+        RecordingObserver observer;
+        auto c = quickConfig("bow", "none", 5);
+        c.epochs = 2;
+        c.batchSize = 32;
+        c.sampling = "epochs";
+        c.evalEvery = 1000;
+        const auto summary = train(c, data, observer);
+        QCOMPARE(summary.steps, 2 * 188);
+        QCOMPARE(observer.progress, 2 * 188);
+    }
+
+    // Patience counts dev evaluations without improvement; the run still reports test at its best step.
+    void earlyStoppingEndsTheRunWithTestAtBestDev()
+    {
+        const auto data = SyntheticSentiment::generate({});
+        RecordingObserver observer;
+        auto c = quickConfig("bow", "none", 400);
+        c.learningRate = 1e-12; // dev accuracy cannot move: no evaluation improves on the first
+        c.evalEvery = 10;
+        c.patience = 2;
+        const auto summary = train(c, data, observer);
+        QCOMPARE(QString::fromStdString(toString(summary.status)), QString("completed"));
+        QVERIFY(summary.stoppedEarly);
+        QCOMPARE(summary.steps, 30);
+        QCOMPARE(summary.bestStep, 10);
+        QVERIFY(QString::fromStdString(summary.message).startsWith("stopped early at step 30"));
+        QVERIFY(summary.testAccuracy > 0.0);
+        QCOMPARE(summary.testConfusion.size(), std::size_t(5));
+        std::int64_t total = 0;
+        for (const auto& row : summary.testConfusion)
+            for (auto v : row)
+                total += v;
+        QCOMPARE(total, std::int64_t(data.test.size()));
+    }
+
+    // Test metrics at best dev: accuracy, macro-F1 and the confusion matrix agree with each other.
+    void testMetricsComeWithTheSummary()
+    {
+        const auto data = SyntheticSentiment::generate({});
+        RecordingObserver observer;
+        const auto summary = train(quickConfig("ssan", "rpr", 200), data, observer);
+        std::int64_t correct = 0, total = 0;
+        for (std::size_t t = 0; t < summary.testConfusion.size(); ++t)
+            for (std::size_t p = 0; p < summary.testConfusion[t].size(); ++p) {
+                total += summary.testConfusion[t][p];
+                correct += t == p ? summary.testConfusion[t][p] : 0;
+            }
+        QCOMPARE(static_cast<double>(correct) / total, summary.testAccuracy);
+        QVERIFY(summary.testMacroF1 > 0.0 && summary.testMacroF1 <= 1.0);
+        bool devF1 = false;
+        for (const auto& m : observer.metrics)
+            devF1 = devF1 || (m.split == "dev" && m.name == "macro_f1");
+        QVERIFY(devF1);
+    }
+
+    // Failure is a result: a loss that explodes ends the run as diverged, naming the step; a model that
+    // cannot fit in memory ends it as failed, naming the configuration and device; training goes on after.
+    void divergenceAndOutOfMemoryAreResults()
+    {
+        const auto data = SyntheticSentiment::generate({});
+        RecordingObserver diverging;
+        auto c = quickConfig("ssan", "none", 100);
+        c.optimizer = "sgd";
+        c.learningRate = 1e12;
+        const auto diverged = train(c, data, diverging);
+        QCOMPARE(QString::fromStdString(toString(diverged.status)), QString("diverged"));
+        QVERIFY2(QString::fromStdString(diverged.message).contains(QRegularExpression("^loss became (NaN|infinite) at step \\d+$")),
+                 diverged.message.c_str());
+        QVERIFY(diverged.steps < 100);
+        QCOMPARE(diverging.finished, 1);
+
+        RecordingObserver huge;
+        auto big = quickConfig("ssan", "none", 10);
+        big.model.embeddingDim = 4;
+        big.model.dModel = 8000000; // a d x d layer of 256 TB: more than any address space
+        const auto failed = train(big, data, huge);
+        QCOMPARE(QString::fromStdString(toString(failed.status)), QString("failed"));
+        QVERIFY2(QString::fromStdString(failed.message).startsWith("out of memory on cpu"), failed.message.c_str());
+        QVERIFY(QString::fromStdString(failed.message).contains("d_model 8000000"));
+        QCOMPARE(huge.finished, 1);
+
+        RecordingObserver after;
+        QCOMPARE(QString::fromStdString(toString(train(quickConfig("bow", "none", 20), data, after).status)), QString("completed"));
     }
 
     void adadeltaFollowsItsUpdateRule()

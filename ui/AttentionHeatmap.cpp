@@ -95,6 +95,7 @@ AttentionHeatmap::AttentionHeatmap(QWidget* parent) : QWidget(parent)
 void AttentionHeatmap::showPlaceholder(const QString& text)
 {
     snapshot_.reset();
+    views_.clear();
     {
         const QSignalBlocker blocker(mapSelector_);
         mapSelector_->clear();
@@ -108,28 +109,64 @@ void AttentionHeatmap::showPlaceholder(const QString& text)
 
 void AttentionHeatmap::setSnapshot(const AttentionSnapshot& snapshot)
 {
-    if (snapshot.maps.empty() || snapshot.tokens.empty()) {
+    if (snapshot.empty() || snapshot.tokens.empty()) {
         showPlaceholder(tr("This model has no attention."));
         return;
     }
-    // Keep the layer/head the user is looking at across evaluations.
+    // Keep the view the user is looking at across evaluations.
     const QString previous = mapSelector_->currentText();
     snapshot_ = snapshot;
+    views_.clear();
+    const bool severalMaps = snapshot.maps.size() > 1;
+    for (const auto& map : snapshot.maps) {
+        // The map covers the tokens it was computed for (a model may cap the probe's length).
+        const int n = std::min<int>(map.size, static_cast<int>(snapshot.tokens.size()));
+        View v;
+        v.name = tr("layer %1 · head %2").arg(map.layer + 1).arg(map.head + 1);
+        v.title = severalMaps ? tr("layer %1, head %2").arg(map.layer + 1).arg(map.head + 1) : QString();
+        v.xLabel = tr("key (attended token)");
+        v.yLabel = tr("query");
+        v.rows.assign(snapshot.tokens.begin(), snapshot.tokens.begin() + n);
+        v.columns = v.rows;
+        for (int q = 0; q < n; ++q)
+            for (int k = 0; k < n; ++k)
+                v.values.push_back(map.at(q, k));
+        views_.push_back(std::move(v));
+    }
+    if (!snapshot.pooling.empty()) {
+        View v;
+        v.name = QString::fromStdString(snapshot.poolingName.empty() ? "pooling" : snapshot.poolingName);
+        v.title = tr("%1: each token's share of the pooled vector").arg(v.name);
+        v.xLabel = tr("token");
+        v.rows = {"weight"};
+        const std::size_t n = std::min(snapshot.pooling.size(), snapshot.tokens.size());
+        v.columns.assign(snapshot.tokens.begin(), snapshot.tokens.begin() + static_cast<std::ptrdiff_t>(n));
+        v.values.assign(snapshot.pooling.begin(), snapshot.pooling.begin() + static_cast<std::ptrdiff_t>(n));
+        views_.push_back(std::move(v));
+    }
+    if (!snapshot.inputAttention.empty() && snapshot.inputAttention.size() == snapshot.tokens.size() * snapshot.features.size()) {
+        View v;
+        v.name = tr("input attention");
+        v.title = tr("input attention over the driving series");
+        v.xLabel = tr("driving series");
+        v.yLabel = tr("time step");
+        v.rows = snapshot.tokens;
+        v.columns = snapshot.features;
+        v.values = snapshot.inputAttention;
+        views_.push_back(std::move(v));
+    }
     {
         const QSignalBlocker blocker(mapSelector_);
         mapSelector_->clear();
-        for (const auto& map : snapshot.maps)
-            mapSelector_->addItem(tr("layer %1 · head %2").arg(map.layer + 1).arg(map.head + 1));
+        for (const auto& v : views_)
+            mapSelector_->addItem(v.name);
         const int keep = mapSelector_->findText(previous);
         mapSelector_->setCurrentIndex(keep >= 0 ? keep : 0);
     }
-    const bool several = snapshot.maps.size() > 1;
+    const bool several = views_.size() > 1;
+    mapLabel_->setText(snapshot.maps.empty() ? tr("View") : tr("Layer / head"));
     mapLabel_->setVisible(several);
     mapSelector_->setVisible(several);
-
-    const auto ticker = tokenTicker(snapshot.tokens);
-    plot_->xAxis->setTicker(ticker);
-    plot_->yAxis->setTicker(ticker);
     stack_->setCurrentWidget(plot_);
     showMap(mapSelector_->currentIndex());
 }
@@ -151,29 +188,36 @@ bool AttentionHeatmap::isPlaceholderShown() const
 
 void AttentionHeatmap::showMap(int index)
 {
-    if (!snapshot_ || index < 0 || index >= static_cast<int>(snapshot_->maps.size()))
+    if (!snapshot_ || index < 0 || index >= static_cast<int>(views_.size()))
         return;
-    const AttentionMap& map = snapshot_->maps[static_cast<std::size_t>(index)];
-    // The map covers the tokens it was computed for (a model may cap the probe's length).
-    const int n = std::min<int>(map.size, static_cast<int>(snapshot_->tokens.size()));
+    const View& view = views_[static_cast<std::size_t>(index)];
+    const int rows = static_cast<int>(view.rows.size()), columns = static_cast<int>(view.columns.size());
+    plot_->xAxis->setTicker(tokenTicker(view.columns));
+    plot_->yAxis->setTicker(tokenTicker(view.rows));
+    plot_->xAxis->setLabel(view.xLabel);
+    plot_->yAxis->setLabel(view.yLabel);
     QCPColorMapData* data = colorMap_->data();
-    data->setSize(n, n);
-    data->setRange(QCPRange(0, n - 1), QCPRange(0, n - 1));
+    // QCPColorMapData needs two cells per dimension to know a cell's size: a single row (pooling weights)
+    // is drawn as two identical half-height cells spanning [-0.5, 0.5].
+    const int cellColumns = std::max(columns, 2), cellRows = std::max(rows, 2);
+    const auto span = [](int n) { return n > 1 ? QCPRange(0, n - 1) : QCPRange(-0.25, 0.25); };
+    data->setSize(cellColumns, cellRows);
+    data->setRange(span(columns), span(rows));
     float highest = 0.0f;
-    for (int query = 0; query < n; ++query) {
-        for (int key = 0; key < n; ++key) {
-            const float weight = map.at(query, key);
-            data->setCell(key, query, weight);
+    for (int r = 0; r < cellRows; ++r) {
+        for (int c = 0; c < cellColumns; ++c) {
+            const float weight = view.values[static_cast<std::size_t>(std::min(r, rows - 1)) * columns + std::min(c, columns - 1)];
+            data->setCell(c, r, weight);
             highest = std::max(highest, weight);
         }
     }
     // Scale to the largest weight: spread-out attention (~1/n each) would look blank on [0, 1].
     colorMap_->setDataRange(QCPRange(0.0, highest > 0.0f ? highest : 1.0));
-    plot_->xAxis->setRange(-0.5, n - 0.5);
-    plot_->yAxis->setRange(-0.5, n - 0.5);
+    plot_->xAxis->setRange(-0.5, columns - 0.5);
+    plot_->yAxis->setRange(-0.5, rows - 0.5);
     QString title = tr("step %1").arg(snapshot_->step);
-    if (snapshot_->maps.size() > 1)
-        title += tr(" — layer %1, head %2").arg(map.layer + 1).arg(map.head + 1);
+    if (!view.title.isEmpty())
+        title += QStringLiteral(" — ") + view.title;
     title_->setText(title);
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }

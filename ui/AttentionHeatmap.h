@@ -15,8 +15,9 @@ class QStackedWidget;
 
 namespace attnlab::ui {
 
-// The probe sentence's attention weights as a heatmap: keys on x, queries on y (first token at the
-// top), tokens as tick labels, one map at a time with a layer/head selector when there are several.
+// The probe input's attention as a heatmap, one view at a time with a selector when there are several:
+// each layer and head's self-attention (keys on x, queries on y, first token at the top), the pooling
+// weights over the tokens (one row), and DA-RNN's input attention (time steps x driving series).
 class AttentionHeatmap : public QWidget {
     Q_OBJECT
 public:
@@ -28,7 +29,8 @@ public:
 
     bool hasSnapshot() const { return snapshot_.has_value(); }
     const std::optional<AttentionSnapshot>& snapshot() const { return snapshot_; }
-    int currentMapIndex() const;
+    int currentMapIndex() const; // the selector's row: maps first, then pooling, then input attention
+    int viewCount() const { return static_cast<int>(views_.size()); }
     QString placeholderText() const;
     bool isPlaceholderShown() const;
 
@@ -39,6 +41,13 @@ public:
 
 private:
     void showMap(int index);
+    // One drawable matrix: rows on y (top first), columns on x.
+    struct View {
+        QString name, title, xLabel, yLabel;
+        std::vector<std::string> rows, columns;
+        std::vector<float> values; // rows x columns, row-major
+    };
+    std::vector<View> views_;
 
     QComboBox* mapSelector_;
     QLabel* mapLabel_;

@@ -17,6 +17,7 @@ public:
     AdadeltaOptimizer(std::vector<torch::Tensor> parameters, double learningRate = 1.0, double rho = 0.95, double eps = 1e-6);
     void step();
     void zeroGrad();
+    void setLearningRate(double rate) { learningRate_ = rate; }
 
 private:
     std::vector<torch::Tensor> parameters_, squareGrad_, squareDelta_;

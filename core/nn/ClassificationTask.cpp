@@ -1,5 +1,7 @@
 #include "core/nn/ClassificationTask.h"
 
+#include "core/ClassificationMetrics.h"
+
 namespace attnlab {
 namespace {
 
@@ -20,7 +22,7 @@ ClassificationTask::ClassificationTask(std::shared_ptr<SequenceClassifier> model
     : model_(std::move(model)), device_(device), train_(dataset.train, vocabulary), sampler_(train_, sampling, batchSize),
       dev_(onDevice(BatchBuilder(dataset.dev, vocabulary).evaluationBatches(256), device)),
       test_(onDevice(BatchBuilder(dataset.test, vocabulary).evaluationBatches(256), device)),
-      probeTokens_(dataset.probeTokens)
+      probeTokens_(dataset.probeTokens), logitsWidth_(dataset.numClasses())
 {
     std::vector<std::int64_t> probeIds;
     for (const auto& token : probeTokens_)
@@ -45,17 +47,25 @@ TrainingTask::Evaluation ClassificationTask::evaluate(bool test)
     torch::NoGradGuard noGrad;
     model_->eval();
     double lossSum = 0.0;
-    int64_t correct = 0, count = 0;
+    int64_t count = 0;
+    std::vector<int> truth, predicted;
     for (const auto& b : test ? test_ : dev_) {
         auto logits = model_->forward(b.ids, b.mask);
         lossSum += torch::nn::functional::cross_entropy(
                        logits, b.labels, torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum))
                        .item<double>();
-        correct += logits.argmax(1).eq(b.labels).sum().item<int64_t>();
+        const auto labels = b.labels.to(torch::kCPU, torch::kInt).contiguous();
+        const auto guesses = logits.argmax(1).to(torch::kCPU, torch::kInt).contiguous();
+        truth.insert(truth.end(), labels.data_ptr<int>(), labels.data_ptr<int>() + labels.numel());
+        predicted.insert(predicted.end(), guesses.data_ptr<int>(), guesses.data_ptr<int>() + guesses.numel());
         count += b.labels.size(0);
     }
-    const double accuracy = count ? static_cast<double>(correct) / count : 0.0;
-    return {{{"loss", count ? lossSum / count : 0.0}, {"accuracy", accuracy}}, accuracy};
+    const auto metrics = ClassificationMetrics::fromPredictions(truth, predicted, static_cast<int>(logitsWidth_));
+    Evaluation e;
+    e.metrics = {{"loss", count ? lossSum / count : 0.0}, {"accuracy", metrics.accuracy()}, {"macro_f1", metrics.macroF1()}};
+    e.score = metrics.accuracy();
+    e.confusion = metrics.confusion();
+    return e;
 }
 
 std::optional<AttentionSnapshot> ClassificationTask::attention(int step)
@@ -65,8 +75,10 @@ std::optional<AttentionSnapshot> ClassificationTask::attention(int step)
     AttentionSnapshot snapshot;
     snapshot.step = step;
     snapshot.tokens = probeTokens_;
-    snapshot.maps = model_->attentionOfFirst(probe_.ids, probe_.mask);
-    if (snapshot.maps.empty())
+    snapshot.maps = model_->attentionOfFirst(probe_.ids, probe_.mask, &snapshot.pooling);
+    if (!snapshot.pooling.empty())
+        snapshot.poolingName = model_->poolingName();
+    if (snapshot.empty())
         return std::nullopt;
     return snapshot;
 }

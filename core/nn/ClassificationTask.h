@@ -19,6 +19,7 @@ public:
     ClassificationTask(std::shared_ptr<SequenceClassifier> model, const TextDataset& dataset, const Vocabulary& vocabulary,
                        const torch::Device& device, const std::string& sampling, int batchSize);
     torch::nn::Module& module() override { return *model_; }
+    std::int64_t trainSize() const override { return static_cast<std::int64_t>(train_.exampleCount()); }
     Step trainStep(std::mt19937_64& rng, int batchSize) override;
     std::string trainMetricName() const override { return "accuracy"; }
     Evaluation evaluate(bool test) override;
@@ -32,6 +33,7 @@ private:
     std::vector<TensorBatch> dev_, test_;
     std::vector<std::string> probeTokens_;
     TensorBatch probe_;
+    std::int64_t logitsWidth_; // classes
 };
 
 } // namespace attnlab

@@ -111,13 +111,25 @@ std::optional<AttentionSnapshot> RegressionTask::attention(int step)
     model_->setRecordAttention(true);
     model_->forward(dev_.drivers.slice(0, 0, 1), dev_.history.slice(0, 0, 1));
     auto layers = model_->recordedAttention();
+    auto temporal = model_->recordedTemporalAttention();
+    auto input = model_->recordedInputAttention();
     model_->setRecordAttention(false);
-    if (layers.empty())
-        return std::nullopt;
+    const auto toVector = [](const torch::Tensor& t) {
+        auto c = t.to(torch::kCPU, torch::kFloat).contiguous();
+        return std::vector<float>(c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
+    };
     AttentionSnapshot snapshot;
     snapshot.step = step;
     for (int t = 0; t < dataset_.window; ++t)
         snapshot.tokens.push_back("t-" + std::to_string(dataset_.window - 1 - t));
+    if (temporal.defined() && temporal.size(1) == dataset_.window) {
+        snapshot.pooling = toVector(temporal[0]);
+        snapshot.poolingName = "temporal attention";
+    }
+    if (input.defined()) {
+        snapshot.features = dataset_.driverNames;
+        snapshot.inputAttention = toVector(input[0]);
+    }
     for (std::size_t l = 0; l < layers.size(); ++l) {
         for (int64_t h = 0; h < layers[l].size(1); ++h) {
             auto w = layers[l][0][h].to(torch::kCPU, torch::kFloat).contiguous();
@@ -125,6 +137,8 @@ std::optional<AttentionSnapshot> RegressionTask::attention(int step)
                                      std::vector<float>(w.data_ptr<float>(), w.data_ptr<float>() + w.numel())});
         }
     }
+    if (snapshot.empty())
+        return std::nullopt;
     return snapshot;
 }
 

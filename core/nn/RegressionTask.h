@@ -17,6 +17,7 @@ public:
     RegressionTask(std::shared_ptr<SeriesRegressor> model, const SeriesDataset& dataset, const torch::Device& device,
                    const std::string& sampling = "random");
     torch::nn::Module& module() override { return *model_; }
+    std::int64_t trainSize() const override { return train_.target.size(0); }
     Step trainStep(std::mt19937_64& rng, int batchSize) override;
     // The training windows of the next batch (indices into the train split).
     std::vector<int64_t> drawWindows(std::mt19937_64& rng, int batchSize);

@@ -20,6 +20,7 @@ public:
     virtual void setRecordAttention(bool) {}
     // Pooling weights over positions [B, T] of the last recorded forward, for models that pool by attention.
     virtual torch::Tensor recordedPooling() const { return {}; }
+    virtual std::string poolingName() const { return "attention pooling"; }
     virtual std::string summary() const = 0;
 
     // Trainable parameters except the word embedding table (the thesis' convention, Table 5.4).

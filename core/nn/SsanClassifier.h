@@ -25,6 +25,7 @@ public:
     std::vector<torch::Tensor> recordedAttention() const override { return recorded_; }
     void setRecordAttention(bool on) override { record_ = on; recorded_.clear(); }
     torch::Tensor recordedPooling() const override { return record_ ? pooling_->lastWeights() : torch::Tensor(); }
+    std::string poolingName() const override { return extended_ ? "AttnSeqRep" : "attention pooling"; }
     std::string summary() const override;
 
 private:

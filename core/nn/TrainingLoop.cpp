@@ -1,10 +1,21 @@
 #include "core/nn/TrainingLoop.h"
 
-#include "core/nn/AdadeltaOptimizer.h"
+#include "core/LearningRateSchedule.h"
+#include "core/nn/Optimizer.h"
+
+#include <ATen/autocast_mode.h>
 
 #include <cmath>
 
 namespace attnlab {
+
+int TrainingLoop::budget(const TrainConfig& config, std::int64_t trainSize)
+{
+    if (config.epochs <= 0)
+        return config.steps;
+    const std::int64_t perEpoch = (trainSize + config.batchSize - 1) / config.batchSize;
+    return static_cast<int>(std::max<std::int64_t>(1, perEpoch * config.epochs));
+}
 
 TrainingLoop::Outcome TrainingLoop::run(const TrainConfig& config, TrainingTask& task, TrainingObserver& observer,
                                         const CancelToken& cancel, const std::function<double()>& elapsedSeconds)
@@ -14,16 +25,14 @@ TrainingLoop::Outcome TrainingLoop::run(const TrainConfig& config, TrainingTask&
     for (const auto& p : model.parameters())
         if (p.requires_grad())
             trainable.push_back(p);
-    std::function<void()> optimizerStep;
-    std::unique_ptr<torch::optim::Adam> adam;
-    std::unique_ptr<AdadeltaOptimizer> adadelta;
-    if (config.optimizer == "adadelta") {
-        adadelta = std::make_unique<AdadeltaOptimizer>(trainable, config.learningRate, 0.95, 1e-6);
-        optimizerStep = [&] { adadelta->step(); };
-    } else {
-        adam = std::make_unique<torch::optim::Adam>(trainable, torch::optim::AdamOptions(config.learningRate));
-        optimizerStep = [&] { adam->step(); };
-    }
+    Optimizer optimizer(config, trainable);
+    const int totalSteps = budget(config, task.trainSize());
+    const LearningRateSchedule schedule(
+        {config.lrSchedule, config.lrDecayEvery, config.lrDecayGamma, config.warmupSteps, totalSteps});
+    const bool scheduled = config.lrSchedule != "constant" || config.warmupSteps > 0;
+    const bool onCuda = !trainable.empty() && trainable.front().is_cuda();
+    const bool autocast = config.amp && onCuda;
+    int evaluationsWithoutGain = 0;
 
     Outcome outcome;
     std::mt19937_64 rng(config.seed);
@@ -33,13 +42,21 @@ TrainingLoop::Outcome TrainingLoop::run(const TrainConfig& config, TrainingTask&
     const std::string trainMetric = task.trainMetricName();
     model.train();
 
-    for (int step = 1; step <= config.steps; ++step) {
+    for (int step = 1; step <= totalSteps; ++step) {
         if (cancel.isCancelled()) {
             outcome.status = RunStatus::Cancelled;
             outcome.message = "stopped by the user after " + std::to_string(outcome.steps) + " steps";
             break;
         }
+        if (autocast) { // bf16 needs no loss scaling, unlike fp16
+            at::autocast::set_autocast_gpu_dtype(at::kBFloat16);
+            at::autocast::set_enabled(true);
+        }
         auto batch = task.trainStep(rng, config.batchSize);
+        if (autocast) {
+            at::autocast::set_enabled(false);
+            at::autocast::clear_cache();
+        }
         const double lossValue = batch.loss.item<double>();
         if (!std::isfinite(lossValue)) {
             outcome.status = RunStatus::Diverged;
@@ -48,24 +65,30 @@ TrainingLoop::Outcome TrainingLoop::run(const TrainConfig& config, TrainingTask&
             break;
         }
         model.zero_grad();
-        batch.loss.backward();
-        optimizerStep();
+        // Thesis eq. 4.1: the reported loss is the task's; the penalty only shapes the gradient.
+        (config.l2 > 0.0 ? batch.loss + config.l2 * Optimizer::l2Penalty(trainable) : batch.loss).backward();
+        if (config.clipNorm > 0.0)
+            Optimizer::clipGradients(trainable, config.clipNorm);
+        const double learningRate = config.learningRate * schedule.factor(step);
+        optimizer.step(learningRate);
         outcome.steps = step;
 
         intervalLoss += lossValue;
         intervalMetric += batch.trainMetric;
         intervalCount += batch.count;
         ++intervalSteps;
-        observer.onProgress({step, config.steps, lossValue, elapsedSeconds()});
+        observer.onProgress({step, totalSteps, lossValue, elapsedSeconds()});
 
-        if (step % config.logEvery == 0 || step == config.steps) {
+        if (step % config.logEvery == 0 || step == totalSteps) {
+            if (scheduled)
+                observer.onMetric({step, "train", "learning_rate", learningRate});
             observer.onMetric({step, "train", "loss", intervalLoss / intervalSteps});
             if (!trainMetric.empty() && intervalCount > 0)
                 observer.onMetric({step, "train", trainMetric, intervalMetric / intervalCount});
             intervalLoss = intervalMetric = 0.0;
             intervalCount = intervalSteps = 0;
         }
-        if (step % config.evalEvery == 0 || step == config.steps) {
+        if (step % config.evalEvery == 0 || step == totalSteps) {
             auto dev = task.evaluate(false);
             model.train();
             for (const auto& [name, value] : dev.metrics)
@@ -77,10 +100,19 @@ TrainingLoop::Outcome TrainingLoop::run(const TrainConfig& config, TrainingTask&
                 bestWeights.clear();
                 for (const auto& p : model.parameters())
                     bestWeights.push_back(p.detach().clone());
+                evaluationsWithoutGain = 0;
+            } else {
+                ++evaluationsWithoutGain;
             }
             if (auto snapshot = task.attention(step))
                 observer.onAttention(*snapshot);
             model.train();
+            if (config.patience > 0 && evaluationsWithoutGain >= config.patience && step < totalSteps) {
+                outcome.stoppedEarly = true;
+                outcome.message = "stopped early at step " + std::to_string(step) + ": no dev improvement in " +
+                                  std::to_string(config.patience) + " evaluations since step " + std::to_string(outcome.bestStep);
+                break;
+            }
         }
     }
 

@@ -24,7 +24,10 @@ public:
         int bestStep = 0;
         TrainingTask::Evaluation bestDev;
         std::optional<TrainingTask::Evaluation> test;
+        bool stoppedEarly = false;
     };
+    // Steps the run takes: config.steps, or epochs x batches per epoch when an epoch budget is set.
+    static int budget(const TrainConfig& config, std::int64_t trainSize);
 
     static Outcome run(const TrainConfig& config, TrainingTask& task, TrainingObserver& observer,
                        const CancelToken& cancel, const std::function<double()>& elapsedSeconds);

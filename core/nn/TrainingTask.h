@@ -24,10 +24,12 @@ public:
     struct Evaluation {
         std::vector<std::pair<std::string, double>> metrics; // "loss" first
         double score = 0.0;                                   // higher is better: picks the best dev step
+        std::vector<std::vector<std::int64_t>> confusion;     // classification: [true][predicted]
     };
 
     virtual ~TrainingTask() = default;
     virtual torch::nn::Module& module() = 0;
+    virtual std::int64_t trainSize() const = 0; // training examples (windows): an epoch's size
     virtual Step trainStep(std::mt19937_64& rng, int batchSize) = 0;
     // Name of the interval metric trainMetric/count is reported as ("accuracy"), or "" for none.
     virtual std::string trainMetricName() const = 0;
