@@ -9,7 +9,7 @@ function(attnlab_embed_presets out_file)
   string(APPEND body "const std::vector<std::pair<std::string, std::string>>& embeddedPresets()\n{\n")
   string(APPEND body "    static const std::vector<std::pair<std::string, std::string>> texts = {\n")
   foreach(p ${presets})
-    get_filename_component(name ${p} NAME_WE)
+    get_filename_component(name ${p} NAME_WLE) # "table5.3-ssan-rpr": only ".json" goes
     file(READ ${p} text)
     string(APPEND body "        {\"${name}\", R\"attnlab_preset(${text})attnlab_preset\"},\n")
   endforeach()
