@@ -28,6 +28,11 @@ struct RunSummary {
     std::int64_t parameters = 0;
     std::string device;
     std::string message;        // why it failed or diverged
+
+    // Every field as one JSON object (the run store's summary_json); fromJson takes missing keys as
+    // their defaults, so older summaries still load, and throws std::invalid_argument on bad JSON.
+    std::string toJson() const;
+    static RunSummary fromJson(const std::string& json);
 };
 
 } // namespace attnlab
