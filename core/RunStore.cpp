@@ -162,6 +162,8 @@ public:
     Statement& bind(int i, std::int64_t v) { sqlite3_bind_int64(stmt_, i, v); return *this; }
     Statement& bind(int i, int v) { sqlite3_bind_int64(stmt_, i, v); return *this; }
     Statement& bind(int i, double v) { sqlite3_bind_double(stmt_, i, v); return *this; }
+    Statement& bindTextOrNull(int i, const std::string& v) { return v.empty() ? bindNull(i) : bind(i, v); }
+    Statement& bindNull(int i) { sqlite3_bind_null(stmt_, i); return *this; }
     bool step()
     {
         const int rc = sqlite3_step(stmt_);
@@ -796,7 +798,7 @@ std::int64_t RunStore::importRun(const RunBundle& b)
                     " app_version, git_hash, torch_version, device, host, params, steps, seconds, best_dev, best_step,"
                     " test_accuracy, message, uuid, group_key, tags, notes, environment_json, summary_json)"
                     " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-        s.bind(1, r.name).bind(2, toString(r.status)).bind(3, r.startedAt).bind(4, r.finishedAt).bind(5, r.configJson)
+        s.bind(1, r.name).bind(2, toString(r.status)).bind(3, r.startedAt).bindTextOrNull(4, r.finishedAt).bind(5, r.configJson)
             .bind(6, static_cast<std::int64_t>(r.seed)).bind(7, r.dataset).bind(8, r.model).bind(9, r.position)
             .bind(10, r.appVersion).bind(11, r.gitHash).bind(12, r.torchVersion).bind(13, r.device).bind(14, r.host)
             .bind(15, r.parameters).bind(16, r.steps).bind(17, r.seconds).bind(18, r.bestDevAccuracy)
