@@ -1,65 +1,160 @@
-// Forward + backward time of each model at batch 32 x length 50 x d_model 300 (issue 4's speed check).
+// Forward + backward time of each model (issue 4's speed check): the classifiers at batch 32 x length 50 x
+// d_model 300, the time-series regressors at batch 32 x window 50 x 16 driving series x d_model 64 (MSE).
 // Compare with benchmarks/model_step.py, the same models written in PyTorch (Python), on the same machine.
-//   attnlab-bench-models [--repeats N] [--warmup N] [--threads N]
+//   attnlab-bench-models [--repeats N] [--warmup N] [--threads N] [--models a,b:pos,...]
+// --models keeps the cases labelled "model" or "model:pos" as printed (essan-mean: ESSAN with mean pooling;
+// essan-ts: the time-series ESSAN).
 #include "core/ComputeDevice.h"
 #include "core/nn/ModelFactory.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <sstream>
 #include <string>
 #include <vector>
 
 using namespace attnlab;
 
+namespace {
+
+struct Case {
+    const char* label;    // printed model column; unique with pos
+    const char* model;    // registry id
+    const char* position;
+    int heads;
+    const char* pooling;  // "" = the model's default
+};
+
+template <typename Step>
+double medianMs(Step step, int warmup, int repeats)
+{
+    std::vector<double> times;
+    for (int r = 0; r < warmup + repeats; ++r) {
+        const auto start = std::chrono::steady_clock::now();
+        step();
+        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        if (r >= warmup)
+            times.push_back(ms);
+    }
+    std::sort(times.begin(), times.end());
+    return times[times.size() / 2];
+}
+
+} // namespace
+
 int main(int argc, char** argv)
 {
     int repeats = 20, warmup = 3, threads = 0;
+    bool setToNone = false; // as the trainer: gradients zeroed in place; --set-to-none 1 is LibTorch C++ 1.13's default
+    std::vector<std::string> wanted; // empty = every case
     for (int i = 1; i + 1 < argc; i += 2) {
-        const std::string flag = argv[i];
-        const int value = std::stoi(argv[i + 1]);
-        if (flag == "--repeats") repeats = value;
-        else if (flag == "--warmup") warmup = value;
-        else if (flag == "--threads") threads = value;
-        else { std::fprintf(stderr, "unknown option %s\n", flag.c_str()); return 2; }
+        const std::string flag = argv[i], value = argv[i + 1];
+        if (flag == "--repeats") repeats = std::stoi(value);
+        else if (flag == "--warmup") warmup = std::stoi(value);
+        else if (flag == "--threads") threads = std::stoi(value);
+        else if (flag == "--set-to-none") setToNone = value != "0";
+        else if (flag == "--models") {
+            std::istringstream list(value);
+            for (std::string item; std::getline(list, item, ',');)
+                if (!item.empty())
+                    wanted.push_back(item);
+        } else { std::fprintf(stderr, "unknown option %s\n", flag.c_str()); return 2; }
     }
     ComputeDevice::setThreads(threads);
-    struct Case { const char* model; const char* position; int heads; };
-    const std::vector<Case> cases = {{"ssan", "none", 1},  {"ssan", "rpr", 1},   {"essan", "rpr", 15},
-                                     {"transformer", "rpr", 6}, {"lstm", "none", 1}, {"bilstm", "none", 1},
-                                     {"gru", "none", 1},   {"cnn", "none", 1}};
+    // Heads: ESSAN 15 (thesis Table 5.5), Transformer 6; SSAN single-head; the regressors take the registry
+    // defaults (ESSAN 1 head, RPR k = 10).
+    const std::vector<Case> classifiers = {
+        {"ssan", "ssan", "none", 1, ""},          {"ssan", "ssan", "rpr", 1, ""},
+        {"ssan", "ssan", "sinusoidal", 1, ""},    {"ssan", "ssan", "learned", 1, ""},
+        {"ssan", "ssan", "rope", 1, ""},          {"ssan", "ssan", "alibi", 1, ""},
+        {"essan", "essan", "rpr", 15, ""},        {"essan-mean", "essan", "rpr", 15, "mean"},
+        {"transformer", "transformer", "rpr", 6, ""},
+        {"rnn", "rnn", "none", 1, ""},            {"lstm", "lstm", "none", 1, ""},
+        {"bilstm", "bilstm", "none", 1, ""},      {"gru", "gru", "none", 1, ""},
+        {"rnn-attention", "rnn-attention", "none", 1, ""}, {"cnn", "cnn", "none", 1, ""},
+        {"bow", "bow", "none", 1, ""},            {"ave", "ave", "none", 1, ""}};
+    const std::vector<Case> regressors = {
+        {"essan-ts", "essan", "rpr", 1, ""}, {"narx", "narx", "none", 1, ""}, {"encdec", "encdec", "none", 1, ""},
+        {"attn-rnn", "attn-rnn", "none", 1, ""}, {"darnn", "darnn", "none", 1, ""}};
+    auto labels = [](const Case& c) { return std::vector<std::string>{c.label, std::string(c.label) + ":" + c.position}; };
+    auto chosen = [&](const std::vector<Case>& cases) {
+        std::vector<Case> kept;
+        for (const auto& c : cases)
+            for (const auto& l : labels(c))
+                if (wanted.empty() || std::find(wanted.begin(), wanted.end(), l) != wanted.end()) {
+                    kept.push_back(c);
+                    break;
+                }
+        return kept;
+    };
+    for (const auto& w : wanted) {
+        bool known = false;
+        for (const auto* cases : {&classifiers, &regressors})
+            for (const auto& c : *cases)
+                for (const auto& l : labels(c))
+                    known = known || l == w;
+        if (!known)
+            std::printf("# no case is labelled %s\n", w.c_str());
+    }
+
     torch::manual_seed(0);
-    const int64_t batch = 32, length = 50, vocab = 20000;
+    const int64_t batch = 32, length = 50, vocab = 20000, drivers = 16;
     auto ids = torch::randint(1, vocab, {batch, length}, torch::kLong);
     auto mask = torch::ones({batch, length}, torch::kBool);
-    auto labels = torch::randint(0, 5, {batch}, torch::kLong);
-    std::printf("# LibTorch %s, %d threads, batch %lld x length %lld, d_model 300, median of %d\n",
-                ComputeDevice::torchVersion().c_str(), torch::get_num_threads(), static_cast<long long>(batch),
-                static_cast<long long>(length), repeats);
-    std::printf("%-12s %-6s %12s %10s\n", "model", "pos", "params", "ms/step");
-    for (const auto& c : cases) {
-        ModelConfig config;
-        config.model = c.model;
-        config.position = c.position;
-        config.dModel = 300;
-        config.heads = c.heads;
-        config.rprClip = 10;
-        config.vocabularySize = vocab;
-        config.numClasses = 5;
-        auto model = ModelFactory::create(config);
-        model->train();
-        std::vector<double> times;
-        for (int r = 0; r < warmup + repeats; ++r) {
-            const auto start = std::chrono::steady_clock::now();
-            model->zero_grad();
-            torch::nn::functional::cross_entropy(model->forward(ids, mask), labels).backward();
-            const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-            if (r >= warmup)
-                times.push_back(ms);
+    auto classes = torch::randint(0, 5, {batch}, torch::kLong);
+    auto series = torch::randn({batch, length, drivers});
+    auto history = torch::randn({batch, length});
+    auto target = torch::randn({batch});
+    std::printf("# LibTorch %s, %d threads, median of %d\n", ComputeDevice::torchVersion().c_str(),
+                torch::get_num_threads(), repeats);
+    if (const auto cases = chosen(classifiers); !cases.empty()) {
+        std::printf("# classification: batch %lld x length %lld, d_model 300, cross-entropy\n",
+                    static_cast<long long>(batch), static_cast<long long>(length));
+        std::printf("%-14s %-10s %12s %10s\n", "model", "pos", "params", "ms/step");
+        for (const auto& c : cases) {
+            ModelConfig config;
+            config.model = c.model;
+            config.position = c.position;
+            config.dModel = 300;
+            config.heads = c.heads;
+            config.rprClip = 10;
+            config.pooling = c.pooling;
+            config.vocabularySize = vocab;
+            config.numClasses = 5;
+            auto model = ModelFactory::create(config);
+            model->train();
+            const double ms = medianMs([&] {
+                model->zero_grad(setToNone);
+                torch::nn::functional::cross_entropy(model->forward(ids, mask), classes).backward();
+            }, warmup, repeats);
+            std::printf("%-14s %-10s %12lld %10.1f\n", c.label, c.position,
+                        static_cast<long long>(model->trainableParametersWithoutEmbedding()), ms);
+            std::fflush(stdout);
         }
-        std::sort(times.begin(), times.end());
-        std::printf("%-12s %-6s %12lld %10.1f\n", c.model, c.position,
-                    static_cast<long long>(model->trainableParametersWithoutEmbedding()), times[times.size() / 2]);
+    }
+    if (const auto cases = chosen(regressors); !cases.empty()) {
+        std::printf("# time series: batch %lld x window %lld, %lld driving series, d_model 64, MSE\n",
+                    static_cast<long long>(batch), static_cast<long long>(length), static_cast<long long>(drivers));
+        std::printf("%-14s %-10s %12s %10s\n", "model", "pos", "params", "ms/step");
+        for (const auto& c : cases) {
+            ModelConfig config; // as tests/test_regression.cpp: drivers and window make it a regressor
+            config.model = c.model;
+            config.position = c.position;
+            config.dModel = 64;
+            config.heads = c.heads;
+            config.drivers = static_cast<int>(drivers);
+            config.window = static_cast<int>(length);
+            auto model = ModelFactory::createRegressor(config);
+            model->train();
+            const double ms = medianMs([&] {
+                model->zero_grad(setToNone);
+                torch::mse_loss(model->forward(series, history), target).backward();
+            }, warmup, repeats);
+            std::printf("%-14s %-10s %12lld %10.1f\n", c.label, c.position,
+                        static_cast<long long>(model->trainableParameters()), ms);
+            std::fflush(stdout);
+        }
     }
     return 0;
 }

@@ -195,7 +195,7 @@ std::string TrainConfig::embeddingsFile() const
 {
     if (embeddingsPath.empty() || TextFile::exists(embeddingsPath) || embeddingsPath.front() == '/')
         return embeddingsPath;
-    return DataLocator::locate(embeddingsPath, dataDir);
+    return DataLocator::join(DataLocator::locate(embeddingsPath, dataDir), embeddingsPath); // locate gives the folder
 }
 
 } // namespace attnlab
