@@ -1,5 +1,7 @@
 #include "core/CliApp.h"
 
+#include "core/BenchCommand.h"
+#include "core/CliFlags.h"
 #include "core/CompositeObserver.h"
 #include "core/ComputeDevice.h"
 #include "core/DataError.h"
@@ -8,6 +10,7 @@
 #include "core/DatasetStatistics.h"
 #include "core/Registry.h"
 #include "core/RunStore.h"
+#include "core/RunsCommand.h"
 #include "core/StoreObserver.h"
 #include "core/RepeatStatistics.h"
 #include "core/TextClassifier.h"
@@ -41,76 +44,8 @@ extern "C" void onInterrupt(int)
         gInterruptToken->cancel();
 }
 
-struct UsageError : std::invalid_argument {
-    using std::invalid_argument::invalid_argument;
-};
-
-// --flag value pairs and boolean --flags; anything else is a usage error naming it.
-class Flags {
-public:
-    Flags(const std::vector<std::string>& args, const std::set<std::string>& valued, const std::set<std::string>& booleans)
-    {
-        for (std::size_t i = 1; i < args.size(); ++i) {
-            const std::string& a = args[i];
-            if (booleans.count(a)) {
-                values_[a] = "1";
-            } else if (valued.count(a)) {
-                if (i + 1 >= args.size())
-                    throw UsageError(a + " needs a value");
-                values_[a] = args[++i];
-            } else {
-                throw UsageError("unknown option '" + a + "' for '" + args[0] + "'");
-            }
-        }
-    }
-    bool has(const std::string& f) const { return values_.count(f) > 0; }
-    std::string text(const std::string& f, const std::string& fallback) const
-    {
-        auto it = values_.find(f);
-        return it == values_.end() ? fallback : it->second;
-    }
-    std::string required(const std::string& f) const
-    {
-        if (!has(f))
-            throw UsageError(f + " is required");
-        return values_.at(f);
-    }
-    long long integer(const std::string& f, long long fallback) const
-    {
-        if (!has(f))
-            return fallback;
-        const std::string& v = values_.at(f);
-        std::size_t used = 0;
-        long long n = 0;
-        try {
-            n = std::stoll(v, &used);
-        } catch (const std::exception&) {
-            used = 0;
-        }
-        if (used != v.size() || v.empty())
-            throw UsageError(f + " expects an integer, got '" + v + "'");
-        return n;
-    }
-    double real(const std::string& f, double fallback) const
-    {
-        if (!has(f))
-            return fallback;
-        const std::string& v = values_.at(f);
-        std::size_t used = 0;
-        double n = 0;
-        try {
-            n = std::stod(v, &used);
-        } catch (const std::exception&) {
-            used = 0;
-        }
-        if (used != v.size() || v.empty())
-            throw UsageError(f + " expects a number, got '" + v + "'");
-        return n;
-    }
-
-private:
-    std::map<std::string, std::string> values_;
-};
+using UsageError = CliUsageError;
+using Flags = CliFlags;
 
 const std::set<std::string> kModelFlags = {"--dataset", "--model", "--position", "--d-model", "--layers", "--rpr-clip",
                                            "--ff-hidden", "--dropout-keep", "--heads", "--ffn-hidden", "--filters",
@@ -215,6 +150,10 @@ const char* kUsage =
     "                                        download the manifest's files (sha256-checked, placed atomically)\n"
     "  import DATASET PATH [--data-dir DIR] [--json]\n"
     "                                        copy them from a folder or archive (.tar.gz, .zip, ...), sha256-checked\n"
+    "  bench [--models lstm,ssan-rpr,...] [--epochs N] [--passes N] [--device auto|cpu|cuda] [--threads N]\n"
+    "        [--dataset sst-fine] [--d-model 300] [--db FILE | --no-store] [--json]\n"
+    "                                        thesis Table 5.4: params, peak memory, train/predict time per model\n"
+    "  runs list|show|export|import|tag|note|groups [--db FILE] ...   the run store (attnlab-cli runs --help)\n"
     "  dataset options: --data-dir DIR --lowercase --file F | --train-file F --dev-file F --test-file F\n"
     "        --text-column C --label-column C --target-column C --drivers C1,C2 --delimiter X|tab --header auto|yes|no\n"
     "        --tokenizer whitespace|ptb|tweet --window T --lag L --distance D --min-fillers N --max-fillers N\n"
@@ -251,6 +190,10 @@ int CliApp::run(const std::vector<std::string>& args)
             return stats(args);
         if (args[0] == "fetch" || args[0] == "import")
             return fetchOrImport(args);
+        if (args[0] == "runs")
+            return RunsCommand(out_, err_).run(args);
+        if (args[0] == "bench")
+            return BenchCommand(out_, err_).run(args);
         return usage("unknown command '" + args[0] + "'");
     } catch (const UsageError& e) {
         return usage(e.what());

@@ -1,0 +1,111 @@
+#!/usr/bin/python3
+"""The training side of `attnlab-cli bench` (thesis Table 5.4 protocol) as a plain PyTorch (Python) loop, for
+the side-by-side in docs/BENCHMARKS.md: SST-fine sentences, shuffled epochs of length-bucketed batches of 32
+(shuffle, pools of 20 batches sorted by length, batch order shuffled: BatchBuilder::epochBatches), Adam 1e-3,
+zero_grad in place; then predictions for dev P times in batches of 32 sorted by length. Models are
+benchmarks/model_step.py's twins at d_model 300 with the vocabulary of SST-fine train. Run with Debian's
+python3-torch (the same LibTorch 1.13 as the C++ build):
+    /usr/bin/python3 benchmarks/train_loop.py [--data-dir DIR] [--epochs N] [--passes N] [--threads N]
+                                              [--models lstm,bilstm,cnn,ssan-rpr,ssan-pe,transformer-rpr]
+"""
+import argparse, os, random, re, sys, time
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import model_step as ms  # noqa: E402
+
+LEAF = re.compile(r'\((\d) ([^()\s]+)\)')
+POOL_BATCHES = 20  # BatchBuilder::kEpochPoolBatches
+
+
+def read_sst(path):
+    """(tokens, label) per sentence: the leaves of each PTB tree, the root's label."""
+    examples = []
+    with open(path, encoding='utf-8') as f:
+        for line in f:
+            line = line.strip()
+            if line:
+                examples.append(([w for _, w in LEAF.findall(line)], int(line[1])))
+    return examples
+
+
+def pad(batch):
+    t = max(len(ids) for ids, _ in batch)
+    ids = torch.zeros(len(batch), t, dtype=torch.long)
+    for i, (seq, _) in enumerate(batch):
+        ids[i, :len(seq)] = torch.tensor(seq)
+    return ids, ids != 0, torch.tensor([label for _, label in batch])
+
+
+def epoch_batches(examples, rng, size):
+    order = list(range(len(examples)))
+    rng.shuffle(order)
+    batches = []
+    pool = POOL_BATCHES * size
+    for start in range(0, len(order), pool):
+        chunk = sorted(order[start:start + pool], key=lambda i: len(examples[i][0]))
+        batches += [chunk[i:i + size] for i in range(0, len(chunk), size)]
+    rng.shuffle(batches)
+    return batches
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument('--data-dir', default=os.environ.get('ATTNLAB_DATA_DIR', '../shared/datasets'))
+    p.add_argument('--epochs', type=int, default=10)
+    p.add_argument('--passes', type=int, default=10)
+    p.add_argument('--threads', type=int, default=os.cpu_count())
+    p.add_argument('--models', default='lstm,bilstm,cnn,ssan-rpr,ssan-pe,transformer-rpr')
+    a = p.parse_args()
+    torch.set_num_threads(a.threads)
+    sst = os.path.join(a.data_dir, 'sentiment', 'sst')
+    train, dev = read_sst(os.path.join(sst, 'train.txt')), read_sst(os.path.join(sst, 'dev.txt'))
+    vocab = {'<pad>': 0, '<unk>': 1}
+    for tokens, _ in train:
+        for w in tokens:
+            vocab.setdefault(w, len(vocab))
+    encode = lambda ex: [([vocab.get(w, 1) for w in t], y) for t, y in ex]  # noqa: E731
+    train, dev = encode(train), encode(dev)
+    ms.V = len(vocab)
+    makers = {'lstm': lambda: ms.Recurrent('lstm'), 'bilstm': lambda: ms.Recurrent('lstm', True), 'cnn': ms.Cnn,
+              'ssan-rpr': lambda: ms.Ssan('rpr'), 'ssan-pe': lambda: ms.Ssan('sinusoidal'),
+              'transformer-rpr': lambda: ms.Transformer(10, 4)}
+    dev_batches = [pad(b) for b in (lambda s: [s[i:i + 32] for i in range(0, len(s), 32)])(
+        sorted(dev, key=lambda e: len(e[0])))]
+    per_epoch = (len(train) + 31) // 32
+    print(f'# PyTorch {torch.__version__}, {torch.get_num_threads()} threads; SST-fine train {len(train)} sentences, '
+          f'{a.epochs} epochs x {per_epoch} batches of 32, dev {a.passes} x {len(dev_batches)} batches; '
+          f'vocabulary {len(vocab)}')
+    row = '{:<18} {:>10} {:>10} {:>10} {:>10}'
+    print(row.format('model', 'params', 'train s', 's/epoch', 'predict s'))
+    for name in [m for m in a.models.split(',') if m]:
+        if name not in makers:
+            print(f'# no twin for {name}')
+            continue
+        torch.manual_seed(1)
+        model = makers[name]()
+        params = sum(p.numel() for n, p in model.named_parameters() if not n.startswith('emb.'))
+        opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+        rng = random.Random(1)
+        model.train()
+        start = time.perf_counter()
+        for _ in range(a.epochs):
+            for indices in epoch_batches(train, rng, 32):
+                ids, mask, labels = pad([train[i] for i in indices])
+                opt.zero_grad(set_to_none=False)
+                F.cross_entropy(model(ids, mask), labels).backward()
+                opt.step()
+        train_s = time.perf_counter() - start
+        model.eval()
+        start = time.perf_counter()
+        with torch.no_grad():
+            for _ in range(a.passes):
+                for ids, mask, _ in dev_batches:
+                    model(ids, mask).argmax(1)
+        predict_s = time.perf_counter() - start
+        print(row.format(name, params, f'{train_s:.1f}', f'{train_s / a.epochs:.1f}', f'{predict_s:.2f}'), flush=True)
+
+
+if __name__ == '__main__':
+    main()

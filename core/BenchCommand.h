@@ -1,0 +1,21 @@
+#pragma once
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace attnlab {
+
+// attnlab-cli bench: the thesis' Table 5.4 / 5.7 model characteristics (ModelCharacteristics) for a
+// list of models, printed as a table (or JSON) that says what was run, and stored in the run store as
+// one run per model, tagged "bench", with the figures in its characteristics.
+class BenchCommand {
+public:
+    BenchCommand(std::ostream& out, std::ostream& err);
+    int run(const std::vector<std::string>& args); // args[0] == "bench"
+
+private:
+    std::ostream& out_;
+    std::ostream& err_;
+};
+
+} // namespace attnlab

@@ -1,0 +1,34 @@
+#pragma once
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace attnlab {
+
+// A command-line mistake: attnlab-cli prints it with the usage text and exits with 2.
+struct CliUsageError : std::invalid_argument {
+    using std::invalid_argument::invalid_argument;
+};
+
+// The options of one attnlab-cli command: "--flag value" pairs and boolean "--flags" after args[0] (the
+// command), plus positional words where the command allows them. Anything unknown is a CliUsageError naming it.
+class CliFlags {
+public:
+    CliFlags(const std::vector<std::string>& args, const std::set<std::string>& valued, const std::set<std::string>& booleans,
+             std::size_t maxPositional = 0);
+
+    bool has(const std::string& flag) const;
+    std::string text(const std::string& flag, const std::string& fallback) const;
+    std::string required(const std::string& flag) const;
+    long long integer(const std::string& flag, long long fallback) const;
+    double real(const std::string& flag, double fallback) const;
+    const std::vector<std::string>& positional() const { return positional_; }
+
+private:
+    std::map<std::string, std::string> values_;
+    std::vector<std::string> positional_;
+};
+
+} // namespace attnlab

@@ -1,0 +1,32 @@
+#pragma once
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace attnlab {
+
+class CliFlags;
+class RunStore;
+
+// attnlab-cli runs list | show | export | import | tag | note | groups: the run store from a terminal or a
+// script. Reads and writes only through RunStore and RunExport, so the GUI's history and this agree.
+// Throws CliUsageError for bad usage and std::runtime_error (naming the file) for store problems.
+class RunsCommand {
+public:
+    RunsCommand(std::ostream& out, std::ostream& err);
+    int run(const std::vector<std::string>& args); // args[0] == "runs"
+
+private:
+    int list(RunStore& store, const CliFlags& flags);
+    int show(RunStore& store, const CliFlags& flags);
+    int exportRuns(RunStore& store, const CliFlags& flags);
+    int importRuns(RunStore& store, const CliFlags& flags);
+    int tag(RunStore& store, const CliFlags& flags);
+    int note(RunStore& store, const CliFlags& flags);
+    int groups(RunStore& store, const CliFlags& flags);
+
+    std::ostream& out_;
+    std::ostream& err_;
+};
+
+} // namespace attnlab

@@ -1,0 +1,215 @@
+// attnlab-cli runs (list, show, export, import, tag, note, groups) and bench (thesis Table 5.4 protocol),
+// run as a user runs them, against real stores in temporary folders.
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonDocument>
+#include <QtCore/QJsonObject>
+#include <QtCore/QProcess>
+#include <QtCore/QTemporaryDir>
+#include <QtTest/QtTest>
+
+#include <cmath>
+
+namespace {
+
+struct Result {
+    int code = -1;
+    QString out, err;
+    QJsonDocument json() const { return QJsonDocument::fromJson(out.trimmed().split('\n').last().toUtf8()); }
+};
+
+Result cli(const QStringList& args)
+{
+    QProcess p;
+    p.start(ATTNLAB_CLI_PATH, args);
+    p.waitForFinished(300000);
+    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+}
+
+} // namespace
+
+class TestCliRuns : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void listShowTagNoteGroups()
+    {
+        QTemporaryDir dir;
+        const auto db = dir.filePath("runs.sqlite");
+        auto r = cli({"train", "--dataset", "synthetic-sentiment", "--model", "bow", "--position", "none", "--steps", "40",
+                      "--eval-every", "20", "--repeat", "2", "--seed", "7", "--device", "cpu", "--db", db, "--json"});
+        QCOMPARE(r.code, 0);
+        const auto trained = r.json().object()["runs"].toArray();
+        QCOMPARE(trained.size(), 2);
+        r = cli({"train", "--dataset", "synthetic-sentiment", "--model", "lstm", "--position", "none", "--steps", "20",
+                 "--eval-every", "10", "--device", "cpu", "--db", db, "--json"});
+        QCOMPARE(r.code, 0);
+        const qint64 lstmId = r.json().object()["run_id"].toInteger();
+
+        r = cli({"runs", "list", "--db", db, "--json"});
+        QCOMPARE(r.code, 0);
+        auto list = r.json().array();
+        QCOMPARE(list.size(), 3);
+        QCOMPARE(list[0].toObject()["id"].toInteger(), lstmId); // newest first
+        r = cli({"runs", "list", "--db", db, "--model", "bow", "--sort", "test", "--json"});
+        list = r.json().array();
+        QCOMPARE(list.size(), 2);
+        QVERIFY(list[0].toObject()["test_accuracy"].toDouble() >= list[1].toObject()["test_accuracy"].toDouble());
+        for (const auto run : list) { // the stored results are the ones train printed
+            bool found = false;
+            for (const auto t : trained)
+                if (t.toObject()["run_id"].toInteger() == run.toObject()["id"].toInteger()) {
+                    QCOMPARE(run.toObject()["test_accuracy"].toDouble(), t.toObject()["test_accuracy"].toDouble());
+                    QCOMPARE(run.toObject()["seed"].toInteger(), t.toObject()["seed"].toInteger());
+                    found = true;
+                }
+            QVERIFY(found);
+        }
+        r = cli({"runs", "list", "--db", db}); // the human table
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.startsWith("id"));
+        QCOMPARE(r.out.trimmed().split('\n').size(), 4);
+        QVERIFY(r.err.contains("3 runs in " + db));
+
+        r = cli({"runs", "tag", QString::number(lstmId), "--tags", "baseline,lstm", "--db", db});
+        QCOMPARE(r.code, 0);
+        r = cli({"runs", "note", QString::number(lstmId), "--text", "too few steps to mean anything", "--db", db});
+        QCOMPARE(r.code, 0);
+        r = cli({"runs", "list", "--tag", "baseline", "--db", db, "--json"});
+        QCOMPARE(r.json().array().size(), 1);
+        QCOMPARE(r.json().array()[0].toObject()["notes"].toString(), QString("too few steps to mean anything"));
+        r = cli({"runs", "list", "--search", "FEW STEPS", "--db", db, "--json"});
+        QCOMPARE(r.json().array().size(), 1);
+
+        r = cli({"runs", "show", QString::number(lstmId), "--db", db});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("run " + QString::number(lstmId) + ": lstm on synthetic-sentiment (completed)"), qPrintable(r.out));
+        QVERIFY(r.out.contains("tags        baseline lstm"));
+        QVERIFY(r.out.contains("dev accuracy"));
+        r = cli({"runs", "show", QString::number(lstmId), "--db", db, "--json"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(!r.json().object()["runs"].toArray()[0].toObject()["metrics"].toArray().isEmpty());
+
+        // Repeats of one configuration are one group: mean and sample std of the two test accuracies.
+        r = cli({"runs", "groups", "--db", db, "--json"});
+        QCOMPARE(r.code, 0);
+        bool sawBow = false;
+        for (const auto g : r.json().array()) {
+            const auto o = g.toObject();
+            if (o["model"].toString() != "bow")
+                continue;
+            sawBow = true;
+            QCOMPARE(o["completed"].toInt(), 2);
+            const double a = trained[0].toObject()["test_accuracy"].toDouble(), b = trained[1].toObject()["test_accuracy"].toDouble();
+            QVERIFY(std::abs(o["test_accuracy_mean"].toDouble() - (a + b) / 2) < 1e-12);
+            QVERIFY(std::abs(o["test_accuracy_std"].toDouble() - std::abs(a - b) / std::sqrt(2.0)) < 1e-12);
+        }
+        QVERIFY(sawBow);
+
+        // Bad input: named, nothing changed.
+        r = cli({"runs", "show", "999", "--db", db});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("no run 999"), qPrintable(r.err));
+        r = cli({"runs", "show", "abc", "--db", db});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("a run id is a positive integer, got 'abc'"));
+        r = cli({"runs", "list", "--sort", "accuracy", "--db", db});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("--sort expects started, test, dev or name"));
+        r = cli({"runs", "list", "--status", "done", "--db", db});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("unknown run status 'done'"));
+        r = cli({"runs", "frobnicate", "--db", db});
+        QCOMPARE(r.code, 2);
+        r = cli({"runs", "list", "--db", db, "--json"});
+        QCOMPARE(r.json().array().size(), 3);
+    }
+
+    void exportThenImportMergesOnce()
+    {
+        QTemporaryDir dir;
+        const auto db = dir.filePath("a.sqlite"), other = dir.filePath("b.sqlite");
+        auto r = cli({"train", "--dataset", "synthetic-sentiment", "--model", "bow", "--position", "none", "--steps", "30",
+                      "--eval-every", "10", "--repeat", "2", "--device", "cpu", "--db", db, "--json"});
+        QCOMPARE(r.code, 0);
+        const auto json = dir.filePath("runs.json"), csv = dir.filePath("runs.csv");
+        r = cli({"runs", "export", "--out", json, "--db", db});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("exported 2 runs"));
+        r = cli({"runs", "export", "--out", csv, "--db", db, "1"});
+        QCOMPARE(r.code, 0);
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const auto rows = QString::fromUtf8(f.readAll()).split("\r\n", Qt::SkipEmptyParts);
+        QCOMPARE(rows.size(), 2); // header + run 1
+        QVERIFY(rows[0].contains("uuid"));
+
+        r = cli({"runs", "import", json, "--db", other, "--json"});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.json().object()["added"].toInt(), 2);
+        r = cli({"runs", "import", db, "--db", other, "--json"}); // the same runs from the database file itself
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.json().object()["added"].toInt(), 0);
+        QCOMPARE(r.json().object()["skipped"].toInt(), 2);
+        r = cli({"runs", "list", "--db", other, "--json"});
+        QCOMPARE(r.json().array().size(), 2);
+
+        r = cli({"runs", "export", "--out", dir.filePath("runs.txt"), "--db", db});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("--format json|csv"));
+        r = cli({"runs", "import", dir.filePath("missing.json"), "--db", other});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("missing.json"), qPrintable(r.err));
+        r = cli({"runs", "export", "--out", json, "--db", db, "42"});
+        QCOMPARE(r.code, 1);
+        QVERIFY(r.err.contains("no run 42"));
+    }
+
+    // Table 5.4 protocol: exact parameter counts at d_model 300, the batch counts the protocol implies,
+    // memory and times measured, one stored run per model with its characteristics.
+    void benchMeasuresAndStores()
+    {
+        QTemporaryDir dir;
+        const auto db = dir.filePath("runs.sqlite");
+        auto r = cli({"bench", "--dataset", "synthetic-sentiment", "--models", "ssan-rpr,ssan2-rpr", "--epochs", "2",
+                      "--passes", "3", "--device", "cpu", "--db", db, "--json"});
+        QCOMPARE(r.code, 0);
+        const auto o = r.json().object();
+        QVERIFY(o["protocol"].toString().contains("2 epochs"));
+        const auto models = o["models"].toArray();
+        QCOMPARE(models.size(), 2);
+        QCOMPARE(models[0].toObject()["params"].toInteger(), 465605); // thesis Table 5.4: 465,600
+        QCOMPARE(models[1].toObject()["params"].toInteger(), 839405); // 839,400
+        r = cli({"stats", "synthetic-sentiment", "--json"});
+        QCOMPARE(r.code, 0);
+        const auto splits = r.json().object()["splits"].toObject();
+        const int train = splits["train"].toObject()["examples"].toInt(), dev = splits["dev"].toObject()["examples"].toInt();
+        QVERIFY2(train > 0 && dev > 0, qPrintable(r.out));
+        for (const auto m : models) {
+            const auto b = m.toObject();
+            QCOMPARE(b["train_batches"].toInt(), 2 * ((train + 31) / 32));
+            QCOMPARE(b["predict_batches"].toInt(), 3 * ((dev + 31) / 32));
+            QVERIFY(b["train_seconds"].toDouble() > 0 && b["predict_seconds"].toDouble() > 0);
+            QVERIFY(b["peak_memory_mib"].toDouble() >= b["baseline_memory_mib"].toDouble());
+            QVERIFY(b["peak_memory_mib"].toDouble() > 10);
+            QVERIFY(std::isfinite(b["last_train_loss"].toDouble()) && b["last_train_loss"].toDouble() > 0);
+        }
+        r = cli({"runs", "list", "--tag", "bench", "--db", db, "--json"});
+        QCOMPARE(r.json().array().size(), 2);
+        const auto id = QString::number(models[1].toObject()["run_id"].toInteger());
+        r = cli({"runs", "show", id, "--db", db});
+        QVERIFY2(r.out.contains("train_batches"), qPrintable(r.out));
+        QVERIFY(r.out.contains("params            839405"));
+
+        r = cli({"bench", "--models", "ssan-rpr,gpt", "--dataset", "synthetic-sentiment", "--no-store"});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("unknown model 'gpt' (known: lstm, bilstm, cnn"));
+        r = cli({"bench", "--epochs", "0", "--dataset", "synthetic-sentiment", "--no-store"});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("--epochs: at least 1"));
+        r = cli({"bench", "--dataset", "sml2010", "--no-store"});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("time series"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliRuns)
+#include "test_cli_runs.moc"
