@@ -140,9 +140,11 @@ const char* kUsage =
     "        [--eval-every N] [--log-every N] [--patience N] [--sampling random|epochs]\n"
     "        [--optimizer adam|adadelta|sgd] [--lr X] [--momentum M] [--l2 G] [--weight-decay W] [--clip-norm C]\n"
     "        [--lr-schedule constant|step|cosine] [--lr-decay-every N] [--lr-decay-gamma G] [--warmup-steps N] [--amp]\n"
-    "        [--embeddings FILE [--embeddings-frozen] [--oov-range A]] [--phrases] [model options] [dataset options]\n"
+    "        [--embeddings FILE [--embeddings-frozen] [--oov-range A]] [--phrases] [--checkpoint-dir DIR]\n"
+    "        [model options] [dataset options]\n"
     "        [--json]  a preset or config gives every setting; flags override it. --repeat R: seeds S..S+R-1,\n"
-    "        reported as mean ± std. Progress: a bar on a terminal, JSON lines on stderr otherwise\n"
+    "        reported as mean ± std. Progress: a bar on a terminal, JSON lines on stderr otherwise.\n"
+    "        --checkpoint-dir DIR: each completed run's best-dev weights are saved there (runs show lists them)\n"
     "  presets [--json]                      the thesis experiments' presets (train --preset NAME)\n"
     "  stats DATASET [--phrases] [--embeddings FILE] [dataset options] [--json]\n"
     "                                        examples per split, class balance, lengths, vocabulary, coverage\n"
@@ -151,7 +153,7 @@ const char* kUsage =
     "  import DATASET PATH [--data-dir DIR] [--json]\n"
     "                                        copy them from a folder or archive (.tar.gz, .zip, ...), sha256-checked\n"
     "  bench [--models lstm,ssan-rpr,...] [--epochs N] [--passes N] [--device auto|cpu|cuda] [--threads N]\n"
-    "        [--dataset sst-fine] [--d-model 300] [--db FILE | --no-store] [--json]\n"
+    "        [--dataset sst-fine] [--d-model 300] [--db FILE | --no-store] [--one-process] [--json]\n"
     "                                        thesis Table 5.4: params, peak memory, train/predict time per model\n"
     "  runs list|show|export|import|tag|note|groups [--db FILE] ...   the run store (attnlab-cli runs --help)\n"
     "  dataset options: --data-dir DIR --lowercase --file F | --train-file F --dev-file F --test-file F\n"
@@ -435,7 +437,7 @@ int CliApp::train(const std::vector<std::string>& args)
     valued.insert({"--steps", "--seed", "--db", "--device", "--batch-size", "--eval-every", "--optimizer", "--lr",
                    "--threads", "--sampling", "--config", "--preset", "--repeat", "--momentum", "--l2", "--weight-decay",
                    "--lr-schedule", "--lr-decay-every", "--lr-decay-gamma", "--warmup-steps", "--clip-norm", "--epochs",
-                   "--patience", "--log-every"});
+                   "--patience", "--log-every", "--checkpoint-dir"});
     valued.insert(kDatasetFlags.begin(), kDatasetFlags.end());
     valued.insert({"--embeddings", "--oov-range"});
     auto booleans = kDatasetBooleans;
@@ -475,6 +477,7 @@ int CliApp::train(const std::vector<std::string>& args)
     c.embeddingsPath = flags.text("--embeddings", c.embeddingsPath);
     c.embeddingsFrozen = c.embeddingsFrozen || flags.has("--embeddings-frozen");
     c.oovRange = flags.real("--oov-range", c.oovRange);
+    c.checkpointDir = flags.text("--checkpoint-dir", c.checkpointDir);
     c.steps = static_cast<int>(flags.integer("--steps", c.steps));
     c.epochs = static_cast<int>(flags.integer("--epochs", flags.has("--steps") ? 0 : c.epochs));
     c.seed = static_cast<std::uint64_t>(flags.integer("--seed", static_cast<long long>(c.seed)));

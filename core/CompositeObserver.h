@@ -13,6 +13,7 @@ public:
     void onProgress(const ProgressEvent& e) override { for (auto* o : observers_) o->onProgress(e); }
     void onMetric(const MetricPoint& e) override { for (auto* o : observers_) o->onMetric(e); }
     void onAttention(const AttentionSnapshot& e) override { for (auto* o : observers_) o->onAttention(e); }
+    void onCheckpoint(const CheckpointRef& e) override { for (auto* o : observers_) o->onCheckpoint(e); }
     void onFinished(const RunSummary& e) override { for (auto* o : observers_) o->onFinished(e); }
 
 private:

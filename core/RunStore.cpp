@@ -436,6 +436,7 @@ std::string RunStore::groupKeyOf(const std::string& configJson)
     if (!config.is_object())
         return configJson;
     config.erase("seed");
+    config.erase("checkpoint_dir"); // where weights are saved does not change the experiment
     return config.dump(); // nlohmann's objects keep keys sorted: one text per configuration
 }
 

@@ -65,7 +65,7 @@ public:
     RunBundle bundle(std::int64_t runId) const;
     std::int64_t importRun(const RunBundle& bundle);
 
-    // The group key of a configuration: its JSON without "seed", keys sorted, no spaces.
+    // The group key of a configuration: its JSON without "seed" (and "checkpoint_dir"), keys sorted, no spaces.
     static std::string groupKeyOf(const std::string& configJson);
 
 private:

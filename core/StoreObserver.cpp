@@ -55,6 +55,15 @@ void StoreObserver::onAttention(const AttentionSnapshot& snapshot)
     wake_.notify_one();
 }
 
+void StoreObserver::onCheckpoint(const CheckpointRef& checkpoint)
+{
+    if (!runId_)
+        return;
+    std::lock_guard lock(mutex_);
+    checkpoints_.push_back(checkpoint);
+    ++queuedCount_;
+}
+
 void StoreObserver::onFinished(const RunSummary& summary)
 {
     if (!runId_)
@@ -99,9 +108,11 @@ void StoreObserver::writerLoop()
         deadline = Clock::now() + std::chrono::seconds(1);
         std::vector<MetricPoint> metrics;
         std::vector<AttentionSnapshot> attention;
+        std::vector<CheckpointRef> checkpoints;
         std::optional<RunSummary> finished;
         metrics.swap(metrics_);
         attention.swap(attention_);
+        checkpoints.swap(checkpoints_);
         finished.swap(finished_);
         const std::uint64_t taken = queuedCount_;
         const std::int64_t runId = runId_;
@@ -116,6 +127,8 @@ void StoreObserver::writerLoop()
                 store_.appendMetrics(runId, metrics); // one transaction
                 for (const auto& snapshot : attention)
                     store_.appendAttention(runId, snapshot);
+                for (const auto& c : checkpoints)
+                    store_.addCheckpoint(runId, c.step, c.path, c.sha256);
                 if (finished)
                     store_.finishRun(runId, *finished);
             } catch (...) {

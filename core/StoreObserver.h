@@ -28,6 +28,7 @@ public:
     void onStarted(const RunInfo& info) override;
     void onMetric(const MetricPoint& point) override;
     void onAttention(const AttentionSnapshot& snapshot) override;
+    void onCheckpoint(const CheckpointRef& checkpoint) override;
     void onFinished(const RunSummary& summary) override;
 
     std::int64_t runId() const { return runId_; }
@@ -45,6 +46,7 @@ private:
     std::condition_variable stored_; // flush() waits here
     std::vector<MetricPoint> metrics_;
     std::vector<AttentionSnapshot> attention_;
+    std::vector<CheckpointRef> checkpoints_;
     std::optional<RunSummary> finished_;
     std::uint64_t queuedCount_ = 0; // events queued so far ...
     std::uint64_t storedCount_ = 0; // ... and how many of them the writer has handled

@@ -58,6 +58,7 @@ std::string TrainConfig::toJson() const
         {"embeddings", embeddingsPath},
         {"embeddings_frozen", embeddingsFrozen},
         {"oov_range", oovRange},
+        {"checkpoint_dir", checkpointDir},
     };
     return j.dump();
 }
@@ -127,6 +128,7 @@ TrainConfig TrainConfig::fromJson(const std::string& text)
     read("embeddings", c.embeddingsPath);
     read("embeddings_frozen", c.embeddingsFrozen);
     read("oov_range", c.oovRange);
+    read("checkpoint_dir", c.checkpointDir);
     return c;
 }
 

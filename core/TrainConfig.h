@@ -36,7 +36,10 @@ struct TrainConfig {
     bool phrases = false;            // SST: train on every labelled phrase (thesis 5.2.1)
     std::string embeddingsPath;      // pre-trained word vectors (GloVe, word2vec, fastText); "" = random
     bool embeddingsFrozen = false;   // keep the pre-trained vectors fixed, else fine-tune them
-    double oovRange = 0.25;          // out-of-vocabulary vectors uniform in [-a, a] (thesis: 0.25; 0.05 with GloVe)
+    double oovRange = 0.25;
+    // Where the best-dev weights of a completed run are saved (LibTorch archive, one file per run, named in
+    // the run store with its sha256); "" = not saved.
+    std::string checkpointDir;          // out-of-vocabulary vectors uniform in [-a, a] (thesis: 0.25; 0.05 with GloVe)
 
     std::string toJson() const;
     // Throws std::invalid_argument naming the key on bad JSON.

@@ -3,6 +3,7 @@
 #include "core/MetricPoint.h"
 #include "core/ProgressEvent.h"
 #include "core/RunInfo.h"
+#include "core/RunRecord.h"
 #include "core/RunSummary.h"
 
 namespace attnlab {
@@ -16,6 +17,7 @@ public:
     virtual void onProgress(const ProgressEvent&) {}
     virtual void onMetric(const MetricPoint&) {}
     virtual void onAttention(const AttentionSnapshot&) {}
+    virtual void onCheckpoint(const CheckpointRef&) {} // the best-dev weights were saved to a file
     virtual void onFinished(const RunSummary&) {}
 };
 

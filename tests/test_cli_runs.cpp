@@ -1,5 +1,7 @@
 // attnlab-cli runs (list, show, export, import, tag, note, groups) and bench (thesis Table 5.4 protocol),
 // run as a user runs them, against real stores in temporary folders.
+#include <QtCore/QCryptographicHash>
+#include <QtCore/QDir>
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
@@ -163,6 +165,32 @@ private Q_SLOTS:
         QVERIFY(r.err.contains("no run 42"));
     }
 
+    // train --checkpoint-dir: the file is written and the store names it with its sha256.
+    void checkpointsAreListedWithTheRun()
+    {
+        QTemporaryDir dir;
+        const auto db = dir.filePath("runs.sqlite"), checkpoints = dir.filePath("weights");
+        auto r = cli({"train", "--dataset", "synthetic-sentiment", "--model", "ssan", "--position", "rpr", "--d-model", "16",
+                      "--steps", "30", "--eval-every", "10", "--device", "cpu", "--db", db, "--checkpoint-dir", checkpoints,
+                      "--json"});
+        QCOMPARE(r.code, 0);
+        const auto run = r.json().object();
+        const QStringList files = QDir(checkpoints).entryList(QDir::Files);
+        QCOMPARE(files.size(), 1);
+        QVERIFY2(files[0].endsWith("-step" + QString::number(run["best_step"].toInt()) + ".pt"), qPrintable(files[0]));
+        r = cli({"runs", "show", QString::number(run["run_id"].toInteger()), "--db", db});
+        QVERIFY2(r.out.contains("checkpoint  step " + QString::number(run["best_step"].toInt()) + ": " +
+                                QDir(checkpoints).filePath(files[0])),
+                 qPrintable(r.out));
+        r = cli({"runs", "show", QString::number(run["run_id"].toInteger()), "--db", db, "--json"});
+        const auto stored = r.json().object()["runs"].toArray()[0].toObject()["checkpoints"].toArray();
+        QCOMPARE(stored.size(), 1);
+        QFile f(QDir(checkpoints).filePath(files[0]));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(stored[0].toObject()["sha256"].toString(),
+                 QString::fromLatin1(QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256).toHex()));
+    }
+
     // Table 5.4 protocol: exact parameter counts at d_model 300, the batch counts the protocol implies,
     // memory and times measured, one stored run per model with its characteristics.
     void benchMeasuresAndStores()
@@ -191,6 +219,7 @@ private Q_SLOTS:
             QVERIFY(b["peak_memory_mib"].toDouble() >= b["baseline_memory_mib"].toDouble());
             QVERIFY(b["peak_memory_mib"].toDouble() > 10);
             QVERIFY(std::isfinite(b["last_train_loss"].toDouble()) && b["last_train_loss"].toDouble() > 0);
+            QCOMPARE(b["process"].toString(), QString("own")); // each model measured in a fresh process
         }
         r = cli({"runs", "list", "--tag", "bench", "--db", db, "--json"});
         QCOMPARE(r.json().array().size(), 2);
@@ -198,6 +227,12 @@ private Q_SLOTS:
         r = cli({"runs", "show", id, "--db", db});
         QVERIFY2(r.out.contains("train_batches"), qPrintable(r.out));
         QVERIFY(r.out.contains("params            839405"));
+
+        r = cli({"bench", "--dataset", "synthetic-sentiment", "--models", "cnn,lstm", "--epochs", "1", "--passes", "1",
+                 "--device", "cpu", "--no-store", "--one-process", "--json"});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.json().object()["models"].toArray()[1].toObject()["process"].toString(), QString("shared"));
+        QCOMPARE(r.json().object()["db"].toString(), QString());
 
         r = cli({"bench", "--models", "ssan-rpr,gpt", "--dataset", "synthetic-sentiment", "--no-store"});
         QCOMPARE(r.code, 2);

@@ -2,7 +2,10 @@
 // attention heatmap and the history fill in from a real training run; close mid-run.
 #include "core/ComputeDevice.h"
 #include "core/Registry.h"
+#include "core/DatasetCatalog.h"
 #include "core/RunStore.h"
+#include "core/StoreObserver.h"
+#include "core/Trainer.h"
 #include "ui/AttentionHeatmap.h"
 #include "ui/DatasetStatisticsCache.h"
 #include "ui/MainWindow.h"
@@ -18,11 +21,13 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QLabel>
+#include <QLineEdit>
 #include <QProgressBar>
 #include <QRegularExpression>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QStandardItemModel>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -88,6 +93,8 @@ private slots:
     void trainFromTheWindow();
     void modelWithoutAttentionShowsPlaceholder();
     void closingMidRunStoresCancelledRun();
+    void historyFiltersTagsAndRepeats();
+    void heatmapShowsPoolingAndInputAttention();
 };
 
 void TestGui::setupPanelFollowsRegistry()
@@ -368,6 +375,148 @@ void TestGui::closingMidRunStoresCancelledRun()
     QCOMPARE(statusText(runs.front().status), statusText(RunStatus::Cancelled));
     QVERIFY(runs.front().steps >= seenStep);
     QVERIFY(runs.front().steps < steps);
+}
+
+// Three stored runs (two seeds of one configuration, one other model): the filter box, tags and notes
+// edited in place and written to the store, and the repeats tab's mean ± sample std.
+void TestGui::historyFiltersTagsAndRepeats()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+    std::vector<double> bowTests;
+    {
+        RunStore store(db.toStdString());
+        const TextDataset dataset = DatasetCatalog::load("synthetic-sentiment");
+        for (const auto& [model, seed] : std::vector<std::pair<std::string, int>>{{"bow", 1}, {"bow", 2}, {"lstm", 1}}) {
+            TrainConfig c;
+            c.model.model = model;
+            c.model.position = "none";
+            c.model.dModel = 16;
+            c.steps = 20;
+            c.evalEvery = 10;
+            c.seed = static_cast<std::uint64_t>(seed);
+            c.device = "cpu";
+            StoreObserver observer(store);
+            CancelToken cancel;
+            const RunSummary summary = Trainer(c).run(dataset, observer, cancel);
+            QCOMPARE(statusText(summary.status), statusText(RunStatus::Completed));
+            if (model == "bow")
+                bowTests.push_back(summary.testAccuracy);
+        }
+    }
+    MainWindow window(db);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    RunListPanel* runs = window.runList();
+    QCOMPARE(runs->runCount(), 3);
+    QCOMPARE(runs->visibleRunCount(), 3);
+
+    runs->filterEdit()->setText(QStringLiteral("LSTM"));
+    QCOMPARE(runs->visibleRunCount(), 1);
+    runs->filterEdit()->setText(QStringLiteral("bow completed"));
+    QCOMPARE(runs->visibleRunCount(), 2);
+    runs->filterEdit()->clear();
+    QCOMPARE(runs->visibleRunCount(), 3);
+
+    // Tags and notes: edited in the cells, saved in the store, searchable.
+    const qint64 lstmId = runs->runIds().first(); // newest first: the LSTM run
+    QTableWidget* table = runs->table();
+    QVERIFY(table->item(0, RunListPanel::Tags)->flags() & Qt::ItemIsEditable);
+    QVERIFY(!(table->item(0, RunListPanel::Model)->flags() & Qt::ItemIsEditable));
+    table->item(0, RunListPanel::Tags)->setText(QStringLiteral("baseline,  demo ,"));
+    table->item(0, RunListPanel::Notes)->setText(QStringLiteral("shown in class"));
+    RunStore store(db.toStdString());
+    QTRY_VERIFY(store.run(lstmId)->notes == "shown in class");
+    QCOMPARE(store.run(lstmId)->tags, (std::vector<std::string>{"baseline", "demo"}));
+    QTRY_COMPARE(table->item(0, RunListPanel::Tags)->text(), QStringLiteral("baseline, demo")); // re-read from the store
+    runs->setFilterText(QStringLiteral("demo"));
+    QCOMPARE(runs->visibleRunCount(), 1);
+    runs->setFilterText(QString());
+
+    // Repeats: one row per configuration; the bow row is the mean and sample std of its two runs.
+    QTableWidget* groups = runs->groupTable();
+    QCOMPARE(groups->rowCount(), 2);
+    int bowRow = -1;
+    for (int row = 0; row < groups->rowCount(); ++row)
+        if (groups->item(row, RunListPanel::GroupModel)->text() == QStringLiteral("bow"))
+            bowRow = row;
+    QVERIFY(bowRow >= 0);
+    QCOMPARE(groups->item(bowRow, RunListPanel::GroupRuns)->text(), QStringLiteral("2 / 2"));
+    const double mean = (bowTests[0] + bowTests[1]) / 2, sd = std::abs(bowTests[0] - bowTests[1]) / std::sqrt(2.0);
+    QCOMPARE(groups->item(bowRow, RunListPanel::GroupTestMean)->data(Qt::DisplayRole).toDouble(),
+             std::round(mean * 10000.0) / 100.0);
+    QCOMPARE(groups->item(bowRow, RunListPanel::GroupTestStd)->data(Qt::DisplayRole).toDouble(),
+             std::round(sd * 10000.0) / 100.0);
+
+    runs->tabs()->setCurrentIndex(1);
+    const QString shots = QStringLiteral(ATTNLAB_BUILD_DIR "/screenshots");
+    QVERIFY(QDir().mkpath(shots));
+    QVERIFY(runs->grab().save(shots + QStringLiteral("/run-history-repeats.png")));
+}
+
+namespace {
+
+// The last snapshot a real short training run stores.
+AttentionSnapshot trainedSnapshot(const std::string& dataset, const std::string& model, int heads)
+{
+    QTemporaryDir dir;
+    RunStore store(dir.filePath(QStringLiteral("runs.sqlite")).toStdString());
+    TrainConfig c;
+    c.dataset = dataset;
+    c.model.model = model;
+    c.model.position = model == "essan" ? "rpr" : "none";
+    c.model.dModel = 16;
+    c.model.heads = heads;
+    c.model.layers = model == "essan" ? 2 : 1;
+    c.steps = 30;
+    c.evalEvery = 30;
+    c.device = "cpu";
+    StoreObserver observer(store);
+    CancelToken cancel;
+    const RunSummary summary = DatasetCatalog::isRegression(dataset)
+                                   ? Trainer(c).run(DatasetCatalog::loadSeries(dataset, {}), observer, cancel)
+                                   : Trainer(c).run(DatasetCatalog::load(dataset), observer, cancel);
+    if (summary.status != RunStatus::Completed)
+        qFatal("training %s failed: %s", model.c_str(), summary.message.c_str());
+    return *store.latestAttention(observer.runId());
+}
+
+} // namespace
+
+// Looked at as a user would: ESSAN's per-head maps and its AttnSeqRep weights over the probe's tokens, and
+// DA-RNN's input attention over the named driving series; saved as screenshots.
+void TestGui::heatmapShowsPoolingAndInputAttention()
+{
+    const QString shots = QStringLiteral(ATTNLAB_BUILD_DIR "/screenshots");
+    QVERIFY(QDir().mkpath(shots));
+    AttentionHeatmap heatmap;
+    heatmap.resize(640, 420);
+    heatmap.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&heatmap));
+
+    const AttentionSnapshot essan = trainedSnapshot("synthetic-sentiment", "essan", 2);
+    heatmap.setSnapshot(essan);
+    QCOMPARE(heatmap.viewCount(), 2 * 2 + 1); // 2 layers x 2 heads, then the pooling weights
+    heatmap.mapSelector()->setCurrentIndex(heatmap.viewCount() - 1);
+    const int tokens = static_cast<int>(essan.tokens.size());
+    QCOMPARE(heatmap.colorMap()->data()->keySize(), tokens);
+    QCOMPARE(heatmap.colorMap()->data()->valueSize(), 2); // one row, drawn as two identical half-height cells
+    double sum = 0;
+    for (int k = 0; k < tokens; ++k)
+        sum += heatmap.colorMap()->data()->cell(k, 0);
+    QVERIFY2(std::abs(sum - 1.0) < 1e-3, qPrintable(QString::number(sum))); // a distribution over the tokens
+    heatmap.plot()->replot();
+    QVERIFY(heatmap.grab().save(shots + QStringLiteral("/heatmap-pooling.png")));
+
+    const AttentionSnapshot darnn = trainedSnapshot("synthetic-lag", "darnn", 1);
+    heatmap.setSnapshot(darnn);
+    QVERIFY(heatmap.viewCount() >= 2); // temporal attention (pooling) and input attention
+    heatmap.mapSelector()->setCurrentIndex(heatmap.viewCount() - 1);
+    QCOMPARE(heatmap.colorMap()->data()->keySize(), static_cast<int>(darnn.features.size()));
+    QCOMPARE(heatmap.colorMap()->data()->valueSize(), static_cast<int>(darnn.tokens.size()));
+    heatmap.plot()->replot();
+    QVERIFY(heatmap.grab().save(shots + QStringLiteral("/heatmap-input-attention.png")));
 }
 
 QTEST_MAIN(TestGui)

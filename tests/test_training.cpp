@@ -3,8 +3,16 @@
 #include "core/CancelToken.h"
 #include "core/SyntheticSentiment.h"
 #include "core/Trainer.h"
+#include "core/Sha256.h"
+#include "core/Vocabulary.h"
 #include "core/nn/AdadeltaOptimizer.h"
+#include "core/nn/ClassificationTask.h"
+#include "core/nn/ModelFactory.h"
 
+#include <QtCore/QDir>
+#include <QtCore/QFile>
+#include <QtCore/QFileInfo>
+#include <QtCore/QTemporaryDir>
 #include <QtTest/QtTest>
 
 #include <chrono>
@@ -25,6 +33,8 @@ public:
     AttentionSnapshot lastSnapshot;
     void onAttention(const AttentionSnapshot& s) override { ++snapshots; lastSnapshot = s; }
     void onFinished(const RunSummary& s) override { ++finished; summary = s; }
+    std::vector<CheckpointRef> checkpoints;
+    void onCheckpoint(const CheckpointRef& c) override { checkpoints.push_back(c); }
 };
 
 TrainConfig quickConfig(const std::string& model, const std::string& position, int steps = 600)
@@ -209,6 +219,52 @@ private Q_SLOTS:
         const auto summary = train(c, data, observer);
         QCOMPARE(summary.steps, 2 * 188);
         QCOMPARE(observer.progress, 2 * 188);
+    }
+
+    // The best-dev weights of a completed run are saved whole, named with their sha256, and loading them
+    // into a fresh model gives the test accuracy the run reported.
+    void checkpointHoldsTheBestDevWeights()
+    {
+        const auto data = SyntheticSentiment::generate({});
+        QTemporaryDir dir;
+        RecordingObserver observer;
+        auto c = quickConfig("ssan", "rpr", 120);
+        c.model.dModel = 32;
+        c.evalEvery = 40;
+        c.checkpointDir = dir.filePath("checkpoints").toStdString();
+        const auto summary = train(c, data, observer);
+        QCOMPARE(QString::fromStdString(toString(summary.status)), QString("completed"));
+        QCOMPARE(observer.checkpoints.size(), std::size_t(1));
+        const CheckpointRef& ref = observer.checkpoints.front();
+        QCOMPARE(ref.step, summary.bestStep);
+        QVERIFY(QFileInfo(QString::fromStdString(ref.path)).isAbsolute());
+        QVERIFY(QFile::exists(QString::fromStdString(ref.path)));
+        QCOMPARE(QDir(dir.filePath("checkpoints")).entryList(QDir::Files).size(), 1); // no partial file left
+        QCOMPARE(ref.sha256, Sha256::ofFile(ref.path));
+
+        const Vocabulary vocabulary = Vocabulary::fromExamples(data.train);
+        ModelConfig m = c.model;
+        m.vocabularySize = static_cast<int>(vocabulary.size());
+        m.numClasses = data.numClasses();
+        torch::manual_seed(99); // different initial weights: only the file can make them right
+        auto model = ModelFactory::create(m);
+        torch::serialize::InputArchive archive;
+        archive.load_from(ref.path);
+        model->load(archive);
+        ClassificationTask task(model, data, vocabulary, torch::kCPU, "random", 32);
+        QCOMPARE(task.evaluate(true).score, summary.testAccuracy);
+
+        // An unwritable folder: the run's results stand, the message says why there is no file.
+        QFile blocker(dir.filePath("not-a-folder"));
+        QVERIFY(blocker.open(QIODevice::WriteOnly));
+        blocker.close();
+        RecordingObserver second;
+        c.checkpointDir = dir.filePath("not-a-folder/sub").toStdString();
+        const auto again = train(c, data, second);
+        QCOMPARE(QString::fromStdString(toString(again.status)), QString("completed"));
+        QVERIFY(second.checkpoints.empty());
+        QVERIFY2(QString::fromStdString(again.message).startsWith("checkpoint not saved"), again.message.c_str());
+        QCOMPARE(again.testAccuracy, summary.testAccuracy); // same seed, same numbers
     }
 
     // Patience counts dev evaluations without improvement; the run still reports test at its best step.

@@ -119,6 +119,15 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
     connect(setup_, &SetupPanel::trainRequested, this, &MainWindow::startTraining);
     connect(setup_, &SetupPanel::stopRequested, this, &MainWindow::stopTraining);
     connect(runList_, &RunListPanel::runSelected, this, &MainWindow::showRun);
+    connect(runList_, &RunListPanel::tagsEdited, this, [this](qint64 runId, const QStringList& tags) {
+        std::vector<std::string> list;
+        for (const QString& t : tags)
+            list.push_back(t.toStdString());
+        writeToStore([&] { store_->setTags(runId, list); }, tr("tags of run #%1 saved").arg(runId));
+    });
+    connect(runList_, &RunListPanel::notesEdited, this, [this](qint64 runId, const QString& notes) {
+        writeToStore([&] { store_->setNotes(runId, notes.toStdString()); }, tr("notes of run #%1 saved").arg(runId));
+    });
     connect(worker_, &TrainingWorker::runStarted, this, &MainWindow::onRunStarted);
     connect(worker_, &TrainingWorker::progress, this, &MainWindow::onProgress);
     connect(worker_, &TrainingWorker::metricsArrived, this, &MainWindow::onMetrics);
@@ -183,11 +192,28 @@ void MainWindow::refreshRuns()
         return;
     try {
         runList_->setRuns(store_->listRuns());
+        runList_->setAggregates(store_->aggregates());
         if (shownRunId_ != 0)
             runList_->selectRun(shownRunId_, true);
     } catch (const std::exception& e) {
         statusBar()->showMessage(tr("Cannot read the run history: %1").arg(qs(e.what())));
     }
+}
+
+void MainWindow::writeToStore(const std::function<void()>& write, const QString& done)
+{
+    if (!store_) {
+        statusBar()->showMessage(tr("No run store is open: nothing was saved"));
+        return;
+    }
+    try {
+        write();
+        statusBar()->showMessage(done, 5000);
+    } catch (const std::exception& e) {
+        statusBar()->showMessage(tr("Not saved: %1").arg(qs(e.what())));
+    }
+    // Not while the table is still finishing the edit that got us here.
+    QMetaObject::invokeMethod(this, &MainWindow::refreshRuns, Qt::QueuedConnection);
 }
 
 QString MainWindow::runHeadline(qint64 runId, const std::string& model, const std::string& position,

@@ -8,6 +8,7 @@
 #include <QString>
 #include <QVector>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -68,6 +69,8 @@ private:
     void onFailed(const QString& message);
     void onIdle();
     void showNoAttention(int steps, int evalEvery);
+    // A user's edit (tags, notes) into the store; says done or why not in the status bar, then re-reads.
+    void writeToStore(const std::function<void()>& write, const QString& done);
     static QString runHeadline(qint64 runId, const std::string& model, const std::string& position,
                                const std::string& dataset);
     static QString runResults(const RunRecord& record);

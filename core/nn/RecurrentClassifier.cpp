@@ -25,7 +25,7 @@ RecurrentClassifier::RecurrentClassifier(const ModelConfig& config)
 
 torch::Tensor RecurrentClassifier::forward(const torch::Tensor& ids, const torch::Tensor& mask)
 {
-    auto encoded = encoder_(dropout_->input(embedding_(ids)), mask);
+    auto encoded = encoder_(dropout_->input(embedding_(ids)), mask, /*withStates=*/attentionPooling_);
     torch::Tensor sentence = encoded.final;
     if (attentionPooling_) {
         auto scores = attentionScore_(torch::tanh(attentionHidden_(encoded.states))).squeeze(-1); // [B, T]

@@ -16,7 +16,8 @@ RecurrentEncoderImpl::RecurrentEncoderImpl(const std::string& cell, int inputSiz
                                                           .batch_first(true).bidirectional(bidirectional)));
 }
 
-RecurrentEncoderImpl::Result RecurrentEncoderImpl::forward(const torch::Tensor& x, const torch::Tensor& mask)
+RecurrentEncoderImpl::Result RecurrentEncoderImpl::forward(const torch::Tensor& x, const torch::Tensor& mask,
+                                                           bool withStates)
 {
     namespace rnn = torch::nn::utils::rnn;
     auto lengths = mask.sum(1).clamp_min(1).to(torch::kCPU, torch::kLong);
@@ -32,7 +33,9 @@ RecurrentEncoderImpl::Result RecurrentEncoderImpl::forward(const torch::Tensor& 
         hidden = std::get<1>(r);
         return std::get<0>(r);
     }();
-    auto states = std::get<0>(rnn::pad_packed_sequence(out, /*batch_first=*/true, 0.0, x.size(1)));
+    torch::Tensor states;
+    if (withStates)
+        states = std::get<0>(rnn::pad_packed_sequence(out, /*batch_first=*/true, 0.0, x.size(1)));
     // hidden: [layers * directions, B, H]; the last layer's directions are the last rows.
     auto final = bidirectional_ ? torch::cat({hidden[-2], hidden[-1]}, 1) : hidden[-1];
     return {states, final};

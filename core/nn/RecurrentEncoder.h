@@ -11,12 +11,14 @@ namespace attnlab {
 class RecurrentEncoderImpl : public torch::nn::Module {
 public:
     struct Result {
-        torch::Tensor states; // [B, T, directions * hidden], zeros at padded steps
+        torch::Tensor states; // [B, T, directions * hidden], zeros at padded steps; undefined unless asked for
         torch::Tensor final;  // [B, directions * hidden]: last layer's final state(s)
     };
 
     RecurrentEncoderImpl(const std::string& cell, int inputSize, int hidden, int layers, bool bidirectional);
-    Result forward(const torch::Tensor& x, const torch::Tensor& mask);
+    // withStates: also unpack the per-step states (attention pooling needs them; the final state alone
+    // does not, and the unpacking is work on every step of training).
+    Result forward(const torch::Tensor& x, const torch::Tensor& mask, bool withStates = true);
 
 private:
     std::string cell_;

@@ -5,9 +5,39 @@
 
 #include <ATen/autocast_mode.h>
 
+#include "core/Sha256.h"
+
+#include <chrono>
 #include <cmath>
+#include <ctime>
+#include <filesystem>
+#include <unistd.h>
 
 namespace attnlab {
+namespace {
+
+// The best-dev weights as a LibTorch archive in config.checkpointDir, written under a temporary name and
+// renamed, so a file with the final name is always whole. Named so that runs never collide.
+CheckpointRef saveCheckpoint(torch::nn::Module& model, const TrainConfig& config, int step)
+{
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::absolute(config.checkpointDir);
+    fs::create_directories(dir);
+    const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    char stamp[32];
+    std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", std::gmtime(&now));
+    const std::string name = config.model.model + "-" + config.model.position + "-" + config.dataset + "-seed" +
+                             std::to_string(config.seed) + "-" + stamp + "-" + std::to_string(getpid()) + "-step" +
+                             std::to_string(step) + ".pt";
+    const fs::path path = dir / name, partial = dir / (name + ".partial");
+    torch::serialize::OutputArchive archive;
+    model.save(archive);
+    archive.save_to(partial.string());
+    fs::rename(partial, path);
+    return {step, path.string(), Sha256::ofFile(path.string())};
+}
+
+} // namespace
 
 int TrainingLoop::budget(const TrainConfig& config, std::int64_t trainSize)
 {
@@ -128,6 +158,13 @@ TrainingLoop::Outcome TrainingLoop::run(const TrainConfig& config, TrainingTask&
         outcome.test = task.evaluate(true);
         for (const auto& [name, value] : outcome.test->metrics)
             observer.onMetric({outcome.bestStep, "test", name, value});
+        if (!config.checkpointDir.empty()) {
+            try {
+                observer.onCheckpoint(saveCheckpoint(model, config, outcome.bestStep));
+            } catch (const std::exception& e) { // the results stand; say why there is no file
+                outcome.message = std::string("checkpoint not saved: ") + e.what();
+            }
+        }
     }
     return outcome;
 }
