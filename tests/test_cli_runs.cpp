@@ -197,11 +197,11 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const auto db = dir.filePath("runs.sqlite");
-        auto r = cli({"bench", "--dataset", "synthetic-sentiment", "--models", "ssan-rpr,ssan2-rpr", "--epochs", "2",
+        auto r = cli({"bench", "--dataset", "synthetic-sentiment", "--models", "ssan-rpr,ssan2-rpr", "--epochs", "1",
                       "--passes", "3", "--device", "cpu", "--db", db, "--json"});
         QCOMPARE(r.code, 0);
         const auto o = r.json().object();
-        QVERIFY(o["protocol"].toString().contains("2 epochs"));
+        QVERIFY(o["protocol"].toString().contains("1 epoch x"));
         const auto models = o["models"].toArray();
         QCOMPARE(models.size(), 2);
         QCOMPARE(models[0].toObject()["params"].toInteger(), 465605); // thesis Table 5.4: 465,600
@@ -213,7 +213,7 @@ private Q_SLOTS:
         QVERIFY2(train > 0 && dev > 0, qPrintable(r.out));
         for (const auto m : models) {
             const auto b = m.toObject();
-            QCOMPARE(b["train_batches"].toInt(), 2 * ((train + 31) / 32));
+            QCOMPARE(b["train_batches"].toInt(), (train + 31) / 32);
             QCOMPARE(b["predict_batches"].toInt(), 3 * ((dev + 31) / 32));
             QVERIFY(b["train_seconds"].toDouble() > 0 && b["predict_seconds"].toDouble() > 0);
             QVERIFY(b["peak_memory_mib"].toDouble() >= b["baseline_memory_mib"].toDouble());
@@ -228,7 +228,7 @@ private Q_SLOTS:
         QVERIFY2(r.out.contains("train_batches"), qPrintable(r.out));
         QVERIFY(r.out.contains("params            839405"));
 
-        r = cli({"bench", "--dataset", "synthetic-sentiment", "--models", "cnn,lstm", "--epochs", "1", "--passes", "1",
+        r = cli({"bench", "--dataset", "synthetic-sentiment", "--models", "cnn,lstm", "--epochs", "1", "--passes", "1", "--d-model", "32",
                  "--device", "cpu", "--no-store", "--one-process", "--json"});
         QCOMPARE(r.code, 0);
         QCOMPARE(r.json().object()["models"].toArray()[1].toObject()["process"].toString(), QString("shared"));

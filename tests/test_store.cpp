@@ -303,11 +303,14 @@ private Q_SLOTS:
         QVERIFY(!run->appVersion.empty());
         QVERIFY(!run->finishedAt.empty());
         QCOMPARE(TrainConfig::fromJson(run->configJson).toJson(), sampleInfo().config.toJson());
-        // Schema 2: a 128-bit hex uuid, the group key (config without the seed), environment, summary.
+        // Schema 2: a 128-bit hex uuid, the group key (config without the seed and where checkpoints go),
+        // environment, summary.
         QCOMPARE(run->uuid.size(), std::size_t(32));
         QVERIFY(std::all_of(run->uuid.begin(), run->uuid.end(), [](char c) { return std::isxdigit(c) && !std::isupper(c); }));
         json config = json::parse(run->configJson);
         config.erase("seed");
+        QVERIFY(config.contains("checkpoint_dir"));
+        config.erase("checkpoint_dir");
         QCOMPARE(run->groupKey, config.dump());
         const json environment = json::parse(run->environmentJson);
         QCOMPARE(environment.at("torch_version").get<std::string>(), std::string("1.13.1"));
