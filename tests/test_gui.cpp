@@ -506,6 +506,7 @@ void TestGui::heatmapShowsPoolingAndInputAttention()
     for (int k = 0; k < tokens; ++k)
         sum += heatmap.colorMap()->data()->cell(k, 0);
     QVERIFY2(std::abs(sum - 1.0) < 1e-3, qPrintable(QString::number(sum))); // a distribution over the tokens
+    QCOMPARE(heatmap.valueLabelCount(), tokens); // each weight printed on its cell
     heatmap.plot()->replot();
     QVERIFY(heatmap.grab().save(shots + QStringLiteral("/heatmap-pooling.png")));
 
@@ -515,6 +516,7 @@ void TestGui::heatmapShowsPoolingAndInputAttention()
     heatmap.mapSelector()->setCurrentIndex(heatmap.viewCount() - 1);
     QCOMPARE(heatmap.colorMap()->data()->keySize(), static_cast<int>(darnn.features.size()));
     QCOMPARE(heatmap.colorMap()->data()->valueSize(), static_cast<int>(darnn.tokens.size()));
+    QCOMPARE(heatmap.valueLabelCount(), 0); // a matrix: colour only
     heatmap.plot()->replot();
     QVERIFY(heatmap.grab().save(shots + QStringLiteral("/heatmap-input-attention.png")));
 }

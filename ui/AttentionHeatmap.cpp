@@ -103,6 +103,9 @@ void AttentionHeatmap::showPlaceholder(const QString& text)
     mapLabel_->setVisible(false);
     mapSelector_->setVisible(false);
     colorMap_->data()->clear();
+    for (QCPItemText* label : valueLabels_)
+        plot_->removeItem(label);
+    valueLabels_.clear();
     placeholder_->setText(text);
     stack_->setCurrentWidget(placeholder_);
 }
@@ -215,6 +218,24 @@ void AttentionHeatmap::showMap(int index)
     colorMap_->setDataRange(QCPRange(0.0, highest > 0.0f ? highest : 1.0));
     plot_->xAxis->setRange(-0.5, columns - 0.5);
     plot_->yAxis->setRange(-0.5, rows - 0.5);
+    for (QCPItemText* label : valueLabels_)
+        plot_->removeItem(label);
+    valueLabels_.clear();
+    if (rows == 1 && columns <= 40) {
+        for (int c = 0; c < columns; ++c) {
+            const float weight = view.values[static_cast<std::size_t>(c)];
+            auto* label = new QCPItemText(plot_);
+            label->position->setType(QCPItemPosition::ptPlotCoords);
+            label->position->setCoords(c, 0);
+            label->setText(QString::number(weight, 'f', columns > 16 ? 2 : 3));
+            label->setRotation(columns > 16 ? -90 : 0);
+            label->setClipToAxisRect(true);
+            // Light text on the dark end of the scale, dark text on the light end.
+            const bool dark = highest > 0.0f && weight > 0.55f * highest;
+            label->setColor(dark ? Qt::white : Qt::black);
+            valueLabels_.push_back(label);
+        }
+    }
     QString title = tr("step %1").arg(snapshot_->step);
     if (!view.title.isEmpty())
         title += QStringLiteral(" — ") + view.title;

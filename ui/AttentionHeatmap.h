@@ -9,6 +9,7 @@ class QComboBox;
 class QCustomPlot;
 class QCPColorMap;
 class QCPColorScale;
+class QCPItemText;
 class QCPTextElement;
 class QLabel;
 class QStackedWidget;
@@ -37,6 +38,9 @@ public:
     QCustomPlot* plot() const { return plot_; }
     QCPColorMap* colorMap() const { return colorMap_; }
     QCPColorScale* colorScale() const { return colorScale_; }
+    // A single-row view (pooling weights) also prints each weight on its cell: near-uniform weights all
+    // look like the top of the colour scale, and the numbers tell them apart.
+    int valueLabelCount() const { return static_cast<int>(valueLabels_.size()); }
     QComboBox* mapSelector() const { return mapSelector_; }
 
 private:
@@ -57,6 +61,7 @@ private:
     QCPTextElement* title_;
     QCPColorMap* colorMap_;
     QCPColorScale* colorScale_;
+    std::vector<QCPItemText*> valueLabels_;
     std::optional<AttentionSnapshot> snapshot_;
 };
 
