@@ -10,7 +10,7 @@
 
 namespace attnlab {
 
-const std::vector<std::pair<std::string, std::string>>& embeddedPresets(); // generated (cmake/EmbedPresets.cmake)
+const std::vector<std::pair<std::string, std::string>>& embeddedPresets(); // generated (cmake/EmbedJsonFiles.cmake)
 
 TrainPreset TrainPreset::parse(const std::string& text, const std::string& source)
 {
