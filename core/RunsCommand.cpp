@@ -104,7 +104,11 @@ RunsCommand::RunsCommand(std::ostream& out, std::ostream& err) : out_(out), err_
 
 int RunsCommand::run(const std::vector<std::string>& args)
 {
-    if (args.size() < 2 || args[1] == "--help")
+    if (args.size() >= 2 && (args[1] == "--help" || args[1] == "-h")) {
+        out_ << "usage: attnlab-cli runs <subcommand> [options]\n" << kRunsUsage;
+        return 0;
+    }
+    if (args.size() < 2)
         throw CliUsageError(std::string("runs needs a subcommand\n") + kRunsUsage);
     const std::string sub = args[1];
     std::vector<std::string> rest(args.begin() + 1, args.end()); // rest[0] == sub

@@ -121,6 +121,9 @@ private Q_SLOTS:
         QVERIFY(r.err.contains("unknown run status 'done'"));
         r = cli({"runs", "frobnicate", "--db", db});
         QCOMPARE(r.code, 2);
+        r = cli({"runs", "--help"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("runs export --out FILE"));
         r = cli({"runs", "list", "--db", db, "--json"});
         QCOMPARE(r.json().array().size(), 3);
     }
