@@ -28,17 +28,6 @@ extern char** environ;
 namespace attnlab {
 namespace {
 
-std::vector<std::string> splitList(const std::string& text)
-{
-    std::vector<std::string> items;
-    std::string item;
-    std::istringstream in(text);
-    while (std::getline(in, item, ','))
-        if (!item.empty())
-            items.push_back(item);
-    return items;
-}
-
 // Runs this program again with args, its stderr on ours (progress, errors); returns its stdout. Throws
 // when it cannot start or does not exit with 0.
 std::string runThisProgram(const std::vector<std::string>& args)
@@ -124,7 +113,7 @@ int BenchCommand::run(const std::vector<std::string>& args)
     const auto all = ModelCharacteristics::thesisModels(dModel);
     std::vector<ModelCharacteristics::ThesisModel> chosen;
     if (flags.has("--models")) {
-        for (const auto& id : splitList(flags.required("--models"))) {
+        for (const auto& id : flags.list("--models")) {
             auto it = std::find_if(all.begin(), all.end(), [&](const auto& m) { return m.id == id; });
             if (it == all.end()) {
                 std::string known;

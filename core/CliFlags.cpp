@@ -1,5 +1,7 @@
 #include "core/CliFlags.h"
 
+#include <sstream>
+
 namespace attnlab {
 
 CliFlags::CliFlags(const std::vector<std::string>& args, const std::set<std::string>& valued,
@@ -68,6 +70,17 @@ double CliFlags::real(const std::string& flag, double fallback) const
     if (used != v.size() || v.empty())
         throw CliUsageError(flag + " expects a number, got '" + v + "'");
     return n;
+}
+
+std::vector<std::string> CliFlags::list(const std::string& flag) const
+{
+    std::vector<std::string> items;
+    std::string item;
+    std::istringstream in(required(flag));
+    while (std::getline(in, item, ','))
+        if (!item.empty())
+            items.push_back(item);
+    return items;
 }
 
 } // namespace attnlab

@@ -24,6 +24,8 @@ public:
     std::string required(const std::string& flag) const;
     long long integer(const std::string& flag, long long fallback) const;
     double real(const std::string& flag, double fallback) const;
+    // A required flag's comma-separated items, empty ones dropped ("a,,b," -> a, b).
+    std::vector<std::string> list(const std::string& flag) const;
     const std::vector<std::string>& positional() const { return positional_; }
 
 private:

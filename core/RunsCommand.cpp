@@ -39,17 +39,6 @@ RunRecord existingRun(const RunStore& store, std::int64_t id)
     return *record;
 }
 
-std::vector<std::string> splitList(const std::string& text)
-{
-    std::vector<std::string> items;
-    std::string item;
-    std::istringstream in(text);
-    while (std::getline(in, item, ','))
-        if (!item.empty())
-            items.push_back(item);
-    return items;
-}
-
 // The one number a list shows per run: test accuracy (%), or test RMSE for time series.
 // A run has results once a dev evaluation chose a best step; a running run, one cancelled before its first
 // evaluation or a bench run (characteristics only) has none.
@@ -316,7 +305,7 @@ int RunsCommand::importRuns(RunStore& store, const CliFlags& flags)
 int RunsCommand::tag(RunStore& store, const CliFlags& flags)
 {
     const RunRecord r = existingRun(store, runIdFrom(flags.positional().front()));
-    const auto tags = splitList(flags.required("--tags"));
+    const auto tags = flags.list("--tags");
     store.setTags(r.id, tags);
     out_ << "run " << r.id << " tags:";
     for (const auto& t : tags)
