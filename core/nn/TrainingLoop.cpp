@@ -24,8 +24,10 @@ CheckpointRef saveCheckpoint(torch::nn::Module& model, const TrainConfig& config
     const fs::path dir = fs::absolute(config.checkpointDir);
     fs::create_directories(dir);
     const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    std::tm utc{};
+    gmtime_r(&now, &utc); // the GUI trains on a worker thread: not std::gmtime's shared buffer
     char stamp[32];
-    std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", std::gmtime(&now));
+    std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &utc);
     const std::string name = config.model.model + "-" + config.model.position + "-" + config.dataset + "-seed" +
                              std::to_string(config.seed) + "-" + stamp + "-" + std::to_string(getpid()) + "-step" +
                              std::to_string(step) + ".pt";
