@@ -1,4 +1,4 @@
-#include "core/CliApp.h"
+#include "cli/CliApp.h"
 
 #include <iostream>
 

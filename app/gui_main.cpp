@@ -1,5 +1,5 @@
-#include "core/BuildInfo.h"
-#include "core/RunStore.h"
+#include "core/platform/BuildInfo.h"
+#include "core/store/RunStore.h"
 #include "ui/MainWindow.h"
 
 #include <QApplication>

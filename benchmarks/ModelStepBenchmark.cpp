@@ -4,8 +4,8 @@
 //   attnlab-bench-models [--repeats N] [--warmup N] [--threads N] [--models a,b:pos,...]
 // --models keeps the cases labelled "model" or "model:pos" as printed (essan-mean: ESSAN with mean pooling;
 // essan-ts: the time-series ESSAN).
-#include "core/ComputeDevice.h"
-#include "core/nn/ModelFactory.h"
+#include "core/nn/models/ModelFactory.h"
+#include "core/training/ComputeDevice.h"
 
 #include <algorithm>
 #include <chrono>

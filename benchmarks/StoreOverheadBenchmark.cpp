@@ -7,10 +7,10 @@
 //
 //   attnlab-bench-store [--dataset sst-fine] [--model ssan] [--position rpr] [--d-model 100] [--steps 400]
 //                       [--eval-every 100] [--log-every 10] [--rounds 5] [--threads 0]
-#include "core/DatasetCatalog.h"
-#include "core/RunStore.h"
-#include "core/StoreObserver.h"
-#include "core/Trainer.h"
+#include "core/data/DatasetCatalog.h"
+#include "core/store/RunStore.h"
+#include "core/store/StoreObserver.h"
+#include "core/training/Trainer.h"
 
 #include <algorithm>
 #include <chrono>

@@ -1,15 +1,16 @@
 #include "ui/MainWindow.h"
 
-#include "core/ComputeDevice.h"
-#include "core/Registry.h"
-#include "core/RunRecord.h"
-#include "core/RunStore.h"
-#include "core/TrainConfig.h"
-#include "ui/AttentionHeatmap.h"
-#include "ui/RunListPanel.h"
-#include "ui/SetupPanel.h"
-#include "ui/TrainingCurvesPlot.h"
-#include "ui/TrainingWorker.h"
+#include "core/config/Registry.h"
+#include "core/config/TrainConfig.h"
+#include "core/results/RunResult.h"
+#include "core/store/RunRecord.h"
+#include "core/store/RunStore.h"
+#include "core/training/ComputeDevice.h"
+#include "ui/plots/AttentionHeatmap.h"
+#include "ui/plots/TrainingCurvesPlot.h"
+#include "ui/runs/RunListPanel.h"
+#include "ui/setup/SetupPanel.h"
+#include "ui/training/TrainingWorker.h"
 
 #include <QAction>
 #include <QCloseEvent>
@@ -35,7 +36,6 @@ QString entryName(const std::vector<RegistryEntry>& list, const std::string& id)
     return entry ? qs(entry->name) : qs(id);
 }
 
-QString percent(double fraction) { return QString::number(100.0 * fraction, 'f', 1) + QLatin1Char('%'); }
 
 } // namespace
 
@@ -225,20 +225,6 @@ QString MainWindow::runHeadline(qint64 runId, const std::string& model, const st
     return runId > 0 ? tr("Run #%1 · %2").arg(runId).arg(what) : what;
 }
 
-QString MainWindow::runResults(const RunRecord& record)
-{
-    // One short line: the plot's subtitle does not wrap.
-    QStringList parts{qs(toString(record.status))};
-    if (record.status == RunStatus::Completed || record.status == RunStatus::Cancelled) {
-        parts << tr("best dev %1 (step %2)").arg(percent(record.bestDevAccuracy)).arg(record.bestStep)
-              << tr("test %1").arg(percent(record.testAccuracy));
-    } else if (!record.message.empty()) {
-        parts << qs(record.message).left(60);
-    }
-    parts << tr("%L1 params").arg(record.parameters) << tr("%1 s").arg(record.seconds, 0, 'f', 1);
-    return parts.join(QStringLiteral(" · "));
-}
-
 void MainWindow::showRun(qint64 runId)
 {
     if (isTraining() && runId == liveRunId_) {
@@ -274,7 +260,7 @@ void MainWindow::showRun(qint64 runId)
         }
         curves_->clear();
         curves_->setPlannedSteps(record->status == RunStatus::Completed ? plannedSteps : record->steps);
-        curves_->setTitle(runHeadline(runId, record->model, record->position, record->dataset), runResults(*record));
+        curves_->setTitle(runHeadline(runId, record->model, record->position, record->dataset), qs(RunResult(record->summary()).brief()));
         curves_->setMetrics(store_->metrics(runId));
         if (const auto snapshot = store_->latestAttention(runId))
             heatmap_->setSnapshot(*snapshot);
@@ -337,30 +323,11 @@ void MainWindow::onAttention(const QVector<AttentionSnapshot>& snapshots)
 
 void MainWindow::onRunFinished(qint64 runId, const RunSummary& summary)
 {
-    QString text = tr("Run #%1 %2 after %3 steps in %4 s")
-                       .arg(runId)
-                       .arg(qs(toString(summary.status)))
-                       .arg(summary.steps)
-                       .arg(summary.seconds, 0, 'f', 1);
-    if (summary.status == RunStatus::Completed || summary.status == RunStatus::Cancelled)
-        text += tr(": best dev %1 at step %2, test %3")
-                    .arg(percent(summary.bestDevAccuracy))
-                    .arg(summary.bestStep)
-                    .arg(percent(summary.testAccuracy));
-    if (!summary.message.empty())
-        text += QStringLiteral(" — ") + qs(summary.message);
+    const RunResult result(summary);
+    const QString text = tr("Run #%1 %2").arg(runId).arg(qs(result.sentence()));
     statusBar()->showMessage(text);
     if (showingLive_) {
-        RunRecord record; // the summary in the store's terms, so live and past runs read alike
-        record.status = summary.status;
-        record.bestDevAccuracy = summary.bestDevAccuracy;
-        record.bestStep = summary.bestStep;
-        record.testAccuracy = summary.testAccuracy;
-        record.parameters = summary.parameters;
-        record.steps = summary.steps;
-        record.seconds = summary.seconds;
-        record.message = summary.message;
-        liveSubtitle_ = runResults(record);
+        liveSubtitle_ = qs(result.brief());
         curves_->setTitle(liveTitle_, liveSubtitle_);
         if (!liveAttention_)
             showNoAttention(summary.steps, liveConfig_.evalEvery);

@@ -1,8 +1,8 @@
 #pragma once
-#include "core/AttentionSnapshot.h"
-#include "core/MetricPoint.h"
-#include "core/RunSummary.h"
-#include "core/TrainConfig.h"
+#include "core/config/TrainConfig.h"
+#include "core/results/AttentionSnapshot.h"
+#include "core/results/MetricPoint.h"
+#include "core/results/RunSummary.h"
 
 #include <QMainWindow>
 #include <QString>
@@ -73,7 +73,6 @@ private:
     void writeToStore(const std::function<void()>& write, const QString& done);
     static QString runHeadline(qint64 runId, const std::string& model, const std::string& position,
                                const std::string& dataset);
-    static QString runResults(const RunRecord& record);
 
     QString dbPath_;
     std::unique_ptr<RunStore> store_; // the GUI thread's own connection, for reading history

@@ -1,0 +1,268 @@
+#include "cli/commands/BenchCommand.h"
+
+#include "cli/CliFlags.h"
+#include "core/data/DatasetCatalog.h"
+#include "core/store/RunStore.h"
+#include "core/training/ComputeDevice.h"
+#include "core/training/ModelCharacteristics.h"
+#include "core/training/RunInfo.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+#include <cerrno>
+#include <climits>
+#include <cstring>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace attnlab {
+namespace {
+
+// Runs this program again with args, its stderr on ours (progress, errors); returns its stdout. Throws
+// when it cannot start or does not exit with 0.
+std::string runThisProgram(const std::vector<std::string>& args)
+{
+    char exe[PATH_MAX] = {};
+    const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        throw std::runtime_error("bench: cannot find this program (/proc/self/exe)");
+    exe[n] = 0;
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0)
+        throw std::runtime_error(std::string("bench: pipe: ") + std::strerror(errno));
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
+    std::vector<std::string> all = {exe};
+    all.insert(all.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& a : all)
+        argv.push_back(a.data());
+    argv.push_back(nullptr);
+    pid_t pid = 0;
+    const int spawned = posix_spawn(&pid, exe, &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    close(fds[1]);
+    if (spawned != 0) {
+        close(fds[0]);
+        throw std::runtime_error(std::string("bench: cannot start ") + exe + ": " + std::strerror(spawned));
+    }
+    std::string output;
+    char buffer[4096];
+    for (ssize_t got; (got = read(fds[0], buffer, sizeof buffer)) != 0;) {
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0)
+            break;
+        output.append(buffer, static_cast<std::size_t>(got));
+    }
+    close(fds[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        throw std::runtime_error("bench: measuring '" + args.at(2) + "' in its own process failed (" +
+                                 (WIFEXITED(status) ? "exit " + std::to_string(WEXITSTATUS(status))
+                                                    : "signal " + std::to_string(WTERMSIG(status))) +
+                                 ")");
+    return output;
+}
+
+} // namespace
+
+BenchCommand::BenchCommand(std::ostream& out, std::ostream& err) : out_(out), err_(err) {}
+
+int BenchCommand::run(const std::vector<std::string>& args)
+{
+    const CliFlags flags(args,
+                         {"--models", "--device", "--epochs", "--passes", "--dataset", "--data-dir", "--d-model", "--threads",
+                          "--batch-size", "--seed", "--db"},
+                         {"--json", "--no-store", "--one-process"});
+    ModelCharacteristics::Settings settings;
+    settings.epochs = static_cast<int>(flags.integer("--epochs", settings.epochs));
+    settings.predictPasses = static_cast<int>(flags.integer("--passes", settings.predictPasses));
+    settings.batchSize = static_cast<int>(flags.integer("--batch-size", settings.batchSize));
+    settings.threads = static_cast<int>(flags.integer("--threads", settings.threads));
+    settings.seed = static_cast<std::uint64_t>(flags.integer("--seed", static_cast<long long>(settings.seed)));
+    settings.device = flags.text("--device", settings.device);
+    if (settings.epochs < 1)
+        throw CliUsageError("--epochs: at least 1 (the thesis ran 10)");
+    if (settings.predictPasses < 0)
+        throw CliUsageError("--passes: 0 or more (the thesis ran 10)");
+    if (settings.batchSize < 1)
+        throw CliUsageError("--batch-size: at least 1 (the thesis used 32)");
+    if (settings.device != "auto" && settings.device != "cpu" && settings.device != "cuda")
+        throw CliUsageError("--device expects auto, cpu or cuda, got '" + settings.device + "'");
+    const int dModel = static_cast<int>(flags.integer("--d-model", 300));
+    if (dModel < 1)
+        throw CliUsageError("--d-model: at least 1 (the thesis used 300)");
+    const std::string datasetId = flags.text("--dataset", "sst-fine");
+    if (DatasetCatalog::isRegression(datasetId))
+        throw CliUsageError("--dataset: '" + datasetId + "' is a time series; the Table 5.4 protocol is for sentence classifiers");
+
+    const auto all = ModelCharacteristics::thesisModels(dModel);
+    std::vector<ModelCharacteristics::ThesisModel> chosen;
+    if (flags.has("--models")) {
+        for (const auto& id : flags.list("--models")) {
+            auto it = std::find_if(all.begin(), all.end(), [&](const auto& m) { return m.id == id; });
+            if (it == all.end()) {
+                std::string known;
+                for (const auto& m : all)
+                    known += (known.empty() ? "" : ", ") + m.id;
+                throw CliUsageError("--models: unknown model '" + id + "' (known: " + known + ")");
+            }
+            chosen.push_back(*it);
+        }
+    } else {
+        chosen = all;
+    }
+    if (settings.device == "cuda")
+        ComputeDevice::resolve("cuda"); // fail before loading anything
+
+    DatasetOptions options;
+    options.dataDir = flags.text("--data-dir", "");
+    const TextDataset dataset = DatasetCatalog::load(datasetId, options); // also checks it before any child starts
+    std::unique_ptr<RunStore> store;
+    if (!flags.has("--no-store"))
+        store = std::make_unique<RunStore>(flags.text("--db", RunStore::defaultPath()));
+
+    ComputeDevice::setThreads(settings.threads); // before describing the device, which names the thread count
+    const bool json = flags.has("--json");
+    const bool tty = isatty(STDERR_FILENO);
+    const int perEpoch = static_cast<int>((dataset.train.size() + settings.batchSize - 1) / settings.batchSize);
+    std::ostringstream what;
+    what << "model characteristics (thesis Table 5.4 protocol) on " << datasetId << ": train " << settings.epochs
+         << " epoch" << (settings.epochs == 1 ? "" : "s") << " x " << perEpoch << " batches of " << settings.batchSize
+         << " (Adam, shuffled length-bucketed epochs), predict dev " << settings.predictPasses << " times in batches of "
+         << settings.batchSize << "; d_model " << dModel << ", random word vectors; device "
+         << ComputeDevice::describe(ComputeDevice::resolve(settings.device)) << ", LibTorch " << ComputeDevice::torchVersion();
+    if (!json)
+        out_ << what.str() << "\n"
+             << std::left << std::setw(22) << "model" << std::right << std::setw(11) << "params" << std::setw(11)
+             << "peak MiB" << std::setw(12) << "train s" << std::setw(11) << "s/epoch" << std::setw(12) << "predict s"
+             << std::setw(11) << "last loss" << "\n";
+
+    // Each model in a fresh process of this program unless asked otherwise: the resident-set peak of one
+    // model must not include what an earlier model left in the allocator's free lists.
+    const bool isolate = chosen.size() > 1 && !flags.has("--one-process");
+    auto measureHere = [&](const ModelCharacteristics::ThesisModel& m) {
+        auto lastShown = std::chrono::steady_clock::now();
+        auto progress = [&](int done, int total) {
+            const auto now = std::chrono::steady_clock::now();
+            if (!tty || (now - lastShown < std::chrono::milliseconds(200) && done != total))
+                return;
+            lastShown = now;
+            err_ << "\r" << m.id << ": batch " << done << "/" << total << std::flush;
+        };
+        const auto r = ModelCharacteristics::measure(m.config, dataset, settings, progress);
+        if (tty)
+            err_ << "\r" << std::string(60, ' ') << "\r" << std::flush;
+        return nlohmann::json{{"id", m.id}, {"label", m.label}, {"params", r.parameters}, {"peak_memory_mib", r.peakMemoryMb},
+                              {"baseline_memory_mib", r.baselineMemoryMb}, {"memory", r.memoryKind},
+                              {"train_seconds", r.trainSeconds}, {"train_batches", r.trainBatches},
+                              {"epochs", settings.epochs}, {"seconds_per_epoch", r.trainSeconds / settings.epochs},
+                              {"predict_seconds", r.predictSeconds}, {"predict_batches", r.predictBatches},
+                              {"last_train_loss", r.lastTrainLoss}, {"device", r.device}, {"summary", r.summary},
+                              {"process", chosen.size() == 1 ? "own" : "shared"}};
+    };
+    auto measureInChild = [&](const ModelCharacteristics::ThesisModel& m) {
+        std::vector<std::string> childArgs = {"bench", "--models", m.id, "--one-process", "--no-store", "--json",
+                                              "--epochs", std::to_string(settings.epochs), "--passes",
+                                              std::to_string(settings.predictPasses), "--batch-size",
+                                              std::to_string(settings.batchSize), "--threads", std::to_string(settings.threads),
+                                              "--seed", std::to_string(settings.seed), "--device", settings.device,
+                                              "--dataset", datasetId, "--d-model", std::to_string(dModel)};
+        if (!options.dataDir.empty())
+            childArgs.insert(childArgs.end(), {"--data-dir", options.dataDir});
+        const std::string output = runThisProgram(childArgs);
+        nlohmann::json o;
+        try {
+            o = nlohmann::json::parse(output).at("models").at(0);
+        } catch (const std::exception&) {
+            throw std::runtime_error("bench: the process measuring '" + m.id + "' gave no result");
+        }
+        o["process"] = "own";
+        return o;
+    };
+
+    nlohmann::json results = nlohmann::json::array();
+    for (const auto& m : chosen) {
+        nlohmann::json o = isolate ? measureInChild(m) : measureHere(m);
+        std::int64_t runId = 0;
+        if (store) {
+            RunInfo info;
+            info.config.dataset = datasetId;
+            info.config.model = m.config;
+            info.config.optimizer = "adam";
+            info.config.learningRate = settings.learningRate;
+            info.config.batchSize = settings.batchSize;
+            info.config.sampling = "epochs";
+            info.config.epochs = settings.epochs;
+            info.config.steps = o["train_batches"].get<int>();
+            info.config.seed = settings.seed;
+            info.config.device = settings.device;
+            info.config.threads = settings.threads;
+            info.device = o["device"].get<std::string>();
+            info.torchVersion = ComputeDevice::torchVersion();
+            info.parameters = o["params"].get<std::int64_t>();
+            info.modelSummary = o["summary"].get<std::string>();
+            runId = store->beginRun(info);
+            store->appendCharacteristics(runId, {{"params", o["params"].get<double>(), ""},
+                                                 {"peak_memory", o["peak_memory_mib"].get<double>(), "MiB"},
+                                                 {"baseline_memory", o["baseline_memory_mib"].get<double>(), "MiB"},
+                                                 {"train_seconds", o["train_seconds"].get<double>(), "s"},
+                                                 {"train_batches", o["train_batches"].get<double>(), ""},
+                                                 {"epochs", static_cast<double>(settings.epochs), ""},
+                                                 {"predict_seconds", o["predict_seconds"].get<double>(), "s"},
+                                                 {"predict_batches", o["predict_batches"].get<double>(), ""},
+                                                 {"last_train_loss", o["last_train_loss"].get<double>(), ""}});
+            store->setTags(runId, {"bench", "table5.4"});
+            store->setNotes(runId, m.label + ": " + what.str() + "; memory: " + o["memory"].get<std::string>() +
+                                       (o["process"] == "own" ? ", measured in its own process" : ""));
+            RunSummary summary;
+            summary.status = RunStatus::Completed;
+            summary.steps = o["train_batches"].get<int>();
+            summary.seconds = o["train_seconds"].get<double>() + o["predict_seconds"].get<double>();
+            summary.parameters = o["params"].get<std::int64_t>();
+            summary.device = o["device"].get<std::string>();
+            summary.message = "model characteristics only: no dev or test evaluation";
+            store->finishRun(runId, summary);
+        }
+        o["run_id"] = runId;
+        if (!json)
+            out_ << std::left << std::setw(22) << m.id << std::right << std::setw(11) << o["params"].get<std::int64_t>()
+                 << std::fixed << std::setprecision(0) << std::setw(11) << o["peak_memory_mib"].get<double>()
+                 << std::setprecision(1) << std::setw(12) << o["train_seconds"].get<double>() << std::setw(11)
+                 << o["seconds_per_epoch"].get<double>() << std::setprecision(2) << std::setw(12)
+                 << o["predict_seconds"].get<double>() << std::setprecision(3) << std::setw(11)
+                 << o["last_train_loss"].get<double>() << std::endl;
+        results.push_back(std::move(o));
+    }
+    if (json) {
+        out_ << nlohmann::json{{"protocol", what.str()}, {"dataset", datasetId}, {"d_model", dModel},
+                               {"batch_size", settings.batchSize}, {"epochs", settings.epochs},
+                               {"passes", settings.predictPasses}, {"models", results},
+                               {"db", store ? store->path() : ""}}.dump()
+             << "\n";
+    } else {
+        out_ << "train: " << (chosen.empty() ? 0 : results.front()["train_batches"].get<int>()) << " batches per model; predict: "
+             << (chosen.empty() ? 0 : results.front()["predict_batches"].get<int>())
+             << " batches per model; peak MiB = resident set high-water mark while training (includes the dataset and "
+                "LibTorch), "
+             << (isolate ? "each model in its own process" : "all models in one process (later peaks include earlier leftovers)")
+             << (store ? "; stored in " + store->path() + " (runs list --tag bench)" : "") << "\n";
+    }
+    return 0;
+}
+
+} // namespace attnlab

@@ -1,0 +1,366 @@
+#include "cli/commands/RunsCommand.h"
+
+#include "cli/CliFlags.h"
+#include "core/data/install/Sha256.h"
+#include "core/store/RunExport.h"
+#include "core/store/RunStore.h"
+
+#include <nlohmann/json.hpp>
+
+#include <iomanip>
+#include <map>
+#include <set>
+#include <ostream>
+#include <sstream>
+
+namespace attnlab {
+namespace {
+
+std::int64_t runIdFrom(const std::string& text)
+{
+    std::size_t used = 0;
+    long long id = 0;
+    try {
+        id = std::stoll(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (text.empty() || used != text.size() || id <= 0)
+        throw CliUsageError("a run id is a positive integer, got '" + text + "'");
+    return id;
+}
+
+RunRecord existingRun(const RunStore& store, std::int64_t id)
+{
+    auto record = store.run(id);
+    if (!record)
+        throw std::runtime_error("run store " + store.path() + ": no run " + std::to_string(id) +
+                                 " (attnlab-cli runs list shows the ids)");
+    return *record;
+}
+
+// The one number a list shows per run: test accuracy (%), or test RMSE for time series.
+// A run has results once a dev evaluation chose a best step; a running run, one cancelled before its first
+// evaluation or a bench run (characteristics only) has none.
+bool hasResults(const RunRecord& r) { return r.status != RunStatus::Running && r.bestStep > 0; }
+
+std::string resultText(const RunRecord& r)
+{
+    std::ostringstream s;
+    if (!hasResults(r))
+        return "-";
+    if (r.regression)
+        s << "rmse " << std::setprecision(4) << std::fixed << r.testRmse;
+    else
+        s << std::setprecision(2) << std::fixed << 100.0 * r.testAccuracy << "%";
+    return s.str();
+}
+
+nlohmann::json recordJson(const RunRecord& r)
+{
+    nlohmann::json o{{"id", r.id}, {"uuid", r.uuid}, {"name", r.name}, {"status", toString(r.status)},
+                     {"started_at", r.startedAt}, {"finished_at", r.finishedAt}, {"dataset", r.dataset},
+                     {"model", r.model}, {"position", r.position}, {"seed", r.seed}, {"params", r.parameters},
+                     {"steps", r.steps}, {"seconds", r.seconds}, {"best_step", r.bestStep}, {"tags", r.tags},
+                     {"notes", r.notes}, {"device", r.device}, {"message", r.message}, {"regression", r.regression},
+                     {"group_key", r.groupKey}};
+    if (r.regression) {
+        o["best_dev_rmse"] = r.bestDevRmse;
+        o["test_mae"] = r.testMae;
+        o["test_rmse"] = r.testRmse;
+        o["test_mape"] = r.testMape;
+    } else {
+        o["best_dev_accuracy"] = r.bestDevAccuracy;
+        o["test_accuracy"] = r.testAccuracy;
+        o["test_macro_f1"] = r.testMacroF1;
+    }
+    return o;
+}
+
+const char* kRunsUsage =
+    "  runs list [--dataset D] [--model M] [--position P] [--status S] [--tag T] [--search TEXT]\n"
+    "            [--sort started|test|dev|name] [--ascending] [--limit N] [--json]\n"
+    "  runs show ID [--json]                 everything stored about a run (--json: the export document)\n"
+    "  runs export --out FILE [--format json|csv] [ID...]   every run when no ids are given\n"
+    "  runs import FILE                      merge runs from another run database (.sqlite) or an export (.json)\n"
+    "  runs tag ID --tags a,b                replace a run's tags;  runs note ID --text TEXT: its notes\n"
+    "  runs groups [--json]                  repeats of one configuration: mean ± std over completed runs\n"
+    "  every runs command takes --db FILE (default $ATTNLAB_DB or ~/.local/share/attnlab/runs.sqlite)\n";
+
+} // namespace
+
+RunsCommand::RunsCommand(std::ostream& out, std::ostream& err) : out_(out), err_(err) {}
+
+int RunsCommand::run(const std::vector<std::string>& args)
+{
+    if (args.size() >= 2 && (args[1] == "--help" || args[1] == "-h")) {
+        out_ << "usage: attnlab-cli runs <subcommand> [options]\n" << kRunsUsage;
+        return 0;
+    }
+    if (args.size() < 2)
+        throw CliUsageError(std::string("runs needs a subcommand\n") + kRunsUsage);
+    const std::string sub = args[1];
+    std::vector<std::string> rest(args.begin() + 1, args.end()); // rest[0] == sub
+    std::set<std::string> valued{"--db"}, booleans{"--json"};
+    std::size_t positional = 0;
+    if (sub == "list") {
+        valued.insert({"--dataset", "--model", "--position", "--status", "--tag", "--search", "--sort", "--limit"});
+        booleans.insert("--ascending");
+    } else if (sub == "show" || sub == "import") {
+        positional = 1;
+    } else if (sub == "export") {
+        valued.insert({"--out", "--format"});
+        positional = 1u << 20;
+    } else if (sub == "tag") {
+        valued.insert("--tags");
+        positional = 1;
+    } else if (sub == "note") {
+        valued.insert("--text");
+        positional = 1;
+    } else if (sub != "groups") {
+        throw CliUsageError("unknown runs subcommand '" + sub + "'\n" + kRunsUsage);
+    }
+    const CliFlags flags(rest, valued, booleans, positional);
+    if ((sub == "show" || sub == "import" || sub == "tag" || sub == "note") && flags.positional().empty())
+        throw CliUsageError("runs " + sub + (sub == "import" ? " needs a FILE" : " needs a run ID"));
+    RunStore store(flags.text("--db", RunStore::defaultPath()));
+    if (sub == "list") return list(store, flags);
+    if (sub == "show") return show(store, flags);
+    if (sub == "export") return exportRuns(store, flags);
+    if (sub == "import") return importRuns(store, flags);
+    if (sub == "tag") return tag(store, flags);
+    if (sub == "note") return note(store, flags);
+    return groups(store, flags);
+}
+
+int RunsCommand::list(RunStore& store, const CliFlags& flags)
+{
+    RunFilter f;
+    f.dataset = flags.text("--dataset", "");
+    f.model = flags.text("--model", "");
+    f.position = flags.text("--position", "");
+    f.status = flags.text("--status", "");
+    if (!f.status.empty()) {
+        try {
+            runStatusFromString(f.status);
+        } catch (const std::invalid_argument& e) {
+            throw CliUsageError(std::string("--status: ") + e.what() +
+                                " (running, completed, cancelled, diverged, failed, interrupted)");
+        }
+    }
+    f.tag = flags.text("--tag", "");
+    f.text = flags.text("--search", "");
+    const std::string sort = flags.text("--sort", "started");
+    if (sort == "started") f.sortBy = RunFilter::SortBy::Started;
+    else if (sort == "test") f.sortBy = RunFilter::SortBy::TestAccuracy;
+    else if (sort == "dev") f.sortBy = RunFilter::SortBy::BestDev;
+    else if (sort == "name") f.sortBy = RunFilter::SortBy::Name;
+    else throw CliUsageError("--sort expects started, test, dev or name, got '" + sort + "'");
+    f.descending = !flags.has("--ascending");
+    const long long limit = flags.integer("--limit", 0);
+    if (limit < 0)
+        throw CliUsageError("--limit: 0 (no limit) or more, got " + std::to_string(limit));
+    f.limit = static_cast<int>(limit);
+    const auto runs = store.listRuns(f);
+    if (flags.has("--json")) {
+        nlohmann::json a = nlohmann::json::array();
+        for (const auto& r : runs)
+            a.push_back(recordJson(r));
+        out_ << a.dump() << "\n";
+        return 0;
+    }
+    out_ << std::left << std::setw(6) << "id" << std::setw(12) << "status" << std::setw(34) << "name" << std::setw(7)
+         << "seed" << std::setw(9) << "steps" << std::setw(12) << "dev" << std::setw(14) << "test" << "started\n";
+    for (const auto& r : runs) {
+        std::ostringstream dev;
+        if (!hasResults(r))
+            dev << "-";
+        else
+            dev << std::fixed << std::setprecision(r.regression ? 4 : 2)
+                << (r.regression ? r.bestDevRmse : 100.0 * r.bestDevAccuracy) << (r.regression ? "" : "%");
+        std::string name = r.name;
+        if (name.size() > 32)
+            name = name.substr(0, 31) + "…";
+        out_ << std::left << std::setw(6) << r.id << std::setw(12) << toString(r.status) << std::setw(34) << name
+             << std::setw(7) << r.seed << std::setw(9) << r.steps << std::setw(12) << dev.str() << std::setw(14)
+             << resultText(r) << r.startedAt;
+        if (!r.tags.empty()) {
+            out_ << "  [";
+            for (std::size_t i = 0; i < r.tags.size(); ++i)
+                out_ << (i ? "," : "") << r.tags[i];
+            out_ << "]";
+        }
+        out_ << "\n";
+    }
+    err_ << runs.size() << " run" << (runs.size() == 1 ? "" : "s") << " in " << store.path() << "\n";
+    return 0;
+}
+
+int RunsCommand::show(RunStore& store, const CliFlags& flags)
+{
+    const RunRecord r = existingRun(store, runIdFrom(flags.positional().front()));
+    if (flags.has("--json")) {
+        out_ << RunExport(store).toJson({r.id}) << "\n";
+        return 0;
+    }
+    out_ << "run " << r.id << ": " << r.name << " (" << toString(r.status) << ")\n"
+         << "  uuid        " << r.uuid << "\n"
+         << "  started     " << r.startedAt << (r.finishedAt.empty() ? "" : ", finished " + r.finishedAt) << "\n"
+         << "  seed        " << r.seed << ", " << r.parameters << " parameters, " << r.steps << " steps in " << std::fixed
+         << std::setprecision(1) << r.seconds << " s\n"
+         << "  device      " << r.device << " (LibTorch " << r.torchVersion << ", app " << r.appVersion
+         << (r.gitHash.empty() ? "" : " " + r.gitHash) << ", host " << r.host << ")\n";
+    if (hasResults(r)) {
+        if (r.regression)
+            out_ << "  result      best dev RMSE " << std::setprecision(4) << r.bestDevRmse << " at step " << r.bestStep
+                 << "; test MAE " << r.testMae << ", RMSE " << r.testRmse << ", MAPE " << r.testMape << "%\n";
+        else
+            out_ << "  result      best dev " << std::setprecision(2) << 100.0 * r.bestDevAccuracy << "% at step "
+                 << r.bestStep << "; test " << 100.0 * r.testAccuracy << "%, macro-F1 " << 100.0 * r.testMacroF1 << "%"
+                 << (r.stoppedEarly ? " (stopped early)" : "") << "\n";
+    }
+    if (!r.message.empty())
+        out_ << "  message     " << r.message << "\n";
+    if (!r.tags.empty()) {
+        out_ << "  tags       ";
+        for (const auto& t : r.tags)
+            out_ << " " << t;
+        out_ << "\n";
+    }
+    if (!r.notes.empty())
+        out_ << "  notes       " << r.notes << "\n";
+    out_ << "  config      " << r.configJson << "\n";
+    if (!r.environmentJson.empty())
+        out_ << "  environment " << r.environmentJson << "\n";
+    const auto characteristics = store.characteristics(r.id);
+    if (!characteristics.empty()) {
+        out_ << "  characteristics:\n";
+        for (const auto& c : characteristics)
+            out_ << "    " << std::left << std::setw(18) << c.name << std::setprecision(c.value == static_cast<long long>(c.value) ? 0 : 3)
+                 << c.value << (c.unit.empty() ? "" : " " + c.unit) << "\n";
+    }
+    const auto checkpoints = store.checkpoints(r.id);
+    for (const auto& c : checkpoints)
+        out_ << "  checkpoint  step " << c.step << ": " << c.path << " (sha256 " << c.sha256.substr(0, 12) << "…)\n";
+    // The last value of each metric series, by split.
+    const auto metrics = store.metrics(r.id);
+    std::map<std::pair<std::string, std::string>, std::pair<int, double>> last;
+    std::map<std::pair<std::string, std::string>, int> counts;
+    for (const auto& m : metrics) {
+        last[{m.split, m.name}] = {m.step, m.value};
+        ++counts[{m.split, m.name}];
+    }
+    if (!last.empty()) {
+        out_ << "  metrics (points, last step: value):\n";
+        for (const auto& [key, value] : last)
+            out_ << "    " << std::left << std::setw(18) << (key.first + " " + key.second) << std::setw(6) << counts[key]
+                 << "step " << value.first << ": " << std::setprecision(4) << value.second << "\n";
+    }
+    if (auto attention = store.latestAttention(r.id))
+        out_ << "  attention   latest snapshot at step " << attention->step << " (" << attention->maps.size() << " maps)\n";
+    return 0;
+}
+
+int RunsCommand::exportRuns(RunStore& store, const CliFlags& flags)
+{
+    const std::string path = flags.required("--out");
+    std::string format = flags.text("--format", "");
+    if (format.empty()) {
+        const auto dot = path.rfind('.');
+        format = dot == std::string::npos ? "" : path.substr(dot + 1);
+        if (format != "json" && format != "csv")
+            throw CliUsageError("--out " + path + ": give --format json|csv (the file name does not end in .json or .csv)");
+    }
+    if (format != "json" && format != "csv")
+        throw CliUsageError("--format expects json or csv, got '" + format + "'");
+    std::vector<std::int64_t> ids;
+    for (const auto& text : flags.positional())
+        ids.push_back(existingRun(store, runIdFrom(text)).id);
+    RunExport exporter(store);
+    if (format == "json")
+        exporter.exportJson(path, ids);
+    else
+        exporter.exportCsv(path, ids);
+    const std::size_t count = ids.empty() ? store.listRuns().size() : ids.size();
+    if (flags.has("--json"))
+        out_ << nlohmann::json{{"path", path}, {"format", format}, {"runs", count}}.dump() << "\n";
+    else
+        out_ << "exported " << count << " run" << (count == 1 ? "" : "s") << " to " << path << " (" << format << ")\n";
+    return 0;
+}
+
+int RunsCommand::importRuns(RunStore& store, const CliFlags& flags)
+{
+    const std::string path = flags.positional().front();
+    const auto result = RunExport(store).importFrom(path);
+    if (flags.has("--json"))
+        out_ << nlohmann::json{{"path", path}, {"added", result.added}, {"skipped", result.skipped}, {"db", store.path()}}.dump()
+             << "\n";
+    else
+        out_ << "imported " << result.added << " run" << (result.added == 1 ? "" : "s") << " from " << path << " into "
+             << store.path() << "; " << result.skipped << " already there (same uuid) skipped\n";
+    return 0;
+}
+
+int RunsCommand::tag(RunStore& store, const CliFlags& flags)
+{
+    const RunRecord r = existingRun(store, runIdFrom(flags.positional().front()));
+    const auto tags = flags.list("--tags");
+    store.setTags(r.id, tags);
+    out_ << "run " << r.id << " tags:";
+    for (const auto& t : tags)
+        out_ << " " << t;
+    out_ << (tags.empty() ? " (none)" : "") << "\n";
+    return 0;
+}
+
+int RunsCommand::note(RunStore& store, const CliFlags& flags)
+{
+    const RunRecord r = existingRun(store, runIdFrom(flags.positional().front()));
+    store.setNotes(r.id, flags.required("--text"));
+    out_ << "run " << r.id << " notes saved\n";
+    return 0;
+}
+
+int RunsCommand::groups(RunStore& store, const CliFlags& flags)
+{
+    const auto groups = store.aggregates();
+    if (flags.has("--json")) {
+        nlohmann::json a = nlohmann::json::array();
+        for (const auto& g : groups) {
+            nlohmann::json o{{"group_key", g.groupKey}, {"dataset", g.dataset}, {"model", g.model}, {"position", g.position},
+                             {"runs", g.runs}, {"completed", g.completed}, {"regression", g.regression},
+                             {"best_dev_mean", g.bestDevMean},
+                             {"fingerprint", Sha256::ofText(g.groupKey).substr(0, 8)}};
+            if (g.regression) {
+                o["test_rmse_mean"] = g.testRmseMean;
+                o["test_rmse_std"] = g.testRmseStd;
+            } else {
+                o["test_accuracy_mean"] = g.testAccuracyMean;
+                o["test_accuracy_std"] = g.testAccuracyStd;
+            }
+            a.push_back(o);
+        }
+        out_ << a.dump() << "\n";
+        return 0;
+    }
+    // The configuration is named by a short fingerprint of its group key (the full key is in --json).
+    out_ << std::left << std::setw(10) << "config" << std::setw(22) << "dataset" << std::setw(16) << "model"
+         << std::setw(12) << "position" << std::setw(11) << "completed" << "test (mean ± std)\n";
+    for (const auto& g : groups) {
+        std::ostringstream result;
+        result << std::fixed;
+        if (g.completed == 0 || g.bestDevMean == 0.0)
+            result << "-"; // nothing evaluated (cancelled early, or bench runs: characteristics only)
+        else if (g.regression)
+            result << "rmse " << std::setprecision(4) << g.testRmseMean << " ± " << g.testRmseStd;
+        else
+            result << std::setprecision(2) << 100.0 * g.testAccuracyMean << " ± " << 100.0 * g.testAccuracyStd << "%";
+        out_ << std::left << std::setw(10) << Sha256::ofText(g.groupKey).substr(0, 8) << std::setw(22) << g.dataset
+             << std::setw(16) << g.model << std::setw(12) << g.position << std::setw(11)
+             << (std::to_string(g.completed) + "/" + std::to_string(g.runs)) << result.str() << "\n";
+    }
+    return 0;
+}
+
+} // namespace attnlab

@@ -1,0 +1,122 @@
+#include "core/config/ModelConfig.h"
+
+#include "core/config/Registry.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace attnlab {
+namespace {
+std::string joined(const std::vector<std::string>& items)
+{
+    std::string s;
+    for (const auto& i : items)
+        s += (s.empty() ? "" : ", ") + i;
+    return s;
+}
+bool contains(const std::vector<std::string>& items, const std::string& x)
+{
+    return std::find(items.begin(), items.end(), x) != items.end();
+}
+std::vector<std::string> splitPoints(const std::string& list)
+{
+    std::vector<std::string> points;
+    std::string current;
+    for (char c : list + ",") {
+        if (c == ',') {
+            if (!current.empty())
+                points.push_back(current);
+            current.clear();
+        } else if (c != ' ') {
+            current += c;
+        }
+    }
+    return points;
+}
+} // namespace
+
+std::vector<std::string> ModelConfig::activeDropoutPoints() const
+{
+    if (dropoutPoints == "none")
+        return {};
+    if (!dropoutPoints.empty())
+        return splitPoints(dropoutPoints);
+    const RegistryEntry* entry = Registry::find(Registry::models(), model);
+    return entry ? entry->dropoutDefault : std::vector<std::string>{};
+}
+
+double ModelConfig::keepAt(const std::string& point) const
+{
+    if (!contains(activeDropoutPoints(), point))
+        return 1.0;
+    const double specific = point == "input" ? dropoutInputKeep : point == "hidden" ? dropoutHiddenKeep : dropoutOutputKeep;
+    return specific > 0.0 ? specific : dropoutKeep;
+}
+
+std::string ModelConfig::validate() const
+{
+    const RegistryEntry* entry = Registry::find(Registry::models(), model);
+    if (!entry)
+        return "model: unknown id '" + model + "' (known: " + Registry::idList(Registry::models()) + ")";
+    const std::string task = isRegression() ? "regression" : "classification";
+    if (entry->task != task && entry->task != "both")
+        return "model: '" + model + "' is a " + entry->task + " model; this dataset needs " + task +
+               " (models for it: " + [&] { std::string s; for (const auto& m : Registry::models())
+                   if (m.task == task || m.task == "both") s += (s.empty() ? "" : ", ") + m.id; return s; }() + ")";
+    if (!Registry::find(Registry::positions(), position))
+        return "position: unknown id '" + position + "' (known: " + Registry::idList(Registry::positions()) + ")";
+    if (!contains(entry->positions, position))
+        return "position: '" + position + "' does not apply to model '" + model + "' (it takes: " + joined(entry->positions) + ")";
+    if (dModel < 1)
+        return "d_model: must be at least 1 (got " + std::to_string(dModel) + ")";
+    if (embeddingDim < 0)
+        return "embedding_dim: must be 0 (= d_model) or positive (got " + std::to_string(embeddingDim) + ")";
+    if (layers < 1)
+        return "layers: must be at least 1 (got " + std::to_string(layers) + ")";
+    if (heads < 1 || dModel % heads != 0)
+        return "heads: " + std::to_string(heads) + " heads do not divide d_model " + std::to_string(dModel) +
+               " (each head gets d_model / heads dimensions)";
+    if (position == "rpr" && rprClip < 1)
+        return "rpr_clip: the clipping distance k must be at least 1 (got " + std::to_string(rprClip) + ")";
+    if (position == "rope" && (dModel / heads) % 2 != 0)
+        return "heads: rope rotates pairs of dimensions, so d_model / heads must be even (got " +
+               std::to_string(dModel / heads) + ")";
+    if (position == "learned" && maxLength < 1)
+        return "max_length: learned position encodings need at least one position";
+    if (position == "sinusoidal" && inputDim() % 2 != 0)
+        return "embedding_dim: sinusoidal encodings need an even width (got " + std::to_string(inputDim()) + ")";
+    if (ffHidden < 1)
+        return "ff_hidden: must be at least 1 (got " + std::to_string(ffHidden) + ")";
+    if (ffnHidden < 0)
+        return "ffn_hidden: must be 0 (= 4 d_model) or positive (got " + std::to_string(ffnHidden) + ")";
+    if (filters < 1)
+        return "filters: must be at least 1 (got " + std::to_string(filters) + ")";
+    if (!activation.empty() && activation != "relu" && activation != "swish" && activation != "gelu")
+        return "activation: unknown '" + activation + "' (known: relu, swish, gelu)";
+    if (!pooling.empty() && !contains(entry->pooling, pooling))
+        return "pooling: '" + pooling + "' does not apply to model '" + model + "'" +
+               (entry->pooling.empty() ? std::string(" (it has no pooling choice)") : " (it takes: " + joined(entry->pooling) + ")");
+    if (!(dropoutKeep > 0.0 && dropoutKeep <= 1.0))
+        return "dropout_keep: a keep probability must be in (0, 1] (got " + std::to_string(dropoutKeep) + ")";
+    for (const auto& [key, keep] : {std::pair<const char*, double>{"dropout_input_keep", dropoutInputKeep},
+                                    {"dropout_hidden_keep", dropoutHiddenKeep}, {"dropout_output_keep", dropoutOutputKeep}})
+        if (!(keep == 0.0 || (keep > 0.0 && keep <= 1.0)))
+            return std::string(key) + ": a keep probability must be in (0, 1], or 0 for dropout_keep (got " +
+                   std::to_string(keep) + ")";
+    for (const auto& point : activeDropoutPoints()) {
+        if (point != "input" && point != "hidden" && point != "output")
+            return "dropout_points: unknown point '" + point + "' (known: input, hidden, output)";
+        if (!contains(entry->dropoutAllowed, point))
+            return "dropout_points: model '" + model + "' has no '" + point + "' dropout point" +
+                   (entry->dropoutAllowed.empty() ? std::string(" (it has none)") : " (it has: " + joined(entry->dropoutAllowed) + ")");
+    }
+    if (isRegression())
+        return window >= 2 ? std::string() : "window: a time-series model needs at least 2 steps (got " + std::to_string(window) + ")";
+    if (numClasses < 2)
+        return "classes: a classifier needs at least 2 classes (got " + std::to_string(numClasses) + ")";
+    if (vocabularySize < 3)
+        return "vocabulary: the dataset gave too few tokens (" + std::to_string(vocabularySize) + ")";
+    return {};
+}
+
+} // namespace attnlab

@@ -1,0 +1,98 @@
+#include "core/config/Registry.h"
+
+namespace attnlab {
+
+const std::vector<RegistryEntry>& Registry::datasets()
+{
+    static const std::vector<RegistryEntry> list = {
+        {"synthetic-sentiment", "Synthetic sentiment",
+         "Built-in 5-class opinions with negation, intensifiers and contrast ('good but boring'); no download", {}},
+        {"sst-fine", "SST-fine", "Stanford Sentiment Treebank, 5 classes, movie reviews (8544/1101/2210; --phrases: 318,582 phrases)", {}},
+        {"sst-binary", "SST-binary", "Stanford Sentiment Treebank without neutral, 2 classes (6920/872/1821)", {}},
+        {"opener", "OpeNER", "Hotel reviews, 4 classes, shortest sentences (2780/186/743)", {}},
+        {"sentube-auto", "SenTube-A", "YouTube comments on automobiles, 2 classes, longest sentences (3381/225/903)", {}},
+        {"sentube-tablets", "SenTube-T", "YouTube comments on tablets, 2 classes (4997/333/1334)", {}},
+        {"semeval2013", "SemEval-2013", "Tweets of SemEval-2013 task 2B, 3 classes (6021/890/2376)", {}},
+        {"csv-text", "Your text (CSV/TSV)", "Your own CSV/TSV of text and label: pick the file and columns", {}},
+        {"sml2010", "SML2010", "Indoor temperature from 16 driving series, window 10 (3200/400/537 windows)", {}, "regression"},
+        {"synthetic-lag", "Synthetic lagged series", "Built-in series whose target follows one driver at a known lag (attention ground truth)", {}, "regression"},
+        {"csv-series", "Your series (CSV/TSV)", "Your own CSV/TSV of numeric series: pick the target column, window and splits", {}, "regression"},
+    };
+    return list;
+}
+
+const std::vector<RegistryEntry>& Registry::models()
+{
+    const std::vector<std::string> san = {"none", "sinusoidal", "learned", "rpr", "rope", "alibi"};
+    const std::vector<std::string> onlyNone = {"none"};
+    const std::vector<std::string> sanOptions = {"d_model", "layers", "heads", "rpr_clip", "activation", "pooling", "dropout_keep", "dropout_points"};
+    const std::vector<std::string> rnnOptions = {"d_model", "layers", "ff_hidden", "dropout_keep", "dropout_points"};
+    const std::vector<std::string> allPoints = {"input", "hidden", "output"};
+    const std::vector<std::string> inputOnly = {"input"};
+    static const std::vector<RegistryEntry> list = {
+        {"ssan", "SSAN", "Simple self-attention network (thesis Fig. 4.1): FF for Q,K,V, attention, FF, mean, FF, softmax; ReLU, no residuals",
+         san, "classification", {"mean", "max", "attention"}, sanOptions, allPoints, allPoints},
+        {"essan", "ESSAN", "Extended SSAN (thesis 4.2): multi-head, Swish, masks after every FF, attention-based sequence representation; also the time-series regressor of chapter 6",
+         san, "both", {"attention", "mean", "max"}, sanOptions, allPoints, allPoints},
+        {"transformer", "Transformer encoder", "Multi-head attention and position-wise FFN, each wrapped in residual + LayerNorm; mean pooling",
+         san, "classification", {"mean", "max", "attention"},
+         {"d_model", "layers", "heads", "ffn_hidden", "rpr_clip", "activation", "pooling", "dropout_keep", "dropout_points"},
+         allPoints, allPoints},
+        {"rnn", "RNN", "Vanilla (tanh) RNN baseline: last state, 50-d ReLU layer, softmax; dropout on embeddings", onlyNone,
+         "classification", {}, rnnOptions, allPoints, inputOnly},
+        {"lstm", "LSTM", "LSTM baseline (Barnes et al. 2017): last state, 50-d ReLU layer, softmax; dropout on embeddings", onlyNone,
+         "classification", {}, rnnOptions, allPoints, inputOnly},
+        {"bilstm", "BiLSTM", "Bidirectional LSTM baseline (Barnes et al.): both final states, 50-d ReLU layer, softmax", onlyNone,
+         "classification", {}, rnnOptions, allPoints, inputOnly},
+        {"gru", "GRU", "GRU baseline: last state, 50-d ReLU layer, softmax; dropout on embeddings", onlyNone, "classification", {},
+         rnnOptions, allPoints, inputOnly},
+        {"rnn-attention", "BiLSTM + attention", "Bidirectional LSTM whose states are pooled by additive attention (Bahdanau-style scores)",
+         onlyNone, "classification", {}, rnnOptions, allPoints, inputOnly},
+        {"cnn", "CNN", "Kim-style CNN: filters of width 2, 3, 4, max-over-time pooling, 50-d ReLU layer, softmax", onlyNone,
+         "classification", {},
+         {"d_model", "filters", "ff_hidden", "dropout_keep", "dropout_points"}, allPoints, {"input", "hidden"}},
+        {"bow", "Bow", "Logistic regression on the bag of words (Barnes et al.); add L2 in training", onlyNone, "classification", {}, {}},
+        {"ave", "Ave", "Logistic regression on the average of the word embeddings (Barnes et al.)", onlyNone, "classification", {},
+         {"d_model", "dropout_keep", "dropout_points"}, inputOnly, {}},
+        {"narx", "NARX RNN", "Time series: one LSTM over driving series and target history, last state -> prediction", onlyNone,
+         "regression", {}, {"d_model", "layers"}},
+        {"encdec", "Encoder-decoder RNN", "Time series: LSTM encoder over the driving series, LSTM decoder over the target history (Cho et al.)",
+         onlyNone, "regression", {}, {"d_model", "layers"}},
+        {"attn-rnn", "Attention RNN", "Time series: encoder-decoder whose prediction attends over the encoder states (Bahdanau et al.)",
+         onlyNone, "regression", {}, {"d_model", "layers"}},
+        {"darnn", "DA-RNN", "Time series: dual-stage attention, over driving series per step and over encoder steps (Qin et al. 2017)",
+         onlyNone, "regression", {}, {"d_model"}},
+    };
+    return list;
+}
+
+const std::vector<RegistryEntry>& Registry::positions()
+{
+    static const std::vector<RegistryEntry> list = {
+        {"none", "None", "No position information: self-attention then sees a bag of words", {}},
+        {"sinusoidal", "Sinusoidal (PE)", "Fixed sine/cosine encodings added to the embeddings (Vaswani et al. 2017)", {}},
+        {"learned", "Learned", "A trained vector per absolute position added to the embeddings (Gehring et al. 2017)", {}},
+        {"rpr", "Relative (RPR)", "Relative position representations (Shaw et al. 2018) on keys and values, clipped at k", {}},
+        {"rope", "Rotary (RoPE)", "Queries and keys rotated by position, so scores depend on the offset only (Su et al. 2021)", {}},
+        {"alibi", "ALiBi", "A per-head penalty proportional to distance added to the scores (Press et al. 2022)", {}},
+    };
+    return list;
+}
+
+const RegistryEntry* Registry::find(const std::vector<RegistryEntry>& list, const std::string& id)
+{
+    for (const auto& entry : list)
+        if (entry.id == id)
+            return &entry;
+    return nullptr;
+}
+
+std::string Registry::idList(const std::vector<RegistryEntry>& list)
+{
+    std::string ids;
+    for (const auto& entry : list)
+        ids += (ids.empty() ? "" : ", ") + entry.id;
+    return ids;
+}
+
+} // namespace attnlab

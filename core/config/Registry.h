@@ -1,0 +1,19 @@
+#pragma once
+#include "core/config/RegistryEntry.h"
+
+#include <string>
+#include <vector>
+
+namespace attnlab {
+
+// The one list of datasets, models and position techniques; the CLI and the GUI both read it.
+class Registry {
+public:
+    static const std::vector<RegistryEntry>& datasets();
+    static const std::vector<RegistryEntry>& models();
+    static const std::vector<RegistryEntry>& positions();
+    static const RegistryEntry* find(const std::vector<RegistryEntry>& list, const std::string& id);
+    static std::string idList(const std::vector<RegistryEntry>& list);
+};
+
+} // namespace attnlab

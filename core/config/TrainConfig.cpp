@@ -1,0 +1,212 @@
+#include "core/config/TrainConfig.h"
+
+#include "core/config/LearningRateSchedule.h"
+#include "core/data/DataLocator.h"
+#include "core/data/TextFile.h"
+
+#include <nlohmann/json.hpp>
+
+#include <stdexcept>
+
+namespace attnlab {
+
+double TrainConfig::defaultLearningRate(const std::string& optimizer)
+{
+    if (optimizer == "adadelta")
+        return 1.0;
+    if (optimizer == "sgd")
+        return 0.1;
+    return 1e-3;
+}
+
+std::string TrainConfig::toJson() const
+{
+    nlohmann::json j = {
+        {"dataset", dataset},
+        {"model", model.model},
+        {"position", model.position},
+        {"d_model", model.dModel},
+        {"layers", model.layers},
+        {"rpr_clip", model.rprClip},
+        {"ff_hidden", model.ffHidden},
+        {"dropout_keep", model.dropoutKeep},
+        {"dropout_points", model.dropoutPoints},
+        {"dropout_input_keep", model.dropoutInputKeep},
+        {"dropout_hidden_keep", model.dropoutHiddenKeep},
+        {"dropout_output_keep", model.dropoutOutputKeep},
+        {"embedding_dim", model.embeddingDim},
+        {"heads", model.heads},
+        {"ffn_hidden", model.ffnHidden},
+        {"filters", model.filters},
+        {"max_length", model.maxLength},
+        {"activation", model.activation},
+        {"pooling", model.pooling},
+        {"optimizer", optimizer},
+        {"learning_rate", learningRate},
+        {"momentum", momentum},
+        {"l2", l2},
+        {"weight_decay", weightDecay},
+        {"lr_schedule", lrSchedule},
+        {"lr_decay_every", lrDecayEvery},
+        {"lr_decay_gamma", lrDecayGamma},
+        {"warmup_steps", warmupSteps},
+        {"clip_norm", clipNorm},
+        {"epochs", epochs},
+        {"patience", patience},
+        {"amp", amp},
+        {"batch_size", batchSize},
+        {"sampling", sampling},
+        {"data_dir", dataDir},
+        {"steps", steps},
+        {"eval_every", evalEvery},
+        {"log_every", logEvery},
+        {"seed", seed},
+        {"device", device},
+        {"threads", threads},
+        {"phrases", phrases},
+        {"embeddings", embeddingsPath},
+        {"embeddings_frozen", embeddingsFrozen},
+        {"oov_range", oovRange},
+        {"checkpoint_dir", checkpointDir},
+    };
+    return j.dump();
+}
+
+TrainConfig TrainConfig::fromJson(const std::string& text)
+{
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::parse_error& e) {
+        throw std::invalid_argument(std::string("config JSON: ") + e.what());
+    }
+    if (!j.is_object())
+        throw std::invalid_argument("config JSON: expected an object");
+    TrainConfig c;
+    auto read = [&](const char* key, auto& target) {
+        if (!j.contains(key))
+            return;
+        try {
+            j.at(key).get_to(target);
+        } catch (const nlohmann::json::exception&) {
+            throw std::invalid_argument(std::string("config JSON: key '") + key + "' has the wrong type");
+        }
+    };
+    read("dataset", c.dataset);
+    read("model", c.model.model);
+    read("position", c.model.position);
+    read("d_model", c.model.dModel);
+    read("layers", c.model.layers);
+    read("rpr_clip", c.model.rprClip);
+    read("ff_hidden", c.model.ffHidden);
+    read("dropout_keep", c.model.dropoutKeep);
+    read("dropout_points", c.model.dropoutPoints);
+    read("dropout_input_keep", c.model.dropoutInputKeep);
+    read("dropout_hidden_keep", c.model.dropoutHiddenKeep);
+    read("dropout_output_keep", c.model.dropoutOutputKeep);
+    read("embedding_dim", c.model.embeddingDim);
+    read("heads", c.model.heads);
+    read("ffn_hidden", c.model.ffnHidden);
+    read("filters", c.model.filters);
+    read("max_length", c.model.maxLength);
+    read("activation", c.model.activation);
+    read("pooling", c.model.pooling);
+    read("optimizer", c.optimizer);
+    read("learning_rate", c.learningRate);
+    read("momentum", c.momentum);
+    read("l2", c.l2);
+    read("weight_decay", c.weightDecay);
+    read("lr_schedule", c.lrSchedule);
+    read("lr_decay_every", c.lrDecayEvery);
+    read("lr_decay_gamma", c.lrDecayGamma);
+    read("warmup_steps", c.warmupSteps);
+    read("clip_norm", c.clipNorm);
+    read("epochs", c.epochs);
+    read("patience", c.patience);
+    read("amp", c.amp);
+    read("batch_size", c.batchSize);
+    read("sampling", c.sampling);
+    read("data_dir", c.dataDir);
+    read("steps", c.steps);
+    read("eval_every", c.evalEvery);
+    read("log_every", c.logEvery);
+    read("seed", c.seed);
+    read("device", c.device);
+    read("threads", c.threads);
+    read("phrases", c.phrases);
+    read("embeddings", c.embeddingsPath);
+    read("embeddings_frozen", c.embeddingsFrozen);
+    read("oov_range", c.oovRange);
+    read("checkpoint_dir", c.checkpointDir);
+    return c;
+}
+
+std::string TrainConfig::validate() const
+{
+    if (optimizer != "adam" && optimizer != "adadelta" && optimizer != "sgd")
+        return "optimizer: unknown '" + optimizer + "' (known: adam, adadelta, sgd)";
+    if (optimizer == "sgd" && !(momentum >= 0.0 && momentum < 1.0))
+        return "momentum: must be in [0, 1) (got " + std::to_string(momentum) + ")";
+    if (!(l2 >= 0.0))
+        return "l2: must be 0 or positive (got " + std::to_string(l2) + ")";
+    if (!(weightDecay >= 0.0 && weightDecay * learningRate < 1.0))
+        return "weight_decay: must be 0 or positive, and weight_decay x learning_rate below 1 (got " + std::to_string(weightDecay) + ")";
+    if (auto problem = LearningRateSchedule::validate({lrSchedule, lrDecayEvery, lrDecayGamma, warmupSteps, steps}); !problem.empty())
+        return problem;
+    if (!(clipNorm >= 0.0))
+        return "clip_norm: must be 0 (off) or positive (got " + std::to_string(clipNorm) + ")";
+    if (epochs < 0)
+        return "epochs: must be 0 (use steps) or positive (got " + std::to_string(epochs) + ")";
+    if (patience < 0)
+        return "patience: must be 0 (off) or positive (got " + std::to_string(patience) + ")";
+    if (amp && device == "cpu")
+        return "amp: mixed precision is for CUDA devices; this run is on the CPU";
+    if (!(learningRate > 0.0))
+        return "learning_rate: must be positive";
+    if (batchSize < 1)
+        return "batch_size: must be at least 1";
+    if (sampling != "random" && sampling != "epochs")
+        return "sampling: unknown '" + sampling + "' (known: random, epochs)";
+    if (steps < 1)
+        return "steps: must be at least 1";
+    if (evalEvery < 1)
+        return "eval_every: must be at least 1";
+    if (logEvery < 1)
+        return "log_every: must be at least 1";
+    if (device != "auto" && device != "cpu" && device != "cuda")
+        return "device: unknown '" + device + "' (known: auto, cpu, cuda)";
+    if (threads < 0)
+        return "threads: must be 0 (all cores) or positive";
+    if (!(oovRange >= 0.0))
+        return "oov_range: must be 0 or positive";
+    return {};
+}
+
+} // namespace attnlab
+
+namespace attnlab {
+
+std::vector<std::string> TrainConfig::unknownKeys(const std::string& json)
+{
+    const auto known = nlohmann::json::parse(TrainConfig{}.toJson());
+    std::vector<std::string> unknown;
+    const auto j = nlohmann::json::parse(json, nullptr, false);
+    if (j.is_object())
+        for (const auto& item : j.items())
+            if (!known.contains(item.key()))
+                unknown.push_back(item.key());
+    return unknown;
+}
+
+} // namespace attnlab
+
+namespace attnlab {
+
+std::string TrainConfig::embeddingsFile() const
+{
+    if (embeddingsPath.empty() || TextFile::exists(embeddingsPath) || embeddingsPath.front() == '/')
+        return embeddingsPath;
+    return DataLocator::join(DataLocator::locate(embeddingsPath, dataDir), embeddingsPath); // locate gives the folder
+}
+
+} // namespace attnlab

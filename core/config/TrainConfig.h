@@ -1,0 +1,59 @@
+#pragma once
+#include "core/config/ModelConfig.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace attnlab {
+
+// Everything that defines a training run; stored as JSON with the run.
+struct TrainConfig {
+    std::string dataset = "synthetic-sentiment";
+    ModelConfig model;
+    std::string optimizer = "adam";  // adam | adadelta | sgd
+    double learningRate = 1e-3;      // defaultLearningRate(optimizer) unless a preset or the user says otherwise
+    double momentum = 0.9;           // SGD only
+    double l2 = 0.0;                 // thesis eq. 4.1: loss + l2 * (1/n) sum of squared weights
+    double weightDecay = 0.0;        // decoupled weight decay per step (adam + this = AdamW)
+    std::string lrSchedule = "constant"; // constant | step | cosine (LearningRateSchedule)
+    int lrDecayEvery = 25000;        // step schedule: steps between decays (thesis 6.3)
+    double lrDecayGamma = 0.1;       // step schedule: factor per decay
+    int warmupSteps = 0;             // linear warm-up (any schedule)
+    double clipNorm = 0.0;           // clip gradients to this global L2 norm; 0 = off
+    int epochs = 0;                  // > 0: the budget is this many passes over train (replaces steps)
+    int patience = 0;                // early stopping: dev evaluations without improvement; 0 = off
+    bool amp = false;                // CUDA only: bf16 autocast for forward passes
+    int batchSize = 32;
+    std::string dataDir;             // where real data is looked for first ("" = ATTNLAB_DATA_DIR, user data folder)
+    std::string sampling = "random"; // random: each batch drawn at random (thesis) | epochs: shuffled epochs
+    int steps = 600;
+    int evalEvery = 50;              // steps between dev evaluations (and attention snapshots)
+    int logEvery = 10;               // steps between train-metric points on the curves
+    std::uint64_t seed = 1;
+    std::string device = "auto";     // auto | cpu | cuda
+    int threads = 0;                 // intra-op threads; 0 = all cores
+    bool phrases = false;            // SST: train on every labelled phrase (thesis 5.2.1)
+    std::string embeddingsPath;      // pre-trained word vectors (GloVe, word2vec, fastText); "" = random
+    bool embeddingsFrozen = false;   // keep the pre-trained vectors fixed, else fine-tune them
+    double oovRange = 0.25;          // out-of-vocabulary vectors uniform in [-a, a] (thesis: 0.25; 0.05 with GloVe)
+    // Where the best-dev weights of a completed run are saved (LibTorch archive, one file per run, named in
+    // the run store with its sha256); "" = not saved.
+    std::string checkpointDir;
+
+    // The learning rate an optimiser starts from when nothing else is said: Adam 1e-3, ADADELTA 1.0
+    // (rho 0.95, thesis 5.1.5), SGD 0.1; Adam's for an unknown name (validate() reports the name).
+    static double defaultLearningRate(const std::string& optimizer);
+
+    std::string toJson() const;
+    // Throws std::invalid_argument naming the key on bad JSON.
+    static TrainConfig fromJson(const std::string& json);
+    std::string validate() const;
+    // The embeddings file to read: embeddingsPath as given when it exists, else looked up in the data
+    // folders (a preset names "embeddings/glove...gz"); throws DataError naming the places searched.
+    std::string embeddingsFile() const;
+    // Keys fromJson does not know (typos in a config file); empty when all are known.
+    static std::vector<std::string> unknownKeys(const std::string& json);
+};
+
+} // namespace attnlab

@@ -1,0 +1,51 @@
+#include "core/data/DataLocator.h"
+
+#include "core/data/DataError.h"
+
+#include <cstdlib>
+#include <sys/stat.h>
+
+namespace attnlab {
+
+std::string DataLocator::userDataDir()
+{
+    if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg && *xdg)
+        return std::string(xdg) + "/attnlab/datasets";
+    const char* home = std::getenv("HOME");
+    return std::string(home && *home ? home : ".") + "/.local/share/attnlab/datasets";
+}
+
+std::vector<std::string> DataLocator::searchPath(const std::string& explicitDir)
+{
+    std::vector<std::string> dirs;
+    if (!explicitDir.empty())
+        dirs.push_back(explicitDir);
+    if (const char* env = std::getenv("ATTNLAB_DATA_DIR"); env && *env)
+        dirs.emplace_back(env);
+    dirs.push_back(userDataDir());
+    return dirs;
+}
+
+std::string DataLocator::join(const std::string& dir, const std::string& relative)
+{
+    if (dir.empty()) return relative;
+    return dir.back() == '/' ? dir + relative : dir + "/" + relative;
+}
+
+std::string DataLocator::locate(const std::string& relative, const std::string& explicitDir)
+{
+    const auto dirs = searchPath(explicitDir);
+    for (const auto& dir : dirs) {
+        struct stat st {};
+        if (::stat(join(dir, relative).c_str(), &st) == 0)
+            return dir;
+    }
+    std::string searched;
+    for (const auto& dir : dirs)
+        searched += (searched.empty() ? "" : ", ") + dir;
+    throw DataError(relative, 0,
+                    "not found in the data folders (" + searched +
+                        "); set ATTNLAB_DATA_DIR or --data-dir, or fetch/import it (attnlab-cli fetch)");
+}
+
+} // namespace attnlab

@@ -1,0 +1,164 @@
+#include "core/data/DatasetStatistics.h"
+
+#include "core/data/WordEmbeddings.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <iomanip>
+#include <sstream>
+#include <unordered_set>
+
+namespace attnlab {
+
+DatasetStatistics::Split DatasetStatistics::splitOf(const std::string& name, const std::vector<TextExample>& examples, int classes)
+{
+    Split s;
+    s.name = name;
+    s.examples = static_cast<std::int64_t>(examples.size());
+    s.classCounts.assign(static_cast<std::size_t>(classes), 0);
+    std::int64_t tokens = 0;
+    for (const auto& e : examples) {
+        if (e.label >= 0 && e.label < classes) ++s.classCounts[static_cast<std::size_t>(e.label)];
+        tokens += static_cast<std::int64_t>(e.tokens.size());
+        s.maxLength = std::max<std::int64_t>(s.maxLength, static_cast<std::int64_t>(e.tokens.size()));
+    }
+    s.averageLength = s.examples ? static_cast<double>(tokens) / s.examples : 0.0;
+    return s;
+}
+
+DatasetStatistics DatasetStatistics::of(const TextDataset& d)
+{
+    DatasetStatistics st;
+    st.id = d.id;
+    st.name = d.name;
+    st.task = "classification";
+    st.classes = d.classNames;
+    st.splits = {splitOf("train", d.train, d.numClasses()), splitOf("dev", d.dev, d.numClasses()),
+                 splitOf("test", d.test, d.numClasses())};
+    std::unordered_set<std::string> all, train;
+    for (const auto& e : d.train) for (const auto& t : e.tokens) train.insert(t);
+    all = train;
+    for (const auto* split : {&d.dev, &d.test})
+        for (const auto& e : *split) for (const auto& t : e.tokens) all.insert(t);
+    st.vocabularySize = static_cast<std::int64_t>(all.size());
+    st.trainVocabularySize = static_cast<std::int64_t>(train.size());
+    return st;
+}
+
+DatasetStatistics DatasetStatistics::of(const LoadedDataset& d)
+{
+    return d.regression ? of(d.series) : of(d.text);
+}
+
+DatasetStatistics DatasetStatistics::of(const SeriesDataset& d)
+{
+    DatasetStatistics st;
+    st.id = d.id;
+    st.name = d.name;
+    st.task = "regression";
+    st.window = d.window;
+    st.drivers = d.driverNames;
+    st.target = d.targetName;
+    for (const auto& [name, windows] : {std::pair{"train", &d.train}, {"dev", &d.dev}, {"test", &d.test}}) {
+        Split s;
+        s.name = name;
+        s.examples = static_cast<std::int64_t>(windows->size());
+        s.averageLength = s.maxLength = d.window;
+        double sum = 0.0;
+        for (std::size_t i = 0; i < windows->size(); ++i) {
+            const double y = d.denormalise((*windows)[i].target);
+            s.targetMin = i ? std::min(s.targetMin, y) : y;
+            s.targetMax = i ? std::max(s.targetMax, y) : y;
+            sum += y;
+        }
+        s.targetMean = s.examples ? sum / s.examples : 0.0;
+        st.splits.push_back(s);
+    }
+    return st;
+}
+
+void DatasetStatistics::addCoverage(const TextDataset& d, const WordEmbeddings& embeddings, const std::string& file)
+{
+    const auto c = embeddings.coverage({&d.train, &d.dev, &d.test});
+    coverage = Coverage{file, c.types, c.typesCovered, c.tokens, c.tokensCovered};
+}
+
+namespace {
+
+nlohmann::json splitJson(const DatasetStatistics::Split& s, bool regression)
+{
+    nlohmann::json j = {{"examples", s.examples}, {"average_length", s.averageLength}, {"max_length", s.maxLength}};
+    if (regression) {
+        j["target_min"] = s.targetMin;
+        j["target_max"] = s.targetMax;
+        j["target_mean"] = s.targetMean;
+    } else {
+        j["class_counts"] = s.classCounts;
+    }
+    return j;
+}
+
+} // namespace
+
+std::string DatasetStatistics::toJson() const
+{
+    const bool regression = task == "regression";
+    nlohmann::json j = {{"dataset", id}, {"name", name}, {"task", task}};
+    nlohmann::json splitsJson = nlohmann::json::object();
+    for (const auto& s : splits) splitsJson[s.name] = splitJson(s, regression);
+    j["splits"] = splitsJson;
+    if (regression) {
+        j["window"] = window;
+        j["drivers"] = drivers;
+        j["target"] = target;
+    } else {
+        j["classes"] = classes;
+        j["num_classes"] = classes.size();
+        j["vocabulary_size"] = vocabularySize;
+        j["train_vocabulary_size"] = trainVocabularySize;
+    }
+    if (trainBalanced)
+        j["train_balanced"] = splitJson(*trainBalanced, false);
+    if (coverage) {
+        const auto& c = *coverage;
+        j["embedding_coverage"] = {{"file", c.file}, {"types", c.types}, {"types_covered", c.typesCovered},
+                                   {"tokens", c.tokens}, {"tokens_covered", c.tokensCovered},
+                                   {"type_rate", c.types ? static_cast<double>(c.typesCovered) / c.types : 0.0},
+                                   {"token_rate", c.tokens ? static_cast<double>(c.tokensCovered) / c.tokens : 0.0}};
+    }
+    return j.dump();
+}
+
+std::string DatasetStatistics::toText() const
+{
+    std::ostringstream o;
+    o << std::fixed << std::setprecision(2);
+    o << name << " (" << id << ", " << task << ")\n";
+    auto line = [&](const Split& s) {
+        o << "  " << std::left << std::setw(15) << s.name << std::right << std::setw(8) << s.examples
+          << (task == "regression" ? " windows" : " examples");
+        if (task == "regression") {
+            o << ", target " << s.targetMin << ".." << s.targetMax << " (mean " << s.targetMean << ")";
+        } else {
+            o << ", length avg " << s.averageLength << " max " << s.maxLength << ", classes";
+            for (auto c : s.classCounts) o << " " << c;
+        }
+        o << "\n";
+    };
+    for (const auto& s : splits) line(s);
+    if (trainBalanced) line(*trainBalanced);
+    if (task == "regression") {
+        o << "  window " << window << ", target " << target << ", " << drivers.size() << " driving series\n";
+    } else {
+        o << "  classes: ";
+        for (std::size_t i = 0; i < classes.size(); ++i) o << (i ? ", " : "") << classes[i];
+        o << "\n  vocabulary " << vocabularySize << " (train " << trainVocabularySize << ")\n";
+    }
+    if (coverage && coverage->types && coverage->tokens)
+        o << "  embedding coverage: " << 100.0 * coverage->typesCovered / coverage->types << "% of types, "
+          << 100.0 * coverage->tokensCovered / coverage->tokens << "% of tokens (" << coverage->file << ")\n";
+    return o.str();
+}
+
+} // namespace attnlab

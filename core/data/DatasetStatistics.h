@@ -1,0 +1,54 @@
+#pragma once
+#include "core/data/LoadedDataset.h"
+#include "core/data/SeriesDataset.h"
+#include "core/data/TextDataset.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace attnlab {
+
+class WordEmbeddings;
+
+// What the app measures about a dataset (the columns of thesis Table 5.2): examples per split, class
+// balance, average and maximum length, vocabulary size, and embedding coverage when vectors are given;
+// for time series the window counts and the target's range. Torch-free, so the GUI can compute it on
+// a background thread.
+struct DatasetStatistics {
+    struct Split {
+        std::string name;
+        std::int64_t examples = 0;
+        std::vector<std::int64_t> classCounts; // classification
+        double averageLength = 0.0;            // tokens (classification) or window steps (regression)
+        std::int64_t maxLength = 0;
+        double targetMin = 0.0, targetMax = 0.0, targetMean = 0.0; // regression, original units
+    };
+    struct Coverage {
+        std::string file;
+        std::int64_t types = 0, typesCovered = 0, tokens = 0, tokensCovered = 0;
+    };
+
+    std::string id, name, task;
+    std::vector<std::string> classes;
+    std::vector<Split> splits;                 // train, dev, test
+    std::optional<Split> trainBalanced;        // SST phrase level: the training set after re-balancing
+    std::int64_t vocabularySize = 0;           // distinct tokens over all splits
+    std::int64_t trainVocabularySize = 0;      // distinct tokens of train (what a model's table holds)
+    std::optional<Coverage> coverage;
+    int window = 0;                            // regression
+    std::vector<std::string> drivers;
+    std::string target;
+
+    static DatasetStatistics of(const TextDataset& dataset);
+    static DatasetStatistics of(const SeriesDataset& dataset);
+    static DatasetStatistics of(const LoadedDataset& dataset);
+    void addCoverage(const TextDataset& dataset, const WordEmbeddings& embeddings, const std::string& file);
+    static Split splitOf(const std::string& name, const std::vector<TextExample>& examples, int classes);
+
+    std::string toJson() const;
+    std::string toText() const; // a few readable lines (the CLI without --json, the GUI's tooltip)
+};
+
+} // namespace attnlab

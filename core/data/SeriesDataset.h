@@ -1,0 +1,28 @@
+#pragma once
+#include "core/data/SeriesWindow.h"
+
+#include <string>
+#include <vector>
+
+namespace attnlab {
+
+// A time-series regression dataset in windows, split in time order, scaled with train statistics.
+struct SeriesDataset {
+    std::string id;
+    std::string name;
+    int window = 10;                       // T
+    std::vector<std::string> driverNames;  // F names
+    std::string targetName;
+    std::vector<SeriesWindow> train, dev, test;
+    // Min-max scaling of the target to [0, scaleTop] from train statistics (thesis: [0, 0.75]).
+    double targetMin = 0.0, targetMax = 1.0, scaleTop = 0.75;
+    std::vector<double> driverMin, driverMax; // the same scaling, per driving series
+    // Synthetic data only: the driver and lag the target really depends on (attention's ground truth).
+    int trueDriver = -1, trueLag = -1;
+
+    int drivers() const { return static_cast<int>(driverNames.size()); }
+    // Back to the original units, for MAE / MAPE / RMSE (thesis Table 6.2).
+    double denormalise(double scaled) const { return targetMin + scaled / scaleTop * (targetMax - targetMin); }
+};
+
+} // namespace attnlab

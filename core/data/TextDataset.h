@@ -1,0 +1,22 @@
+#pragma once
+#include "core/data/TextExample.h"
+
+#include <string>
+#include <vector>
+
+namespace attnlab {
+
+// A classification dataset split three ways, plus the probe sentence whose attention the UI shows.
+struct TextDataset {
+    std::string id;
+    std::string name;
+    std::vector<std::string> classNames;
+    std::vector<TextExample> train;
+    std::vector<TextExample> dev;
+    std::vector<TextExample> test;
+    std::vector<std::string> probeTokens;
+
+    int numClasses() const { return static_cast<int>(classNames.size()); }
+};
+
+} // namespace attnlab

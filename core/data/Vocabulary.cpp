@@ -1,0 +1,46 @@
+#include "core/data/Vocabulary.h"
+
+#include <stdexcept>
+
+namespace attnlab {
+
+Vocabulary::Vocabulary()
+{
+    add("<pad>");
+    add("<unk>");
+}
+
+Vocabulary Vocabulary::fromExamples(const std::vector<TextExample>& examples)
+{
+    Vocabulary vocabulary;
+    for (const auto& example : examples)
+        for (const auto& token : example.tokens)
+            vocabulary.add(token);
+    return vocabulary;
+}
+
+std::int64_t Vocabulary::add(const std::string& token)
+{
+    auto it = ids_.find(token);
+    if (it != ids_.end())
+        return it->second;
+    const auto id = static_cast<std::int64_t>(tokens_.size());
+    tokens_.push_back(token);
+    ids_.emplace(token, id);
+    return id;
+}
+
+std::int64_t Vocabulary::id(const std::string& token) const
+{
+    auto it = ids_.find(token);
+    return it == ids_.end() ? kUnknown : it->second;
+}
+
+const std::string& Vocabulary::token(std::int64_t id) const
+{
+    if (id < 0 || id >= size())
+        throw std::out_of_range("token id " + std::to_string(id) + " outside the vocabulary");
+    return tokens_[static_cast<std::size_t>(id)];
+}
+
+} // namespace attnlab

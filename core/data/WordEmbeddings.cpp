@@ -1,0 +1,427 @@
+#include "core/data/WordEmbeddings.h"
+
+#include "core/data/DataError.h"
+#include "core/data/install/Sha256.h"
+#include "core/data/Tokenizer.h"
+
+#include <zlib.h>
+
+#include <charconv>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <unordered_set>
+
+namespace attnlab {
+
+// Buffered reading through zlib, which reads plain files as they are and gzip files decompressed.
+class GzInput {
+public:
+    explicit GzInput(const std::string& path) : path_(path), file_(gzopen(path.c_str(), "rb"))
+    {
+        if (!file_)
+            throw DataError(path, 0, "cannot open the embeddings file (missing or unreadable)");
+        gzbuffer(file_, 1 << 18);
+    }
+    ~GzInput() { gzclose(file_); }
+    GzInput(const GzInput&) = delete;
+    GzInput& operator=(const GzInput&) = delete;
+
+    // Next byte or -1 at the end.
+    int get()
+    {
+        if (pos_ == end_ && !fill()) return -1;
+        return static_cast<unsigned char>(buffer_[pos_++]);
+    }
+    int peek()
+    {
+        if (pos_ == end_ && !fill()) return -1;
+        return static_cast<unsigned char>(buffer_[pos_]);
+    }
+    bool readLine(std::string& line)
+    {
+        line.clear();
+        while (true) {
+            if (pos_ == end_ && !fill()) return !line.empty();
+            const char* start = buffer_.data() + pos_;
+            const void* nl = std::memchr(start, '\n', end_ - pos_);
+            if (nl) {
+                const auto n = static_cast<std::size_t>(static_cast<const char*>(nl) - start);
+                line.append(start, n);
+                pos_ += n + 1;
+                if (!line.empty() && line.back() == '\r') line.pop_back();
+                return true;
+            }
+            line.append(start, end_ - pos_);
+            pos_ = end_;
+        }
+    }
+    bool readBytes(char* out, std::size_t n)
+    {
+        while (n > 0) {
+            if (pos_ == end_ && !fill()) return false;
+            const std::size_t take = std::min(n, end_ - pos_);
+            std::memcpy(out, buffer_.data() + pos_, take);
+            pos_ += take;
+            out += take;
+            n -= take;
+        }
+        return true;
+    }
+    // Peeks up to n bytes without consuming them (they stay in the buffer).
+    std::string lookahead(std::size_t n)
+    {
+        if (end_ - pos_ < n) {
+            std::memmove(buffer_.data(), buffer_.data() + pos_, end_ - pos_);
+            end_ -= pos_;
+            pos_ = 0;
+            const int got = gzread(file_, buffer_.data() + end_, static_cast<unsigned>(buffer_.size() - end_));
+            if (got > 0) end_ += static_cast<std::size_t>(got);
+        }
+        return std::string(buffer_.data() + pos_, std::min(n, end_ - pos_));
+    }
+
+private:
+    bool fill()
+    {
+        const int got = gzread(file_, buffer_.data(), static_cast<unsigned>(buffer_.size()));
+        if (got < 0)
+            throw DataError(path_, 0, "read error (a damaged gzip file?)");
+        pos_ = 0;
+        end_ = static_cast<std::size_t>(got);
+        return got > 0;
+    }
+    std::string path_;
+    gzFile file_;
+    std::vector<char> buffer_ = std::vector<char>(1 << 20);
+    std::size_t pos_ = 0, end_ = 0;
+};
+
+class EmbeddingFileParser {
+public:
+    static void parse(const std::string& path, WordEmbeddings& e)
+    {
+        GzInput in(path);
+        std::string first;
+        if (!in.readLine(first))
+            throw DataError(path, 1, "the embeddings file is empty");
+        long long count = 0, dim = 0;
+        if (headerLine(first, count, dim)) {
+            // word2vec / fastText: the header gives the size. Binary rows follow when the next bytes are
+            // not text (float bytes almost always include control characters).
+            const std::string ahead = in.lookahead(4096);
+            bool binary = false;
+            for (unsigned char c : ahead)
+                if (c < 0x09 || (c > 0x0d && c < 0x20)) { binary = true; break; }
+            e.dimension_ = static_cast<int>(dim);
+            if (binary) {
+                e.report_.format = "word2vec-binary";
+                parseBinary(in, path, count, e);
+            } else {
+                e.report_.format = "word2vec-text";
+                parseText(in, path, "", 2, e);
+            }
+        } else {
+            e.report_.format = "glove-text";
+            parseText(in, path, first, 1, e);
+        }
+        if (e.words_.empty())
+            throw DataError(path, 0, "no vectors in the file");
+    }
+
+private:
+    static bool headerLine(const std::string& line, long long& count, long long& dim)
+    {
+        char* end = nullptr;
+        count = std::strtoll(line.c_str(), &end, 10);
+        if (end == line.c_str() || *end != ' ') return false;
+        const char* next = end + 1;
+        dim = std::strtoll(next, &end, 10);
+        if (end == next) return false;
+        while (*end == ' ') ++end;
+        return *end == '\0' && count > 0 && dim > 0;
+    }
+
+    static void parseText(GzInput& in, const std::string& path, std::string pending, int lineNumber, WordEmbeddings& e)
+    {
+        std::string line = std::move(pending);
+        bool have = !line.empty();
+        int expected = e.dimension_;
+        int expectedFrom = 0;
+        std::vector<float> row;
+        while (have || in.readLine(line)) {
+            have = false;
+            if (line.empty() || line.find_first_not_of(' ') == std::string::npos) { ++lineNumber; continue; }
+            const auto space = line.find(' ');
+            if (space == std::string::npos || space == 0)
+                throw DataError(path, lineNumber, "expected a word followed by numbers");
+            row.clear();
+            const char* p = line.data() + space;
+            const char* end = line.data() + line.size();
+            while (p < end) {
+                while (p < end && *p == ' ') ++p;
+                if (p == end) break;
+                float v = 0;
+                auto [next, ec] = std::from_chars(p, end, v);
+                if (ec != std::errc() || (next < end && *next != ' ')) {
+                    const char* stop = static_cast<const char*>(std::memchr(p, ' ', static_cast<std::size_t>(end - p)));
+                    throw DataError(path, lineNumber, "value '" + std::string(p, stop ? stop : end) + "' is not a number");
+                }
+                row.push_back(v);
+                p = next;
+            }
+            if (expected == 0) { expected = static_cast<int>(row.size()); expectedFrom = lineNumber; }
+            if (static_cast<int>(row.size()) != expected)
+                throw DataError(path, lineNumber, std::to_string(row.size()) + " values, expected " + std::to_string(expected) +
+                                                      (expectedFrom ? " (as on line " + std::to_string(expectedFrom) + ")" : " (the header's dimension)"));
+            e.words_.emplace_back(line, 0, space);
+            e.values_.insert(e.values_.end(), row.begin(), row.end());
+            ++lineNumber;
+        }
+        e.dimension_ = expected;
+    }
+
+    static void parseBinary(GzInput& in, const std::string& path, long long count, WordEmbeddings& e)
+    {
+        const auto dim = static_cast<std::size_t>(e.dimension_);
+        e.words_.reserve(static_cast<std::size_t>(count));
+        e.values_.resize(static_cast<std::size_t>(count) * dim);
+        std::string word;
+        for (long long i = 0; i < count; ++i) {
+            word.clear();
+            int c;
+            while ((c = in.get()) == '\n' || c == ' ') {}
+            while (c != -1 && c != ' ') { word += static_cast<char>(c); c = in.get(); }
+            if (c == -1)
+                throw DataError(path, 0, "the binary file ends after " + std::to_string(i) + " of the header's " +
+                                             std::to_string(count) + " vectors");
+            if (!in.readBytes(reinterpret_cast<char*>(e.values_.data() + static_cast<std::size_t>(i) * dim), dim * sizeof(float)))
+                throw DataError(path, 0, "vector " + std::to_string(i + 1) + " ('" + word + "') is cut short: expected " +
+                                             std::to_string(dim) + " floats");
+            e.words_.push_back(word);
+        }
+    }
+};
+
+// The binary cache: "ATTNEMB1", dimension, count, format, words (length-prefixed), then the floats.
+class EmbeddingCache {
+public:
+    static bool read(const std::string& file, WordEmbeddings& e)
+    {
+        // Mapped rather than read: the floats are copied once, straight into place.
+        const int fd = ::open(file.c_str(), O_RDONLY);
+        if (fd < 0) return false;
+        struct stat st {};
+        void* mapped = nullptr;
+        if (::fstat(fd, &st) == 0 && st.st_size > 0)
+            mapped = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+        ::close(fd);
+        if (!mapped || mapped == MAP_FAILED) return false;
+        const bool ok = parse(static_cast<const char*>(mapped), static_cast<std::size_t>(st.st_size), e);
+        ::munmap(mapped, static_cast<std::size_t>(st.st_size));
+        return ok;
+    }
+
+    static bool parse(const char* data, std::size_t size, WordEmbeddings& e)
+    {
+        std::size_t pos = 0;
+        auto take = [&](void* out, std::size_t n) {
+            if (pos + n > size) return false;
+            std::memcpy(out, data + pos, n);
+            pos += n;
+            return true;
+        };
+        char magic[8];
+        std::uint32_t dim = 0, formatLength = 0;
+        std::uint64_t count = 0;
+        if (!take(magic, 8) || std::memcmp(magic, "ATTNEMB1", 8) != 0 || !take(&dim, 4) || !take(&count, 8) ||
+            !take(&formatLength, 4) || formatLength > 64 || pos + formatLength > size || count > size)
+            return false;
+        e.report_.format.assign(data + pos, formatLength);
+        pos += formatLength;
+        e.words_.clear();
+        e.words_.reserve(count);
+        for (std::uint64_t i = 0; i < count; ++i) {
+            std::uint32_t n = 0;
+            if (!take(&n, 4) || pos + n > size) return false;
+            e.words_.emplace_back(data + pos, n);
+            pos += n;
+        }
+        if (size - pos != count * dim * sizeof(float)) return false;
+        e.values_.resize(count * dim);
+        take(e.values_.data(), e.values_.size() * sizeof(float));
+        e.dimension_ = static_cast<int>(dim);
+        return true;
+    }
+
+    static void write(const std::string& file, const WordEmbeddings& e)
+    {
+        // Written beside its final name, then renamed: a reader never sees half a cache.
+        const std::string temporary = file + ".tmp" + std::to_string(::getpid());
+        std::FILE* f = std::fopen(temporary.c_str(), "wb");
+        if (!f) return; // no cache is only slower
+        const std::uint32_t dim = static_cast<std::uint32_t>(e.dimension_);
+        const std::uint64_t count = e.words_.size();
+        const auto formatLength = static_cast<std::uint32_t>(e.report_.format.size());
+        bool ok = std::fwrite("ATTNEMB1", 1, 8, f) == 8 && std::fwrite(&dim, 4, 1, f) == 1 &&
+                  std::fwrite(&count, 8, 1, f) == 1 && std::fwrite(&formatLength, 4, 1, f) == 1 &&
+                  std::fwrite(e.report_.format.data(), 1, formatLength, f) == formatLength;
+        for (const auto& w : e.words_) {
+            const auto n = static_cast<std::uint32_t>(w.size());
+            ok = ok && std::fwrite(&n, 4, 1, f) == 1 && std::fwrite(w.data(), 1, n, f) == n;
+        }
+        ok = ok && std::fwrite(e.values_.data(), sizeof(float), e.values_.size(), f) == e.values_.size();
+        ok = std::fclose(f) == 0 && ok;
+        if (!ok || std::rename(temporary.c_str(), file.c_str()) != 0)
+            std::remove(temporary.c_str());
+    }
+};
+
+namespace {
+
+void makeDirectories(const std::string& dir)
+{
+    for (std::size_t p = 1; p <= dir.size(); ++p)
+        if (p == dir.size() || dir[p] == '/')
+            ::mkdir(dir.substr(0, p).c_str(), 0755);
+}
+
+// The file's sha256, remembered per (path, size, modification time) in the cache folder so that an
+// unchanged file is not read twice per load; any change to the file means hashing it again.
+std::string fileHash(const std::string& path, const struct stat& st, const std::string& cacheDir)
+{
+    const std::string stamp = std::to_string(st.st_size) + " " + std::to_string(st.st_mtim.tv_sec) + "." +
+                              std::to_string(st.st_mtim.tv_nsec);
+    const std::string keyFile = cacheDir + "/" + Sha256::ofText(path) + ".key";
+    if (std::FILE* f = std::fopen(keyFile.c_str(), "rb")) {
+        char buffer[256] = {};
+        const std::size_t n = std::fread(buffer, 1, sizeof buffer - 1, f);
+        std::fclose(f);
+        const std::string text(buffer, n);
+        const auto space = text.rfind(' ');
+        if (space != std::string::npos && text.substr(0, space) == stamp && text.size() - space - 1 == 64)
+            return text.substr(space + 1);
+    }
+    const std::string hash = Sha256::ofFile(path);
+    const std::string temporary = keyFile + ".tmp" + std::to_string(::getpid());
+    if (std::FILE* f = std::fopen(temporary.c_str(), "wb")) {
+        const std::string text = stamp + " " + hash;
+        const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+        if (std::fclose(f) != 0 || !ok || std::rename(temporary.c_str(), keyFile.c_str()) != 0)
+            std::remove(temporary.c_str());
+    }
+    return hash;
+}
+
+} // namespace
+
+std::string WordEmbeddings::defaultCacheDir()
+{
+    if (const char* env = std::getenv("ATTNLAB_CACHE_DIR"); env && *env)
+        return env;
+    if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
+        return std::string(xdg) + "/attnlab/embeddings";
+    const char* home = std::getenv("HOME");
+    return std::string(home && *home ? home : ".") + "/.cache/attnlab/embeddings";
+}
+
+WordEmbeddings WordEmbeddings::load(const std::string& path, const LoadOptions& options)
+{
+    const auto started = std::chrono::steady_clock::now();
+    WordEmbeddings e;
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+        throw DataError(path, 0, "cannot open the embeddings file (missing or not a file)");
+    if (options.useCache) {
+        const std::string dir = options.cacheDir.empty() ? defaultCacheDir() : options.cacheDir;
+        makeDirectories(dir);
+        e.report_.sha256 = fileHash(path, st, dir);
+        e.report_.cacheFile = dir + "/" + e.report_.sha256 + ".attnemb";
+        if (EmbeddingCache::read(e.report_.cacheFile, e)) {
+            e.report_.fromCache = true;
+        } else {
+            const LoadReport keys = e.report_;
+            e = WordEmbeddings{};
+            e.report_.sha256 = keys.sha256;
+            e.report_.cacheFile = keys.cacheFile;
+            EmbeddingFileParser::parse(path, e);
+            EmbeddingCache::write(e.report_.cacheFile, e);
+        }
+    } else {
+        EmbeddingFileParser::parse(path, e);
+    }
+    e.index();
+    e.report_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return e;
+}
+
+void WordEmbeddings::index()
+{
+    ids_.clear();
+    ids_.reserve(words_.size());
+    for (std::size_t i = 0; i < words_.size(); ++i)
+        ids_.emplace(words_[i], static_cast<std::int32_t>(i)); // the first occurrence wins
+}
+
+const float* WordEmbeddings::find(const std::string& word) const
+{
+    auto it = ids_.find(word);
+    return it == ids_.end() ? nullptr : values_.data() + static_cast<std::size_t>(it->second) * dimension_;
+}
+
+const float* WordEmbeddings::lookup(const std::string& word) const
+{
+    if (const float* v = find(word)) return v;
+    const std::string lower = Tokenizer::lowercased(word);
+    return lower == word ? nullptr : find(lower);
+}
+
+WordEmbeddings::Coverage WordEmbeddings::coverage(const std::vector<const std::vector<TextExample>*>& splits) const
+{
+    Coverage c;
+    std::unordered_map<std::string, bool> seen;
+    for (const auto* split : splits)
+        for (const auto& example : *split)
+            for (const auto& token : example.tokens) {
+                auto [it, inserted] = seen.emplace(token, false);
+                if (inserted) it->second = lookup(token) != nullptr;
+                ++c.tokens;
+                if (it->second) ++c.tokensCovered;
+            }
+    c.types = static_cast<std::int64_t>(seen.size());
+    for (const auto& [token, covered] : seen)
+        if (covered) ++c.typesCovered;
+    return c;
+}
+
+std::vector<float> WordEmbeddings::matrixFor(const Vocabulary& vocabulary, double oovRange, std::uint64_t seed,
+                                             std::int64_t* found) const
+{
+    const auto rows = static_cast<std::size_t>(vocabulary.size());
+    const auto dim = static_cast<std::size_t>(dimension_);
+    std::vector<float> m(rows * dim, 0.0f);
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<float> uniform(static_cast<float>(-oovRange), static_cast<float>(oovRange));
+    std::int64_t hits = 0;
+    for (std::size_t id = 0; id < rows; ++id) {
+        if (static_cast<std::int64_t>(id) == Vocabulary::kPad)
+            continue;
+        float* row = m.data() + id * dim;
+        if (const float* v = lookup(vocabulary.token(static_cast<std::int64_t>(id)))) {
+            std::memcpy(row, v, dim * sizeof(float));
+            ++hits;
+        } else {
+            for (std::size_t k = 0; k < dim; ++k) row[k] = uniform(rng);
+        }
+    }
+    if (found) *found = hits;
+    return m;
+}
+
+} // namespace attnlab

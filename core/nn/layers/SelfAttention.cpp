@@ -1,0 +1,97 @@
+#include "core/nn/layers/SelfAttention.h"
+
+#include "core/nn/layers/Activation.h"
+#include "core/nn/layers/PositionEncoding.h"
+
+#include <cmath>
+
+namespace attnlab {
+
+SelfAttentionImpl::SelfAttentionImpl(const SelfAttentionOptions& options) : options_(options)
+{
+    TORCH_CHECK(options.heads > 0 && options.dModel % options.heads == 0, "heads (", options.heads,
+                ") must divide d_model (", options.dModel, ")");
+    query_ = register_module("query", torch::nn::Linear(options.inputDim, options.dModel));
+    key_ = register_module("key", torch::nn::Linear(options.inputDim, options.dModel));
+    value_ = register_module("value", torch::nn::Linear(options.inputDim, options.dModel));
+    if (options.outputProjection)
+        output_ = register_module("output", torch::nn::Linear(options.dModel, options.dModel));
+    const int64_t headSize = options.dModel / options.heads;
+    if (options.position == "rpr") {
+        TORCH_CHECK(options.rprClip >= 1, "rpr_clip must be at least 1");
+        // w^K and w^V of eq. 3.8-3.9.
+        relKeys_ = register_parameter("rel_keys", torch::empty({2 * options.rprClip + 1, headSize}));
+        relValues_ = register_parameter("rel_values", torch::empty({2 * options.rprClip + 1, headSize}));
+        const double bound = 1.0 / std::sqrt(static_cast<double>(headSize));
+        torch::NoGradGuard noGrad;
+        relKeys_.uniform_(-bound, bound);
+        relValues_.uniform_(-bound, bound);
+    }
+    if (options.position == "rope")
+        TORCH_CHECK(headSize % 2 == 0, "rope needs an even head size (d_model / heads = ", headSize, ")");
+}
+
+torch::Tensor SelfAttentionImpl::relativeIndex(int64_t length, int rprClip, const torch::Device& device)
+{
+    auto positions = torch::arange(length, torch::TensorOptions().dtype(torch::kLong).device(device));
+    auto distance = positions.unsqueeze(0) - positions.unsqueeze(1); // [i][j] = j - i
+    return distance.clamp(-rprClip, rprClip) + rprClip;
+}
+
+SelfAttentionImpl::Result SelfAttentionImpl::attend(const torch::Tensor& q, const torch::Tensor& k,
+                                                    const torch::Tensor& v, const torch::Tensor& mask,
+                                                    const torch::Tensor& relKeys,
+                                                    const torch::Tensor& relValues, int rprClip,
+                                                    const torch::Tensor& bias)
+{
+    const int64_t batch = q.size(0), heads = q.size(1), length = q.size(2), headSize = q.size(3);
+    auto scores = torch::matmul(q, k.transpose(-2, -1)); // q_i . k_j
+    torch::Tensor index;
+    if (relKeys.defined() || relValues.defined())
+        index = relativeIndex(length, rprClip, q.device()).expand({batch, heads, length, length});
+    if (relKeys.defined()) {
+        // q_i . a^K_ij, computed against the 2k+1 table rows once, then gathered per pair.
+        scores = scores + torch::matmul(q, relKeys.t()).gather(3, index);
+    }
+    scores = scores / std::sqrt(static_cast<double>(headSize));
+    if (bias.defined())
+        scores = scores + bias.unsqueeze(0);
+    // Padded keys get no weight: -1e9 underflows to exactly 0 after exp.
+    scores = scores.masked_fill(mask.view({batch, 1, 1, length}).logical_not(), -1e9);
+    auto weights = torch::softmax(scores, -1);
+    auto output = torch::matmul(weights, v);
+    if (relValues.defined()) {
+        // sum_j alpha_ij a^V_ij = sum_r (sum_{j: idx(i,j)=r} alpha_ij) w^V_r: scatter weights into the table rows.
+        auto perRow = torch::zeros({batch, heads, length, relValues.size(0)}, weights.options()).scatter_add(3, index, weights);
+        output = output + torch::matmul(perRow, relValues);
+    }
+    return {output, weights};
+}
+
+SelfAttentionImpl::Result SelfAttentionImpl::forward(const torch::Tensor& x, const torch::Tensor& mask)
+{
+    const int64_t batch = x.size(0), length = x.size(1);
+    const int64_t heads = options_.heads, headSize = options_.dModel / heads;
+    auto realPositions = options_.maskProjections ? mask.unsqueeze(-1).to(x.dtype()) : torch::Tensor();
+    auto project = [&](torch::nn::Linear& layer) {
+        auto y = Activation::apply(options_.projectionActivation, layer(x));
+        if (realPositions.defined())
+            y = y * realPositions;
+        return y.view({batch, length, heads, headSize}).transpose(1, 2); // [B, H, T, dh]
+    };
+    auto q = project(query_), k = project(key_), v = project(value_);
+    torch::Tensor bias;
+    if (options_.position == "rope") {
+        q = PositionEncoding::rotary(q);
+        k = PositionEncoding::rotary(k);
+    } else if (options_.position == "alibi") {
+        bias = PositionEncoding::alibiBias(heads, length, x.options());
+    }
+    auto result = attend(q, k, v, mask, relKeys_, relValues_, options_.rprClip, bias);
+    result.output = result.output.transpose(1, 2).reshape({batch, length, options_.dModel});
+    if (output_)
+        result.output = output_(result.output);
+    return result;
+}
+
+} // namespace attnlab

@@ -1,0 +1,45 @@
+#include "core/nn/models/CnnClassifier.h"
+
+#include <sstream>
+
+namespace attnlab {
+
+CnnClassifier::CnnClassifier(const ModelConfig& config) : config_(config)
+{
+    embedding_ = register_module(
+        "embedding", torch::nn::Embedding(torch::nn::EmbeddingOptions(config.vocabularySize, config.inputDim()).padding_idx(0)));
+    for (int width : kWidths)
+        convolutions_.push_back(register_module("conv" + std::to_string(width),
+                                                torch::nn::Conv1d(torch::nn::Conv1dOptions(config.inputDim(), config.filters, width))));
+    hidden_ = register_module("hidden", torch::nn::Linear(3 * config.filters, config.ffHidden));
+    output_ = register_module("output", torch::nn::Linear(config.ffHidden, config.numClasses));
+    dropout_ = register_module("dropout", DropoutPoints(config));
+}
+
+torch::Tensor CnnClassifier::forward(const torch::Tensor& ids, const torch::Tensor& mask)
+{
+    const int64_t length = ids.size(1);
+    auto x = dropout_->input(embedding_(ids)) * mask.unsqueeze(-1).to(torch::kFloat); // zeros after the real tokens
+    x = torch::constant_pad_nd(x.transpose(1, 2), {0, kWidths[2] - 1});        // [B, E, T + 3]
+    auto lengths = mask.sum(1, /*keepdim=*/true);                              // [B, 1]
+    auto starts = torch::arange(length, lengths.options()).unsqueeze(0);       // [1, T]
+    std::vector<torch::Tensor> pooled;
+    for (std::size_t i = 0; i < convolutions_.size(); ++i) {
+        auto maps = torch::relu(convolutions_[i](x)).slice(2, 0, length); // window starting at t, [B, F, T]
+        // Windows that start on a real token; the first window always counts (short sentences).
+        auto valid = (starts < torch::clamp_min(lengths - kWidths[i] + 1, 1)).unsqueeze(1);
+        pooled.push_back(maps.masked_fill(valid.logical_not(), -1e9).amax(2));
+    }
+    auto features = dropout_->hidden(torch::cat(pooled, 1));
+    return output_(dropout_->output(torch::relu(hidden_(features))));
+}
+
+std::string CnnClassifier::summary() const
+{
+    std::ostringstream s;
+    s << "CNN, filters 2/3/4 x " << config_.filters << ", max-over-time pooling, ReLU layer " << config_.ffHidden << ", "
+      << config_.numClasses << " classes";
+    return s.str();
+}
+
+} // namespace attnlab

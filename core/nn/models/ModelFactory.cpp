@@ -1,0 +1,52 @@
+#include "core/nn/models/ModelFactory.h"
+
+#include "core/nn/models/CnnClassifier.h"
+#include "core/nn/models/DarnnRegressor.h"
+#include "core/nn/models/EssanRegressor.h"
+#include "core/nn/models/LinearClassifier.h"
+#include "core/nn/models/RecurrentClassifier.h"
+#include "core/nn/models/RecurrentRegressor.h"
+#include "core/nn/models/SsanClassifier.h"
+#include "core/nn/models/TransformerClassifier.h"
+
+#include <stdexcept>
+
+namespace attnlab {
+
+std::shared_ptr<SequenceClassifier> ModelFactory::create(const ModelConfig& config)
+{
+    if (auto problem = config.validate(); !problem.empty())
+        throw std::invalid_argument(problem);
+    if (config.isRegression())
+        throw std::invalid_argument("model: a regression configuration (drivers > 0) needs createRegressor");
+    const auto& m = config.model;
+    if (m == "ssan" || m == "essan")
+        return std::make_shared<SsanClassifier>(config, m == "essan");
+    if (m == "transformer")
+        return std::make_shared<TransformerClassifier>(config);
+    if (m == "rnn" || m == "lstm" || m == "bilstm" || m == "gru" || m == "rnn-attention")
+        return std::make_shared<RecurrentClassifier>(config);
+    if (m == "cnn")
+        return std::make_shared<CnnClassifier>(config);
+    if (m == "bow" || m == "ave")
+        return std::make_shared<LinearClassifier>(config);
+    throw std::invalid_argument("model: no implementation for '" + m + "'");
+}
+
+std::shared_ptr<SeriesRegressor> ModelFactory::createRegressor(const ModelConfig& config)
+{
+    if (!config.isRegression())
+        throw std::invalid_argument("model: a time-series model needs the number of driving series (drivers > 0)");
+    if (auto problem = config.validate(); !problem.empty())
+        throw std::invalid_argument(problem);
+    const auto& m = config.model;
+    if (m == "essan")
+        return std::make_shared<EssanRegressor>(config, config.drivers);
+    if (m == "narx" || m == "encdec" || m == "attn-rnn")
+        return std::make_shared<RecurrentRegressor>(config, config.drivers);
+    if (m == "darnn")
+        return std::make_shared<DarnnRegressor>(config, config.drivers, config.window);
+    throw std::invalid_argument("model: '" + m + "' has no time-series version");
+}
+
+} // namespace attnlab

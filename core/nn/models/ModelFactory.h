@@ -1,0 +1,18 @@
+#pragma once
+// PRIVATE engine header: includes LibTorch.
+#include "core/config/ModelConfig.h"
+#include "core/nn/models/SequenceClassifier.h"
+#include "core/nn/models/SeriesRegressor.h"
+
+#include <memory>
+
+namespace attnlab {
+
+// Builds the module for a validated ModelConfig; throws std::invalid_argument naming the bad setting.
+class ModelFactory {
+public:
+    static std::shared_ptr<SequenceClassifier> create(const ModelConfig& config);
+    static std::shared_ptr<SeriesRegressor> createRegressor(const ModelConfig& config);
+};
+
+} // namespace attnlab

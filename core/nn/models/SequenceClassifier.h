@@ -1,0 +1,35 @@
+#pragma once
+// PRIVATE engine header: includes LibTorch. Only core/*.cpp and core tests may include it.
+#include "core/results/AttentionSnapshot.h"
+
+#include <torch/torch.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace attnlab {
+
+// Base of every sentence classifier module: token ids [B,T] + mask [B,T] (true = real token) -> logits [B,C].
+// Attention-bearing models keep the last forward's weights when asked to, and only then.
+class SequenceClassifier : public torch::nn::Module {
+public:
+    virtual torch::Tensor forward(const torch::Tensor& ids, const torch::Tensor& mask) = 0;
+    // One tensor per layer, [B, heads, T, T]; empty unless recording was switched on before forward().
+    virtual std::vector<torch::Tensor> recordedAttention() const { return {}; }
+    virtual void setRecordAttention(bool) {}
+    // Pooling weights over positions [B, T] of the last recorded forward, for models that pool by attention.
+    virtual torch::Tensor recordedPooling() const { return {}; }
+    virtual std::string poolingName() const { return "attention pooling"; }
+    virtual std::string summary() const = 0;
+
+    // Trainable parameters except the word embedding table (the thesis' convention, Table 5.4).
+    std::int64_t trainableParametersWithoutEmbedding() const;
+    // Runs an evaluation-mode forward with recording on and returns the first sequence's attention,
+    // cropped to its real length, one map per layer and head. Leaves training mode as it found it.
+    // Pooling weights of that sequence go to *pooling when the model has them.
+    std::vector<AttentionMap> attentionOfFirst(const torch::Tensor& ids, const torch::Tensor& mask,
+                                               std::vector<float>* pooling = nullptr);
+};
+
+} // namespace attnlab

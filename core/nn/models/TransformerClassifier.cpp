@@ -1,0 +1,69 @@
+#include "core/nn/models/TransformerClassifier.h"
+
+#include "core/nn/layers/Activation.h"
+
+#include <sstream>
+
+namespace attnlab {
+
+TransformerClassifier::TransformerClassifier(const ModelConfig& config)
+    : config_(config), activation_(config.activationOr("relu"))
+{
+    const int d = config.dModel;
+    const int ffn = config.ffnHidden > 0 ? config.ffnHidden : 4 * d;
+    embedding_ = register_module(
+        "embedding", torch::nn::Embedding(torch::nn::EmbeddingOptions(config.vocabularySize, config.inputDim()).padding_idx(0)));
+    if (config.inputDim() != d)
+        inputProjection_ = register_module("input_projection", torch::nn::Linear(config.inputDim(), d));
+    positions_ = register_module("positions", AbsolutePositions(config.position, config.inputDim(), config.maxLength));
+    for (int l = 0; l < config.layers; ++l) {
+        SelfAttentionOptions o;
+        o.inputDim = d;
+        o.dModel = d;
+        o.heads = config.heads;
+        o.projectionActivation = "none";
+        o.outputProjection = true;
+        o.position = config.position;
+        o.rprClip = config.rprClip;
+        const auto n = std::to_string(l);
+        attention_.push_back(register_module("attention" + n, SelfAttention(o)));
+        attentionNorm_.push_back(register_module("attention_norm" + n, torch::nn::LayerNorm(torch::nn::LayerNormOptions({d}))));
+        ffnIn_.push_back(register_module("ffn_in" + n, torch::nn::Linear(d, ffn)));
+        ffnOut_.push_back(register_module("ffn_out" + n, torch::nn::Linear(ffn, d)));
+        ffnNorm_.push_back(register_module("ffn_norm" + n, torch::nn::LayerNorm(torch::nn::LayerNormOptions({d}))));
+    }
+    pooling_ = register_module("pooling", SequencePooling(config.poolingOr("mean"), d, activation_, false));
+    output_ = register_module("output", torch::nn::Linear(d, config.numClasses));
+    dropout_ = register_module("dropout", DropoutPoints(config));
+}
+
+torch::Tensor TransformerClassifier::forward(const torch::Tensor& ids, const torch::Tensor& mask)
+{
+    if (record_)
+        recorded_.clear();
+    auto x = positions_(embedding_(ids));
+    if (inputProjection_)
+        x = inputProjection_(x);
+    x = dropout_->input(x);
+    for (std::size_t l = 0; l < attention_.size(); ++l) {
+        auto attended = attention_[l]->forward(x, mask);
+        if (record_)
+            recorded_.push_back(attended.weights.detach());
+        x = attentionNorm_[l](x + dropout_->hidden(attended.output));
+        auto ffn = ffnOut_[l](dropout_->hidden(Activation::apply(activation_, ffnIn_[l](x))));
+        x = ffnNorm_[l](x + dropout_->hidden(ffn));
+    }
+    return output_(dropout_->output(pooling_(x, mask)));
+}
+
+std::string TransformerClassifier::summary() const
+{
+    std::ostringstream s;
+    s << config_.layers << "-layer Transformer encoder, d_model " << config_.dModel << ", " << config_.heads << " heads, FFN "
+      << (config_.ffnHidden > 0 ? config_.ffnHidden : 4 * config_.dModel) << ", "
+      << (config_.position == "rpr" ? "RPR k=" + std::to_string(config_.rprClip) : "position " + config_.position) << ", "
+      << config_.poolingOr("mean") << " pooling, " << config_.numClasses << " classes";
+    return s.str();
+}
+
+} // namespace attnlab

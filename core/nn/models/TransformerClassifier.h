@@ -1,0 +1,42 @@
+#pragma once
+// PRIVATE engine header: includes LibTorch.
+#include "core/config/ModelConfig.h"
+#include "core/nn/layers/AbsolutePositions.h"
+#include "core/nn/layers/DropoutPoints.h"
+#include "core/nn/layers/SelfAttention.h"
+#include "core/nn/layers/SequencePooling.h"
+#include "core/nn/models/SequenceClassifier.h"
+
+#include <vector>
+
+namespace attnlab {
+
+// Transformer encoder (Vaswani et al. 2017, thesis 3.2.2) as a classifier: N x [multi-head attention with
+// W^O -> residual + LayerNorm -> position-wise FFN -> residual + LayerNorm] -> pooling -> softmax layer.
+// An input projection is added only when the word vectors' width differs from d_model.
+class TransformerClassifier : public SequenceClassifier {
+public:
+    explicit TransformerClassifier(const ModelConfig& config);
+    torch::Tensor forward(const torch::Tensor& ids, const torch::Tensor& mask) override;
+    std::vector<torch::Tensor> recordedAttention() const override { return recorded_; }
+    void setRecordAttention(bool on) override { record_ = on; recorded_.clear(); }
+    torch::Tensor recordedPooling() const override { return record_ ? pooling_->lastWeights() : torch::Tensor(); }
+    std::string summary() const override;
+
+private:
+    ModelConfig config_;
+    std::string activation_;
+    torch::nn::Embedding embedding_{nullptr};
+    torch::nn::Linear inputProjection_{nullptr};
+    AbsolutePositions positions_{nullptr};
+    std::vector<SelfAttention> attention_;
+    std::vector<torch::nn::LayerNorm> attentionNorm_, ffnNorm_;
+    std::vector<torch::nn::Linear> ffnIn_, ffnOut_;
+    SequencePooling pooling_{nullptr};
+    torch::nn::Linear output_{nullptr};
+    DropoutPoints dropout_{nullptr};
+    bool record_ = false;
+    std::vector<torch::Tensor> recorded_;
+};
+
+} // namespace attnlab

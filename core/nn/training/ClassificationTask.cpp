@@ -1,0 +1,86 @@
+#include "core/nn/training/ClassificationTask.h"
+
+#include "core/results/ClassificationMetrics.h"
+
+namespace attnlab {
+namespace {
+
+std::vector<TensorBatch> onDevice(const std::vector<Batch>& batches, const torch::Device& device)
+{
+    std::vector<TensorBatch> out;
+    out.reserve(batches.size());
+    for (const auto& b : batches)
+        out.push_back(TensorBatch::from(b, device));
+    return out;
+}
+
+} // namespace
+
+ClassificationTask::ClassificationTask(std::shared_ptr<SequenceClassifier> model, const TextDataset& dataset,
+                                       const Vocabulary& vocabulary, const torch::Device& device,
+                                       const std::string& sampling, int batchSize)
+    : model_(std::move(model)), device_(device), train_(dataset.train, vocabulary), sampler_(train_, sampling, batchSize),
+      dev_(onDevice(BatchBuilder(dataset.dev, vocabulary).evaluationBatches(256), device)),
+      test_(onDevice(BatchBuilder(dataset.test, vocabulary).evaluationBatches(256), device)),
+      probeTokens_(dataset.probeTokens), logitsWidth_(dataset.numClasses())
+{
+    std::vector<std::int64_t> probeIds;
+    for (const auto& token : probeTokens_)
+        probeIds.push_back(vocabulary.id(token));
+    if (!probeIds.empty())
+        probe_ = TensorBatch::from(BatchBuilder::pad({probeIds}, {}), device);
+}
+
+TrainingTask::Step ClassificationTask::trainStep(std::mt19937_64& rng, int /*batchSize: the sampler's*/)
+{
+    const auto batch = TensorBatch::from(sampler_.next(rng), device_);
+    auto logits = model_->forward(batch.ids, batch.mask);
+    Step step;
+    step.loss = torch::nn::functional::cross_entropy(logits, batch.labels);
+    step.trainMetric = static_cast<double>(logits.argmax(1).eq(batch.labels).sum().item<int64_t>());
+    step.count = batch.labels.size(0);
+    return step;
+}
+
+TrainingTask::Evaluation ClassificationTask::evaluate(bool test)
+{
+    torch::NoGradGuard noGrad;
+    model_->eval();
+    double lossSum = 0.0;
+    int64_t count = 0;
+    std::vector<int> truth, predicted;
+    for (const auto& b : test ? test_ : dev_) {
+        auto logits = model_->forward(b.ids, b.mask);
+        lossSum += torch::nn::functional::cross_entropy(
+                       logits, b.labels, torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum))
+                       .item<double>();
+        const auto labels = b.labels.to(torch::kCPU, torch::kInt).contiguous();
+        const auto guesses = logits.argmax(1).to(torch::kCPU, torch::kInt).contiguous();
+        truth.insert(truth.end(), labels.data_ptr<int>(), labels.data_ptr<int>() + labels.numel());
+        predicted.insert(predicted.end(), guesses.data_ptr<int>(), guesses.data_ptr<int>() + guesses.numel());
+        count += b.labels.size(0);
+    }
+    const auto metrics = ClassificationMetrics::fromPredictions(truth, predicted, static_cast<int>(logitsWidth_));
+    Evaluation e;
+    e.metrics = {{"loss", count ? lossSum / count : 0.0}, {"accuracy", metrics.accuracy()}, {"macro_f1", metrics.macroF1()}};
+    e.score = metrics.accuracy();
+    e.confusion = metrics.confusion();
+    return e;
+}
+
+std::optional<AttentionSnapshot> ClassificationTask::attention(int step)
+{
+    if (!probe_.ids.defined())
+        return std::nullopt;
+    AttentionSnapshot snapshot;
+    snapshot.step = step;
+    snapshot.tokens = probeTokens_;
+    snapshot.maps = model_->attentionOfFirst(probe_.ids, probe_.mask, &snapshot.pooling);
+    if (!snapshot.pooling.empty())
+        snapshot.poolingName = model_->poolingName();
+    if (snapshot.empty())
+        return std::nullopt;
+    return snapshot;
+}
+
+} // namespace attnlab

@@ -1,0 +1,39 @@
+#pragma once
+// PRIVATE engine header: includes LibTorch.
+#include "core/data/BatchBuilder.h"
+#include "core/data/TextDataset.h"
+#include "core/data/Vocabulary.h"
+#include "core/nn/layers/TensorConversions.h"
+#include "core/nn/models/SequenceClassifier.h"
+#include "core/nn/training/TrainingTask.h"
+
+#include <memory>
+
+namespace attnlab {
+
+// Sentence classification: cross-entropy on length-bucketed batches, accuracy on dev and test (the best
+// dev step is the most accurate), the probe sentence's attention at each evaluation.
+class ClassificationTask : public TrainingTask {
+public:
+    // sampling: "random" batches (thesis) or shuffled "epochs" (BatchSampler), batchSize examples each.
+    ClassificationTask(std::shared_ptr<SequenceClassifier> model, const TextDataset& dataset, const Vocabulary& vocabulary,
+                       const torch::Device& device, const std::string& sampling, int batchSize);
+    torch::nn::Module& module() override { return *model_; }
+    std::int64_t trainSize() const override { return static_cast<std::int64_t>(train_.exampleCount()); }
+    Step trainStep(std::mt19937_64& rng, int batchSize) override;
+    std::string trainMetricName() const override { return "accuracy"; }
+    Evaluation evaluate(bool test) override;
+    std::optional<AttentionSnapshot> attention(int step) override;
+
+private:
+    std::shared_ptr<SequenceClassifier> model_;
+    torch::Device device_;
+    BatchBuilder train_;
+    BatchSampler sampler_; // after train_, which it reads
+    std::vector<TensorBatch> dev_, test_;
+    std::vector<std::string> probeTokens_;
+    TensorBatch probe_;
+    std::int64_t logitsWidth_; // classes
+};
+
+} // namespace attnlab

@@ -1,0 +1,57 @@
+#include "core/nn/training/Optimizer.h"
+
+namespace attnlab {
+
+Optimizer::Optimizer(const TrainConfig& config, std::vector<torch::Tensor> parameters)
+    : parameters_(std::move(parameters)), weightDecay_(config.weightDecay)
+{
+    if (config.optimizer == "adadelta")
+        adadelta_ = std::make_unique<AdadeltaOptimizer>(parameters_, config.learningRate, 0.95, 1e-6);
+    else if (config.optimizer == "sgd")
+        sgd_ = std::make_unique<torch::optim::SGD>(parameters_, torch::optim::SGDOptions(config.learningRate).momentum(config.momentum));
+    else
+        adam_ = std::make_unique<torch::optim::Adam>(parameters_, torch::optim::AdamOptions(config.learningRate));
+}
+
+void Optimizer::step(double learningRate)
+{
+    if (weightDecay_ > 0.0) {
+        torch::NoGradGuard noGrad;
+        for (auto& p : parameters_)
+            if (p.grad().defined())
+                p.mul_(1.0 - learningRate * weightDecay_);
+    }
+    if (adadelta_) {
+        adadelta_->setLearningRate(learningRate);
+        adadelta_->step();
+    } else if (sgd_) {
+        for (auto& group : sgd_->param_groups())
+            static_cast<torch::optim::SGDOptions&>(group.options()).lr(learningRate);
+        sgd_->step();
+    } else {
+        for (auto& group : adam_->param_groups())
+            static_cast<torch::optim::AdamOptions&>(group.options()).lr(learningRate);
+        adam_->step();
+    }
+}
+
+torch::Tensor Optimizer::l2Penalty(const std::vector<torch::Tensor>& parameters)
+{
+    torch::Tensor sum;
+    std::int64_t n = 0;
+    for (const auto& p : parameters) {
+        if (p.dim() < 2)
+            continue;
+        auto squares = p.pow(2).sum();
+        sum = sum.defined() ? sum + squares : squares;
+        n += p.numel();
+    }
+    return n ? sum / static_cast<double>(n) : torch::zeros({});
+}
+
+double Optimizer::clipGradients(const std::vector<torch::Tensor>& parameters, double maxNorm)
+{
+    return torch::nn::utils::clip_grad_norm_(parameters, maxNorm);
+}
+
+} // namespace attnlab

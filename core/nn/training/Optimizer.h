@@ -1,0 +1,34 @@
+#pragma once
+// PRIVATE engine header: includes LibTorch.
+#include "core/config/TrainConfig.h"
+#include "core/nn/training/AdadeltaOptimizer.h"
+
+#include <torch/torch.h>
+
+#include <memory>
+#include <vector>
+
+namespace attnlab {
+
+// The optimiser a TrainConfig names (adam | adadelta | sgd with momentum), stepped with the scheduled
+// learning rate, with decoupled weight decay (Loshchilov & Hutter: w <- w - lr * decay * w before the
+// update, so adam + weight_decay is AdamW). L2 as a loss term (thesis eq. 4.1) is l2Penalty().
+class Optimizer {
+public:
+    Optimizer(const TrainConfig& config, std::vector<torch::Tensor> parameters);
+    void step(double learningRate);
+    // Thesis eq. 4.1's penalty without gamma: (1/n) sum of w_i^2 over the n weights of every weight
+    // matrix/tensor (dim >= 2; biases and LayerNorm gains are not "weights").
+    static torch::Tensor l2Penalty(const std::vector<torch::Tensor>& parameters);
+    // Scales all gradients so that their global L2 norm is at most maxNorm; returns the norm before.
+    static double clipGradients(const std::vector<torch::Tensor>& parameters, double maxNorm);
+
+private:
+    std::vector<torch::Tensor> parameters_;
+    double weightDecay_;
+    std::unique_ptr<torch::optim::Adam> adam_;
+    std::unique_ptr<torch::optim::SGD> sgd_;
+    std::unique_ptr<AdadeltaOptimizer> adadelta_;
+};
+
+} // namespace attnlab

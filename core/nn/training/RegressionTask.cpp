@@ -1,0 +1,145 @@
+#include "core/nn/training/RegressionTask.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace attnlab {
+
+RegressionTask::Split RegressionTask::toTensors(const std::vector<SeriesWindow>& windows, int window, int drivers,
+                                                const torch::Device& device)
+{
+    const auto n = static_cast<int64_t>(windows.size());
+    auto x = torch::empty({n, window, drivers}), h = torch::empty({n, window}), y = torch::empty({n});
+    auto xa = x.accessor<float, 3>();
+    auto ha = h.accessor<float, 2>();
+    auto ya = y.accessor<float, 1>();
+    for (int64_t i = 0; i < n; ++i) {
+        const auto& w = windows[static_cast<std::size_t>(i)];
+        TORCH_CHECK(w.drivers.size() == static_cast<std::size_t>(window) * drivers && w.targetHistory.size() == static_cast<std::size_t>(window),
+                    "series window ", i, " does not have ", window, " x ", drivers, " values");
+        for (int t = 0; t < window; ++t) {
+            for (int f = 0; f < drivers; ++f)
+                xa[i][t][f] = w.drivers[static_cast<std::size_t>(t) * drivers + f];
+            ha[i][t] = w.targetHistory[static_cast<std::size_t>(t)];
+        }
+        ya[i] = w.target;
+    }
+    return {x.to(device), h.to(device), y.to(device)};
+}
+
+RegressionTask::RegressionTask(std::shared_ptr<SeriesRegressor> model, const SeriesDataset& dataset, const torch::Device& device,
+                               const std::string& sampling)
+    : model_(std::move(model)), dataset_(dataset),
+      train_(toTensors(dataset.train, dataset.window, dataset.drivers(), device)),
+      dev_(toTensors(dataset.dev, dataset.window, dataset.drivers(), device)),
+      test_(toTensors(dataset.test, dataset.window, dataset.drivers(), device)), epochs_(sampling == "epochs")
+{
+}
+
+std::vector<int64_t> RegressionTask::drawWindows(std::mt19937_64& rng, int batchSize)
+{
+    const int64_t n = train_.target.size(0);
+    std::vector<int64_t> picks(static_cast<std::size_t>(std::min<int64_t>(batchSize, n)));
+    if (epochs_) {
+        // Shuffled epochs: every window once per epoch, the order drawn from the run's seed.
+        for (auto& p : picks) {
+            if (cursor_ == order_.size()) {
+                order_.resize(static_cast<std::size_t>(n));
+                std::iota(order_.begin(), order_.end(), 0);
+                std::shuffle(order_.begin(), order_.end(), rng);
+                cursor_ = 0;
+            }
+            p = order_[cursor_++];
+        }
+    } else {
+        // Random batch sampling, as the thesis and DA-RNN do: batchSize windows drawn uniformly.
+        std::uniform_int_distribution<int64_t> pick(0, n - 1);
+        for (auto& p : picks)
+            p = pick(rng);
+    }
+    return picks;
+}
+
+TrainingTask::Step RegressionTask::trainStep(std::mt19937_64& rng, int batchSize)
+{
+    const auto picks = drawWindows(rng, batchSize);
+    auto index = torch::tensor(picks, torch::kLong).to(train_.target.device());
+    auto predicted = model_->forward(train_.drivers.index_select(0, index), train_.history.index_select(0, index));
+    Step step;
+    step.loss = torch::mse_loss(predicted, train_.target.index_select(0, index));
+    step.count = static_cast<int64_t>(picks.size());
+    return step;
+}
+
+std::vector<std::pair<std::string, double>> RegressionTask::errors(const torch::Tensor& predicted, const torch::Tensor& target)
+{
+    auto difference = (predicted - target).to(torch::kDouble);
+    const double mae = difference.abs().mean().item<double>();
+    const double rmse = std::sqrt(difference.pow(2).mean().item<double>());
+    const double mape = (difference / target.to(torch::kDouble)).abs().mean().item<double>() * 100.0;
+    return {{"mae", mae}, {"rmse", rmse}, {"mape", mape}};
+}
+
+TrainingTask::Evaluation RegressionTask::evaluate(bool test)
+{
+    torch::NoGradGuard noGrad;
+    model_->eval();
+    const Split& split = test ? test_ : dev_;
+    std::vector<torch::Tensor> parts;
+    const int64_t n = split.target.size(0);
+    for (int64_t begin = 0; begin < n; begin += 512)
+        parts.push_back(model_->forward(split.drivers.slice(0, begin, begin + 512), split.history.slice(0, begin, begin + 512)));
+    auto predicted = torch::cat(parts);
+    Evaluation e;
+    e.metrics.push_back({"loss", torch::mse_loss(predicted, split.target).item<double>()});
+    // Back to the target's units before measuring errors (thesis 6.3).
+    auto unscale = [&](const torch::Tensor& scaled) {
+        return scaled.to(torch::kDouble) / dataset_.scaleTop * (dataset_.targetMax - dataset_.targetMin) + dataset_.targetMin;
+    };
+    for (const auto& metric : errors(unscale(predicted), unscale(split.target)))
+        e.metrics.push_back(metric);
+    e.score = -e.metrics[2].second; // lowest RMSE is best
+    return e;
+}
+
+std::optional<AttentionSnapshot> RegressionTask::attention(int step)
+{
+    if (dev_.target.size(0) == 0)
+        return std::nullopt;
+    torch::NoGradGuard noGrad;
+    model_->eval();
+    model_->setRecordAttention(true);
+    model_->forward(dev_.drivers.slice(0, 0, 1), dev_.history.slice(0, 0, 1));
+    auto layers = model_->recordedAttention();
+    auto temporal = model_->recordedTemporalAttention();
+    auto input = model_->recordedInputAttention();
+    model_->setRecordAttention(false);
+    const auto toVector = [](const torch::Tensor& t) {
+        auto c = t.to(torch::kCPU, torch::kFloat).contiguous();
+        return std::vector<float>(c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
+    };
+    AttentionSnapshot snapshot;
+    snapshot.step = step;
+    for (int t = 0; t < dataset_.window; ++t)
+        snapshot.tokens.push_back("t-" + std::to_string(dataset_.window - 1 - t));
+    if (temporal.defined() && temporal.size(1) == dataset_.window) {
+        snapshot.pooling = toVector(temporal[0]);
+        snapshot.poolingName = "temporal attention";
+    }
+    if (input.defined()) {
+        snapshot.features = dataset_.driverNames;
+        snapshot.inputAttention = toVector(input[0]);
+    }
+    for (std::size_t l = 0; l < layers.size(); ++l) {
+        for (int64_t h = 0; h < layers[l].size(1); ++h) {
+            auto w = layers[l][0][h].to(torch::kCPU, torch::kFloat).contiguous();
+            snapshot.maps.push_back({static_cast<int>(l), static_cast<int>(h), static_cast<int>(w.size(0)),
+                                     std::vector<float>(w.data_ptr<float>(), w.data_ptr<float>() + w.numel())});
+        }
+    }
+    if (snapshot.empty())
+        return std::nullopt;
+    return snapshot;
+}
+
+} // namespace attnlab

@@ -1,0 +1,45 @@
+#pragma once
+// PRIVATE engine header: includes LibTorch.
+#include "core/data/SeriesDataset.h"
+#include "core/nn/models/SeriesRegressor.h"
+#include "core/nn/training/TrainingTask.h"
+
+#include <memory>
+
+namespace attnlab {
+
+// Time-series regression (thesis chapter 6): MSE on the scaled target (eq. 6.5) over random batches of
+// windows; MAE, RMSE and MAPE (Table 6.2) on de-normalised values for dev and test, the best dev step being
+// the one with the lowest RMSE; the self-attention of the first dev window at each evaluation.
+class RegressionTask : public TrainingTask {
+public:
+    // sampling: "random" windows per batch (thesis, DA-RNN) or shuffled "epochs" (each window once per epoch).
+    RegressionTask(std::shared_ptr<SeriesRegressor> model, const SeriesDataset& dataset, const torch::Device& device,
+                   const std::string& sampling = "random");
+    torch::nn::Module& module() override { return *model_; }
+    std::int64_t trainSize() const override { return train_.target.size(0); }
+    Step trainStep(std::mt19937_64& rng, int batchSize) override;
+    // The training windows of the next batch (indices into the train split).
+    std::vector<int64_t> drawWindows(std::mt19937_64& rng, int batchSize);
+    std::string trainMetricName() const override { return ""; }
+    Evaluation evaluate(bool test) override;
+    std::optional<AttentionSnapshot> attention(int step) override;
+
+    // MAE, RMSE and MAPE (percent) of predictions against targets, both in original units.
+    static std::vector<std::pair<std::string, double>> errors(const torch::Tensor& predicted, const torch::Tensor& target);
+
+private:
+    struct Split {
+        torch::Tensor drivers, history, target; // [N, T, F], [N, T], [N]
+    };
+    static Split toTensors(const std::vector<SeriesWindow>& windows, int window, int drivers, const torch::Device& device);
+
+    std::shared_ptr<SeriesRegressor> model_;
+    const SeriesDataset& dataset_;
+    Split train_, dev_, test_;
+    bool epochs_;
+    std::vector<int64_t> order_; // this epoch's shuffled window order
+    std::size_t cursor_ = 0;
+};
+
+} // namespace attnlab

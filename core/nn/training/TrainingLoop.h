@@ -1,0 +1,36 @@
+#pragma once
+// PRIVATE engine header: includes LibTorch.
+#include "core/config/TrainConfig.h"
+#include "core/nn/training/TrainingTask.h"
+#include "core/results/RunStatus.h"
+#include "core/training/CancelToken.h"
+#include "core/training/TrainingObserver.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace attnlab {
+
+// The training loop shared by every task: optimiser, random batches, divergence check, train metrics every
+// logEvery steps, dev evaluation and attention snapshot every evalEvery steps, best-dev weights kept,
+// test measured with them. Stops before the next batch once cancelled.
+class TrainingLoop {
+public:
+    struct Outcome {
+        RunStatus status = RunStatus::Completed;
+        std::string message;
+        int steps = 0;
+        int bestStep = 0;
+        TrainingTask::Evaluation bestDev;
+        std::optional<TrainingTask::Evaluation> test;
+        bool stoppedEarly = false;
+    };
+    // Steps the run takes: config.steps, or epochs x batches per epoch when an epoch budget is set.
+    static int budget(const TrainConfig& config, std::int64_t trainSize);
+
+    static Outcome run(const TrainConfig& config, TrainingTask& task, TrainingObserver& observer,
+                       const CancelToken& cancel, const std::function<double()>& elapsedSeconds);
+};
+
+} // namespace attnlab

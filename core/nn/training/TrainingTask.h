@@ -1,0 +1,40 @@
+#pragma once
+// PRIVATE engine header: includes LibTorch.
+#include "core/results/AttentionSnapshot.h"
+
+#include <torch/torch.h>
+
+#include <optional>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace attnlab {
+
+// What TrainingLoop trains: how to draw a batch and its loss, how to measure a split, what to show of the
+// model's attention. Classification and regression differ only here.
+class TrainingTask {
+public:
+    struct Step {
+        torch::Tensor loss;         // scalar, with a graph
+        double trainMetric = 0.0;   // e.g. correct predictions in the batch (summed over the interval)
+        std::int64_t count = 0;     // examples in the batch
+    };
+    struct Evaluation {
+        std::vector<std::pair<std::string, double>> metrics; // "loss" first
+        double score = 0.0;                                   // higher is better: picks the best dev step
+        std::vector<std::vector<std::int64_t>> confusion;     // classification: [true][predicted]
+    };
+
+    virtual ~TrainingTask() = default;
+    virtual torch::nn::Module& module() = 0;
+    virtual std::int64_t trainSize() const = 0; // training examples (windows): an epoch's size
+    virtual Step trainStep(std::mt19937_64& rng, int batchSize) = 0;
+    // Name of the interval metric trainMetric/count is reported as ("accuracy"), or "" for none.
+    virtual std::string trainMetricName() const = 0;
+    virtual Evaluation evaluate(bool test) = 0; // dev, or test
+    virtual std::optional<AttentionSnapshot> attention(int step) = 0;
+};
+
+} // namespace attnlab

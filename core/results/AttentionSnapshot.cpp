@@ -1,0 +1,63 @@
+#include "core/results/AttentionSnapshot.h"
+
+#include <nlohmann/json.hpp>
+
+#include <stdexcept>
+
+namespace attnlab {
+
+std::string AttentionSnapshot::toJson() const
+{
+    nlohmann::json j;
+    j["step"] = step;
+    j["tokens"] = tokens;
+    j["maps"] = nlohmann::json::array();
+    for (const auto& m : maps)
+        j["maps"].push_back({{"layer", m.layer}, {"head", m.head}, {"size", m.size}, {"weights", m.weights}});
+    if (!pooling.empty()) {
+        j["pooling"] = pooling;
+        j["pooling_name"] = poolingName;
+    }
+    if (!inputAttention.empty()) {
+        j["features"] = features;
+        j["input_attention"] = inputAttention;
+    }
+    return j.dump();
+}
+
+AttentionSnapshot AttentionSnapshot::fromJson(const std::string& text)
+{
+    try {
+        const auto j = nlohmann::json::parse(text);
+        AttentionSnapshot s;
+        s.step = j.at("step").get<int>();
+        s.tokens = j.at("tokens").get<std::vector<std::string>>();
+        for (const auto& m : j.at("maps")) {
+            AttentionMap map;
+            map.layer = m.at("layer").get<int>();
+            map.head = m.at("head").get<int>();
+            map.size = m.at("size").get<int>();
+            map.weights = m.at("weights").get<std::vector<float>>();
+            if (map.weights.size() != static_cast<std::size_t>(map.size) * map.size)
+                throw std::invalid_argument("weights do not form a size x size matrix");
+            s.maps.push_back(std::move(map));
+        }
+        if (j.contains("pooling")) {
+            s.pooling = j.at("pooling").get<std::vector<float>>();
+            s.poolingName = j.value("pooling_name", std::string());
+            if (s.pooling.size() != s.tokens.size())
+                throw std::invalid_argument("pooling weights do not match the tokens");
+        }
+        if (j.contains("input_attention")) {
+            s.features = j.at("features").get<std::vector<std::string>>();
+            s.inputAttention = j.at("input_attention").get<std::vector<float>>();
+            if (s.inputAttention.size() != s.tokens.size() * s.features.size())
+                throw std::invalid_argument("input attention does not form a steps x features matrix");
+        }
+        return s;
+    } catch (const std::exception& e) {
+        throw std::invalid_argument(std::string("attention snapshot JSON: ") + e.what());
+    }
+}
+
+} // namespace attnlab

@@ -1,0 +1,139 @@
+#include "core/results/RunResult.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <string>
+#include <utility>
+
+namespace attnlab {
+namespace {
+
+std::string fixed(double value, int decimals)
+{
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+    return buffer;
+}
+
+// 23813 -> "23,813": parameter counts are read at a glance.
+std::string grouped(std::int64_t value)
+{
+    std::string digits = std::to_string(value < 0 ? -value : value);
+    for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3)
+        digits.insert(static_cast<std::size_t>(i), ",");
+    return value < 0 ? "-" + digits : digits;
+}
+
+} // namespace
+
+RunResult::RunResult(RunSummary summary) : summary_(std::move(summary)) {}
+
+bool RunResult::hasResults() const
+{
+    return summary_.status != RunStatus::Running && summary_.bestStep > 0;
+}
+
+bool RunResult::hasTest() const
+{
+    return hasResults() && summary_.status == RunStatus::Completed;
+}
+
+double RunResult::devValue() const
+{
+    return regression() ? summary_.bestDevRmse : 100.0 * summary_.bestDevAccuracy;
+}
+
+double RunResult::testValue() const
+{
+    return regression() ? summary_.testRmse : 100.0 * summary_.testAccuracy;
+}
+
+std::string RunResult::devText(int decimals) const
+{
+    if (!hasResults())
+        return "-";
+    return fixed(devValue(), decimals) + (regression() ? "" : "%");
+}
+
+std::string RunResult::testText(int decimals) const
+{
+    if (!hasTest())
+        return "-";
+    return fixed(testValue(), decimals) + (regression() ? "" : "%");
+}
+
+std::string RunResult::testDetail() const
+{
+    if (regression())
+        return "test RMSE " + fixed(summary_.testRmse, 4) + ", MAE " + fixed(summary_.testMae, 4) + ", MAPE " +
+               fixed(summary_.testMape, 2) + "%";
+    return "test accuracy " + fixed(100.0 * summary_.testAccuracy, 2) + "%, macro-F1 " +
+           fixed(100.0 * summary_.testMacroF1, 2) + "%";
+}
+
+std::string RunResult::headline() const
+{
+    if (!hasResults())
+        return "";
+    std::string text = (regression() ? "best dev RMSE " + devText(4) : "best dev " + devText(2)) + " at step " +
+                       std::to_string(summary_.bestStep);
+    if (!hasTest())
+        return text;
+    if (regression())
+        return text + "; test MAE " + fixed(summary_.testMae, 4) + ", RMSE " + fixed(summary_.testRmse, 4) + ", MAPE " +
+               fixed(summary_.testMape, 2) + "%";
+    return text + "; test " + testText(2) + ", macro-F1 " + fixed(100.0 * summary_.testMacroF1, 2) + "%" +
+           (summary_.stoppedEarly ? " (stopped early)" : "");
+}
+
+std::string RunResult::sentence() const
+{
+    std::string text = toString(summary_.status) + " after " + std::to_string(summary_.steps) + " steps in " +
+                       fixed(summary_.seconds, 1) + " s";
+    if (hasResults())
+        text += ": " + headline();
+    if (!summary_.message.empty())
+        text += " (" + summary_.message + ")";
+    return text;
+}
+
+std::string RunResult::brief() const
+{
+    std::string text = toString(summary_.status);
+    if (hasResults()) {
+        text += regression() ? " · best dev RMSE " + devText(4) : " · best dev " + devText(1);
+        text += " (step " + std::to_string(summary_.bestStep) + ")";
+        if (hasTest())
+            text += regression() ? " · test RMSE " + testText(4) : " · test " + testText(1);
+    } else if (!summary_.message.empty()) {
+        text += " · " + summary_.message.substr(0, 60);
+    }
+    if (summary_.parameters > 0)
+        text += " · " + grouped(summary_.parameters) + " params";
+    return text + " · " + fixed(summary_.seconds, 1) + " s";
+}
+
+std::string RunResult::toJson(bool withConfusion) const
+{
+    nlohmann::json o{{"status", toString(summary_.status)}, {"steps", summary_.steps},
+                     {"seconds", summary_.seconds},         {"best_step", summary_.bestStep},
+                     {"params", summary_.parameters},       {"device", summary_.device},
+                     {"message", summary_.message},         {"stopped_early", summary_.stoppedEarly},
+                     {"regression", summary_.regression}};
+    if (regression()) {
+        o["best_dev_rmse"] = summary_.bestDevRmse;
+        o["test_mae"] = summary_.testMae;
+        o["test_rmse"] = summary_.testRmse;
+        o["test_mape"] = summary_.testMape;
+    } else {
+        o["best_dev_accuracy"] = summary_.bestDevAccuracy;
+        o["test_accuracy"] = summary_.testAccuracy;
+        o["test_macro_f1"] = summary_.testMacroF1;
+        if (withConfusion)
+            o["test_confusion"] = summary_.testConfusion;
+    }
+    return o.dump();
+}
+
+} // namespace attnlab

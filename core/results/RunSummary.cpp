@@ -1,0 +1,69 @@
+#include "core/results/RunSummary.h"
+
+#include <nlohmann/json.hpp>
+
+#include <stdexcept>
+
+namespace attnlab {
+
+std::string RunSummary::toJson() const
+{
+    const nlohmann::json j = {
+        {"status", attnlab::toString(status)},
+        {"steps", steps},
+        {"seconds", seconds},
+        {"best_dev_accuracy", bestDevAccuracy},
+        {"best_step", bestStep},
+        {"test_accuracy", testAccuracy},
+        {"regression", regression},
+        {"best_dev_rmse", bestDevRmse},
+        {"test_mae", testMae},
+        {"test_rmse", testRmse},
+        {"test_mape", testMape},
+        {"test_macro_f1", testMacroF1},
+        {"test_confusion", testConfusion},
+        {"stopped_early", stoppedEarly},
+        {"parameters", parameters},
+        {"device", device},
+        {"message", message},
+    };
+    return j.dump();
+}
+
+RunSummary RunSummary::fromJson(const std::string& text)
+{
+    RunSummary s;
+    try {
+        const auto j = nlohmann::json::parse(text);
+        if (!j.is_object())
+            throw std::invalid_argument("run summary JSON: expected an object");
+        auto get = [&](const char* key, auto& field) {
+            if (auto it = j.find(key); it != j.end() && !it->is_null())
+                it->get_to(field);
+        };
+        std::string status = attnlab::toString(s.status);
+        get("status", status);
+        s.status = runStatusFromString(status);
+        get("steps", s.steps);
+        get("seconds", s.seconds);
+        get("best_dev_accuracy", s.bestDevAccuracy);
+        get("best_step", s.bestStep);
+        get("test_accuracy", s.testAccuracy);
+        get("regression", s.regression);
+        get("best_dev_rmse", s.bestDevRmse);
+        get("test_mae", s.testMae);
+        get("test_rmse", s.testRmse);
+        get("test_mape", s.testMape);
+        get("test_macro_f1", s.testMacroF1);
+        get("test_confusion", s.testConfusion);
+        get("stopped_early", s.stoppedEarly);
+        get("parameters", s.parameters);
+        get("device", s.device);
+        get("message", s.message);
+    } catch (const nlohmann::json::exception& e) {
+        throw std::invalid_argument(std::string("run summary JSON: ") + e.what());
+    }
+    return s;
+}
+
+} // namespace attnlab

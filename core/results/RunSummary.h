@@ -1,0 +1,38 @@
+#pragma once
+#include "core/results/RunStatus.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace attnlab {
+
+// How a run ended.
+struct RunSummary {
+    RunStatus status = RunStatus::Completed;
+    int steps = 0;
+    double seconds = 0.0;
+    double bestDevAccuracy = 0.0;
+    int bestStep = 0;
+    double testAccuracy = 0.0;  // measured with the best-dev weights
+    // Regression runs (time series): errors in the target's own units, de-normalised (thesis Table 6.2);
+    // the best dev step is the one with the lowest dev RMSE.
+    bool regression = false;
+    double bestDevRmse = 0.0;
+    double testMae = 0.0, testRmse = 0.0, testMape = 0.0; // MAPE in percent
+    // Classification, on test with the best-dev weights: macro-F1 and the confusion matrix
+    // [true class][predicted class] (per-class precision/recall/F1 follow from it: ClassificationMetrics).
+    double testMacroF1 = 0.0;
+    std::vector<std::vector<std::int64_t>> testConfusion;
+    bool stoppedEarly = false;  // early stopping ended the run before its budget (patience)
+    std::int64_t parameters = 0;
+    std::string device;
+    std::string message;        // why it failed or diverged
+
+    // Every field as one JSON object (the run store's summary_json); fromJson takes missing keys as
+    // their defaults, so older summaries still load, and throws std::invalid_argument on bad JSON.
+    std::string toJson() const;
+    static RunSummary fromJson(const std::string& json);
+};
+
+} // namespace attnlab

@@ -1,0 +1,76 @@
+#pragma once
+#include "core/results/AttentionSnapshot.h"
+#include "core/results/MetricPoint.h"
+#include "core/results/RunSummary.h"
+#include "core/store/RunFilter.h"
+#include "core/store/RunRecord.h"
+#include "core/training/RunInfo.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace attnlab {
+
+// The SQLite run store: the single source of truth for history. WAL mode, batched inserts, schema
+// version in PRAGMA user_version with migrations run at open. Opening it marks runs whose process died
+// (status still "running", owner pid gone) as interrupted. Errors throw std::runtime_error naming the
+// file ("run store FILE: ..."), with plain words for a locked or a corrupt file.
+// One connection per object; every method takes an internal lock, so the StoreObserver's writer thread
+// may share the training thread's store.
+class RunStore {
+public:
+    static constexpr int kSchemaVersion = 2;
+    static constexpr int kDefaultBusyTimeoutMs = 5000; // the GUI and a CLI run may share one file
+
+    explicit RunStore(const std::string& path, int busyTimeoutMs = kDefaultBusyTimeoutMs);
+    ~RunStore();
+    RunStore(const RunStore&) = delete;
+    RunStore& operator=(const RunStore&) = delete;
+
+    const std::string& path() const;
+    static std::string defaultPath(); // $ATTNLAB_DB, else $XDG_DATA_HOME|~/.local/share/attnlab/runs.sqlite
+
+    // Writing a run. beginRun records the environment it can see (versions, device, host, CPU model,
+    // dataset id); setEnvironment merges the caller's JSON object into it (dataset file hashes,
+    // embeddings hash, ...): keys given replace those stored.
+    std::int64_t beginRun(const RunInfo& info);
+    void appendMetrics(std::int64_t runId, const std::vector<MetricPoint>& points); // one transaction
+    void appendAttention(std::int64_t runId, const AttentionSnapshot& snapshot);
+    void finishRun(std::int64_t runId, const RunSummary& summary);
+    void setEnvironment(std::int64_t runId, const std::string& json);
+    void setTags(std::int64_t runId, const std::vector<std::string>& tags);
+    void setNotes(std::int64_t runId, const std::string& notes);
+    void appendCharacteristics(std::int64_t runId, const std::vector<Characteristic>& values); // one transaction
+    void addCheckpoint(std::int64_t runId, int step, const std::string& path, const std::string& sha256);
+
+    // Reading.
+    std::vector<RunRecord> listRuns() const;          // newest first
+    std::vector<RunRecord> listRuns(const RunFilter& filter) const;
+    std::optional<RunRecord> run(std::int64_t runId) const;
+    std::vector<MetricPoint> metrics(std::int64_t runId) const; // ordered by step
+    std::vector<std::pair<int, double>> metricSeries(std::int64_t runId, const std::string& split,
+                                                     const std::string& name) const; // (step, value) by step
+    std::optional<AttentionSnapshot> latestAttention(std::int64_t runId) const;
+    std::vector<Characteristic> characteristics(std::int64_t runId) const; // in the order appended
+    std::vector<CheckpointRef> checkpoints(std::int64_t runId) const;      // by step
+    std::vector<RunAggregate> aggregates() const; // one per group key, by dataset, model, position
+    int markInterruptedRuns();                        // returns how many were marked
+
+    // Export and import (RunExport): everything about one run, and adding such a bundle under a new id
+    // in one transaction. importRun returns 0 and adds nothing when a run with the same uuid exists.
+    RunBundle bundle(std::int64_t runId) const;
+    std::int64_t importRun(const RunBundle& bundle);
+
+    // The group key of a configuration: its JSON without "seed" (and "checkpoint_dir"), keys sorted, no spaces.
+    static std::string groupKeyOf(const std::string& configJson);
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+} // namespace attnlab

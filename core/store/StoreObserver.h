@@ -1,0 +1,59 @@
+#pragma once
+#include "core/store/RunStore.h"
+#include "core/training/TrainingObserver.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <exception>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+namespace attnlab {
+
+// Writes a run to the store without making the training thread wait for SQLite: onMetric and
+// onAttention only queue; a writer thread commits the queue in one transaction at least once a second,
+// at once after a dev evaluation, and at the end, so a kill loses at most the last second.
+// onStarted creates the run synchronously (runId() is valid when it returns); onFinished waits until
+// the whole run is in the store, and rethrows a write error the writer met; the destructor drains.
+class StoreObserver : public TrainingObserver {
+public:
+    explicit StoreObserver(RunStore& store);
+    ~StoreObserver() override;
+    StoreObserver(const StoreObserver&) = delete;
+    StoreObserver& operator=(const StoreObserver&) = delete;
+
+    void onStarted(const RunInfo& info) override;
+    void onMetric(const MetricPoint& point) override;
+    void onAttention(const AttentionSnapshot& snapshot) override;
+    void onCheckpoint(const CheckpointRef& checkpoint) override;
+    void onFinished(const RunSummary& summary) override;
+
+    std::int64_t runId() const { return runId_; }
+    void flush(); // returns when everything queued so far is in the store
+
+private:
+    void writerLoop();
+    void rethrowWriteError(); // mutex_ held
+
+    RunStore& store_;
+    std::atomic<std::int64_t> runId_{0};
+
+    std::mutex mutex_;
+    std::condition_variable wake_;   // the writer waits here for its next second, or an urgent flush
+    std::condition_variable stored_; // flush() waits here
+    std::vector<MetricPoint> metrics_;
+    std::vector<AttentionSnapshot> attention_;
+    std::vector<CheckpointRef> checkpoints_;
+    std::optional<RunSummary> finished_;
+    std::uint64_t queuedCount_ = 0; // events queued so far ...
+    std::uint64_t storedCount_ = 0; // ... and how many of them the writer has handled
+    bool urgent_ = false;
+    bool stopping_ = false;
+    std::exception_ptr error_; // a failed write, reported by the next flush()
+    std::thread writer_;
+};
+
+} // namespace attnlab

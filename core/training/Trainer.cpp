@@ -1,0 +1,197 @@
+#include "core/training/Trainer.h"
+
+#include "core/data/Vocabulary.h"
+#include "core/data/WordEmbeddings.h"
+#include "core/nn/models/ModelFactory.h"
+#include "core/nn/training/ClassificationTask.h"
+#include "core/nn/training/RegressionTask.h"
+#include "core/nn/training/TrainingLoop.h"
+#include "core/training/ComputeDevice.h"
+
+#include <chrono>
+#include <memory>
+
+namespace attnlab {
+namespace {
+
+// Pre-trained vectors into the model's word table ("embedding.weight", [vocabulary x embeddingDim]) by
+// vocabulary id; out-of-vocabulary rows uniform in [-a, a]; frozen tables get no gradient.
+std::string usePretrainedEmbeddings(SequenceClassifier& model, const WordEmbeddings& embeddings,
+                                    const Vocabulary& vocabulary, const TrainConfig& config)
+{
+    auto* weight = model.named_parameters().find("embedding.weight");
+    if (!weight)
+        throw std::runtime_error("model '" + config.model.model + "' has no word table to load embeddings into");
+    if (weight->dim() != 2 || weight->size(0) != vocabulary.size() || weight->size(1) != embeddings.dimension())
+        throw std::runtime_error("embeddings: the model's word table is " + std::to_string(weight->size(0)) + " x " +
+                                 std::to_string(weight->size(1)) + ", the file gives " + std::to_string(embeddings.dimension()) +
+                                 "-d vectors for " + std::to_string(vocabulary.size()) + " words");
+    std::int64_t found = 0;
+    auto rows = embeddings.matrixFor(vocabulary, config.oovRange, config.seed, &found);
+    {
+        torch::NoGradGuard noGrad;
+        weight->copy_(torch::from_blob(rows.data(), {vocabulary.size(), embeddings.dimension()}, torch::kFloat32));
+    }
+    weight->set_requires_grad(!config.embeddingsFrozen);
+    return "embeddings: " + config.embeddingsPath + " (" + std::to_string(embeddings.dimension()) + "-d, " +
+           std::to_string(found) + " of " + std::to_string(vocabulary.size() - 1) + " words found, " +
+           (config.embeddingsFrozen ? "frozen" : "fine-tuned") + ")";
+}
+
+bool isOutOfMemory(const std::string& message)
+{
+    return message.find("out of memory") != std::string::npos || message.find("bad_alloc") != std::string::npos ||
+           message.find("can't allocate memory") != std::string::npos; // DefaultCPUAllocator
+}
+
+// What a dataset's kind needs before the loop starts: its task, or the reason it cannot run.
+struct PreparedTask {
+    std::unique_ptr<TrainingTask> task;
+    std::string problem;
+};
+
+PreparedTask prepare(const TextDataset& dataset, const TrainConfig& config, const torch::Device& device, RunInfo& info)
+{
+    if (dataset.train.empty() || dataset.dev.empty())
+        return {nullptr, "dataset '" + dataset.id + "': train and dev splits must not be empty"};
+    const Vocabulary vocabulary = Vocabulary::fromExamples(dataset.train);
+    ModelConfig modelConfig = config.model;
+    modelConfig.vocabularySize = static_cast<int>(vocabulary.size());
+    modelConfig.numClasses = dataset.numClasses();
+    std::unique_ptr<WordEmbeddings> embeddings;
+    if (!config.embeddingsPath.empty()) {
+        embeddings = std::make_unique<WordEmbeddings>(WordEmbeddings::load(config.embeddingsFile()));
+        if (modelConfig.embeddingDim == 0)
+            modelConfig.embeddingDim = embeddings->dimension(); // the file sets the input width
+        else if (modelConfig.embeddingDim != embeddings->dimension())
+            return {nullptr, "embedding_dim: " + std::to_string(modelConfig.embeddingDim) + " does not match the " +
+                                 std::to_string(embeddings->dimension()) + "-d vectors of " + config.embeddingsPath};
+    }
+    info.config.model = modelConfig;
+    if (auto problem = modelConfig.validate(); !problem.empty())
+        return {nullptr, problem};
+    auto model = ModelFactory::create(modelConfig);
+    std::string embeddingsNote;
+    if (embeddings)
+        embeddingsNote = usePretrainedEmbeddings(*model, *embeddings, vocabulary, config);
+    model->to(device);
+    info.parameters = model->trainableParametersWithoutEmbedding();
+    info.modelSummary = model->summary() + (embeddingsNote.empty() ? "" : "; " + embeddingsNote);
+    return {std::make_unique<ClassificationTask>(model, dataset, vocabulary, device, config.sampling, config.batchSize), {}};
+}
+
+PreparedTask prepare(const SeriesDataset& dataset, const TrainConfig& config, const torch::Device& device, RunInfo& info)
+{
+    if (dataset.train.empty() || dataset.dev.empty())
+        return {nullptr, "dataset '" + dataset.id + "': train and dev splits must not be empty"};
+    ModelConfig modelConfig = config.model;
+    modelConfig.drivers = dataset.drivers();
+    modelConfig.window = dataset.window;
+    info.config.model = modelConfig;
+    if (auto problem = modelConfig.validate(); !problem.empty())
+        return {nullptr, problem};
+    auto model = ModelFactory::createRegressor(modelConfig);
+    model->to(device);
+    info.parameters = model->trainableParameters();
+    info.modelSummary = model->summary() + ", " + std::to_string(dataset.drivers()) + " driving series";
+    return {std::make_unique<RegressionTask>(model, dataset, device, config.sampling), {}};
+}
+
+double metric(const TrainingTask::Evaluation& e, const std::string& name)
+{
+    for (const auto& [n, v] : e.metrics)
+        if (n == name)
+            return v;
+    return 0.0;
+}
+
+} // namespace
+
+Trainer::Trainer(TrainConfig config) : config_(std::move(config)) {}
+
+RunSummary Trainer::run(const TextDataset& dataset, TrainingObserver& observer, const CancelToken& cancel)
+{
+    return runTask(dataset, observer, cancel);
+}
+
+RunSummary Trainer::run(const SeriesDataset& dataset, TrainingObserver& observer, const CancelToken& cancel)
+{
+    return runTask(dataset, observer, cancel);
+}
+
+RunSummary Trainer::run(const LoadedDataset& dataset, TrainingObserver& observer, const CancelToken& cancel)
+{
+    return dataset.regression ? runTask(dataset.series, observer, cancel) : runTask(dataset.text, observer, cancel);
+}
+
+template <typename Dataset>
+RunSummary Trainer::runTask(const Dataset& dataset, TrainingObserver& observer, const CancelToken& cancel)
+{
+    using Clock = std::chrono::steady_clock;
+    const auto started = Clock::now();
+    auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - started).count(); };
+
+    RunSummary summary;
+    summary.regression = std::is_same_v<Dataset, SeriesDataset>;
+    RunInfo info;
+    info.config = config_;
+    info.torchVersion = ComputeDevice::torchVersion();
+    bool startedReported = false;
+    auto finish = [&](RunStatus status, std::string message) {
+        summary.status = status;
+        summary.message = std::move(message);
+        summary.seconds = elapsed();
+        if (!startedReported) // a run that never started is still recorded, with its reason
+            observer.onStarted(info);
+        observer.onFinished(summary);
+        return summary;
+    };
+
+    try {
+        if (auto problem = config_.validate(); !problem.empty())
+            return finish(RunStatus::Failed, problem);
+        ComputeDevice::setThreads(config_.threads);
+        const std::string deviceName = ComputeDevice::resolve(config_.device);
+        const torch::Device device(deviceName == "cuda" ? torch::kCUDA : torch::kCPU);
+        info.device = summary.device = ComputeDevice::describe(deviceName);
+        torch::manual_seed(config_.seed);
+
+        auto prepared = prepare(dataset, config_, device, info);
+        if (!prepared.task)
+            return finish(RunStatus::Failed, prepared.problem);
+        summary.parameters = info.parameters;
+        observer.onStarted(info);
+        startedReported = true;
+
+        const auto outcome = TrainingLoop::run(config_, *prepared.task, observer, cancel, elapsed);
+        summary.steps = outcome.steps;
+        summary.bestStep = outcome.bestStep;
+        summary.stoppedEarly = outcome.stoppedEarly;
+        if (summary.regression) {
+            summary.bestDevRmse = metric(outcome.bestDev, "rmse");
+            if (outcome.test) {
+                summary.testMae = metric(*outcome.test, "mae");
+                summary.testRmse = metric(*outcome.test, "rmse");
+                summary.testMape = metric(*outcome.test, "mape");
+            }
+        } else {
+            summary.bestDevAccuracy = metric(outcome.bestDev, "accuracy");
+            if (outcome.test) {
+                summary.testAccuracy = metric(*outcome.test, "accuracy");
+                summary.testMacroF1 = metric(*outcome.test, "macro_f1");
+                summary.testConfusion = outcome.test->confusion;
+            }
+        }
+        return finish(outcome.status, outcome.message);
+    } catch (const std::exception& e) {
+        const std::string what = e.what();
+        const std::string firstLine = what.substr(0, what.find('\n'));
+        if (isOutOfMemory(what))
+            return finish(RunStatus::Failed, "out of memory on " + summary.device + " with model " + config_.model.model +
+                                                 ", d_model " + std::to_string(config_.model.dModel) + ", batch " +
+                                                 std::to_string(config_.batchSize) + ": " + firstLine);
+        return finish(RunStatus::Failed, firstLine);
+    }
+}
+
+} // namespace attnlab

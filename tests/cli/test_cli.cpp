@@ -1,0 +1,159 @@
+// attnlab-cli as a user runs it: ids, exact parameter counts, a short training, bad input.
+#include "tests/support/CliProcess.h"
+
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonDocument>
+#include <QtCore/QJsonObject>
+#include <QtCore/QProcess>
+#include <QtCore/QTemporaryDir>
+#include <QtTest/QtTest>
+
+#include <cmath>
+
+class TestCli : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void listShowsTheIds()
+    {
+        const auto r = runCli({"list", "--json"});
+        QCOMPARE(r.code, 0);
+        const auto o = r.lastJson();
+        QCOMPARE(o["datasets"].toArray()[0].toObject()["id"].toString(), QString("synthetic-sentiment"));
+        QStringList models, positions;
+        for (const auto m : o["models"].toArray()) models << m.toObject()["id"].toString();
+        for (const auto p : o["positions"].toArray()) positions << p.toObject()["id"].toString();
+        QVERIFY(models.contains("ssan") && models.contains("lstm"));
+        QVERIFY(positions.contains("none") && positions.contains("rpr"));
+    }
+
+    void describeGivesExactCounts()
+    {
+        auto r = runCli({"describe", "--dataset", "synthetic-sentiment", "--model", "ssan", "--position", "rpr",
+                      "--d-model", "300", "--json"});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.lastJson()["params"].toInteger(), 465605);
+        r = runCli({"describe", "--dataset", "synthetic-sentiment", "--model", "ssan", "--position", "rpr", "--d-model",
+                 "300", "--layers", "2", "--json"});
+        QCOMPARE(r.lastJson()["params"].toInteger(), 839405);
+        r = runCli({"describe", "--dataset", "synthetic-sentiment", "--model", "ssan", "--position", "none",
+                 "--d-model", "300"});
+        QVERIFY(r.out.contains("453005"));
+    }
+
+    void trainEndsWithOneJsonLine()
+    {
+        QTemporaryDir dir;
+        const auto db = dir.filePath("runs.sqlite");
+        const auto r = runCli({"train", "--dataset", "synthetic-sentiment", "--model", "lstm", "--position", "none",
+                            "--steps", "60", "--eval-every", "30", "--seed", "5", "--db", db, "--device", "cpu",
+                            "--json"});
+        QCOMPARE(r.code, 0);
+        const auto o = r.lastJson();
+        QCOMPARE(o["status"].toString(), QString("completed"));
+        QCOMPARE(o["steps"].toInt(), 60);
+        QVERIFY(o["run_id"].toInteger() >= 1);
+        QVERIFY(o["params"].toInteger() > 0);
+        QVERIFY(o["dev_accuracy"].toDouble() > 0.0 && o["dev_accuracy"].toDouble() <= 1.0);
+        QVERIFY(o.contains("test_accuracy") && o.contains("seconds"));
+        QVERIFY(QFile::exists(db));
+    }
+
+    // Presets (one per thesis experiment + quick variants), a config file overridden by flags, repeats with
+    // different seeds aggregated as mean and sample std, and JSON lines on stderr when it is not a terminal.
+    void presetsConfigsAndRepeats()
+    {
+        auto r = runCli({"presets", "--json"});
+        QCOMPARE(r.code, 0);
+        QStringList names;
+        for (const auto p : QJsonDocument::fromJson(r.out.toUtf8()).array())
+            names << p.toObject()["name"].toString();
+        for (const char* name : {"table5.3-ssan-rpr", "table5.3-ssan-pe", "table5.3-ssan", "table5.3-ssan2-rpr",
+                                 "table5.3-transformer-rpr", "table5.3-transformer-pe", "table5.3-lstm", "table5.3-bilstm",
+                                 "table5.3-cnn", "table5.6-essan-sst-fine", "table5.6-essan-sst-binary",
+                                 "table5.6-essan-sst-fine-mean", "table6.4-essan64", "table6.4-essan128"}) {
+            QVERIFY2(names.contains(name), name);
+            QVERIFY2(names.contains(QString(name) + "-quick"), name);
+        }
+        const auto presets = QJsonDocument::fromJson(r.out.toUtf8()).array();
+        for (const auto p : presets)
+            if (p.toObject()["name"].toString() == "table6.4-essan64") {
+                const auto c = p.toObject()["config"].toObject(); // thesis Table 6.3
+                QCOMPARE(c["heads"].toInt(), 8);
+                QCOMPARE(c["l2"].toDouble(), 1e-5);
+                QCOMPARE(c["learning_rate"].toDouble(), 0.0075);
+                QCOMPARE(c["lr_schedule"].toString(), QString("step"));
+                QCOMPARE(p.toObject()["repeats"].toInt(), 10);
+            }
+
+        QTemporaryDir dir;
+        const auto db = dir.filePath("runs.sqlite");
+        const auto config = dir.filePath("bow.json");
+        QFile f(config);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"description": "test", "dataset": "synthetic-sentiment", "model": "bow", "position": "none",
+                   "steps": 400, "eval_every": 20, "repeats": 3, "seed": 11, "device": "cpu"})");
+        f.close();
+        r = runCli({"train", "--config", config, "--steps", "40", "--db", db, "--json"}); // the flag wins over the file
+        QCOMPARE(r.code, 0);
+        const auto o = QJsonDocument::fromJson(r.out.trimmed().toUtf8()).object();
+        const auto runs = o["runs"].toArray();
+        QCOMPARE(runs.size(), 3);
+        QList<double> accuracies;
+        for (int i = 0; i < 3; ++i) {
+            QCOMPARE(runs[i].toObject()["seed"].toInteger(), 11 + i);
+            QCOMPARE(runs[i].toObject()["steps"].toInt(), 40);
+            accuracies << runs[i].toObject()["test_accuracy"].toDouble();
+        }
+        const double mean = (accuracies[0] + accuracies[1] + accuracies[2]) / 3;
+        double squares = 0;
+        for (double a : accuracies)
+            squares += (a - mean) * (a - mean);
+        const auto aggregate = o["aggregate"].toObject()["test_accuracy"].toObject();
+        QVERIFY(std::abs(aggregate["mean"].toDouble() - mean) < 1e-12);
+        QVERIFY(std::abs(aggregate["std"].toDouble() - std::sqrt(squares / 2)) < 1e-12);
+        // Not a terminal: every stderr line is a JSON object with an event.
+        int events = 0;
+        for (const auto& line : r.err.trimmed().split('\n')) {
+            const auto event = QJsonDocument::fromJson(line.toUtf8()).object();
+            QVERIFY2(event.contains("event"), qPrintable(line));
+            events += event["event"].toString() == "finished";
+        }
+        QCOMPARE(events, 3);
+
+        f.open(QIODevice::WriteOnly);
+        f.write(R"({"dataset": "synthetic-sentiment", "model": "bow", "position": "none", "optimiser": "sgd"})");
+        f.close();
+        r = runCli({"train", "--config", config, "--db", db});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(config + ": unknown key 'optimiser'"), qPrintable(r.err));
+        r = runCli({"train", "--preset", "table9.9", "--db", db});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("unknown preset 'table9.9' (known: table5.3-bilstm"));
+    }
+
+    void badInputIsRefusedClearly()
+    {
+        auto r = runCli({"train", "--dataset", "synthetic-sentiment", "--model", "ssan", "--position", "rpr", "--steps", "abc"});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("--steps expects an integer, got 'abc'"));
+        r = runCli({"train", "--dataset", "synthetic-sentiment", "--model", "gpt", "--position", "rpr"});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("unknown model 'gpt'"));
+        r = runCli({"describe", "--dataset", "synthetic-sentiment", "--model", "ssan", "--position", "rpr", "--bogus", "1"});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("unknown option '--bogus'"));
+        r = runCli({"describe", "--dataset", "synthetic-sentiment", "--model", "lstm", "--position", "rpr"});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("does not apply"));
+        r = runCli({"frobnicate"});
+        QCOMPARE(r.code, 2);
+        r = runCli({"train", "--dataset", "synthetic-sentiment", "--model", "ssan", "--position", "rpr", "--rpr-clip", "0",
+                 "--steps", "5", "--db", QDir::temp().filePath("attnlab-test-never-created.sqlite")});
+        QCOMPARE(r.code, 2); // refused before training, with the setting named, and nothing stored
+        QVERIFY(r.err.contains("rpr_clip: the clipping distance k must be at least 1"));
+        QVERIFY(!QFile::exists(QDir::temp().filePath("attnlab-test-never-created.sqlite")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "test_cli.moc"

@@ -1,0 +1,237 @@
+// attnlab-cli runs (list, show, export, import, tag, note, groups) and bench (thesis Table 5.4 protocol),
+// run as a user runs them, against real stores in temporary folders.
+#include "tests/support/CliProcess.h"
+
+#include <QtCore/QCryptographicHash>
+#include <QtCore/QDir>
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonDocument>
+#include <QtCore/QJsonObject>
+#include <QtCore/QProcess>
+#include <QtCore/QTemporaryDir>
+#include <QtTest/QtTest>
+
+#include <cmath>
+
+class TestCliRuns : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void listShowTagNoteGroups()
+    {
+        QTemporaryDir dir;
+        const auto db = dir.filePath("runs.sqlite");
+        auto r = runCli({"train", "--dataset", "synthetic-sentiment", "--model", "bow", "--position", "none", "--steps", "40",
+                      "--eval-every", "20", "--repeat", "2", "--seed", "7", "--device", "cpu", "--db", db, "--json"});
+        QCOMPARE(r.code, 0);
+        const auto trained = r.json().object()["runs"].toArray();
+        QCOMPARE(trained.size(), 2);
+        r = runCli({"train", "--dataset", "synthetic-sentiment", "--model", "lstm", "--position", "none", "--steps", "20",
+                 "--eval-every", "10", "--device", "cpu", "--db", db, "--json"});
+        QCOMPARE(r.code, 0);
+        const qint64 lstmId = r.json().object()["run_id"].toInteger();
+
+        r = runCli({"runs", "list", "--db", db, "--json"});
+        QCOMPARE(r.code, 0);
+        auto list = r.json().array();
+        QCOMPARE(list.size(), 3);
+        QCOMPARE(list[0].toObject()["id"].toInteger(), lstmId); // newest first
+        r = runCli({"runs", "list", "--db", db, "--model", "bow", "--sort", "test", "--json"});
+        list = r.json().array();
+        QCOMPARE(list.size(), 2);
+        QVERIFY(list[0].toObject()["test_accuracy"].toDouble() >= list[1].toObject()["test_accuracy"].toDouble());
+        for (const auto run : list) { // the stored results are the ones train printed
+            bool found = false;
+            for (const auto t : trained)
+                if (t.toObject()["run_id"].toInteger() == run.toObject()["id"].toInteger()) {
+                    QCOMPARE(run.toObject()["test_accuracy"].toDouble(), t.toObject()["test_accuracy"].toDouble());
+                    QCOMPARE(run.toObject()["seed"].toInteger(), t.toObject()["seed"].toInteger());
+                    found = true;
+                }
+            QVERIFY(found);
+        }
+        r = runCli({"runs", "list", "--db", db}); // the human table
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.startsWith("id"));
+        QCOMPARE(r.out.trimmed().split('\n').size(), 4);
+        QVERIFY(r.err.contains("3 runs in " + db));
+
+        r = runCli({"runs", "tag", QString::number(lstmId), "--tags", "baseline,lstm", "--db", db});
+        QCOMPARE(r.code, 0);
+        r = runCli({"runs", "note", QString::number(lstmId), "--text", "too few steps to mean anything", "--db", db});
+        QCOMPARE(r.code, 0);
+        r = runCli({"runs", "list", "--tag", "baseline", "--db", db, "--json"});
+        QCOMPARE(r.json().array().size(), 1);
+        QCOMPARE(r.json().array()[0].toObject()["notes"].toString(), QString("too few steps to mean anything"));
+        r = runCli({"runs", "list", "--search", "FEW STEPS", "--db", db, "--json"});
+        QCOMPARE(r.json().array().size(), 1);
+
+        r = runCli({"runs", "show", QString::number(lstmId), "--db", db});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("run " + QString::number(lstmId) + ": lstm on synthetic-sentiment (completed)"), qPrintable(r.out));
+        QVERIFY(r.out.contains("tags        baseline lstm"));
+        QVERIFY(r.out.contains("dev accuracy"));
+        r = runCli({"runs", "show", QString::number(lstmId), "--db", db, "--json"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(!r.json().object()["runs"].toArray()[0].toObject()["metrics"].toArray().isEmpty());
+
+        // Repeats of one configuration are one group: mean and sample std of the two test accuracies.
+        r = runCli({"runs", "groups", "--db", db, "--json"});
+        QCOMPARE(r.code, 0);
+        bool sawBow = false;
+        for (const auto g : r.json().array()) {
+            const auto o = g.toObject();
+            if (o["model"].toString() != "bow")
+                continue;
+            sawBow = true;
+            QCOMPARE(o["completed"].toInt(), 2);
+            const double a = trained[0].toObject()["test_accuracy"].toDouble(), b = trained[1].toObject()["test_accuracy"].toDouble();
+            QVERIFY(std::abs(o["test_accuracy_mean"].toDouble() - (a + b) / 2) < 1e-12);
+            QVERIFY(std::abs(o["test_accuracy_std"].toDouble() - std::abs(a - b) / std::sqrt(2.0)) < 1e-12);
+        }
+        QVERIFY(sawBow);
+
+        // Bad input: named, nothing changed.
+        r = runCli({"runs", "show", "999", "--db", db});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("no run 999"), qPrintable(r.err));
+        r = runCli({"runs", "show", "abc", "--db", db});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("a run id is a positive integer, got 'abc'"));
+        r = runCli({"runs", "list", "--sort", "accuracy", "--db", db});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("--sort expects started, test, dev or name"));
+        r = runCli({"runs", "list", "--status", "done", "--db", db});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("unknown run status 'done'"));
+        r = runCli({"runs", "frobnicate", "--db", db});
+        QCOMPARE(r.code, 2);
+        r = runCli({"runs", "--help"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("runs export --out FILE"));
+        r = runCli({"runs", "list", "--db", db, "--json"});
+        QCOMPARE(r.json().array().size(), 3);
+    }
+
+    void exportThenImportMergesOnce()
+    {
+        QTemporaryDir dir;
+        const auto db = dir.filePath("a.sqlite"), other = dir.filePath("b.sqlite");
+        auto r = runCli({"train", "--dataset", "synthetic-sentiment", "--model", "bow", "--position", "none", "--steps", "30",
+                      "--eval-every", "10", "--repeat", "2", "--device", "cpu", "--db", db, "--json"});
+        QCOMPARE(r.code, 0);
+        const auto json = dir.filePath("runs.json"), csv = dir.filePath("runs.csv");
+        r = runCli({"runs", "export", "--out", json, "--db", db});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("exported 2 runs"));
+        r = runCli({"runs", "export", "--out", csv, "--db", db, "1"});
+        QCOMPARE(r.code, 0);
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const auto rows = QString::fromUtf8(f.readAll()).split("\r\n", Qt::SkipEmptyParts);
+        QCOMPARE(rows.size(), 2); // header + run 1
+        QVERIFY(rows[0].contains("uuid"));
+
+        r = runCli({"runs", "import", json, "--db", other, "--json"});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.json().object()["added"].toInt(), 2);
+        r = runCli({"runs", "import", db, "--db", other, "--json"}); // the same runs from the database file itself
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.json().object()["added"].toInt(), 0);
+        QCOMPARE(r.json().object()["skipped"].toInt(), 2);
+        r = runCli({"runs", "list", "--db", other, "--json"});
+        QCOMPARE(r.json().array().size(), 2);
+
+        r = runCli({"runs", "export", "--out", dir.filePath("runs.txt"), "--db", db});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("--format json|csv"));
+        r = runCli({"runs", "import", dir.filePath("missing.json"), "--db", other});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("missing.json"), qPrintable(r.err));
+        r = runCli({"runs", "export", "--out", json, "--db", db, "42"});
+        QCOMPARE(r.code, 1);
+        QVERIFY(r.err.contains("no run 42"));
+    }
+
+    // train --checkpoint-dir: the file is written and the store names it with its sha256.
+    void checkpointsAreListedWithTheRun()
+    {
+        QTemporaryDir dir;
+        const auto db = dir.filePath("runs.sqlite"), checkpoints = dir.filePath("weights");
+        auto r = runCli({"train", "--dataset", "synthetic-sentiment", "--model", "ssan", "--position", "rpr", "--d-model", "16",
+                      "--steps", "30", "--eval-every", "10", "--device", "cpu", "--db", db, "--checkpoint-dir", checkpoints,
+                      "--json"});
+        QCOMPARE(r.code, 0);
+        const auto run = r.json().object();
+        const QStringList files = QDir(checkpoints).entryList(QDir::Files);
+        QCOMPARE(files.size(), 1);
+        QVERIFY2(files[0].endsWith("-step" + QString::number(run["best_step"].toInt()) + ".pt"), qPrintable(files[0]));
+        r = runCli({"runs", "show", QString::number(run["run_id"].toInteger()), "--db", db});
+        QVERIFY2(r.out.contains("checkpoint  step " + QString::number(run["best_step"].toInt()) + ": " +
+                                QDir(checkpoints).filePath(files[0])),
+                 qPrintable(r.out));
+        r = runCli({"runs", "show", QString::number(run["run_id"].toInteger()), "--db", db, "--json"});
+        const auto stored = r.json().object()["runs"].toArray()[0].toObject()["checkpoints"].toArray();
+        QCOMPARE(stored.size(), 1);
+        QFile f(QDir(checkpoints).filePath(files[0]));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(stored[0].toObject()["sha256"].toString(),
+                 QString::fromLatin1(QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256).toHex()));
+    }
+
+    // Table 5.4 protocol: exact parameter counts at d_model 300, the batch counts the protocol implies,
+    // memory and times measured, one stored run per model with its characteristics.
+    void benchMeasuresAndStores()
+    {
+        QTemporaryDir dir;
+        const auto db = dir.filePath("runs.sqlite");
+        auto r = runCli({"bench", "--dataset", "synthetic-sentiment", "--models", "ssan-rpr,ssan2-rpr", "--epochs", "1",
+                      "--passes", "3", "--device", "cpu", "--db", db, "--json"});
+        QCOMPARE(r.code, 0);
+        const auto o = r.json().object();
+        QVERIFY(o["protocol"].toString().contains("1 epoch x"));
+        const auto models = o["models"].toArray();
+        QCOMPARE(models.size(), 2);
+        QCOMPARE(models[0].toObject()["params"].toInteger(), 465605); // thesis Table 5.4: 465,600
+        QCOMPARE(models[1].toObject()["params"].toInteger(), 839405); // 839,400
+        r = runCli({"stats", "synthetic-sentiment", "--json"});
+        QCOMPARE(r.code, 0);
+        const auto splits = r.json().object()["splits"].toObject();
+        const int train = splits["train"].toObject()["examples"].toInt(), dev = splits["dev"].toObject()["examples"].toInt();
+        QVERIFY2(train > 0 && dev > 0, qPrintable(r.out));
+        for (const auto m : models) {
+            const auto b = m.toObject();
+            QCOMPARE(b["train_batches"].toInt(), (train + 31) / 32);
+            QCOMPARE(b["predict_batches"].toInt(), 3 * ((dev + 31) / 32));
+            QVERIFY(b["train_seconds"].toDouble() > 0 && b["predict_seconds"].toDouble() > 0);
+            QVERIFY(b["peak_memory_mib"].toDouble() >= b["baseline_memory_mib"].toDouble());
+            QVERIFY(b["peak_memory_mib"].toDouble() > 10);
+            QVERIFY(std::isfinite(b["last_train_loss"].toDouble()) && b["last_train_loss"].toDouble() > 0);
+            QCOMPARE(b["process"].toString(), QString("own")); // each model measured in a fresh process
+        }
+        r = runCli({"runs", "list", "--tag", "bench", "--db", db, "--json"});
+        QCOMPARE(r.json().array().size(), 2);
+        const auto id = QString::number(models[1].toObject()["run_id"].toInteger());
+        r = runCli({"runs", "show", id, "--db", db});
+        QVERIFY2(r.out.contains("train_batches"), qPrintable(r.out));
+        QVERIFY(r.out.contains("params            839405"));
+
+        r = runCli({"bench", "--dataset", "synthetic-sentiment", "--models", "cnn,lstm", "--epochs", "1", "--passes", "1", "--d-model", "32",
+                 "--device", "cpu", "--no-store", "--one-process", "--json"});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.json().object()["models"].toArray()[1].toObject()["process"].toString(), QString("shared"));
+        QCOMPARE(r.json().object()["db"].toString(), QString());
+
+        r = runCli({"bench", "--models", "ssan-rpr,gpt", "--dataset", "synthetic-sentiment", "--no-store"});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("unknown model 'gpt' (known: lstm, bilstm, cnn"));
+        r = runCli({"bench", "--epochs", "0", "--dataset", "synthetic-sentiment", "--no-store"});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("--epochs: at least 1"));
+        r = runCli({"bench", "--dataset", "sml2010", "--no-store"});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("time series"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliRuns)
+#include "test_cli_runs.moc"

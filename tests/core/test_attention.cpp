@@ -1,0 +1,162 @@
+// Attention arithmetic against hand-computed values, and padding invariance of whole models.
+#include "core/config/ModelConfig.h"
+#include "core/data/BatchBuilder.h"
+#include "core/nn/layers/SelfAttention.h"
+#include "core/training/TextClassifier.h"
+
+#include <QtTest/QtTest>
+
+using attnlab::SelfAttentionImpl;
+
+namespace {
+
+torch::Tensor heads(std::initializer_list<std::initializer_list<float>> rows)
+{
+    std::vector<float> flat;
+    int64_t n = 0, d = 0;
+    for (auto r : rows) {
+        d = static_cast<int64_t>(r.size());
+        flat.insert(flat.end(), r.begin(), r.end());
+        ++n;
+    }
+    return torch::tensor(flat).view({1, 1, n, d});
+}
+
+attnlab::ModelConfig smallSsan(const std::string& position, int layers = 1)
+{
+    attnlab::ModelConfig c;
+    c.model = "ssan";
+    c.position = position;
+    c.dModel = 8;
+    c.layers = layers;
+    c.rprClip = 2;
+    c.vocabularySize = 20;
+    c.numClasses = 3;
+    return c;
+}
+
+} // namespace
+
+class TestAttention : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void scaledDotProductMatchesHandComputation()
+    {
+        // q0 = (1,0), q1 = (0,1), q2 = (1,1); keys (1,0), (0,1) and a padded (5,5); d = 2.
+        // Query 0: scores (1, 0)/sqrt(2) -> softmax: e^{0.7071}/(e^{0.7071}+1) = 0.669762, 0.330238.
+        auto q = heads({{1, 0}, {0, 1}, {1, 1}});
+        auto k = heads({{1, 0}, {0, 1}, {5, 5}});
+        auto v = heads({{1, 2}, {3, 4}, {100, 100}});
+        auto mask = torch::tensor({1, 1, 0}).to(torch::kBool).view({1, 3});
+        auto r = SelfAttentionImpl::attend(q, k, v, mask, {}, {}, 0);
+        auto w = r.weights[0][0];
+        QCOMPARE(w.size(0), 3);
+        QVERIFY(std::abs(w[0][0].item<float>() - 0.669762f) < 1e-5f);
+        QVERIFY(std::abs(w[0][1].item<float>() - 0.330238f) < 1e-5f);
+        QVERIFY(std::abs(w[1][0].item<float>() - 0.330238f) < 1e-5f);
+        QVERIFY(std::abs(w[2][0].item<float>() - 0.5f) < 1e-6f); // equal scores -> equal weights
+        // The padded key gets exactly zero weight, whatever its content.
+        for (int i = 0; i < 3; ++i)
+            QCOMPARE(w[i][2].item<float>(), 0.0f);
+        // y0 = 0.669762 * (1,2) + 0.330238 * (3,4) = (1.660477, 2.660477)
+        QVERIFY(std::abs(r.output[0][0][0][0].item<float>() - 1.660477f) < 1e-5f);
+        QVERIFY(std::abs(r.output[0][0][0][1].item<float>() - 2.660477f) < 1e-5f);
+    }
+
+    void relativePositionsMatchHandComputation()
+    {
+        // d = 1, k = 1: tables rows are distances -1, 0, +1. w^K = (0, 1, 2), w^V = (10, 20, 30).
+        // e_ij = q_i (k_j + a^K_ij): query 0 -> (1*(1+1), 1*(1+2)) = (2, 3); query 1 -> (2*(1+0), 2*(1+1)) = (2, 4).
+        // y_0 = 0.268941 (1 + 20) + 0.731059 (0 + 30) = 27.579527; y_1 = 0.119203 (1 + 10) + 0.880797 (0 + 20) = 18.927174.
+        auto q = heads({{1}, {2}});
+        auto k = heads({{1}, {1}});
+        auto v = heads({{1}, {0}});
+        auto relKeys = torch::tensor({0.f, 1.f, 2.f}).view({3, 1});
+        auto relValues = torch::tensor({10.f, 20.f, 30.f}).view({3, 1});
+        auto mask = torch::ones({1, 2}, torch::kBool);
+        auto r = SelfAttentionImpl::attend(q, k, v, mask, relKeys, relValues, 1);
+        auto w = r.weights[0][0];
+        QVERIFY(std::abs(w[0][0].item<float>() - 0.268941f) < 1e-5f);
+        QVERIFY(std::abs(w[0][1].item<float>() - 0.731059f) < 1e-5f);
+        QVERIFY(std::abs(w[1][0].item<float>() - 0.119203f) < 1e-5f);
+        QVERIFY(std::abs(r.output[0][0][0][0].item<float>() - 27.579527f) < 1e-4f);
+        QVERIFY(std::abs(r.output[0][0][1][0].item<float>() - 18.927174f) < 1e-4f);
+    }
+
+    void relativeIndexClipsDistances()
+    {
+        // clip(j - i, 2) + 2 for a length-5 sequence.
+        auto index = SelfAttentionImpl::relativeIndex(5, 2, torch::kCPU);
+        const std::vector<std::vector<int64_t>> expected = {
+            {2, 3, 4, 4, 4}, {1, 2, 3, 4, 4}, {0, 1, 2, 3, 4}, {0, 0, 1, 2, 3}, {0, 0, 0, 1, 2}};
+        for (int i = 0; i < 5; ++i)
+            for (int j = 0; j < 5; ++j)
+                QCOMPARE(index[i][j].item<int64_t>(), expected[i][j]);
+    }
+
+    void modelAttentionRowsSumToOneAndIgnorePadding()
+    {
+        for (const std::string position : {"none", "rpr"}) {
+            attnlab::TextClassifier model(smallSsan(position, 2), 3);
+            // Sequence of length 3 padded to 6 by a longer neighbour; attention() reports the first one.
+            auto batch = attnlab::BatchBuilder::pad({{4, 5, 6}, {7, 8, 9, 10, 11, 12}}, {0, 1});
+            const auto maps = model.attention(batch);
+            QCOMPARE(static_cast<int>(maps.size()), 2); // one per layer, single head
+            for (const auto& map : maps) {
+                QCOMPARE(map.size, 3);
+                for (int i = 0; i < map.size; ++i) {
+                    float sum = 0;
+                    for (int j = 0; j < map.size; ++j)
+                        sum += map.at(i, j);
+                    QVERIFY2(std::abs(sum - 1.0f) < 1e-5f, "attention row does not sum to 1");
+                }
+            }
+        }
+    }
+
+    void paddedContentNeverChangesOutputs()
+    {
+        for (const std::string model : {"ssan", "lstm"}) {
+            for (const std::string position : {"none", "rpr"}) {
+                if (model == "lstm" && position == "rpr")
+                    continue;
+                auto config = smallSsan(position);
+                config.model = model;
+                attnlab::TextClassifier classifier(config, 11);
+                auto batch = attnlab::BatchBuilder::pad({{4, 5, 6}, {7, 8, 9, 10, 11, 12}}, {0, 1});
+                const auto reference = classifier.logits(batch);
+                // Same batch, different garbage in the padded slots of the short sequence.
+                auto altered = batch;
+                for (int t = 3; t < 6; ++t)
+                    altered.tokenIds[t] = 13 + t;
+                const auto changed = classifier.logits(altered);
+                for (std::size_t i = 0; i < reference.size(); ++i)
+                    QVERIFY2(std::abs(reference[i] - changed[i]) < 1e-6f, (model + "+" + position).c_str());
+                // The short sequence alone gives the same logits as inside the padded batch.
+                const auto alone = classifier.logits(attnlab::BatchBuilder::pad({{4, 5, 6}}, {0}));
+                for (int c = 0; c < config.numClasses; ++c)
+                    QVERIFY2(std::abs(alone[c] - reference[c]) < 1e-5f, (model + "+" + position).c_str());
+            }
+        }
+    }
+
+    void attentionWithoutPositionIsPermutationInvariant()
+    {
+        // Why position techniques matter: with none, SSAN sees a bag of words.
+        attnlab::TextClassifier none(smallSsan("none"), 5);
+        const auto a = none.logits(attnlab::BatchBuilder::pad({{4, 5, 6, 7}}, {0}));
+        const auto b = none.logits(attnlab::BatchBuilder::pad({{7, 6, 5, 4}}, {0}));
+        for (std::size_t i = 0; i < a.size(); ++i)
+            QVERIFY(std::abs(a[i] - b[i]) < 1e-5f);
+        attnlab::TextClassifier rpr(smallSsan("rpr"), 5);
+        const auto c = rpr.logits(attnlab::BatchBuilder::pad({{4, 5, 6, 7}}, {0}));
+        const auto d = rpr.logits(attnlab::BatchBuilder::pad({{7, 6, 5, 4}}, {0}));
+        float difference = 0;
+        for (std::size_t i = 0; i < c.size(); ++i)
+            difference += std::abs(c[i] - d[i]);
+        QVERIFY2(difference > 1e-4f, "RPR should make SSAN sensitive to word order");
+    }
+};
+
+QTEST_APPLESS_MAIN(TestAttention)
+#include "test_attention.moc"

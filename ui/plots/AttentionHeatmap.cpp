@@ -1,0 +1,246 @@
+#include "ui/plots/AttentionHeatmap.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QStackedWidget>
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+#include <algorithm>
+
+namespace attnlab::ui {
+namespace {
+
+QSharedPointer<QCPAxisTickerText> tokenTicker(const std::vector<std::string>& tokens)
+{
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    for (std::size_t i = 0; i < tokens.size(); ++i)
+        ticker->addTick(static_cast<double>(i), QString::fromStdString(tokens[i]));
+    return ticker;
+}
+
+} // namespace
+
+AttentionHeatmap::AttentionHeatmap(QWidget* parent) : QWidget(parent)
+{
+    setObjectName(QStringLiteral("attentionHeatmap"));
+
+    mapLabel_ = new QLabel(tr("Layer / head"), this);
+    mapSelector_ = new QComboBox(this);
+    mapSelector_->setObjectName(QStringLiteral("attentionMapSelector"));
+    mapSelector_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    auto* header = new QHBoxLayout;
+    header->addWidget(mapLabel_);
+    header->addWidget(mapSelector_);
+    header->addStretch(1);
+
+    plot_ = new QCustomPlot(this);
+    plot_->setObjectName(QStringLiteral("attentionPlot"));
+    plot_->setMinimumSize(320, 300);
+    title_ = new QCPTextElement(plot_, tr("Attention"), QFont(font().family(), 11, QFont::Bold));
+    plot_->plotLayout()->insertRow(0);
+    plot_->plotLayout()->addElement(0, 0, title_);
+
+    QCPAxis* keys = plot_->xAxis;
+    QCPAxis* queries = plot_->yAxis;
+    keys->setLabel(tr("key (attended token)"));
+    queries->setLabel(tr("query"));
+    queries->setRangeReversed(true); // first token at the top, as the sentence is read
+    keys->setTickLabelRotation(60);
+    for (QCPAxis* axis : {keys, queries}) {
+        axis->grid()->setVisible(false);
+        axis->setSubTicks(false);
+        axis->setTickLength(0, 3);
+    }
+
+    colorMap_ = new QCPColorMap(keys, queries);
+    colorMap_->setInterpolate(false);
+    colorMap_->setTightBoundary(false);
+    colorScale_ = new QCPColorScale(plot_);
+    plot_->plotLayout()->addElement(1, 1, colorScale_);
+    colorScale_->setType(QCPAxis::atRight);
+    colorScale_->axis()->setLabel(tr("weight"));
+    colorMap_->setColorScale(colorScale_);
+    QCPColorGradient gradient;
+    gradient.setColorStopAt(0.0, QColor(255, 255, 255));
+    gradient.setColorStopAt(0.35, QColor(158, 202, 225));
+    gradient.setColorStopAt(1.0, QColor(8, 48, 107));
+    colorMap_->setGradient(gradient);
+    // The scale's height follows the map's.
+    auto* margins = new QCPMarginGroup(plot_);
+    plot_->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
+    colorScale_->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
+
+    placeholder_ = new QLabel(this);
+    placeholder_->setObjectName(QStringLiteral("attentionPlaceholder"));
+    placeholder_->setAlignment(Qt::AlignCenter);
+    placeholder_->setWordWrap(true);
+    placeholder_->setMargin(24);
+    placeholder_->setStyleSheet(QStringLiteral("color: palette(mid); font-size: 13pt;"));
+
+    stack_ = new QStackedWidget(this);
+    stack_->addWidget(placeholder_);
+    stack_->addWidget(plot_);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(header);
+    layout->addWidget(stack_, 1);
+
+    connect(mapSelector_, &QComboBox::currentIndexChanged, this, &AttentionHeatmap::showMap);
+    showPlaceholder(tr("Attention weights of the probe sentence appear here at each dev evaluation."));
+}
+
+void AttentionHeatmap::showPlaceholder(const QString& text)
+{
+    snapshot_.reset();
+    views_.clear();
+    {
+        const QSignalBlocker blocker(mapSelector_);
+        mapSelector_->clear();
+    }
+    mapLabel_->setVisible(false);
+    mapSelector_->setVisible(false);
+    colorMap_->data()->clear();
+    for (QCPItemText* label : valueLabels_)
+        plot_->removeItem(label);
+    valueLabels_.clear();
+    placeholder_->setText(text);
+    stack_->setCurrentWidget(placeholder_);
+}
+
+void AttentionHeatmap::setSnapshot(const AttentionSnapshot& snapshot)
+{
+    if (snapshot.empty() || snapshot.tokens.empty()) {
+        showPlaceholder(tr("This model has no attention."));
+        return;
+    }
+    // Keep the view the user is looking at across evaluations.
+    const QString previous = mapSelector_->currentText();
+    snapshot_ = snapshot;
+    views_.clear();
+    const bool severalMaps = snapshot.maps.size() > 1;
+    for (const auto& map : snapshot.maps) {
+        // The map covers the tokens it was computed for (a model may cap the probe's length).
+        const int n = std::min<int>(map.size, static_cast<int>(snapshot.tokens.size()));
+        View v;
+        v.name = tr("layer %1 · head %2").arg(map.layer + 1).arg(map.head + 1);
+        v.title = severalMaps ? tr("layer %1, head %2").arg(map.layer + 1).arg(map.head + 1) : QString();
+        v.xLabel = tr("key (attended token)");
+        v.yLabel = tr("query");
+        v.rows.assign(snapshot.tokens.begin(), snapshot.tokens.begin() + n);
+        v.columns = v.rows;
+        for (int q = 0; q < n; ++q)
+            for (int k = 0; k < n; ++k)
+                v.values.push_back(map.at(q, k));
+        views_.push_back(std::move(v));
+    }
+    if (!snapshot.pooling.empty()) {
+        View v;
+        v.name = QString::fromStdString(snapshot.poolingName.empty() ? "pooling" : snapshot.poolingName);
+        v.title = tr("%1: each token's share of the pooled vector").arg(v.name);
+        v.xLabel = tr("token");
+        v.rows = {"weight"};
+        const std::size_t n = std::min(snapshot.pooling.size(), snapshot.tokens.size());
+        v.columns.assign(snapshot.tokens.begin(), snapshot.tokens.begin() + static_cast<std::ptrdiff_t>(n));
+        v.values.assign(snapshot.pooling.begin(), snapshot.pooling.begin() + static_cast<std::ptrdiff_t>(n));
+        views_.push_back(std::move(v));
+    }
+    if (!snapshot.inputAttention.empty() && snapshot.inputAttention.size() == snapshot.tokens.size() * snapshot.features.size()) {
+        View v;
+        v.name = tr("input attention");
+        v.title = tr("input attention over the driving series");
+        v.xLabel = tr("driving series");
+        v.yLabel = tr("time step");
+        v.rows = snapshot.tokens;
+        v.columns = snapshot.features;
+        v.values = snapshot.inputAttention;
+        views_.push_back(std::move(v));
+    }
+    {
+        const QSignalBlocker blocker(mapSelector_);
+        mapSelector_->clear();
+        for (const auto& v : views_)
+            mapSelector_->addItem(v.name);
+        const int keep = mapSelector_->findText(previous);
+        mapSelector_->setCurrentIndex(keep >= 0 ? keep : 0);
+    }
+    const bool several = views_.size() > 1;
+    mapLabel_->setText(snapshot.maps.empty() ? tr("View") : tr("Layer / head"));
+    mapLabel_->setVisible(several);
+    mapSelector_->setVisible(several);
+    stack_->setCurrentWidget(plot_);
+    showMap(mapSelector_->currentIndex());
+}
+
+int AttentionHeatmap::currentMapIndex() const
+{
+    return snapshot_ ? mapSelector_->currentIndex() : -1;
+}
+
+QString AttentionHeatmap::placeholderText() const
+{
+    return placeholder_->text();
+}
+
+bool AttentionHeatmap::isPlaceholderShown() const
+{
+    return stack_->currentWidget() == placeholder_;
+}
+
+void AttentionHeatmap::showMap(int index)
+{
+    if (!snapshot_ || index < 0 || index >= static_cast<int>(views_.size()))
+        return;
+    const View& view = views_[static_cast<std::size_t>(index)];
+    const int rows = static_cast<int>(view.rows.size()), columns = static_cast<int>(view.columns.size());
+    plot_->xAxis->setTicker(tokenTicker(view.columns));
+    plot_->yAxis->setTicker(tokenTicker(view.rows));
+    plot_->xAxis->setLabel(view.xLabel);
+    plot_->yAxis->setLabel(view.yLabel);
+    QCPColorMapData* data = colorMap_->data();
+    // QCPColorMapData needs two cells per dimension to know a cell's size: a single row (pooling weights)
+    // is drawn as two identical half-height cells spanning [-0.5, 0.5].
+    const int cellColumns = std::max(columns, 2), cellRows = std::max(rows, 2);
+    const auto span = [](int n) { return n > 1 ? QCPRange(0, n - 1) : QCPRange(-0.25, 0.25); };
+    data->setSize(cellColumns, cellRows);
+    data->setRange(span(columns), span(rows));
+    float highest = 0.0f;
+    for (int r = 0; r < cellRows; ++r) {
+        for (int c = 0; c < cellColumns; ++c) {
+            const float weight = view.values[static_cast<std::size_t>(std::min(r, rows - 1)) * columns + std::min(c, columns - 1)];
+            data->setCell(c, r, weight);
+            highest = std::max(highest, weight);
+        }
+    }
+    // Scale to the largest weight: spread-out attention (~1/n each) would look blank on [0, 1].
+    colorMap_->setDataRange(QCPRange(0.0, highest > 0.0f ? highest : 1.0));
+    plot_->xAxis->setRange(-0.5, columns - 0.5);
+    plot_->yAxis->setRange(-0.5, rows - 0.5);
+    for (QCPItemText* label : valueLabels_)
+        plot_->removeItem(label);
+    valueLabels_.clear();
+    if (rows == 1 && columns <= 40) {
+        for (int c = 0; c < columns; ++c) {
+            const float weight = view.values[static_cast<std::size_t>(c)];
+            auto* label = new QCPItemText(plot_);
+            label->position->setType(QCPItemPosition::ptPlotCoords);
+            label->position->setCoords(c, 0);
+            label->setText(QString::number(weight, 'f', columns > 16 ? 2 : 3));
+            label->setRotation(columns > 16 ? -90 : 0);
+            label->setClipToAxisRect(true);
+            // Light text on the dark end of the scale, dark text on the light end.
+            const bool dark = highest > 0.0f && weight > 0.55f * highest;
+            label->setColor(dark ? Qt::white : Qt::black);
+            valueLabels_.push_back(label);
+        }
+    }
+    QString title = tr("step %1").arg(snapshot_->step);
+    if (!view.title.isEmpty())
+        title += QStringLiteral(" — ") + view.title;
+    title_->setText(title);
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+} // namespace attnlab::ui

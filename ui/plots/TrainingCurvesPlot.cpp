@@ -1,0 +1,215 @@
+#include "ui/plots/TrainingCurvesPlot.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace attnlab::ui {
+namespace {
+
+const QColor kTrainColor(31, 119, 180);  // the usual blue / orange / green of plotting libraries
+const QColor kDevColor(255, 127, 14);
+const QColor kTestColor(44, 160, 44);
+
+QCPAxisRect* makeRect(QCustomPlot* plot, const QString& yLabel, bool showStepLabel)
+{
+    auto* rect = new QCPAxisRect(plot);
+    rect->axis(QCPAxis::atLeft)->setLabel(yLabel);
+    rect->axis(QCPAxis::atBottom)->setLabel(showStepLabel ? QObject::tr("step") : QString());
+    rect->axis(QCPAxis::atBottom)->setRange(0, 1);
+    rect->setupFullAxesBox(true);
+    return rect;
+}
+
+QCPGraph* makeGraph(QCustomPlot* plot, QCPAxisRect* rect, const QString& name, const QColor& color,
+                    bool line)
+{
+    QCPGraph* graph = plot->addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+    graph->setName(name);
+    graph->removeFromLegend();
+    if (line) {
+        graph->setPen(QPen(color, 2));
+        graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssNone));
+    } else {
+        graph->setLineStyle(QCPGraph::lsNone);
+        graph->setPen(QPen(color, 2));
+        graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssStar, color, 11));
+    }
+    return graph;
+}
+
+// Range of a graph's values, or an invalid (empty) one.
+bool valueSpan(const QCPGraph* graph, double& low, double& high)
+{
+    bool found = false;
+    const QCPRange range = graph->data()->valueRange(found);
+    if (found) {
+        low = std::min(low, range.lower);
+        high = std::max(high, range.upper);
+    }
+    return found;
+}
+
+} // namespace
+
+TrainingCurvesPlot::TrainingCurvesPlot(QWidget* parent) : QCustomPlot(parent)
+{
+    setObjectName(QStringLiteral("trainingCurvesPlot"));
+    setMinimumSize(360, 300);
+    setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+
+    // Our own layout: title, one shared legend row (no legend covers a curve), then the two rects.
+    plotLayout()->clear();
+    title_ = new QCPTextElement(this, tr("Training curves"), QFont(font().family(), 11, QFont::Bold));
+    subtitle_ = new QCPTextElement(this, QString(), QFont(font().family(), 9));
+    subtitle_->setTextColor(QColor(80, 80, 80));
+    subtitle_->setMargins(QMargins(2, 0, 2, 2));
+    title_->setMargins(QMargins(2, 4, 2, 0));
+    auto* heading = new QCPLayoutGrid;
+    plotLayout()->addElement(0, 0, heading);
+    heading->addElement(0, 0, title_);
+    heading->addElement(1, 0, subtitle_);
+    heading->setRowSpacing(0);
+
+    legend_ = new QCPLegend;
+    plotLayout()->addElement(1, 0, legend_);
+    legend_->setLayer(QStringLiteral("legend"));
+    legend_->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    legend_->setBorderPen(Qt::NoPen);
+    legend_->setBrush(Qt::NoBrush);
+    legend_->setMargins(QMargins(4, 0, 4, 0));
+    legend_->setVisible(true);
+
+    lossRect_ = makeRect(this, tr("loss"), false);
+    accuracyRect_ = makeRect(this, tr("accuracy (%)"), true);
+    plotLayout()->addElement(2, 0, lossRect_);
+    plotLayout()->addElement(3, 0, accuracyRect_);
+    plotLayout()->setRowStretchFactor(0, 0.001);
+    plotLayout()->setRowStretchFactor(1, 0.001);
+    // Same left margin in both rects, so their step axes line up.
+    auto* margins = new QCPMarginGroup(this);
+    lossRect_->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
+    accuracyRect_->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
+    // Dragging or zooming the step axis of one rect moves the other with it.
+    connect(lossRect_->axis(QCPAxis::atBottom), qOverload<const QCPRange&>(&QCPAxis::rangeChanged),
+            accuracyRect_->axis(QCPAxis::atBottom), qOverload<const QCPRange&>(&QCPAxis::setRange));
+    connect(accuracyRect_->axis(QCPAxis::atBottom), qOverload<const QCPRange&>(&QCPAxis::rangeChanged),
+            lossRect_->axis(QCPAxis::atBottom), qOverload<const QCPRange&>(&QCPAxis::setRange));
+
+    trainLoss_ = makeGraph(this, lossRect_, tr("train"), kTrainColor, true);
+    devLoss_ = makeGraph(this, lossRect_, tr("dev"), kDevColor, true);
+    testLoss_ = makeGraph(this, lossRect_, tr("test (best-dev weights)"), kTestColor, false);
+    trainAccuracy_ = makeGraph(this, accuracyRect_, tr("train"), kTrainColor, true);
+    devAccuracy_ = makeGraph(this, accuracyRect_, tr("dev"), kDevColor, true);
+    devAccuracy_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, kDevColor, 5));
+    devLoss_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, kDevColor, 5));
+    testAccuracy_ = makeGraph(this, accuracyRect_, tr("test (best-dev weights)"), kTestColor, false);
+    // One legend entry per split; the accuracy graphs share the loss graphs' colours.
+    trainLoss_->addToLegend(legend_);
+    devLoss_->addToLegend(legend_);
+    testLoss_->addToLegend(legend_);
+
+    clear();
+}
+
+void TrainingCurvesPlot::clear()
+{
+    for (QCPGraph* graph : {trainLoss_, devLoss_, testLoss_, trainAccuracy_, devAccuracy_, testAccuracy_})
+        graph->data()->clear();
+    plannedSteps_ = 0;
+    rescale();
+}
+
+void TrainingCurvesPlot::setTitle(const QString& title, const QString& subtitle)
+{
+    title_->setText(title);
+    subtitle_->setText(subtitle);
+    replot(rpQueuedReplot);
+}
+
+QString TrainingCurvesPlot::title() const
+{
+    return title_->text();
+}
+
+QString TrainingCurvesPlot::subtitle() const
+{
+    return subtitle_->text();
+}
+
+void TrainingCurvesPlot::setPlannedSteps(int steps)
+{
+    plannedSteps_ = std::max(0, steps);
+    rescale();
+}
+
+QCPGraph* TrainingCurvesPlot::graphFor(const MetricPoint& point) const
+{
+    const bool loss = point.name == "loss";
+    if (!loss && point.name != "accuracy")
+        return nullptr; // other metrics (e.g. regression errors) are not drawn here
+    if (point.split == "train")
+        return loss ? trainLoss_ : trainAccuracy_;
+    if (point.split == "dev")
+        return loss ? devLoss_ : devAccuracy_;
+    if (point.split == "test")
+        return loss ? testLoss_ : testAccuracy_;
+    return nullptr;
+}
+
+void TrainingCurvesPlot::addMetrics(const std::vector<MetricPoint>& points)
+{
+    for (const auto& point : points) {
+        if (!std::isfinite(point.value))
+            continue; // a diverged run's NaN would wreck the axis ranges; the run status says it
+        if (QCPGraph* graph = graphFor(point))
+            graph->addData(point.step, point.name == "accuracy" ? 100.0 * point.value : point.value);
+    }
+    rescale();
+}
+
+void TrainingCurvesPlot::setMetrics(const std::vector<MetricPoint>& points)
+{
+    const int planned = plannedSteps_;
+    clear();
+    plannedSteps_ = planned;
+    addMetrics(points);
+}
+
+void TrainingCurvesPlot::rescale()
+{
+    double lastStep = plannedSteps_;
+    for (QCPGraph* graph : {trainLoss_, devLoss_, testLoss_, trainAccuracy_, devAccuracy_, testAccuracy_}) {
+        if (!graph->data()->isEmpty())
+            lastStep = std::max(lastStep, (graph->data()->constEnd() - 1)->key);
+    }
+    const QCPRange steps(0, std::max(1.0, lastStep * 1.02));
+    lossRect_->axis(QCPAxis::atBottom)->setRange(steps);
+    accuracyRect_->axis(QCPAxis::atBottom)->setRange(steps);
+
+    // Loss: fit the data (a range from 0 would flatten the interesting part of the curve).
+    double low = std::numeric_limits<double>::max(), high = std::numeric_limits<double>::lowest();
+    bool any = false;
+    for (QCPGraph* graph : {trainLoss_, devLoss_, testLoss_})
+        any = valueSpan(graph, low, high) || any;
+    if (any) {
+        const double pad = std::max(0.08 * (high - low), 0.02 * std::max(std::abs(high), 1e-3));
+        lossRect_->axis(QCPAxis::atLeft)->setRange(std::max(0.0, low - pad), high + pad);
+    } else {
+        lossRect_->axis(QCPAxis::atLeft)->setRange(0, 1);
+    }
+
+    low = 100;
+    high = 0;
+    any = false;
+    for (QCPGraph* graph : {trainAccuracy_, devAccuracy_, testAccuracy_})
+        any = valueSpan(graph, low, high) || any;
+    if (any)
+        accuracyRect_->axis(QCPAxis::atLeft)->setRange(std::max(0.0, std::floor(low / 10) * 10 - 5),
+                                                       std::min(105.0, std::ceil(high / 10) * 10 + 5));
+    else
+        accuracyRect_->axis(QCPAxis::atLeft)->setRange(0, 100);
+    replot(rpQueuedReplot);
+}
+
+} // namespace attnlab::ui

@@ -1,0 +1,74 @@
+#pragma once
+#include "core/store/StoreObserver.h"
+#include "core/training/TrainingObserver.h"
+#include "ui/training/CoreMetaTypes.h"
+
+#include <QElapsedTimer>
+#include <QMutex>
+#include <QObject>
+#include <QString>
+#include <QVector>
+
+#include <cstdint>
+#include <optional>
+
+namespace attnlab::ui {
+
+// Turns trainer events (called on the training thread) into signals on the thread this object lives in
+// (the GUI thread). Events are buffered under a mutex and delivered by at most one pending queued
+// invocation, so a model that trains thousands of batches a second cannot flood the event loop:
+// progress is sent at most every ~50 ms (the latest value wins), metric points and attention
+// snapshots arrive in batches, in the order the trainer produced them.
+class TrainingEventBridge : public QObject, public TrainingObserver {
+    Q_OBJECT
+public:
+    static constexpr int kProgressIntervalMs = 50;
+
+    explicit TrainingEventBridge(QObject* parent = nullptr);
+
+    // Called on the GUI thread before the training thread starts; forgets any previous run.
+    void reset();
+    // The store observer that runs before this one in the composite; its run id names the run.
+    void setStoreObserver(const StoreObserver* store);
+
+    void onStarted(const RunInfo& info) override;
+    void onProgress(const ProgressEvent& event) override;
+    void onMetric(const MetricPoint& point) override;
+    void onAttention(const AttentionSnapshot& snapshot) override;
+    void onFinished(const RunSummary& summary) override;
+    // Not a trainer event: the worker reports a run that could not start or broke (any thread).
+    void reportFailure(const QString& message);
+
+signals:
+    void runStarted(qint64 runId, const QString& device, qint64 parameters, const QString& modelSummary);
+    void progress(int step, int totalSteps, double loss, double elapsedSeconds);
+    void metricsArrived(const QVector<attnlab::MetricPoint>& points);
+    void attentionArrived(const QVector<attnlab::AttentionSnapshot>& snapshots);
+    void runFinished(qint64 runId, const attnlab::RunSummary& summary);
+    void failed(const QString& message);
+
+private:
+    struct Started {
+        qint64 runId = 0;
+        QString device;
+        qint64 parameters = 0;
+        QString modelSummary;
+    };
+
+    void scheduleLocked();   // caller holds mutex_
+    Q_INVOKABLE void deliver();
+
+    QMutex mutex_;
+    const StoreObserver* store_ = nullptr;
+    bool deliveryPending_ = false;
+    qint64 runId_ = 0;
+    std::optional<Started> started_;
+    std::optional<ProgressEvent> progress_;
+    QVector<MetricPoint> metrics_;
+    QVector<AttentionSnapshot> snapshots_;
+    std::optional<RunSummary> finished_;
+    std::optional<QString> failure_;
+    QElapsedTimer sinceProgressSent_; // invalid until the first progress went out
+};
+
+} // namespace attnlab::ui

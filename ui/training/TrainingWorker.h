@@ -1,0 +1,60 @@
+#pragma once
+#include "core/config/TrainConfig.h"
+#include "core/training/CancelToken.h"
+#include "ui/training/CoreMetaTypes.h"
+
+#include <QObject>
+#include <QString>
+#include <QVector>
+
+#include <memory>
+
+class QThread;
+
+namespace attnlab::ui {
+
+class TrainingEventBridge;
+
+// Runs one training at a time on a thread it owns. The worker object itself lives in the GUI thread:
+// its signals arrive there (coalesced by TrainingEventBridge), and the training thread opens its own
+// RunStore on the same file, since an SQLite connection must not cross threads.
+class TrainingWorker : public QObject {
+    Q_OBJECT
+public:
+    explicit TrainingWorker(const QString& dbPath, QObject* parent = nullptr);
+    ~TrainingWorker() override; // cancels a run in progress and waits for its thread
+
+    const QString& dbPath() const { return dbPath_; }
+    // True from start() until every signal of the run has been delivered and its thread has ended.
+    bool isRunning() const { return running_; }
+    // Waits for the training thread to end; true when it did within msecs (-1: no limit).
+    bool wait(int msecs = -1);
+
+public slots:
+    // Starts a run in the background; false (and nothing happens) while another run is going.
+    bool start(const attnlab::TrainConfig& config);
+    // Any thread: the trainer stops before its next batch.
+    void stop();
+
+signals:
+    void runStarted(qint64 runId, const QString& device, qint64 parameters, const QString& modelSummary);
+    void progress(int step, int totalSteps, double loss, double elapsedSeconds);
+    void metricsArrived(const QVector<attnlab::MetricPoint>& points);
+    void attentionArrived(const QVector<attnlab::AttentionSnapshot>& snapshots);
+    void runFinished(qint64 runId, const attnlab::RunSummary& summary);
+    void failed(const QString& message);
+    // The training thread has ended and every event of the run was delivered; a new run may start.
+    void idle();
+
+private:
+    void train(const attnlab::TrainConfig& config); // on the training thread
+    void onThreadFinished();
+
+    QString dbPath_;
+    CancelToken cancel_;
+    TrainingEventBridge* bridge_;
+    std::unique_ptr<QThread> thread_;
+    bool running_ = false;
+};
+
+} // namespace attnlab::ui
