@@ -138,7 +138,7 @@ int main(int argc, char** argv)
                     static_cast<long long>(batch), static_cast<long long>(length), static_cast<long long>(drivers));
         std::printf("%-14s %-10s %12s %10s\n", "model", "pos", "params", "ms/step");
         for (const auto& c : cases) {
-            ModelConfig config; // as tests/test_regression.cpp: drivers and window make it a regressor
+            ModelConfig config; // as tests/core/test_regression.cpp: drivers and window make it a regressor
             config.model = c.model;
             config.position = c.position;
             config.dModel = 64;
