@@ -10,6 +10,7 @@
 #include "ui/plots/TrainingCurvesPlot.h"
 #include "ui/runs/RunListPanel.h"
 #include "ui/setup/SetupPanel.h"
+#include "ui/training/TrainingEventBridge.h"
 #include "ui/training/TrainingWorker.h"
 
 #include <QAction>
@@ -128,12 +129,14 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
     connect(runList_, &RunListPanel::notesEdited, this, [this](qint64 runId, const QString& notes) {
         writeToStore([&] { store_->setNotes(runId, notes.toStdString()); }, tr("notes of run #%1 saved").arg(runId));
     });
-    connect(worker_, &TrainingWorker::runStarted, this, &MainWindow::onRunStarted);
-    connect(worker_, &TrainingWorker::progress, this, &MainWindow::onProgress);
-    connect(worker_, &TrainingWorker::metricsArrived, this, &MainWindow::onMetrics);
-    connect(worker_, &TrainingWorker::attentionArrived, this, &MainWindow::onAttention);
-    connect(worker_, &TrainingWorker::runFinished, this, &MainWindow::onRunFinished);
-    connect(worker_, &TrainingWorker::failed, this, &MainWindow::onFailed);
+    // Straight from the bridge: its signals already arrive on this (GUI) thread, coalesced.
+    const TrainingEventBridge* events = worker_->events();
+    connect(events, &TrainingEventBridge::runStarted, this, &MainWindow::onRunStarted);
+    connect(events, &TrainingEventBridge::progress, this, &MainWindow::onProgress);
+    connect(events, &TrainingEventBridge::metricsArrived, this, &MainWindow::onMetrics);
+    connect(events, &TrainingEventBridge::attentionArrived, this, &MainWindow::onAttention);
+    connect(events, &TrainingEventBridge::runFinished, this, &MainWindow::onRunFinished);
+    connect(events, &TrainingEventBridge::failed, this, &MainWindow::onFailed);
     connect(worker_, &TrainingWorker::idle, this, &MainWindow::onIdle);
 
     refreshRuns();
@@ -143,6 +146,7 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
 MainWindow::~MainWindow()
 {
     // Children outlive the members: end the run before the window's parts go away under it.
+    worker_->events()->disconnect(this);
     worker_->disconnect(this);
     worker_->stop();
     worker_->wait();

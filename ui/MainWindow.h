@@ -31,7 +31,7 @@ class TrainingCurvesPlot;
 class TrainingWorker;
 
 // Setup on the left, curves and attention in the middle, the run history below. The window is a view:
-// a live run arrives through the worker's signals, past runs are read back from the run store.
+// a live run arrives through the worker's event signals, past runs are read back from the run store.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:

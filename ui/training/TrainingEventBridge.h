@@ -18,7 +18,8 @@ namespace attnlab::ui {
 // (the GUI thread). Events are buffered under a mutex and delivered by at most one pending queued
 // invocation, so a model that trains thousands of batches a second cannot flood the event loop:
 // progress is sent at most every ~50 ms (the latest value wins), metric points and attention
-// snapshots arrive in batches, in the order the trainer produced them.
+// snapshots arrive in batches, in the order the trainer produced them. The worker that owns it emits idle
+// only after the last of a run's signals; receivers connect here directly (TrainingWorker::events()).
 class TrainingEventBridge : public QObject, public TrainingObserver {
     Q_OBJECT
 public:
