@@ -152,8 +152,6 @@ MainWindow::~MainWindow()
     worker_->wait();
 }
 
-QPushButton* MainWindow::trainButton() const { return setup_->trainButton(); }
-QPushButton* MainWindow::stopButton() const { return setup_->stopButton(); }
 bool MainWindow::isTraining() const { return worker_->isRunning(); }
 
 void MainWindow::startTraining()

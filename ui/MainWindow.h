@@ -15,7 +15,6 @@
 
 class QLabel;
 class QProgressBar;
-class QPushButton;
 
 namespace attnlab {
 class RunStore;
@@ -38,15 +37,8 @@ public:
     explicit MainWindow(const QString& dbPath, QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    SetupPanel* setupPanel() const { return setup_; }
-    TrainingCurvesPlot* curvesPlot() const { return curves_; }
-    AttentionHeatmap* heatmap() const { return heatmap_; }
-    RunListPanel* runList() const { return runList_; }
-    TrainingWorker* worker() const { return worker_; }
-    QPushButton* trainButton() const;
-    QPushButton* stopButton() const;
-    QProgressBar* progressBar() const { return progress_; }
-    QLabel* deviceLabel() const { return device_; }
+    // The parts are reached by their object names (setupPanel, trainingCurvesPlot, attentionHeatmap,
+    // runListPanel, trainingWorker, trainingProgress, deviceLabel, ...); the window's own state is here.
     bool isTraining() const;
     qint64 liveRunId() const { return liveRunId_; }
     qint64 shownRunId() const { return shownRunId_; } // the run in the plots (0: a live run not yet stored)

@@ -99,11 +99,12 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
     dropoutKeep_->setDecimals(2);
     dropoutKeep_->setToolTip(tr("Probability of keeping a unit (1 = no dropout)"));
     const char* pointNames[] = {"input", "hidden", "output"};
+    const char* pointBoxNames[] = {"dropoutInputBox", "dropoutHiddenBox", "dropoutOutputBox"};
     const QString pointTips[] = {tr("Drop units of the input embeddings"), tr("Drop units of each layer's output"),
                                  tr("Drop units of the sentence vector before the softmax layer")};
     for (int i = 0; i < 3; ++i) {
         dropoutPoints_[i] = new QCheckBox(QString::fromLatin1(pointNames[i]), form_);
-        dropoutPoints_[i]->setObjectName(QStringLiteral("dropout_%1").arg(QLatin1String(pointNames[i])));
+        dropoutPoints_[i]->setObjectName(QLatin1String(pointBoxNames[i]));
         dropoutPoints_[i]->setToolTip(pointTips[i]);
     }
 
@@ -142,6 +143,7 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
     threads_->setSpecialValueText(tr("all cores"));
 
     statistics_ = new DatasetStatisticsCache(this);
+    statistics_->setObjectName(QStringLiteral("datasetStatisticsCache"));
     datasetStatistics_ = new QLabel(form_);
     datasetStatistics_->setObjectName(QStringLiteral("datasetStatisticsLabel"));
     datasetStatistics_->setWordWrap(true);
