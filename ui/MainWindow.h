@@ -60,6 +60,7 @@ private:
     void onRunFinished(qint64 runId, const attnlab::RunSummary& summary);
     void onFailed(const QString& message);
     void onIdle();
+    void showLive(); // the live run in the plots, from what it has sent so far
     void showNoAttention(int steps, int evalEvery);
     // A user's edit (tags, notes) into the store; says done or why not in the status bar, then re-reads.
     void writeToStore(const std::function<void()>& write, const QString& done);

@@ -55,6 +55,15 @@ private:
         qint64 parameters = 0;
         QString modelSummary;
     };
+    // What arrived since the last delivery; deliver() takes it all in one swap, under the lock.
+    struct Pending {
+        std::optional<Started> started;
+        std::optional<ProgressEvent> progress;
+        QVector<MetricPoint> metrics;
+        QVector<AttentionSnapshot> snapshots;
+        std::optional<RunSummary> finished;
+        std::optional<QString> failure;
+    };
 
     void scheduleLocked();   // caller holds mutex_
     Q_INVOKABLE void deliver();
@@ -63,12 +72,7 @@ private:
     const StoreObserver* store_ = nullptr;
     bool deliveryPending_ = false;
     qint64 runId_ = 0;
-    std::optional<Started> started_;
-    std::optional<ProgressEvent> progress_;
-    QVector<MetricPoint> metrics_;
-    QVector<AttentionSnapshot> snapshots_;
-    std::optional<RunSummary> finished_;
-    std::optional<QString> failure_;
+    Pending pending_;
     QElapsedTimer sinceProgressSent_; // invalid until the first progress went out
 };
 
