@@ -10,6 +10,7 @@
 #include "ui/plots/TrainingCurvesPlot.h"
 #include "ui/runs/RunListPanel.h"
 #include "ui/setup/SetupPanel.h"
+#include "ui/training/TrainingEventBridge.h"
 #include "ui/training/TrainingWorker.h"
 
 #include <QAction>
@@ -36,6 +37,18 @@ QString entryName(const std::vector<RegistryEntry>& list, const std::string& id)
     return entry ? qs(entry->name) : qs(id);
 }
 
+// Two panes that share the space in the ratio firstStretch : secondStretch as the window grows.
+QSplitter* splitter(Qt::Orientation orientation, const char* name, QWidget* first, QWidget* second,
+                    int firstStretch, int secondStretch)
+{
+    auto* split = new QSplitter(orientation);
+    split->setObjectName(QLatin1String(name));
+    split->addWidget(first);
+    split->addWidget(second);
+    split->setStretchFactor(0, firstStretch);
+    split->setStretchFactor(1, secondStretch);
+    return split;
+}
 
 } // namespace
 
@@ -58,24 +71,9 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
     setupScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     setupScroll->setMinimumWidth(setup_->sizeHint().width() + 20);
 
-    auto* plots = new QSplitter(Qt::Horizontal);
-    plots->setObjectName(QStringLiteral("plotSplitter"));
-    plots->addWidget(curves_);
-    plots->addWidget(heatmap_);
-    plots->setStretchFactor(0, 5);
-    plots->setStretchFactor(1, 4);
-    auto* centre = new QSplitter(Qt::Vertical);
-    centre->setObjectName(QStringLiteral("centreSplitter"));
-    centre->addWidget(plots);
-    centre->addWidget(runList_);
-    centre->setStretchFactor(0, 3);
-    centre->setStretchFactor(1, 1);
-    auto* main = new QSplitter(Qt::Horizontal);
-    main->setObjectName(QStringLiteral("mainSplitter"));
-    main->addWidget(setupScroll);
-    main->addWidget(centre);
-    main->setStretchFactor(0, 0);
-    main->setStretchFactor(1, 1);
+    auto* plots = splitter(Qt::Horizontal, "plotSplitter", curves_, heatmap_, 5, 4);
+    auto* centre = splitter(Qt::Vertical, "centreSplitter", plots, runList_, 3, 1);
+    auto* main = splitter(Qt::Horizontal, "mainSplitter", setupScroll, centre, 0, 1);
     main->setCollapsible(0, false);
     setCentralWidget(main);
     plots->setSizes({600, 480});
@@ -128,12 +126,14 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
     connect(runList_, &RunListPanel::notesEdited, this, [this](qint64 runId, const QString& notes) {
         writeToStore([&] { store_->setNotes(runId, notes.toStdString()); }, tr("notes of run #%1 saved").arg(runId));
     });
-    connect(worker_, &TrainingWorker::runStarted, this, &MainWindow::onRunStarted);
-    connect(worker_, &TrainingWorker::progress, this, &MainWindow::onProgress);
-    connect(worker_, &TrainingWorker::metricsArrived, this, &MainWindow::onMetrics);
-    connect(worker_, &TrainingWorker::attentionArrived, this, &MainWindow::onAttention);
-    connect(worker_, &TrainingWorker::runFinished, this, &MainWindow::onRunFinished);
-    connect(worker_, &TrainingWorker::failed, this, &MainWindow::onFailed);
+    // Straight from the bridge: its signals already arrive on this (GUI) thread, coalesced.
+    const TrainingEventBridge* events = worker_->events();
+    connect(events, &TrainingEventBridge::runStarted, this, &MainWindow::onRunStarted);
+    connect(events, &TrainingEventBridge::progress, this, &MainWindow::onProgress);
+    connect(events, &TrainingEventBridge::metricsArrived, this, &MainWindow::onMetrics);
+    connect(events, &TrainingEventBridge::attentionArrived, this, &MainWindow::onAttention);
+    connect(events, &TrainingEventBridge::runFinished, this, &MainWindow::onRunFinished);
+    connect(events, &TrainingEventBridge::failed, this, &MainWindow::onFailed);
     connect(worker_, &TrainingWorker::idle, this, &MainWindow::onIdle);
 
     refreshRuns();
@@ -143,13 +143,12 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
 MainWindow::~MainWindow()
 {
     // Children outlive the members: end the run before the window's parts go away under it.
+    worker_->events()->disconnect(this);
     worker_->disconnect(this);
     worker_->stop();
     worker_->wait();
 }
 
-QPushButton* MainWindow::trainButton() const { return setup_->trainButton(); }
-QPushButton* MainWindow::stopButton() const { return setup_->stopButton(); }
 bool MainWindow::isTraining() const { return worker_->isRunning(); }
 
 void MainWindow::startTraining()
@@ -164,12 +163,7 @@ void MainWindow::startTraining()
     liveAttention_.reset();
     liveTitle_ = runHeadline(0, config.model.model, config.model.position, config.dataset);
     liveSubtitle_ = tr("loading the dataset…");
-    showingLive_ = true;
-    shownRunId_ = 0;
-    curves_->clear();
-    curves_->setPlannedSteps(config.steps);
-    curves_->setTitle(liveTitle_, liveSubtitle_);
-    heatmap_->showPlaceholder(tr("Waiting for the first dev evaluation (every %1 steps)…").arg(config.evalEvery));
+    showLive();
     progress_->setRange(0, config.steps);
     progress_->setValue(0);
     progress_->setVisible(true);
@@ -228,17 +222,7 @@ QString MainWindow::runHeadline(qint64 runId, const std::string& model, const st
 void MainWindow::showRun(qint64 runId)
 {
     if (isTraining() && runId == liveRunId_) {
-        // The live run: what arrived so far is in memory, and more is on its way.
-        showingLive_ = true;
-        shownRunId_ = runId;
-        curves_->clear();
-        curves_->setPlannedSteps(liveConfig_.steps);
-        curves_->setTitle(liveTitle_, liveSubtitle_);
-        curves_->addMetrics(liveMetrics_);
-        if (liveAttention_)
-            heatmap_->setSnapshot(*liveAttention_);
-        else
-            heatmap_->showPlaceholder(tr("Waiting for the first dev evaluation (every %1 steps)…").arg(liveConfig_.evalEvery));
+        showLive();
         return;
     }
     if (!store_)
@@ -269,6 +253,21 @@ void MainWindow::showRun(qint64 runId)
     } catch (const std::exception& e) {
         statusBar()->showMessage(tr("Cannot read run #%1: %2").arg(runId).arg(qs(e.what())));
     }
+}
+
+void MainWindow::showLive()
+{
+    // What arrived so far is in memory (nothing yet when the run has just started), and more is on its way.
+    showingLive_ = true;
+    shownRunId_ = liveRunId_;
+    curves_->clear();
+    curves_->setPlannedSteps(liveConfig_.steps);
+    curves_->setTitle(liveTitle_, liveSubtitle_);
+    curves_->addMetrics(liveMetrics_);
+    if (liveAttention_)
+        heatmap_->setSnapshot(*liveAttention_);
+    else
+        heatmap_->showPlaceholder(tr("Waiting for the first dev evaluation (every %1 steps)…").arg(liveConfig_.evalEvery));
 }
 
 void MainWindow::showNoAttention(int steps, int evalEvery)

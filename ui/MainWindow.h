@@ -15,7 +15,6 @@
 
 class QLabel;
 class QProgressBar;
-class QPushButton;
 
 namespace attnlab {
 class RunStore;
@@ -31,22 +30,15 @@ class TrainingCurvesPlot;
 class TrainingWorker;
 
 // Setup on the left, curves and attention in the middle, the run history below. The window is a view:
-// a live run arrives through the worker's signals, past runs are read back from the run store.
+// a live run arrives through the worker's event signals, past runs are read back from the run store.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     explicit MainWindow(const QString& dbPath, QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    SetupPanel* setupPanel() const { return setup_; }
-    TrainingCurvesPlot* curvesPlot() const { return curves_; }
-    AttentionHeatmap* heatmap() const { return heatmap_; }
-    RunListPanel* runList() const { return runList_; }
-    TrainingWorker* worker() const { return worker_; }
-    QPushButton* trainButton() const;
-    QPushButton* stopButton() const;
-    QProgressBar* progressBar() const { return progress_; }
-    QLabel* deviceLabel() const { return device_; }
+    // The parts are reached by their object names (setupPanel, trainingCurvesPlot, attentionHeatmap,
+    // runListPanel, trainingWorker, trainingProgress, deviceLabel, ...); the window's own state is here.
     bool isTraining() const;
     qint64 liveRunId() const { return liveRunId_; }
     qint64 shownRunId() const { return shownRunId_; } // the run in the plots (0: a live run not yet stored)
@@ -68,6 +60,7 @@ private:
     void onRunFinished(qint64 runId, const attnlab::RunSummary& summary);
     void onFailed(const QString& message);
     void onIdle();
+    void showLive(); // the live run in the plots, from what it has sent so far
     void showNoAttention(int steps, int evalEvery);
     // A user's edit (tags, notes) into the store; says done or why not in the status bar, then re-reads.
     void writeToStore(const std::function<void()>& write, const QString& done);

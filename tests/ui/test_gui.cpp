@@ -13,6 +13,7 @@
 #include "ui/setup/DatasetStatisticsCache.h"
 #include "ui/setup/SetupPanel.h"
 #include "ui/training/TrainingWorker.h"
+#include "tests/support/WidgetLookup.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -53,19 +54,19 @@ void choose(QComboBox* combo, const char* id)
     combo->setCurrentIndex(index);
 }
 
-// A small run in the form, the way a user would set it.
-void fillSmallRun(SetupPanel* panel, const char* model, const char* position, int steps, int evalEvery)
+// A small run in the form (the setup panel, or the window around it), the way a user would set it.
+void fillSmallRun(QWidget* form, const char* model, const char* position, int steps, int evalEvery)
 {
-    choose(panel->datasetCombo(), "synthetic-sentiment");
-    choose(panel->modelCombo(), model);
-    choose(panel->positionCombo(), position);
-    panel->dModelSpin()->setValue(32);
-    panel->layersSpin()->setValue(1);
-    panel->stepsSpin()->setValue(steps);
-    panel->evalEverySpin()->setValue(evalEvery);
-    panel->batchSizeSpin()->setValue(32);
-    panel->seedSpin()->setValue(5);
-    choose(panel->deviceCombo(), "cpu");
+    choose(child<QComboBox>(form, "datasetCombo"), "synthetic-sentiment");
+    choose(child<QComboBox>(form, "modelCombo"), model);
+    choose(child<QComboBox>(form, "positionCombo"), position);
+    child<QSpinBox>(form, "dModelSpin")->setValue(32);
+    child<QSpinBox>(form, "layersSpin")->setValue(1);
+    child<QSpinBox>(form, "stepsSpin")->setValue(steps);
+    child<QSpinBox>(form, "evalEverySpin")->setValue(evalEvery);
+    child<QSpinBox>(form, "batchSizeSpin")->setValue(32);
+    child<QSpinBox>(form, "seedSpin")->setValue(5);
+    choose(child<QComboBox>(form, "deviceCombo"), "cpu");
 }
 
 std::vector<double> values(const QCPGraph* graph)
@@ -100,26 +101,35 @@ private slots:
 void TestGui::setupPanelFollowsRegistry()
 {
     SetupPanel panel;
+    QComboBox* datasets = child<QComboBox>(&panel, "datasetCombo");
+    QComboBox* models = child<QComboBox>(&panel, "modelCombo");
+    QComboBox* positions = child<QComboBox>(&panel, "positionCombo");
+    QComboBox* optimizers = child<QComboBox>(&panel, "optimizerCombo");
+    QSpinBox* heads = child<QSpinBox>(&panel, "headsSpin");
+    QSpinBox* rprClip = child<QSpinBox>(&panel, "rprClipSpin");
+    QComboBox* pooling = child<QComboBox>(&panel, "poolingCombo");
+    QCheckBox* dropoutAt[] = {child<QCheckBox>(&panel, "dropoutInputBox"), child<QCheckBox>(&panel, "dropoutHiddenBox"),
+                              child<QCheckBox>(&panel, "dropoutOutputBox")};
     // Every registry entry is offered, and the position combo lists only the model's techniques.
-    QCOMPARE(panel.datasetCombo()->count(), static_cast<int>(Registry::datasets().size()));
+    QCOMPARE(datasets->count(), static_cast<int>(Registry::datasets().size()));
     // The model list follows the dataset's task: text classifiers for text, time-series models for series.
     auto countFor = [](const std::string& task) {
         return static_cast<int>(std::count_if(Registry::models().begin(), Registry::models().end(),
                                               [&](const auto& m) { return m.task == task || m.task == "both"; }));
     };
-    choose(panel.datasetCombo(), "synthetic-lag");
-    QCOMPARE(panel.modelCombo()->count(), countFor("regression"));
-    QVERIFY(panel.modelCombo()->findData(QStringLiteral("darnn")) >= 0);
-    QCOMPARE(panel.modelCombo()->findData(QStringLiteral("lstm")), -1);
-    choose(panel.datasetCombo(), "synthetic-sentiment");
-    QCOMPARE(panel.modelCombo()->count(), countFor("classification"));
+    choose(datasets, "synthetic-lag");
+    QCOMPARE(models->count(), countFor("regression"));
+    QVERIFY(models->findData(QStringLiteral("darnn")) >= 0);
+    QCOMPARE(models->findData(QStringLiteral("lstm")), -1);
+    choose(datasets, "synthetic-sentiment");
+    QCOMPARE(models->count(), countFor("classification"));
     for (const auto& model : Registry::models()) {
         if (model.task == "regression")
             continue;
-        choose(panel.modelCombo(), model.id.c_str());
+        choose(models, model.id.c_str());
         QStringList offered;
-        for (int i = 0; i < panel.positionCombo()->count(); ++i)
-            offered << panel.positionCombo()->itemData(i).toString();
+        for (int i = 0; i < positions->count(); ++i)
+            offered << positions->itemData(i).toString();
         QStringList expected;
         for (const auto& position : Registry::positions()) {
             if (model.positions.empty()
@@ -127,50 +137,51 @@ void TestGui::setupPanelFollowsRegistry()
                 expected << QString::fromStdString(position.id);
         }
         QCOMPARE(offered, expected);
-        QCOMPARE(panel.modelCombo()->toolTip(), QString::fromStdString(model.description));
+        QCOMPARE(models->toolTip(), QString::fromStdString(model.description));
     }
     // Model options follow the registry: heads for multi-head models, pooling choices per model.
-    choose(panel.modelCombo(), "essan");
-    QVERIFY(panel.headsSpin()->isEnabled());
-    panel.headsSpin()->setValue(4);
-    choose(panel.poolingCombo(), "mean");
-    choose(panel.activationCombo(), "gelu");
+    choose(models, "essan");
+    QVERIFY(heads->isEnabled());
+    heads->setValue(4);
+    choose(pooling, "mean");
+    choose(child<QComboBox>(&panel, "activationCombo"), "gelu");
     QCOMPARE(panel.config().model.heads, 4);
     QCOMPARE(panel.config().model.pooling, std::string("mean"));
     QCOMPARE(panel.config().model.activation, std::string("gelu"));
-    choose(panel.modelCombo(), "lstm");
-    QVERIFY(!panel.headsSpin()->isEnabled());
-    QVERIFY(!panel.poolingCombo()->isEnabled());
+    choose(models, "lstm");
+    QVERIFY(!heads->isEnabled());
+    QVERIFY(!pooling->isEnabled());
     QCOMPARE(panel.config().model.heads, 1);
     QCOMPARE(panel.config().model.pooling, std::string());
     // Dropout points: the LSTM's default is the embeddings only (Barnes et al.); changing them is stored.
-    QVERIFY(panel.dropoutPointBox(0)->isChecked());
-    QVERIFY(!panel.dropoutPointBox(1)->isChecked());
+    QVERIFY(dropoutAt[0]->isChecked());
+    QVERIFY(!dropoutAt[1]->isChecked());
     QCOMPARE(panel.config().model.dropoutPoints, std::string()); // the model's own points
-    panel.dropoutPointBox(2)->setChecked(true);
+    dropoutAt[2]->setChecked(true);
     QCOMPARE(panel.config().model.dropoutPoints, std::string("input,output"));
-    panel.dropoutPointBox(0)->setChecked(false);
-    panel.dropoutPointBox(2)->setChecked(false);
+    dropoutAt[0]->setChecked(false);
+    dropoutAt[2]->setChecked(false);
     QCOMPARE(panel.config().model.dropoutPoints, std::string("none"));
-    choose(panel.modelCombo(), "bow"); // no dropout point at all
+    choose(models, "bow"); // no dropout point at all
     for (int i = 0; i < 3; ++i)
-        QVERIFY(!panel.dropoutPointBox(i)->isEnabled());
+        QVERIFY(!dropoutAt[i]->isEnabled());
     QCOMPARE(panel.config().model.dropoutPoints, std::string());
     // Switching optimiser switches to its default learning rate.
-    choose(panel.optimizerCombo(), "adadelta");
-    QCOMPARE(panel.learningRateSpin()->value(), 1.0);
+    QDoubleSpinBox* learningRate = child<QDoubleSpinBox>(&panel, "learningRateSpin");
+    choose(optimizers, "adadelta");
+    QCOMPARE(learningRate->value(), 1.0);
     QCOMPARE(panel.config().learningRate, 1.0);
-    choose(panel.optimizerCombo(), "adam");
-    QCOMPARE(panel.learningRateSpin()->value(), 1e-3);
+    choose(optimizers, "adam");
+    QCOMPARE(learningRate->value(), 1e-3);
     // CUDA is selectable only where it exists.
-    auto* devices = qobject_cast<QStandardItemModel*>(panel.deviceCombo()->model());
+    QComboBox* deviceCombo = child<QComboBox>(&panel, "deviceCombo");
+    auto* devices = qobject_cast<QStandardItemModel*>(deviceCombo->model());
     QVERIFY(devices);
-    QCOMPARE(devices->item(panel.deviceCombo()->findData(QStringLiteral("cuda")))->isEnabled(),
-             ComputeDevice::cudaAvailable());
+    QCOMPARE(devices->item(deviceCombo->findData(QStringLiteral("cuda")))->isEnabled(), ComputeDevice::cudaAvailable());
     // The form's values are the config's.
     fillSmallRun(&panel, "ssan", "rpr", 123, 7);
-    panel.rprClipSpin()->setValue(4);
-    panel.dropoutKeepSpin()->setValue(0.65);
+    rprClip->setValue(4);
+    child<QDoubleSpinBox>(&panel, "dropoutKeepSpin")->setValue(0.65);
     const TrainConfig config = panel.config();
     QCOMPARE(config.model.model, std::string("ssan"));
     QCOMPARE(config.model.position, std::string("rpr"));
@@ -181,9 +192,9 @@ void TestGui::setupPanelFollowsRegistry()
     QCOMPARE(config.evalEvery, 7);
     QCOMPARE(config.seed, std::uint64_t(5));
     QCOMPARE(config.device, std::string("cpu"));
-    QVERIFY(panel.rprClipSpin()->isEnabled());
-    choose(panel.positionCombo(), "none");
-    QVERIFY(!panel.rprClipSpin()->isEnabled()); // k only means something for RPR
+    QVERIFY(rprClip->isEnabled());
+    choose(positions, "none");
+    QVERIFY(!rprClip->isEnabled()); // k only means something for RPR
 }
 
 void TestGui::datasetPickerShowsStatistics()
@@ -194,27 +205,29 @@ void TestGui::datasetPickerShowsStatistics()
     qputenv("XDG_DATA_HOME", empty.path().toUtf8());
     {
         SetupPanel panel;
-        QLabel* label = panel.datasetStatisticsLabel();
+        QLabel* label = child<QLabel>(&panel, "datasetStatisticsLabel");
         QVERIFY(label);
-        choose(panel.datasetCombo(), "synthetic-sentiment");
+        QComboBox* datasets = child<QComboBox>(&panel, "datasetCombo");
+        const DatasetStatisticsCache* cache = child<DatasetStatisticsCache>(&panel, "datasetStatisticsCache");
+        choose(datasets, "synthetic-sentiment");
         // Computed on a worker thread: the first request only shows that it is under way.
-        if (!panel.statisticsCache()->cached(QStringLiteral("synthetic-sentiment")))
+        if (!cache->cached(QStringLiteral("synthetic-sentiment")))
             QVERIFY2(label->text().contains(QStringLiteral("Computing")), qPrintable(label->text()));
-        QTRY_VERIFY_WITH_TIMEOUT(panel.statisticsCache()->cached(QStringLiteral("synthetic-sentiment")), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(cache->cached(QStringLiteral("synthetic-sentiment")), 30000);
         QVERIFY2(label->text().contains(QRegularExpression(QStringLiteral(">6000</td>.*>600</td>.*>600</td>"))),
                  qPrintable(label->text()));
         QCOMPARE(label->toolTip(), QStringLiteral("train 6000 / dev 600 / test 600"));
         QVERIFY(label->text().contains(QStringLiteral("5 classes")));
         QVERIFY(label->text().contains(QStringLiteral("Vocabulary")));
 
-        choose(panel.datasetCombo(), "opener");
-        QTRY_VERIFY_WITH_TIMEOUT(panel.statisticsCache()->cached(QStringLiteral("opener")), 30000);
+        choose(datasets, "opener");
+        QTRY_VERIFY_WITH_TIMEOUT(cache->cached(QStringLiteral("opener")), 30000);
         QVERIFY2(label->text().contains(QStringLiteral("Data not found")), qPrintable(label->text()));
         QVERIFY(label->text().contains(QStringLiteral("ATTNLAB_DATA_DIR")));
         QVERIFY(label->text().contains(empty.path() + QStringLiteral("/sentiment/opener")));
 
         // Back to a computed dataset: straight from the cache.
-        choose(panel.datasetCombo(), "synthetic-sentiment");
+        choose(datasets, "synthetic-sentiment");
         QVERIFY(label->text().contains(QStringLiteral(">6000</td>")));
     }
     qunsetenv("ATTNLAB_DATA_DIR");
@@ -229,50 +242,59 @@ void TestGui::trainFromTheWindow()
     MainWindow window(db);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
-    QCOMPARE(window.runList()->runCount(), 0);
-    QVERIFY(!window.deviceLabel()->text().isEmpty());
+    RunListPanel* runs = child<RunListPanel>(&window, "runListPanel");
+    QPushButton* train = child<QPushButton>(&window, "trainButton");
+    QPushButton* stop = child<QPushButton>(&window, "stopButton");
+    QSpinBox* dModel = child<QSpinBox>(&window, "dModelSpin");
+    QProgressBar* progress = child<QProgressBar>(&window, "trainingProgress");
+    QCOMPARE(runs->runCount(), 0);
+    QVERIFY(!child<QLabel>(&window, "deviceLabel")->text().isEmpty());
 
     // The default budget of the synthetic task (600 steps, d_model 64): SSAN+RPR learns it in seconds, and
     // the screenshot this test saves (the README's) shows a model that has learned where to look.
     const int steps = 600;
-    fillSmallRun(window.setupPanel(), "ssan", "rpr", steps, 50);
-    window.setupPanel()->dModelSpin()->setValue(64);
-    QVERIFY(window.trainButton()->isEnabled());
-    QVERIFY(!window.stopButton()->isEnabled());
-    QTest::mouseClick(window.trainButton(), Qt::LeftButton);
+    fillSmallRun(&window, "ssan", "rpr", steps, 50);
+    dModel->setValue(64);
+    QVERIFY(train->isEnabled());
+    QVERIFY(!stop->isEnabled());
+    QTest::mouseClick(train, Qt::LeftButton);
     QVERIFY(window.isTraining());
-    QVERIFY(!window.trainButton()->isEnabled());
-    QVERIFY(window.stopButton()->isEnabled());
-    QVERIFY(!window.setupPanel()->dModelSpin()->isEnabled()); // the form is locked during a run
+    QVERIFY(!train->isEnabled());
+    QVERIFY(stop->isEnabled());
+    QVERIFY(!dModel->isEnabled()); // the form is locked during a run
     QTRY_VERIFY_WITH_TIMEOUT(!window.isTraining(), 240000);
-    QVERIFY(window.trainButton()->isEnabled());
-    QVERIFY(!window.stopButton()->isEnabled());
-    QVERIFY(window.setupPanel()->dModelSpin()->isEnabled());
-    QCOMPARE(window.progressBar()->maximum(), steps);
-    QCOMPARE(window.progressBar()->value(), steps);
+    QVERIFY(train->isEnabled());
+    QVERIFY(!stop->isEnabled());
+    QVERIFY(dModel->isEnabled());
+    QCOMPARE(progress->maximum(), steps);
+    QCOMPARE(progress->value(), steps);
 
     // Curves: accuracy in percent, the loss positive, the test point at the end.
-    TrainingCurvesPlot* curves = window.curvesPlot();
-    QVERIFY(curves->devAccuracyGraph()->dataCount() > 0);
-    QVERIFY(curves->trainLossGraph()->dataCount() > 0);
-    QCOMPARE(curves->testAccuracyGraph()->dataCount(), 1);
-    for (double v : values(curves->devAccuracyGraph()))
+    TrainingCurvesPlot* curves = child<TrainingCurvesPlot>(&window, "trainingCurvesPlot");
+    const QCPGraph* devAccuracyGraph = child<QCPGraph>(curves, "devAccuracyGraph");
+    const QCPGraph* trainLossGraph = child<QCPGraph>(curves, "trainLossGraph");
+    const QCPGraph* testAccuracyGraph = child<QCPGraph>(curves, "testAccuracyGraph");
+    QVERIFY(devAccuracyGraph->dataCount() > 0);
+    QVERIFY(trainLossGraph->dataCount() > 0);
+    QCOMPARE(testAccuracyGraph->dataCount(), 1);
+    for (double v : values(devAccuracyGraph))
         QVERIFY2(v >= 0.0 && v <= 100.0, qPrintable(QString::number(v)));
-    for (double v : values(curves->trainLossGraph()))
+    for (double v : values(trainLossGraph))
         QVERIFY(std::isfinite(v) && v > 0.0);
-    const std::vector<double> devAccuracy = values(curves->devAccuracyGraph());
+    const std::vector<double> devAccuracy = values(devAccuracyGraph);
     QVERIFY2(*std::max_element(devAccuracy.begin(), devAccuracy.end()) > 1.0,
              "accuracy must be drawn in percent, not as a fraction");
     QVERIFY2(*std::max_element(devAccuracy.begin(), devAccuracy.end()) >= 90.0,
              "SSAN+RPR trained from the window should reach 90% dev accuracy on the synthetic task");
 
     // Heatmap: tokens x tokens, every query's row sums to one.
-    AttentionHeatmap* heatmap = window.heatmap();
+    AttentionHeatmap* heatmap = child<AttentionHeatmap>(&window, "attentionHeatmap");
+    QCPColorMap* colorMap = child<QCPColorMap>(heatmap, "attentionColorMap");
     QVERIFY(!heatmap->isPlaceholderShown());
     QVERIFY(heatmap->snapshot().has_value());
     const int n = static_cast<int>(heatmap->snapshot()->tokens.size());
     QVERIFY(n > 1);
-    QCPColorMapData* cells = heatmap->colorMap()->data();
+    QCPColorMapData* cells = colorMap->data();
     QCOMPARE(cells->keySize(), n);
     QCOMPARE(cells->valueSize(), n);
     for (int query = 0; query < n; ++query) {
@@ -287,40 +309,40 @@ void TestGui::trainFromTheWindow()
     QVERIFY(heatmap->snapshot()->step > 0 && heatmap->snapshot()->step <= steps);
 
     // History: the new run, completed, its numbers from the store.
-    RunListPanel* runs = window.runList();
+    QTableWidget* table = child<QTableWidget>(runs, "runTable");
     QCOMPARE(runs->runCount(), 1);
     const qint64 runId = window.liveRunId();
     QVERIFY(runId > 0);
     QCOMPARE(runs->runIds().first(), runId);
-    QCOMPARE(runs->table()->item(0, RunListPanel::Status)->text(), statusText(RunStatus::Completed));
-    QCOMPARE(runs->table()->item(0, RunListPanel::Steps)->data(Qt::DisplayRole).toInt(), steps);
+    QCOMPARE(table->item(0, RunListPanel::Status)->text(), statusText(RunStatus::Completed));
+    QCOMPARE(table->item(0, RunListPanel::Steps)->data(Qt::DisplayRole).toInt(), steps);
     RunStore store(db.toStdString());
     const auto stored = store.metrics(runId);
-    QCOMPARE(static_cast<std::size_t>(curves->devAccuracyGraph()->dataCount()), count(stored, "dev", "accuracy"));
-    QCOMPARE(static_cast<std::size_t>(curves->trainLossGraph()->dataCount()), count(stored, "train", "loss"));
+    QCOMPARE(static_cast<std::size_t>(devAccuracyGraph->dataCount()), count(stored, "dev", "accuracy"));
+    QCOMPARE(static_cast<std::size_t>(trainLossGraph->dataCount()), count(stored, "train", "loss"));
     const double bestDev = store.run(runId)->bestDevAccuracy;
-    QCOMPARE(runs->table()->item(0, RunListPanel::BestDev)->data(Qt::DisplayRole).toDouble(),
+    QCOMPARE(table->item(0, RunListPanel::BestDev)->data(Qt::DisplayRole).toDouble(),
              std::round(bestDev * 1000.0) / 10.0);
 
     // Selecting the run reads its curves and attention back from the store.
     curves->clear();
     heatmap->showPlaceholder(QStringLiteral("cleared"));
-    QCOMPARE(curves->devAccuracyGraph()->dataCount(), 0);
-    runs->table()->clearSelection();
-    const QRect cell = runs->table()->visualItemRect(runs->table()->item(0, RunListPanel::Dataset));
-    QTest::mouseClick(runs->table()->viewport(), Qt::LeftButton, {}, cell.center());
+    QCOMPARE(devAccuracyGraph->dataCount(), 0);
+    table->clearSelection();
+    const QRect cell = table->visualItemRect(table->item(0, RunListPanel::Dataset));
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, cell.center());
     QCOMPARE(runs->selectedRunId(), runId);
     QCOMPARE(window.shownRunId(), runId);
-    QCOMPARE(static_cast<std::size_t>(curves->devAccuracyGraph()->dataCount()), count(stored, "dev", "accuracy"));
-    QCOMPARE(static_cast<std::size_t>(curves->trainLossGraph()->dataCount()), count(stored, "train", "loss"));
-    QCOMPARE(curves->testAccuracyGraph()->dataCount(), 1);
+    QCOMPARE(static_cast<std::size_t>(devAccuracyGraph->dataCount()), count(stored, "dev", "accuracy"));
+    QCOMPARE(static_cast<std::size_t>(trainLossGraph->dataCount()), count(stored, "train", "loss"));
+    QCOMPARE(testAccuracyGraph->dataCount(), 1);
     QVERIFY(!heatmap->isPlaceholderShown());
-    QCOMPARE(heatmap->colorMap()->data()->keySize(), n);
+    QCOMPARE(colorMap->data()->keySize(), n);
     QCOMPARE(heatmap->snapshot()->step, store.latestAttention(runId)->step);
 
     // A screenshot for the eye (and the README).
     curves->replot();
-    heatmap->plot()->replot();
+    child<QCustomPlot>(heatmap, "attentionPlot")->replot();
     const QString shots = QStringLiteral(ATTNLAB_BUILD_DIR "/screenshots");
     QVERIFY(QDir().mkpath(shots));
     const QPixmap shot = window.grab();
@@ -339,13 +361,13 @@ void TestGui::modelWithoutAttentionShowsPlaceholder()
     QVERIFY(dir.isValid());
     MainWindow window(dir.filePath(QStringLiteral("runs.sqlite")));
     window.show();
-    fillSmallRun(window.setupPanel(), "lstm", "none", 40, 20);
-    QTest::mouseClick(window.trainButton(), Qt::LeftButton);
+    fillSmallRun(&window, "lstm", "none", 40, 20);
+    QTest::mouseClick(child<QPushButton>(&window, "trainButton"), Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(!window.isTraining(), 240000);
-    QVERIFY(window.curvesPlot()->devAccuracyGraph()->dataCount() > 0);
-    QVERIFY(window.heatmap()->isPlaceholderShown());
-    QVERIFY2(window.heatmap()->placeholderText().contains(QStringLiteral("no attention")),
-             qPrintable(window.heatmap()->placeholderText()));
+    QVERIFY(child<QCPGraph>(&window, "devAccuracyGraph")->dataCount() > 0);
+    const AttentionHeatmap* heatmap = child<AttentionHeatmap>(&window, "attentionHeatmap");
+    QVERIFY(heatmap->isPlaceholderShown());
+    QVERIFY2(heatmap->placeholderText().contains(QStringLiteral("no attention")), qPrintable(heatmap->placeholderText()));
 }
 
 void TestGui::closingMidRunStoresCancelledRun()
@@ -359,15 +381,16 @@ void TestGui::closingMidRunStoresCancelledRun()
         MainWindow window(db);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        fillSmallRun(window.setupPanel(), "ssan", "rpr", steps, 1000);
-        QTest::mouseClick(window.trainButton(), Qt::LeftButton);
-        QTRY_VERIFY_WITH_TIMEOUT(window.progressBar()->value() > 0, 120000);
-        seenStep = window.progressBar()->value();
+        fillSmallRun(&window, "ssan", "rpr", steps, 1000);
+        QTest::mouseClick(child<QPushButton>(&window, "trainButton"), Qt::LeftButton);
+        const QProgressBar* progress = child<QProgressBar>(&window, "trainingProgress");
+        QTRY_VERIFY_WITH_TIMEOUT(progress->value() > 0, 120000);
+        seenStep = progress->value();
         QElapsedTimer closing;
         closing.start();
         QVERIFY(window.close());
         QVERIFY2(closing.elapsed() < 5000, "closing must stop the run within a batch or so");
-        QVERIFY(window.worker()->wait(0)); // the training thread has ended
+        QVERIFY(child<TrainingWorker>(&window, "trainingWorker")->wait(0)); // the training thread has ended
     }
     RunStore store(db.toStdString());
     const auto runs = store.listRuns();
@@ -408,20 +431,21 @@ void TestGui::historyFiltersTagsAndRepeats()
     MainWindow window(db);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
-    RunListPanel* runs = window.runList();
+    RunListPanel* runs = child<RunListPanel>(&window, "runListPanel");
+    QLineEdit* filter = child<QLineEdit>(runs, "runFilter");
     QCOMPARE(runs->runCount(), 3);
     QCOMPARE(runs->visibleRunCount(), 3);
 
-    runs->filterEdit()->setText(QStringLiteral("LSTM"));
+    filter->setText(QStringLiteral("LSTM"));
     QCOMPARE(runs->visibleRunCount(), 1);
-    runs->filterEdit()->setText(QStringLiteral("bow completed"));
+    filter->setText(QStringLiteral("bow completed"));
     QCOMPARE(runs->visibleRunCount(), 2);
-    runs->filterEdit()->clear();
+    filter->clear();
     QCOMPARE(runs->visibleRunCount(), 3);
 
     // Tags and notes: edited in the cells, saved in the store, searchable.
     const qint64 lstmId = runs->runIds().first(); // newest first: the LSTM run
-    QTableWidget* table = runs->table();
+    QTableWidget* table = child<QTableWidget>(runs, "runTable");
     QVERIFY(table->item(0, RunListPanel::Tags)->flags() & Qt::ItemIsEditable);
     QVERIFY(!(table->item(0, RunListPanel::Model)->flags() & Qt::ItemIsEditable));
     table->item(0, RunListPanel::Tags)->setText(QStringLiteral("baseline,  demo ,"));
@@ -435,7 +459,7 @@ void TestGui::historyFiltersTagsAndRepeats()
     runs->setFilterText(QString());
 
     // Repeats: one row per configuration; the bow row is the mean and sample std of its two runs.
-    QTableWidget* groups = runs->groupTable();
+    QTableWidget* groups = child<QTableWidget>(runs, "groupTable");
     QCOMPARE(groups->rowCount(), 2);
     int bowRow = -1;
     for (int row = 0; row < groups->rowCount(); ++row)
@@ -449,7 +473,7 @@ void TestGui::historyFiltersTagsAndRepeats()
     QCOMPARE(groups->item(bowRow, RunListPanel::GroupTestStd)->data(Qt::DisplayRole).toDouble(),
              std::round(sd * 10000.0) / 100.0);
 
-    runs->tabs()->setCurrentIndex(1);
+    child<QTabWidget>(runs, "runTabs")->setCurrentIndex(1);
     const QString shots = QStringLiteral(ATTNLAB_BUILD_DIR "/screenshots");
     QVERIFY(QDir().mkpath(shots));
     QVERIFY(runs->grab().save(shots + QStringLiteral("/run-history-repeats.png")));
@@ -491,6 +515,9 @@ void TestGui::heatmapShowsPoolingAndInputAttention()
     const QString shots = QStringLiteral(ATTNLAB_BUILD_DIR "/screenshots");
     QVERIFY(QDir().mkpath(shots));
     AttentionHeatmap heatmap;
+    QComboBox* mapSelector = child<QComboBox>(&heatmap, "attentionMapSelector");
+    const QCPColorMap* colorMap = child<QCPColorMap>(&heatmap, "attentionColorMap");
+    QCustomPlot* plot = child<QCustomPlot>(&heatmap, "attentionPlot");
     heatmap.resize(640, 420);
     heatmap.show();
     QVERIFY(QTest::qWaitForWindowExposed(&heatmap));
@@ -498,26 +525,26 @@ void TestGui::heatmapShowsPoolingAndInputAttention()
     const AttentionSnapshot essan = trainedSnapshot("synthetic-sentiment", "essan", 2);
     heatmap.setSnapshot(essan);
     QCOMPARE(heatmap.viewCount(), 2 * 2 + 1); // 2 layers x 2 heads, then the pooling weights
-    heatmap.mapSelector()->setCurrentIndex(heatmap.viewCount() - 1);
+    mapSelector->setCurrentIndex(heatmap.viewCount() - 1);
     const int tokens = static_cast<int>(essan.tokens.size());
-    QCOMPARE(heatmap.colorMap()->data()->keySize(), tokens);
-    QCOMPARE(heatmap.colorMap()->data()->valueSize(), 2); // one row, drawn as two identical half-height cells
+    QCOMPARE(colorMap->data()->keySize(), tokens);
+    QCOMPARE(colorMap->data()->valueSize(), 2); // one row, drawn as two identical half-height cells
     double sum = 0;
     for (int k = 0; k < tokens; ++k)
-        sum += heatmap.colorMap()->data()->cell(k, 0);
+        sum += colorMap->data()->cell(k, 0);
     QVERIFY2(std::abs(sum - 1.0) < 1e-3, qPrintable(QString::number(sum))); // a distribution over the tokens
     QCOMPARE(heatmap.valueLabelCount(), tokens); // each weight printed on its cell
-    heatmap.plot()->replot();
+    plot->replot();
     QVERIFY(heatmap.grab().save(shots + QStringLiteral("/heatmap-pooling.png")));
 
     const AttentionSnapshot darnn = trainedSnapshot("synthetic-lag", "darnn", 1);
     heatmap.setSnapshot(darnn);
     QVERIFY(heatmap.viewCount() >= 2); // temporal attention (pooling) and input attention
-    heatmap.mapSelector()->setCurrentIndex(heatmap.viewCount() - 1);
-    QCOMPARE(heatmap.colorMap()->data()->keySize(), static_cast<int>(darnn.features.size()));
-    QCOMPARE(heatmap.colorMap()->data()->valueSize(), static_cast<int>(darnn.tokens.size()));
+    mapSelector->setCurrentIndex(heatmap.viewCount() - 1);
+    QCOMPARE(colorMap->data()->keySize(), static_cast<int>(darnn.features.size()));
+    QCOMPARE(colorMap->data()->valueSize(), static_cast<int>(darnn.tokens.size()));
     QCOMPARE(heatmap.valueLabelCount(), 0); // a matrix: colour only
-    heatmap.plot()->replot();
+    plot->replot();
     QVERIFY(heatmap.grab().save(shots + QStringLiteral("/heatmap-input-attention.png")));
 }
 

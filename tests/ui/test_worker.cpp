@@ -15,6 +15,7 @@
 #include <cmath>
 
 using namespace attnlab;
+using attnlab::ui::TrainingEventBridge;
 using attnlab::ui::TrainingWorker;
 
 namespace {
@@ -40,6 +41,20 @@ QString statusText(RunStatus status)
     return QString::fromStdString(toString(status));
 }
 
+// A worker on a fresh run store, with a spy on each of the run's signals (from its bridge) and on idle.
+struct SpiedWorker {
+    QTemporaryDir dir;
+    QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+    TrainingWorker worker{db};
+    QSignalSpy started{worker.events(), &TrainingEventBridge::runStarted};
+    QSignalSpy progress{worker.events(), &TrainingEventBridge::progress};
+    QSignalSpy metrics{worker.events(), &TrainingEventBridge::metricsArrived};
+    QSignalSpy attention{worker.events(), &TrainingEventBridge::attentionArrived};
+    QSignalSpy finished{worker.events(), &TrainingEventBridge::runFinished};
+    QSignalSpy failed{worker.events(), &TrainingEventBridge::failed};
+    QSignalSpy idle{&worker, &TrainingWorker::idle};
+};
+
 std::vector<MetricPoint> select(const std::vector<MetricPoint>& points, const char* split, const char* name)
 {
     std::vector<MetricPoint> out;
@@ -62,42 +77,34 @@ private slots:
 
 void TestWorker::trainsAndReportsThroughCoalescedSignals()
 {
-    QTemporaryDir dir;
-    QVERIFY(dir.isValid());
-    const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
-    TrainingWorker worker(db);
-    QSignalSpy started(&worker, &TrainingWorker::runStarted);
-    QSignalSpy progress(&worker, &TrainingWorker::progress);
-    QSignalSpy metrics(&worker, &TrainingWorker::metricsArrived);
-    QSignalSpy attention(&worker, &TrainingWorker::attentionArrived);
-    QSignalSpy finished(&worker, &TrainingWorker::runFinished);
-    QSignalSpy failed(&worker, &TrainingWorker::failed);
-    QSignalSpy idle(&worker, &TrainingWorker::idle);
+    SpiedWorker run;
+    QVERIFY(run.dir.isValid());
+    TrainingWorker& worker = run.worker;
     // When each progress signal arrived, to check the coalescing interval.
     QList<qint64> progressTimes;
     QElapsedTimer clock;
     clock.start();
-    connect(&worker, &TrainingWorker::progress, this, [&] { progressTimes << clock.elapsed(); });
+    connect(worker.events(), &TrainingEventBridge::progress, this, [&] { progressTimes << clock.elapsed(); });
 
     const int steps = 200;
     QVERIFY(worker.start(smallConfig(steps, 20)));
     QVERIFY(worker.isRunning());
     QVERIFY2(!worker.start(smallConfig(steps, 20)), "a second run must not start while one is going");
-    QTRY_COMPARE_WITH_TIMEOUT(idle.count(), 1, 240000);
+    QTRY_COMPARE_WITH_TIMEOUT(run.idle.count(), 1, 240000);
     QVERIFY(!worker.isRunning());
-    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().first().toString()));
+    QVERIFY2(run.failed.isEmpty(), run.failed.isEmpty() ? "" : qPrintable(run.failed.first().first().toString()));
 
     // Started once, before anything else, naming the stored run.
-    QCOMPARE(started.count(), 1);
-    const qint64 runId = started.first().at(0).toLongLong();
+    QCOMPARE(run.started.count(), 1);
+    const qint64 runId = run.started.first().at(0).toLongLong();
     QVERIFY(runId > 0);
-    QVERIFY(!started.first().at(1).toString().isEmpty()); // device
-    QVERIFY(started.first().at(2).toLongLong() > 0);      // parameters
+    QVERIFY(!run.started.first().at(1).toString().isEmpty()); // device
+    QVERIFY(run.started.first().at(2).toLongLong() > 0);      // parameters
 
     // Progress: strictly increasing steps of the planned total, finite positive losses, coalesced.
-    QVERIFY(progress.count() >= 1);
+    QVERIFY(run.progress.count() >= 1);
     int lastStep = 0;
-    for (const auto& args : progress) {
+    for (const auto& args : run.progress) {
         const int step = args.at(0).toInt();
         QVERIFY2(step > lastStep, qPrintable(QStringLiteral("step %1 after %2").arg(step).arg(lastStep)));
         lastStep = step;
@@ -108,15 +115,15 @@ void TestWorker::trainsAndReportsThroughCoalescedSignals()
     }
     QCOMPARE(lastStep, steps); // the last value always goes out with the end of the run
     for (int i = 1; i + 1 < progressTimes.size(); ++i) // all but the final one are >= 50 ms apart
-        QVERIFY2(progressTimes[i] - progressTimes[i - 1] >= ui::TrainingEventBridge::kProgressIntervalMs - 5,
+        QVERIFY2(progressTimes[i] - progressTimes[i - 1] >= TrainingEventBridge::kProgressIntervalMs - 5,
                  qPrintable(QStringLiteral("progress %1 ms after the previous one")
                                 .arg(progressTimes[i] - progressTimes[i - 1])));
-    if (finished.count() == 1 && finished.first().at(1).value<RunSummary>().seconds * 1000.0 / steps < 10.0)
-        QVERIFY2(progress.count() < steps / 2, "batches of a few ms: progress must be coalesced, not sent per batch");
+    if (run.finished.count() == 1 && run.finished.first().at(1).value<RunSummary>().seconds * 1000.0 / steps < 10.0)
+        QVERIFY2(run.progress.count() < steps / 2, "batches of a few ms: progress must be coalesced, not sent per batch");
 
     // Metrics arrive in batches; together they are the run's curves.
     std::vector<MetricPoint> all;
-    for (const auto& args : metrics) {
+    for (const auto& args : run.metrics) {
         const auto batch = args.at(0).value<QVector<MetricPoint>>();
         QVERIFY(!batch.isEmpty());
         all.insert(all.end(), batch.begin(), batch.end());
@@ -146,9 +153,9 @@ void TestWorker::trainsAndReportsThroughCoalescedSignals()
     QVERIFY(meanLoss(trainLoss.end() - 3, trainLoss.end()) < meanLoss(trainLoss.begin(), trainLoss.begin() + 3));
 
     // The summary agrees with the curves: best dev is the highest dev point, at its step.
-    QCOMPARE(finished.count(), 1);
-    QCOMPARE(finished.first().at(0).toLongLong(), runId);
-    const auto summary = finished.first().at(1).value<RunSummary>();
+    QCOMPARE(run.finished.count(), 1);
+    QCOMPARE(run.finished.first().at(0).toLongLong(), runId);
+    const auto summary = run.finished.first().at(1).value<RunSummary>();
     QCOMPARE(statusText(summary.status), statusText(RunStatus::Completed));
     QCOMPARE(summary.steps, steps);
     const auto best = std::max_element(devAccuracy.begin(), devAccuracy.end(),
@@ -160,14 +167,14 @@ void TestWorker::trainsAndReportsThroughCoalescedSignals()
     QVERIFY(std::abs(atBestStep->value - best->value) < 1e-9);
     QVERIFY(std::abs(summary.testAccuracy - testAccuracy.front().value) < 1e-9);
     qInfo("%d progress signals, %d metric batches (%zu points), %d attention batches; best dev %.3f at %d, test %.3f",
-          int(progress.count()), int(metrics.count()), all.size(), int(attention.count()), summary.bestDevAccuracy,
-          summary.bestStep, summary.testAccuracy);
+          int(run.progress.count()), int(run.metrics.count()), all.size(), int(run.attention.count()),
+          summary.bestDevAccuracy, summary.bestStep, summary.testAccuracy);
     QVERIFY2(summary.bestDevAccuracy > 0.25, "5 classes: 200 steps must beat chance (20%)");
 
     // Attention: row-stochastic maps over the probe tokens, one batch at a time.
-    QVERIFY(attention.count() >= 1);
+    QVERIFY(run.attention.count() >= 1);
     AttentionSnapshot last;
-    for (const auto& args : attention) {
+    for (const auto& args : run.attention) {
         for (const auto& snapshot : args.at(0).value<QVector<AttentionSnapshot>>()) {
             QVERIFY(snapshot.step > last.step);
             last = snapshot;
@@ -187,7 +194,7 @@ void TestWorker::trainsAndReportsThroughCoalescedSignals()
     }
 
     // The worker's own store connection wrote the same run the signals described.
-    RunStore store(db.toStdString());
+    RunStore store(run.db.toStdString());
     const auto record = store.run(runId);
     QVERIFY(record.has_value());
     QCOMPARE(statusText(record->status), statusText(RunStatus::Completed));
@@ -201,19 +208,14 @@ void TestWorker::trainsAndReportsThroughCoalescedSignals()
 
 void TestWorker::stopEndsRunWithinABatch()
 {
-    QTemporaryDir dir;
-    QVERIFY(dir.isValid());
-    const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
-    TrainingWorker worker(db);
-    QSignalSpy started(&worker, &TrainingWorker::runStarted);
-    QSignalSpy progress(&worker, &TrainingWorker::progress);
-    QSignalSpy finished(&worker, &TrainingWorker::runFinished);
-    QSignalSpy idle(&worker, &TrainingWorker::idle);
+    SpiedWorker run;
+    QVERIFY(run.dir.isValid());
+    TrainingWorker& worker = run.worker;
 
     const int steps = 100000;
     QVERIFY(worker.start(smallConfig(steps, 1000)));
-    QTRY_VERIFY_WITH_TIMEOUT(progress.count() >= 2, 120000);
-    const int seenStep = progress.last().at(0).toInt();
+    QTRY_VERIFY_WITH_TIMEOUT(run.progress.count() >= 2, 120000);
+    const int seenStep = run.progress.last().at(0).toInt();
     QVERIFY(seenStep > 0 && seenStep < steps);
 
     QElapsedTimer stopping;
@@ -222,15 +224,15 @@ void TestWorker::stopEndsRunWithinABatch()
     QVERIFY2(worker.wait(2000), "the training thread must end within a batch of stop()");
     qInfo("thread ended %lld ms after stop()", static_cast<long long>(stopping.elapsed()));
 
-    QTRY_COMPARE_WITH_TIMEOUT(idle.count(), 1, 5000);
-    QCOMPARE(started.count(), 1);
-    const qint64 runId = started.first().at(0).toLongLong();
-    QCOMPARE(finished.count(), 1);
-    const auto summary = finished.first().at(1).value<RunSummary>();
+    QTRY_COMPARE_WITH_TIMEOUT(run.idle.count(), 1, 5000);
+    QCOMPARE(run.started.count(), 1);
+    const qint64 runId = run.started.first().at(0).toLongLong();
+    QCOMPARE(run.finished.count(), 1);
+    const auto summary = run.finished.first().at(1).value<RunSummary>();
     QCOMPARE(statusText(summary.status), statusText(RunStatus::Cancelled));
     QVERIFY(summary.steps >= seenStep && summary.steps < steps);
 
-    RunStore store(db.toStdString());
+    RunStore store(run.db.toStdString());
     const auto record = store.run(runId);
     QVERIFY(record.has_value());
     QCOMPARE(statusText(record->status), statusText(RunStatus::Cancelled));
@@ -239,29 +241,24 @@ void TestWorker::stopEndsRunWithinABatch()
 
     // The worker is reusable once idle.
     QVERIFY(worker.start(smallConfig(5, 5)));
-    QTRY_COMPARE_WITH_TIMEOUT(idle.count(), 2, 120000);
-    QCOMPARE(statusText(finished.last().at(1).value<RunSummary>().status), statusText(RunStatus::Completed));
+    QTRY_COMPARE_WITH_TIMEOUT(run.idle.count(), 2, 120000);
+    QCOMPARE(statusText(run.finished.last().at(1).value<RunSummary>().status), statusText(RunStatus::Completed));
 }
 
 void TestWorker::unknownDatasetReportsFailure()
 {
-    QTemporaryDir dir;
-    QVERIFY(dir.isValid());
-    const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
-    TrainingWorker worker(db);
-    QSignalSpy started(&worker, &TrainingWorker::runStarted);
-    QSignalSpy failed(&worker, &TrainingWorker::failed);
-    QSignalSpy idle(&worker, &TrainingWorker::idle);
+    SpiedWorker run;
+    QVERIFY(run.dir.isValid());
 
     TrainConfig config = smallConfig(10, 5);
     config.dataset = "no-such-dataset";
-    QVERIFY(worker.start(config));
-    QTRY_COMPARE_WITH_TIMEOUT(idle.count(), 1, 30000);
-    QCOMPARE(failed.count(), 1);
-    QVERIFY2(failed.first().first().toString().contains(QStringLiteral("no-such-dataset")),
-             qPrintable(failed.first().first().toString()));
-    QCOMPARE(started.count(), 0);
-    QVERIFY(RunStore(db.toStdString()).listRuns().empty()); // nothing half-written
+    QVERIFY(run.worker.start(config));
+    QTRY_COMPARE_WITH_TIMEOUT(run.idle.count(), 1, 30000);
+    QCOMPARE(run.failed.count(), 1);
+    QVERIFY2(run.failed.first().first().toString().contains(QStringLiteral("no-such-dataset")),
+             qPrintable(run.failed.first().first().toString()));
+    QCOMPARE(run.started.count(), 0);
+    QVERIFY(RunStore(run.db.toStdString()).listRuns().empty()); // nothing half-written
 }
 
 QTEST_MAIN(TestWorker)

@@ -55,6 +55,7 @@ AttentionHeatmap::AttentionHeatmap(QWidget* parent) : QWidget(parent)
     }
 
     colorMap_ = new QCPColorMap(keys, queries);
+    colorMap_->setObjectName(QStringLiteral("attentionColorMap"));
     colorMap_->setInterpolate(false);
     colorMap_->setTightBoundary(false);
     colorScale_ = new QCPColorScale(plot_);

@@ -35,13 +35,10 @@ public:
     QString placeholderText() const;
     bool isPlaceholderShown() const;
 
-    QCustomPlot* plot() const { return plot_; }
-    QCPColorMap* colorMap() const { return colorMap_; }
-    QCPColorScale* colorScale() const { return colorScale_; }
     // A single-row view (pooling weights) also prints each weight on its cell: near-uniform weights all
     // look like the top of the colour scale, and the numbers tell them apart.
     int valueLabelCount() const { return static_cast<int>(valueLabels_.size()); }
-    QComboBox* mapSelector() const { return mapSelector_; }
+    // The parts are reached by their object names: attentionMapSelector, attentionPlot, attentionColorMap.
 
 private:
     void showMap(int index);

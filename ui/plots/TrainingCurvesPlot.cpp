@@ -21,10 +21,11 @@ QCPAxisRect* makeRect(QCustomPlot* plot, const QString& yLabel, bool showStepLab
     return rect;
 }
 
-QCPGraph* makeGraph(QCustomPlot* plot, QCPAxisRect* rect, const QString& name, const QColor& color,
-                    bool line)
+QCPGraph* makeGraph(QCustomPlot* plot, QCPAxisRect* rect, const char* objectName, const QString& name,
+                    const QColor& color, bool line)
 {
     QCPGraph* graph = plot->addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+    graph->setObjectName(QLatin1String(objectName));
     graph->setName(name);
     graph->removeFromLegend();
     if (line) {
@@ -96,14 +97,15 @@ TrainingCurvesPlot::TrainingCurvesPlot(QWidget* parent) : QCustomPlot(parent)
     connect(accuracyRect_->axis(QCPAxis::atBottom), qOverload<const QCPRange&>(&QCPAxis::rangeChanged),
             lossRect_->axis(QCPAxis::atBottom), qOverload<const QCPRange&>(&QCPAxis::setRange));
 
-    trainLoss_ = makeGraph(this, lossRect_, tr("train"), kTrainColor, true);
-    devLoss_ = makeGraph(this, lossRect_, tr("dev"), kDevColor, true);
-    testLoss_ = makeGraph(this, lossRect_, tr("test (best-dev weights)"), kTestColor, false);
-    trainAccuracy_ = makeGraph(this, accuracyRect_, tr("train"), kTrainColor, true);
-    devAccuracy_ = makeGraph(this, accuracyRect_, tr("dev"), kDevColor, true);
+    trainLoss_ = makeGraph(this, lossRect_, "trainLossGraph", tr("train"), kTrainColor, true);
+    devLoss_ = makeGraph(this, lossRect_, "devLossGraph", tr("dev"), kDevColor, true);
+    testLoss_ = makeGraph(this, lossRect_, "testLossGraph", tr("test (best-dev weights)"), kTestColor, false);
+    trainAccuracy_ = makeGraph(this, accuracyRect_, "trainAccuracyGraph", tr("train"), kTrainColor, true);
+    devAccuracy_ = makeGraph(this, accuracyRect_, "devAccuracyGraph", tr("dev"), kDevColor, true);
     devAccuracy_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, kDevColor, 5));
     devLoss_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, kDevColor, 5));
-    testAccuracy_ = makeGraph(this, accuracyRect_, tr("test (best-dev weights)"), kTestColor, false);
+    testAccuracy_ = makeGraph(this, accuracyRect_, "testAccuracyGraph", tr("test (best-dev weights)"), kTestColor,
+                              false);
     // One legend entry per split; the accuracy graphs share the loss graphs' colours.
     trainLoss_->addToLegend(legend_);
     devLoss_->addToLegend(legend_);

@@ -21,14 +21,8 @@ public:
     void addMetrics(const std::vector<MetricPoint>& points);
     void setMetrics(const std::vector<MetricPoint>& points); // replaces everything shown
 
-    QCPAxisRect* lossRect() const { return lossRect_; }
-    QCPAxisRect* accuracyRect() const { return accuracyRect_; }
-    QCPGraph* trainLossGraph() const { return trainLoss_; }
-    QCPGraph* devLossGraph() const { return devLoss_; }
-    QCPGraph* testLossGraph() const { return testLoss_; }
-    QCPGraph* trainAccuracyGraph() const { return trainAccuracy_; }
-    QCPGraph* devAccuracyGraph() const { return devAccuracy_; }
-    QCPGraph* testAccuracyGraph() const { return testAccuracy_; }
+    // The graphs are reached by their object names: trainLossGraph, devLossGraph, testLossGraph,
+    // trainAccuracyGraph, devAccuracyGraph, testAccuracyGraph.
     QString title() const;
     QString subtitle() const;
 

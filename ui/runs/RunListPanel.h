@@ -37,10 +37,7 @@ public:
     qint64 selectedRunId() const; // 0 when none
     QList<qint64> runIds() const; // in display order
     int runCount() const;
-    QTableWidget* table() const { return table_; }
-    QTableWidget* groupTable() const { return groups_; }
-    QLineEdit* filterEdit() const { return filter_; }
-    QTabWidget* tabs() const { return tabs_; }
+    // The widgets are reached by their object names: runTable, groupTable, runFilter, runTabs.
 
 signals:
     void runSelected(qint64 runId);

@@ -23,6 +23,8 @@
 #include <algorithm>
 #include <climits>
 #include <exception>
+#include <utility>
+#include <vector>
 
 namespace attnlab::ui {
 namespace {
@@ -30,12 +32,30 @@ namespace {
 
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 
+// A registry entry as a combo item: its name shown, its id as the data, its description as the tooltip.
+void addEntry(QComboBox* combo, const RegistryEntry& entry)
+{
+    combo->addItem(qs(entry.name), qs(entry.id));
+    combo->setItemData(combo->count() - 1, qs(entry.description), Qt::ToolTipRole);
+}
+
 void fillFromRegistry(QComboBox* combo, const std::vector<RegistryEntry>& entries)
 {
-    for (const auto& entry : entries) {
-        combo->addItem(qs(entry.name), qs(entry.id));
-        combo->setItemData(combo->count() - 1, qs(entry.description), Qt::ToolTipRole);
-    }
+    for (const auto& entry : entries)
+        addEntry(combo, entry);
+}
+
+// Refills a combo with fill(), keeping the chosen item where it is still offered; quietly, since the
+// caller updates what depends on the choice itself.
+template <class Fill>
+void refill(QComboBox* combo, Fill fill)
+{
+    const QString previous = combo->currentData().toString();
+    const QSignalBlocker blocker(combo);
+    combo->clear();
+    fill();
+    const int keep = combo->findData(previous);
+    combo->setCurrentIndex(keep >= 0 ? keep : 0);
 }
 
 void selectData(QComboBox* combo, const std::string& id)
@@ -58,6 +78,33 @@ QSpinBox* spin(QWidget* parent, const char* name, int minimum, int maximum, int 
 const RegistryEntry* currentEntry(const QComboBox* combo, const std::vector<RegistryEntry>& list)
 {
     return Registry::find(list, combo->currentData().toString().toStdString());
+}
+
+bool hasOption(const RegistryEntry* model, const char* option)
+{
+    return model && std::find(model->options.begin(), model->options.end(), option) != model->options.end();
+}
+
+// A titled box of labelled rows, in order; a row without a label spans the box.
+QGroupBox* formBox(QWidget* parent, const QString& title, const std::vector<std::pair<QString, QWidget*>>& rows)
+{
+    auto* box = new QGroupBox(title, parent);
+    auto* form = new QFormLayout(box);
+    for (const auto& [label, widget] : rows) {
+        if (label.isEmpty())
+            form->addRow(widget);
+        else
+            form->addRow(label, widget);
+    }
+    return box;
+}
+
+// Widgets side by side in one form row, without margins of their own.
+QHBoxLayout* rowLayout(QWidget* row)
+{
+    auto* layout = new QHBoxLayout(row);
+    layout->setContentsMargins(0, 0, 0, 0);
+    return layout;
 }
 
 } // namespace
@@ -99,11 +146,12 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
     dropoutKeep_->setDecimals(2);
     dropoutKeep_->setToolTip(tr("Probability of keeping a unit (1 = no dropout)"));
     const char* pointNames[] = {"input", "hidden", "output"};
+    const char* pointBoxNames[] = {"dropoutInputBox", "dropoutHiddenBox", "dropoutOutputBox"};
     const QString pointTips[] = {tr("Drop units of the input embeddings"), tr("Drop units of each layer's output"),
                                  tr("Drop units of the sentence vector before the softmax layer")};
     for (int i = 0; i < 3; ++i) {
         dropoutPoints_[i] = new QCheckBox(QString::fromLatin1(pointNames[i]), form_);
-        dropoutPoints_[i]->setObjectName(QStringLiteral("dropout_%1").arg(QLatin1String(pointNames[i])));
+        dropoutPoints_[i]->setObjectName(QLatin1String(pointBoxNames[i]));
         dropoutPoints_[i]->setToolTip(pointTips[i]);
     }
 
@@ -142,6 +190,7 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
     threads_->setSpecialValueText(tr("all cores"));
 
     statistics_ = new DatasetStatisticsCache(this);
+    statistics_->setObjectName(QStringLiteral("datasetStatisticsCache"));
     datasetStatistics_ = new QLabel(form_);
     datasetStatistics_->setObjectName(QStringLiteral("datasetStatisticsLabel"));
     datasetStatistics_->setWordWrap(true);
@@ -160,10 +209,10 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
     auto* browse = new QToolButton(form_);
     browse->setText(QStringLiteral("…"));
     browse->setToolTip(tr("Choose the data folder"));
-    auto* dataDirRow = new QHBoxLayout;
-    dataDirRow->setContentsMargins(0, 0, 0, 0);
-    dataDirRow->addWidget(dataDir_, 1);
-    dataDirRow->addWidget(browse);
+    auto* dataDirRow = new QWidget(form_);
+    QHBoxLayout* dataDirLayout = rowLayout(dataDirRow);
+    dataDirLayout->addWidget(dataDir_, 1);
+    dataDirLayout->addWidget(browse);
     auto applyDataDir = [this] {
         QSettings().setValue(QStringLiteral("dataDir"), dataDir_->text());
         statistics_->setDataDir(dataDir_->text());
@@ -178,41 +227,34 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
         }
     });
 
-    auto* modelBox = new QGroupBox(tr("Data and model"), form_);
-    auto* modelForm = new QFormLayout(modelBox);
-    modelForm->addRow(tr("Data folder"), dataDirRow);
-    modelForm->addRow(tr("Dataset"), dataset_);
-    modelForm->addRow(datasetStatistics_);
-    modelForm->addRow(tr("Architecture"), model_);
-    modelForm->addRow(tr("Position"), position_);
-    modelForm->addRow(tr("RPR clip k"), rprClip_);
-    modelForm->addRow(tr("d_model"), dModel_);
-    modelForm->addRow(tr("Layers"), layers_);
-    modelForm->addRow(tr("Heads"), heads_);
-    modelForm->addRow(tr("Activation"), activation_);
-    modelForm->addRow(tr("Pooling"), pooling_);
-    modelForm->addRow(tr("Dropout keep"), dropoutKeep_);
     auto* points = new QWidget(form_);
-    auto* pointsLayout = new QHBoxLayout(points);
-    pointsLayout->setContentsMargins(0, 0, 0, 0);
+    QHBoxLayout* pointsLayout = rowLayout(points);
     for (QCheckBox* box : dropoutPoints_)
         pointsLayout->addWidget(box);
     pointsLayout->addStretch(1);
-    modelForm->addRow(tr("Dropout at"), points);
 
-    auto* trainBox = new QGroupBox(tr("Training"), form_);
-    auto* trainForm = new QFormLayout(trainBox);
-    trainForm->addRow(tr("Optimizer"), optimizer_);
-    trainForm->addRow(tr("Learning rate"), learningRate_);
-    trainForm->addRow(tr("Steps"), steps_);
-    trainForm->addRow(tr("Batch size"), batchSize_);
-    trainForm->addRow(tr("Eval every"), evalEvery_);
-    trainForm->addRow(tr("Seed"), seed_);
-
-    auto* computeBox = new QGroupBox(tr("Compute"), form_);
-    auto* computeForm = new QFormLayout(computeBox);
-    computeForm->addRow(tr("Device"), device_);
-    computeForm->addRow(tr("Threads"), threads_);
+    QGroupBox* modelBox = formBox(form_, tr("Data and model"),
+                                  {{tr("Data folder"), dataDirRow},
+                                   {tr("Dataset"), dataset_},
+                                   {QString(), datasetStatistics_},
+                                   {tr("Architecture"), model_},
+                                   {tr("Position"), position_},
+                                   {tr("RPR clip k"), rprClip_},
+                                   {tr("d_model"), dModel_},
+                                   {tr("Layers"), layers_},
+                                   {tr("Heads"), heads_},
+                                   {tr("Activation"), activation_},
+                                   {tr("Pooling"), pooling_},
+                                   {tr("Dropout keep"), dropoutKeep_},
+                                   {tr("Dropout at"), points}});
+    QGroupBox* trainBox = formBox(form_, tr("Training"),
+                                  {{tr("Optimizer"), optimizer_},
+                                   {tr("Learning rate"), learningRate_},
+                                   {tr("Steps"), steps_},
+                                   {tr("Batch size"), batchSize_},
+                                   {tr("Eval every"), evalEvery_},
+                                   {tr("Seed"), seed_}});
+    QGroupBox* computeBox = formBox(form_, tr("Compute"), {{tr("Device"), device_}, {tr("Threads"), threads_}});
 
     description_ = new QLabel(form_);
     description_->setObjectName(QStringLiteral("descriptionLabel"));
@@ -278,41 +320,28 @@ void SetupPanel::showDatasetStatistics()
 
 void SetupPanel::fillModels()
 {
-    const QString previous = model_->currentData().toString();
     const RegistryEntry* dataset = currentEntry(dataset_, Registry::datasets());
     const std::string task = dataset ? dataset->task : "classification";
-    {
-        const QSignalBlocker blocker(model_);
-        model_->clear();
-        for (const auto& entry : Registry::models()) {
-            if (entry.task != task && entry.task != "both")
-                continue;
-            model_->addItem(qs(entry.name), qs(entry.id));
-            model_->setItemData(model_->count() - 1, qs(entry.description), Qt::ToolTipRole);
-        }
-        const int keep = model_->findData(previous);
-        model_->setCurrentIndex(keep >= 0 ? keep : 0);
-    }
+    refill(model_, [&] {
+        for (const auto& entry : Registry::models())
+            if (entry.task == task || entry.task == "both")
+                addEntry(model_, entry);
+    });
     fillPositions();
     updateDescriptions();
 }
 
 void SetupPanel::fillPositions()
 {
-    const QString previous = position_->currentData().toString();
-    const QSignalBlocker blocker(position_);
-    position_->clear();
     const RegistryEntry* model = currentEntry(model_, Registry::models());
-    for (const auto& entry : Registry::positions()) {
-        const bool applies = !model || model->positions.empty()
-            || std::find(model->positions.begin(), model->positions.end(), entry.id) != model->positions.end();
-        if (!applies)
-            continue;
-        position_->addItem(qs(entry.name), qs(entry.id));
-        position_->setItemData(position_->count() - 1, qs(entry.description), Qt::ToolTipRole);
-    }
-    const int keep = position_->findData(previous);
-    position_->setCurrentIndex(keep >= 0 ? keep : 0);
+    refill(position_, [&] {
+        for (const auto& entry : Registry::positions()) {
+            const bool applies = !model || model->positions.empty()
+                || std::find(model->positions.begin(), model->positions.end(), entry.id) != model->positions.end();
+            if (applies)
+                addEntry(position_, entry);
+        }
+    });
 }
 
 void SetupPanel::updateDescriptions()
@@ -331,22 +360,14 @@ void SetupPanel::updateDescriptions()
     rprClip_->setEnabled(position_->currentData().toString() == QLatin1String("rpr"));
     // Options the chosen model has (registry); the pooling list is the model's own choices.
     const RegistryEntry* model = currentEntry(model_, Registry::models());
-    const auto has = [model](const char* option) {
-        return model && std::find(model->options.begin(), model->options.end(), option) != model->options.end();
-    };
-    heads_->setEnabled(has("heads"));
-    activation_->setEnabled(has("activation"));
-    const QString previousPooling = pooling_->currentData().toString();
-    {
-        const QSignalBlocker blocker(pooling_);
-        pooling_->clear();
+    heads_->setEnabled(hasOption(model, "heads"));
+    activation_->setEnabled(hasOption(model, "activation"));
+    refill(pooling_, [&] {
         pooling_->addItem(tr("model default"), QString());
         if (model)
             for (const auto& p : model->pooling)
                 pooling_->addItem(qs(p), qs(p));
-        const int keep = pooling_->findData(previousPooling);
-        pooling_->setCurrentIndex(keep >= 0 ? keep : 0);
-    }
+    });
     pooling_->setEnabled(model && !model->pooling.empty());
     // Dropout points: the boxes show the model's defaults when the model changes, then the user's choice.
     const QString modelId = model_->currentData().toString();
@@ -378,11 +399,8 @@ TrainConfig SetupPanel::config() const
     // Options the model does not have stay at their neutral values (decided by the registry, not by the
     // widgets' enabled state, which the locked form changes during a run).
     const RegistryEntry* entry = currentEntry(model_, Registry::models());
-    const auto has = [entry](const char* option) {
-        return entry && std::find(entry->options.begin(), entry->options.end(), option) != entry->options.end();
-    };
-    config.model.heads = has("heads") ? heads_->value() : 1;
-    config.model.activation = has("activation") ? activation_->currentData().toString().toStdString() : std::string();
+    config.model.heads = hasOption(entry, "heads") ? heads_->value() : 1;
+    config.model.activation = hasOption(entry, "activation") ? activation_->currentData().toString().toStdString() : std::string();
     config.model.pooling = entry && !entry->pooling.empty() ? pooling_->currentData().toString().toStdString() : std::string();
     config.model.dropoutKeep = dropoutKeep_->value();
     if (entry) { // "" while the boxes show the model's own points, so stored configs stay short

@@ -27,29 +27,9 @@ public:
     // While a run is going the form is read-only and only Stop is enabled.
     void setTrainingActive(bool active);
 
-    QComboBox* datasetCombo() const { return dataset_; }
-    // The chosen dataset's statistics, computed off the GUI thread and cached per dataset id.
-    QLabel* datasetStatisticsLabel() const { return datasetStatistics_; }
-    DatasetStatisticsCache* statisticsCache() const { return statistics_; }
-    QComboBox* modelCombo() const { return model_; }
-    QComboBox* positionCombo() const { return position_; }
-    QComboBox* optimizerCombo() const { return optimizer_; }
-    QComboBox* deviceCombo() const { return device_; }
-    QSpinBox* dModelSpin() const { return dModel_; }
-    QSpinBox* layersSpin() const { return layers_; }
-    QSpinBox* stepsSpin() const { return steps_; }
-    QSpinBox* batchSizeSpin() const { return batchSize_; }
-    QSpinBox* evalEverySpin() const { return evalEvery_; }
-    QSpinBox* seedSpin() const { return seed_; }
-    QSpinBox* rprClipSpin() const { return rprClip_; }
-    QSpinBox* headsSpin() const { return heads_; }
-    QComboBox* activationCombo() const { return activation_; }
-    QComboBox* poolingCombo() const { return pooling_; }
-    QSpinBox* threadsSpin() const { return threads_; }
-    QDoubleSpinBox* learningRateSpin() const { return learningRate_; }
-    QDoubleSpinBox* dropoutKeepSpin() const { return dropoutKeep_; }
-    QCheckBox* dropoutPointBox(int i) const { return dropoutPoints_[i]; } // 0 input, 1 hidden, 2 output
-    QPushButton* trainButton() const { return train_; }
+    // The form's widgets are reached by their object names (datasetCombo, modelCombo, stepsSpin, trainButton,
+    // dropoutInputBox, datasetStatisticsLabel, datasetStatisticsCache, ...). Stop is the one the window
+    // reaches itself: it disables it while a stopped run winds down.
     QPushButton* stopButton() const { return stop_; }
 
 signals:

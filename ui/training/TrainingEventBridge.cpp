@@ -13,12 +13,7 @@ void TrainingEventBridge::reset()
 {
     QMutexLocker lock(&mutex_);
     runId_ = 0;
-    started_.reset();
-    progress_.reset();
-    metrics_.clear();
-    snapshots_.clear();
-    finished_.reset();
-    failure_.reset();
+    pending_ = {};
     sinceProgressSent_.invalidate();
     // deliveryPending_ is left alone: a queued delivery already posted will still run and clear it.
 }
@@ -42,15 +37,15 @@ void TrainingEventBridge::onStarted(const RunInfo& info)
 {
     QMutexLocker lock(&mutex_);
     runId_ = store_ ? store_->runId() : 0;
-    started_ = Started{runId_, QString::fromStdString(info.device), info.parameters,
-                       QString::fromStdString(info.modelSummary)};
+    pending_.started = Started{runId_, QString::fromStdString(info.device), info.parameters,
+                               QString::fromStdString(info.modelSummary)};
     scheduleLocked();
 }
 
 void TrainingEventBridge::onProgress(const ProgressEvent& event)
 {
     QMutexLocker lock(&mutex_);
-    progress_ = event;
+    pending_.progress = event;
     if (!sinceProgressSent_.isValid() || sinceProgressSent_.elapsed() >= kProgressIntervalMs)
         scheduleLocked();
 }
@@ -58,70 +53,62 @@ void TrainingEventBridge::onProgress(const ProgressEvent& event)
 void TrainingEventBridge::onMetric(const MetricPoint& point)
 {
     QMutexLocker lock(&mutex_);
-    metrics_.push_back(point);
+    pending_.metrics.push_back(point);
     scheduleLocked();
 }
 
 void TrainingEventBridge::onAttention(const AttentionSnapshot& snapshot)
 {
     QMutexLocker lock(&mutex_);
-    snapshots_.push_back(snapshot);
+    pending_.snapshots.push_back(snapshot);
     scheduleLocked();
 }
 
 void TrainingEventBridge::onFinished(const RunSummary& summary)
 {
     QMutexLocker lock(&mutex_);
-    finished_ = summary;
+    pending_.finished = summary;
     scheduleLocked();
 }
 
 void TrainingEventBridge::reportFailure(const QString& message)
 {
     QMutexLocker lock(&mutex_);
-    failure_ = message;
+    pending_.failure = message;
     scheduleLocked();
 }
 
 void TrainingEventBridge::deliver()
 {
-    std::optional<Started> started;
-    std::optional<ProgressEvent> latest;
-    QVector<MetricPoint> metrics;
-    QVector<AttentionSnapshot> snapshots;
-    std::optional<RunSummary> finished;
-    std::optional<QString> failure;
+    Pending batch;
     qint64 runId = 0;
     {
         QMutexLocker lock(&mutex_);
         deliveryPending_ = false;
-        std::swap(started, started_);
-        std::swap(metrics, metrics_);
-        std::swap(snapshots, snapshots_);
-        std::swap(finished, finished_);
-        std::swap(failure, failure_);
-        // Progress keeps its own pace; the last value always goes out with the end of the run.
+        std::swap(batch, pending_);
+        // Progress keeps its own pace: one not yet due stays for a later delivery; the last value always
+        // goes out with the end of the run.
         const bool progressDue = !sinceProgressSent_.isValid()
-            || sinceProgressSent_.elapsed() >= kProgressIntervalMs || finished || failure;
-        if (progress_ && progressDue) {
-            std::swap(latest, progress_);
+            || sinceProgressSent_.elapsed() >= kProgressIntervalMs || batch.finished || batch.failure;
+        if (!progressDue)
+            std::swap(pending_.progress, batch.progress);
+        else if (batch.progress)
             sinceProgressSent_.start();
-        }
         runId = runId_;
     }
     // Emitted outside the lock: receivers may take their time without stalling the trainer.
-    if (started)
+    if (const auto& started = batch.started)
         emit runStarted(started->runId, started->device, started->parameters, started->modelSummary);
-    if (!metrics.isEmpty())
-        emit metricsArrived(metrics);
-    if (!snapshots.isEmpty())
-        emit attentionArrived(snapshots);
-    if (latest)
+    if (!batch.metrics.isEmpty())
+        emit metricsArrived(batch.metrics);
+    if (!batch.snapshots.isEmpty())
+        emit attentionArrived(batch.snapshots);
+    if (const auto& latest = batch.progress)
         emit progress(latest->step, latest->totalSteps, latest->loss, latest->elapsedSeconds);
-    if (finished)
-        emit runFinished(runId, *finished);
-    if (failure)
-        emit failed(*failure);
+    if (batch.finished)
+        emit runFinished(runId, *batch.finished);
+    if (batch.failure)
+        emit failed(*batch.failure);
 }
 
 } // namespace attnlab::ui

@@ -18,7 +18,8 @@ namespace attnlab::ui {
 // (the GUI thread). Events are buffered under a mutex and delivered by at most one pending queued
 // invocation, so a model that trains thousands of batches a second cannot flood the event loop:
 // progress is sent at most every ~50 ms (the latest value wins), metric points and attention
-// snapshots arrive in batches, in the order the trainer produced them.
+// snapshots arrive in batches, in the order the trainer produced them. The worker that owns it emits idle
+// only after the last of a run's signals; receivers connect here directly (TrainingWorker::events()).
 class TrainingEventBridge : public QObject, public TrainingObserver {
     Q_OBJECT
 public:
@@ -54,6 +55,15 @@ private:
         qint64 parameters = 0;
         QString modelSummary;
     };
+    // What arrived since the last delivery; deliver() takes it all in one swap, under the lock.
+    struct Pending {
+        std::optional<Started> started;
+        std::optional<ProgressEvent> progress;
+        QVector<MetricPoint> metrics;
+        QVector<AttentionSnapshot> snapshots;
+        std::optional<RunSummary> finished;
+        std::optional<QString> failure;
+    };
 
     void scheduleLocked();   // caller holds mutex_
     Q_INVOKABLE void deliver();
@@ -62,12 +72,7 @@ private:
     const StoreObserver* store_ = nullptr;
     bool deliveryPending_ = false;
     qint64 runId_ = 0;
-    std::optional<Started> started_;
-    std::optional<ProgressEvent> progress_;
-    QVector<MetricPoint> metrics_;
-    QVector<AttentionSnapshot> snapshots_;
-    std::optional<RunSummary> finished_;
-    std::optional<QString> failure_;
+    Pending pending_;
     QElapsedTimer sinceProgressSent_; // invalid until the first progress went out
 };
 

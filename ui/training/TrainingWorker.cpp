@@ -23,13 +23,7 @@ TrainingWorker::TrainingWorker(const QString& dbPath, QObject* parent)
     qRegisterMetaType<attnlab::TrainConfig>();
     qRegisterMetaType<QVector<attnlab::MetricPoint>>();
     qRegisterMetaType<QVector<attnlab::AttentionSnapshot>>();
-
-    connect(bridge_, &TrainingEventBridge::runStarted, this, &TrainingWorker::runStarted);
-    connect(bridge_, &TrainingEventBridge::progress, this, &TrainingWorker::progress);
-    connect(bridge_, &TrainingEventBridge::metricsArrived, this, &TrainingWorker::metricsArrived);
-    connect(bridge_, &TrainingEventBridge::attentionArrived, this, &TrainingWorker::attentionArrived);
-    connect(bridge_, &TrainingEventBridge::runFinished, this, &TrainingWorker::runFinished);
-    connect(bridge_, &TrainingEventBridge::failed, this, &TrainingWorker::failed);
+    setObjectName(QStringLiteral("trainingWorker"));
 }
 
 TrainingWorker::~TrainingWorker()

@@ -5,7 +5,6 @@
 
 #include <QObject>
 #include <QString>
-#include <QVector>
 
 #include <memory>
 
@@ -15,9 +14,10 @@ namespace attnlab::ui {
 
 class TrainingEventBridge;
 
-// Runs one training at a time on a thread it owns. The worker object itself lives in the GUI thread:
-// its signals arrive there (coalesced by TrainingEventBridge), and the training thread opens its own
-// RunStore on the same file, since an SQLite connection must not cross threads.
+// Runs one training at a time on a thread it owns. The worker object itself lives in the GUI thread, and
+// so does its TrainingEventBridge: receivers connect straight to events(), whose signals arrive on the GUI
+// thread, coalesced. The training thread opens its own RunStore on the same file, since an SQLite
+// connection must not cross threads.
 class TrainingWorker : public QObject {
     Q_OBJECT
 public:
@@ -25,6 +25,8 @@ public:
     ~TrainingWorker() override; // cancels a run in progress and waits for its thread
 
     const QString& dbPath() const { return dbPath_; }
+    // The run's events (started, progress, metrics, attention, finished, failed), one bridge for every run.
+    TrainingEventBridge* events() const { return bridge_; }
     // True from start() until every signal of the run has been delivered and its thread has ended.
     bool isRunning() const { return running_; }
     // Waits for the training thread to end; true when it did within msecs (-1: no limit).
@@ -37,13 +39,8 @@ public slots:
     void stop();
 
 signals:
-    void runStarted(qint64 runId, const QString& device, qint64 parameters, const QString& modelSummary);
-    void progress(int step, int totalSteps, double loss, double elapsedSeconds);
-    void metricsArrived(const QVector<attnlab::MetricPoint>& points);
-    void attentionArrived(const QVector<attnlab::AttentionSnapshot>& snapshots);
-    void runFinished(qint64 runId, const attnlab::RunSummary& summary);
-    void failed(const QString& message);
-    // The training thread has ended and every event of the run was delivered; a new run may start.
+    // The training thread has ended and every signal events() sends for the run was delivered before
+    // this one; a new run may start.
     void idle();
 
 private:
