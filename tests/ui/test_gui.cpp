@@ -96,6 +96,7 @@ private slots:
     void closingMidRunStoresCancelledRun();
     void historyFiltersTagsAndRepeats();
     void heatmapShowsPoolingAndInputAttention();
+    void regressionRunReadsAsRmse();
 };
 
 void TestGui::setupPanelFollowsRegistry()
@@ -498,9 +499,7 @@ AttentionSnapshot trainedSnapshot(const std::string& dataset, const std::string&
     c.device = "cpu";
     StoreObserver observer(store);
     CancelToken cancel;
-    const RunSummary summary = DatasetCatalog::isRegression(dataset)
-                                   ? Trainer(c).run(DatasetCatalog::loadSeries(dataset, {}), observer, cancel)
-                                   : Trainer(c).run(DatasetCatalog::load(dataset), observer, cancel);
+    const RunSummary summary = Trainer(c).run(DatasetCatalog::loadAny(dataset, {}), observer, cancel);
     if (summary.status != RunStatus::Completed)
         qFatal("training %s failed: %s", model.c_str(), summary.message.c_str());
     return *store.latestAttention(observer.runId());
@@ -549,4 +548,48 @@ void TestGui::heatmapShowsPoolingAndInputAttention()
 }
 
 QTEST_MAIN(TestGui)
+// A time-series run reads as RMSE in the run list and the plot's title, never as an accuracy ("0.0%").
+void TestGui::regressionRunReadsAsRmse()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+    qint64 runId = 0;
+    RunSummary summary;
+    {
+        RunStore store(db.toStdString());
+        TrainConfig c;
+        c.dataset = "synthetic-lag";
+        c.model.model = "darnn";
+        c.model.position = "none";
+        c.model.dModel = 16;
+        c.steps = 30;
+        c.evalEvery = 10;
+        c.device = "cpu";
+        StoreObserver observer(store);
+        CancelToken cancel;
+        summary = Trainer(c).run(DatasetCatalog::loadAny(c.dataset, {}), observer, cancel);
+        QCOMPARE(statusText(summary.status), statusText(RunStatus::Completed));
+        QVERIFY(summary.regression && summary.testRmse > 0.0);
+        runId = observer.runId();
+    }
+    MainWindow window(db);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    auto* runs = child<RunListPanel>(&window, "runListPanel");
+    QTableWidget* table = child<QTableWidget>(runs, "runTable");
+    QCOMPARE(runs->runCount(), 1);
+    const QString dev = table->item(0, RunListPanel::BestDev)->text();
+    const QString test = table->item(0, RunListPanel::Test)->text();
+    QVERIFY2(!dev.contains('%') && !test.contains('%'), qPrintable(dev + " / " + test));
+    QCOMPARE(table->item(0, RunListPanel::Test)->data(Qt::UserRole).toDouble(), summary.testRmse);
+    QVERIFY(table->item(0, RunListPanel::Test)->toolTip().startsWith(QStringLiteral("test RMSE")));
+
+    window.showRun(runId);
+    const QString subtitle = child<TrainingCurvesPlot>(&window, "trainingCurvesPlot")->subtitle();
+    QVERIFY2(subtitle.contains(QStringLiteral("best dev RMSE")) && subtitle.contains(QStringLiteral("test RMSE")),
+             qPrintable(subtitle));
+    QVERIFY2(!subtitle.contains('%'), qPrintable(subtitle));
+}
+
 #include "test_gui.moc"
