@@ -1,6 +1,7 @@
 #include "core/store/RunExport.h"
 
 #include "core/store/RunStore.h"
+#include "core/store/StoredJson.h"
 
 #include <nlohmann/json.hpp>
 #include <sqlite3.h>
@@ -14,6 +15,7 @@
 #include <memory>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 namespace attnlab {
 namespace {
@@ -28,11 +30,7 @@ json embedded(const std::string& text)
 {
     if (text.empty())
         return nullptr;
-    try {
-        return json::parse(text);
-    } catch (const json::exception&) {
-        return text; // not JSON after all: kept as it was
-    }
+    return StoredJson::parseOr(text, text); // not JSON after all: kept as it was
 }
 
 std::string unembedded(const json& value)
@@ -240,6 +238,17 @@ void copyDatabase(const std::string& from, const std::string& to)
     close();
 }
 
+// Adds one run of another store, counting it as added or as skipped (its uuid is here already). A run
+// that was still running there is stored as interrupted: nothing will finish it here.
+void importInto(RunStore& store, RunBundle bundle, RunExport::ImportResult& result)
+{
+    if (bundle.record.status == RunStatus::Running) {
+        bundle.record.status = RunStatus::Interrupted;
+        bundle.record.message = "imported while still running";
+    }
+    (store.importRun(bundle) ? result.added : result.skipped)++;
+}
+
 } // namespace
 
 RunExport::RunExport(RunStore& store) : store_(store) {}
@@ -336,14 +345,8 @@ RunExport::ImportResult RunExport::importDatabase(const std::string& path)
     ImportResult result;
     RunFilter oldestFirst;
     oldestFirst.descending = false;
-    for (const auto& r : source->listRuns(oldestFirst)) {
-        RunBundle b = source->bundle(r.id);
-        if (b.record.status == RunStatus::Running) {
-            b.record.status = RunStatus::Interrupted;
-            b.record.message = "imported while still running";
-        }
-        (store_.importRun(b) ? result.added : result.skipped)++;
-    }
+    for (const auto& r : source->listRuns(oldestFirst))
+        importInto(store_, source->bundle(r.id), result);
     return result;
 }
 
@@ -379,13 +382,8 @@ RunExport::ImportResult RunExport::importJson(const std::string& path)
         throw std::runtime_error("import " + path + ": run " + std::to_string(index + 1) + ": " + e.what());
     }
     ImportResult result;
-    for (auto& b : bundles) {
-        if (b.record.status == RunStatus::Running) {
-            b.record.status = RunStatus::Interrupted;
-            b.record.message = "imported while still running";
-        }
-        (store_.importRun(b) ? result.added : result.skipped)++;
-    }
+    for (auto& b : bundles)
+        importInto(store_, std::move(b), result);
     return result;
 }
 

@@ -1,0 +1,25 @@
+#pragma once
+#include "core/store/RunRecord.h"
+
+#include <string>
+
+namespace attnlab {
+
+class SqliteStatement;
+
+// How a row of the runs table maps to a RunRecord (private to core/store): the one column list that
+// every query of whole runs selects, and the reading of such a row.
+class RunColumns {
+public:
+    // "SELECT <every column a RunRecord holds> FROM runs"; append the WHERE and ORDER BY.
+    static std::string selectFromRuns();
+    static RunRecord read(const SqliteStatement& row); // a row of selectFromRuns()
+
+    // The result columns that every schema since version 1 has (status, steps, seconds, best_dev,
+    // best_step, test_accuracy, params, device, message), in that order: the migration to version 2
+    // builds the summary of an old run from them, as read() does for the record.
+    static std::string resultColumns();
+    static void readResult(const SqliteStatement& row, int firstColumn, RunRecord& record);
+};
+
+} // namespace attnlab

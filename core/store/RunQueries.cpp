@@ -1,0 +1,146 @@
+#include "core/store/RunQueries.h"
+
+#include "core/store/RunColumns.h"
+#include "core/store/SqliteConnection.h"
+#include "core/store/SqliteStatement.h"
+
+#include <stdexcept>
+
+namespace attnlab {
+namespace {
+
+// Every row of a query about one run (its id bound to the one parameter), each made by readRow.
+template <typename ReadRow>
+auto rowsOfRun(const SqliteConnection& connection, const std::string& sql, std::int64_t runId, ReadRow readRow)
+{
+    SqliteStatement s(connection, sql);
+    s.bind(1, runId);
+    std::vector<decltype(readRow(s))> rows;
+    while (s.step())
+        rows.push_back(readRow(s));
+    return rows;
+}
+
+} // namespace
+
+RunQueries::RunQueries(const SqliteConnection& connection) : connection_(connection) {}
+
+std::vector<RunRecord> RunQueries::listRuns(const RunFilter& filter) const
+{
+    std::string sql = RunColumns::selectFromRuns() + " WHERE 1";
+    std::vector<std::string> values; // bound in order
+    auto equal = [&](const char* column, const std::string& value) {
+        if (!value.empty()) {
+            sql += std::string(" AND ") + column + "=?";
+            values.push_back(value);
+        }
+    };
+    equal("dataset", filter.dataset);
+    equal("model", filter.model);
+    equal("position", filter.position);
+    equal("status", filter.status);
+    if (!filter.tag.empty()) {
+        sql += " AND EXISTS (SELECT 1 FROM json_each(runs.tags) WHERE json_each.value=?)";
+        values.push_back(filter.tag);
+    }
+    if (!filter.text.empty()) {
+        sql += " AND (instr(lower(name), lower(?)) > 0 OR instr(lower(notes), lower(?)) > 0)";
+        values.push_back(filter.text);
+        values.push_back(filter.text);
+    }
+    const char* direction = filter.descending ? " DESC" : " ASC";
+    const char* column = "started_at";
+    switch (filter.sortBy) {
+    case RunFilter::SortBy::Started: column = "started_at"; break;
+    case RunFilter::SortBy::TestAccuracy: column = "test_accuracy"; break;
+    case RunFilter::SortBy::BestDev: column = "best_dev"; break;
+    case RunFilter::SortBy::Name: column = "name COLLATE NOCASE"; break;
+    }
+    // Ties (same second, same accuracy) fall back to the order the runs were added.
+    sql += std::string(" ORDER BY ") + column + direction + ", id" + direction;
+    if (filter.limit > 0)
+        sql += " LIMIT " + std::to_string(filter.limit);
+
+    SqliteStatement s(connection_, sql);
+    for (std::size_t i = 0; i < values.size(); ++i)
+        s.bind(static_cast<int>(i + 1), values[i]);
+    std::vector<RunRecord> runs;
+    while (s.step())
+        runs.push_back(RunColumns::read(s));
+    return runs;
+}
+
+std::optional<RunRecord> RunQueries::run(std::int64_t runId) const
+{
+    SqliteStatement s(connection_, RunColumns::selectFromRuns() + " WHERE id=?");
+    s.bind(1, runId);
+    if (!s.step())
+        return std::nullopt;
+    return RunColumns::read(s);
+}
+
+std::vector<MetricPoint> RunQueries::metrics(std::int64_t runId) const
+{
+    return rowsOfRun(connection_, "SELECT step, split, name, value FROM metrics WHERE run_id=? ORDER BY step, rowid",
+                     runId, [](const SqliteStatement& s) {
+                         return MetricPoint{static_cast<int>(s.integer(0)), s.text(1), s.text(2), s.real(3)};
+                     });
+}
+
+std::vector<std::pair<int, double>> RunQueries::metricSeries(std::int64_t runId, const std::string& split,
+                                                             const std::string& name) const
+{
+    SqliteStatement s(connection_,
+                      "SELECT step, value FROM metrics WHERE run_id=? AND split=? AND name=? ORDER BY step, rowid");
+    s.bind(1, runId).bind(2, split).bind(3, name);
+    std::vector<std::pair<int, double>> series;
+    while (s.step())
+        series.emplace_back(static_cast<int>(s.integer(0)), s.real(1));
+    return series;
+}
+
+std::optional<AttentionSnapshot> RunQueries::latestAttention(std::int64_t runId) const
+{
+    SqliteStatement s(connection_,
+                      "SELECT snapshot_json FROM attention WHERE run_id=? ORDER BY step DESC, rowid DESC LIMIT 1");
+    s.bind(1, runId);
+    if (!s.step())
+        return std::nullopt;
+    return AttentionSnapshot::fromJson(s.text(0));
+}
+
+std::vector<std::string> RunQueries::attentionJson(std::int64_t runId) const
+{
+    return rowsOfRun(connection_, "SELECT snapshot_json FROM attention WHERE run_id=? ORDER BY step, rowid", runId,
+                     [](const SqliteStatement& s) { return s.text(0); });
+}
+
+std::vector<Characteristic> RunQueries::characteristics(std::int64_t runId) const
+{
+    return rowsOfRun(connection_, "SELECT name, value, unit FROM characteristics WHERE run_id=? ORDER BY rowid", runId,
+                     [](const SqliteStatement& s) { return Characteristic{s.text(0), s.real(1), s.text(2)}; });
+}
+
+std::vector<CheckpointRef> RunQueries::checkpoints(std::int64_t runId) const
+{
+    return rowsOfRun(connection_, "SELECT step, path, sha256 FROM checkpoints WHERE run_id=? ORDER BY step, rowid",
+                     runId, [](const SqliteStatement& s) {
+                         return CheckpointRef{static_cast<int>(s.integer(0)), s.text(1), s.text(2)};
+                     });
+}
+
+RunBundle RunQueries::bundle(std::int64_t runId) const
+{
+    auto record = run(runId);
+    if (!record)
+        throw std::invalid_argument("run store " + connection_.path() + ": no run " + std::to_string(runId));
+    RunBundle b;
+    b.record = std::move(*record);
+    b.metrics = metrics(runId);
+    b.attentionJson = attentionJson(runId);
+    b.characteristics = characteristics(runId);
+    b.checkpoints = checkpoints(runId);
+    return b;
+}
+
+} // namespace attnlab

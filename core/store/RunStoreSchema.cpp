@@ -1,0 +1,119 @@
+#include "core/store/RunStoreSchema.h"
+
+#include "core/data/install/Sha256.h"
+#include "core/store/RunColumns.h"
+#include "core/store/RunStore.h"
+#include "core/store/SqliteConnection.h"
+#include "core/store/SqliteStatement.h"
+
+#include <nlohmann/json.hpp>
+
+#include <stdexcept>
+
+namespace attnlab {
+
+RunStoreSchema::RunStoreSchema(const SqliteConnection& connection) : connection_(connection) {}
+
+int RunStoreSchema::version() const
+{
+    SqliteStatement s(connection_, "PRAGMA user_version");
+    s.step();
+    return static_cast<int>(s.integer(0));
+}
+
+void RunStoreSchema::migrate() const
+{
+    const int found = version();
+    if (found > RunStore::kSchemaVersion)
+        throw std::runtime_error("run store " + connection_.path() + ": written by a newer Attention Lab (schema " +
+                                 std::to_string(found) + ", this build knows " +
+                                 std::to_string(RunStore::kSchemaVersion) + ")");
+    if (found == 0) {
+        // An SQLite file with someone else's tables is not ours to change.
+        SqliteStatement tables(connection_, "SELECT COUNT(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'");
+        tables.step();
+        if (tables.integer(0) > 0)
+            throw std::runtime_error("run store " + connection_.path() +
+                                     ": not an Attention Lab run database (an SQLite file with other tables)");
+    }
+    if (found < 1)
+        migrateToVersion1();
+    if (found < 2)
+        migrateToVersion2();
+}
+
+// Schema 1 exactly as the first release wrote it; later versions change it only by further steps.
+void RunStoreSchema::migrateToVersion1() const
+{
+    connection_.transaction([&] {
+        connection_.exec(
+            "CREATE TABLE IF NOT EXISTS runs ("
+            " id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, status TEXT NOT NULL,"
+            " started_at TEXT NOT NULL, finished_at TEXT, config_json TEXT NOT NULL, seed INTEGER NOT NULL,"
+            " dataset TEXT NOT NULL, model TEXT NOT NULL, position TEXT NOT NULL,"
+            " app_version TEXT, git_hash TEXT, torch_version TEXT, device TEXT, host TEXT, pid INTEGER,"
+            " params INTEGER DEFAULT 0, steps INTEGER DEFAULT 0, seconds REAL DEFAULT 0,"
+            " best_dev REAL DEFAULT 0, best_step INTEGER DEFAULT 0, test_accuracy REAL DEFAULT 0, message TEXT);"
+            "CREATE TABLE IF NOT EXISTS metrics ("
+            " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, step INTEGER NOT NULL,"
+            " split TEXT NOT NULL, name TEXT NOT NULL, value REAL NOT NULL);"
+            "CREATE INDEX IF NOT EXISTS metrics_by_run ON metrics(run_id, step);"
+            "CREATE TABLE IF NOT EXISTS attention ("
+            " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, step INTEGER NOT NULL,"
+            " snapshot_json TEXT NOT NULL);"
+            "CREATE INDEX IF NOT EXISTS attention_by_run ON attention(run_id, step);"
+            "PRAGMA user_version = 1;");
+    });
+}
+
+// Schema 2: uuid, tags, notes, environment, summary and group key per run; characteristics and
+// checkpoints tables. Runs written by schema 1 get their new columns filled from what they have.
+void RunStoreSchema::migrateToVersion2() const
+{
+    connection_.transaction([&] {
+        if (version() >= 2) // another process migrated while we waited for the lock
+            return;
+        connection_.exec(
+            "ALTER TABLE runs ADD COLUMN uuid TEXT;"
+            "ALTER TABLE runs ADD COLUMN tags TEXT NOT NULL DEFAULT '[]';"
+            "ALTER TABLE runs ADD COLUMN notes TEXT NOT NULL DEFAULT '';"
+            "ALTER TABLE runs ADD COLUMN environment_json TEXT NOT NULL DEFAULT '{}';"
+            "ALTER TABLE runs ADD COLUMN summary_json TEXT NOT NULL DEFAULT '';"
+            "ALTER TABLE runs ADD COLUMN group_key TEXT NOT NULL DEFAULT '';"
+            "CREATE TABLE characteristics ("
+            " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, name TEXT NOT NULL,"
+            " value REAL NOT NULL, unit TEXT NOT NULL DEFAULT '');"
+            "CREATE INDEX characteristics_by_run ON characteristics(run_id);"
+            "CREATE TABLE checkpoints ("
+            " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, step INTEGER NOT NULL,"
+            " path TEXT NOT NULL, sha256 TEXT NOT NULL DEFAULT '');"
+            "CREATE INDEX checkpoints_by_run ON checkpoints(run_id, step);");
+
+        SqliteStatement old(connection_, "SELECT id, host, pid, started_at, config_json, app_version, git_hash,"
+                                         " torch_version, " + RunColumns::resultColumns() + " FROM runs");
+        SqliteStatement update(connection_,
+                               "UPDATE runs SET uuid=?, group_key=?, summary_json=?, environment_json=? WHERE id=?");
+        while (old.step()) {
+            // A uuid derived from what identifies the old run, so migrating two copies of one file gives
+            // the same uuids and merging them later adds nothing twice.
+            const std::string uuid = Sha256::ofText("attnlab-v1-run|" + old.text(1) + "|" + old.text(2) + "|" +
+                                                    old.text(3) + "|" + old.text(0) + "|" + old.text(4))
+                                         .substr(0, 32);
+            // Schema 1 kept only the result columns; the summary of a finished run is made from them.
+            RunRecord result;
+            RunColumns::readResult(old, 8, result);
+            const std::string summaryJson = result.status != RunStatus::Running ? result.summary().toJson() : "";
+            const nlohmann::json environment = {{"app_version", old.text(5)}, {"git_hash", old.text(6)},
+                                                {"torch_version", old.text(7)}, {"device", result.device},
+                                                {"host", old.text(1)}};
+            update.bind(1, uuid).bind(2, RunStore::groupKeyOf(old.text(4))).bind(3, summaryJson)
+                .bind(4, environment.dump()).bind(5, old.integer(0));
+            update.run();
+        }
+        connection_.exec("CREATE UNIQUE INDEX runs_by_uuid ON runs(uuid);"
+                         "CREATE INDEX runs_by_group ON runs(group_key);"
+                         "PRAGMA user_version = 2;");
+    });
+}
+
+} // namespace attnlab
