@@ -89,8 +89,6 @@ const char* kRunsUsage =
 
 } // namespace
 
-RunsCommand::RunsCommand(std::ostream& out, std::ostream& err) : out_(out), err_(err) {}
-
 int RunsCommand::run(const std::vector<std::string>& args)
 {
     if (args.size() >= 2 && (args[1] == "--help" || args[1] == "-h")) {
