@@ -7,7 +7,8 @@ class CliFlags;
 class RunStore;
 
 // attnlab-cli runs list | show | export | import | tag | note | groups: the run store from a terminal or a
-// script. Reads and writes only through RunStore and RunExport, so the GUI's history and this agree.
+// script. Reads and writes only through RunStore and RunExport, so the GUI's history and this agree, and
+// words a run's result through RunResult, as train and the GUI do.
 // Throws CliUsageError for bad usage and std::runtime_error (naming the file) for store problems.
 class RunsCommand : public Command {
 public:
