@@ -1,23 +1,23 @@
 #pragma once
 #include <iosfwd>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace attnlab {
 
-// attnlab-cli: list | describe | train | presets | stats | fetch | import | runs. Returns the process exit code; 2 for bad usage.
+class Command;
+
+// attnlab-cli: hands each command to its class in cli/commands/ (list, describe, train, presets, stats,
+// fetch | import, runs, bench) and turns what they throw into the exit code: 2 with the usage text for a
+// CliUsageError, 1 with "attnlab-cli: message" for any other error. Returns the process exit code.
 class CliApp {
 public:
     CliApp(std::ostream& out, std::ostream& err);
     int run(const std::vector<std::string>& args);
 
 private:
-    int list(const std::vector<std::string>& args);
-    int describe(const std::vector<std::string>& args);
-    int train(const std::vector<std::string>& args);
-    int presets(const std::vector<std::string>& args);
-    int stats(const std::vector<std::string>& args);
-    int fetchOrImport(const std::vector<std::string>& args); // fetch | import
+    std::unique_ptr<Command> commandNamed(const std::string& name); // null for an unknown name
     int usage(const std::string& problem);
 
     std::ostream& out_;

@@ -72,6 +72,26 @@ double CliFlags::real(const std::string& flag, double fallback) const
     return n;
 }
 
+void CliFlags::update(const std::string& flag, int& target) const
+{
+    target = static_cast<int>(integer(flag, target));
+}
+
+void CliFlags::update(const std::string& flag, std::uint64_t& target) const
+{
+    target = static_cast<std::uint64_t>(integer(flag, static_cast<long long>(target)));
+}
+
+void CliFlags::update(const std::string& flag, double& target) const
+{
+    target = real(flag, target);
+}
+
+void CliFlags::update(const std::string& flag, std::string& target) const
+{
+    target = text(flag, target);
+}
+
 std::vector<std::string> CliFlags::list(const std::string& flag) const
 {
     std::vector<std::string> items;

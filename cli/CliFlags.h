@@ -1,4 +1,5 @@
 #pragma once
+#include <cstdint>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -24,6 +25,12 @@ public:
     std::string required(const std::string& flag) const;
     long long integer(const std::string& flag, long long fallback) const;
     double real(const std::string& flag, double fallback) const;
+    // A setting overridden by its flag: target takes the flag's value, parsed as target's type, when the
+    // flag is given, and keeps its own otherwise (a preset's, a config file's or the default).
+    void update(const std::string& flag, int& target) const;
+    void update(const std::string& flag, std::uint64_t& target) const;
+    void update(const std::string& flag, double& target) const;
+    void update(const std::string& flag, std::string& target) const;
     // A required flag's comma-separated items, empty ones dropped ("a,,b," -> a, b).
     std::vector<std::string> list(const std::string& flag) const;
     const std::vector<std::string>& positional() const { return positional_; }

@@ -80,8 +80,6 @@ std::string runThisProgram(const std::vector<std::string>& args)
 
 } // namespace
 
-BenchCommand::BenchCommand(std::ostream& out, std::ostream& err) : out_(out), err_(err) {}
-
 int BenchCommand::run(const std::vector<std::string>& args)
 {
     const CliFlags flags(args,
@@ -89,12 +87,12 @@ int BenchCommand::run(const std::vector<std::string>& args)
                           "--batch-size", "--seed", "--db"},
                          {"--json", "--no-store", "--one-process"});
     ModelCharacteristics::Settings settings;
-    settings.epochs = static_cast<int>(flags.integer("--epochs", settings.epochs));
-    settings.predictPasses = static_cast<int>(flags.integer("--passes", settings.predictPasses));
-    settings.batchSize = static_cast<int>(flags.integer("--batch-size", settings.batchSize));
-    settings.threads = static_cast<int>(flags.integer("--threads", settings.threads));
-    settings.seed = static_cast<std::uint64_t>(flags.integer("--seed", static_cast<long long>(settings.seed)));
-    settings.device = flags.text("--device", settings.device);
+    flags.update("--epochs", settings.epochs);
+    flags.update("--passes", settings.predictPasses);
+    flags.update("--batch-size", settings.batchSize);
+    flags.update("--threads", settings.threads);
+    flags.update("--seed", settings.seed);
+    flags.update("--device", settings.device);
     if (settings.epochs < 1)
         throw CliUsageError("--epochs: at least 1 (the thesis ran 10)");
     if (settings.predictPasses < 0)

@@ -1,7 +1,5 @@
 #pragma once
-#include <iosfwd>
-#include <string>
-#include <vector>
+#include "cli/commands/Command.h"
 
 namespace attnlab {
 
@@ -10,14 +8,11 @@ namespace attnlab {
 // one run per model, tagged "bench", with the figures in its characteristics. With several models each is
 // measured in a fresh process of this program (--one-process: all here), so that one model's peak resident
 // memory does not include what the ones before it left in the allocator.
-class BenchCommand {
+class BenchCommand : public Command {
 public:
-    BenchCommand(std::ostream& out, std::ostream& err);
-    int run(const std::vector<std::string>& args); // args[0] == "bench"
+    using Command::Command;
+    int run(const std::vector<std::string>& args) override; // args[0] == "bench"
 
-private:
-    std::ostream& out_;
-    std::ostream& err_;
 };
 
 } // namespace attnlab

@@ -2,6 +2,7 @@
 
 #include "cli/CliFlags.h"
 #include "core/data/install/Sha256.h"
+#include "core/results/RunResult.h"
 #include "core/store/RunExport.h"
 #include "core/store/RunStore.h"
 
@@ -39,41 +40,14 @@ RunRecord existingRun(const RunStore& store, std::int64_t id)
     return *record;
 }
 
-// The one number a list shows per run: test accuracy (%), or test RMSE for time series.
-// A run has results once a dev evaluation chose a best step; a running run, one cancelled before its first
-// evaluation or a bench run (characteristics only) has none.
-bool hasResults(const RunRecord& r) { return r.status != RunStatus::Running && r.bestStep > 0; }
-
-std::string resultText(const RunRecord& r)
-{
-    std::ostringstream s;
-    if (!hasResults(r))
-        return "-";
-    if (r.regression)
-        s << "rmse " << std::setprecision(4) << std::fixed << r.testRmse;
-    else
-        s << std::setprecision(2) << std::fixed << 100.0 * r.testAccuracy << "%";
-    return s.str();
-}
-
+// A run in runs list --json: RunResult's fields (status, steps, seconds, params, best_step, device,
+// message, stopped_early, regression and the result figures, as train --json prints them) and the record's.
 nlohmann::json recordJson(const RunRecord& r)
 {
-    nlohmann::json o{{"id", r.id}, {"uuid", r.uuid}, {"name", r.name}, {"status", toString(r.status)},
-                     {"started_at", r.startedAt}, {"finished_at", r.finishedAt}, {"dataset", r.dataset},
-                     {"model", r.model}, {"position", r.position}, {"seed", r.seed}, {"params", r.parameters},
-                     {"steps", r.steps}, {"seconds", r.seconds}, {"best_step", r.bestStep}, {"tags", r.tags},
-                     {"notes", r.notes}, {"device", r.device}, {"message", r.message}, {"regression", r.regression},
-                     {"group_key", r.groupKey}};
-    if (r.regression) {
-        o["best_dev_rmse"] = r.bestDevRmse;
-        o["test_mae"] = r.testMae;
-        o["test_rmse"] = r.testRmse;
-        o["test_mape"] = r.testMape;
-    } else {
-        o["best_dev_accuracy"] = r.bestDevAccuracy;
-        o["test_accuracy"] = r.testAccuracy;
-        o["test_macro_f1"] = r.testMacroF1;
-    }
+    auto o = nlohmann::json::parse(RunResult(r.summary()).toJson());
+    o.update({{"id", r.id}, {"uuid", r.uuid}, {"name", r.name}, {"started_at", r.startedAt},
+              {"finished_at", r.finishedAt}, {"dataset", r.dataset}, {"model", r.model}, {"position", r.position},
+              {"seed", r.seed}, {"tags", r.tags}, {"notes", r.notes}, {"group_key", r.groupKey}});
     return o;
 }
 
@@ -88,8 +62,6 @@ const char* kRunsUsage =
     "  every runs command takes --db FILE (default $ATTNLAB_DB or ~/.local/share/attnlab/runs.sqlite)\n";
 
 } // namespace
-
-RunsCommand::RunsCommand(std::ostream& out, std::ostream& err) : out_(out), err_(err) {}
 
 int RunsCommand::run(const std::vector<std::string>& args)
 {
@@ -172,18 +144,16 @@ int RunsCommand::list(RunStore& store, const CliFlags& flags)
     out_ << std::left << std::setw(6) << "id" << std::setw(12) << "status" << std::setw(34) << "name" << std::setw(7)
          << "seed" << std::setw(9) << "steps" << std::setw(12) << "dev" << std::setw(14) << "test" << "started\n";
     for (const auto& r : runs) {
-        std::ostringstream dev;
-        if (!hasResults(r))
-            dev << "-";
-        else
-            dev << std::fixed << std::setprecision(r.regression ? 4 : 2)
-                << (r.regression ? r.bestDevRmse : 100.0 * r.bestDevAccuracy) << (r.regression ? "" : "%");
+        const RunResult result(r.summary());
+        const int decimals = r.regression ? 4 : 2;
+        // The test column names RMSE: a time-series run's number is not an accuracy.
+        const std::string test = (r.regression && result.hasTest() ? "rmse " : "") + result.testText(decimals);
         std::string name = r.name;
         if (name.size() > 32)
             name = name.substr(0, 31) + "…";
         out_ << std::left << std::setw(6) << r.id << std::setw(12) << toString(r.status) << std::setw(34) << name
-             << std::setw(7) << r.seed << std::setw(9) << r.steps << std::setw(12) << dev.str() << std::setw(14)
-             << resultText(r) << r.startedAt;
+             << std::setw(7) << r.seed << std::setw(9) << r.steps << std::setw(12) << result.devText(decimals)
+             << std::setw(14) << test << r.startedAt;
         if (!r.tags.empty()) {
             out_ << "  [";
             for (std::size_t i = 0; i < r.tags.size(); ++i)
@@ -210,15 +180,8 @@ int RunsCommand::show(RunStore& store, const CliFlags& flags)
          << std::setprecision(1) << r.seconds << " s\n"
          << "  device      " << r.device << " (LibTorch " << r.torchVersion << ", app " << r.appVersion
          << (r.gitHash.empty() ? "" : " " + r.gitHash) << ", host " << r.host << ")\n";
-    if (hasResults(r)) {
-        if (r.regression)
-            out_ << "  result      best dev RMSE " << std::setprecision(4) << r.bestDevRmse << " at step " << r.bestStep
-                 << "; test MAE " << r.testMae << ", RMSE " << r.testRmse << ", MAPE " << r.testMape << "%\n";
-        else
-            out_ << "  result      best dev " << std::setprecision(2) << 100.0 * r.bestDevAccuracy << "% at step "
-                 << r.bestStep << "; test " << 100.0 * r.testAccuracy << "%, macro-F1 " << 100.0 * r.testMacroF1 << "%"
-                 << (r.stoppedEarly ? " (stopped early)" : "") << "\n";
-    }
+    if (const RunResult result(r.summary()); result.hasResults())
+        out_ << "  result      " << result.headline() << "\n";
     if (!r.message.empty())
         out_ << "  message     " << r.message << "\n";
     if (!r.tags.empty()) {

@@ -1,7 +1,5 @@
 #pragma once
-#include <iosfwd>
-#include <string>
-#include <vector>
+#include "cli/commands/Command.h"
 
 namespace attnlab {
 
@@ -9,12 +7,13 @@ class CliFlags;
 class RunStore;
 
 // attnlab-cli runs list | show | export | import | tag | note | groups: the run store from a terminal or a
-// script. Reads and writes only through RunStore and RunExport, so the GUI's history and this agree.
+// script. Reads and writes only through RunStore and RunExport, so the GUI's history and this agree, and
+// words a run's result through RunResult, as train and the GUI do.
 // Throws CliUsageError for bad usage and std::runtime_error (naming the file) for store problems.
-class RunsCommand {
+class RunsCommand : public Command {
 public:
-    RunsCommand(std::ostream& out, std::ostream& err);
-    int run(const std::vector<std::string>& args); // args[0] == "runs"
+    using Command::Command;
+    int run(const std::vector<std::string>& args) override; // args[0] == "runs"
 
 private:
     int list(RunStore& store, const CliFlags& flags);
@@ -24,9 +23,6 @@ private:
     int tag(RunStore& store, const CliFlags& flags);
     int note(RunStore& store, const CliFlags& flags);
     int groups(RunStore& store, const CliFlags& flags);
-
-    std::ostream& out_;
-    std::ostream& err_;
 };
 
 } // namespace attnlab

@@ -1,0 +1,126 @@
+#include "cli/ConfigFlags.h"
+
+#include "cli/CliFlags.h"
+#include "core/config/Registry.h"
+#include "core/data/Vocabulary.h"
+
+#include <algorithm>
+
+namespace attnlab {
+
+const std::set<std::string>& ConfigFlags::modelFlags()
+{
+    static const std::set<std::string> flags = {
+        "--dataset", "--model", "--position", "--d-model", "--layers", "--rpr-clip", "--ff-hidden", "--dropout-keep",
+        "--heads", "--ffn-hidden", "--filters", "--max-length", "--activation", "--pooling", "--dropout-points",
+        "--dropout-input-keep", "--dropout-hidden-keep", "--dropout-output-keep", "--embedding-dim"};
+    return flags;
+}
+
+const std::set<std::string>& ConfigFlags::datasetFlags()
+{
+    static const std::set<std::string> flags = {
+        "--data-dir", "--file", "--train-file", "--dev-file", "--test-file", "--text-column", "--label-column",
+        "--target-column", "--drivers", "--delimiter", "--header", "--window", "--tokenizer", "--lag", "--distance",
+        "--min-fillers", "--max-fillers", "--dataset-seed"};
+    return flags;
+}
+
+const std::set<std::string>& ConfigFlags::datasetSwitches()
+{
+    static const std::set<std::string> flags = {"--phrases", "--lowercase"};
+    return flags;
+}
+
+DatasetOptions ConfigFlags::datasetOptions(const CliFlags& flags)
+{
+    DatasetOptions o;
+    flags.update("--dataset-seed", o.seed);
+    flags.update("--data-dir", o.dataDir);
+    o.phrases = flags.has("--phrases");
+    o.lowercase = flags.has("--lowercase");
+    flags.update("--file", o.file);
+    flags.update("--train-file", o.trainFile);
+    flags.update("--dev-file", o.devFile);
+    flags.update("--test-file", o.testFile);
+    flags.update("--text-column", o.textColumn);
+    flags.update("--label-column", o.labelColumn);
+    flags.update("--target-column", o.targetColumn);
+    flags.update("--tokenizer", o.tokenizer);
+    // Not CliFlags::list: --drivers is optional, and its items are kept as given (list drops empty ones).
+    for (std::string rest = flags.text("--drivers", ""); !rest.empty();) {
+        const auto comma = rest.find(',');
+        o.driverColumns.push_back(rest.substr(0, comma));
+        rest = comma == std::string::npos ? "" : rest.substr(comma + 1);
+    }
+    const std::string delimiter = flags.text("--delimiter", "");
+    if (delimiter == "tab" || delimiter == "\\t") o.delimiter = '\t';
+    else if (delimiter.size() == 1) o.delimiter = delimiter[0];
+    else if (!delimiter.empty()) throw CliUsageError("--delimiter expects one character or 'tab', got '" + delimiter + "'");
+    const std::string header = flags.text("--header", "auto");
+    if (header != "auto" && header != "yes" && header != "no")
+        throw CliUsageError("--header expects auto, yes or no, got '" + header + "'");
+    o.header = header == "auto" ? -1 : header == "yes" ? 1 : 0;
+    flags.update("--window", o.window);
+    flags.update("--lag", o.lag);
+    flags.update("--distance", o.distance);
+    flags.update("--min-fillers", o.minFillers);
+    o.maxFillers = static_cast<int>(flags.integer("--max-fillers", std::max(o.maxFillers, o.minFillers)));
+    return o;
+}
+
+ModelConfig ConfigFlags::modelConfig(const CliFlags& flags, const ModelConfig* base)
+{
+    ModelConfig m = base ? *base : ModelConfig{};
+    m.model = base ? flags.text("--model", m.model) : flags.required("--model");
+    m.position = base ? flags.text("--position", m.position) : flags.required("--position");
+    flags.update("--d-model", m.dModel);
+    flags.update("--embedding-dim", m.embeddingDim);
+    flags.update("--layers", m.layers);
+    flags.update("--rpr-clip", m.rprClip);
+    flags.update("--ff-hidden", m.ffHidden);
+    flags.update("--dropout-keep", m.dropoutKeep);
+    flags.update("--dropout-points", m.dropoutPoints);
+    flags.update("--dropout-input-keep", m.dropoutInputKeep);
+    flags.update("--dropout-hidden-keep", m.dropoutHiddenKeep);
+    flags.update("--dropout-output-keep", m.dropoutOutputKeep);
+    flags.update("--heads", m.heads);
+    flags.update("--ffn-hidden", m.ffnHidden);
+    flags.update("--filters", m.filters);
+    flags.update("--max-length", m.maxLength);
+    flags.update("--activation", m.activation);
+    flags.update("--pooling", m.pooling);
+    return m;
+}
+
+void ConfigFlags::checkIds(const std::string& dataset, const std::string& model, const std::string& position)
+{
+    checkDataset(dataset);
+    if (!Registry::find(Registry::models(), model))
+        throw CliUsageError("unknown model '" + model + "' (known: " + Registry::idList(Registry::models()) + ")");
+    if (!Registry::find(Registry::positions(), position))
+        throw CliUsageError("unknown position technique '" + position + "' (known: " + Registry::idList(Registry::positions()) + ")");
+}
+
+void ConfigFlags::checkDataset(const std::string& dataset)
+{
+    if (!Registry::find(Registry::datasets(), dataset))
+        throw CliUsageError("unknown dataset '" + dataset + "' (known: " + Registry::idList(Registry::datasets()) + ")");
+}
+
+ModelConfig ConfigFlags::modelFor(const ModelConfig& model, const LoadedDataset& data)
+{
+    ModelConfig m = model;
+    if (data.regression) {
+        m.drivers = data.series.drivers();
+        m.window = data.series.window;
+    } else {
+        m.numClasses = data.text.numClasses();
+        m.vocabularySize = static_cast<int>(Vocabulary::fromExamples(data.text.train).size());
+    }
+    if (auto problem = m.validate(); !problem.empty())
+        throw CliUsageError(problem);
+    return m;
+}
+
+} // namespace attnlab

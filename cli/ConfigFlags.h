@@ -1,0 +1,38 @@
+#pragma once
+#include "core/config/DatasetOptions.h"
+#include "core/config/ModelConfig.h"
+#include "core/data/LoadedDataset.h"
+
+#include <set>
+#include <string>
+
+namespace attnlab {
+
+class CliFlags;
+
+// The model and dataset flags that describe, stats and train share, and their translation into the
+// engine's ModelConfig and DatasetOptions: written once, so the three commands accept the same flags
+// with the same meaning (the usage text's "model options" and "dataset options"), and refuse the same
+// settings. Throws CliUsageError.
+class ConfigFlags {
+public:
+    // --dataset, --model, --position and the model options, each taking a value.
+    static const std::set<std::string>& modelFlags();
+    // The dataset options taking a value (docs/DATASETS.md) ...
+    static const std::set<std::string>& datasetFlags();
+    // ... and those that are switches (--phrases, --lowercase).
+    static const std::set<std::string>& datasetSwitches();
+
+    static DatasetOptions datasetOptions(const CliFlags& flags);
+    // Without a base, --model and --position are required; with one (a preset or config file), every
+    // flag given overrides the base's value.
+    static ModelConfig modelConfig(const CliFlags& flags, const ModelConfig* base = nullptr);
+    // Unknown ids are usage errors that list the known ones.
+    static void checkIds(const std::string& dataset, const std::string& model, const std::string& position);
+    static void checkDataset(const std::string& dataset);
+    // The model completed with what the dataset decides (its classes and vocabulary, or the series'
+    // drivers and window) and checked: a setting that cannot work is a usage error before anything runs.
+    static ModelConfig modelFor(const ModelConfig& model, const LoadedDataset& data);
+};
+
+} // namespace attnlab

@@ -1,0 +1,33 @@
+#include "cli/InterruptGuard.h"
+
+#include "core/training/CancelToken.h"
+
+#include <atomic>
+#include <csignal>
+
+namespace attnlab {
+namespace {
+
+// The signal handler can reach only globals; a lock-free atomic is safe to read there.
+std::atomic<CancelToken*> gInterruptToken{nullptr};
+
+extern "C" void onInterrupt(int)
+{
+    if (CancelToken* token = gInterruptToken.load())
+        token->cancel();
+}
+
+} // namespace
+
+InterruptGuard::InterruptGuard(CancelToken& token)
+    : previousToken_(gInterruptToken.exchange(&token)), previousHandler_(std::signal(SIGINT, onInterrupt))
+{
+}
+
+InterruptGuard::~InterruptGuard()
+{
+    std::signal(SIGINT, previousHandler_ == SIG_ERR ? SIG_DFL : previousHandler_);
+    gInterruptToken.store(previousToken_);
+}
+
+} // namespace attnlab

@@ -1,0 +1,23 @@
+#pragma once
+
+namespace attnlab {
+
+class CancelToken;
+
+// Ctrl-C while a guard lives cancels its token (a run then stops before the next batch and is stored as
+// cancelled; a download stops before the next chunk). The previous SIGINT handler and token come back
+// when the guard goes out of scope, however the scope is left (a return, an exception).
+class InterruptGuard {
+public:
+    explicit InterruptGuard(CancelToken& token);
+    ~InterruptGuard();
+    InterruptGuard(const InterruptGuard&) = delete;
+    InterruptGuard& operator=(const InterruptGuard&) = delete;
+
+private:
+    using Handler = void (*)(int);
+    CancelToken* previousToken_;
+    Handler previousHandler_;
+};
+
+} // namespace attnlab

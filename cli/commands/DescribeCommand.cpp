@@ -1,0 +1,38 @@
+#include "cli/commands/DescribeCommand.h"
+
+#include "cli/CliFlags.h"
+#include "cli/ConfigFlags.h"
+#include "core/data/DatasetCatalog.h"
+#include "core/training/TextClassifier.h"
+
+#include <nlohmann/json.hpp>
+
+#include <ostream>
+
+namespace attnlab {
+
+int DescribeCommand::run(const std::vector<std::string>& args)
+{
+    const CliFlags flags(args, ConfigFlags::modelFlags(), {"--json"});
+    const ModelConfig flagged = ConfigFlags::modelConfig(flags);
+    const std::string datasetId = flags.required("--dataset");
+    ConfigFlags::checkIds(datasetId, flagged.model, flagged.position);
+    // A sentence classifier: a time-series id is refused by the text loader, naming the problem.
+    const LoadedDataset data{false, DatasetCatalog::load(datasetId), {}};
+    const ModelConfig m = ConfigFlags::modelFor(flagged, data);
+    TextClassifier classifier(m);
+    const auto params = classifier.trainableParameters();
+    if (flags.has("--json")) {
+        out_ << nlohmann::json{{"dataset", datasetId}, {"model", m.model}, {"position", m.position},
+                               {"d_model", m.dModel}, {"layers", m.layers}, {"classes", m.numClasses},
+                               {"rpr_clip", m.position == "rpr" ? m.rprClip : 0}, {"params", params},
+                               {"summary", classifier.summary()}}.dump()
+             << "\n";
+    } else {
+        out_ << classifier.summary() << "\n"
+             << "trainable parameters (embeddings excluded): " << params << "\n";
+    }
+    return 0;
+}
+
+} // namespace attnlab
