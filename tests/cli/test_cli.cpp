@@ -58,6 +58,42 @@ private Q_SLOTS:
         QVERIFY(QFile::exists(db));
     }
 
+    // A time-series run reads as RMSE everywhere the command line shows it: train's finished line and
+    // JSON, runs list (text and JSON) and runs show; never as an accuracy.
+    void regressionReadsAsRmseEverywhere()
+    {
+        QTemporaryDir dir;
+        const auto db = dir.filePath("runs.sqlite");
+        const auto r = runCli({"train", "--dataset", "synthetic-lag", "--model", "narx", "--position", "none", "--steps",
+                               "40", "--eval-every", "20", "--d-model", "16", "--db", db, "--device", "cpu", "--json"});
+        QCOMPARE(r.code, 0);
+        const auto o = r.lastJson();
+        const double rmse = o["test_rmse"].toDouble();
+        QVERIFY(rmse > 0.0);
+        QCOMPARE(o["dev_rmse"].toDouble(), o["best_dev_rmse"].toDouble());
+        QVERIFY(!o.contains("test_accuracy") && !o.contains("dev_accuracy"));
+        // stderr is not a terminal here: JSON lines, the finished one carrying RunResult's sentence.
+        QString finished;
+        for (const auto& line : r.err.split('\n'))
+            if (QJsonDocument::fromJson(line.toUtf8()).object()["event"].toString() == "finished")
+                finished = QJsonDocument::fromJson(line.toUtf8()).object()["text"].toString();
+        QVERIFY2(finished.contains("best dev RMSE") && finished.contains("RMSE " + QString::number(rmse, 'f', 4)),
+                 qPrintable(finished));
+        QVERIFY2(!finished.contains('%') || finished.contains("MAPE"), qPrintable(finished));
+
+        const auto list = runCli({"runs", "list", "--db", db});
+        QCOMPARE(list.code, 0);
+        const QString row = list.out.split('\n').value(1);
+        QVERIFY2(row.contains(QString::number(rmse, 'f', 4)) && !row.contains('%'), qPrintable(row));
+        const auto listJson = runCli({"runs", "list", "--db", db, "--json"});
+        QCOMPARE(listJson.json().array().first().toObject()["test_rmse"].toDouble(), rmse);
+        QVERIFY(!listJson.json().array().first().toObject().contains("test_accuracy"));
+        const auto show = runCli({"runs", "show", QString::number(o["run_id"].toInteger()), "--db", db});
+        QCOMPARE(show.code, 0);
+        QVERIFY2(show.out.contains("best dev RMSE") && show.out.contains("RMSE " + QString::number(rmse, 'f', 4)),
+                 qPrintable(show.out));
+    }
+
     // Presets (one per thesis experiment + quick variants), a config file overridden by flags, repeats with
     // different seeds aggregated as mean and sample std, and JSON lines on stderr when it is not a terminal.
     void presetsConfigsAndRepeats()
