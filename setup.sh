@@ -27,9 +27,12 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-# ccache may reuse precompiled-header builds only with these relaxations.
+# ccache may reuse precompiled-header builds only with these relaxations. BASEDIR makes paths relative and
+# NOHASHDIR leaves the build folder out of the hash of -g builds, so a fresh clone or a second build folder
+# hits the cache of the first (measured: 3% hits without it; debug info then names the first build's folder).
 export CCACHE_SLOPPINESS=${CCACHE_SLOPPINESS:-pch_defines,time_macros,include_file_mtime,include_file_ctime}
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD}
+export CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-true}
 
 jobs=$(nproc)
 cmake_args=(-S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DATTNLAB_GUI="$gui")
