@@ -9,7 +9,11 @@
 #include "cli/commands/RunsCommand.h"
 #include "cli/commands/StatsCommand.h"
 #include "cli/commands/TrainCommand.h"
+#include "core/platform/BuildInfo.h"
+#include "core/training/ComputeDevice.h"
 
+#include <algorithm>
+#include <initializer_list>
 #include <memory>
 #include <ostream>
 #include <stdexcept>
@@ -56,8 +60,16 @@ CliApp::CliApp(std::ostream& out, std::ostream& err) : out_(out), err_(err) {}
 
 int CliApp::usage(const std::string& problem)
 {
-    err_ << "attnlab-cli: " << problem << "\n" << kUsage;
+    // The one line that matters, and where to read more: the 30-line usage would bury it.
+    err_ << "attnlab-cli: " << problem << "\n"
+         << "attnlab-cli: 'attnlab-cli --help' lists every command and option\n";
     return 2;
+}
+
+std::string CliApp::version()
+{
+    return "attnlab-cli " + BuildInfo::appVersion() + " (git " + BuildInfo::gitHash() + ", LibTorch " +
+           ComputeDevice::torchVersion() + ")";
 }
 
 int CliApp::run(const std::vector<std::string>& args)
@@ -65,6 +77,20 @@ int CliApp::run(const std::vector<std::string>& args)
     if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
         (args.empty() ? err_ : out_) << kUsage;
         return args.empty() ? 2 : 0;
+    }
+    // --help and --version work after any command too (runs has its own, more detailed help).
+    const auto has = [&](std::initializer_list<const char*> names) {
+        return std::any_of(args.begin(), args.end(), [&](const std::string& a) {
+            return std::any_of(names.begin(), names.end(), [&](const char* n) { return a == n; });
+        });
+    };
+    if (has({"--version", "-V"})) {
+        out_ << version() << "\n";
+        return 0;
+    }
+    if (args[0] != "runs" && has({"--help", "-h"})) {
+        out_ << kUsage;
+        return 0;
     }
     try {
         const auto command = commandNamed(args[0]);

@@ -9,12 +9,14 @@ namespace attnlab {
 class Command;
 
 // attnlab-cli: hands each command to its class in cli/commands/ (list, describe, train, presets, stats,
-// fetch | import, runs, bench) and turns what they throw into the exit code: 2 with the usage text for a
-// CliUsageError, 1 with "attnlab-cli: message" for any other error. Returns the process exit code.
+// fetch | import, runs, bench) and turns what they throw into the exit code: 2 for a CliUsageError (its
+// message and a one-line hint to --help), 1 with "attnlab-cli: message" for any other error. --help and
+// --version work alone and after any command. Returns the process exit code.
 class CliApp {
 public:
     CliApp(std::ostream& out, std::ostream& err);
     int run(const std::vector<std::string>& args);
+    static std::string version(); // "attnlab-cli 0.1.0 (git abc123, LibTorch 1.13.0)"
 
 private:
     std::unique_ptr<Command> commandNamed(const std::string& name); // null for an unknown name

@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+
 #include <stdexcept>
 
 namespace attnlab {
@@ -143,17 +145,20 @@ TrainConfig TrainConfig::fromJson(const std::string& text)
 
 std::string TrainConfig::validate() const
 {
+    // The learning rate first: every other check that involves it (weight decay) would misname a bad one.
+    if (!(std::isfinite(learningRate) && learningRate > 0.0))
+        return "learning_rate: must be a positive number (got " + std::to_string(learningRate) + ")";
     if (optimizer != "adam" && optimizer != "adadelta" && optimizer != "sgd")
         return "optimizer: unknown '" + optimizer + "' (known: adam, adadelta, sgd)";
     if (optimizer == "sgd" && !(momentum >= 0.0 && momentum < 1.0))
         return "momentum: must be in [0, 1) (got " + std::to_string(momentum) + ")";
-    if (!(l2 >= 0.0))
+    if (!(std::isfinite(l2) && l2 >= 0.0))
         return "l2: must be 0 or positive (got " + std::to_string(l2) + ")";
-    if (!(weightDecay >= 0.0 && weightDecay * learningRate < 1.0))
+    if (!(std::isfinite(weightDecay) && weightDecay >= 0.0 && weightDecay * learningRate < 1.0))
         return "weight_decay: must be 0 or positive, and weight_decay x learning_rate below 1 (got " + std::to_string(weightDecay) + ")";
     if (auto problem = LearningRateSchedule::validate({lrSchedule, lrDecayEvery, lrDecayGamma, warmupSteps, steps}); !problem.empty())
         return problem;
-    if (!(clipNorm >= 0.0))
+    if (!(std::isfinite(clipNorm) && clipNorm >= 0.0))
         return "clip_norm: must be 0 (off) or positive (got " + std::to_string(clipNorm) + ")";
     if (epochs < 0)
         return "epochs: must be 0 (use steps) or positive (got " + std::to_string(epochs) + ")";
@@ -161,8 +166,6 @@ std::string TrainConfig::validate() const
         return "patience: must be 0 (off) or positive (got " + std::to_string(patience) + ")";
     if (amp && device == "cpu")
         return "amp: mixed precision is for CUDA devices; this run is on the CPU";
-    if (!(learningRate > 0.0))
-        return "learning_rate: must be positive";
     if (batchSize < 1)
         return "batch_size: must be at least 1";
     if (sampling != "random" && sampling != "epochs")

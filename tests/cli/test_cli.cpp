@@ -167,6 +167,33 @@ private Q_SLOTS:
         QVERIFY(r.err.contains("unknown preset 'table9.9' (known: table5.3-bilstm"));
     }
 
+    // --help and --version everywhere; a usage error is one line naming the setting plus a hint, not the
+    // whole usage; a learning rate of nan is named as the learning rate (it was reported as weight decay).
+    void helpVersionAndShortErrors()
+    {
+        const auto version = runCli({"--version"});
+        QCOMPARE(version.code, 0);
+        QVERIFY2(version.out.startsWith("attnlab-cli 0.1.0 (git ") && version.out.contains("LibTorch"), qPrintable(version.out));
+        QCOMPARE(runCli({"train", "--version"}).out, version.out);
+        const auto help = runCli({"train", "--help"});
+        QCOMPARE(help.code, 0);
+        QVERIFY(help.out.startsWith("usage: attnlab-cli") && help.out.contains("--checkpoint-dir"));
+        QCOMPARE(runCli({"runs", "--help"}).code, 0);
+
+        const auto nan = runCli({"train", "--dataset", "synthetic-sentiment", "--model", "ssan", "--position", "rpr",
+                                 "--lr", "nan", "--db", QDir::temp().filePath("never-written.sqlite")});
+        QCOMPARE(nan.code, 2);
+        const QStringList lines = nan.err.trimmed().split('\n');
+        QCOMPARE(lines.size(), 2);
+        QVERIFY2(lines[0].startsWith("attnlab-cli: learning_rate:"), qPrintable(lines[0]));
+        QVERIFY2(lines[1].contains("attnlab-cli --help"), qPrintable(lines[1]));
+        QVERIFY(!QFile::exists(QDir::temp().filePath("never-written.sqlite")));
+        const auto inf = runCli({"train", "--dataset", "synthetic-sentiment", "--model", "ssan", "--position", "rpr",
+                                 "--lr", "inf", "--db", QDir::temp().filePath("never-written.sqlite")});
+        QCOMPARE(inf.code, 2);
+        QVERIFY2(inf.err.startsWith("attnlab-cli: learning_rate:"), qPrintable(inf.err));
+    }
+
     void badInputIsRefusedClearly()
     {
         auto r = runCli({"train", "--dataset", "synthetic-sentiment", "--model", "ssan", "--position", "rpr", "--steps", "abc"});
