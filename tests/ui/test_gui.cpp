@@ -272,9 +272,9 @@ void TestGui::trainFromTheWindow()
 
     // Curves: accuracy in percent, the loss positive, the test point at the end.
     TrainingCurvesPlot* curves = child<TrainingCurvesPlot>(&window, "trainingCurvesPlot");
-    const QCPGraph* devAccuracyGraph = child<QCPGraph>(curves, "devAccuracyGraph");
+    const QCPGraph* devAccuracyGraph = child<QCPGraph>(curves, "devMetricGraph");
     const QCPGraph* trainLossGraph = child<QCPGraph>(curves, "trainLossGraph");
-    const QCPGraph* testAccuracyGraph = child<QCPGraph>(curves, "testAccuracyGraph");
+    const QCPGraph* testAccuracyGraph = child<QCPGraph>(curves, "testMetricGraph");
     QVERIFY(devAccuracyGraph->dataCount() > 0);
     QVERIFY(trainLossGraph->dataCount() > 0);
     QCOMPARE(testAccuracyGraph->dataCount(), 1);
@@ -365,7 +365,7 @@ void TestGui::modelWithoutAttentionShowsPlaceholder()
     fillSmallRun(&window, "lstm", "none", 40, 20);
     QTest::mouseClick(child<QPushButton>(&window, "trainButton"), Qt::LeftButton);
     QTRY_VERIFY_WITH_TIMEOUT(!window.isTraining(), 240000);
-    QVERIFY(child<QCPGraph>(&window, "devAccuracyGraph")->dataCount() > 0);
+    QVERIFY(child<QCPGraph>(&window, "devMetricGraph")->dataCount() > 0);
     const AttentionHeatmap* heatmap = child<AttentionHeatmap>(&window, "attentionHeatmap");
     QVERIFY(heatmap->isPlaceholderShown());
     QVERIFY2(heatmap->placeholderText().contains(QStringLiteral("no attention")), qPrintable(heatmap->placeholderText()));
@@ -590,6 +590,22 @@ void TestGui::regressionRunReadsAsRmse()
     QVERIFY2(subtitle.contains(QStringLiteral("best dev RMSE")) && subtitle.contains(QStringLiteral("test RMSE")),
              qPrintable(subtitle));
     QVERIFY2(!subtitle.contains('%'), qPrintable(subtitle));
+    // The lower panel draws RMSE (not an empty accuracy panel): every stored dev RMSE point, in its own units.
+    auto* curves = child<TrainingCurvesPlot>(&window, "trainingCurvesPlot");
+    QCOMPARE(curves->metricName(), QStringLiteral("rmse"));
+    std::vector<MetricPoint> stored;
+    {
+        RunStore store(db.toStdString());
+        stored = store.metrics(runId);
+    }
+    const QCPGraph* devRmse = child<QCPGraph>(curves, "devMetricGraph");
+    QCOMPARE(static_cast<std::size_t>(devRmse->dataCount()), count(stored, "dev", "rmse"));
+    QVERIFY(devRmse->dataCount() >= 3); // steps 10, 20, 30
+    QCOMPARE(child<QCPGraph>(curves, "testMetricGraph")->data()->constBegin()->value, summary.testRmse);
+    const QString shots = QStringLiteral(ATTNLAB_BUILD_DIR "/screenshots");
+    QVERIFY(QDir().mkpath(shots));
+    QTest::qWait(100); // the plots replot on the event loop
+    QVERIFY(window.grab().save(shots + QStringLiteral("/regression-run.png")));
 }
 
 #include "test_gui.moc"

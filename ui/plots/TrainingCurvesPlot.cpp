@@ -82,29 +82,29 @@ TrainingCurvesPlot::TrainingCurvesPlot(QWidget* parent) : QCustomPlot(parent)
     legend_->setVisible(true);
 
     lossRect_ = makeRect(this, tr("loss"), false);
-    accuracyRect_ = makeRect(this, tr("accuracy (%)"), true);
+    metricRect_ = makeRect(this, QString(), true);
     plotLayout()->addElement(2, 0, lossRect_);
-    plotLayout()->addElement(3, 0, accuracyRect_);
+    plotLayout()->addElement(3, 0, metricRect_);
     plotLayout()->setRowStretchFactor(0, 0.001);
     plotLayout()->setRowStretchFactor(1, 0.001);
     // Same left margin in both rects, so their step axes line up.
     auto* margins = new QCPMarginGroup(this);
     lossRect_->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
-    accuracyRect_->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
+    metricRect_->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
     // Dragging or zooming the step axis of one rect moves the other with it.
     connect(lossRect_->axis(QCPAxis::atBottom), qOverload<const QCPRange&>(&QCPAxis::rangeChanged),
-            accuracyRect_->axis(QCPAxis::atBottom), qOverload<const QCPRange&>(&QCPAxis::setRange));
-    connect(accuracyRect_->axis(QCPAxis::atBottom), qOverload<const QCPRange&>(&QCPAxis::rangeChanged),
+            metricRect_->axis(QCPAxis::atBottom), qOverload<const QCPRange&>(&QCPAxis::setRange));
+    connect(metricRect_->axis(QCPAxis::atBottom), qOverload<const QCPRange&>(&QCPAxis::rangeChanged),
             lossRect_->axis(QCPAxis::atBottom), qOverload<const QCPRange&>(&QCPAxis::setRange));
 
     trainLoss_ = makeGraph(this, lossRect_, "trainLossGraph", tr("train"), kTrainColor, true);
     devLoss_ = makeGraph(this, lossRect_, "devLossGraph", tr("dev"), kDevColor, true);
     testLoss_ = makeGraph(this, lossRect_, "testLossGraph", tr("test (best-dev weights)"), kTestColor, false);
-    trainAccuracy_ = makeGraph(this, accuracyRect_, "trainAccuracyGraph", tr("train"), kTrainColor, true);
-    devAccuracy_ = makeGraph(this, accuracyRect_, "devAccuracyGraph", tr("dev"), kDevColor, true);
-    devAccuracy_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, kDevColor, 5));
+    trainMetric_ = makeGraph(this, metricRect_, "trainMetricGraph", tr("train"), kTrainColor, true);
+    devMetric_ = makeGraph(this, metricRect_, "devMetricGraph", tr("dev"), kDevColor, true);
+    devMetric_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, kDevColor, 5));
     devLoss_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, kDevColor, 5));
-    testAccuracy_ = makeGraph(this, accuracyRect_, "testAccuracyGraph", tr("test (best-dev weights)"), kTestColor,
+    testMetric_ = makeGraph(this, metricRect_, "testMetricGraph", tr("test (best-dev weights)"), kTestColor,
                               false);
     // One legend entry per split; the accuracy graphs share the loss graphs' colours.
     trainLoss_->addToLegend(legend_);
@@ -116,9 +116,10 @@ TrainingCurvesPlot::TrainingCurvesPlot(QWidget* parent) : QCustomPlot(parent)
 
 void TrainingCurvesPlot::clear()
 {
-    for (QCPGraph* graph : {trainLoss_, devLoss_, testLoss_, trainAccuracy_, devAccuracy_, testAccuracy_})
+    for (QCPGraph* graph : {trainLoss_, devLoss_, testLoss_, trainMetric_, devMetric_, testMetric_})
         graph->data()->clear();
     plannedSteps_ = 0;
+    setMetric(QStringLiteral("accuracy"));
     rescale();
 }
 
@@ -145,23 +146,34 @@ void TrainingCurvesPlot::setPlannedSteps(int steps)
     rescale();
 }
 
+void TrainingCurvesPlot::setMetric(const QString& metric)
+{
+    metric_ = metric;
+    metricRect_->axis(QCPAxis::atLeft)->setLabel(metric == QLatin1String("rmse") ? tr("RMSE (target units)")
+                                                                                 : tr("accuracy (%)"));
+}
+
 QCPGraph* TrainingCurvesPlot::graphFor(const MetricPoint& point) const
 {
     const bool loss = point.name == "loss";
-    if (!loss && point.name != "accuracy")
-        return nullptr; // other metrics (e.g. regression errors) are not drawn here
+    if (!loss && QString::fromStdString(point.name) != metric_)
+        return nullptr; // other metrics (macro-F1, MAE, MAPE, learning rate) are not drawn here
     if (point.split == "train")
-        return loss ? trainLoss_ : trainAccuracy_;
+        return loss ? trainLoss_ : trainMetric_;
     if (point.split == "dev")
-        return loss ? devLoss_ : devAccuracy_;
+        return loss ? devLoss_ : devMetric_;
     if (point.split == "test")
-        return loss ? testLoss_ : testAccuracy_;
+        return loss ? testLoss_ : testMetric_;
     return nullptr;
 }
 
 void TrainingCurvesPlot::addMetrics(const std::vector<MetricPoint>& points)
 {
     for (const auto& point : points) {
+        // A time-series run reports RMSE, never accuracy: its first RMSE point switches the panel.
+        if (point.name == "rmse" && metric_ != QLatin1String("rmse") && devMetric_->data()->isEmpty() &&
+            trainMetric_->data()->isEmpty())
+            setMetric(QStringLiteral("rmse"));
         if (!std::isfinite(point.value))
             continue; // a diverged run's NaN would wreck the axis ranges; the run status says it
         if (QCPGraph* graph = graphFor(point))
@@ -181,13 +193,13 @@ void TrainingCurvesPlot::setMetrics(const std::vector<MetricPoint>& points)
 void TrainingCurvesPlot::rescale()
 {
     double lastStep = plannedSteps_;
-    for (QCPGraph* graph : {trainLoss_, devLoss_, testLoss_, trainAccuracy_, devAccuracy_, testAccuracy_}) {
+    for (QCPGraph* graph : {trainLoss_, devLoss_, testLoss_, trainMetric_, devMetric_, testMetric_}) {
         if (!graph->data()->isEmpty())
             lastStep = std::max(lastStep, (graph->data()->constEnd() - 1)->key);
     }
     const QCPRange steps(0, std::max(1.0, lastStep * 1.02));
     lossRect_->axis(QCPAxis::atBottom)->setRange(steps);
-    accuracyRect_->axis(QCPAxis::atBottom)->setRange(steps);
+    metricRect_->axis(QCPAxis::atBottom)->setRange(steps);
 
     // Loss: fit the data (a range from 0 would flatten the interesting part of the curve).
     double low = std::numeric_limits<double>::max(), high = std::numeric_limits<double>::lowest();
@@ -201,16 +213,27 @@ void TrainingCurvesPlot::rescale()
         lossRect_->axis(QCPAxis::atLeft)->setRange(0, 1);
     }
 
+    if (metric_ == QLatin1String("rmse")) { // an error: fit the data, like the loss
+        low = std::numeric_limits<double>::max();
+        high = std::numeric_limits<double>::lowest();
+        any = false;
+        for (QCPGraph* graph : {trainMetric_, devMetric_, testMetric_})
+            any = valueSpan(graph, low, high) || any;
+        const double pad = any ? std::max(0.08 * (high - low), 0.02 * std::max(std::abs(high), 1e-3)) : 0.0;
+        metricRect_->axis(QCPAxis::atLeft)->setRange(any ? std::max(0.0, low - pad) : 0.0, any ? high + pad : 1.0);
+        replot(rpQueuedReplot);
+        return;
+    }
     low = 100;
     high = 0;
     any = false;
-    for (QCPGraph* graph : {trainAccuracy_, devAccuracy_, testAccuracy_})
+    for (QCPGraph* graph : {trainMetric_, devMetric_, testMetric_})
         any = valueSpan(graph, low, high) || any;
     if (any)
-        accuracyRect_->axis(QCPAxis::atLeft)->setRange(std::max(0.0, std::floor(low / 10) * 10 - 5),
+        metricRect_->axis(QCPAxis::atLeft)->setRange(std::max(0.0, std::floor(low / 10) * 10 - 5),
                                                        std::min(105.0, std::ceil(high / 10) * 10 + 5));
     else
-        accuracyRect_->axis(QCPAxis::atLeft)->setRange(0, 100);
+        metricRect_->axis(QCPAxis::atLeft)->setRange(0, 100);
     replot(rpQueuedReplot);
 }
 

@@ -7,8 +7,10 @@
 
 namespace attnlab::ui {
 
-// Loss (top) and accuracy in % (bottom) against the training step, train and dev curves in each,
-// plus the test point measured at the end. Fed live by the worker or from the run store.
+// Loss (top) and the run's headline metric (bottom) against the training step: accuracy in % for a
+// classifier, RMSE in the target's units for a time-series model (chosen by the first such point that
+// arrives); train and dev curves in each, plus the test point measured at the end. Fed live by the
+// worker or from the run store.
 class TrainingCurvesPlot : public QCustomPlot {
     Q_OBJECT
 public:
@@ -22,26 +24,29 @@ public:
     void setMetrics(const std::vector<MetricPoint>& points); // replaces everything shown
 
     // The graphs are reached by their object names: trainLossGraph, devLossGraph, testLossGraph,
-    // trainAccuracyGraph, devAccuracyGraph, testAccuracyGraph.
+    // trainMetricGraph, devMetricGraph, testMetricGraph.
     QString title() const;
     QString subtitle() const;
+    QString metricName() const { return metric_; } // "accuracy" or "rmse"
 
 private:
     QCPGraph* graphFor(const MetricPoint& point) const;
     void rescale();
+    void setMetric(const QString& metric);
 
     QCPTextElement* title_;
     QCPTextElement* subtitle_;
     QCPLegend* legend_;
     QCPAxisRect* lossRect_;
-    QCPAxisRect* accuracyRect_;
+    QCPAxisRect* metricRect_;
     QCPGraph* trainLoss_;
     QCPGraph* devLoss_;
     QCPGraph* testLoss_;
-    QCPGraph* trainAccuracy_;
-    QCPGraph* devAccuracy_;
-    QCPGraph* testAccuracy_;
+    QCPGraph* trainMetric_;
+    QCPGraph* devMetric_;
+    QCPGraph* testMetric_;
     int plannedSteps_ = 0;
+    QString metric_;
 };
 
 } // namespace attnlab::ui
