@@ -213,9 +213,16 @@ void MainWindow::writeToStore(const std::function<void()>& write, const QString&
 QString MainWindow::runHeadline(qint64 runId, const std::string& model, const std::string& position,
                                 const std::string& dataset)
 {
-    const QString what = tr("%1 + %2 on %3")
-                             .arg(entryName(Registry::models(), model), entryName(Registry::positions(), position),
-                                  entryName(Registry::datasets(), dataset));
+    // A model that takes no position technique (RNNs, CNN, the time-series baselines) is named alone:
+    // "DA-RNN + None" would suggest a choice that does not exist.
+    const RegistryEntry* entry = Registry::find(Registry::models(), model);
+    const bool takesPosition = entry && entry->positions.size() > 1;
+    const QString what = takesPosition ? tr("%1 + %2 on %3")
+                                             .arg(entryName(Registry::models(), model),
+                                                  entryName(Registry::positions(), position),
+                                                  entryName(Registry::datasets(), dataset))
+                                       : tr("%1 on %2").arg(entryName(Registry::models(), model),
+                                                            entryName(Registry::datasets(), dataset));
     return runId > 0 ? tr("Run #%1 · %2").arg(runId).arg(what) : what;
 }
 

@@ -586,6 +586,9 @@ void TestGui::regressionRunReadsAsRmse()
     QVERIFY(table->item(0, RunListPanel::Test)->toolTip().startsWith(QStringLiteral("test RMSE")));
 
     window.showRun(runId);
+    // DA-RNN takes no position technique: the title names the model alone (not "DA-RNN + None").
+    QCOMPARE(child<TrainingCurvesPlot>(&window, "trainingCurvesPlot")->title(),
+             QStringLiteral("Run #%1 · DA-RNN on Synthetic lagged series").arg(runId));
     const QString subtitle = child<TrainingCurvesPlot>(&window, "trainingCurvesPlot")->subtitle();
     QVERIFY2(subtitle.contains(QStringLiteral("best dev RMSE")) && subtitle.contains(QStringLiteral("test RMSE")),
              qPrintable(subtitle));
