@@ -178,7 +178,32 @@ private Q_SLOTS:
         train(c, data, b);
         QCOMPARE(a.metrics.size(), b.metrics.size());
         for (std::size_t i = 0; i < a.metrics.size(); ++i)
-            QCOMPARE(a.metrics[i].value, b.metrics[i].value);
+            if (a.metrics[i].name != "wall_seconds") // the one metric that is a clock, not a computation
+                QCOMPARE(a.metrics[i].value, b.metrics[i].value);
+    }
+
+    // The analyst's x axes: at every logged step, the epochs seen (step x batch / examples, batches
+    // rounded up) and a wall clock that never goes back.
+    void epochAndWallTimeAreLogged()
+    {
+        const auto data = SyntheticSentiment::generate({});
+        RecordingObserver observer;
+        auto c = quickConfig("bow", "none", 40);
+        c.logEvery = 10;
+        train(c, data, observer);
+        const double perEpoch = std::ceil(double(data.train.size()) / c.batchSize);
+        std::vector<std::pair<int, double>> epochs, walls;
+        for (const auto& m : observer.metrics) {
+            if (m.split == "train" && m.name == "epoch") epochs.push_back({m.step, m.value});
+            if (m.split == "train" && m.name == "wall_seconds") walls.push_back({m.step, m.value});
+        }
+        QCOMPARE(epochs.size(), std::size_t(4));
+        QCOMPARE(walls.size(), std::size_t(4));
+        for (const auto& [step, epoch] : epochs)
+            QCOMPARE(epoch, step / perEpoch);
+        for (std::size_t i = 1; i < walls.size(); ++i)
+            QVERIFY(walls[i].second >= walls[i - 1].second);
+        QVERIFY(walls.front().second > 0.0);
     }
 
     void cancelledBeforeStartStopsAtOnce()

@@ -114,6 +114,10 @@ TrainingLoop::Outcome TrainingLoop::run(const TrainConfig& config, TrainingTask&
         if (step % config.logEvery == 0 || step == totalSteps) {
             if (scheduled)
                 observer.onMetric({step, "train", "learning_rate", learningRate});
+            // The analyst's other x axes: epochs seen and wall time, at the same steps as the loss.
+            const double perEpoch = std::ceil(static_cast<double>(task.trainSize()) / config.batchSize);
+            observer.onMetric({step, "train", "epoch", perEpoch > 0 ? step / perEpoch : 0.0});
+            observer.onMetric({step, "train", "wall_seconds", elapsedSeconds()});
             observer.onMetric({step, "train", "loss", intervalLoss / intervalSteps});
             if (!trainMetric.empty() && intervalCount > 0)
                 observer.onMetric({step, "train", trainMetric, intervalMetric / intervalCount});
