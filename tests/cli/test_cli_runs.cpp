@@ -112,6 +112,87 @@ private Q_SLOTS:
         QCOMPARE(r.json().array().size(), 3);
     }
 
+    // runs compare (results + only what differs), runs table (thesis-shaped matrix, three formats) and
+    // runs export to standard output, against numbers train itself printed.
+    void compareTableAndExportToStdout()
+    {
+        QTemporaryDir dir;
+        const auto db = dir.filePath("runs.sqlite");
+        auto r = runCli({"train", "--dataset", "synthetic-sentiment", "--model", "bow", "--position", "none", "--steps", "30",
+                      "--eval-every", "10", "--repeat", "2", "--seed", "7", "--device", "cpu", "--db", db, "--json"});
+        QCOMPARE(r.code, 0);
+        const auto bows = r.json().object()["runs"].toArray();
+        r = runCli({"train", "--dataset", "synthetic-sentiment", "--model", "lstm", "--position", "none", "--steps", "20",
+                 "--eval-every", "10", "--device", "cpu", "--db", db, "--json"});
+        QCOMPARE(r.code, 0);
+        const QString a = QString::number(bows[0].toObject()["run_id"].toInteger());
+        const QString b = QString::number(bows[1].toObject()["run_id"].toInteger());
+
+        // Two repeats differ only in their seed.
+        r = runCli({"runs", "compare", a, b, "--db", db, "--json"});
+        QCOMPARE(r.code, 0);
+        const auto diff = r.json().object()["config_diff"].toArray();
+        QCOMPARE(diff.size(), 1);
+        QCOMPARE(diff[0].toObject()["key"].toString(), QString("seed"));
+        QCOMPARE(diff[0].toObject()["values"].toArray()[0].toString(), QString("7"));
+        QCOMPARE(diff[0].toObject()["values"].toArray()[1].toString(), QString("8"));
+        QVERIFY(r.json().object()["config_keys"].toInt() > 30);
+        QCOMPARE(r.json().object()["runs"].toArray().size(), 2);
+        r = runCli({"runs", "compare", a, b, "--db", db});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("configuration: 1 of "), qPrintable(r.out));
+        QVERIFY(r.out.contains("| seed | 7 | 8 |"));
+        r = runCli({"runs", "compare", a, "--db", db});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("two or more"));
+
+        // The matrix: bow's cell is the mean and sample std of the two test accuracies train printed.
+        r = runCli({"runs", "table", "--db", db, "--json"});
+        QCOMPARE(r.code, 0);
+        const auto m = r.json().object();
+        QCOMPARE(m["rows"].toArray()[0].toString(), QString("bow"));
+        QCOMPARE(m["rows"].toArray()[1].toString(), QString("lstm"));
+        QCOMPARE(m["columns"].toArray()[0].toString(), QString("synthetic-sentiment"));
+        const double x = bows[0].toObject()["test_accuracy"].toDouble(), y = bows[1].toObject()["test_accuracy"].toDouble();
+        const auto bowCell = m["cells"].toArray()[0].toArray()[0].toObject();
+        QCOMPARE(bowCell["n"].toInt(), 2);
+        QVERIFY(std::abs(bowCell["mean"].toDouble() - (x + y) / 2) < 1e-12);
+        QVERIFY(std::abs(bowCell["std"].toDouble() - std::abs(x - y) / std::sqrt(2.0)) < 1e-12);
+        QCOMPARE(m["runs_used"].toInt(), 3);
+
+        r = runCli({"runs", "table", "--db", db, "--format", "csv", "--decimals", "3"});
+        QCOMPARE(r.code, 0);
+        const auto lines = r.out.split("\r\n", Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 3);
+        QCOMPARE(lines[0], QString("model,synthetic-sentiment"));
+        QVERIFY2(lines[1].startsWith("bow," + QString::number(100 * (x + y) / 2, 'f', 3)), qPrintable(lines[1]));
+        r = runCli({"runs", "table", "--db", db, "--format", "latex", "--rows", "model,seed"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("\\toprule") && r.out.contains("bow / 7 &") && r.out.contains("\\bottomrule"));
+        const QString md = dir.filePath("table.md");
+        r = runCli({"runs", "table", "--db", db, "--out", md});
+        QCOMPARE(r.code, 0);
+        QFile mdFile(md);
+        QVERIFY(mdFile.open(QIODevice::ReadOnly));
+        QVERIFY(QString::fromUtf8(mdFile.readAll()).contains("| model | synthetic-sentiment |"));
+        r = runCli({"runs", "table", "--db", db, "--format", "xlsx"});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("--format") && r.err.contains("csv, markdown or latex"));
+        r = runCli({"runs", "table", "--db", db, "--metric", "accuracy"});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("test_accuracy"));
+        r = runCli({"runs", "table", "--help"});
+        QCOMPARE(r.code, 0);
+
+        // export without --out: the document on standard output, nothing else.
+        r = runCli({"runs", "export", "--db", db});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.json().object()["runs"].toArray().size(), 3);
+        r = runCli({"runs", "export", "--db", db, "--format", "csv", a});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.out.split("\r\n", Qt::SkipEmptyParts).size(), 2);
+    }
+
     void exportThenImportMergesOnce()
     {
         QTemporaryDir dir;
