@@ -6,6 +6,9 @@
 #include "core/store/RunRecord.h"
 #include "core/store/RunStore.h"
 #include "core/training/ComputeDevice.h"
+#include "ui/analysis/ResultsMatrixView.h"
+#include "ui/analysis/RunDetailsView.h"
+#include "ui/analysis/RunDifferencesView.h"
 #include "ui/plots/AttentionHeatmap.h"
 #include "ui/plots/TrainingCurvesPlot.h"
 #include "ui/runs/RunListPanel.h"
@@ -23,6 +26,7 @@
 #include <QScrollArea>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTabWidget>
 
 #include <exception>
 
@@ -72,7 +76,21 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
     setupScroll->setMinimumWidth(setup_->sizeHint().width() + 20);
 
     auto* plots = splitter(Qt::Horizontal, "plotSplitter", curves_, heatmap_, 5, 4);
-    auto* centre = splitter(Qt::Vertical, "centreSplitter", plots, runList_, 3, 1);
+    // The workspace: the training view, and the analyst's views over the run list's selection and the store.
+    differences_ = new RunDifferencesView;
+    matrix_ = new ResultsMatrixView;
+    details_ = new RunDetailsView;
+    compareArea_ = new QSplitter(Qt::Vertical);
+    compareArea_->setObjectName(QStringLiteral("compareSplitter"));
+    compareArea_->addWidget(differences_);
+    workspace_ = new QTabWidget;
+    workspace_->setObjectName(QStringLiteral("workspaceTabs"));
+    workspace_->setDocumentMode(true);
+    workspace_->addTab(plots, tr("&Training"));
+    workspace_->addTab(compareArea_, tr("&Compare"));
+    workspace_->addTab(matrix_, tr("Results &matrix"));
+    workspace_->addTab(details_, tr("Run &details"));
+    auto* centre = splitter(Qt::Vertical, "centreSplitter", workspace_, runList_, 3, 1);
     auto* main = splitter(Qt::Horizontal, "mainSplitter", setupScroll, centre, 0, 1);
     main->setCollapsible(0, false);
     setCentralWidget(main);
@@ -84,6 +102,19 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
     quit->setShortcut(QKeySequence::Quit);
     QMenu* runMenu = menuBar()->addMenu(tr("&Run"));
     runMenu->addAction(tr("&Refresh history"), QKeySequence::Refresh, this, &MainWindow::refreshRuns);
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    const QStringList tabs = {tr("&Training"), tr("&Compare selected runs"), tr("Results &matrix"), tr("Run &details")};
+    for (int i = 0; i < tabs.size(); ++i) {
+        QAction* show = view->addAction(tabs[i], this, [this, i] { workspace_->setCurrentIndex(i); });
+        show->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)));
+        show->setObjectName(QStringLiteral("showWorkspace%1").arg(i));
+    }
+    QMenu* exportMenu = file->addMenu(tr("&Export table"));
+    exportMenu->addAction(tr("Results &matrix…"), matrix_, &ResultsMatrixView::exportTable);
+    exportMenu->addAction(tr("Run &differences…"), this, [this] {
+        workspace_->setCurrentWidget(compareArea_);
+        differences_->findChild<QPushButton*>(QStringLiteral("differencesExport"))->click();
+    });
 
     device_ = new QLabel;
     device_->setObjectName(QStringLiteral("deviceLabel"));
@@ -117,6 +148,9 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
     connect(setup_, &SetupPanel::trainRequested, this, &MainWindow::startTraining);
     connect(setup_, &SetupPanel::stopRequested, this, &MainWindow::stopTraining);
     connect(runList_, &RunListPanel::runSelected, this, &MainWindow::showRun);
+    const auto say = [this](const QString& text) { statusBar()->showMessage(text, 8000); };
+    connect(matrix_, &ResultsMatrixView::statusMessage, this, say);
+    connect(differences_, &RunDifferencesView::statusMessage, this, say);
     connect(runList_, &RunListPanel::tagsEdited, this, [this](qint64 runId, const QStringList& tags) {
         std::vector<std::string> list;
         for (const QString& t : tags)
@@ -185,8 +219,10 @@ void MainWindow::refreshRuns()
     if (!store_)
         return;
     try {
-        runList_->setRuns(store_->listRuns());
+        std::vector<RunRecord> runs = store_->listRuns();
+        runList_->setRuns(runs);
         runList_->setAggregates(store_->aggregates());
+        matrix_->setRuns(std::move(runs));
         if (shownRunId_ != 0)
             runList_->selectRun(shownRunId_, true);
     } catch (const std::exception& e) {
@@ -253,12 +289,28 @@ void MainWindow::showRun(qint64 runId)
         curves_->setPlannedSteps(record->status == RunStatus::Completed ? plannedSteps : record->steps);
         curves_->setTitle(runHeadline(runId, record->model, record->position, record->dataset), qs(RunResult(record->summary()).brief()));
         curves_->setMetrics(store_->metrics(runId));
+        details_->setRun(*record, store_->characteristics(runId));
         if (const auto snapshot = store_->latestAttention(runId))
             heatmap_->setSnapshot(*snapshot);
         else
             showNoAttention(record->steps, evalEvery);
     } catch (const std::exception& e) {
         statusBar()->showMessage(tr("Cannot read run #%1: %2").arg(runId).arg(qs(e.what())));
+    }
+}
+
+void MainWindow::compareRuns(const QList<qint64>& runIds)
+{
+    if (!store_)
+        return;
+    try {
+        std::vector<RunRecord> runs;
+        for (qint64 id : runIds)
+            if (auto record = store_->run(id))
+                runs.push_back(std::move(*record));
+        differences_->setRuns(std::move(runs));
+    } catch (const std::exception& e) {
+        statusBar()->showMessage(tr("Cannot read the selected runs: %1").arg(qs(e.what())));
     }
 }
 

@@ -4,6 +4,7 @@
 #include "core/results/MetricPoint.h"
 #include "core/results/RunSummary.h"
 
+#include <QList>
 #include <QMainWindow>
 #include <QString>
 #include <QVector>
@@ -15,6 +16,8 @@
 
 class QLabel;
 class QProgressBar;
+class QSplitter;
+class QTabWidget;
 
 namespace attnlab {
 class RunStore;
@@ -24,6 +27,9 @@ struct RunRecord;
 namespace attnlab::ui {
 
 class AttentionHeatmap;
+class ResultsMatrixView;
+class RunDetailsView;
+class RunDifferencesView;
 class RunListPanel;
 class SetupPanel;
 class TrainingCurvesPlot;
@@ -48,6 +54,8 @@ public slots:
     void stopTraining();
     void refreshRuns();
     void showRun(qint64 runId);
+    // The selected runs in the Compare tab: their curves overlaid and what differs between them.
+    void compareRuns(const QList<qint64>& runIds);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -74,6 +82,11 @@ private:
     TrainingCurvesPlot* curves_;
     AttentionHeatmap* heatmap_;
     RunListPanel* runList_;
+    QTabWidget* workspace_;       // Training, Compare, Results matrix, Run details
+    QSplitter* compareArea_;
+    RunDifferencesView* differences_;
+    ResultsMatrixView* matrix_;
+    RunDetailsView* details_;
     QLabel* device_;
     QLabel* loss_;
     QProgressBar* progress_;

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <set>
 
 namespace attnlab {
 namespace {
@@ -48,8 +49,13 @@ std::map<std::string, std::string> sharedConfig(const std::vector<const RunRecor
 {
     if (runs.empty())
         return {};
+    // Repeats of one configuration share a group key (the config without its seed): parsing one config per
+    // key, not per run, keeps a 10,000-run matrix fast.
+    std::set<std::string> seen{runs.front()->groupKey};
     auto shared = RunField::flatConfig(*runs.front());
     for (std::size_t i = 1; i < runs.size() && !shared.empty(); ++i) {
+        if (!runs[i]->groupKey.empty() && !seen.insert(runs[i]->groupKey).second)
+            continue;
         const auto other = RunField::flatConfig(*runs[i]);
         for (auto it = shared.begin(); it != shared.end();) {
             const auto found = other.find(it->first);
@@ -71,12 +77,27 @@ ResultsMatrix ResultsMatrix::build(const std::vector<RunRecord>& runs, const Opt
     std::map<std::pair<std::string, std::string>, std::vector<const RunRecord*>> members;
     std::map<std::string, bool> seenColumns;
     int regressionRuns = 0;
+    // Config keys need the configuration parsed: once per group key (repeats share one), not per run.
+    const bool parse = !RunField::isRecordField(options.rows) || !RunField::isRecordField(options.columns);
+    std::map<std::string, std::map<std::string, std::string>> flatByGroup;
+    const std::map<std::string, std::string> none;
     for (const RunRecord& r : runs) {
         const auto value = RunField::metric(r, options.metric);
         if (!value || !std::isfinite(*value))
             continue;
-        const std::string row = RunField::text(r, options.rows);
-        const std::string column = RunField::text(r, options.columns);
+        const std::map<std::string, std::string>* config = &none;
+        std::map<std::string, std::string> own;
+        if (parse && !r.groupKey.empty()) {
+            auto found = flatByGroup.find(r.groupKey);
+            if (found == flatByGroup.end())
+                found = flatByGroup.emplace(r.groupKey, RunField::flatConfig(r)).first;
+            config = &found->second;
+        } else if (parse) {
+            own = RunField::flatConfig(r);
+            config = &own;
+        }
+        const std::string row = RunField::text(r, options.rows, *config);
+        const std::string column = RunField::text(r, options.columns, *config);
         values[row][column].push_back(*value);
         members[{row, column}].push_back(&r);
         seenColumns[column] = true;

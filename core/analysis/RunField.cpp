@@ -81,19 +81,31 @@ std::map<std::string, std::string> RunField::flatConfig(const RunRecord& run)
     return flatten(run.configJson);
 }
 
+bool RunField::isRecordField(const std::string& key)
+{
+    for (const auto& one : split(key))
+        if (!recordField(RunRecord{}, one))
+            return false;
+    return true;
+}
+
 std::string RunField::text(const RunRecord& run, const std::string& key)
+{
+    return isRecordField(key) ? text(run, key, {}) : text(run, key, flatConfig(run));
+}
+
+std::string RunField::text(const RunRecord& run, const std::string& key, const std::map<std::string, std::string>& config)
 {
     const auto keys = split(key);
     if (keys.size() > 1) {
         std::vector<std::string> parts;
         for (const auto& k : keys)
-            parts.push_back(text(run, k));
+            parts.push_back(text(run, k, config));
         return joined(parts, " / ");
     }
     const std::string one = keys.empty() ? std::string() : keys.front();
     if (auto field = recordField(run, one))
         return *field;
-    const auto config = flatConfig(run);
     const auto found = config.find(one);
     return found == config.end() ? std::string() : found->second;
 }
@@ -121,6 +133,8 @@ std::optional<double> RunField::metric(const RunRecord& r, const std::string& na
     if (name == "seconds") return r.seconds;
     if (name == "params") return static_cast<double>(r.parameters);
     if (name == "steps") return static_cast<double>(r.steps);
+    if (r.bestStep <= 0) // never evaluated (a bench run measures characteristics only): no results, not zeros
+        return std::nullopt;
     if (name == "test") return r.regression ? r.testRmse : r.testAccuracy;
     if (name == "dev") return r.regression ? r.bestDevRmse : r.bestDevAccuracy;
     if (r.regression) {

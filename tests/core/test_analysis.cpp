@@ -39,6 +39,7 @@ RunRecord classified(std::int64_t id, const std::string& dataset, const std::str
     r.testAccuracy = test;
     r.bestDevAccuracy = test + 0.01;
     r.testMacroF1 = test - 0.05;
+    r.bestStep = 100;
     return r;
 }
 
@@ -83,6 +84,10 @@ private Q_SLOTS:
         RunRecord failed = r;
         failed.status = RunStatus::Failed;
         QVERIFY(!RunField::metric(failed, "test")); // only completed runs have results
+        RunRecord bench = r;
+        bench.bestStep = 0;
+        QVERIFY(!RunField::metric(bench, "test"));  // never evaluated: no result rather than a zero
+        QCOMPARE(*RunField::metric(bench, "params"), 0.0);
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, RunField::metric(r, "test_acuracy"));
         RunRecord regression = r;
         regression.regression = true;
