@@ -31,7 +31,8 @@ QComboBox* keyCombo(const char* name, const QStringList& keys)
     combo->setEditable(true); // any config key, or several: "model,position"
     combo->addItems(keys);
     combo->setInsertPolicy(QComboBox::NoInsert);
-    combo->setMinimumContentsLength(14);
+    combo->setMinimumContentsLength(8);
+    combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     return combo;
 }
 
@@ -70,19 +71,21 @@ ResultsMatrixView::ResultsMatrixView(QWidget* parent) : QWidget(parent)
     auto* copy = new QPushButton(tr("Copy"));
     copy->setObjectName(QStringLiteral("matrixCopy"));
 
+    // Two rows, so the window still fits a 1280-pixel projector next to the setup panel.
     auto* controls = new QHBoxLayout;
     controls->addWidget(new QLabel(tr("Rows")));
-    controls->addWidget(rows_);
+    controls->addWidget(rows_, 1);
     controls->addWidget(new QLabel(tr("Columns")));
-    controls->addWidget(columns_);
+    controls->addWidget(columns_, 1);
     controls->addWidget(new QLabel(tr("Metric")));
-    controls->addWidget(metric_);
-    controls->addWidget(decimals_);
-    controls->addWidget(average_);
-    controls->addWidget(thesis_);
-    controls->addStretch(1);
-    controls->addWidget(copy);
-    controls->addWidget(exportButton);
+    controls->addWidget(metric_, 1);
+    auto* options = new QHBoxLayout;
+    options->addWidget(decimals_);
+    options->addWidget(average_);
+    options->addWidget(thesis_);
+    options->addStretch(1);
+    options->addWidget(copy);
+    options->addWidget(exportButton);
 
     model_ = new TableDocumentModel(this);
     view_ = new QTableView;
@@ -98,6 +101,7 @@ ResultsMatrixView::ResultsMatrixView(QWidget* parent) : QWidget(parent)
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(controls);
+    layout->addLayout(options);
     layout->addWidget(view_, 1);
     layout->addWidget(summary_);
 
