@@ -9,6 +9,7 @@
 #include "cli/commands/RunsCommand.h"
 #include "cli/commands/StatsCommand.h"
 #include "cli/commands/TrainCommand.h"
+#include "core/platform/BlasLibrary.h"
 #include "core/platform/BuildInfo.h"
 #include "core/training/ComputeDevice.h"
 
@@ -46,7 +47,8 @@ const char* kUsage =
     "  bench [--models lstm,ssan-rpr,...] [--epochs N] [--passes N] [--device auto|cpu|cuda] [--threads N]\n"
     "        [--dataset sst-fine] [--d-model 300] [--db FILE | --no-store] [--one-process] [--json]\n"
     "                                        thesis Table 5.4: params, peak memory, train/predict time per model\n"
-    "  runs list|show|export|import|tag|note|groups [--db FILE] ...   the run store (attnlab-cli runs --help)\n"
+    "  runs list|show|compare|table|export|import|tag|note|groups|delete|rename|plot [--db FILE] ...\n"
+    "                                        the run store (attnlab-cli runs --help)\n"
     "  dataset options: --data-dir DIR --lowercase --file F | --train-file F --dev-file F --test-file F\n"
     "        --text-column C --label-column C --target-column C --drivers C1,C2 --delimiter X|tab --header auto|yes|no\n"
     "        --tokenizer whitespace|ptb|tweet --window T --lag L --distance D --min-fillers N --max-fillers N\n"
@@ -69,7 +71,8 @@ int CliApp::usage(const std::string& problem)
 std::string CliApp::version()
 {
     return "attnlab-cli " + BuildInfo::appVersion() + " (git " + BuildInfo::gitHash() + ", LibTorch " +
-           ComputeDevice::torchVersion() + ")";
+           ComputeDevice::torchVersion() + ", " + BlasLibrary::name(BlasLibrary::classify(BlasLibrary::loadedPath())) +
+           ", CUDA " + (ComputeDevice::cudaAvailable() ? "available" : "not available") + ")";
 }
 
 int CliApp::run(const std::vector<std::string>& args)
@@ -92,6 +95,10 @@ int CliApp::run(const std::vector<std::string>& args)
         out_ << kUsage;
         return 0;
     }
+    // The commands that compute say so at once when the system's BLAS would make them crawl.
+    if (args[0] == "train" || args[0] == "bench")
+        if (const std::string warning = BlasLibrary::slowWarning(); !warning.empty())
+            err_ << "attnlab-cli: warning: " << warning << "\n";
     try {
         const auto command = commandNamed(args[0]);
         if (!command)

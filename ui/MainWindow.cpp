@@ -2,6 +2,7 @@
 
 #include "core/config/Registry.h"
 #include "core/config/TrainConfig.h"
+#include "core/platform/BlasLibrary.h"
 #include "core/results/RunResult.h"
 #include "core/store/RunRecord.h"
 #include "core/store/RunStore.h"
@@ -134,6 +135,13 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
     try {
         ComputeDevice::setThreads(0); // LibTorch starts with fewer threads than cores; say what a run will use
         device_->setText(qs(ComputeDevice::describe(ComputeDevice::resolve("auto"))));
+        // A run on the reference BLAS is ~13x slower: say so where the device is named, not in a dialog.
+        if (const std::string warning = BlasLibrary::slowWarning(); !warning.empty()) {
+            device_->setText(device_->text() + tr(" · slow BLAS"));
+            device_->setToolTip(qs(warning));
+            device_->setObjectName(QStringLiteral("deviceLabel"));
+            device_->setStyleSheet(QStringLiteral("color: #b35806; font-weight: bold"));
+        }
     } catch (const std::exception& e) {
         device_->setText(tr("device unknown: %1").arg(qs(e.what())));
     }
