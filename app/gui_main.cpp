@@ -8,6 +8,7 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
+#include <QSettings>
 
 #include <cstdio>
 #include <cstring>
@@ -46,7 +47,13 @@ int main(int argc, char** argv)
 
     if (const std::string warning = attnlab::BlasLibrary::slowWarning(); !warning.empty())
         std::fprintf(stderr, "attnlab: warning: %s\n", warning.c_str());
-    const QString dbPath = options.isSet(db) ? options.value(db) : QString::fromStdString(attnlab::RunStore::defaultPath());
+    // --db, else $ATTNLAB_DB, else the database last opened from the File menu (if it is still there).
+    QString dbPath = QString::fromStdString(attnlab::RunStore::defaultPath());
+    const QString remembered = QSettings().value(QStringLiteral("store/path")).toString();
+    if (options.isSet(db))
+        dbPath = options.value(db);
+    else if (qEnvironmentVariableIsEmpty("ATTNLAB_DB") && !remembered.isEmpty() && QFileInfo::exists(remembered))
+        dbPath = remembered;
     QDir().mkpath(QFileInfo(dbPath).absolutePath()); // first start: ~/.local/share/attnlab may not exist
     attnlab::ui::MainWindow window(dbPath);
     window.show();

@@ -18,10 +18,12 @@
 #include <cstring>
 #include <fstream>
 #include <iomanip>
+#include <iostream>
 #include <map>
 #include <set>
 #include <ostream>
 #include <sstream>
+#include <unistd.h>
 
 namespace attnlab {
 namespace {
@@ -95,6 +97,8 @@ const char* kRunsUsage =
     "                                        mean ± std (n) over completed runs, best per column in bold\n"
     "  runs import FILE                      merge runs from another run database (.sqlite) or an export (.json)\n"
     "  runs tag ID --tags a,b                replace a run's tags;  runs note ID --text TEXT: its notes\n"
+    "  runs rename ID --name NAME            a run's name\n"
+    "  runs delete ID... [--yes]             remove runs, their rows and checkpoint files (asks unless --yes)\n"
     "  runs groups [--json]                  repeats of one configuration: mean ± std over completed runs\n"
     "  every runs command takes --db FILE (default $ATTNLAB_DB or ~/.local/share/attnlab/runs.sqlite)\n";
 
@@ -133,11 +137,18 @@ int RunsCommand::run(const std::vector<std::string>& args)
     } else if (sub == "note") {
         valued.insert("--text");
         positional = 1;
+    } else if (sub == "rename") {
+        valued.insert("--name");
+        positional = 1;
+    } else if (sub == "delete") {
+        booleans.insert("--yes");
+        positional = 1u << 20;
     } else if (sub != "groups") {
         throw CliUsageError("unknown runs subcommand '" + sub + "'\n" + kRunsUsage);
     }
     const CliFlags flags(rest, valued, booleans, positional);
-    if ((sub == "show" || sub == "import" || sub == "tag" || sub == "note") && flags.positional().empty())
+    if ((sub == "show" || sub == "import" || sub == "tag" || sub == "note" || sub == "rename" || sub == "delete") &&
+        flags.positional().empty())
         throw CliUsageError("runs " + sub + (sub == "import" ? " needs a FILE" : " needs a run ID"));
     RunStore store(flags.text("--db", RunStore::defaultPath()));
     if (sub == "list") return list(store, flags);
@@ -148,6 +159,8 @@ int RunsCommand::run(const std::vector<std::string>& args)
     if (sub == "compare") return compare(store, flags);
     if (sub == "table") return table(store, flags);
     if (sub == "note") return note(store, flags);
+    if (sub == "rename") return rename(store, flags);
+    if (sub == "delete") return deleteRuns(store, flags);
     return groups(store, flags);
 }
 
@@ -318,6 +331,68 @@ int RunsCommand::note(RunStore& store, const CliFlags& flags)
     const RunRecord r = existingRun(store, runIdFrom(flags.positional().front()));
     store.setNotes(r.id, flags.required("--text"));
     out_ << "run " << r.id << " notes saved\n";
+    return 0;
+}
+
+int RunsCommand::rename(RunStore& store, const CliFlags& flags)
+{
+    const RunRecord r = existingRun(store, runIdFrom(flags.positional().front()));
+    const std::string name = flags.required("--name");
+    if (name.find_first_not_of(" \t") == std::string::npos)
+        throw CliUsageError("--name: a run's name cannot be empty");
+    store.renameRun(r.id, name);
+    if (flags.has("--json"))
+        out_ << nlohmann::json{{"id", r.id}, {"name", name}, {"previous_name", r.name}}.dump() << "\n";
+    else
+        out_ << "run " << r.id << " renamed: " << name << " (was " << r.name << ")\n";
+    return 0;
+}
+
+int RunsCommand::deleteRuns(RunStore& store, const CliFlags& flags)
+{
+    // Every id must name a run before anything is removed.
+    std::vector<std::int64_t> ids;
+    std::size_t files = 0;
+    for (const auto& text : flags.positional()) {
+        const std::int64_t id = existingRun(store, runIdFrom(text)).id;
+        if (std::find(ids.begin(), ids.end(), id) == ids.end()) {
+            ids.push_back(id);
+            files += store.checkpoints(id).size();
+        }
+    }
+    std::string list;
+    for (const auto id : ids)
+        list += (list.empty() ? "" : ", ") + std::to_string(id);
+    const std::string what = std::to_string(ids.size()) + (ids.size() == 1 ? " run (" : " runs (") + list + ") and " +
+                             std::to_string(files) + (files == 1 ? " checkpoint file" : " checkpoint files");
+    if (!flags.has("--yes")) {
+        // A script must say so; a person at a terminal is asked.
+        if (!isatty(STDIN_FILENO))
+            throw CliUsageError("runs delete: not deleting " + what + " without confirmation (stdin is not a terminal); add --yes");
+        err_ << "delete " << what << " from " << store.path() << "? [y/N] " << std::flush;
+        std::string answer;
+        std::getline(std::cin, answer);
+        if (answer != "y" && answer != "Y" && answer != "yes") {
+            err_ << "nothing deleted\n";
+            return 1;
+        }
+    }
+    const RunDeletion removed = store.deleteRuns(ids);
+    for (const auto& line : removed.filesNotRemoved)
+        err_ << "attnlab-cli: could not remove " << line << "\n";
+    if (flags.has("--json")) {
+        out_ << nlohmann::json{{"db", store.path()},           {"deleted", removed.runs},
+                               {"metrics", removed.metrics},   {"attention", removed.attention},
+                               {"characteristics", removed.characteristics}, {"checkpoints", removed.checkpoints},
+                               {"files_removed", removed.filesRemoved}, {"files_not_removed", removed.filesNotRemoved}}
+                    .dump()
+             << "\n";
+        return 0;
+    }
+    out_ << "deleted " << removed.runs.size() << (removed.runs.size() == 1 ? " run" : " runs") << " (" << list << ") from "
+         << store.path() << ": " << removed.metrics << " metric points, " << removed.attention << " attention snapshots, "
+         << removed.characteristics << " characteristics, " << removed.filesRemoved.size() << " of " << files
+         << " checkpoint files removed\n";
     return 0;
 }
 

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <ctime>
@@ -238,6 +239,134 @@ void RunStore::setNotes(std::int64_t runId, const std::string& notes)
     SqliteStatement s(impl_->connection, "UPDATE runs SET notes=? WHERE id=?");
     s.bind(1, notes).bind(2, runId);
     s.step();
+}
+
+void RunStore::setTags(const std::vector<std::int64_t>& runIds, const std::vector<std::string>& tags)
+{
+    std::lock_guard lock(impl_->mutex);
+    const SqliteConnection& c = impl_->connection;
+    c.transaction([&] {
+        SqliteStatement s(c, "UPDATE runs SET tags=? WHERE id=?");
+        const std::string text = json(tags).dump();
+        for (const auto id : runIds) {
+            s.bind(1, text).bind(2, id);
+            s.run();
+        }
+    });
+}
+
+void RunStore::setNotes(const std::vector<std::int64_t>& runIds, const std::string& notes)
+{
+    std::lock_guard lock(impl_->mutex);
+    const SqliteConnection& c = impl_->connection;
+    c.transaction([&] {
+        SqliteStatement s(c, "UPDATE runs SET notes=? WHERE id=?");
+        for (const auto id : runIds) {
+            s.bind(1, notes).bind(2, id);
+            s.run();
+        }
+    });
+}
+
+void RunStore::addTags(const std::vector<std::int64_t>& runIds, const std::vector<std::string>& tags)
+{
+    std::lock_guard lock(impl_->mutex);
+    const SqliteConnection& c = impl_->connection;
+    c.transaction([&] {
+        SqliteStatement read(c, "SELECT tags FROM runs WHERE id=?");
+        SqliteStatement write(c, "UPDATE runs SET tags=? WHERE id=?");
+        for (const auto id : runIds) {
+            read.bind(1, id);
+            if (!read.step()) {
+                read.reset();
+                continue;
+            }
+            json have = StoredJson::parseOr(read.text(0), json::array());
+            read.reset();
+            if (!have.is_array())
+                have = json::array();
+            for (const auto& tag : tags)
+                if (std::find(have.begin(), have.end(), json(tag)) == have.end())
+                    have.push_back(tag);
+            write.bind(1, have.dump()).bind(2, id);
+            write.run();
+        }
+    });
+}
+
+void RunStore::renameRun(std::int64_t runId, const std::string& name)
+{
+    if (name.empty())
+        throw std::invalid_argument("run store " + path() + ": a run's name cannot be empty");
+    std::lock_guard lock(impl_->mutex);
+    SqliteStatement s(impl_->connection, "UPDATE runs SET name=? WHERE id=?");
+    s.bind(1, name).bind(2, runId);
+    s.step();
+    if (impl_->connection.changes() == 0)
+        throw std::invalid_argument("run store " + path() + ": no run " + std::to_string(runId));
+}
+
+RunDeletion RunStore::deleteRuns(const std::vector<std::int64_t>& runIds)
+{
+    std::lock_guard lock(impl_->mutex);
+    const SqliteConnection& c = impl_->connection;
+    RunDeletion removed;
+    std::vector<std::string> files;
+    c.transaction([&] {
+        SqliteStatement status(c, "SELECT status FROM runs WHERE id=?");
+        for (const auto id : runIds) {
+            status.bind(1, id);
+            if (status.step()) {
+                if (runStatusFromString(status.text(0)) == RunStatus::Running)
+                    throw std::invalid_argument("run store " + path() + ": run " + std::to_string(id) +
+                                                " is still running; stop it before deleting it");
+                if (std::find(removed.runs.begin(), removed.runs.end(), id) == removed.runs.end())
+                    removed.runs.push_back(id);
+            }
+            status.reset();
+        }
+        SqliteStatement paths(c, "SELECT path FROM checkpoints WHERE run_id=?");
+        for (const auto id : removed.runs) {
+            paths.bind(1, id);
+            while (paths.step())
+                files.push_back(paths.text(0));
+            paths.reset();
+        }
+        // Row by row and table by table rather than through ON DELETE CASCADE: the counts are what a user
+        // is told, and a file opened without foreign keys would otherwise keep orphans.
+        auto remove = [&](const char* sql, int& count) {
+            SqliteStatement s(c, sql);
+            for (const auto id : removed.runs) {
+                s.bind(1, id);
+                s.run();
+                count += c.changes();
+            }
+        };
+        remove("DELETE FROM metrics WHERE run_id=?", removed.metrics);
+        remove("DELETE FROM attention WHERE run_id=?", removed.attention);
+        remove("DELETE FROM characteristics WHERE run_id=?", removed.characteristics);
+        remove("DELETE FROM checkpoints WHERE run_id=?", removed.checkpoints);
+        int runs = 0;
+        remove("DELETE FROM runs WHERE id=?", runs);
+    });
+    // Files only after the rows are committed, so a failed transaction deletes nothing; a file another
+    // remaining run still names (an imported copy of the run) is kept.
+    std::sort(files.begin(), files.end());
+    files.erase(std::unique(files.begin(), files.end()), files.end());
+    SqliteStatement shared(c, "SELECT 1 FROM checkpoints WHERE path=? LIMIT 1");
+    for (const auto& file : files) {
+        shared.bind(1, file);
+        const bool stillUsed = shared.step();
+        shared.reset();
+        if (stillUsed)
+            continue;
+        std::error_code error;
+        if (std::filesystem::remove(file, error))
+            removed.filesRemoved.push_back(file);
+        else
+            removed.filesNotRemoved.push_back(file + ": " + (error ? error.message() : std::string("not found")));
+    }
+    return removed;
 }
 
 void RunStore::appendCharacteristics(std::int64_t runId, const std::vector<Characteristic>& values)

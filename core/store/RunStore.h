@@ -44,6 +44,16 @@ public:
     void setEnvironment(std::int64_t runId, const std::string& json);
     void setTags(std::int64_t runId, const std::vector<std::string>& tags);
     void setNotes(std::int64_t runId, const std::string& notes);
+    // Many runs at once, each in one transaction. addTags keeps a run's tags and appends the new ones.
+    void setTags(const std::vector<std::int64_t>& runIds, const std::vector<std::string>& tags);
+    void setNotes(const std::vector<std::int64_t>& runIds, const std::string& notes);
+    void addTags(const std::vector<std::int64_t>& runIds, const std::vector<std::string>& tags);
+    // Throws std::invalid_argument for an unknown run or an empty name.
+    void renameRun(std::int64_t runId, const std::string& name);
+    // Removes the runs and their metrics, attention, characteristics and checkpoint rows in one
+    // transaction, then deletes the checkpoint files recorded for them. Ids not in the store are ignored;
+    // a run still running is refused (std::invalid_argument, nothing removed): its trainer writes to it.
+    RunDeletion deleteRuns(const std::vector<std::int64_t>& runIds);
     void appendCharacteristics(std::int64_t runId, const std::vector<Characteristic>& values); // one transaction
     void addCheckpoint(std::int64_t runId, int step, const std::string& path, const std::string& sha256);
 

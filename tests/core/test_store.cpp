@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <fstream>
 
 using namespace attnlab;
 using namespace attnlab::testing;
@@ -459,6 +460,110 @@ private Q_SLOTS:
         QVERIFY(std::abs(ssan.testAccuracyStd - 0.1) < 1e-12);
         QVERIFY(std::abs(ssan.bestDevMean - 2.0 / 3.0) < 1e-12);
         QCOMPARE(ssan.groupKey, store.listRuns(RunFilter{"sst-binary", "ssan"}).front().groupKey);
+    }
+
+    // A delete removes the runs' rows in every table and the checkpoint files recorded for them; the other
+    // runs, their rows and their files stay.
+    void deleteRemovesRowsAndCheckpointFiles()
+    {
+        QTemporaryDir dir;
+        const std::string db = dir.filePath("runs.sqlite").toStdString();
+        RunStore store(db);
+        auto writeFile = [&](const char* name) {
+            const std::string file = dir.filePath(name).toStdString();
+            std::ofstream(file) << "weights";
+            return file;
+        };
+        std::vector<std::int64_t> ids;
+        std::vector<std::string> files;
+        for (int i = 0; i < 3; ++i) {
+            const auto id = store.beginRun(infoFor("sst-binary", "ssan", "rpr", static_cast<std::uint64_t>(i)));
+            store.appendMetrics(id, {{10, "train", "loss", 0.5 + i}, {10, "dev", "accuracy", 0.5}, {20, "train", "loss", 0.25}});
+            store.appendAttention(id, AttentionSnapshot{10, {"a", "b"}, {{0, 0, 2, {0.5f, 0.5f, 0.5f, 0.5f}}}});
+            store.appendCharacteristics(id, {{"params", 100.0 + i, ""}});
+            files.push_back(writeFile(("run" + std::to_string(i) + "-a.pt").c_str()));
+            store.addCheckpoint(id, 10, files.back(), "aa");
+            store.finishRun(id, completed(0.5, 0.5));
+            ids.push_back(id);
+        }
+        // Run 1 has a second checkpoint whose file is already gone: reported, not an error.
+        const std::string missing = dir.filePath("gone.pt").toStdString();
+        store.addCheckpoint(ids[1], 20, missing, "bb");
+        // Run 2 shares run 0's file (an imported copy would): deleting run 0 must keep it.
+        store.addCheckpoint(ids[2], 30, files[0], "aa");
+        const std::string unrelated = writeFile("not-a-checkpoint.pt");
+
+        const RunDeletion removed = store.deleteRuns({ids[0], ids[1], 999, ids[1]});
+        QCOMPARE(removed.runs, (std::vector<std::int64_t>{ids[0], ids[1]}));
+        QCOMPARE(removed.metrics, 6);
+        QCOMPARE(removed.attention, 2);
+        QCOMPARE(removed.characteristics, 2);
+        QCOMPARE(removed.checkpoints, 3);
+        QCOMPARE(removed.filesRemoved, (std::vector<std::string>{files[1]}));
+        QCOMPARE(removed.filesNotRemoved.size(), std::size_t(1));
+        QVERIFY(QString::fromStdString(removed.filesNotRemoved[0]).startsWith(QString::fromStdString(missing + ": ")));
+        QVERIFY(!QFile::exists(QString::fromStdString(files[1])));
+        QVERIFY(QFile::exists(QString::fromStdString(files[0]))); // run 2 still names it
+        QVERIFY(QFile::exists(QString::fromStdString(files[2])));
+        QVERIFY(QFile::exists(QString::fromStdString(unrelated)));
+
+        // Underneath: no row of the deleted runs in any table, every row of the other run.
+        RawDb raw(db);
+        for (const char* table : {"metrics", "attention", "characteristics", "checkpoints"}) {
+            const std::string where = std::string(" FROM ") + table + " WHERE run_id IN (" + std::to_string(ids[0]) +
+                                      "," + std::to_string(ids[1]) + ")";
+            QCOMPARE(raw.scalar("SELECT COUNT(*)" + where), std::string("0"));
+        }
+        QCOMPARE(raw.scalar("SELECT COUNT(*) FROM runs"), std::string("1"));
+        QCOMPARE(store.listRuns().size(), std::size_t(1));
+        QCOMPARE(store.listRuns().front().id, ids[2]);
+        QCOMPARE(store.metrics(ids[2]).size(), std::size_t(3));
+        QVERIFY(store.latestAttention(ids[2]).has_value());
+        QCOMPARE(store.characteristics(ids[2]).at(0).value, 102.0);
+        QCOMPARE(store.checkpoints(ids[2]).size(), std::size_t(2));
+        QVERIFY(!store.run(ids[0]).has_value());
+
+        // Deleting the last run that names the shared file removes it too; nothing left to delete is a no-op.
+        const RunDeletion last = store.deleteRuns({ids[2]});
+        QCOMPARE(last.filesRemoved.size(), std::size_t(2));
+        QVERIFY(!QFile::exists(QString::fromStdString(files[0])));
+        QVERIFY(store.listRuns().empty());
+        QVERIFY(store.deleteRuns({ids[2]}).runs.empty());
+        QCOMPARE(raw.scalar("SELECT COUNT(*) FROM metrics"), std::string("0"));
+
+        // A run still running is refused and nothing is removed.
+        const auto running = store.beginRun(sampleInfo());
+        const auto done = store.beginRun(sampleInfo());
+        store.finishRun(done, completed(0.5, 0.5));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, store.deleteRuns({done, running}));
+        QCOMPARE(store.listRuns().size(), std::size_t(2));
+    }
+
+    void renameAndTagsOfManyRuns()
+    {
+        QTemporaryDir dir;
+        RunStore store(dir.filePath("runs.sqlite").toStdString());
+        const auto a = store.beginRun(sampleInfo());
+        const auto b = store.beginRun(sampleInfo());
+        const auto c = store.beginRun(sampleInfo());
+        store.renameRun(b, "the one with warm-up");
+        QCOMPARE(store.run(b)->name, std::string("the one with warm-up"));
+        QCOMPARE(store.run(a)->name, "ssan+rpr on " + sampleInfo().config.dataset); // the others keep theirs
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, store.renameRun(999, "x"));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, store.renameRun(a, ""));
+
+        store.setTags(a, {"keep"});
+        store.addTags({a, b}, {"sweep", "keep"});
+        QCOMPARE(store.run(a)->tags, (std::vector<std::string>{"keep", "sweep"})); // no duplicate
+        QCOMPARE(store.run(b)->tags, (std::vector<std::string>{"sweep", "keep"}));
+        QVERIFY(store.run(c)->tags.empty());
+        store.setTags(std::vector<std::int64_t>{b, c}, {"x"});
+        QCOMPARE(store.run(b)->tags, (std::vector<std::string>{"x"}));
+        QCOMPARE(store.run(c)->tags, (std::vector<std::string>{"x"}));
+        store.setNotes(std::vector<std::int64_t>{a, c}, "batch note");
+        QCOMPARE(store.run(a)->notes, std::string("batch note"));
+        QCOMPARE(store.run(b)->notes, std::string());
+        QCOMPARE(store.run(c)->notes, std::string("batch note"));
     }
 
 private:

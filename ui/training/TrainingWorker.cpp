@@ -26,6 +26,14 @@ TrainingWorker::TrainingWorker(const QString& dbPath, QObject* parent)
     setObjectName(QStringLiteral("trainingWorker"));
 }
 
+bool TrainingWorker::setDbPath(const QString& dbPath)
+{
+    if (running_)
+        return false;
+    dbPath_ = dbPath;
+    return true;
+}
+
 TrainingWorker::~TrainingWorker()
 {
     if (thread_) {
