@@ -51,10 +51,14 @@ const char* kUsage =
     "                                        the run store (attnlab-cli runs --help)\n"
     "  dataset options: --data-dir DIR --lowercase --file F | --train-file F --dev-file F --test-file F\n"
     "        --text-column C --label-column C --target-column C --drivers C1,C2 --delimiter X|tab --header auto|yes|no\n"
+    "        --quoting auto|on|off (auto: quotes wrap fields except in tab-separated files)\n"
+    "        --missing error|drop|ffill|interpolate (series cells NA, N/A, NaN, ?, empty; default error)\n"
+    "        --categorical skip|onehot (a series' text columns: left out with a note, or one 0/1 driver per value)\n"
     "        --tokenizer whitespace|ptb|tweet --window T --lag L --distance D --min-fillers N --max-fillers N\n"
     "  model options (describe, train): --d-model N --layers N --heads N --rpr-clip K --ffn-hidden N --ff-hidden N\n"
     "        --filters N --max-length N --activation relu|swish|gelu --pooling mean|max|attention --dropout-keep P\n"
-    "        --dropout-points input,hidden,output --dropout-input-keep P --dropout-hidden-keep P --dropout-output-keep P\n";
+    "        --dropout-points input,hidden,output --dropout-input-keep P --dropout-hidden-keep P --dropout-output-keep P\n"
+    "        --max-length N: the longest input in tokens (default 512); longer ones are truncated, the count reported\n";
 
 } // namespace
 

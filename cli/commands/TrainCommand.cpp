@@ -121,6 +121,8 @@ int TrainCommand::run(const std::vector<std::string>& args)
     const LoadedDataset data = loadChecked(plan);
     RunStore store(flags.text("--db", RunStore::defaultPath()));
     TerminalProgress progress(err_);
+    for (const auto& note : data.notes()) // what reading the files found: filled cells, skipped columns, ...
+        progress.report("note", note);
     const std::vector<Repeat> repeats = runRepeats(plan, data, store, progress);
     const auto statistics = repeatStatistics(repeats);
     if (plan.repeats > 1)
@@ -157,6 +159,14 @@ TrainCommand::Plan TrainCommand::planFrom(const CliFlags& flags)
         plan.datasetOptions.dataDir = c.dataDir;
     c.phrases = plan.datasetOptions.phrases;
     c.dataDir = plan.datasetOptions.dataDir;
+    // A flag given overrides the base's setting; otherwise the base's (or the default) is used.
+    auto agree = [&](const char* flag, std::string& option, std::string& setting) {
+        if (flags.has(flag)) setting = option;
+        else option = setting;
+    };
+    agree("--missing", plan.datasetOptions.missing, c.missingValues);
+    agree("--quoting", plan.datasetOptions.quoting, c.quoting);
+    agree("--categorical", plan.datasetOptions.categorical, c.categorical);
     flags.update("--embeddings", c.embeddingsPath);
     c.embeddingsFrozen = c.embeddingsFrozen || flags.has("--embeddings-frozen");
     flags.update("--oov-range", c.oovRange);

@@ -89,6 +89,9 @@ void TrainingWorker::train(const TrainConfig& config)
         // drives initialisation and batch sampling.
         DatasetOptions options;
         options.dataDir = config.dataDir;
+        options.missing = config.missingValues; // how messy files are read is part of the run's settings
+        options.quoting = config.quoting;
+        options.categorical = config.categorical;
         data = DatasetCatalog::loadAny(config.dataset, options);
         store = std::make_unique<RunStore>(dbPath_.toStdString());
     } catch (const std::exception& e) {
