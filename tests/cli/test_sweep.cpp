@@ -183,6 +183,48 @@ private Q_SLOTS:
         QCOMPARE(r.lastJson()["counts"].toObject()["incomplete"].toInt(), 1);
     }
 
+    // More runs than the cluster's MaxArraySize: several arrays, each within it, every run in exactly one.
+    // sbatch, squeue and scontrol are stand-ins on PATH that record what they were asked.
+    void slurmArraysAreSplitAtMaxArraySize()
+    {
+        QTemporaryDir dir;
+        const QString bin = dir.filePath("bin");
+        QDir().mkpath(bin);
+        const auto tool = [&](const QString& name, const QByteArray& body) {
+            const QString path = writeFile(dir, "bin/" + name, "#!/bin/sh\n" + body);
+            QFile::setPermissions(path, QFile::permissions(path) | QFileDevice::ExeOwner);
+        };
+        tool("scontrol", "echo 'MaxArraySize            = 2'\n");
+        tool("squeue", "exit 0\n");
+        tool("sbatch", "n=$(ls " + dir.filePath("bin").toUtf8() + "/job-* 2>/dev/null | wc -l); n=$((n + 100))\n"
+                       "echo \"$@\" > " + dir.filePath("bin").toUtf8() + "/job-$n; echo $n\n");
+        const QString db = dir.filePath("runs.sqlite");
+        QProcess p;
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert("PATH", bin + ":" + env.value("PATH"));
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(ATTNLAB_CLI_PATH), {"sweep", "--models", "bow", "--positions", "none", "--seeds", "1,2,3,4,5",
+                                                   "--set", kTiny, "--executor", "slurm", "--array-limit", "1", "--db", db, "--json"});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        const auto o = QJsonDocument::fromJson(p.readAllStandardOutput().trimmed()).object();
+        QCOMPARE(o["jobs"].toArray(), QJsonArray({"100", "101", "102"}));
+        const QDir folder(o["folder"].toString());
+        QStringList tasks, arrays;
+        for (int n = 0; n < 3; ++n) {
+            QFile t(folder.filePath(QString("submit-%1.tasks").arg(n)));
+            QVERIFY(t.open(QIODevice::ReadOnly));
+            tasks << QString::fromUtf8(t.readAll()).trimmed().replace('\n', ',');
+            QFile script(folder.filePath(QString("submit-%1.sh").arg(n)));
+            QVERIFY(script.open(QIODevice::ReadOnly));
+            for (const auto& line : QString::fromUtf8(script.readAll()).split('\n'))
+                if (line.startsWith("#SBATCH --array="))
+                    arrays << line.mid(16);
+        }
+        QCOMPARE(tasks, QStringList({"0,1", "2,3", "4"}));
+        QCOMPARE(arrays, QStringList({"0-1%1", "0-1%1", "0-0%1"}));
+    }
+
     // A real Slurm: three tiny runs as one job array, collected into the store once; collecting again adds
     // nothing; a failing run is reported with its log.
     void slurmSweepIsCollectedOnce()
