@@ -33,7 +33,7 @@ CliFlags trainFlags(const std::vector<std::string>& args)
     valued.insert({"--steps", "--seed", "--db", "--device", "--batch-size", "--eval-every", "--optimizer", "--lr",
                    "--threads", "--sampling", "--config", "--preset", "--repeat", "--momentum", "--l2", "--weight-decay",
                    "--lr-schedule", "--lr-decay-every", "--lr-decay-gamma", "--warmup-steps", "--clip-norm", "--epochs",
-                   "--patience", "--log-every", "--checkpoint-dir"});
+                   "--patience", "--log-every", "--checkpoint-dir", "--tags"});
     valued.insert(ConfigFlags::datasetFlags().begin(), ConfigFlags::datasetFlags().end());
     valued.insert({"--embeddings", "--oov-range"});
     auto booleans = ConfigFlags::datasetSwitches();
@@ -171,6 +171,8 @@ TrainCommand::Plan TrainCommand::planFrom(const CliFlags& flags)
     c.embeddingsFrozen = c.embeddingsFrozen || flags.has("--embeddings-frozen");
     flags.update("--oov-range", c.oovRange);
     flags.update("--checkpoint-dir", c.checkpointDir);
+    if (flags.has("--tags"))
+        plan.tags = flags.list("--tags");
     applyTrainingFlags(c, flags, base.has_value());
     plan.repeats = static_cast<int>(flags.integer("--repeat", base ? base->repeats : 1));
     if (plan.repeats < 1)
@@ -212,11 +214,15 @@ std::vector<TrainCommand::Repeat> TrainCommand::runRepeats(const Plan& plan, con
     for (int r = 0; r < plan.repeats && !cancel.isCancelled(); ++r) {
         TrainConfig config = plan.config;
         config.seed = plan.config.seed + static_cast<std::uint64_t>(r); // repeats differ by seed only
-        StoreObserver storeObserver(store);
-        CompositeObserver observers({&storeObserver, &progress});
         Repeat repeat;
-        repeat.summary = Trainer(config).run(data, observers, cancel);
-        repeat.runId = storeObserver.runId();
+        {
+            StoreObserver storeObserver(store);
+            CompositeObserver observers({&storeObserver, &progress});
+            repeat.summary = Trainer(config).run(data, observers, cancel);
+            repeat.runId = storeObserver.runId();
+        } // the observer's writer has committed everything: the tags land on the finished row
+        if (!plan.tags.empty())
+            store.setTags(repeat.runId, plan.tags); // e.g. sweep:<id> from attnlab-cli sweep
         repeat.seed = config.seed;
         progress.report("finished", "run " + std::to_string(repeat.runId) + " " + RunResult(repeat.summary).sentence());
         repeats.push_back(std::move(repeat));

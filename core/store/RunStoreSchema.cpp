@@ -46,6 +46,10 @@ void RunStoreSchema::migrate() const
 void RunStoreSchema::migrateToVersion1() const
 {
     connection_.transaction([&] {
+        // Another process may have created (and migrated) the store since we read its version: setting
+        // user_version back to 1 here would make our version-2 step add its columns a second time.
+        if (version() >= 1)
+            return;
         connection_.exec(
             "CREATE TABLE IF NOT EXISTS runs ("
             " id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, status TEXT NOT NULL,"

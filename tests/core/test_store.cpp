@@ -14,6 +14,8 @@
 #include <QtTest/QtTest>
 
 #include <algorithm>
+#include <atomic>
+#include <thread>
 #include <cctype>
 #include <cmath>
 #include <fstream>
@@ -291,6 +293,31 @@ private Q_SLOTS:
         RawDb(foreign).exec("CREATE TABLE invoices (id INTEGER)");
         expectError([&] { RunStore store(foreign); }, foreign, "not an Attention Lab run database");
         QCOMPARE(RawDb(foreign).scalar("SELECT COUNT(*) FROM sqlite_master"), std::string("1")); // untouched
+    }
+
+    // Several processes opening a store that does not exist yet (a sweep's workers, a `runs list` beside
+    // them) all migrate it: none may fail. One used to reset user_version to 1 after another had reached
+    // 2, and then add schema 2's columns a second time ("duplicate column name: uuid").
+    void concurrentFirstOpensAllSucceed()
+    {
+        QTemporaryDir dir;
+        for (int round = 0; round < 10; ++round) {
+            const std::string path = dir.filePath(QString("fresh-%1.sqlite").arg(round)).toStdString();
+            std::atomic<int> failures{0};
+            std::vector<std::thread> openers;
+            for (int i = 0; i < 6; ++i)
+                openers.emplace_back([&] {
+                    try {
+                        RunStore store(path);
+                    } catch (const std::exception&) {
+                        ++failures;
+                    }
+                });
+            for (auto& t : openers)
+                t.join();
+            QCOMPARE(failures.load(), 0);
+            QCOMPARE(RawDb(path).scalar("PRAGMA user_version"), std::string("2"));
+        }
     }
 
     void tagsNotesEnvironmentCharacteristicsAndCheckpoints()
