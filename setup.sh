@@ -13,7 +13,8 @@ gui=${ATTNLAB_GUI:-ON}
 packages=(cmake ninja-build g++ ccache git pkg-config libtorch-dev libopenblas0-openmp libsqlite3-dev
           nlohmann-json3-dev qt6-base-dev zlib1g-dev libssl-dev libcurl4-openssl-dev libarchive-dev python3)
 if [ "$gui" = ON ]; then
-  packages+=(qt6-base-dev-tools libgl-dev libqcustomplot-dev libqcustomplot2.1-qt6 fonts-dejavu-core)
+  packages+=(qt6-base-dev-tools libgl-dev libqcustomplot-dev libqcustomplot2.1-qt6 libqt6svg6-dev fonts-dejavu-core
+             poppler-utils) # poppler-utils: pdftoppm, with which the compare view's test renders its PDF
 fi
 missing=()
 for p in "${packages[@]}"; do

@@ -46,7 +46,7 @@ const char* kUsage =
     "  bench [--models lstm,ssan-rpr,...] [--epochs N] [--passes N] [--device auto|cpu|cuda] [--threads N]\n"
     "        [--dataset sst-fine] [--d-model 300] [--db FILE | --no-store] [--one-process] [--json]\n"
     "                                        thesis Table 5.4: params, peak memory, train/predict time per model\n"
-    "  runs list|show|export|import|tag|note|groups [--db FILE] ...   the run store (attnlab-cli runs --help)\n"
+    "  runs list|show|export|import|tag|note|groups|plot [--db FILE] ...   the run store (attnlab-cli runs --help)\n"
     "  dataset options: --data-dir DIR --lowercase --file F | --train-file F --dev-file F --test-file F\n"
     "        --text-column C --label-column C --target-column C --drivers C1,C2 --delimiter X|tab --header auto|yes|no\n"
     "        --tokenizer whitespace|ptb|tweet --window T --lag L --distance D --min-fillers N --max-fillers N\n"

@@ -40,6 +40,18 @@ void RunStoreSchema::migrate() const
         migrateToVersion1();
     if (found < 2)
         migrateToVersion2();
+    addReadIndexes();
+}
+
+// Indexes only speed up reads and leave the format alone (older builds open the file as before), so
+// they need no schema version: created at open where missing.
+void RunStoreSchema::addReadIndexes() const
+{
+    SqliteStatement exists(connection_, "SELECT 1 FROM sqlite_master WHERE type='index' AND name='metrics_by_series'");
+    if (exists.step())
+        return;
+    // One metric of many runs (the compare view's curves) in index order, without reading the rest.
+    connection_.exec("CREATE INDEX IF NOT EXISTS metrics_by_series ON metrics(run_id, split, name, step)");
 }
 
 // Schema 1 exactly as the first release wrote it; later versions change it only by further steps.
