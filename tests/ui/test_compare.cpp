@@ -97,7 +97,7 @@ private:
     QTemporaryDir dir_;
     std::unique_ptr<RunStore> store_;
     // ssan + rpr seeds 1, 2, 3; lstm seeds 1, 2 (the second stored without epoch logs, as before the
-    // trainer logged them); an essan regression run on sml2010.
+    // trainer logged them, and tested at step 20); an essan regression run on sml2010; a long run.
     qint64 s1_ = 0, s2_ = 0, s3_ = 0, l1_ = 0, l2_ = 0, reg_ = 0, long_ = 0;
 
     qint64 addRun(const char* model, const char* position, std::uint64_t seed, const std::vector<MetricPoint>& points,
@@ -145,7 +145,7 @@ private slots:
                       {30, "train", "loss", 0.8}, {30, "dev", "accuracy", 0.7}, {30, "test", "accuracy", 0.66}});
         l2_ = addRun("lstm", "none", 2,
                      {{10, "train", "loss", 1.1}, {10, "dev", "accuracy", 0.6}, {20, "train", "loss", 0.9},
-                      {30, "train", "loss", 0.7}, {30, "dev", "accuracy", 0.75}, {30, "test", "accuracy", 0.7}});
+                      {30, "train", "loss", 0.7}, {30, "dev", "accuracy", 0.75}, {20, "test", "accuracy", 0.7}});
         reg_ = addRun("essan", "rpr", 4,
                       {{5, "train", "loss", 0.3}, {5, "dev", "rmse", 0.0}, {10, "train", "loss", 0.2},
                        {10, "dev", "rmse", 0.5}, {15, "dev", "rmse", 0.25}, {15, "test", "rmse", 0.3}},
@@ -267,6 +267,8 @@ private slots:
         expectPoints(graphIn(accuracy, "dev_g0"), {{10, 0.6}, {30, 0.8}}, 1e-12);
         expectPoints(graphIn(accuracy, "lower_dev_g0"), {{10, 0.5}, {30, 0.7}}, 1e-12);
         expectPoints(graphIn(accuracy, "test_g0"), {{30, (0.78 + 0.85 + 0.72) / 3}}, 1e-12);
+        // lstm's runs were tested at steps 30 and 20: one point, their mean, at the later step.
+        expectPoints(graphIn(accuracy, "test_g1"), {{30, 0.68}}, 1e-12);
         // The legend names the group and its size.
         auto* legend = child<QListWidget>(v.get(), "legend");
         QCOMPARE(legend->count(), 2);

@@ -152,7 +152,7 @@ QCPGraph* ComparePanel::addCurveGraph(const QString& name)
     QCPGraph* graph = addGraph(xAxis, yAxis);
     graph->setObjectName(name);
     graph->removeFromLegend();
-    graph->setAdaptiveSampling(false); // ours already is, and it keeps min/max exactly
+    graph->setAdaptiveSampling(false); // ours is (redecimate), and it keeps every column's min and max
     return graph;
 }
 
@@ -286,13 +286,20 @@ void ComparePanel::rebuildLegend()
         QCPGraph* g = key(QStringLiteral("legend_more"), tr("+ %n more (see the list)", "", static_cast<int>(labels.size()) - shown));
         g->setPen(Qt::NoPen);
     }
-    // As many legend columns as fit the width, so a long legend wraps into rows.
-    legend_->setWrap(std::max(1, (width() - 20) / 190));
+    wrapLegend(width());
+}
+
+void ComparePanel::wrapLegend(int plotWidth)
+{
+    // As many legend columns as fit the width, so a long legend wraps into rows; items already placed
+    // move only when the order is set again with rearranging.
+    legend_->setWrap(std::max(1, (plotWidth - 20) / 180));
+    legend_->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
 }
 
 void ComparePanel::resizeEvent(QResizeEvent* event)
 {
-    legend_->setWrap(std::max(1, (event->size().width() - 20) / 190));
+    wrapLegend(event->size().width());
     QCustomPlot::resizeEvent(event);
 }
 
@@ -346,6 +353,8 @@ void ComparePanel::redecimate()
     const double high = decimation_ ? range.upper : std::numeric_limits<double>::max();
     for (const Drawn& d : drawn_) {
         QVector<QCPGraphData> data;
+        // Without ours, QCustomPlot's own adaptive sampling (its default) does the reducing.
+        d.graph->setAdaptiveSampling(!decimation_);
         if (!decimation_) {
             data.reserve(static_cast<int>(d.x.size()));
             for (std::size_t i = 0; i < d.x.size(); ++i)

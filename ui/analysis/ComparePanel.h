@@ -30,7 +30,8 @@ public:
     // How many runs or groups the plot's own legend names (the split keys always show); more than that,
     // and it says how many it leaves to the view's legend.
     void setLegendLimit(int entries);
-    // Off: every point is handed to QCustomPlot (for measuring what the decimation saves).
+    // Off: every point is handed to QCustomPlot, which then samples with its own adaptive sampling (its
+    // default; for measuring what ours saves).
     void setDecimation(bool on);
     bool isDecimated() const; // whether any graph is drawn from fewer points than it has
 
@@ -54,6 +55,7 @@ private:
 
     void redecimate();
     void rebuildLegend();
+    void wrapLegend(int plotWidth);
     QCPGraph* addCurveGraph(const QString& name);
     int columns() const;
 

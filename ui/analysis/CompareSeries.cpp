@@ -5,6 +5,8 @@
 
 #include <QtCore/QStringList>
 
+#include <algorithm>
+
 namespace attnlab::ui {
 namespace {
 
@@ -109,7 +111,21 @@ std::vector<PlotSeries> CompareSeries::build(const RunCurves& curves, const QStr
             s.id = QStringLiteral("%1_g%2").arg(split).arg(g);
             s.label = QStringLiteral("%1 (n=%2)").arg(groups[g]).arg(members[static_cast<std::size_t>(g)].size());
             s.colour = g;
-            s.band = CurveBand::of(drawn);
+            if (s.kind == PlotSeries::Kind::Points) {
+                // Each run measures test once, at its own step (its best dev step): the group's test is
+                // one mean ± std of those values, drawn at the last of their steps.
+                std::vector<std::vector<CurvePoint>> last;
+                double x = 0.0;
+                for (const auto& curve : drawn) {
+                    x = std::max(x, curve.back().x);
+                    last.push_back({{0.0, curve.back().value}});
+                }
+                s.band = CurveBand::of(last);
+                for (BandPoint& b : s.band)
+                    b.x = x;
+            } else {
+                s.band = CurveBand::of(drawn);
+            }
             s.points = means(s.band);
             if (!raw.empty() && s.kind == PlotSeries::Kind::Line)
                 s.raw = means(CurveBand::of(raw));

@@ -26,7 +26,8 @@ struct PlotSeries {
 
 // Turns stored curves into what a panel draws, for one metric: TensorBoard's de-biased EMA
 // (CurveSmoothing), steps mapped to epochs or wall seconds (CurveBand::remap) and, when grouping, one
-// mean ± std per group over all its runs (CurveBand::of of the smoothed curves). Test values are points.
+// mean ± std per group over all its runs (CurveBand::of of the smoothed curves). Test values are points:
+// a group's is the mean ± std of its runs' test values, at the last step any of them was tested.
 class CompareSeries {
 public:
     static std::vector<PlotSeries> build(const RunCurves& curves, const QString& metric, const CompareOptions& options);

@@ -292,6 +292,8 @@ void CompareView::rebuildPanels()
 
 void CompareView::redraw()
 {
+    if (store_)
+        curves_.loadAxis(*store_, options_.axis);
     const CompareAxis axis = CompareSeries::effectiveAxis(curves_, options_.axis);
     QString note;
     if (axis != options_.axis) {

@@ -27,7 +27,7 @@ std::string CurvePlotRenderer::render(const RunStore& store, const PlotRequest& 
         QList<qint64> ids;
         for (std::int64_t id : request.runIds)
             ids.append(id);
-        const RunCurves curves = RunCurves::load(store, ids);
+        RunCurves curves = RunCurves::load(store, ids);
         CompareOptions options;
         options.smoothing = request.smoothing;
         options.axis = request.xAxis == "epoch"  ? CompareAxis::Epoch
@@ -36,6 +36,7 @@ std::string CurvePlotRenderer::render(const RunStore& store, const PlotRequest& 
         for (const std::string& key : request.groupBy)
             options.groupBy.append(QString::fromStdString(key));
         options.splits = QStringList{QString::fromStdString(request.split)};
+        curves.loadAxis(store, options.axis);
         const QString metric = QString::fromStdString(request.metric);
 
         // Laid out at the export's logical size, so the decimation and the legend's wrap fit the file.

@@ -64,9 +64,19 @@ RunCurves RunCurves::load(const RunStore& store, const QList<qint64>& runIds)
             if (std::any_of(curves.begin(), curves.end(), [](const auto& curve) { return !curve.empty(); }))
                 c.curves_.insert(keyOf(QLatin1String(split), metric), std::move(curves));
         }
-    c.epochs_ = toCurves(store.curves(ids, "train", "epoch"));
-    c.wallSeconds_ = toCurves(store.curves(ids, "train", "wall_seconds"));
+    c.ids_ = std::move(ids);
     return c;
+}
+
+void RunCurves::loadAxis(const RunStore& store, CompareAxis axis)
+{
+    if (axis == CompareAxis::Epoch && !epochsLoaded_) {
+        epochs_ = toCurves(store.curves(ids_, "train", "epoch"));
+        epochsLoaded_ = true;
+    } else if (axis == CompareAxis::WallTime && !wallSecondsLoaded_) {
+        wallSeconds_ = toCurves(store.curves(ids_, "train", "wall_seconds"));
+        wallSecondsLoaded_ = true;
+    }
 }
 
 QStringList RunCurves::metrics() const

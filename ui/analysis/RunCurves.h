@@ -27,8 +27,11 @@ public:
     static const QStringList& metricOrder();
 
     RunCurves() = default;
-    // Ids the store does not have are left out and listed by missingIds().
+    // Ids the store does not have are left out and listed by missingIds(). Reads the metrics only.
     static RunCurves load(const RunStore& store, const QList<qint64>& runIds);
+    // Reads the runs' epochs or wall seconds, once, when that x axis is first asked for (as many rows as
+    // the loss again: not worth reading while x is the step).
+    void loadAxis(const RunStore& store, CompareAxis axis);
 
     int size() const { return static_cast<int>(runs_.size()); }
     const RunRecord& run(int index) const { return runs_[static_cast<std::size_t>(index)]; }
@@ -39,8 +42,8 @@ public:
     bool has(const QString& split, const QString& metric) const;
     // A run's curve, x = step; empty when the run did not log it.
     const std::vector<CurvePoint>& curve(int run, const QString& split, const QString& metric) const;
-    // Known (step, epoch) or (step, wall seconds) points of a run; empty for CompareAxis::Step and for
-    // runs stored before the trainer logged them.
+    // Known (step, epoch) or (step, wall seconds) points of a run (after loadAxis); empty for
+    // CompareAxis::Step and for runs stored before the trainer logged them.
     const std::vector<CurvePoint>& axis(int run, CompareAxis axis) const;
     QList<qint64> runsWithoutAxis(CompareAxis axis) const;
 
@@ -53,10 +56,12 @@ public:
     QString label(int run) const;
 
 private:
+    std::vector<std::int64_t> ids_;
     std::vector<RunRecord> runs_;
     std::vector<QJsonObject> configs_;
     QHash<QString, std::vector<std::vector<CurvePoint>>> curves_; // "split/metric" -> per run
-    std::vector<std::vector<CurvePoint>> epochs_, wallSeconds_;   // per run
+    std::vector<std::vector<CurvePoint>> epochs_, wallSeconds_;   // per run, once loaded
+    bool epochsLoaded_ = false, wallSecondsLoaded_ = false;
     QList<qint64> missing_;
 };
 
