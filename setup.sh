@@ -18,7 +18,8 @@ if [ "$mode" = test ]; then
   packages+=(dpkg-dev file desktop-file-utils appstream)
 fi
 if [ "$gui" = ON ]; then
-  packages+=(qt6-base-dev-tools libgl-dev libqcustomplot-dev libqcustomplot2.1-qt6 fonts-dejavu-core)
+  packages+=(qt6-base-dev-tools libgl-dev libqcustomplot-dev libqcustomplot2.1-qt6 libqt6svg6-dev fonts-dejavu-core
+             poppler-utils) # poppler-utils: pdftoppm, with which the compare view's test renders its PDF
 fi
 missing=()
 for p in "${packages[@]}"; do

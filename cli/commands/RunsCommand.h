@@ -6,7 +6,7 @@ namespace attnlab {
 class CliFlags;
 class RunStore;
 
-// attnlab-cli runs list | show | compare | table | export | import | tag | note | rename | delete | groups: the run
+// attnlab-cli runs list | show | compare | table | export | import | tag | note | rename | delete | groups | plot: the run
 // store from a terminal or a
 // script. Reads and writes only through RunStore and RunExport, so the GUI's history and this agree, and
 // words a run's result through RunResult, as train and the GUI do.
@@ -28,6 +28,7 @@ private:
     int table(RunStore& store, const CliFlags& flags);
     int rename(RunStore& store, const CliFlags& flags);
     int deleteRuns(RunStore& store, const CliFlags& flags);
+    int plot(const std::vector<std::string>& args); // args[0] == "plot"; draws through PlotRenderer
 };
 
 } // namespace attnlab

@@ -5,6 +5,7 @@
 #include "core/store/SqliteStatement.h"
 
 #include <stdexcept>
+#include <unordered_map>
 
 namespace attnlab {
 namespace {
@@ -141,6 +142,50 @@ RunBundle RunQueries::bundle(std::int64_t runId) const
     b.characteristics = characteristics(runId);
     b.checkpoints = checkpoints(runId);
     return b;
+}
+
+std::vector<std::vector<std::pair<int, double>>> RunQueries::curves(const std::vector<std::int64_t>& runIds,
+                                                                  const std::string& split,
+                                                                  const std::string& name) const
+{
+    std::vector<std::vector<std::pair<int, double>>> curves(runIds.size());
+    if (runIds.empty())
+        return curves;
+    std::unordered_map<std::int64_t, std::vector<std::size_t>> slots; // an id given twice fills both
+    std::string ids = "[";
+    for (std::size_t i = 0; i < runIds.size(); ++i) {
+        slots[runIds[i]].push_back(i);
+        ids += (i ? "," : "") + std::to_string(runIds[i]);
+    }
+    ids += "]";
+    // The ids as one JSON array parameter: one statement for any number of runs, read from the covering
+    // index metrics_curves (run_id, split, name, step, value) alone. Ordering by rowid too would send
+    // SQLite to the table for every row (3x slower), so two values logged at one step come by value.
+    SqliteStatement s(connection_, "SELECT run_id, step, value FROM metrics"
+                                   " WHERE run_id IN (SELECT value FROM json_each(?)) AND split=? AND name=?"
+                                   " ORDER BY run_id, step");
+    s.bind(1, ids).bind(2, split).bind(3, name);
+    std::int64_t current = 0;
+    std::vector<std::pair<int, double>> series;
+    auto flush = [&] {
+        if (series.empty())
+            return;
+        const auto& to = slots[current];
+        for (std::size_t k = 0; k + 1 < to.size(); ++k)
+            curves[to[k]] = series;
+        curves[to.back()] = std::move(series);
+        series.clear();
+    };
+    while (s.step()) {
+        const std::int64_t run = s.integer(0);
+        if (run != current) {
+            flush();
+            current = run;
+        }
+        series.emplace_back(static_cast<int>(s.integer(1)), s.real(2));
+    }
+    flush();
+    return curves;
 }
 
 } // namespace attnlab

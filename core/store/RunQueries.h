@@ -32,6 +32,11 @@ public:
     std::vector<CheckpointRef> checkpoints(std::int64_t runId) const;
     RunBundle bundle(std::int64_t runId) const; // throws std::invalid_argument for an unknown run
 
+    // Comparing runs: one metric of many runs in one query, (step, value) by step (then value) per run,
+    // in the order of `runIds` (empty for a run without it or an unknown id).
+    std::vector<std::vector<std::pair<int, double>>> curves(const std::vector<std::int64_t>& runIds,
+                                                            const std::string& split, const std::string& name) const;
+
 private:
     const SqliteConnection& connection_;
 };

@@ -413,6 +413,14 @@ std::vector<std::pair<int, double>> RunStore::metricSeries(std::int64_t runId, c
     return impl_->queries.metricSeries(runId, split, name);
 }
 
+std::vector<std::vector<std::pair<int, double>>> RunStore::curves(const std::vector<std::int64_t>& runIds,
+                                                                const std::string& split,
+                                                                const std::string& name) const
+{
+    std::lock_guard lock(impl_->mutex);
+    return impl_->queries.curves(runIds, split, name);
+}
+
 std::optional<AttentionSnapshot> RunStore::latestAttention(std::int64_t runId) const
 {
     std::lock_guard lock(impl_->mutex);

@@ -75,6 +75,12 @@ public:
     RunBundle bundle(std::int64_t runId) const;
     std::int64_t importRun(const RunBundle& bundle);
 
+    // Comparing runs (the compare view, runs plot): one metric of many runs, read in one query from a
+    // covering index; per run in the order of `runIds`, its (step, value) points by step (empty when it
+    // has none).
+    std::vector<std::vector<std::pair<int, double>>> curves(const std::vector<std::int64_t>& runIds,
+                                                            const std::string& split, const std::string& name) const;
+
     // The group key of a configuration: its JSON without "seed" (and "checkpoint_dir"), keys sorted, no spaces.
     static std::string groupKeyOf(const std::string& configJson);
 

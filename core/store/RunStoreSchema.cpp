@@ -40,6 +40,20 @@ void RunStoreSchema::migrate() const
         migrateToVersion1();
     if (found < 2)
         migrateToVersion2();
+    addReadIndexes();
+}
+
+// Indexes only speed up reads and leave the format alone (older builds open the file as before), so
+// they need no schema version: created at open where missing.
+void RunStoreSchema::addReadIndexes() const
+{
+    SqliteStatement exists(connection_, "SELECT 1 FROM sqlite_master WHERE type='index' AND name='metrics_curves'");
+    if (exists.step())
+        return;
+    // One metric of many runs (the compare view's curves): a covering index, so reading a curve walks
+    // the index alone and never the other metrics' rows (3.0 M rows: 2.7 s -> 0.9 s in Python, measured).
+    // Created once per file: ~6 s on a 3 M-row store, milliseconds on a usual one.
+    connection_.exec("CREATE INDEX IF NOT EXISTS metrics_curves ON metrics(run_id, split, name, step, value)");
 }
 
 // Schema 1 exactly as the first release wrote it; later versions change it only by further steps.

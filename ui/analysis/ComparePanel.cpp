@@ -1,0 +1,410 @@
+#include "ui/analysis/ComparePanel.h"
+
+#include "ui/analysis/CurveDecimator.h"
+#include "ui/analysis/RunPalette.h"
+
+#include <QtWidgets/QToolTip>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+namespace attnlab::ui {
+namespace {
+
+const QColor kKeyColour(90, 90, 90);
+
+QPen splitPen(const QString& split, const QColor& colour, double width)
+{
+    QPen pen(colour, width);
+    if (split == QLatin1String("dev"))
+        pen.setStyle(Qt::DashLine);
+    return pen;
+}
+
+QString axisTitle(CompareAxis axis)
+{
+    switch (axis) {
+    case CompareAxis::Epoch: return ComparePanel::tr("epoch");
+    case CompareAxis::WallTime: return ComparePanel::tr("wall time (s)");
+    case CompareAxis::Step: break;
+    }
+    return ComparePanel::tr("step");
+}
+
+QString splitTitle(const QString& split)
+{
+    if (split == QLatin1String("train")) return ComparePanel::tr("train");
+    if (split == QLatin1String("dev")) return ComparePanel::tr("dev");
+    if (split == QLatin1String("test")) return ComparePanel::tr("test");
+    return split;
+}
+
+QString numberText(double v)
+{
+    return QString::number(v, 'g', 6);
+}
+
+} // namespace
+
+ComparePanel::ComparePanel(const QString& metric, QWidget* parent) : QCustomPlot(parent), metric_(metric)
+{
+    setObjectName(QStringLiteral("panel_") + metric);
+    setMinimumSize(320, 240);
+    setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    setNoAntialiasingOnDrag(true);
+    setContextMenuPolicy(Qt::CustomContextMenu);
+
+    // Title and note, then the legend in a row of its own (so it never covers a curve), then the plot.
+    auto* heading = new QCPLayoutGrid;
+    title_ = new QCPTextElement(this, metricTitle(metric), QFont(font().family(), 10, QFont::Bold));
+    title_->setMargins(QMargins(2, 4, 2, 0));
+    note_ = new QCPTextElement(this, QString(), QFont(font().family(), 8));
+    note_->setTextColor(QColor(150, 60, 0));
+    note_->setMargins(QMargins(2, 0, 2, 0));
+    heading->addElement(0, 0, title_);
+    heading->addElement(1, 0, note_);
+    heading->setRowSpacing(0);
+    plotLayout()->insertRow(0);
+    plotLayout()->insertRow(0);
+    plotLayout()->addElement(0, 0, heading);
+    legend_ = legend;
+    axisRect()->insetLayout()->take(legend_);
+    plotLayout()->addElement(1, 0, legend_);
+    plotLayout()->setRowStretchFactor(0, 0.001);
+    plotLayout()->setRowStretchFactor(1, 0.001);
+    legend_->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    legend_->setBorderPen(Qt::NoPen);
+    legend_->setBrush(Qt::NoBrush);
+    legend_->setFont(QFont(font().family(), 8));
+    legend_->setIconSize(22, 10);
+    legend_->setMargins(QMargins(4, 0, 4, 0));
+    legend_->setVisible(true);
+    axisRect()->setupFullAxesBox(true);
+    yAxis->setLabel(metricTitle(metric));
+    xAxis->setLabel(axisTitle(CompareAxis::Step));
+
+    // Zooming or dragging along x shows other columns: draw them from the full data again.
+    connect(xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this] { redecimate(); });
+    // A new layout (resize, or an export's size in toPainter) has other pixel columns: decimate for them
+    // before this layout is drawn.
+    connect(this, &QCustomPlot::afterLayout, this, [this] {
+        if (columns() != decimatedColumns_)
+            redecimate();
+    });
+    connect(this, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
+        const QString text = pointText(event->position());
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(event->globalPosition().toPoint(), text, this);
+    });
+    connect(this, &QCustomPlot::mouseDoubleClick, this, [this] {
+        fitToData();
+        replot(rpQueuedReplot);
+    });
+}
+
+QString ComparePanel::metricTitle(const QString& metric)
+{
+    if (metric == QLatin1String("loss")) return tr("loss");
+    if (metric == QLatin1String("accuracy")) return tr("accuracy");
+    if (metric == QLatin1String("macro_f1")) return tr("macro-F1");
+    if (metric == QLatin1String("rmse")) return tr("RMSE");
+    if (metric == QLatin1String("mae")) return tr("MAE");
+    if (metric == QLatin1String("mape")) return tr("MAPE (%)");
+    if (metric == QLatin1String("learning_rate")) return tr("learning rate");
+    return metric;
+}
+
+void ComparePanel::setTitle(const QString& title)
+{
+    title_->setText(title);
+}
+
+QString ComparePanel::note() const
+{
+    return note_->text();
+}
+
+void ComparePanel::setLegendLimit(int entries)
+{
+    legendLimit_ = std::max(0, entries);
+    rebuildLegend();
+}
+
+void ComparePanel::setDecimation(bool on)
+{
+    decimation_ = on;
+    redecimate();
+}
+
+bool ComparePanel::isDecimated() const
+{
+    return std::any_of(drawn_.begin(), drawn_.end(), [](const Drawn& d) {
+        return d.graph->data()->size() < static_cast<int>(d.x.size());
+    });
+}
+
+QCPGraph* ComparePanel::addCurveGraph(const QString& name)
+{
+    QCPGraph* graph = addGraph(xAxis, yAxis);
+    graph->setObjectName(name);
+    graph->removeFromLegend();
+    graph->setAdaptiveSampling(false); // ours is (redecimate), and it keeps every column's min and max
+    return graph;
+}
+
+void ComparePanel::setSeries(std::vector<PlotSeries> series, const CompareOptions& options, CompareAxis axis,
+                             const QString& note)
+{
+    clearGraphs();
+    drawn_.clear();
+    legendGraphs_.clear();
+    series_ = std::move(series);
+    axis_ = axis;
+    logY_ = options.logY;
+    note_->setText(note);
+    xAxis->setLabel(axisTitle(axis));
+    if (logY_) {
+        yAxis->setScaleType(QCPAxis::stLogarithmic);
+        yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+        yAxis->setNumberFormat(QStringLiteral("gb"));
+    } else {
+        yAxis->setScaleType(QCPAxis::stLinear);
+        yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+        yAxis->setNumberFormat(QStringLiteral("gb"));
+    }
+    // A log axis has no place for zero or less: such points are left out (a NaN anyway draws nothing).
+    auto keep = [this](double v) { return std::isfinite(v) && (!logY_ || v > 0.0); };
+    drawn_.reserve(4 * series_.size()); // at most band (2), raw and line per series: references stay valid
+    auto add = [&](Role role, int index, const QString& name, const std::vector<CurvePoint>& points) -> Drawn& {
+        Drawn d;
+        d.graph = addCurveGraph(name);
+        d.role = role;
+        d.series = index;
+        for (const CurvePoint& p : points)
+            if (keep(p.value)) {
+                d.x.push_back(p.x);
+                d.y.push_back(p.value);
+            }
+        drawn_.push_back(std::move(d));
+        return drawn_.back();
+    };
+
+    // Bands first, raw curves next, lines on top: what the eye compares is never covered by a fill.
+    for (int i = 0; i < static_cast<int>(series_.size()); ++i) {
+        const PlotSeries& s = series_[static_cast<std::size_t>(i)];
+        if (s.band.empty() || s.kind != PlotSeries::Kind::Line)
+            continue;
+        std::vector<CurvePoint> upper, lower;
+        for (const BandPoint& b : s.band) {
+            upper.push_back({b.x, b.mean + b.std});
+            lower.push_back({b.x, b.mean - b.std});
+        }
+        QColor fill = RunPalette::colour(s.colour);
+        fill.setAlpha(s.split == QLatin1String("dev") ? 40 : 55);
+        Drawn& lo = add(Role::Lower, i, QStringLiteral("lower_") + s.id, lower);
+        Drawn& up = add(Role::Upper, i, QStringLiteral("upper_") + s.id, upper);
+        lo.graph->setPen(Qt::NoPen);
+        up.graph->setPen(Qt::NoPen);
+        up.graph->setBrush(fill);
+        up.graph->setChannelFillGraph(lo.graph);
+    }
+    for (int i = 0; i < static_cast<int>(series_.size()); ++i) {
+        const PlotSeries& s = series_[static_cast<std::size_t>(i)];
+        if (s.raw.empty())
+            continue;
+        QColor faint = RunPalette::colour(s.colour);
+        faint.setAlpha(60);
+        Drawn& d = add(Role::Raw, i, QStringLiteral("raw_") + s.id, s.raw);
+        d.graph->setPen(splitPen(s.split, faint, 1.0));
+    }
+    for (int i = 0; i < static_cast<int>(series_.size()); ++i) {
+        const PlotSeries& s = series_[static_cast<std::size_t>(i)];
+        const QColor colour = RunPalette::colour(s.colour);
+        const bool points = s.kind == PlotSeries::Kind::Points;
+        Drawn& d = add(points ? Role::Points : Role::Line, i, s.id, s.points);
+        if (!s.band.empty()) {
+            for (const BandPoint& b : s.band)
+                if (keep(b.mean)) {
+                    d.std.push_back(b.std);
+                    d.n.push_back(b.n);
+                }
+        }
+        if (points) {
+            d.graph->setLineStyle(QCPGraph::lsNone);
+            d.graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssStar, colour, 10));
+            d.graph->setPen(QPen(colour, 1.6));
+        } else {
+            d.graph->setPen(splitPen(s.split, colour, s.band.empty() ? 1.5 : 2.2));
+        }
+    }
+    rebuildLegend();
+    fitToData();
+}
+
+void ComparePanel::rebuildLegend()
+{
+    for (QCPGraph* g : legendGraphs_)
+        removeGraph(g);
+    legendGraphs_.clear();
+    legend_->clearItems();
+    auto key = [this](const QString& name, const QString& label) {
+        QCPGraph* g = addGraph(xAxis, yAxis);
+        g->setObjectName(name);
+        g->setName(label);
+        g->addToLegend(legend_);
+        legendGraphs_.push_back(g);
+        return g;
+    };
+    // The split keys: line style says the split, colour says the run or group.
+    std::map<QString, bool> splits;
+    for (const PlotSeries& s : series_)
+        splits[s.split] = true;
+    for (const char* split : {"train", "dev", "test"}) {
+        if (!splits.count(QLatin1String(split)))
+            continue;
+        QCPGraph* g = key(QStringLiteral("key_") + QLatin1String(split), splitTitle(QLatin1String(split)));
+        if (QLatin1String(split) == QLatin1String("test")) {
+            g->setLineStyle(QCPGraph::lsNone);
+            g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssStar, kKeyColour, 10));
+        }
+        g->setPen(splitPen(QLatin1String(split), kKeyColour, 1.5));
+    }
+    QList<QPair<QString, int>> labels;
+    for (const PlotSeries& s : series_)
+        if (!labels.contains({s.label, s.colour}))
+            labels.append({s.label, s.colour});
+    const int shown = labels.size() <= legendLimit_ ? static_cast<int>(labels.size()) : std::max(0, legendLimit_ - 1);
+    for (int i = 0; i < shown; ++i) {
+        QCPGraph* g = key(QStringLiteral("legend_%1").arg(i), labels[i].first);
+        g->setPen(QPen(RunPalette::colour(labels[i].second), 3));
+    }
+    if (shown < labels.size()) {
+        QCPGraph* g = key(QStringLiteral("legend_more"), tr("+ %n more (see the list)", "", static_cast<int>(labels.size()) - shown));
+        g->setPen(Qt::NoPen);
+    }
+    wrapLegend(width());
+}
+
+void ComparePanel::wrapLegend(int plotWidth)
+{
+    // As many legend columns as fit the width, so a long legend wraps into rows; items already placed
+    // move only when the order is set again with rearranging.
+    legend_->setWrap(std::max(1, (plotWidth - 20) / 180));
+    legend_->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+}
+
+void ComparePanel::resizeEvent(QResizeEvent* event)
+{
+    wrapLegend(event->size().width());
+    QCustomPlot::resizeEvent(event);
+}
+
+int ComparePanel::columns() const
+{
+    const int w = axisRect()->width();
+    return std::max(100, w > 0 ? w : width() - 80);
+}
+
+void ComparePanel::fitToData()
+{
+    double xLow = std::numeric_limits<double>::max(), xHigh = std::numeric_limits<double>::lowest();
+    double yLow = xLow, yHigh = xHigh;
+    for (const Drawn& d : drawn_) {
+        if (d.x.empty())
+            continue;
+        xLow = std::min(xLow, d.x.front());
+        xHigh = std::max(xHigh, d.x.back());
+        for (double v : d.y) {
+            yLow = std::min(yLow, v);
+            yHigh = std::max(yHigh, v);
+        }
+    }
+    if (xLow > xHigh) {
+        xAxis->setRange(0, 1);
+        yAxis->setRange(logY_ ? 0.1 : 0.0, 1.0);
+        redecimate();
+        return;
+    }
+    const double xPad = xHigh > xLow ? 0.02 * (xHigh - xLow) : 1.0;
+    if (logY_) {
+        const double factor = yHigh > yLow ? std::pow(yHigh / yLow, 0.05) : 2.0;
+        yAxis->setRange(yLow / factor, yHigh * factor);
+    } else {
+        const double yPad = yHigh > yLow ? 0.05 * (yHigh - yLow) : std::max(1e-3, 0.05 * std::abs(yHigh));
+        yAxis->setRange(yLow - yPad, yHigh + yPad);
+    }
+    // setRange emits rangeChanged only when the range changes: decimate in any case.
+    const QCPRange before = xAxis->range();
+    xAxis->setRange(xLow - xPad, xHigh + xPad);
+    if (before == xAxis->range())
+        redecimate();
+}
+
+void ComparePanel::redecimate()
+{
+    const QCPRange range = xAxis->range();
+    const int n = columns();
+    decimatedColumns_ = n;
+    const double low = decimation_ ? range.lower : -std::numeric_limits<double>::max();
+    const double high = decimation_ ? range.upper : std::numeric_limits<double>::max();
+    for (const Drawn& d : drawn_) {
+        QVector<QCPGraphData> data;
+        // Without ours, QCustomPlot's own adaptive sampling (its default) does the reducing.
+        d.graph->setAdaptiveSampling(!decimation_);
+        if (!decimation_) {
+            data.reserve(static_cast<int>(d.x.size()));
+            for (std::size_t i = 0; i < d.x.size(); ++i)
+                data.append(QCPGraphData(d.x[i], d.y[i]));
+        } else if (d.role == Role::Upper || d.role == Role::Lower) {
+            data = CurveDecimator::envelope(d.x, d.y, low, high, n, d.role == Role::Upper);
+        } else {
+            data = CurveDecimator::minMax(d.x, d.y, low, high, n);
+        }
+        d.graph->data()->set(data, true);
+    }
+}
+
+QString ComparePanel::pointText(const QPointF& pixel) const
+{
+    constexpr double kReach = 12.0; // pixels
+    double best = kReach * kReach;
+    const Drawn* found = nullptr;
+    std::size_t at = 0;
+    const double keyLow = xAxis->pixelToCoord(pixel.x() - kReach), keyHigh = xAxis->pixelToCoord(pixel.x() + kReach);
+    for (const Drawn& d : drawn_) {
+        if (d.role != Role::Line && d.role != Role::Points)
+            continue;
+        const auto begin = std::lower_bound(d.x.begin(), d.x.end(), std::min(keyLow, keyHigh));
+        const auto end = std::upper_bound(d.x.begin(), d.x.end(), std::max(keyLow, keyHigh));
+        for (auto it = begin; it != end; ++it) {
+            const std::size_t i = static_cast<std::size_t>(it - d.x.begin());
+            const double dx = xAxis->coordToPixel(d.x[i]) - pixel.x();
+            const double dy = yAxis->coordToPixel(d.y[i]) - pixel.y();
+            if (dx * dx + dy * dy < best) {
+                best = dx * dx + dy * dy;
+                found = &d;
+                at = i;
+            }
+        }
+    }
+    if (!found)
+        return {};
+    const PlotSeries& s = series_[static_cast<std::size_t>(found->series)];
+    const double x = found->x[at];
+    QString xText;
+    switch (axis_) {
+    case CompareAxis::Step: xText = tr("step %1").arg(static_cast<long long>(std::llround(x))); break;
+    case CompareAxis::Epoch: xText = tr("epoch %1").arg(QString::number(x, 'f', 2)); break;
+    case CompareAxis::WallTime: xText = tr("wall time %1 s").arg(QString::number(x, 'f', 1)); break;
+    }
+    QString value = QStringLiteral("%1 %2").arg(metricTitle(metric_), numberText(found->y[at]));
+    if (at < found->std.size())
+        value += tr(" ± %1 (n=%2)").arg(numberText(found->std[at])).arg(found->n[at]);
+    return QStringLiteral("%1 · %2\n%3\n%4").arg(s.label, splitTitle(s.split), xText, value);
+}
+
+} // namespace attnlab::ui

@@ -1,0 +1,189 @@
+#include "ui/analysis/RunCurves.h"
+
+#include "core/store/RunStore.h"
+
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonDocument>
+#include <QtCore/QSet>
+
+#include <algorithm>
+
+namespace attnlab::ui {
+namespace {
+
+const std::vector<CurvePoint> kNone;
+
+QString keyOf(const QString& split, const QString& metric)
+{
+    return split + QLatin1Char('/') + metric;
+}
+
+std::vector<std::vector<CurvePoint>> toCurves(const std::vector<std::vector<std::pair<int, double>>>& series)
+{
+    std::vector<std::vector<CurvePoint>> curves(series.size());
+    for (std::size_t r = 0; r < series.size(); ++r) {
+        curves[r].reserve(series[r].size());
+        for (const auto& [step, value] : series[r])
+            curves[r].push_back({static_cast<double>(step), value});
+    }
+    return curves;
+}
+
+} // namespace
+
+const QStringList& RunCurves::metricOrder()
+{
+    static const QStringList order{QStringLiteral("loss"), QStringLiteral("accuracy"), QStringLiteral("macro_f1"),
+                                   QStringLiteral("rmse"), QStringLiteral("mae"),      QStringLiteral("mape"),
+                                   QStringLiteral("learning_rate")};
+    return order;
+}
+
+RunCurves RunCurves::load(const RunStore& store, const QList<qint64>& runIds)
+{
+    RunCurves c;
+    std::vector<std::int64_t> ids;
+    QSet<qint64> seen;
+    for (qint64 id : runIds) {
+        if (seen.contains(id))
+            continue; // a run selected twice is drawn once
+        seen.insert(id);
+        if (auto record = store.run(id)) {
+            ids.push_back(id);
+            c.configs_.push_back(QJsonDocument::fromJson(QByteArray::fromStdString(record->configJson)).object());
+            c.runs_.push_back(std::move(*record));
+        } else {
+            c.missing_.append(id);
+        }
+    }
+    if (ids.empty())
+        return c;
+    for (const char* split : {"train", "dev", "test"})
+        for (const QString& metric : metricOrder()) {
+            auto curves = toCurves(store.curves(ids, split, metric.toStdString()));
+            if (std::any_of(curves.begin(), curves.end(), [](const auto& curve) { return !curve.empty(); }))
+                c.curves_.insert(keyOf(QLatin1String(split), metric), std::move(curves));
+        }
+    c.ids_ = std::move(ids);
+    return c;
+}
+
+void RunCurves::loadAxis(const RunStore& store, CompareAxis axis)
+{
+    if (axis == CompareAxis::Epoch && !epochsLoaded_) {
+        epochs_ = toCurves(store.curves(ids_, "train", "epoch"));
+        epochsLoaded_ = true;
+    } else if (axis == CompareAxis::WallTime && !wallSecondsLoaded_) {
+        wallSeconds_ = toCurves(store.curves(ids_, "train", "wall_seconds"));
+        wallSecondsLoaded_ = true;
+    }
+}
+
+QStringList RunCurves::metrics() const
+{
+    QStringList present;
+    for (const QString& metric : metricOrder())
+        for (const char* split : {"train", "dev", "test"})
+            if (has(QLatin1String(split), metric)) {
+                present.append(metric);
+                break;
+            }
+    return present;
+}
+
+bool RunCurves::has(const QString& split, const QString& metric) const
+{
+    return curves_.contains(keyOf(split, metric));
+}
+
+const std::vector<CurvePoint>& RunCurves::curve(int run, const QString& split, const QString& metric) const
+{
+    const auto it = curves_.constFind(keyOf(split, metric));
+    return it == curves_.constEnd() ? kNone : (*it)[static_cast<std::size_t>(run)];
+}
+
+const std::vector<CurvePoint>& RunCurves::axis(int run, CompareAxis axis) const
+{
+    const auto& all = axis == CompareAxis::Epoch ? epochs_ : wallSeconds_;
+    if (axis == CompareAxis::Step || all.empty())
+        return kNone;
+    return all[static_cast<std::size_t>(run)];
+}
+
+QList<qint64> RunCurves::runsWithoutAxis(CompareAxis axis) const
+{
+    QList<qint64> without;
+    if (axis == CompareAxis::Step)
+        return without;
+    for (int r = 0; r < size(); ++r)
+        if (this->axis(r, axis).empty())
+            without.append(run(r).id);
+    return without;
+}
+
+QString RunCurves::configValue(int run, const QString& key) const
+{
+    const RunRecord& r = this->run(run);
+    if (key == QLatin1String("model"))
+        return QString::fromStdString(r.model);
+    if (key == QLatin1String("position"))
+        return QString::fromStdString(r.position);
+    if (key == QLatin1String("dataset"))
+        return QString::fromStdString(r.dataset);
+    if (key == QLatin1String("seed"))
+        return QString::number(r.seed);
+    const QJsonValue v = configs_[static_cast<std::size_t>(run)].value(key);
+    switch (v.type()) {
+    case QJsonValue::String: return v.toString();
+    case QJsonValue::Double: return QString::number(v.toDouble(), 'g', 12);
+    case QJsonValue::Bool: return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+    case QJsonValue::Array: return QString::fromUtf8(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact));
+    case QJsonValue::Object: return QString::fromUtf8(QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact));
+    default: return QStringLiteral("-"); // absent: a run stored before the key existed
+    }
+}
+
+QStringList RunCurves::differingKeys() const
+{
+    QStringList keys;
+    if (configs_.empty())
+        return keys;
+    QStringList all;
+    for (const QJsonObject& config : configs_)
+        for (const QString& key : config.keys())
+            if (!all.contains(key))
+                all.append(key);
+    std::sort(all.begin(), all.end());
+    for (const QString& key : all) {
+        if (key == QLatin1String("seed"))
+            continue;
+        const QString first = configValue(0, key);
+        for (int r = 1; r < size(); ++r)
+            if (configValue(r, key) != first) {
+                keys.append(key);
+                break;
+            }
+    }
+    return keys;
+}
+
+bool RunCurves::datasetsDiffer() const
+{
+    for (const RunRecord& r : runs_)
+        if (r.dataset != runs_.front().dataset)
+            return true;
+    return false;
+}
+
+QString RunCurves::label(int run) const
+{
+    const RunRecord& r = this->run(run);
+    QString text = QStringLiteral("#%1 %2").arg(r.id).arg(QString::fromStdString(r.model));
+    if (!r.position.empty() && r.position != "none")
+        text += QStringLiteral(" + ") + QString::fromStdString(r.position);
+    if (datasetsDiffer())
+        text += QStringLiteral(" · ") + QString::fromStdString(r.dataset);
+    return text;
+}
+
+} // namespace attnlab::ui

@@ -1,0 +1,68 @@
+#pragma once
+#include "core/analysis/CurveBand.h"
+#include "core/store/RunRecord.h"
+#include "ui/analysis/CompareOptions.h"
+
+#include <QtCore/QHash>
+#include <QtCore/QJsonObject>
+#include <QtCore/QList>
+#include <QtCore/QString>
+#include <QtCore/QStringList>
+
+#include <cstdint>
+#include <vector>
+
+namespace attnlab {
+class RunStore;
+}
+
+namespace attnlab::ui {
+
+// The stored curves of a set of runs, read once from the store (one batched query per metric and split,
+// RunStore::curves) and then drawn as often as the options change: each run's record, configuration,
+// every (split, metric) curve by step, and its epoch / wall-time axis.
+class RunCurves {
+public:
+    // The metrics a comparison draws, in the order of its panels.
+    static const QStringList& metricOrder();
+
+    RunCurves() = default;
+    // Ids the store does not have are left out and listed by missingIds(). Reads the metrics only.
+    static RunCurves load(const RunStore& store, const QList<qint64>& runIds);
+    // Reads the runs' epochs or wall seconds, once, when that x axis is first asked for (as many rows as
+    // the loss again: not worth reading while x is the step).
+    void loadAxis(const RunStore& store, CompareAxis axis);
+
+    int size() const { return static_cast<int>(runs_.size()); }
+    const RunRecord& run(int index) const { return runs_[static_cast<std::size_t>(index)]; }
+    const QList<qint64>& missingIds() const { return missing_; }
+
+    // The metrics present in any run (any split), in metricOrder().
+    QStringList metrics() const;
+    bool has(const QString& split, const QString& metric) const;
+    // A run's curve, x = step; empty when the run did not log it.
+    const std::vector<CurvePoint>& curve(int run, const QString& split, const QString& metric) const;
+    // Known (step, epoch) or (step, wall seconds) points of a run (after loadAxis); empty for
+    // CompareAxis::Step and for runs stored before the trainer logged them.
+    const std::vector<CurvePoint>& axis(int run, CompareAxis axis) const;
+    QList<qint64> runsWithoutAxis(CompareAxis axis) const;
+
+    // A configuration value as text ("ssan", "0.001", "true"); model, position and dataset from the record.
+    QString configValue(int run, const QString& key) const;
+    // The config keys whose values differ among the runs (seed left out: repeats always differ in it).
+    QStringList differingKeys() const;
+    bool datasetsDiffer() const;
+    // "#12 ssan + rpr" (+ " · sst-binary" when the runs' datasets differ).
+    QString label(int run) const;
+
+private:
+    std::vector<std::int64_t> ids_;
+    std::vector<RunRecord> runs_;
+    std::vector<QJsonObject> configs_;
+    QHash<QString, std::vector<std::vector<CurvePoint>>> curves_; // "split/metric" -> per run
+    std::vector<std::vector<CurvePoint>> epochs_, wallSeconds_;   // per run, once loaded
+    bool epochsLoaded_ = false, wallSecondsLoaded_ = false;
+    QList<qint64> missing_;
+};
+
+} // namespace attnlab::ui
