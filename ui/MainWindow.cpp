@@ -452,8 +452,10 @@ void MainWindow::refreshRuns()
     if (!store_)
         return;
     try {
-        runList_->setRuns(store_->listRuns());
-        runList_->setAggregates(store_->aggregates());
+        // One query: the repeats are computed from the listed runs, not read again.
+        const std::vector<RunRecord> runs = store_->listRuns();
+        runList_->setRuns(runs);
+        runList_->setAggregates(RunStore::aggregatesOf(runs));
         // The shown run (a live one that just appeared) becomes the selection, unless the user chose rows.
         if (shownRunId_ != 0 && runList_->selectedRunIds().isEmpty())
             runList_->selectRun(shownRunId_, true);
