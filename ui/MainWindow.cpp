@@ -499,9 +499,10 @@ void MainWindow::refreshRuns()
     if (!store_)
         return;
     try {
+        // One query: the repeats are computed from the listed runs, not read again.
         std::vector<RunRecord> runs = store_->listRuns();
         runList_->setRuns(runs);
-        runList_->setAggregates(store_->aggregates());
+        runList_->setAggregates(RunStore::aggregatesOf(runs));
         matrix_->setRuns(std::move(runs));
         // The shown run (a live one that just appeared) becomes the selection, unless the user chose rows.
         if (shownRunId_ != 0 && runList_->selectedRunIds().isEmpty())

@@ -23,7 +23,7 @@ namespace attnlab {
 // may share the training thread's store.
 class RunStore {
 public:
-    static constexpr int kSchemaVersion = 2;
+    static constexpr int kSchemaVersion = 3;
     static constexpr int kDefaultBusyTimeoutMs = 5000; // the GUI and a CLI run may share one file
 
     explicit RunStore(const std::string& path, int busyTimeoutMs = kDefaultBusyTimeoutMs);
@@ -68,6 +68,8 @@ public:
     std::vector<Characteristic> characteristics(std::int64_t runId) const; // in the order appended
     std::vector<CheckpointRef> checkpoints(std::int64_t runId) const;      // by step
     std::vector<RunAggregate> aggregates() const; // one per group key, by dataset, model, position
+    // The same from runs already listed (all of them): a view that has listRuns() needs no second query.
+    static std::vector<RunAggregate> aggregatesOf(const std::vector<RunRecord>& runs);
     int markInterruptedRuns();                        // returns how many were marked
 
     // Export and import (RunExport): everything about one run, and adding such a bundle under a new id

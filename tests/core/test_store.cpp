@@ -224,7 +224,7 @@ private Q_SLOTS:
         std::string uuid;
         {
             RunStore store(path);
-            QCOMPARE(RawDb(path).scalar("PRAGMA user_version"), std::string("2"));
+            QCOMPARE(RawDb(path).scalar("PRAGMA user_version"), std::to_string(RunStore::kSchemaVersion)); // 1 -> 2 -> 3
             const auto runs = store.listRuns();
             QCOMPARE(runs.size(), std::size_t(1));
             const RunRecord& r = runs[0];
@@ -282,11 +282,70 @@ private Q_SLOTS:
         QCOMPARE(result.skipped, 1);
     }
 
+    // Schema 3 makes the summary fields the run list shows into columns, filled from summary_json when a
+    // version-2 file is opened, and indexes the list's order. The version-2 file is the store's own with
+    // the version-3 additions taken away, which is what schema 2 was.
+    void version2FileGetsSummaryColumns()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("v2.sqlite").toStdString();
+        std::int64_t regression = 0, classification = 0, running = 0;
+        {
+            RunStore store(path);
+            fillStore(store);
+            classification = store.listRuns().back().id; // fillStore's first run: sst-binary, macro-F1 0.83
+            regression = store.listRuns().front().id;    // its second: sml2010, RMSE 0.1875, stopped early
+            running = store.beginRun(sampleInfo());
+        }
+        {
+            RawDb raw(path);
+            raw.exec("DROP INDEX runs_by_started; DROP INDEX runs_by_status;");
+            for (const char* column : {"regression", "test_macro_f1", "test_rmse", "test_mae", "test_mape", "best_dev_rmse",
+                                       "stopped_early"})
+                raw.exec(std::string("ALTER TABLE runs DROP COLUMN ") + column);
+            raw.exec("PRAGMA user_version = 2");
+        }
+        RunStore store(path);
+        RawDb raw(path);
+        QCOMPARE(raw.scalar("PRAGMA user_version"), std::string("3"));
+        auto column = [&](const char* name, std::int64_t id) {
+            return raw.scalar(std::string("SELECT ") + name + " FROM runs WHERE id=" + std::to_string(id));
+        };
+        QCOMPARE(column("regression", regression), std::string("1"));
+        QCOMPARE(std::stod(column("test_rmse", regression)), 0.1875);
+        QCOMPARE(std::stod(column("test_mae", regression)), 0.15);
+        QCOMPARE(std::stod(column("test_mape", regression)), 1.5);
+        QCOMPARE(std::stod(column("best_dev_rmse", regression)), 0.125);
+        QCOMPARE(column("stopped_early", regression), std::string("1"));
+        QCOMPARE(column("regression", classification), std::string("0"));
+        QCOMPARE(std::stod(column("test_macro_f1", classification)), 0.83);
+        QCOMPARE(std::stod(column("test_rmse", running)), 0.0); // no summary yet: the defaults
+        QCOMPARE(raw.scalar("SELECT COUNT(*) FROM sqlite_master WHERE name IN ('runs_by_started','runs_by_status')"),
+                 std::string("2"));
+        // The record reads the columns: the same figures without parsing the summary.
+        raw.exec("UPDATE runs SET summary_json='{}' WHERE id=" + std::to_string(regression));
+        const auto r = store.run(regression);
+        QVERIFY(r->regression);
+        QCOMPARE(r->testRmse, 0.1875);
+        QCOMPARE(r->bestDevRmse, 0.125);
+        QVERIFY(r->stoppedEarly);
+        // A run finished after the migration writes them too.
+        RunSummary s;
+        s.status = RunStatus::Completed;
+        s.regression = true;
+        s.testRmse = 2.5;
+        s.testMape = 7.25;
+        store.finishRun(running, s);
+        QCOMPARE(std::stod(column("test_rmse", running)), 2.5);
+        QCOMPARE(std::stod(column("test_mape", running)), 7.25);
+        QCOMPARE(column("regression", running), std::string("1"));
+    }
+
     void newerSchemaAndForeignDatabasesAreRefused()
     {
         QTemporaryDir dir;
         const std::string newer = dir.filePath("newer.sqlite").toStdString();
-        RawDb(newer).exec("PRAGMA user_version = 3");
+        RawDb(newer).exec("PRAGMA user_version = " + std::to_string(RunStore::kSchemaVersion + 1));
         expectError([&] { RunStore store(newer); }, newer, "newer Attention Lab");
 
         const std::string foreign = dir.filePath("foreign.sqlite").toStdString();
@@ -487,6 +546,21 @@ private Q_SLOTS:
         QVERIFY(std::abs(ssan.testAccuracyStd - 0.1) < 1e-12);
         QVERIFY(std::abs(ssan.bestDevMean - 2.0 / 3.0) < 1e-12);
         QCOMPARE(ssan.groupKey, store.listRuns(RunFilter{"sst-binary", "ssan"}).front().groupKey);
+
+        // From the listed runs (what the window does, without a second query): the same groups and figures.
+        const auto fromList = RunStore::aggregatesOf(store.listRuns());
+        QCOMPARE(fromList.size(), groups.size());
+        for (std::size_t i = 0; i < groups.size(); ++i) {
+            QCOMPARE(fromList[i].groupKey, groups[i].groupKey);
+            QCOMPARE(fromList[i].runs, groups[i].runs);
+            QCOMPARE(fromList[i].completed, groups[i].completed);
+            QCOMPARE(fromList[i].regression, groups[i].regression);
+            QCOMPARE(fromList[i].testAccuracyMean, groups[i].testAccuracyMean);
+            QCOMPARE(fromList[i].testAccuracyStd, groups[i].testAccuracyStd);
+            QCOMPARE(fromList[i].testRmseMean, groups[i].testRmseMean);
+            QCOMPARE(fromList[i].testRmseStd, groups[i].testRmseStd);
+            QCOMPARE(fromList[i].bestDevMean, groups[i].bestDevMean);
+        }
     }
 
     // A delete removes the runs' rows in every table and the checkpoint files recorded for them; the other

@@ -125,14 +125,27 @@ RunListPanel::RunListPanel(QWidget* parent) : QWidget(parent)
 void RunListPanel::setRuns(const std::vector<RunRecord>& runs)
 {
     model_->setRuns(runs);
-    if (!sized_ && !runs.empty()) {
-        sized_ = true;
-        for (int c = 0; c < RunTableModel::ColumnCount; ++c)
-            if (c != RunTableModel::Notes)
-                table_->resizeColumnToContents(c);
-    }
+    if (table_->isVisible())
+        fitColumns();
     // A run that went away (deleted elsewhere) leaves the selection; say so, quietly otherwise.
     onSelectionChanged();
+}
+
+void RunListPanel::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    fitColumns();
+}
+
+void RunListPanel::fitColumns()
+{
+    // Once, on the rows on screen: a hidden view would measure every one of its rows.
+    if (sized_ || model_->rowCount() == 0 || !table_->isVisible())
+        return;
+    sized_ = true;
+    for (int c = 0; c < RunTableModel::ColumnCount; ++c)
+        if (c != RunTableModel::Notes)
+            table_->resizeColumnToContents(c);
 }
 
 void RunListPanel::onSelectionChanged()

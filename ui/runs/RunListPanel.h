@@ -54,8 +54,12 @@ signals:
     void tagsEdited(qint64 runId, const QStringList& tags); // comma-separated in the cell
     void notesEdited(qint64 runId, const QString& notes);
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
     void onSelectionChanged();
+    void fitColumns();
 
     RunTableModel* model_;
     RunFilterProxy* proxy_;
