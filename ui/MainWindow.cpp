@@ -8,6 +8,7 @@
 #include "core/store/RunRecord.h"
 #include "core/store/RunStore.h"
 #include "core/training/ComputeDevice.h"
+#include "ui/analysis/CompareView.h"
 #include "ui/analysis/ResultsMatrixView.h"
 #include "ui/analysis/RunDetailsView.h"
 #include "ui/analysis/RunDifferencesView.h"
@@ -107,7 +108,11 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
     details_ = new RunDetailsView;
     compareArea_ = new QSplitter(Qt::Vertical);
     compareArea_->setObjectName(QStringLiteral("compareSplitter"));
+    compareView_ = new CompareView;
+    compareArea_->addWidget(compareView_);
     compareArea_->addWidget(differences_);
+    compareArea_->setStretchFactor(0, 3);
+    compareArea_->setStretchFactor(1, 1);
     workspace_ = new QTabWidget;
     workspace_->setObjectName(QStringLiteral("workspaceTabs"));
     workspace_->setDocumentMode(true);
@@ -155,6 +160,7 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
 
     try {
         store_ = std::make_unique<RunStore>(dbPath_.toStdString());
+        compareView_->setStore(store_.get());
     } catch (const std::exception& e) {
         // Without history the lab still trains (the worker reports its own store error, if any).
         statusBar()->showMessage(tr("Cannot open the run store: %1").arg(qs(e.what())));
@@ -289,7 +295,12 @@ bool MainWindow::openStore(const QString& path)
         statusBar()->showMessage(tr("Still using %1").arg(dbPath_));
         return false;
     }
+    compareView_->setStore(nullptr); // never a dangling store in the view
     store_ = std::move(opened);
+    compareView_->setStore(store_.get());
+    compareView_->setRuns({});
+    differences_->setRuns({});
+    details_->clear(tr("Select a run in the run list to see its confusion matrix and per-class scores."));
     dbPath_ = path;
     worker_->setDbPath(path);
     QSettings().setValue(QStringLiteral("store/path"), path);
@@ -594,6 +605,7 @@ void MainWindow::compareRuns(const QList<qint64>& runIds)
             if (auto record = store_->run(id))
                 runs.push_back(std::move(*record));
         differences_->setRuns(std::move(runs));
+        compareView_->setRuns(runIds);
     } catch (const std::exception& e) {
         statusBar()->showMessage(tr("Cannot read the selected runs: %1").arg(qs(e.what())));
     }

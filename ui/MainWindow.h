@@ -28,6 +28,7 @@ struct RunRecord;
 namespace attnlab::ui {
 
 class AttentionHeatmap;
+class CompareView;
 class ResultsMatrixView;
 class RunDetailsView;
 class RunDifferencesView;
@@ -100,6 +101,7 @@ private:
     RunListPanel* runList_;
     QTabWidget* workspace_;       // Training, Compare, Results matrix, Run details
     QSplitter* compareArea_;
+    CompareView* compareView_;
     RunDifferencesView* differences_;
     ResultsMatrixView* matrix_;
     RunDetailsView* details_;

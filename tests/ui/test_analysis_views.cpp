@@ -3,6 +3,7 @@
 #include "core/config/TrainConfig.h"
 #include "core/store/RunStore.h"
 #include "ui/MainWindow.h"
+#include "ui/analysis/CompareView.h"
 #include "ui/analysis/ResultsMatrixView.h"
 #include "ui/analysis/RunDetailsView.h"
 #include "ui/analysis/RunDifferencesView.h"
@@ -136,6 +137,7 @@ private slots:
 
         // Compare two runs: only the keys that differ, in bold, below the results.
         window.compareRuns({first, other});
+        QCOMPARE(child<CompareView>(&window, "compareView")->runs(), (QList<qint64>{first, other}));
         auto* differences = child<RunDifferencesView>(&window, "runDifferencesView");
         auto* diffTable = child<QTableView>(differences, "differencesTable");
         QStringList keys;
