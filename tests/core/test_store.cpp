@@ -375,7 +375,7 @@ private Q_SLOTS:
             for (auto& t : openers)
                 t.join();
             QCOMPARE(failures.load(), 0);
-            QCOMPARE(RawDb(path).scalar("PRAGMA user_version"), std::string("2"));
+            QCOMPARE(RawDb(path).scalar("PRAGMA user_version"), std::to_string(RunStore::kSchemaVersion));
         }
     }
 
