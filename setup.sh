@@ -11,7 +11,12 @@ build_dir=${BUILD_DIR:-build}
 gui=${ATTNLAB_GUI:-ON}
 
 packages=(cmake ninja-build g++ ccache git pkg-config libtorch-dev libopenblas0-openmp libsqlite3-dev
-          nlohmann-json3-dev qt6-base-dev zlib1g-dev libssl-dev libcurl4-openssl-dev libarchive-dev python3)
+          nlohmann-json3-dev qt6-base-dev zlib1g-dev libssl-dev libcurl4-openssl-dev libarchive-dev python3
+          help2man)
+# The Debian package and its checks (cpack's dpkg-shlibdeps and file, the desktop and AppStream validators).
+if [ "$mode" = test ]; then
+  packages+=(dpkg-dev file desktop-file-utils appstream)
+fi
 if [ "$gui" = ON ]; then
   packages+=(qt6-base-dev-tools libgl-dev libqcustomplot-dev libqcustomplot2.1-qt6 libqt6svg6-dev fonts-dejavu-core
              poppler-utils) # poppler-utils: pdftoppm, with which the compare view's test renders its PDF

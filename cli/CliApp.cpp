@@ -8,7 +8,9 @@
 #include "cli/commands/PresetsCommand.h"
 #include "cli/commands/RunsCommand.h"
 #include "cli/commands/StatsCommand.h"
+#include "cli/commands/SweepCommand.h"
 #include "cli/commands/TrainCommand.h"
+#include "core/platform/BlasLibrary.h"
 #include "core/platform/BuildInfo.h"
 #include "core/training/ComputeDevice.h"
 
@@ -31,7 +33,7 @@ const char* kUsage =
     "        [--eval-every N] [--log-every N] [--patience N] [--sampling random|epochs]\n"
     "        [--optimizer adam|adadelta|sgd] [--lr X] [--momentum M] [--l2 G] [--weight-decay W] [--clip-norm C]\n"
     "        [--lr-schedule constant|step|cosine] [--lr-decay-every N] [--lr-decay-gamma G] [--warmup-steps N] [--amp]\n"
-    "        [--embeddings FILE [--embeddings-frozen] [--oov-range A]] [--phrases] [--checkpoint-dir DIR]\n"
+    "        [--embeddings FILE [--embeddings-frozen] [--oov-range A]] [--phrases] [--checkpoint-dir DIR] [--tags a,b]\n"
     "        [model options] [dataset options]\n"
     "        [--json]  a preset or config gives every setting; flags override it. --repeat R: seeds S..S+R-1,\n"
     "        reported as mean ± std. Progress: a bar on a terminal, JSON lines on stderr otherwise.\n"
@@ -46,13 +48,23 @@ const char* kUsage =
     "  bench [--models lstm,ssan-rpr,...] [--epochs N] [--passes N] [--device auto|cpu|cuda] [--threads N]\n"
     "        [--dataset sst-fine] [--d-model 300] [--db FILE | --no-store] [--one-process] [--json]\n"
     "                                        thesis Table 5.4: params, peak memory, train/predict time per model\n"
-    "  runs list|show|export|import|tag|note|groups|plot [--db FILE] ...   the run store (attnlab-cli runs --help)\n"
+    "  sweep [SPEC.json] [--models a,b --positions p,q --datasets d --seeds 1,2 --presets x,y --repeat R\n"
+    "        --grid 'KEY=V1,V2;...' --set 'KEY=V;...'] [--dry-run] [--json] [--db FILE] [--executor local|slurm]\n"
+    "        [--workers N] [--threads T] [--program PATH] [--partition P] [--time T] [--gpus-per-task N] [--array-limit K]\n"
+    "  sweep status|collect|cancel SWEEP_ID [--db FILE] [--json] [--wait]\n"
+    "                                        a grid of runs, here or on Slurm; resumable (attnlab-cli sweep --help)\n"
+    "  runs list|show|compare|table|export|import|tag|note|groups|delete|rename|plot [--db FILE] ...\n"
+    "                                        the run store (attnlab-cli runs --help)\n"
     "  dataset options: --data-dir DIR --lowercase --file F | --train-file F --dev-file F --test-file F\n"
     "        --text-column C --label-column C --target-column C --drivers C1,C2 --delimiter X|tab --header auto|yes|no\n"
+    "        --quoting auto|on|off (auto: quotes wrap fields except in tab-separated files)\n"
+    "        --missing error|drop|ffill|interpolate (series cells NA, N/A, NaN, ?, empty; default error)\n"
+    "        --categorical skip|onehot (a series' text columns: left out with a note, or one 0/1 driver per value)\n"
     "        --tokenizer whitespace|ptb|tweet --window T --lag L --distance D --min-fillers N --max-fillers N\n"
     "  model options (describe, train): --d-model N --layers N --heads N --rpr-clip K --ffn-hidden N --ff-hidden N\n"
     "        --filters N --max-length N --activation relu|swish|gelu --pooling mean|max|attention --dropout-keep P\n"
-    "        --dropout-points input,hidden,output --dropout-input-keep P --dropout-hidden-keep P --dropout-output-keep P\n";
+    "        --dropout-points input,hidden,output --dropout-input-keep P --dropout-hidden-keep P --dropout-output-keep P\n"
+    "        --max-length N: the longest input in tokens (default 512); longer ones are truncated, the count reported\n";
 
 } // namespace
 
@@ -69,7 +81,8 @@ int CliApp::usage(const std::string& problem)
 std::string CliApp::version()
 {
     return "attnlab-cli " + BuildInfo::appVersion() + " (git " + BuildInfo::gitHash() + ", LibTorch " +
-           ComputeDevice::torchVersion() + ")";
+           ComputeDevice::torchVersion() + ", " + BlasLibrary::name(BlasLibrary::classify(BlasLibrary::loadedPath())) +
+           ", CUDA " + (ComputeDevice::cudaAvailable() ? "available" : "not available") + ")";
 }
 
 int CliApp::run(const std::vector<std::string>& args)
@@ -88,10 +101,14 @@ int CliApp::run(const std::vector<std::string>& args)
         out_ << version() << "\n";
         return 0;
     }
-    if (args[0] != "runs" && has({"--help", "-h"})) {
+    if (args[0] != "runs" && args[0] != "sweep" && has({"--help", "-h"})) {
         out_ << kUsage;
         return 0;
     }
+    // The commands that compute say so at once when the system's BLAS would make them crawl.
+    if (args[0] == "train" || args[0] == "bench")
+        if (const std::string warning = BlasLibrary::slowWarning(); !warning.empty())
+            err_ << "attnlab-cli: warning: " << warning << "\n";
     try {
         const auto command = commandNamed(args[0]);
         if (!command)
@@ -115,6 +132,7 @@ std::unique_ptr<Command> CliApp::commandNamed(const std::string& name)
     if (name == "fetch" || name == "import") return std::make_unique<InstallCommand>(out_, err_);
     if (name == "runs") return std::make_unique<RunsCommand>(out_, err_);
     if (name == "bench") return std::make_unique<BenchCommand>(out_, err_);
+    if (name == "sweep") return std::make_unique<SweepCommand>(out_, err_);
     return nullptr;
 }
 

@@ -22,7 +22,7 @@ const std::set<std::string>& ConfigFlags::datasetFlags()
     static const std::set<std::string> flags = {
         "--data-dir", "--file", "--train-file", "--dev-file", "--test-file", "--text-column", "--label-column",
         "--target-column", "--drivers", "--delimiter", "--header", "--window", "--tokenizer", "--lag", "--distance",
-        "--min-fillers", "--max-fillers", "--dataset-seed"};
+        "--min-fillers", "--max-fillers", "--dataset-seed", "--missing", "--quoting", "--categorical"};
     return flags;
 }
 
@@ -61,6 +61,18 @@ DatasetOptions ConfigFlags::datasetOptions(const CliFlags& flags)
     if (header != "auto" && header != "yes" && header != "no")
         throw CliUsageError("--header expects auto, yes or no, got '" + header + "'");
     o.header = header == "auto" ? -1 : header == "yes" ? 1 : 0;
+    auto choice = [&](const char* flag, std::string& target, std::initializer_list<const char*> known) {
+        target = flags.text(flag, target);
+        std::string list;
+        for (const char* k : known) {
+            if (target == k) return;
+            list += (list.empty() ? "" : ", ") + std::string(k);
+        }
+        throw CliUsageError(std::string(flag) + " expects " + list + ", got '" + target + "'");
+    };
+    choice("--missing", o.missing, {"error", "drop", "ffill", "interpolate"});
+    choice("--quoting", o.quoting, {"auto", "on", "off"});
+    choice("--categorical", o.categorical, {"skip", "onehot"});
     flags.update("--window", o.window);
     flags.update("--lag", o.lag);
     flags.update("--distance", o.distance);

@@ -20,13 +20,15 @@ extern "C" void onInterrupt(int)
 } // namespace
 
 InterruptGuard::InterruptGuard(CancelToken& token)
-    : previousToken_(gInterruptToken.exchange(&token)), previousHandler_(std::signal(SIGINT, onInterrupt))
+    : previousToken_(gInterruptToken.exchange(&token)), previousHandler_(std::signal(SIGINT, onInterrupt)),
+      previousTermHandler_(std::signal(SIGTERM, onInterrupt))
 {
 }
 
 InterruptGuard::~InterruptGuard()
 {
     std::signal(SIGINT, previousHandler_ == SIG_ERR ? SIG_DFL : previousHandler_);
+    std::signal(SIGTERM, previousTermHandler_ == SIG_ERR ? SIG_DFL : previousTermHandler_);
     gInterruptToken.store(previousToken_);
 }
 

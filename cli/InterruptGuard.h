@@ -4,7 +4,7 @@ namespace attnlab {
 
 class CancelToken;
 
-// Ctrl-C while a guard lives cancels its token (a run then stops before the next batch and is stored as
+// Ctrl-C (SIGINT) or SIGTERM (what kill, Slurm's scancel and a sweep's cancel send) while a guard lives cancels its token (a run then stops before the next batch and is stored as
 // cancelled; a download stops before the next chunk). The previous SIGINT handler and token come back
 // when the guard goes out of scope, however the scope is left (a return, an exception).
 class InterruptGuard {
@@ -18,6 +18,7 @@ private:
     using Handler = void (*)(int);
     CancelToken* previousToken_;
     Handler previousHandler_;
+    Handler previousTermHandler_;
 };
 
 } // namespace attnlab

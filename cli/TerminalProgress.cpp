@@ -16,10 +16,12 @@ void TerminalProgress::onStarted(const RunInfo& info)
         err_ << nlohmann::json{{"event", "started"}, {"model", info.modelSummary}, {"dataset", info.config.dataset},
                                {"device", info.device}, {"torch", info.torchVersion}, {"params", info.parameters},
                                {"seed", info.config.seed}}.dump() << "\n";
-        return;
+    } else {
+        err_ << "training " << info.modelSummary << " on " << info.config.dataset << " (" << info.device << ", LibTorch "
+             << info.torchVersion << ", " << info.parameters << " parameters, seed " << info.config.seed << ")\n";
     }
-    err_ << "training " << info.modelSummary << " on " << info.config.dataset << " (" << info.device << ", LibTorch "
-         << info.torchVersion << ", " << info.parameters << " parameters, seed " << info.config.seed << ")\n";
+    for (const auto& note : info.notes) // what the trainer changed about the data (truncated examples)
+        report("note", note);
 }
 
 void TerminalProgress::onProgress(const ProgressEvent& e)

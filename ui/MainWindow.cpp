@@ -2,10 +2,15 @@
 
 #include "core/config/Registry.h"
 #include "core/config/TrainConfig.h"
+#include "core/platform/BlasLibrary.h"
 #include "core/results/RunResult.h"
+#include "core/store/RunExport.h"
 #include "core/store/RunRecord.h"
 #include "core/store/RunStore.h"
 #include "core/training/ComputeDevice.h"
+#include "ui/analysis/ResultsMatrixView.h"
+#include "ui/analysis/RunDetailsView.h"
+#include "ui/analysis/RunDifferencesView.h"
 #include "ui/plots/AttentionHeatmap.h"
 #include "ui/plots/TrainingCurvesPlot.h"
 #include "ui/runs/RunListPanel.h"
@@ -15,15 +20,23 @@
 
 #include <QAction>
 #include <QCloseEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QInputDialog>
+#include <QLocale>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTabWidget>
 
+#include <algorithm>
 #include <exception>
 
 namespace attnlab::ui {
@@ -35,6 +48,22 @@ QString entryName(const std::vector<RegistryEntry>& list, const std::string& id)
 {
     const RegistryEntry* entry = Registry::find(list, id);
     return entry ? qs(entry->name) : qs(id);
+}
+
+// "1 run" / "3 runs": English plurals without a translation file (tr's %n alone would print "run(s)").
+QString counted(int n, const char* one, const char* many)
+{
+    return n == 1 ? QCoreApplication::translate("MainWindow", one)
+                  : QCoreApplication::translate("MainWindow", many).arg(QLocale().toString(n));
+}
+QString runsText(int n) { return counted(n, QT_TRANSLATE_NOOP("MainWindow", "1 run"), QT_TRANSLATE_NOOP("MainWindow", "%1 runs")); }
+QString filesText(int n)
+{
+    return counted(n, QT_TRANSLATE_NOOP("MainWindow", "1 checkpoint file"), QT_TRANSLATE_NOOP("MainWindow", "%1 checkpoint files"));
+}
+QString pointsText(int n)
+{
+    return counted(n, QT_TRANSLATE_NOOP("MainWindow", "1 metric point"), QT_TRANSLATE_NOOP("MainWindow", "%1 metric points"));
 }
 
 // Two panes that share the space in the ratio firstStretch : secondStretch as the window grows.
@@ -72,18 +101,28 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
     setupScroll->setMinimumWidth(setup_->sizeHint().width() + 20);
 
     auto* plots = splitter(Qt::Horizontal, "plotSplitter", curves_, heatmap_, 5, 4);
-    auto* centre = splitter(Qt::Vertical, "centreSplitter", plots, runList_, 3, 1);
+    // The workspace: the training view, and the analyst's views over the run list's selection and the store.
+    differences_ = new RunDifferencesView;
+    matrix_ = new ResultsMatrixView;
+    details_ = new RunDetailsView;
+    compareArea_ = new QSplitter(Qt::Vertical);
+    compareArea_->setObjectName(QStringLiteral("compareSplitter"));
+    compareArea_->addWidget(differences_);
+    workspace_ = new QTabWidget;
+    workspace_->setObjectName(QStringLiteral("workspaceTabs"));
+    workspace_->setDocumentMode(true);
+    workspace_->addTab(plots, tr("&Training"));
+    workspace_->addTab(compareArea_, tr("&Compare"));
+    workspace_->addTab(matrix_, tr("Results &matrix"));
+    workspace_->addTab(details_, tr("Run &details"));
+    auto* centre = splitter(Qt::Vertical, "centreSplitter", workspace_, runList_, 3, 1);
     auto* main = splitter(Qt::Horizontal, "mainSplitter", setupScroll, centre, 0, 1);
     main->setCollapsible(0, false);
     setCentralWidget(main);
     plots->setSizes({600, 480});
     centre->setSizes({620, 240});
 
-    QMenu* file = menuBar()->addMenu(tr("&File"));
-    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
-    quit->setShortcut(QKeySequence::Quit);
-    QMenu* runMenu = menuBar()->addMenu(tr("&Run"));
-    runMenu->addAction(tr("&Refresh history"), QKeySequence::Refresh, this, &MainWindow::refreshRuns);
+    createMenus();
 
     device_ = new QLabel;
     device_->setObjectName(QStringLiteral("deviceLabel"));
@@ -103,6 +142,13 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
     try {
         ComputeDevice::setThreads(0); // LibTorch starts with fewer threads than cores; say what a run will use
         device_->setText(qs(ComputeDevice::describe(ComputeDevice::resolve("auto"))));
+        // A run on the reference BLAS is ~13x slower: say so where the device is named, not in a dialog.
+        if (const std::string warning = BlasLibrary::slowWarning(); !warning.empty()) {
+            device_->setText(device_->text() + tr(" · slow BLAS"));
+            device_->setToolTip(qs(warning));
+            device_->setObjectName(QStringLiteral("deviceLabel"));
+            device_->setStyleSheet(QStringLiteral("color: #b35806; font-weight: bold"));
+        }
     } catch (const std::exception& e) {
         device_->setText(tr("device unknown: %1").arg(qs(e.what())));
     }
@@ -117,6 +163,11 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
     connect(setup_, &SetupPanel::trainRequested, this, &MainWindow::startTraining);
     connect(setup_, &SetupPanel::stopRequested, this, &MainWindow::stopTraining);
     connect(runList_, &RunListPanel::runSelected, this, &MainWindow::showRun);
+    const auto say = [this](const QString& text) { statusBar()->showMessage(text, 8000); };
+    connect(matrix_, &ResultsMatrixView::statusMessage, this, say);
+    connect(differences_, &RunDifferencesView::statusMessage, this, say);
+    connect(runList_, &RunListPanel::selectionChanged, this, &MainWindow::updateRunActions);
+    connect(runList_, &RunListPanel::selectionChanged, this, &MainWindow::compareRuns);
     connect(runList_, &RunListPanel::tagsEdited, this, [this](qint64 runId, const QStringList& tags) {
         std::vector<std::string> list;
         for (const QString& t : tags)
@@ -137,7 +188,270 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
     connect(worker_, &TrainingWorker::idle, this, &MainWindow::onIdle);
 
     refreshRuns();
+    updateRunActions();
     resize(1400, 900);
+}
+
+void MainWindow::createMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(tr("&Open run database…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open run database"), QFileInfo(dbPath_).absolutePath(),
+                                                          tr("Run databases (*.sqlite *.db);;All files (*)"));
+        if (!path.isEmpty())
+            openStore(path);
+    });
+    open->setObjectName(QStringLiteral("openStoreAction"));
+    open->setShortcut(QKeySequence::Open);
+    QAction* import = file->addAction(tr("&Import runs…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Import runs"), QFileInfo(dbPath_).absolutePath(),
+            tr("Run databases and exports (*.sqlite *.db *.json);;All files (*)"));
+        if (!path.isEmpty())
+            importRuns(path);
+    });
+    import->setObjectName(QStringLiteral("importRunsAction"));
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* runMenu = menuBar()->addMenu(tr("&Runs"));
+    runMenu->addAction(tr("&Refresh history"), QKeySequence::Refresh, this, &MainWindow::refreshRuns);
+    runMenu->addSeparator();
+    // Delete and F2 act only while the run table has the focus (WidgetWithChildrenShortcut on the
+    // actions the table carries): Delete in a text field or a spin box must stay an editing key.
+    auto runAction = [&](const QString& text, const char* name, QKeySequence key, void (MainWindow::*slot)()) {
+        QAction* action = runMenu->addAction(text, this, slot);
+        action->setObjectName(QLatin1String(name));
+        action->setShortcut(key);
+        action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+        return action;
+    };
+    renameRunAction_ = runAction(tr("Re&name…"), "renameRunAction", QKeySequence(Qt::Key_F2), &MainWindow::renameSelectedRun);
+    tagRunsAction_ = runAction(tr("&Tag selected…"), "tagRunsAction", {}, &MainWindow::tagSelectedRuns);
+    noteRunsAction_ = runAction(tr("&Note selected…"), "noteRunsAction", {}, &MainWindow::noteSelectedRuns);
+    runMenu->addSeparator();
+    deleteRunsAction_ = runAction(tr("&Delete selected runs…"), "deleteRunsAction", QKeySequence::Delete,
+                                  &MainWindow::deleteSelectedRuns);
+    auto* separator = new QAction(this);
+    separator->setSeparator(true);
+    runList_->addRunActions({renameRunAction_, tagRunsAction_, noteRunsAction_, separator, deleteRunsAction_});
+
+    // The workspace's tabs, and exporting the analyst's tables.
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    const QStringList tabs = {tr("&Training"), tr("&Compare selected runs"), tr("Results &matrix"), tr("Run &details")};
+    for (int i = 0; i < tabs.size(); ++i) {
+        QAction* show = view->addAction(tabs[i], this, [this, i] { workspace_->setCurrentIndex(i); });
+        show->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)));
+        show->setObjectName(QStringLiteral("showWorkspace%1").arg(i));
+    }
+    QMenu* exportMenu = new QMenu(tr("&Export table"), file);
+    file->insertMenu(quit, exportMenu);
+    file->insertSeparator(quit);
+    exportMenu->addAction(tr("Results &matrix…"), matrix_, &ResultsMatrixView::exportTable);
+    exportMenu->addAction(tr("Run &differences…"), this, [this] {
+        workspace_->setCurrentWidget(compareArea_);
+        differences_->findChild<QPushButton*>(QStringLiteral("differencesExport"))->click();
+    });
+}
+
+void MainWindow::updateRunActions()
+{
+    const int selected = static_cast<int>(runList_->selectedRunIds().size());
+    const bool open = store_ != nullptr;
+    renameRunAction_->setEnabled(open && selected == 1);
+    tagRunsAction_->setEnabled(open && selected > 0);
+    noteRunsAction_->setEnabled(open && selected > 0);
+    deleteRunsAction_->setEnabled(open && selected > 0);
+}
+
+void MainWindow::showWarning(const QString& title, const QString& text)
+{
+    // Window-modal but not blocking: the event loop (and a test driving it) keeps running.
+    auto* box = new QMessageBox(QMessageBox::Warning, title, text, QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("warningMessage"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+}
+
+bool MainWindow::openStore(const QString& path)
+{
+    if (isTraining()) {
+        statusBar()->showMessage(tr("Stop the run before opening another run database: it writes to %1").arg(dbPath_));
+        return false;
+    }
+    std::unique_ptr<RunStore> opened;
+    try {
+        opened = std::make_unique<RunStore>(path.toStdString());
+    } catch (const std::exception& e) {
+        // The store's message names the file and says why (locked, not a run database, newer schema).
+        showWarning(tr("Cannot open the run database"), qs(e.what()));
+        statusBar()->showMessage(tr("Still using %1").arg(dbPath_));
+        return false;
+    }
+    store_ = std::move(opened);
+    dbPath_ = path;
+    worker_->setDbPath(path);
+    QSettings().setValue(QStringLiteral("store/path"), path);
+    shownRunId_ = 0;
+    showingLive_ = false;
+    curves_->clear();
+    curves_->setTitle(tr("No run selected"));
+    heatmap_->showPlaceholder(tr("Select a run to show its attention."));
+    refreshRuns();
+    updateRunActions();
+    statusBar()->showMessage(tr("Opened %1: %2").arg(path, runsText(runList_->runCount())));
+    return true;
+}
+
+bool MainWindow::importRuns(const QString& path)
+{
+    if (!store_) {
+        statusBar()->showMessage(tr("No run store is open: nothing was imported"));
+        return false;
+    }
+    try {
+        const RunExport::ImportResult result = RunExport(*store_).importFrom(path.toStdString());
+        statusBar()->showMessage(tr("Imported %1 from %2; %3 already there (same uuid) skipped")
+                                     .arg(runsText(result.added), path, QLocale().toString(result.skipped)));
+    } catch (const std::exception& e) {
+        showWarning(tr("Import failed"), tr("Nothing was imported from %1:\n%2").arg(path, qs(e.what())));
+        return false;
+    }
+    refreshRuns();
+    return true;
+}
+
+void MainWindow::deleteSelectedRuns()
+{
+    QList<qint64> ids = runList_->selectedRunIds();
+    if (ids.isEmpty() || !store_)
+        return;
+    // The live run's trainer is still writing to it.
+    if (isTraining() && ids.removeAll(liveRunId_) > 0)
+        statusBar()->showMessage(tr("Run #%1 is training and was left out").arg(liveRunId_));
+    if (ids.isEmpty())
+        return;
+    std::vector<std::int64_t> runIds(ids.begin(), ids.end());
+    int files = 0;
+    try {
+        for (const auto id : runIds)
+            files += static_cast<int>(store_->checkpoints(id).size());
+    } catch (const std::exception& e) {
+        statusBar()->showMessage(tr("Cannot read the run history: %1").arg(qs(e.what())));
+        return;
+    }
+    QMessageBox box(QMessageBox::Warning, tr("Delete runs"),
+                    tr("Delete %1 with their curves, attention and characteristics from %2?")
+                        .arg(runsText(static_cast<int>(runIds.size())), QFileInfo(dbPath_).fileName()),
+                    QMessageBox::NoButton, this);
+    box.setObjectName(QStringLiteral("confirmDeleteMessage"));
+    box.setInformativeText((files > 0 ? tr("%1 recorded for them will be deleted from disk.").arg(filesText(files)) +
+                                            QLatin1Char(' ')
+                                      : QString()) +
+                           tr("This cannot be undone."));
+    QPushButton* remove = box.addButton(tr("Delete"), QMessageBox::DestructiveRole);
+    remove->setObjectName(QStringLiteral("confirmDeleteButton"));
+    box.setDefaultButton(box.addButton(QMessageBox::Cancel));
+    const int answer = box.exec();
+    // A click on Delete, or the dialog accepted without a click (a keyboard or scripted accept).
+    if (box.clickedButton() != remove && (box.clickedButton() != nullptr || answer != QDialog::Accepted))
+        return;
+    RunDeletion removed;
+    try {
+        removed = store_->deleteRuns(runIds);
+    } catch (const std::exception& e) {
+        showWarning(tr("Nothing was deleted"), qs(e.what()));
+        return;
+    }
+    if (std::find(removed.runs.begin(), removed.runs.end(), shownRunId_) != removed.runs.end()) {
+        shownRunId_ = 0;
+        curves_->clear();
+        curves_->setTitle(tr("No run selected"));
+        heatmap_->showPlaceholder(tr("Select a run to show its attention."));
+    }
+    statusBar()->showMessage(tr("Deleted %1 (%2, %3)")
+                                 .arg(runsText(static_cast<int>(removed.runs.size())), pointsText(removed.metrics),
+                                      filesText(static_cast<int>(removed.filesRemoved.size()))));
+    if (!removed.filesNotRemoved.empty()) {
+        QStringList lines;
+        for (const auto& line : removed.filesNotRemoved)
+            lines << qs(line);
+        showWarning(tr("Checkpoint files not removed"),
+                    tr("The runs were deleted, but these files could not be removed:\n%1").arg(lines.join(QLatin1Char('\n'))));
+    }
+    refreshRuns();
+}
+
+void MainWindow::renameSelectedRun()
+{
+    const qint64 id = runList_->selectedRunId();
+    if (id == 0 || !store_)
+        return;
+    std::optional<RunRecord> record;
+    try {
+        record = store_->run(id);
+    } catch (const std::exception& e) {
+        statusBar()->showMessage(tr("Cannot read run #%1: %2").arg(id).arg(qs(e.what())));
+        return;
+    }
+    if (!record)
+        return;
+    bool ok = false;
+    const QString name = QInputDialog::getText(this, tr("Rename run #%1").arg(id), tr("Name:"), QLineEdit::Normal,
+                                               qs(record->name), &ok)
+                             .trimmed();
+    if (!ok)
+        return;
+    if (name.isEmpty()) {
+        statusBar()->showMessage(tr("Run #%1 keeps its name: a name cannot be empty").arg(id));
+        return;
+    }
+    writeToStore([&] { store_->renameRun(id, name.toStdString()); }, tr("run #%1 renamed").arg(id));
+}
+
+void MainWindow::tagSelectedRuns()
+{
+    const QList<qint64> ids = runList_->selectedRunIds();
+    if (ids.isEmpty() || !store_)
+        return;
+    bool ok = false;
+    const QString text = QInputDialog::getText(this, tr("Tag %1").arg(runsText(static_cast<int>(ids.size()))),
+                                               tr("Tags to add, separated by commas:"), QLineEdit::Normal, {}, &ok);
+    std::vector<std::string> tags;
+    for (const QString& t : text.split(QLatin1Char(','), Qt::SkipEmptyParts))
+        if (!t.trimmed().isEmpty())
+            tags.push_back(t.trimmed().toStdString());
+    if (!ok || tags.empty())
+        return;
+    const std::vector<std::int64_t> runIds(ids.begin(), ids.end());
+    writeToStore([&] { store_->addTags(runIds, tags); },
+                 tr("tags added to %1").arg(runsText(static_cast<int>(ids.size()))));
+}
+
+void MainWindow::noteSelectedRuns()
+{
+    const QList<qint64> ids = runList_->selectedRunIds();
+    if (ids.isEmpty() || !store_)
+        return;
+    QString current;
+    if (ids.size() == 1) {
+        try {
+            if (const auto record = store_->run(ids.first()))
+                current = qs(record->notes);
+        } catch (const std::exception&) {
+            // Starting from empty notes is fine; the write below reports a broken store.
+        }
+    }
+    bool ok = false;
+    const QString notes =
+        QInputDialog::getMultiLineText(this, tr("Notes for %1").arg(runsText(static_cast<int>(ids.size()))),
+                                       tr("Notes (they replace the runs' notes):"), current, &ok);
+    if (!ok)
+        return;
+    const std::vector<std::int64_t> runIds(ids.begin(), ids.end());
+    writeToStore([&] { store_->setNotes(runIds, notes.toStdString()); },
+                 tr("notes of %1 saved").arg(runsText(static_cast<int>(ids.size()))));
 }
 
 MainWindow::~MainWindow()
@@ -185,29 +499,36 @@ void MainWindow::refreshRuns()
     if (!store_)
         return;
     try {
-        runList_->setRuns(store_->listRuns());
-        runList_->setAggregates(store_->aggregates());
-        if (shownRunId_ != 0)
+        // One query: the repeats are computed from the listed runs, not read again.
+        std::vector<RunRecord> runs = store_->listRuns();
+        runList_->setRuns(runs);
+        runList_->setAggregates(RunStore::aggregatesOf(runs));
+        matrix_->setRuns(std::move(runs));
+        // The shown run (a live one that just appeared) becomes the selection, unless the user chose rows.
+        if (shownRunId_ != 0 && runList_->selectedRunIds().isEmpty())
             runList_->selectRun(shownRunId_, true);
     } catch (const std::exception& e) {
         statusBar()->showMessage(tr("Cannot read the run history: %1").arg(qs(e.what())));
     }
 }
 
-void MainWindow::writeToStore(const std::function<void()>& write, const QString& done)
+bool MainWindow::writeToStore(const std::function<void()>& write, const QString& done)
 {
     if (!store_) {
         statusBar()->showMessage(tr("No run store is open: nothing was saved"));
-        return;
+        return false;
     }
+    bool saved = false;
     try {
         write();
         statusBar()->showMessage(done, 5000);
+        saved = true;
     } catch (const std::exception& e) {
         statusBar()->showMessage(tr("Not saved: %1").arg(qs(e.what())));
     }
     // Not while the table is still finishing the edit that got us here.
     QMetaObject::invokeMethod(this, &MainWindow::refreshRuns, Qt::QueuedConnection);
+    return saved;
 }
 
 QString MainWindow::runHeadline(qint64 runId, const std::string& model, const std::string& position,
@@ -253,12 +574,28 @@ void MainWindow::showRun(qint64 runId)
         curves_->setPlannedSteps(record->status == RunStatus::Completed ? plannedSteps : record->steps);
         curves_->setTitle(runHeadline(runId, record->model, record->position, record->dataset), qs(RunResult(record->summary()).brief()));
         curves_->setMetrics(store_->metrics(runId));
+        details_->setRun(*record, store_->characteristics(runId));
         if (const auto snapshot = store_->latestAttention(runId))
             heatmap_->setSnapshot(*snapshot);
         else
             showNoAttention(record->steps, evalEvery);
     } catch (const std::exception& e) {
         statusBar()->showMessage(tr("Cannot read run #%1: %2").arg(runId).arg(qs(e.what())));
+    }
+}
+
+void MainWindow::compareRuns(const QList<qint64>& runIds)
+{
+    if (!store_)
+        return;
+    try {
+        std::vector<RunRecord> runs;
+        for (qint64 id : runIds)
+            if (auto record = store_->run(id))
+                runs.push_back(std::move(*record));
+        differences_->setRuns(std::move(runs));
+    } catch (const std::exception& e) {
+        statusBar()->showMessage(tr("Cannot read the selected runs: %1").arg(qs(e.what())));
     }
 }
 

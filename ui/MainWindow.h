@@ -4,6 +4,7 @@
 #include "core/results/MetricPoint.h"
 #include "core/results/RunSummary.h"
 
+#include <QList>
 #include <QMainWindow>
 #include <QString>
 #include <QVector>
@@ -13,8 +14,11 @@
 #include <optional>
 #include <vector>
 
+class QAction;
 class QLabel;
 class QProgressBar;
+class QSplitter;
+class QTabWidget;
 
 namespace attnlab {
 class RunStore;
@@ -24,6 +28,9 @@ struct RunRecord;
 namespace attnlab::ui {
 
 class AttentionHeatmap;
+class ResultsMatrixView;
+class RunDetailsView;
+class RunDifferencesView;
 class RunListPanel;
 class SetupPanel;
 class TrainingCurvesPlot;
@@ -42,12 +49,26 @@ public:
     bool isTraining() const;
     qint64 liveRunId() const { return liveRunId_; }
     qint64 shownRunId() const { return shownRunId_; } // the run in the plots (0: a live run not yet stored)
+    QString storePath() const { return dbPath_; }
 
 public slots:
     void startTraining();
     void stopTraining();
     void refreshRuns();
     void showRun(qint64 runId);
+    // The selected runs in the Compare tab: their curves overlaid and what differs between them.
+    void compareRuns(const QList<qint64>& runIds);
+    // File menu. Switches the window (and the next run) to another run database and remembers it
+    // (QSettings "store/path"); false, with the file named in a message, when it cannot be opened: the
+    // current store stays. Refused while a run is training into the current one.
+    bool openStore(const QString& path);
+    // Adds the runs of another database (.sqlite) or export (.json); the status bar says how many.
+    bool importRuns(const QString& path);
+    // Runs menu and the run table's context menu, on the selected runs; each asks first (a dialog).
+    void deleteSelectedRuns();
+    void renameSelectedRun();
+    void tagSelectedRuns();
+    void noteSelectedRuns();
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -63,7 +84,10 @@ private:
     void showLive(); // the live run in the plots, from what it has sent so far
     void showNoAttention(int steps, int evalEvery);
     // A user's edit (tags, notes) into the store; says done or why not in the status bar, then re-reads.
-    void writeToStore(const std::function<void()>& write, const QString& done);
+    bool writeToStore(const std::function<void()>& write, const QString& done);
+    void createMenus();
+    void updateRunActions();
+    void showWarning(const QString& title, const QString& text); // window-modal, not blocking
     static QString runHeadline(qint64 runId, const std::string& model, const std::string& position,
                                const std::string& dataset);
 
@@ -74,9 +98,18 @@ private:
     TrainingCurvesPlot* curves_;
     AttentionHeatmap* heatmap_;
     RunListPanel* runList_;
+    QTabWidget* workspace_;       // Training, Compare, Results matrix, Run details
+    QSplitter* compareArea_;
+    RunDifferencesView* differences_;
+    ResultsMatrixView* matrix_;
+    RunDetailsView* details_;
     QLabel* device_;
     QLabel* loss_;
     QProgressBar* progress_;
+    QAction* deleteRunsAction_ = nullptr;
+    QAction* renameRunAction_ = nullptr;
+    QAction* tagRunsAction_ = nullptr;
+    QAction* noteRunsAction_ = nullptr;
 
     // The live run, kept in memory so it can be shown again after looking at another run.
     qint64 liveRunId_ = 0;

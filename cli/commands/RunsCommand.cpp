@@ -1,6 +1,10 @@
 #include "cli/commands/RunsCommand.h"
 
 #include "cli/CliFlags.h"
+#include "core/analysis/ConfigDiff.h"
+#include "core/analysis/ResultsMatrix.h"
+#include "core/analysis/RunField.h"
+#include "core/analysis/TableWriter.h"
 #include "cli/PlotRenderer.h"
 #include "core/data/install/Sha256.h"
 #include "core/results/RunResult.h"
@@ -10,12 +14,18 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
 #include <cctype>
 #include <iomanip>
+#include <iostream>
 #include <map>
 #include <set>
 #include <ostream>
 #include <sstream>
+#include <unistd.h>
 
 namespace attnlab {
 namespace {
@@ -54,13 +64,43 @@ nlohmann::json recordJson(const RunRecord& r)
     return o;
 }
 
+// The filters list and table share: --dataset, --model, --position, --status, --tag, --search.
+RunFilter filterFrom(const CliFlags& flags)
+{
+    RunFilter f;
+    f.dataset = flags.text("--dataset", "");
+    f.model = flags.text("--model", "");
+    f.position = flags.text("--position", "");
+    f.status = flags.text("--status", "");
+    if (!f.status.empty()) {
+        try {
+            runStatusFromString(f.status);
+        } catch (const std::invalid_argument& e) {
+            throw CliUsageError(std::string("--status: ") + e.what() +
+                                " (running, completed, cancelled, diverged, failed, interrupted)");
+        }
+    }
+    f.tag = flags.text("--tag", "");
+    f.text = flags.text("--search", "");
+    return f;
+}
+
 const char* kRunsUsage =
     "  runs list [--dataset D] [--model M] [--position P] [--status S] [--tag T] [--search TEXT]\n"
     "            [--sort started|test|dev|name] [--ascending] [--limit N] [--json]\n"
     "  runs show ID [--json]                 everything stored about a run (--json: the export document)\n"
-    "  runs export --out FILE [--format json|csv] [ID...]   every run when no ids are given\n"
+    "  runs export [--out FILE] [--format json|csv] [ID...]   every run when no ids are given; standard output\n"
+    "                                        without --out (json unless --format csv)\n"
+    "  runs compare ID ID... [--json]        the runs side by side: results, then only the configuration keys\n"
+    "                                        and environment facts (versions, device, data hashes) that differ\n"
+    "  runs table [--rows KEY[,KEY]] [--cols KEY] [--metric M] [--format csv|markdown|latex] [--decimals N]\n"
+    "             [--thesis] [--no-average] [--out FILE] [--json] [list's filters]\n"
+    "                                        thesis-style matrix (default rows model, cols dataset, metric test):\n"
+    "                                        mean ± std (n) over completed runs, best per column in bold\n"
     "  runs import FILE                      merge runs from another run database (.sqlite) or an export (.json)\n"
     "  runs tag ID --tags a,b                replace a run's tags;  runs note ID --text TEXT: its notes\n"
+    "  runs rename ID --name NAME            a run's name\n"
+    "  runs delete ID... [--yes]             remove runs, their rows and checkpoint files (asks unless --yes)\n"
     "  runs groups [--json]                  repeats of one configuration: mean ± std over completed runs\n"
     "  runs plot ID... --metric SPLIT_NAME --out FILE.png|svg|pdf   curves of runs to a file (GUI build only)\n"
     "            [--smoothing W] [--x step|epoch|wall] [--group-by KEY[,KEY]] [--width PX --height PX --dpi N]\n"
@@ -71,7 +111,10 @@ const char* kRunsUsage =
 
 int RunsCommand::run(const std::vector<std::string>& args)
 {
-    if (args.size() >= 2 && (args[1] == "--help" || args[1] == "-h")) {
+    // "runs --help" and "runs SUB --help" alike: the runs usage, exit 0 (plot has its own, longer one).
+    const bool plotting = args.size() >= 2 && args[1] == "plot";
+    if (!plotting &&
+        std::any_of(args.begin() + 1, args.end(), [](const std::string& a) { return a == "--help" || a == "-h"; })) {
         out_ << "usage: attnlab-cli runs <subcommand> [options]\n" << kRunsUsage;
         return 0;
     }
@@ -91,17 +134,30 @@ int RunsCommand::run(const std::vector<std::string>& args)
     } else if (sub == "export") {
         valued.insert({"--out", "--format"});
         positional = 1u << 20;
+    } else if (sub == "compare") {
+        positional = 1u << 20;
+    } else if (sub == "table") {
+        valued.insert({"--dataset", "--model", "--position", "--tag", "--search", "--rows", "--cols", "--metric",
+                       "--format", "--decimals", "--out"});
+        booleans.insert({"--thesis", "--no-average"});
     } else if (sub == "tag") {
         valued.insert("--tags");
         positional = 1;
     } else if (sub == "note") {
         valued.insert("--text");
         positional = 1;
+    } else if (sub == "rename") {
+        valued.insert("--name");
+        positional = 1;
+    } else if (sub == "delete") {
+        booleans.insert("--yes");
+        positional = 1u << 20;
     } else if (sub != "groups") {
         throw CliUsageError("unknown runs subcommand '" + sub + "'\n" + kRunsUsage);
     }
     const CliFlags flags(rest, valued, booleans, positional);
-    if ((sub == "show" || sub == "import" || sub == "tag" || sub == "note") && flags.positional().empty())
+    if ((sub == "show" || sub == "import" || sub == "tag" || sub == "note" || sub == "rename" || sub == "delete") &&
+        flags.positional().empty())
         throw CliUsageError("runs " + sub + (sub == "import" ? " needs a FILE" : " needs a run ID"));
     RunStore store(flags.text("--db", RunStore::defaultPath()));
     if (sub == "list") return list(store, flags);
@@ -109,27 +165,17 @@ int RunsCommand::run(const std::vector<std::string>& args)
     if (sub == "export") return exportRuns(store, flags);
     if (sub == "import") return importRuns(store, flags);
     if (sub == "tag") return tag(store, flags);
+    if (sub == "compare") return compare(store, flags);
+    if (sub == "table") return table(store, flags);
     if (sub == "note") return note(store, flags);
+    if (sub == "rename") return rename(store, flags);
+    if (sub == "delete") return deleteRuns(store, flags);
     return groups(store, flags);
 }
 
 int RunsCommand::list(RunStore& store, const CliFlags& flags)
 {
-    RunFilter f;
-    f.dataset = flags.text("--dataset", "");
-    f.model = flags.text("--model", "");
-    f.position = flags.text("--position", "");
-    f.status = flags.text("--status", "");
-    if (!f.status.empty()) {
-        try {
-            runStatusFromString(f.status);
-        } catch (const std::invalid_argument& e) {
-            throw CliUsageError(std::string("--status: ") + e.what() +
-                                " (running, completed, cancelled, diverged, failed, interrupted)");
-        }
-    }
-    f.tag = flags.text("--tag", "");
-    f.text = flags.text("--search", "");
+    RunFilter f = filterFrom(flags);
     const std::string sort = flags.text("--sort", "started");
     if (sort == "started") f.sortBy = RunFilter::SortBy::Started;
     else if (sort == "test") f.sortBy = RunFilter::SortBy::TestAccuracy;
@@ -234,8 +280,8 @@ int RunsCommand::show(RunStore& store, const CliFlags& flags)
 
 int RunsCommand::exportRuns(RunStore& store, const CliFlags& flags)
 {
-    const std::string path = flags.required("--out");
-    std::string format = flags.text("--format", "");
+    const std::string path = flags.text("--out", "");
+    std::string format = flags.text("--format", path.empty() ? "json" : "");
     if (format.empty()) {
         const auto dot = path.rfind('.');
         format = dot == std::string::npos ? "" : path.substr(dot + 1);
@@ -248,6 +294,10 @@ int RunsCommand::exportRuns(RunStore& store, const CliFlags& flags)
     for (const auto& text : flags.positional())
         ids.push_back(existingRun(store, runIdFrom(text)).id);
     RunExport exporter(store);
+    if (path.empty()) { // to standard output, for pipes: only the document, nothing else
+        out_ << (format == "json" ? exporter.toJson(ids) + "\n" : exporter.toCsv(ids));
+        return 0;
+    }
     if (format == "json")
         exporter.exportJson(path, ids);
     else
@@ -293,6 +343,68 @@ int RunsCommand::note(RunStore& store, const CliFlags& flags)
     return 0;
 }
 
+int RunsCommand::rename(RunStore& store, const CliFlags& flags)
+{
+    const RunRecord r = existingRun(store, runIdFrom(flags.positional().front()));
+    const std::string name = flags.required("--name");
+    if (name.find_first_not_of(" \t") == std::string::npos)
+        throw CliUsageError("--name: a run's name cannot be empty");
+    store.renameRun(r.id, name);
+    if (flags.has("--json"))
+        out_ << nlohmann::json{{"id", r.id}, {"name", name}, {"previous_name", r.name}}.dump() << "\n";
+    else
+        out_ << "run " << r.id << " renamed: " << name << " (was " << r.name << ")\n";
+    return 0;
+}
+
+int RunsCommand::deleteRuns(RunStore& store, const CliFlags& flags)
+{
+    // Every id must name a run before anything is removed.
+    std::vector<std::int64_t> ids;
+    std::size_t files = 0;
+    for (const auto& text : flags.positional()) {
+        const std::int64_t id = existingRun(store, runIdFrom(text)).id;
+        if (std::find(ids.begin(), ids.end(), id) == ids.end()) {
+            ids.push_back(id);
+            files += store.checkpoints(id).size();
+        }
+    }
+    std::string list;
+    for (const auto id : ids)
+        list += (list.empty() ? "" : ", ") + std::to_string(id);
+    const std::string what = std::to_string(ids.size()) + (ids.size() == 1 ? " run (" : " runs (") + list + ") and " +
+                             std::to_string(files) + (files == 1 ? " checkpoint file" : " checkpoint files");
+    if (!flags.has("--yes")) {
+        // A script must say so; a person at a terminal is asked.
+        if (!isatty(STDIN_FILENO))
+            throw CliUsageError("runs delete: not deleting " + what + " without confirmation (stdin is not a terminal); add --yes");
+        err_ << "delete " << what << " from " << store.path() << "? [y/N] " << std::flush;
+        std::string answer;
+        std::getline(std::cin, answer);
+        if (answer != "y" && answer != "Y" && answer != "yes") {
+            err_ << "nothing deleted\n";
+            return 1;
+        }
+    }
+    const RunDeletion removed = store.deleteRuns(ids);
+    for (const auto& line : removed.filesNotRemoved)
+        err_ << "attnlab-cli: could not remove " << line << "\n";
+    if (flags.has("--json")) {
+        out_ << nlohmann::json{{"db", store.path()},           {"deleted", removed.runs},
+                               {"metrics", removed.metrics},   {"attention", removed.attention},
+                               {"characteristics", removed.characteristics}, {"checkpoints", removed.checkpoints},
+                               {"files_removed", removed.filesRemoved}, {"files_not_removed", removed.filesNotRemoved}}
+                    .dump()
+             << "\n";
+        return 0;
+    }
+    out_ << "deleted " << removed.runs.size() << (removed.runs.size() == 1 ? " run" : " runs") << " (" << list << ") from "
+         << store.path() << ": " << removed.metrics << " metric points, " << removed.attention << " attention snapshots, "
+         << removed.characteristics << " characteristics, " << removed.filesRemoved.size() << " of " << files
+         << " checkpoint files removed\n";
+    return 0;
+}
+
 int RunsCommand::groups(RunStore& store, const CliFlags& flags)
 {
     const auto groups = store.aggregates();
@@ -331,6 +443,140 @@ int RunsCommand::groups(RunStore& store, const CliFlags& flags)
              << std::setw(16) << g.model << std::setw(12) << g.position << std::setw(11)
              << (std::to_string(g.completed) + "/" + std::to_string(g.runs)) << result.str() << "\n";
     }
+    return 0;
+}
+
+int RunsCommand::compare(RunStore& store, const CliFlags& flags)
+{
+    if (flags.positional().size() < 2)
+        throw CliUsageError("runs compare needs two or more run IDs");
+    std::vector<RunRecord> runs;
+    for (const auto& text : flags.positional())
+        runs.push_back(existingRun(store, runIdFrom(text)));
+    const auto config = ConfigDiff::of(runs, ConfigDiff::Source::Config);
+    const auto environment = ConfigDiff::of(runs, ConfigDiff::Source::Environment);
+    if (flags.has("--json")) {
+        auto diffJson = [](const std::vector<FieldDiff>& diffs) {
+            nlohmann::json a = nlohmann::json::array();
+            for (const auto& d : diffs)
+                a.push_back({{"key", d.key}, {"values", d.values}});
+            return a;
+        };
+        nlohmann::json a = nlohmann::json::array();
+        for (const auto& r : runs)
+            a.push_back(recordJson(r));
+        out_ << nlohmann::json{{"runs", a},
+                               {"config_keys", ConfigDiff::keyCount(runs, ConfigDiff::Source::Config)},
+                               {"config_diff", diffJson(config)},
+                               {"environment_diff", diffJson(environment)}}
+                    .dump()
+             << "\n";
+        return 0;
+    }
+    // One column per run; the first column names the row.
+    TableDocument results;
+    results.header = {"run"};
+    for (const auto& r : runs)
+        results.header.push_back("#" + std::to_string(r.id));
+    auto addRow = [&](TableDocument& t, const std::string& name, const std::vector<std::string>& values) {
+        std::vector<TableDocument::Cell> row{{name, false}};
+        for (const auto& v : values)
+            row.push_back({v.empty() ? "-" : v, false});
+        t.rows.push_back(row);
+    };
+    std::vector<std::string> model, status, dev, test, seconds;
+    for (const auto& r : runs) {
+        const RunResult result(r.summary());
+        const int decimals = r.regression ? 4 : 2;
+        model.push_back(RunField::text(r, "model,position") + " on " + r.dataset);
+        status.push_back(toString(r.status) + ", " + std::to_string(r.steps) + " steps");
+        dev.push_back(result.devText(decimals));
+        test.push_back((r.regression && result.hasTest() ? "rmse " : "") + result.testText(decimals));
+        std::ostringstream s;
+        s << std::fixed << std::setprecision(1) << r.seconds << " s";
+        seconds.push_back(s.str());
+    }
+    addRow(results, "model", model);
+    addRow(results, "status", status);
+    addRow(results, "best dev", dev);
+    addRow(results, "test", test);
+    addRow(results, "time", seconds);
+    out_ << TableWriter::markdown(results) << "\n";
+    const std::size_t keys = ConfigDiff::keyCount(runs, ConfigDiff::Source::Config);
+    if (config.empty()) {
+        out_ << "configuration: all " << keys << " keys are the same\n";
+    } else {
+        TableDocument diff;
+        diff.header = results.header;
+        diff.header[0] = "config key";
+        for (const auto& d : config)
+            addRow(diff, d.key, d.values);
+        out_ << "configuration: " << config.size() << " of " << keys << " keys differ\n\n" << TableWriter::markdown(diff);
+    }
+    if (environment.empty()) {
+        out_ << "\nenvironment: the same\n";
+    } else {
+        TableDocument env;
+        env.header = results.header;
+        env.header[0] = "environment";
+        for (const auto& d : environment)
+            addRow(env, d.key, d.values);
+        out_ << "\nenvironment: " << environment.size() << " facts differ\n\n" << TableWriter::markdown(env);
+    }
+    return 0;
+}
+
+int RunsCommand::table(RunStore& store, const CliFlags& flags)
+{
+    ResultsMatrix::Options options;
+    options.rows = flags.text("--rows", options.rows);
+    options.columns = flags.text("--cols", options.columns);
+    options.metric = flags.text("--metric", options.metric);
+    options.average = !flags.has("--no-average");
+    try {
+        RunField::checkMetric(options.metric);
+    } catch (const std::invalid_argument& e) {
+        throw CliUsageError(std::string("--metric: ") + e.what());
+    }
+    if (RunField::split(options.rows).empty() || RunField::split(options.columns).empty())
+        throw CliUsageError("--rows and --cols name a run field, e.g. model, dataset, position, optimizer");
+    TableWriter::Format format;
+    try {
+        format = TableWriter::parseFormat(flags.text("--format", "markdown"));
+    } catch (const std::invalid_argument& e) {
+        throw CliUsageError(std::string("--format: ") + e.what());
+    }
+    const long long decimals = flags.integer("--decimals", -1);
+    if (decimals < -1 || decimals > 10)
+        throw CliUsageError("--decimals: 0 to 10, got " + std::to_string(decimals));
+    RunFilter filter = filterFrom(flags);
+    filter.status = "completed";
+    const ResultsMatrix matrix = ResultsMatrix::build(store.listRuns(filter), options);
+    if (flags.has("--json")) {
+        out_ << matrix.toJson() << "\n";
+        return 0;
+    }
+    // Percentages with one decimal, as the thesis prints them; errors with four.
+    const int shown = decimals >= 0 ? static_cast<int>(decimals) : (matrix.percent() ? 1 : 4);
+    const std::string text = TableWriter::write(matrix.table(shown, flags.has("--thesis")), format);
+    const std::string path = flags.text("--out", "");
+    if (path.empty()) {
+        out_ << text;
+    } else {
+        const std::string partial = path + ".partial"; // whole or not at all
+        {
+            std::ofstream file(partial, std::ios::binary);
+            file << text;
+            if (!file.flush())
+                throw std::runtime_error(path + ": cannot write the table (" + std::strerror(errno) + ")");
+        }
+        if (std::rename(partial.c_str(), path.c_str()) != 0)
+            throw std::runtime_error(path + ": cannot write the table (" + std::strerror(errno) + ")");
+        out_ << "wrote a " << matrix.rowLabels().size() << " x " << matrix.columnLabels().size() << " table over "
+             << matrix.runsUsed() << " runs to " << path << "\n";
+    }
+    if (matrix.runsUsed() == 0)
+        err_ << "no completed run matches: the table is empty (attnlab-cli runs list shows what is stored)\n";
     return 0;
 }
 

@@ -48,6 +48,8 @@ int StatsCommand::run(const std::vector<std::string>& args)
     const LoadedDataset data = DatasetCatalog::loadAny(id, raw);
     timings["dataset_seconds"] = secondsSince(started);
     DatasetStatistics statistics = DatasetStatistics::of(data);
+    for (const auto& note : data.notes()) // in the JSON too ("notes"); here for a person reading stderr
+        err_ << note << "\n";
     if (!data.regression && options.phrases && (id == "sst-fine" || id == "sst-binary")) {
         const TextDataset balanced = DatasetCatalog::load(id, options);
         statistics.trainBalanced = DatasetStatistics::splitOf("train_balanced", balanced.train, balanced.numClasses());

@@ -33,7 +33,7 @@ CliFlags trainFlags(const std::vector<std::string>& args)
     valued.insert({"--steps", "--seed", "--db", "--device", "--batch-size", "--eval-every", "--optimizer", "--lr",
                    "--threads", "--sampling", "--config", "--preset", "--repeat", "--momentum", "--l2", "--weight-decay",
                    "--lr-schedule", "--lr-decay-every", "--lr-decay-gamma", "--warmup-steps", "--clip-norm", "--epochs",
-                   "--patience", "--log-every", "--checkpoint-dir"});
+                   "--patience", "--log-every", "--checkpoint-dir", "--tags"});
     valued.insert(ConfigFlags::datasetFlags().begin(), ConfigFlags::datasetFlags().end());
     valued.insert({"--embeddings", "--oov-range"});
     auto booleans = ConfigFlags::datasetSwitches();
@@ -121,6 +121,8 @@ int TrainCommand::run(const std::vector<std::string>& args)
     const LoadedDataset data = loadChecked(plan);
     RunStore store(flags.text("--db", RunStore::defaultPath()));
     TerminalProgress progress(err_);
+    for (const auto& note : data.notes()) // what reading the files found: filled cells, skipped columns, ...
+        progress.report("note", note);
     const std::vector<Repeat> repeats = runRepeats(plan, data, store, progress);
     const auto statistics = repeatStatistics(repeats);
     if (plan.repeats > 1)
@@ -157,10 +159,20 @@ TrainCommand::Plan TrainCommand::planFrom(const CliFlags& flags)
         plan.datasetOptions.dataDir = c.dataDir;
     c.phrases = plan.datasetOptions.phrases;
     c.dataDir = plan.datasetOptions.dataDir;
+    // A flag given overrides the base's setting; otherwise the base's (or the default) is used.
+    auto agree = [&](const char* flag, std::string& option, std::string& setting) {
+        if (flags.has(flag)) setting = option;
+        else option = setting;
+    };
+    agree("--missing", plan.datasetOptions.missing, c.missingValues);
+    agree("--quoting", plan.datasetOptions.quoting, c.quoting);
+    agree("--categorical", plan.datasetOptions.categorical, c.categorical);
     flags.update("--embeddings", c.embeddingsPath);
     c.embeddingsFrozen = c.embeddingsFrozen || flags.has("--embeddings-frozen");
     flags.update("--oov-range", c.oovRange);
     flags.update("--checkpoint-dir", c.checkpointDir);
+    if (flags.has("--tags"))
+        plan.tags = flags.list("--tags");
     applyTrainingFlags(c, flags, base.has_value());
     plan.repeats = static_cast<int>(flags.integer("--repeat", base ? base->repeats : 1));
     if (plan.repeats < 1)
@@ -202,11 +214,15 @@ std::vector<TrainCommand::Repeat> TrainCommand::runRepeats(const Plan& plan, con
     for (int r = 0; r < plan.repeats && !cancel.isCancelled(); ++r) {
         TrainConfig config = plan.config;
         config.seed = plan.config.seed + static_cast<std::uint64_t>(r); // repeats differ by seed only
-        StoreObserver storeObserver(store);
-        CompositeObserver observers({&storeObserver, &progress});
         Repeat repeat;
-        repeat.summary = Trainer(config).run(data, observers, cancel);
-        repeat.runId = storeObserver.runId();
+        {
+            StoreObserver storeObserver(store);
+            CompositeObserver observers({&storeObserver, &progress});
+            repeat.summary = Trainer(config).run(data, observers, cancel);
+            repeat.runId = storeObserver.runId();
+        } // the observer's writer has committed everything: the tags land on the finished row
+        if (!plan.tags.empty())
+            store.setTags(repeat.runId, plan.tags); // e.g. sweep:<id> from attnlab-cli sweep
         repeat.seed = config.seed;
         progress.report("finished", "run " + std::to_string(repeat.runId) + " " + RunResult(repeat.summary).sentence());
         repeats.push_back(std::move(repeat));

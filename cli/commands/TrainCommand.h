@@ -33,6 +33,7 @@ private:
         TrainConfig config;
         DatasetOptions datasetOptions;
         int repeats = 1;
+        std::vector<std::string> tags; // --tags: put on every run it stores
     };
     // One finished run of the repeats.
     struct Repeat {

@@ -45,6 +45,16 @@ struct DatasetOptions {
     std::vector<std::string> driverColumns; // csv-series: empty = every other numeric column
     char delimiter = 0;               // 0 = detect (comma, tab, semicolon, bar)
     int header = -1;                  // -1 = detect, 0 = no header row, 1 = header row
+    // auto | on | off: do double quotes wrap fields? auto = on, except in tab-separated files (CsvTable).
+    std::string quoting = "auto";
+    // csv-series and sml2010: what becomes of a missing cell (empty, NA, N/A, NaN, ?, ...; MissingValues):
+    // error | drop (the row) | ffill (the last value before it) | interpolate (linear within its column).
+    // error by default: a filled cell in dev or test becomes a target the reported RMSE is measured
+    // against, and the app reports measured numbers, so filling is the user's explicit choice.
+    std::string missing = "error";
+    // csv-series: a column of text (categories, dates) among the drivers: skip it with a note, or onehot
+    // (one 0/1 driver per distinct value, for columns of at most CsvSeriesReader::kMaxCategories values).
+    std::string categorical = "skip";
     std::string tokenizer = "ptb";    // csv-text: whitespace | ptb | tweet
 };
 

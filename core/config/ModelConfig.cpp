@@ -81,8 +81,8 @@ std::string ModelConfig::validate() const
     if (position == "rope" && (dModel / heads) % 2 != 0)
         return "heads: rope rotates pairs of dimensions, so d_model / heads must be even (got " +
                std::to_string(dModel / heads) + ")";
-    if (position == "learned" && maxLength < 1)
-        return "max_length: learned position encodings need at least one position";
+    if (maxLength < 1)
+        return "max_length: must be at least 1 token (longer inputs are truncated to it; got " + std::to_string(maxLength) + ")";
     if (position == "sinusoidal" && inputDim() % 2 != 0)
         return "embedding_dim: sinusoidal encodings need an even width (got " + std::to_string(inputDim()) + ")";
     if (ffHidden < 1)

@@ -17,7 +17,10 @@ struct ModelConfig {
     int ffHidden = 50;              // recurrent/CNN baselines: ReLU layer before softmax (Barnes et al.)
     int ffnHidden = 0;              // Transformer position-wise FFN size; 0 = 4 d_model
     int filters = 100;              // CNN: feature maps per filter size (2, 3, 4)
-    int maxLength = 512;            // learned position encodings: longest sequence with a trained vector
+    // Longest input in tokens: longer examples are truncated at batching (the count is reported), and the
+    // learned position encodings hold this many vectors. 512, as BERT-style encoders: far above any
+    // sentence of the thesis' datasets (SST's longest is 56), and a 512 x 512 attention map per head stays small.
+    int maxLength = 512;
     std::string activation;         // relu | swish | gelu; "" = model default (SSAN relu, ESSAN swish)
     std::string pooling;            // mean | max | attention; "" = model default (ESSAN attention = AttnSeqRep)
     double dropoutKeep = 0.8;       // keep probability, as the thesis states it

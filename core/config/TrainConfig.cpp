@@ -71,6 +71,10 @@ std::string TrainConfig::toJson() const
         {"oov_range", oovRange},
         {"checkpoint_dir", checkpointDir},
     };
+    const TrainConfig defaults;
+    if (missingValues != defaults.missingValues) j["missing_values"] = missingValues;
+    if (quoting != defaults.quoting) j["quoting"] = quoting;
+    if (categorical != defaults.categorical) j["categorical"] = categorical;
     return j.dump();
 }
 
@@ -140,6 +144,9 @@ TrainConfig TrainConfig::fromJson(const std::string& text)
     read("embeddings_frozen", c.embeddingsFrozen);
     read("oov_range", c.oovRange);
     read("checkpoint_dir", c.checkpointDir);
+    read("missing_values", c.missingValues);
+    read("quoting", c.quoting);
+    read("categorical", c.categorical);
     return c;
 }
 
@@ -182,6 +189,12 @@ std::string TrainConfig::validate() const
         return "threads: must be 0 (all cores) or positive";
     if (!(oovRange >= 0.0))
         return "oov_range: must be 0 or positive";
+    if (missingValues != "error" && missingValues != "drop" && missingValues != "ffill" && missingValues != "interpolate")
+        return "missing_values: unknown '" + missingValues + "' (known: error, drop, ffill, interpolate)";
+    if (quoting != "auto" && quoting != "on" && quoting != "off")
+        return "quoting: unknown '" + quoting + "' (known: auto, on, off)";
+    if (categorical != "skip" && categorical != "onehot")
+        return "categorical: unknown '" + categorical + "' (known: skip, onehot)";
     return {};
 }
 
@@ -191,7 +204,9 @@ namespace attnlab {
 
 std::vector<std::string> TrainConfig::unknownKeys(const std::string& json)
 {
-    const auto known = nlohmann::json::parse(TrainConfig{}.toJson());
+    auto known = nlohmann::json::parse(TrainConfig{}.toJson());
+    for (const char* key : {"missing_values", "quoting", "categorical"}) // written only when not the default
+        known[key] = true;
     std::vector<std::string> unknown;
     const auto j = nlohmann::json::parse(json, nullptr, false);
     if (j.is_object())

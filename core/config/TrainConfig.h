@@ -34,6 +34,11 @@ struct TrainConfig {
     std::string device = "auto";     // auto | cpu | cuda
     int threads = 0;                 // intra-op threads; 0 = all cores
     bool phrases = false;            // SST: train on every labelled phrase (thesis 5.2.1)
+    // How messy files are read (DatasetOptions::missing, ::quoting, ::categorical). In the JSON only when
+    // not the default, so the configuration (and group key) of every run that never met them is unchanged.
+    std::string missingValues = "error"; // error | drop | ffill | interpolate
+    std::string quoting = "auto";        // auto | on | off
+    std::string categorical = "skip";    // skip | onehot
     std::string embeddingsPath;      // pre-trained word vectors (GloVe, word2vec, fastText); "" = random
     bool embeddingsFrozen = false;   // keep the pre-trained vectors fixed, else fine-tune them
     double oovRange = 0.25;          // out-of-vocabulary vectors uniform in [-a, a] (thesis: 0.25; 0.05 with GloVe)

@@ -6,14 +6,19 @@
 
 namespace attnlab {
 
-BatchBuilder::BatchBuilder(const std::vector<TextExample>& examples, const Vocabulary& vocabulary)
+BatchBuilder::BatchBuilder(const std::vector<TextExample>& examples, const Vocabulary& vocabulary, int maxLength)
 {
     encoded_.reserve(examples.size());
     for (const auto& example : examples) {
+        std::size_t length = example.tokens.size();
+        if (maxLength > 0 && length > static_cast<std::size_t>(maxLength)) {
+            length = static_cast<std::size_t>(maxLength);
+            ++truncated_;
+        }
         std::vector<std::int64_t> ids;
-        ids.reserve(example.tokens.size());
-        for (const auto& token : example.tokens)
-            ids.push_back(vocabulary.id(token));
+        ids.reserve(length);
+        for (std::size_t t = 0; t < length; ++t)
+            ids.push_back(vocabulary.id(example.tokens[t]));
         if (ids.empty())
             ids.push_back(Vocabulary::kUnknown); // an empty sentence still needs one position to pool
         encoded_.push_back(std::move(ids));

@@ -13,10 +13,12 @@ namespace attnlab {
 // Turns examples into padded batches. Training batches are sampled at random (the thesis' protocol)
 // from length buckets so that little compute is spent on padding, or come from shuffled epochs (every
 // example once per epoch, in length-bucketed batches); evaluation batches cover every example once,
-// sorted by length.
+// sorted by length. Examples longer than maxLength tokens are cut to their first maxLength: one
+// 200,000-word line would otherwise make a batch (and self-attention's T x T maps) as wide as itself.
 class BatchBuilder {
 public:
-    BatchBuilder(const std::vector<TextExample>& examples, const Vocabulary& vocabulary);
+    // maxLength 0 = no limit.
+    BatchBuilder(const std::vector<TextExample>& examples, const Vocabulary& vocabulary, int maxLength = 0);
 
     Batch randomBatch(std::mt19937_64& rng, int batchSize) const;
     // One shuffled epoch as example indices: every example exactly once. The examples are shuffled, cut
@@ -27,6 +29,7 @@ public:
     static constexpr int kEpochPoolBatches = 20;
     std::vector<Batch> evaluationBatches(int batchSize) const;
     std::size_t exampleCount() const { return encoded_.size(); }
+    std::size_t truncatedCount() const { return truncated_; } // examples cut to maxLength
 
     static Batch pad(const std::vector<std::vector<std::int64_t>>& sequences, const std::vector<std::int64_t>& labels);
 
@@ -34,6 +37,7 @@ private:
     std::vector<std::vector<std::int64_t>> encoded_;
     std::vector<std::int64_t> labels_;
     std::vector<std::size_t> byLength_; // example indices sorted by length: neighbours form a bucket
+    std::size_t truncated_ = 0;
 };
 
 // The training batches of a run, by TrainConfig::sampling: "random" draws every batch at random

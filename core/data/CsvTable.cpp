@@ -1,12 +1,11 @@
 #include "core/data/CsvTable.h"
 
 #include "core/data/DataError.h"
+#include "core/data/NumericCell.h"
 #include "core/data/TextFile.h"
 #include "core/data/Tokenizer.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -16,15 +15,28 @@ namespace {
 struct RawRow {
     std::vector<std::string> fields;
     int line = 0;
+    int spanStart = 0, spanLines = 0; // the row's first quoted field that spans lines (0 = none)
 };
 
-std::vector<RawRow> split(const std::string& text, char delimiter, const std::string& source)
+// A quoted field that spans lines: where it starts and how many lines it covers.
+struct QuotedSpan {
+    int line = 0, lines = 0;
+};
+
+std::string quoteHint(int line, int lines)
+{
+    return "a quoted field starts at line " + std::to_string(line) + " and spans " + std::to_string(lines) +
+           " lines (if its quotes are part of the text, set quoting off)";
+}
+
+std::vector<RawRow> split(const std::string& text, char delimiter, bool quoting, const std::string& source,
+                          std::vector<QuotedSpan>& spans)
 {
     std::vector<RawRow> rows;
     RawRow row;
     std::string field;
     bool quoted = false, fieldStarted = false;
-    int line = 1;
+    int line = 1, quoteLine = 0;
     row.line = 1;
     auto endField = [&] {
         row.fields.push_back(field);
@@ -44,21 +56,28 @@ std::vector<RawRow> split(const std::string& text, char delimiter, const std::st
         if (quoted) {
             if (c == '"') {
                 if (i + 1 < text.size() && text[i + 1] == '"') { field += '"'; ++i; }
-                else quoted = false;
+                else {
+                    quoted = false;
+                    if (line > quoteLine) {
+                        spans.push_back({quoteLine, line - quoteLine + 1});
+                        if (!row.spanStart) { row.spanStart = quoteLine; row.spanLines = line - quoteLine + 1; }
+                    }
+                }
             } else {
                 if (c == '\n') ++line;
                 field += c;
             }
             continue;
         }
-        if (c == '"' && !fieldStarted) { quoted = true; fieldStarted = true; }
+        if (quoting && c == '"' && !fieldStarted) { quoted = true; fieldStarted = true; quoteLine = line; }
         else if (c == delimiter) endField();
         else if (c == '\n') { endRow(); ++line; }
         else if (c == '\r') {}
         else { field += c; fieldStarted = true; }
     }
     if (quoted)
-        throw DataError(source, row.line, "a quoted field is never closed (missing '\"')");
+        throw DataError(source, quoteLine, "a quoted field starts here and is never closed (missing '\"'; if its quotes "
+                                           "are part of the text, set quoting off)");
     if (!field.empty() || !row.fields.empty())
         endRow();
     return rows;
@@ -112,16 +131,15 @@ bool looksLikeHeader(const std::vector<RawRow>& rows)
 
 bool CsvTable::isNumber(const std::string& field, double* value)
 {
-    const auto b = field.find_first_not_of(" \t");
-    if (b == std::string::npos) return false;
-    const auto e = field.find_last_not_of(" \t");
-    const std::string t = field.substr(b, e - b + 1);
-    char* end = nullptr;
-    errno = 0;
-    const double v = std::strtod(t.c_str(), &end);
-    if (end != t.c_str() + t.size() || errno == ERANGE) return false;
-    if (value) *value = v;
-    return true;
+    return NumericCell::classify(field, value) == NumericCell::Kind::Number;
+}
+
+CsvTable::Quoting CsvTable::quotingFromName(const std::string& name)
+{
+    if (name == "auto") return Quoting::Auto;
+    if (name == "on") return Quoting::On;
+    if (name == "off") return Quoting::Off;
+    throw DataError("quoting", 0, "setting quoting: unknown '" + name + "' (known: auto, on, off)");
 }
 
 CsvTable CsvTable::read(const std::string& path, const Options& options)
@@ -145,7 +163,15 @@ CsvTable CsvTable::parse(const std::string& rawText, const std::string& source, 
     CsvTable t;
     t.source = source;
     t.delimiter = options.delimiter ? options.delimiter : detectDelimiter(text);
-    auto raw = split(text, t.delimiter, source);
+    t.quoted = options.quoting == Quoting::On || (options.quoting == Quoting::Auto && t.delimiter != '\t');
+    std::vector<QuotedSpan> spans;
+    auto raw = split(text, t.delimiter, t.quoted, source, spans);
+    for (std::size_t i = 0; i < spans.size() && i < static_cast<std::size_t>(kMaxQuoteNotes); ++i)
+        t.notes.push_back(source + ":" + std::to_string(spans[i].line) + ": a quoted field starts here and spans " +
+                          std::to_string(spans[i].lines) + " lines");
+    if (spans.size() > static_cast<std::size_t>(kMaxQuoteNotes))
+        t.notes.push_back(source + ": " + std::to_string(spans.size() - kMaxQuoteNotes) + " more quoted fields span lines (" +
+                          std::to_string(spans.size()) + " in all; if their quotes are part of the text, set quoting off)");
     if (raw.empty())
         throw DataError(source, 0, "the file has no rows");
     t.hasHeader = options.header < 0 ? looksLikeHeader(raw) : options.header == 1;
@@ -160,7 +186,8 @@ CsvTable CsvTable::parse(const std::string& rawText, const std::string& source, 
             throw DataError(source, raw[r].line,
                             std::string(raw[r].fields.size() < width ? "short row: " : "long row: ") +
                                 std::to_string(raw[r].fields.size()) + " fields, expected " + std::to_string(width) +
-                                " (delimiter '" + (t.delimiter == '\t' ? std::string("\\t") : std::string(1, t.delimiter)) + "')");
+                                " (delimiter '" + (t.delimiter == '\t' ? std::string("\\t") : std::string(1, t.delimiter)) + "')" +
+                                (raw[r].spanStart ? "; " + quoteHint(raw[r].spanStart, raw[r].spanLines) : std::string()));
         t.rows.push_back(std::move(raw[r].fields));
         t.lines.push_back(raw[r].line);
     }

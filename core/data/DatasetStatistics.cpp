@@ -43,6 +43,7 @@ DatasetStatistics DatasetStatistics::of(const TextDataset& d)
         for (const auto& e : *split) for (const auto& t : e.tokens) all.insert(t);
     st.vocabularySize = static_cast<std::int64_t>(all.size());
     st.trainVocabularySize = static_cast<std::int64_t>(train.size());
+    st.notes = d.notes;
     return st;
 }
 
@@ -60,6 +61,10 @@ DatasetStatistics DatasetStatistics::of(const SeriesDataset& d)
     st.window = d.window;
     st.drivers = d.driverNames;
     st.target = d.targetName;
+    st.missingPolicy = d.missingPolicy;
+    st.missingCells = d.missingCells;
+    st.missingRows = d.missingRows;
+    st.notes = d.notes;
     for (const auto& [name, windows] : {std::pair{"train", &d.train}, {"dev", &d.dev}, {"test", &d.test}}) {
         Split s;
         s.name = name;
@@ -112,12 +117,14 @@ std::string DatasetStatistics::toJson() const
         j["window"] = window;
         j["drivers"] = drivers;
         j["target"] = target;
+        j["missing_values"] = {{"policy", missingPolicy}, {"cells", missingCells}, {"rows", missingRows}};
     } else {
         j["classes"] = classes;
         j["num_classes"] = classes.size();
         j["vocabulary_size"] = vocabularySize;
         j["train_vocabulary_size"] = trainVocabularySize;
     }
+    j["notes"] = notes;
     if (trainBalanced)
         j["train_balanced"] = splitJson(*trainBalanced, false);
     if (coverage) {

@@ -40,6 +40,9 @@ struct DatasetStatistics {
     int window = 0;                            // regression
     std::vector<std::string> drivers;
     std::string target;
+    std::string missingPolicy;                 // regression: DatasetOptions::missing, and what it met
+    std::int64_t missingCells = 0, missingRows = 0;
+    std::vector<std::string> notes;            // the dataset's notes (TextDataset::notes, SeriesDataset::notes)
 
     static DatasetStatistics of(const TextDataset& dataset);
     static DatasetStatistics of(const SeriesDataset& dataset);
@@ -48,7 +51,7 @@ struct DatasetStatistics {
     static Split splitOf(const std::string& name, const std::vector<TextExample>& examples, int classes);
 
     std::string toJson() const;
-    std::string toText() const; // a few readable lines (the CLI without --json, the GUI's tooltip)
+    std::string toText() const; // a few readable lines (the CLI without --json, the GUI's tooltip); notes not included
 };
 
 } // namespace attnlab

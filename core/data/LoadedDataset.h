@@ -10,6 +10,8 @@ struct LoadedDataset {
     bool regression = false;
     TextDataset text;
     SeriesDataset series;
+
+    const std::vector<std::string>& notes() const { return regression ? series.notes : text.notes; }
 };
 
 } // namespace attnlab

@@ -1,6 +1,7 @@
 #pragma once
 #include "core/data/SeriesWindow.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,12 @@ struct SeriesDataset {
     // Min-max scaling of the target to [0, scaleTop] from train statistics (thesis: [0, 0.75]).
     double targetMin = 0.0, targetMax = 1.0, scaleTop = 0.75;
     std::vector<double> driverMin, driverMax; // the same scaling, per driving series
+    // Missing cells found and what the policy did with them (DatasetOptions::missing).
+    std::string missingPolicy;
+    std::int64_t missingCells = 0, missingRows = 0;
+    // What reading the file found that the user should know, each "FILE[:LINE]: what" (TextDataset::notes):
+    // filled or dropped cells, skipped text columns.
+    std::vector<std::string> notes;
     // Synthetic data only: the driver and lag the target really depends on (attention's ground truth).
     int trueDriver = -1, trueLag = -1;
 

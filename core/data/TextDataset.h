@@ -15,6 +15,9 @@ struct TextDataset {
     std::vector<TextExample> dev;
     std::vector<TextExample> test;
     std::vector<std::string> probeTokens;
+    // What reading the files found that the user should know, each "FILE[:LINE]: what": quoted fields
+    // spanning lines, for one. The CLI prints them (train, stats); statistics carry them.
+    std::vector<std::string> notes;
 
     int numClasses() const { return static_cast<int>(classNames.size()); }
 };

@@ -15,6 +15,8 @@ public:
     explicit RunAggregates(const SqliteConnection& connection);
 
     std::vector<RunAggregate> perGroup() const; // by dataset, model, position, group key
+    // The same from runs already read (RunStore::aggregatesOf): no second pass over the table.
+    static std::vector<RunAggregate> of(const std::vector<RunRecord>& runs);
 
 private:
     const SqliteConnection& connection_;

@@ -8,14 +8,38 @@
 namespace attnlab {
 
 namespace {
-constexpr int kFirstResultColumn = 19; // where resultColumns() start in selectFromRuns()
+constexpr int kFirstResultColumn = 19;  // where resultColumns() start in selectFromRuns()
+constexpr int kFirstSummaryColumn = 28; // where summaryColumns() start
 } // namespace
 
 std::string RunColumns::selectFromRuns()
 {
     return "SELECT id, name, started_at, finished_at, config_json, seed, dataset, model, position, app_version,"
            " git_hash, torch_version, host, uuid, group_key, tags, notes, environment_json, summary_json, " +
-           resultColumns() + " FROM runs";
+           resultColumns() + ", " + summaryColumns() + " FROM runs";
+}
+
+std::string RunColumns::summaryColumns()
+{
+    return "regression, test_macro_f1, test_rmse, test_mae, test_mape, best_dev_rmse, stopped_early";
+}
+
+void RunColumns::readSummaryFields(const std::string& summaryJson, RunRecord& r)
+{
+    if (summaryJson.empty())
+        return;
+    try {
+        const RunSummary summary = RunSummary::fromJson(summaryJson);
+        r.regression = summary.regression;
+        r.testMacroF1 = summary.testMacroF1;
+        r.bestDevRmse = summary.bestDevRmse;
+        r.testMae = summary.testMae;
+        r.testRmse = summary.testRmse;
+        r.testMape = summary.testMape;
+        r.stoppedEarly = summary.stoppedEarly;
+    } catch (const std::invalid_argument&) {
+        // A summary this build cannot read leaves the fields as they are; the result columns still hold.
+    }
 }
 
 std::string RunColumns::resultColumns()
@@ -55,29 +79,23 @@ RunRecord RunColumns::read(const SqliteStatement& row)
     r.host = row.text(12);
     r.uuid = row.text(13);
     r.groupKey = row.text(14);
-    if (const json tags = StoredJson::parseOr(row.text(15), json::array()); tags.is_array())
-        for (const auto& t : tags)
-            if (t.is_string())
-                r.tags.push_back(t.get<std::string>());
+    // Most runs have no tags: "[]" needs no parser (listing 10,000 runs parses no JSON at all).
+    if (const std::string tagText = row.text(15); !tagText.empty() && tagText != "[]")
+        if (const json tags = StoredJson::parseOr(tagText, json::array()); tags.is_array())
+            for (const auto& t : tags)
+                if (t.is_string())
+                    r.tags.push_back(t.get<std::string>());
     r.notes = row.text(16);
     r.environmentJson = row.text(17);
     r.summaryJson = row.text(18);
     readResult(row, kFirstResultColumn, r);
-    // The fields only the summary holds; the columns above stay what the table says.
-    if (!r.summaryJson.empty()) {
-        try {
-            const RunSummary summary = RunSummary::fromJson(r.summaryJson);
-            r.regression = summary.regression;
-            r.testMacroF1 = summary.testMacroF1;
-            r.bestDevRmse = summary.bestDevRmse;
-            r.testMae = summary.testMae;
-            r.testRmse = summary.testRmse;
-            r.testMape = summary.testMape;
-            r.stoppedEarly = summary.stoppedEarly;
-        } catch (const std::invalid_argument&) {
-            // A summary this build cannot read leaves the fields at zero; the columns above still hold.
-        }
-    }
+    r.regression = row.integer(kFirstSummaryColumn) != 0;
+    r.testMacroF1 = row.real(kFirstSummaryColumn + 1);
+    r.testRmse = row.real(kFirstSummaryColumn + 2);
+    r.testMae = row.real(kFirstSummaryColumn + 3);
+    r.testMape = row.real(kFirstSummaryColumn + 4);
+    r.bestDevRmse = row.real(kFirstSummaryColumn + 5);
+    r.stoppedEarly = row.integer(kFirstSummaryColumn + 6) != 0;
     return r;
 }
 

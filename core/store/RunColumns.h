@@ -20,6 +20,13 @@ public:
     // builds the summary of an old run from them, as read() does for the record.
     static std::string resultColumns();
     static void readResult(const SqliteStatement& row, int firstColumn, RunRecord& record);
+
+    // Since schema 3, the summary's fields that the views need are columns too (regression, test_macro_f1,
+    // test_rmse, test_mae, test_mape, best_dev_rmse, stopped_early, in that order), so listing runs parses
+    // no JSON. Written by finishRun, importRun and the migration, from the summary.
+    static std::string summaryColumns();
+    // The record's fields of those columns from a stored summary_json ("" or unreadable: left as they are).
+    static void readSummaryFields(const std::string& summaryJson, RunRecord& record);
 };
 
 } // namespace attnlab

@@ -65,6 +65,15 @@ struct CheckpointRef {
     std::string sha256;
 };
 
+// What RunStore::deleteRuns removed: the runs, their rows in every table, and the checkpoint files the
+// store had recorded for them (only those; a file another remaining run still refers to is kept).
+struct RunDeletion {
+    std::vector<std::int64_t> runs; // the ids that were there and are gone
+    int metrics = 0, attention = 0, characteristics = 0, checkpoints = 0; // rows removed
+    std::vector<std::string> filesRemoved;
+    std::vector<std::string> filesNotRemoved; // "PATH: why" (already gone, no permission, ...)
+};
+
 // Repeats of one configuration (one group key) summarised the way the thesis reports: mean ± sample std
 // over the completed runs.
 struct RunAggregate {

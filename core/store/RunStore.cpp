@@ -3,6 +3,7 @@
 #include "core/platform/BuildInfo.h"
 #include "core/platform/HostInfo.h"
 #include "core/store/RunAggregates.h"
+#include "core/store/RunColumns.h"
 #include "core/store/RunQueries.h"
 #include "core/store/RunStoreSchema.h"
 #include "core/store/SqliteConnection.h"
@@ -11,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <ctime>
@@ -108,6 +110,10 @@ RunStore::RunStore(const std::string& path, int busyTimeoutMs)
     c.exec("PRAGMA foreign_keys = ON");
     c.exec("PRAGMA journal_mode = WAL");
     c.exec("PRAGMA synchronous = NORMAL");
+    // Listing 10,000 runs reads ~15 MB of rows; a 32 MiB page cache (2 MiB by default) keeps a refresh of
+    // an unchanged store from reading them again through the file. (Memory-mapped reads were tried and
+    // cost more on a connection's first listing than they saved.)
+    c.exec("PRAGMA cache_size = -32768");
     RunStoreSchema(c).migrate();
     markInterruptedRuns();
 }
@@ -186,12 +192,15 @@ void RunStore::finishRun(std::int64_t runId, const RunSummary& summary)
     std::lock_guard lock(impl_->mutex);
     SqliteStatement s(impl_->connection,
                       "UPDATE runs SET status=?, finished_at=?, steps=?, seconds=?, best_dev=?, best_step=?,"
-                      " test_accuracy=?, params=?, device=COALESCE(NULLIF(?, ''), device), message=?, summary_json=?"
-                      " WHERE id=?");
+                      " test_accuracy=?, params=?, device=COALESCE(NULLIF(?, ''), device), message=?, summary_json=?,"
+                      " regression=?, test_macro_f1=?, test_rmse=?, test_mae=?, test_mape=?, best_dev_rmse=?,"
+                      " stopped_early=? WHERE id=?");
     s.bind(1, toString(summary.status)).bind(2, nowIso()).bind(3, summary.steps).bind(4, summary.seconds)
         .bind(5, summary.bestDevAccuracy).bind(6, summary.bestStep).bind(7, summary.testAccuracy)
         .bind(8, summary.parameters).bind(9, summary.device).bind(10, summary.message).bind(11, summary.toJson())
-        .bind(12, runId);
+        .bind(12, summary.regression ? 1 : 0).bind(13, summary.testMacroF1).bind(14, summary.testRmse)
+        .bind(15, summary.testMae).bind(16, summary.testMape).bind(17, summary.bestDevRmse)
+        .bind(18, summary.stoppedEarly ? 1 : 0).bind(19, runId);
     s.step();
 }
 
@@ -238,6 +247,134 @@ void RunStore::setNotes(std::int64_t runId, const std::string& notes)
     SqliteStatement s(impl_->connection, "UPDATE runs SET notes=? WHERE id=?");
     s.bind(1, notes).bind(2, runId);
     s.step();
+}
+
+void RunStore::setTags(const std::vector<std::int64_t>& runIds, const std::vector<std::string>& tags)
+{
+    std::lock_guard lock(impl_->mutex);
+    const SqliteConnection& c = impl_->connection;
+    c.transaction([&] {
+        SqliteStatement s(c, "UPDATE runs SET tags=? WHERE id=?");
+        const std::string text = json(tags).dump();
+        for (const auto id : runIds) {
+            s.bind(1, text).bind(2, id);
+            s.run();
+        }
+    });
+}
+
+void RunStore::setNotes(const std::vector<std::int64_t>& runIds, const std::string& notes)
+{
+    std::lock_guard lock(impl_->mutex);
+    const SqliteConnection& c = impl_->connection;
+    c.transaction([&] {
+        SqliteStatement s(c, "UPDATE runs SET notes=? WHERE id=?");
+        for (const auto id : runIds) {
+            s.bind(1, notes).bind(2, id);
+            s.run();
+        }
+    });
+}
+
+void RunStore::addTags(const std::vector<std::int64_t>& runIds, const std::vector<std::string>& tags)
+{
+    std::lock_guard lock(impl_->mutex);
+    const SqliteConnection& c = impl_->connection;
+    c.transaction([&] {
+        SqliteStatement read(c, "SELECT tags FROM runs WHERE id=?");
+        SqliteStatement write(c, "UPDATE runs SET tags=? WHERE id=?");
+        for (const auto id : runIds) {
+            read.bind(1, id);
+            if (!read.step()) {
+                read.reset();
+                continue;
+            }
+            json have = StoredJson::parseOr(read.text(0), json::array());
+            read.reset();
+            if (!have.is_array())
+                have = json::array();
+            for (const auto& tag : tags)
+                if (std::find(have.begin(), have.end(), json(tag)) == have.end())
+                    have.push_back(tag);
+            write.bind(1, have.dump()).bind(2, id);
+            write.run();
+        }
+    });
+}
+
+void RunStore::renameRun(std::int64_t runId, const std::string& name)
+{
+    if (name.empty())
+        throw std::invalid_argument("run store " + path() + ": a run's name cannot be empty");
+    std::lock_guard lock(impl_->mutex);
+    SqliteStatement s(impl_->connection, "UPDATE runs SET name=? WHERE id=?");
+    s.bind(1, name).bind(2, runId);
+    s.step();
+    if (impl_->connection.changes() == 0)
+        throw std::invalid_argument("run store " + path() + ": no run " + std::to_string(runId));
+}
+
+RunDeletion RunStore::deleteRuns(const std::vector<std::int64_t>& runIds)
+{
+    std::lock_guard lock(impl_->mutex);
+    const SqliteConnection& c = impl_->connection;
+    RunDeletion removed;
+    std::vector<std::string> files;
+    c.transaction([&] {
+        SqliteStatement status(c, "SELECT status FROM runs WHERE id=?");
+        for (const auto id : runIds) {
+            status.bind(1, id);
+            if (status.step()) {
+                if (runStatusFromString(status.text(0)) == RunStatus::Running)
+                    throw std::invalid_argument("run store " + path() + ": run " + std::to_string(id) +
+                                                " is still running; stop it before deleting it");
+                if (std::find(removed.runs.begin(), removed.runs.end(), id) == removed.runs.end())
+                    removed.runs.push_back(id);
+            }
+            status.reset();
+        }
+        SqliteStatement paths(c, "SELECT path FROM checkpoints WHERE run_id=?");
+        for (const auto id : removed.runs) {
+            paths.bind(1, id);
+            while (paths.step())
+                files.push_back(paths.text(0));
+            paths.reset();
+        }
+        // Row by row and table by table rather than through ON DELETE CASCADE: the counts are what a user
+        // is told, and a file opened without foreign keys would otherwise keep orphans.
+        auto remove = [&](const char* sql, int& count) {
+            SqliteStatement s(c, sql);
+            for (const auto id : removed.runs) {
+                s.bind(1, id);
+                s.run();
+                count += c.changes();
+            }
+        };
+        remove("DELETE FROM metrics WHERE run_id=?", removed.metrics);
+        remove("DELETE FROM attention WHERE run_id=?", removed.attention);
+        remove("DELETE FROM characteristics WHERE run_id=?", removed.characteristics);
+        remove("DELETE FROM checkpoints WHERE run_id=?", removed.checkpoints);
+        int runs = 0;
+        remove("DELETE FROM runs WHERE id=?", runs);
+    });
+    // Files only after the rows are committed, so a failed transaction deletes nothing; a file another
+    // remaining run still names (an imported copy of the run) is kept.
+    std::sort(files.begin(), files.end());
+    files.erase(std::unique(files.begin(), files.end()), files.end());
+    SqliteStatement shared(c, "SELECT 1 FROM checkpoints WHERE path=? LIMIT 1");
+    for (const auto& file : files) {
+        shared.bind(1, file);
+        const bool stillUsed = shared.step();
+        shared.reset();
+        if (stillUsed)
+            continue;
+        std::error_code error;
+        if (std::filesystem::remove(file, error))
+            removed.filesRemoved.push_back(file);
+        else
+            removed.filesNotRemoved.push_back(file + ": " + (error ? error.message() : std::string("not found")));
+    }
+    return removed;
 }
 
 void RunStore::appendCharacteristics(std::int64_t runId, const std::vector<Characteristic>& values)
@@ -316,6 +453,11 @@ std::vector<RunAggregate> RunStore::aggregates() const
     return RunAggregates(impl_->connection).perGroup();
 }
 
+std::vector<RunAggregate> RunStore::aggregatesOf(const std::vector<RunRecord>& runs)
+{
+    return RunAggregates::of(runs);
+}
+
 int RunStore::markInterruptedRuns()
 {
     std::lock_guard lock(impl_->mutex);
@@ -364,15 +506,22 @@ std::int64_t RunStore::importRun(const RunBundle& b)
                           "INSERT INTO runs (name, status, started_at, finished_at, config_json, seed, dataset, model,"
                           " position, app_version, git_hash, torch_version, device, host, params, steps, seconds,"
                           " best_dev, best_step, test_accuracy, message, uuid, group_key, tags, notes,"
-                          " environment_json, summary_json)"
-                          " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+                          " environment_json, summary_json, regression, test_macro_f1, test_rmse, test_mae, test_mape,"
+                          " best_dev_rmse, stopped_early)"
+                          " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+        // The summary's columns from the summary itself: an exported document carries only the JSON.
+        RunRecord fields = r;
+        RunColumns::readSummaryFields(r.summaryJson, fields);
         s.bind(1, r.name).bind(2, toString(r.status)).bind(3, r.startedAt).bindTextOrNull(4, r.finishedAt).bind(5, r.configJson)
             .bind(6, static_cast<std::int64_t>(r.seed)).bind(7, r.dataset).bind(8, r.model).bind(9, r.position)
             .bind(10, r.appVersion).bind(11, r.gitHash).bind(12, r.torchVersion).bind(13, r.device).bind(14, r.host)
             .bind(15, r.parameters).bind(16, r.steps).bind(17, r.seconds).bind(18, r.bestDevAccuracy)
             .bind(19, r.bestStep).bind(20, r.testAccuracy).bind(21, r.message).bind(22, r.uuid)
             .bind(23, groupKeyOf(r.configJson)).bind(24, json(r.tags).dump()).bind(25, r.notes)
-            .bind(26, r.environmentJson.empty() ? std::string("{}") : r.environmentJson).bind(27, r.summaryJson);
+            .bind(26, r.environmentJson.empty() ? std::string("{}") : r.environmentJson).bind(27, r.summaryJson)
+            .bind(28, fields.regression ? 1 : 0).bind(29, fields.testMacroF1).bind(30, fields.testRmse)
+            .bind(31, fields.testMae).bind(32, fields.testMape).bind(33, fields.bestDevRmse)
+            .bind(34, fields.stoppedEarly ? 1 : 0);
         s.step();
         const std::int64_t id = c.lastInsertId();
 

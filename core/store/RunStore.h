@@ -23,7 +23,7 @@ namespace attnlab {
 // may share the training thread's store.
 class RunStore {
 public:
-    static constexpr int kSchemaVersion = 2;
+    static constexpr int kSchemaVersion = 3;
     static constexpr int kDefaultBusyTimeoutMs = 5000; // the GUI and a CLI run may share one file
 
     explicit RunStore(const std::string& path, int busyTimeoutMs = kDefaultBusyTimeoutMs);
@@ -44,6 +44,16 @@ public:
     void setEnvironment(std::int64_t runId, const std::string& json);
     void setTags(std::int64_t runId, const std::vector<std::string>& tags);
     void setNotes(std::int64_t runId, const std::string& notes);
+    // Many runs at once, each in one transaction. addTags keeps a run's tags and appends the new ones.
+    void setTags(const std::vector<std::int64_t>& runIds, const std::vector<std::string>& tags);
+    void setNotes(const std::vector<std::int64_t>& runIds, const std::string& notes);
+    void addTags(const std::vector<std::int64_t>& runIds, const std::vector<std::string>& tags);
+    // Throws std::invalid_argument for an unknown run or an empty name.
+    void renameRun(std::int64_t runId, const std::string& name);
+    // Removes the runs and their metrics, attention, characteristics and checkpoint rows in one
+    // transaction, then deletes the checkpoint files recorded for them. Ids not in the store are ignored;
+    // a run still running is refused (std::invalid_argument, nothing removed): its trainer writes to it.
+    RunDeletion deleteRuns(const std::vector<std::int64_t>& runIds);
     void appendCharacteristics(std::int64_t runId, const std::vector<Characteristic>& values); // one transaction
     void addCheckpoint(std::int64_t runId, int step, const std::string& path, const std::string& sha256);
 
@@ -58,6 +68,8 @@ public:
     std::vector<Characteristic> characteristics(std::int64_t runId) const; // in the order appended
     std::vector<CheckpointRef> checkpoints(std::int64_t runId) const;      // by step
     std::vector<RunAggregate> aggregates() const; // one per group key, by dataset, model, position
+    // The same from runs already listed (all of them): a view that has listRuns() needs no second query.
+    static std::vector<RunAggregate> aggregatesOf(const std::vector<RunRecord>& runs);
     int markInterruptedRuns();                        // returns how many were marked
 
     // Export and import (RunExport): everything about one run, and adding such a bundle under a new id

@@ -40,6 +40,8 @@ void RunStoreSchema::migrate() const
         migrateToVersion1();
     if (found < 2)
         migrateToVersion2();
+    if (found < 3)
+        migrateToVersion3();
     addReadIndexes();
 }
 
@@ -61,6 +63,10 @@ void RunStoreSchema::addReadIndexes() const
 void RunStoreSchema::migrateToVersion1() const
 {
     connection_.transaction([&] {
+        // Another process may have created (and migrated) the store since we read its version: setting
+        // user_version back to 1 here would make our version-2 step add its columns a second time.
+        if (version() >= 1)
+            return;
         connection_.exec(
             "CREATE TABLE IF NOT EXISTS runs ("
             " id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, status TEXT NOT NULL,"
@@ -128,6 +134,37 @@ void RunStoreSchema::migrateToVersion2() const
         connection_.exec("CREATE UNIQUE INDEX runs_by_uuid ON runs(uuid);"
                          "CREATE INDEX runs_by_group ON runs(group_key);"
                          "PRAGMA user_version = 2;");
+    });
+}
+
+// Schema 3: the summary fields the run list shows become columns (filled here from summary_json), so
+// listing 10,000 runs parses no JSON; indexes for the list's order (newest first) and for the runs still
+// marked running that every open looks for. Measured in docs/BENCHMARKS.md ("Run list at 10,000 runs").
+void RunStoreSchema::migrateToVersion3() const
+{
+    connection_.transaction([&] {
+        if (version() >= 3) // another process migrated while we waited for the lock
+            return;
+        connection_.exec("ALTER TABLE runs ADD COLUMN regression INTEGER NOT NULL DEFAULT 0;"
+                         "ALTER TABLE runs ADD COLUMN test_macro_f1 REAL NOT NULL DEFAULT 0;"
+                         "ALTER TABLE runs ADD COLUMN test_rmse REAL NOT NULL DEFAULT 0;"
+                         "ALTER TABLE runs ADD COLUMN test_mae REAL NOT NULL DEFAULT 0;"
+                         "ALTER TABLE runs ADD COLUMN test_mape REAL NOT NULL DEFAULT 0;"
+                         "ALTER TABLE runs ADD COLUMN best_dev_rmse REAL NOT NULL DEFAULT 0;"
+                         "ALTER TABLE runs ADD COLUMN stopped_early INTEGER NOT NULL DEFAULT 0;");
+        SqliteStatement old(connection_, "SELECT id, summary_json FROM runs WHERE summary_json <> ''");
+        SqliteStatement update(connection_, "UPDATE runs SET regression=?, test_macro_f1=?, test_rmse=?, test_mae=?,"
+                                            " test_mape=?, best_dev_rmse=?, stopped_early=? WHERE id=?");
+        while (old.step()) {
+            RunRecord r;
+            RunColumns::readSummaryFields(old.text(1), r);
+            update.bind(1, r.regression ? 1 : 0).bind(2, r.testMacroF1).bind(3, r.testRmse).bind(4, r.testMae)
+                .bind(5, r.testMape).bind(6, r.bestDevRmse).bind(7, r.stoppedEarly ? 1 : 0).bind(8, old.integer(0));
+            update.run();
+        }
+        connection_.exec("CREATE INDEX runs_by_started ON runs(started_at);"
+                         "CREATE INDEX runs_by_status ON runs(status);"
+                         "PRAGMA user_version = 3;");
     });
 }
 

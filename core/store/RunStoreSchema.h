@@ -19,6 +19,7 @@ public:
 private:
     void migrateToVersion1() const;
     void migrateToVersion2() const;
+    void migrateToVersion3() const;
     void addReadIndexes() const;
 
     const SqliteConnection& connection_;

@@ -35,6 +35,11 @@ std::int64_t SqliteConnection::lastInsertId() const
     return sqlite3_last_insert_rowid(db_);
 }
 
+int SqliteConnection::changes() const
+{
+    return sqlite3_changes(db_);
+}
+
 void SqliteConnection::fail(int rc) const
 {
     const std::string detail = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);

@@ -22,6 +22,7 @@ public:
     const std::string& path() const { return path_; }
     sqlite3* handle() const { return db_; }
     std::int64_t lastInsertId() const;
+    int changes() const; // rows the last INSERT, UPDATE or DELETE touched
 
     [[noreturn]] void fail(int rc) const; // throws the error for SQLite result code rc
     void exec(const std::string& sql) const;

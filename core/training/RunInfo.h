@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace attnlab {
 
@@ -13,6 +14,9 @@ struct RunInfo {
     std::string torchVersion;
     std::int64_t parameters = 0;
     std::string modelSummary;
+    // What the trainer changed about the data, for the user (e.g. "3 of 900 training examples truncated to
+    // 512 tokens (max_length)"); printed by the CLI before the first batch.
+    std::vector<std::string> notes;
 };
 
 } // namespace attnlab

@@ -77,7 +77,10 @@ PreparedTask prepare(const TextDataset& dataset, const TrainConfig& config, cons
     model->to(device);
     info.parameters = model->trainableParametersWithoutEmbedding();
     info.modelSummary = model->summary() + (embeddingsNote.empty() ? "" : "; " + embeddingsNote);
-    return {std::make_unique<ClassificationTask>(model, dataset, vocabulary, device, config.sampling, config.batchSize), {}};
+    auto task = std::make_unique<ClassificationTask>(model, dataset, vocabulary, device, config.sampling, config.batchSize,
+                                                     modelConfig.maxLength);
+    info.notes = task->notes();
+    return {std::move(task), {}};
 }
 
 PreparedTask prepare(const SeriesDataset& dataset, const TrainConfig& config, const torch::Device& device, RunInfo& info)

@@ -216,6 +216,80 @@ private Q_SLOTS:
         QVERIFY(r.err.contains("rpr_clip: the clipping distance k must be at least 1"));
         QVERIFY(!QFile::exists(QDir::temp().filePath("attnlab-test-never-created.sqlite")));
     }
+
+    // Messy files from the command line (the hardening issue): a missing-value policy and its note, inf named
+    // with file, line and column, stray quotes in a TSV, and one enormous line truncated to --max-length.
+    void messyFilesFromTheCommandLine()
+    {
+        QTemporaryDir dir;
+        auto write = [&](const QString& name, const QByteArray& bytes) {
+            QFile f(dir.filePath(name));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(bytes);
+        };
+        QByteArray series = "t,x,y\n"; // y missing at t = 0 (line 2) and 4; x at 3 and 10: 4 cells in 4 rows
+        for (int t = 0; t < 20; ++t)
+            series += QByteArray::number(t) + "," + (t == 3 ? "NA" : t == 10 ? "" : QByteArray::number(10 * t)) + "," +
+                      (t == 0 ? "N/A" : t == 4 ? "?" : QByteArray::number(t)) + "\n";
+        write("s.csv", series);
+        const QStringList stats = {"stats", "csv-series", "--file", dir.filePath("s.csv"), "--target-column", "y", "--window", "2"};
+        auto r = runCli(stats);
+        QCOMPARE(r.code, 1); // the default policy is error
+        QVERIFY2(r.err.contains(dir.filePath("s.csv") + ":2: column 'y': missing value 'N/A'"), qPrintable(r.err));
+        r = runCli(stats + QStringList{"--missing", "interpolate"});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.err.contains(dir.filePath("s.csv") + ": 4 missing cells in 4 rows filled by linear interpolation"), qPrintable(r.err));
+        r = runCli(stats + QStringList{"--missing", "drop", "--json"});
+        QCOMPARE(r.code, 0);
+        const auto missing = r.lastJson()["missing_values"].toObject();
+        QCOMPARE(missing["cells"].toInt(), 4);
+        QCOMPARE(missing["rows"].toInt(), 4);
+        QCOMPARE(missing["policy"].toString(), QString("drop"));
+        const auto splits = r.lastJson()["splits"].toObject();
+        QCOMPARE(splits["train"].toObject()["examples"].toInt() + splits["dev"].toObject()["examples"].toInt() +
+                     splits["test"].toObject()["examples"].toInt(), 16);
+        r = runCli(stats + QStringList{"--missing", "mean"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--missing expects error, drop, ffill, interpolate, got 'mean'"), qPrintable(r.err));
+
+        series.replace("\n3,NA,3\n", "\n3,30,inf\n");
+        write("s.csv", series);
+        r = runCli(stats + QStringList{"--missing", "ffill"});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(dir.filePath("s.csv") + ":5: column 'y': not a finite number 'inf'"), qPrintable(r.err));
+
+        QByteArray tsv; // a stray quote at the start of every fourth line
+        for (int i = 0; i < 48; ++i)
+            tsv += QByteArray(i % 4 == 0 ? "\"" : "") + "review " + QByteArray::number(i) + (i % 2 ? " good\tpos\n" : " bad\tneg\n");
+        write("reviews.tsv", tsv);
+        const QStringList tsvStats = {"stats", "csv-text", "--file", dir.filePath("reviews.tsv"), "--header", "no", "--json"};
+        auto examples = [](const CliResult& result) {
+            const auto s = result.lastJson()["splits"].toObject();
+            return s["train"].toObject()["examples"].toInt() + s["dev"].toObject()["examples"].toInt() +
+                   s["test"].toObject()["examples"].toInt();
+        };
+        r = runCli(tsvStats);
+        QCOMPARE(r.code, 0);
+        QCOMPARE(examples(r), 48); // quotes are text in a TSV: one row per line
+        r = runCli(tsvStats + QStringList{"--quoting", "on"});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(examples(r), 24);
+        QVERIFY2(r.err.contains(dir.filePath("reviews.tsv") + ":1: a quoted field starts here and spans 5 lines"), qPrintable(r.err));
+
+        QByteArray train = "text,label\n";
+        for (int i = 0; i < 200000; ++i) train += "w" + QByteArray::number(i % 5000) + " ";
+        train += ",pos\n";
+        for (int i = 0; i < 30; ++i) train += i % 2 ? "a fine film,pos\n" : "a dull film,neg\n";
+        write("train.csv", train);
+        write("small.csv", "text,label\nfine,pos\ndull,neg\nfine,pos\ndull,neg\n");
+        r = runCli({"train", "--dataset", "csv-text", "--train-file", dir.filePath("train.csv"), "--dev-file",
+                    dir.filePath("small.csv"), "--test-file", dir.filePath("small.csv"), "--model", "ssan", "--position", "rpr",
+                    "--d-model", "16", "--steps", "5", "--eval-every", "5", "--batch-size", "8", "--max-length", "64",
+                    "--device", "cpu", "--db", dir.filePath("runs.sqlite"), "--json"});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.err.contains("1 of 31 training examples truncated to 64 tokens (max_length)"), qPrintable(r.err.left(2000)));
+        QCOMPARE(r.lastJson()["status"].toString(), QString("completed"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCli)

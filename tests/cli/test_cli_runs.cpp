@@ -1,4 +1,4 @@
-// attnlab-cli runs (list, show, export, import, tag, note, groups) and bench (thesis Table 5.4 protocol),
+// attnlab-cli runs (list, show, export, import, tag, note, rename, delete, groups) and bench (thesis Table 5.4 protocol),
 // run as a user runs them, against real stores in temporary folders.
 #include "tests/support/CliProcess.h"
 
@@ -112,6 +112,87 @@ private Q_SLOTS:
         QCOMPARE(r.json().array().size(), 3);
     }
 
+    // runs compare (results + only what differs), runs table (thesis-shaped matrix, three formats) and
+    // runs export to standard output, against numbers train itself printed.
+    void compareTableAndExportToStdout()
+    {
+        QTemporaryDir dir;
+        const auto db = dir.filePath("runs.sqlite");
+        auto r = runCli({"train", "--dataset", "synthetic-sentiment", "--model", "bow", "--position", "none", "--steps", "30",
+                      "--eval-every", "10", "--repeat", "2", "--seed", "7", "--device", "cpu", "--db", db, "--json"});
+        QCOMPARE(r.code, 0);
+        const auto bows = r.json().object()["runs"].toArray();
+        r = runCli({"train", "--dataset", "synthetic-sentiment", "--model", "lstm", "--position", "none", "--steps", "20",
+                 "--eval-every", "10", "--device", "cpu", "--db", db, "--json"});
+        QCOMPARE(r.code, 0);
+        const QString a = QString::number(bows[0].toObject()["run_id"].toInteger());
+        const QString b = QString::number(bows[1].toObject()["run_id"].toInteger());
+
+        // Two repeats differ only in their seed.
+        r = runCli({"runs", "compare", a, b, "--db", db, "--json"});
+        QCOMPARE(r.code, 0);
+        const auto diff = r.json().object()["config_diff"].toArray();
+        QCOMPARE(diff.size(), 1);
+        QCOMPARE(diff[0].toObject()["key"].toString(), QString("seed"));
+        QCOMPARE(diff[0].toObject()["values"].toArray()[0].toString(), QString("7"));
+        QCOMPARE(diff[0].toObject()["values"].toArray()[1].toString(), QString("8"));
+        QVERIFY(r.json().object()["config_keys"].toInt() > 30);
+        QCOMPARE(r.json().object()["runs"].toArray().size(), 2);
+        r = runCli({"runs", "compare", a, b, "--db", db});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("configuration: 1 of "), qPrintable(r.out));
+        QVERIFY(r.out.contains("| seed | 7 | 8 |"));
+        r = runCli({"runs", "compare", a, "--db", db});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("two or more"));
+
+        // The matrix: bow's cell is the mean and sample std of the two test accuracies train printed.
+        r = runCli({"runs", "table", "--db", db, "--json"});
+        QCOMPARE(r.code, 0);
+        const auto m = r.json().object();
+        QCOMPARE(m["rows"].toArray()[0].toString(), QString("bow"));
+        QCOMPARE(m["rows"].toArray()[1].toString(), QString("lstm"));
+        QCOMPARE(m["columns"].toArray()[0].toString(), QString("synthetic-sentiment"));
+        const double x = bows[0].toObject()["test_accuracy"].toDouble(), y = bows[1].toObject()["test_accuracy"].toDouble();
+        const auto bowCell = m["cells"].toArray()[0].toArray()[0].toObject();
+        QCOMPARE(bowCell["n"].toInt(), 2);
+        QVERIFY(std::abs(bowCell["mean"].toDouble() - (x + y) / 2) < 1e-12);
+        QVERIFY(std::abs(bowCell["std"].toDouble() - std::abs(x - y) / std::sqrt(2.0)) < 1e-12);
+        QCOMPARE(m["runs_used"].toInt(), 3);
+
+        r = runCli({"runs", "table", "--db", db, "--format", "csv", "--decimals", "3"});
+        QCOMPARE(r.code, 0);
+        const auto lines = r.out.split("\r\n", Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 3);
+        QCOMPARE(lines[0], QString("model,synthetic-sentiment"));
+        QVERIFY2(lines[1].startsWith("bow," + QString::number(100 * (x + y) / 2, 'f', 3)), qPrintable(lines[1]));
+        r = runCli({"runs", "table", "--db", db, "--format", "latex", "--rows", "model,seed"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("\\toprule") && r.out.contains("bow / 7 &") && r.out.contains("\\bottomrule"));
+        const QString md = dir.filePath("table.md");
+        r = runCli({"runs", "table", "--db", db, "--out", md});
+        QCOMPARE(r.code, 0);
+        QFile mdFile(md);
+        QVERIFY(mdFile.open(QIODevice::ReadOnly));
+        QVERIFY(QString::fromUtf8(mdFile.readAll()).contains("| model | synthetic-sentiment |"));
+        r = runCli({"runs", "table", "--db", db, "--format", "xlsx"});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("--format") && r.err.contains("csv, markdown or latex"));
+        r = runCli({"runs", "table", "--db", db, "--metric", "accuracy"});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("test_accuracy"));
+        r = runCli({"runs", "table", "--help"});
+        QCOMPARE(r.code, 0);
+
+        // export without --out: the document on standard output, nothing else.
+        r = runCli({"runs", "export", "--db", db});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.json().object()["runs"].toArray().size(), 3);
+        r = runCli({"runs", "export", "--db", db, "--format", "csv", a});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.out.split("\r\n", Qt::SkipEmptyParts).size(), 2);
+    }
+
     void exportThenImportMergesOnce()
     {
         QTemporaryDir dir;
@@ -176,6 +257,84 @@ private Q_SLOTS:
         QVERIFY(f.open(QIODevice::ReadOnly));
         QCOMPARE(stored[0].toObject()["sha256"].toString(),
                  QString::fromLatin1(QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256).toHex()));
+    }
+
+    // runs delete: refused without --yes when nobody can be asked; with --yes the runs, their rows and their
+    // checkpoint files go, the other run stays whole. runs rename: the name round-trips.
+    void deleteAndRename()
+    {
+        QTemporaryDir dir;
+        const auto db = dir.filePath("runs.sqlite"), checkpoints = dir.filePath("weights");
+        auto r = runCli({"train", "--dataset", "synthetic-sentiment", "--model", "ssan", "--position", "rpr", "--d-model", "16",
+                         "--steps", "20", "--eval-every", "10", "--repeat", "3", "--device", "cpu", "--db", db,
+                         "--checkpoint-dir", checkpoints, "--json"});
+        QCOMPARE(r.code, 0);
+        const auto trained = r.json().object()["runs"].toArray();
+        QCOMPARE(trained.size(), 3);
+        QStringList ids;
+        QList<QJsonArray> files;
+        int metricsOfFirstTwo = 0;
+        for (const auto t : trained) {
+            ids << QString::number(t.toObject()["run_id"].toInteger());
+            const auto bundle = runCli({"runs", "show", ids.last(), "--db", db, "--json"}).json().object()["runs"].toArray()[0].toObject();
+            files << bundle["checkpoints"].toArray();
+            QCOMPARE(files.last().size(), 1);
+            QVERIFY(QFile::exists(files.last()[0].toObject()["path"].toString()));
+            if (ids.size() <= 2)
+                metricsOfFirstTwo += static_cast<int>(bundle["metrics"].toArray().size());
+        }
+        QVERIFY(metricsOfFirstTwo > 0);
+
+        // QProcess's stdin is a pipe, not a terminal: no one to ask, so nothing is deleted.
+        r = runCli({"runs", "delete", ids[0], "--db", db});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("not deleting 1 run (" + ids[0] + ") and 1 checkpoint file without confirmation"), qPrintable(r.err));
+        QVERIFY(r.err.contains("add --yes"));
+        QCOMPARE(r.err.trimmed().split('\n').size(), 2); // the error and the hint, not the usage
+        QCOMPARE(runCli({"runs", "list", "--db", db, "--json"}).json().array().size(), 3);
+        r = runCli({"runs", "delete", ids[0], "999", "--yes", "--db", db}); // every id is checked first
+        QCOMPARE(r.code, 1);
+        QVERIFY(r.err.contains("no run 999"));
+        QCOMPARE(runCli({"runs", "list", "--db", db, "--json"}).json().array().size(), 3);
+
+        r = runCli({"runs", "delete", ids[0], ids[1], "--yes", "--db", db, "--json"});
+        QCOMPARE(r.code, 0);
+        const auto removed = r.json().object();
+        QCOMPARE(removed["deleted"].toArray().size(), 2);
+        QCOMPARE(removed["deleted"].toArray()[0].toInteger(), ids[0].toLongLong());
+        QCOMPARE(removed["metrics"].toInt(), metricsOfFirstTwo);
+        QCOMPARE(removed["checkpoints"].toInt(), 2);
+        QCOMPARE(removed["files_removed"].toArray().size(), 2);
+        QVERIFY(removed["files_not_removed"].toArray().isEmpty());
+        QVERIFY(!QFile::exists(files[0][0].toObject()["path"].toString()));
+        QVERIFY(!QFile::exists(files[1][0].toObject()["path"].toString()));
+        QVERIFY(QFile::exists(files[2][0].toObject()["path"].toString()));
+        const auto left = runCli({"runs", "list", "--db", db, "--json"}).json().array();
+        QCOMPARE(left.size(), 1);
+        QCOMPARE(left[0].toObject()["id"].toInteger(), ids[2].toLongLong());
+        r = runCli({"runs", "show", ids[0], "--db", db});
+        QCOMPARE(r.code, 1);
+        QVERIFY(!runCli({"runs", "show", ids[2], "--db", db, "--json"}).json().object()["runs"].toArray()[0]
+                     .toObject()["metrics"].toArray().isEmpty());
+
+        r = runCli({"runs", "rename", ids[2], "--name", "warm-up check", "--db", db});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("run " + ids[2] + " renamed: warm-up check"), qPrintable(r.out));
+        QCOMPARE(runCli({"runs", "list", "--db", db, "--json"}).json().array()[0].toObject()["name"].toString(),
+                 QString("warm-up check"));
+        r = runCli({"runs", "rename", ids[2], "--db", db});
+        QCOMPARE(r.code, 2);
+        r = runCli({"runs", "rename", ids[0], "--name", "x", "--db", db});
+        QCOMPARE(r.code, 1);
+        QVERIFY(r.err.contains("no run " + ids[0]));
+
+        r = runCli({"runs", "delete", ids[2], "--yes", "--db", db}); // the human line
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.startsWith("deleted 1 run (" + ids[2] + ") from " + db), qPrintable(r.out));
+        QVERIFY(r.out.contains("1 of 1 checkpoint files removed"));
+        r = runCli({"runs", "--help"});
+        QVERIFY(r.out.contains("runs delete ID... [--yes]"));
+        QVERIFY(r.out.contains("runs rename ID --name NAME"));
     }
 
     // Table 5.4 protocol: exact parameter counts at d_model 300, the batch counts the protocol implies,

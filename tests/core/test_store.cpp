@@ -14,8 +14,11 @@
 #include <QtTest/QtTest>
 
 #include <algorithm>
+#include <atomic>
+#include <thread>
 #include <cctype>
 #include <cmath>
+#include <fstream>
 
 using namespace attnlab;
 using namespace attnlab::testing;
@@ -221,7 +224,7 @@ private Q_SLOTS:
         std::string uuid;
         {
             RunStore store(path);
-            QCOMPARE(RawDb(path).scalar("PRAGMA user_version"), std::string("2"));
+            QCOMPARE(RawDb(path).scalar("PRAGMA user_version"), std::to_string(RunStore::kSchemaVersion)); // 1 -> 2 -> 3
             const auto runs = store.listRuns();
             QCOMPARE(runs.size(), std::size_t(1));
             const RunRecord& r = runs[0];
@@ -279,17 +282,101 @@ private Q_SLOTS:
         QCOMPARE(result.skipped, 1);
     }
 
+    // Schema 3 makes the summary fields the run list shows into columns, filled from summary_json when a
+    // version-2 file is opened, and indexes the list's order. The version-2 file is the store's own with
+    // the version-3 additions taken away, which is what schema 2 was.
+    void version2FileGetsSummaryColumns()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("v2.sqlite").toStdString();
+        std::int64_t regression = 0, classification = 0, running = 0;
+        {
+            RunStore store(path);
+            fillStore(store);
+            classification = store.listRuns().back().id; // fillStore's first run: sst-binary, macro-F1 0.83
+            regression = store.listRuns().front().id;    // its second: sml2010, RMSE 0.1875, stopped early
+            running = store.beginRun(sampleInfo());
+        }
+        {
+            RawDb raw(path);
+            raw.exec("DROP INDEX runs_by_started; DROP INDEX runs_by_status;");
+            for (const char* column : {"regression", "test_macro_f1", "test_rmse", "test_mae", "test_mape", "best_dev_rmse",
+                                       "stopped_early"})
+                raw.exec(std::string("ALTER TABLE runs DROP COLUMN ") + column);
+            raw.exec("PRAGMA user_version = 2");
+        }
+        RunStore store(path);
+        RawDb raw(path);
+        QCOMPARE(raw.scalar("PRAGMA user_version"), std::string("3"));
+        auto column = [&](const char* name, std::int64_t id) {
+            return raw.scalar(std::string("SELECT ") + name + " FROM runs WHERE id=" + std::to_string(id));
+        };
+        QCOMPARE(column("regression", regression), std::string("1"));
+        QCOMPARE(std::stod(column("test_rmse", regression)), 0.1875);
+        QCOMPARE(std::stod(column("test_mae", regression)), 0.15);
+        QCOMPARE(std::stod(column("test_mape", regression)), 1.5);
+        QCOMPARE(std::stod(column("best_dev_rmse", regression)), 0.125);
+        QCOMPARE(column("stopped_early", regression), std::string("1"));
+        QCOMPARE(column("regression", classification), std::string("0"));
+        QCOMPARE(std::stod(column("test_macro_f1", classification)), 0.83);
+        QCOMPARE(std::stod(column("test_rmse", running)), 0.0); // no summary yet: the defaults
+        QCOMPARE(raw.scalar("SELECT COUNT(*) FROM sqlite_master WHERE name IN ('runs_by_started','runs_by_status')"),
+                 std::string("2"));
+        // The record reads the columns: the same figures without parsing the summary.
+        raw.exec("UPDATE runs SET summary_json='{}' WHERE id=" + std::to_string(regression));
+        const auto r = store.run(regression);
+        QVERIFY(r->regression);
+        QCOMPARE(r->testRmse, 0.1875);
+        QCOMPARE(r->bestDevRmse, 0.125);
+        QVERIFY(r->stoppedEarly);
+        // A run finished after the migration writes them too.
+        RunSummary s;
+        s.status = RunStatus::Completed;
+        s.regression = true;
+        s.testRmse = 2.5;
+        s.testMape = 7.25;
+        store.finishRun(running, s);
+        QCOMPARE(std::stod(column("test_rmse", running)), 2.5);
+        QCOMPARE(std::stod(column("test_mape", running)), 7.25);
+        QCOMPARE(column("regression", running), std::string("1"));
+    }
+
     void newerSchemaAndForeignDatabasesAreRefused()
     {
         QTemporaryDir dir;
         const std::string newer = dir.filePath("newer.sqlite").toStdString();
-        RawDb(newer).exec("PRAGMA user_version = 3");
+        RawDb(newer).exec("PRAGMA user_version = " + std::to_string(RunStore::kSchemaVersion + 1));
         expectError([&] { RunStore store(newer); }, newer, "newer Attention Lab");
 
         const std::string foreign = dir.filePath("foreign.sqlite").toStdString();
         RawDb(foreign).exec("CREATE TABLE invoices (id INTEGER)");
         expectError([&] { RunStore store(foreign); }, foreign, "not an Attention Lab run database");
         QCOMPARE(RawDb(foreign).scalar("SELECT COUNT(*) FROM sqlite_master"), std::string("1")); // untouched
+    }
+
+    // Several processes opening a store that does not exist yet (a sweep's workers, a `runs list` beside
+    // them) all migrate it: none may fail. One used to reset user_version to 1 after another had reached
+    // 2, and then add schema 2's columns a second time ("duplicate column name: uuid").
+    void concurrentFirstOpensAllSucceed()
+    {
+        QTemporaryDir dir;
+        for (int round = 0; round < 10; ++round) {
+            const std::string path = dir.filePath(QString("fresh-%1.sqlite").arg(round)).toStdString();
+            std::atomic<int> failures{0};
+            std::vector<std::thread> openers;
+            for (int i = 0; i < 6; ++i)
+                openers.emplace_back([&] {
+                    try {
+                        RunStore store(path);
+                    } catch (const std::exception&) {
+                        ++failures;
+                    }
+                });
+            for (auto& t : openers)
+                t.join();
+            QCOMPARE(failures.load(), 0);
+            QCOMPARE(RawDb(path).scalar("PRAGMA user_version"), std::string("2"));
+        }
     }
 
     void tagsNotesEnvironmentCharacteristicsAndCheckpoints()
@@ -459,6 +546,125 @@ private Q_SLOTS:
         QVERIFY(std::abs(ssan.testAccuracyStd - 0.1) < 1e-12);
         QVERIFY(std::abs(ssan.bestDevMean - 2.0 / 3.0) < 1e-12);
         QCOMPARE(ssan.groupKey, store.listRuns(RunFilter{"sst-binary", "ssan"}).front().groupKey);
+
+        // From the listed runs (what the window does, without a second query): the same groups and figures.
+        const auto fromList = RunStore::aggregatesOf(store.listRuns());
+        QCOMPARE(fromList.size(), groups.size());
+        for (std::size_t i = 0; i < groups.size(); ++i) {
+            QCOMPARE(fromList[i].groupKey, groups[i].groupKey);
+            QCOMPARE(fromList[i].runs, groups[i].runs);
+            QCOMPARE(fromList[i].completed, groups[i].completed);
+            QCOMPARE(fromList[i].regression, groups[i].regression);
+            QCOMPARE(fromList[i].testAccuracyMean, groups[i].testAccuracyMean);
+            QCOMPARE(fromList[i].testAccuracyStd, groups[i].testAccuracyStd);
+            QCOMPARE(fromList[i].testRmseMean, groups[i].testRmseMean);
+            QCOMPARE(fromList[i].testRmseStd, groups[i].testRmseStd);
+            QCOMPARE(fromList[i].bestDevMean, groups[i].bestDevMean);
+        }
+    }
+
+    // A delete removes the runs' rows in every table and the checkpoint files recorded for them; the other
+    // runs, their rows and their files stay.
+    void deleteRemovesRowsAndCheckpointFiles()
+    {
+        QTemporaryDir dir;
+        const std::string db = dir.filePath("runs.sqlite").toStdString();
+        RunStore store(db);
+        auto writeFile = [&](const char* name) {
+            const std::string file = dir.filePath(name).toStdString();
+            std::ofstream(file) << "weights";
+            return file;
+        };
+        std::vector<std::int64_t> ids;
+        std::vector<std::string> files;
+        for (int i = 0; i < 3; ++i) {
+            const auto id = store.beginRun(infoFor("sst-binary", "ssan", "rpr", static_cast<std::uint64_t>(i)));
+            store.appendMetrics(id, {{10, "train", "loss", 0.5 + i}, {10, "dev", "accuracy", 0.5}, {20, "train", "loss", 0.25}});
+            store.appendAttention(id, AttentionSnapshot{10, {"a", "b"}, {{0, 0, 2, {0.5f, 0.5f, 0.5f, 0.5f}}}});
+            store.appendCharacteristics(id, {{"params", 100.0 + i, ""}});
+            files.push_back(writeFile(("run" + std::to_string(i) + "-a.pt").c_str()));
+            store.addCheckpoint(id, 10, files.back(), "aa");
+            store.finishRun(id, completed(0.5, 0.5));
+            ids.push_back(id);
+        }
+        // Run 1 has a second checkpoint whose file is already gone: reported, not an error.
+        const std::string missing = dir.filePath("gone.pt").toStdString();
+        store.addCheckpoint(ids[1], 20, missing, "bb");
+        // Run 2 shares run 0's file (an imported copy would): deleting run 0 must keep it.
+        store.addCheckpoint(ids[2], 30, files[0], "aa");
+        const std::string unrelated = writeFile("not-a-checkpoint.pt");
+
+        const RunDeletion removed = store.deleteRuns({ids[0], ids[1], 999, ids[1]});
+        QCOMPARE(removed.runs, (std::vector<std::int64_t>{ids[0], ids[1]}));
+        QCOMPARE(removed.metrics, 6);
+        QCOMPARE(removed.attention, 2);
+        QCOMPARE(removed.characteristics, 2);
+        QCOMPARE(removed.checkpoints, 3);
+        QCOMPARE(removed.filesRemoved, (std::vector<std::string>{files[1]}));
+        QCOMPARE(removed.filesNotRemoved.size(), std::size_t(1));
+        QVERIFY(QString::fromStdString(removed.filesNotRemoved[0]).startsWith(QString::fromStdString(missing + ": ")));
+        QVERIFY(!QFile::exists(QString::fromStdString(files[1])));
+        QVERIFY(QFile::exists(QString::fromStdString(files[0]))); // run 2 still names it
+        QVERIFY(QFile::exists(QString::fromStdString(files[2])));
+        QVERIFY(QFile::exists(QString::fromStdString(unrelated)));
+
+        // Underneath: no row of the deleted runs in any table, every row of the other run.
+        RawDb raw(db);
+        for (const char* table : {"metrics", "attention", "characteristics", "checkpoints"}) {
+            const std::string where = std::string(" FROM ") + table + " WHERE run_id IN (" + std::to_string(ids[0]) +
+                                      "," + std::to_string(ids[1]) + ")";
+            QCOMPARE(raw.scalar("SELECT COUNT(*)" + where), std::string("0"));
+        }
+        QCOMPARE(raw.scalar("SELECT COUNT(*) FROM runs"), std::string("1"));
+        QCOMPARE(store.listRuns().size(), std::size_t(1));
+        QCOMPARE(store.listRuns().front().id, ids[2]);
+        QCOMPARE(store.metrics(ids[2]).size(), std::size_t(3));
+        QVERIFY(store.latestAttention(ids[2]).has_value());
+        QCOMPARE(store.characteristics(ids[2]).at(0).value, 102.0);
+        QCOMPARE(store.checkpoints(ids[2]).size(), std::size_t(2));
+        QVERIFY(!store.run(ids[0]).has_value());
+
+        // Deleting the last run that names the shared file removes it too; nothing left to delete is a no-op.
+        const RunDeletion last = store.deleteRuns({ids[2]});
+        QCOMPARE(last.filesRemoved.size(), std::size_t(2));
+        QVERIFY(!QFile::exists(QString::fromStdString(files[0])));
+        QVERIFY(store.listRuns().empty());
+        QVERIFY(store.deleteRuns({ids[2]}).runs.empty());
+        QCOMPARE(raw.scalar("SELECT COUNT(*) FROM metrics"), std::string("0"));
+
+        // A run still running is refused and nothing is removed.
+        const auto running = store.beginRun(sampleInfo());
+        const auto done = store.beginRun(sampleInfo());
+        store.finishRun(done, completed(0.5, 0.5));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, store.deleteRuns({done, running}));
+        QCOMPARE(store.listRuns().size(), std::size_t(2));
+    }
+
+    void renameAndTagsOfManyRuns()
+    {
+        QTemporaryDir dir;
+        RunStore store(dir.filePath("runs.sqlite").toStdString());
+        const auto a = store.beginRun(sampleInfo());
+        const auto b = store.beginRun(sampleInfo());
+        const auto c = store.beginRun(sampleInfo());
+        store.renameRun(b, "the one with warm-up");
+        QCOMPARE(store.run(b)->name, std::string("the one with warm-up"));
+        QCOMPARE(store.run(a)->name, "ssan+rpr on " + sampleInfo().config.dataset); // the others keep theirs
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, store.renameRun(999, "x"));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, store.renameRun(a, ""));
+
+        store.setTags(a, {"keep"});
+        store.addTags({a, b}, {"sweep", "keep"});
+        QCOMPARE(store.run(a)->tags, (std::vector<std::string>{"keep", "sweep"})); // no duplicate
+        QCOMPARE(store.run(b)->tags, (std::vector<std::string>{"sweep", "keep"}));
+        QVERIFY(store.run(c)->tags.empty());
+        store.setTags(std::vector<std::int64_t>{b, c}, {"x"});
+        QCOMPARE(store.run(b)->tags, (std::vector<std::string>{"x"}));
+        QCOMPARE(store.run(c)->tags, (std::vector<std::string>{"x"}));
+        store.setNotes(std::vector<std::int64_t>{a, c}, "batch note");
+        QCOMPARE(store.run(a)->notes, std::string("batch note"));
+        QCOMPARE(store.run(b)->notes, std::string());
+        QCOMPARE(store.run(c)->notes, std::string("batch note"));
     }
 
 private:

@@ -10,6 +10,7 @@
 #include "ui/plots/AttentionHeatmap.h"
 #include "ui/plots/TrainingCurvesPlot.h"
 #include "ui/runs/RunListPanel.h"
+#include "ui/runs/RunTableModel.h"
 #include "ui/setup/DatasetStatisticsCache.h"
 #include "ui/setup/SetupPanel.h"
 #include "ui/training/TrainingWorker.h"
@@ -29,7 +30,16 @@
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTableWidget>
+#include <QTimer>
+#include <QMessageBox>
+#include <QAction>
+#include <QApplication>
+#include <QItemSelectionModel>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 #include <qcustomplot.h>
@@ -77,6 +87,12 @@ std::vector<double> values(const QCPGraph* graph)
     return out;
 }
 
+// A cell of the run table as its view shows it (row in display order).
+QVariant cell(const QTableView* table, int row, int column, int role = Qt::DisplayRole)
+{
+    return table->model()->index(row, column).data(role);
+}
+
 std::size_t count(const std::vector<MetricPoint>& points, const char* split, const char* name)
 {
     return static_cast<std::size_t>(std::count_if(points.begin(), points.end(), [&](const MetricPoint& p) {
@@ -97,6 +113,8 @@ private slots:
     void historyFiltersTagsAndRepeats();
     void heatmapShowsPoolingAndInputAttention();
     void regressionRunReadsAsRmse();
+    void selectSeveralRefreshAndDelete();
+    void openAndImportRunDatabases();
 };
 
 void TestGui::setupPanelFollowsRegistry()
@@ -310,28 +328,28 @@ void TestGui::trainFromTheWindow()
     QVERIFY(heatmap->snapshot()->step > 0 && heatmap->snapshot()->step <= steps);
 
     // History: the new run, completed, its numbers from the store.
-    QTableWidget* table = child<QTableWidget>(runs, "runTable");
+    QTableView* table = child<QTableView>(runs, "runTable");
     QCOMPARE(runs->runCount(), 1);
     const qint64 runId = window.liveRunId();
     QVERIFY(runId > 0);
     QCOMPARE(runs->runIds().first(), runId);
-    QCOMPARE(table->item(0, RunListPanel::Status)->text(), statusText(RunStatus::Completed));
-    QCOMPARE(table->item(0, RunListPanel::Steps)->data(Qt::DisplayRole).toInt(), steps);
+    QCOMPARE(cell(table, 0, RunTableModel::Status).toString(), statusText(RunStatus::Completed));
+    QCOMPARE(cell(table, 0, RunTableModel::Steps).toInt(), steps);
     RunStore store(db.toStdString());
     const auto stored = store.metrics(runId);
     QCOMPARE(static_cast<std::size_t>(devAccuracyGraph->dataCount()), count(stored, "dev", "accuracy"));
     QCOMPARE(static_cast<std::size_t>(trainLossGraph->dataCount()), count(stored, "train", "loss"));
     const double bestDev = store.run(runId)->bestDevAccuracy;
-    QCOMPARE(table->item(0, RunListPanel::BestDev)->data(Qt::DisplayRole).toDouble(),
-             std::round(bestDev * 1000.0) / 10.0);
+    QCOMPARE(cell(table, 0, RunTableModel::BestDev).toDouble(), std::round(bestDev * 1000.0) / 10.0);
+    QCOMPARE(cell(table, 0, RunTableModel::BestDev, RunTableModel::SortRole).toDouble(), 100.0 * bestDev);
 
     // Selecting the run reads its curves and attention back from the store.
     curves->clear();
     heatmap->showPlaceholder(QStringLiteral("cleared"));
     QCOMPARE(devAccuracyGraph->dataCount(), 0);
     table->clearSelection();
-    const QRect cell = table->visualItemRect(table->item(0, RunListPanel::Dataset));
-    QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, cell.center());
+    const QRect datasetCell = table->visualRect(table->model()->index(0, RunTableModel::Dataset));
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, datasetCell.center());
     QCOMPARE(runs->selectedRunId(), runId);
     QCOMPARE(window.shownRunId(), runId);
     QCOMPARE(static_cast<std::size_t>(devAccuracyGraph->dataCount()), count(stored, "dev", "accuracy"));
@@ -446,15 +464,18 @@ void TestGui::historyFiltersTagsAndRepeats()
 
     // Tags and notes: edited in the cells, saved in the store, searchable.
     const qint64 lstmId = runs->runIds().first(); // newest first: the LSTM run
-    QTableWidget* table = child<QTableWidget>(runs, "runTable");
-    QVERIFY(table->item(0, RunListPanel::Tags)->flags() & Qt::ItemIsEditable);
-    QVERIFY(!(table->item(0, RunListPanel::Model)->flags() & Qt::ItemIsEditable));
-    table->item(0, RunListPanel::Tags)->setText(QStringLiteral("baseline,  demo ,"));
-    table->item(0, RunListPanel::Notes)->setText(QStringLiteral("shown in class"));
+    QTableView* table = child<QTableView>(runs, "runTable");
+    QAbstractItemModel* model = table->model();
+    QVERIFY(model->flags(model->index(0, RunTableModel::Tags)) & Qt::ItemIsEditable);
+    QVERIFY(!(model->flags(model->index(0, RunTableModel::Model)) & Qt::ItemIsEditable));
+    QCOMPARE(cell(table, 0, RunTableModel::Model).toString(), QStringLiteral("lstm"));
+    QVERIFY(model->setData(model->index(0, RunTableModel::Tags), QStringLiteral("baseline,  demo ,")));
+    QVERIFY(model->setData(model->index(0, RunTableModel::Notes), QStringLiteral("shown in class")));
     RunStore store(db.toStdString());
     QTRY_VERIFY(store.run(lstmId)->notes == "shown in class");
     QCOMPARE(store.run(lstmId)->tags, (std::vector<std::string>{"baseline", "demo"}));
-    QTRY_COMPARE(table->item(0, RunListPanel::Tags)->text(), QStringLiteral("baseline, demo")); // re-read from the store
+    QTRY_COMPARE(cell(table, 0, RunTableModel::Tags).toString(), QStringLiteral("baseline, demo")); // re-read from the store
+    QCOMPARE(cell(table, 0, RunTableModel::Notes, Qt::ToolTipRole).toString(), QStringLiteral("shown in class"));
     runs->setFilterText(QStringLiteral("demo"));
     QCOMPARE(runs->visibleRunCount(), 1);
     runs->setFilterText(QString());
@@ -577,13 +598,14 @@ void TestGui::regressionRunReadsAsRmse()
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     auto* runs = child<RunListPanel>(&window, "runListPanel");
-    QTableWidget* table = child<QTableWidget>(runs, "runTable");
+    QTableView* table = child<QTableView>(runs, "runTable");
     QCOMPARE(runs->runCount(), 1);
-    const QString dev = table->item(0, RunListPanel::BestDev)->text();
-    const QString test = table->item(0, RunListPanel::Test)->text();
+    const QString dev = cell(table, 0, RunTableModel::BestDev).toString();
+    const QString test = cell(table, 0, RunTableModel::Test).toString();
     QVERIFY2(!dev.contains('%') && !test.contains('%'), qPrintable(dev + " / " + test));
-    QCOMPARE(table->item(0, RunListPanel::Test)->data(Qt::UserRole).toDouble(), summary.testRmse);
-    QVERIFY(table->item(0, RunListPanel::Test)->toolTip().startsWith(QStringLiteral("test RMSE")));
+    QCOMPARE(test, QString::number(summary.testRmse, 'f', 4));
+    QCOMPARE(cell(table, 0, RunTableModel::Test, Qt::UserRole).toDouble(), summary.testRmse);
+    QVERIFY(cell(table, 0, RunTableModel::Test, Qt::ToolTipRole).toString().startsWith(QStringLiteral("test RMSE")));
 
     window.showRun(runId);
     // DA-RNN takes no position technique: the title names the model alone (not "DA-RNN + None").
@@ -609,6 +631,195 @@ void TestGui::regressionRunReadsAsRmse()
     QVERIFY(QDir().mkpath(shots));
     QTest::qWait(100); // the plots replot on the event loop
     QVERIFY(window.grab().save(shots + QStringLiteral("/regression-run.png")));
+}
+
+namespace {
+
+// A finished run written straight into the store (no training): what the run list shows.
+qint64 storedRun(RunStore& store, const char* model, std::uint64_t seed, double testAccuracy)
+{
+    RunInfo info;
+    info.config.dataset = "synthetic-sentiment";
+    info.config.model.model = model;
+    info.config.model.position = "none";
+    info.config.seed = seed;
+    info.device = "cpu";
+    const auto id = store.beginRun(info);
+    store.appendMetrics(id, {{10, "train", "loss", 0.5}, {10, "dev", "accuracy", testAccuracy}});
+    RunSummary s;
+    s.status = RunStatus::Completed;
+    s.steps = 10;
+    s.bestStep = 10;
+    s.bestDevAccuracy = testAccuracy;
+    s.testAccuracy = testAccuracy;
+    store.finishRun(id, s);
+    return id;
+}
+
+// Clicks the button named buttonName of the modal message box as soon as it is shown (exec() blocks the
+// test until then); what the box said is kept for the test to check.
+void answerNextMessageBox(const char* buttonName, QString* said)
+{
+    auto* poll = new QTimer;
+    poll->setInterval(20);
+    QObject::connect(poll, &QTimer::timeout, poll, [poll, buttonName, said] {
+        auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+        if (!box)
+            return;
+        *said = box->text() + QLatin1Char('\n') + box->informativeText();
+        QAbstractButton* button = box->findChild<QAbstractButton*>(QLatin1String(buttonName));
+        if (!button)
+            button = box->button(QMessageBox::Cancel);
+        button->click();
+        poll->deleteLater();
+    });
+    poll->start();
+}
+
+} // namespace
+
+// Several runs selected through the view's selection model; a refresh (as while a training writes) keeps
+// the selection and adds the new run; one run deleted through the window's action, confirmed in its
+// dialog: gone from the view, the store and the disk (its checkpoint file); a cancelled delete keeps it.
+void TestGui::selectSeveralRefreshAndDelete()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+    const QString weights = dir.filePath(QStringLiteral("b.pt"));
+    qint64 a = 0, b = 0, c = 0;
+    {
+        RunStore store(db.toStdString());
+        a = storedRun(store, "bow", 1, 0.5);
+        b = storedRun(store, "lstm", 2, 0.625);
+        c = storedRun(store, "cnn", 3, 0.75);
+        QFile file(weights);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("weights");
+        file.close();
+        store.addCheckpoint(b, 10, weights.toStdString(), "00");
+    }
+    MainWindow window(db);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    auto* runs = child<RunListPanel>(&window, "runListPanel");
+    QTableView* table = child<QTableView>(runs, "runTable");
+    QCOMPARE(runs->runIds(), (QList<qint64>{c, b, a})); // newest first
+    QCOMPARE(table->selectionMode(), QAbstractItemView::ExtendedSelection);
+    QAction* remove = child<QAction>(&window, "deleteRunsAction");
+    QAction* rename = child<QAction>(&window, "renameRunAction");
+    QVERIFY(!remove->isEnabled()); // nothing selected
+    QVERIFY(table->actions().contains(remove)); // the context menu offers it
+
+    QSignalSpy announced(runs, &RunListPanel::selectionChanged);
+    QSignalSpy shown(runs, &RunListPanel::runSelected);
+    const QAbstractItemModel* model = table->model();
+    table->selectionModel()->select(QItemSelection(model->index(0, 0), model->index(1, RunTableModel::ColumnCount - 1)),
+                                    QItemSelectionModel::ClearAndSelect);
+    QCOMPARE(runs->selectedRunIds(), (QList<qint64>{c, b}));
+    QCOMPARE(runs->selectedRunId(), 0); // several: none to show
+    QCOMPARE(announced.count(), 1);
+    QCOMPARE(announced.last().at(0).value<QList<qint64>>(), (QList<qint64>{c, b}));
+    QCOMPARE(shown.count(), 0);
+    QVERIFY(remove->isEnabled());
+    QVERIFY(!rename->isEnabled()); // renaming is for one run
+
+    // A run appears while the list is selected (a training started elsewhere): the refresh adds it and
+    // keeps the selection without announcing it again.
+    qint64 d = 0;
+    {
+        RunStore store(db.toStdString());
+        d = storedRun(store, "bow", 4, 0.25);
+    }
+    window.refreshRuns();
+    QCOMPARE(runs->runIds(), (QList<qint64>{d, c, b, a}));
+    QCOMPARE(runs->selectedRunIds(), (QList<qint64>{c, b}));
+    QCOMPARE(announced.count(), 1);
+    runs->setFilterText(QStringLiteral("lstm"));
+    QCOMPARE(runs->runIds(), (QList<qint64>{b}));
+    QCOMPARE(runs->selectedRunIds(), (QList<qint64>{b})); // only what is shown stays selected
+    runs->setFilterText(QString());
+
+    // Delete one run through the window's action, confirmed.
+    QVERIFY(runs->selectRun(b));
+    QCOMPARE(runs->selectedRunIds(), (QList<qint64>{b}));
+    QCOMPARE(window.shownRunId(), b);
+    QString said;
+    answerNextMessageBox("confirmDeleteButton", &said);
+    remove->trigger();
+    QVERIFY2(said.contains(QStringLiteral("Delete 1 run")) && said.contains(QStringLiteral("1 checkpoint file")),
+             qPrintable(said));
+    QCOMPARE(runs->runIds(), (QList<qint64>{d, c, a}));
+    QCOMPARE(runs->runCount(), 3);
+    QVERIFY(runs->selectedRunIds().isEmpty());
+    QCOMPARE(window.shownRunId(), 0);
+    QVERIFY(!QFile::exists(weights));
+    {
+        RunStore store(db.toStdString());
+        QVERIFY(!store.run(b).has_value());
+        QVERIFY(store.metrics(b).empty());
+        QCOMPARE(store.listRuns().size(), std::size_t(3));
+        QCOMPARE(store.metrics(a).size(), std::size_t(2));
+    }
+    QVERIFY2(window.statusBar()->currentMessage().contains(QStringLiteral("Deleted 1 run")),
+             qPrintable(window.statusBar()->currentMessage()));
+
+    // Cancelled: nothing happens.
+    QVERIFY(runs->selectRun(a));
+    answerNextMessageBox("no such button: cancel", &said);
+    remove->trigger();
+    QCOMPARE(runs->runIds(), (QList<qint64>{d, c, a}));
+    RunStore store(db.toStdString());
+    QVERIFY(store.run(a).has_value());
+}
+
+// File menu: another database opened (and remembered), a broken one refused with the current store kept,
+// and the runs of one database imported into another once.
+void TestGui::openAndImportRunDatabases()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath(QStringLiteral("settings")));
+    const QString first = dir.filePath(QStringLiteral("first.sqlite"));
+    const QString second = dir.filePath(QStringLiteral("second.sqlite"));
+    {
+        RunStore one(first.toStdString());
+        storedRun(one, "bow", 1, 0.5);
+        RunStore two(second.toStdString());
+        storedRun(two, "lstm", 1, 0.5);
+        storedRun(two, "cnn", 2, 0.5);
+    }
+    MainWindow window(first);
+    window.show();
+    auto* runs = child<RunListPanel>(&window, "runListPanel");
+    QCOMPARE(runs->runCount(), 1);
+    QVERIFY(window.openStore(second));
+    QCOMPARE(window.storePath(), second);
+    QCOMPARE(runs->runCount(), 2);
+    QCOMPARE(child<TrainingWorker>(&window, "trainingWorker")->dbPath(), second); // the next run goes there too
+    QCOMPARE(QSettings().value(QStringLiteral("store/path")).toString(), second);
+
+    const QString broken = dir.filePath(QStringLiteral("notes.sqlite"));
+    {
+        QFile file(broken);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QByteArray(4096, 'x'));
+    }
+    QVERIFY(!window.openStore(broken));
+    QCOMPARE(window.storePath(), second); // kept
+    QCOMPARE(runs->runCount(), 2);
+    QTRY_VERIFY(window.findChild<QMessageBox*>(QStringLiteral("warningMessage")));
+    auto* warning = window.findChild<QMessageBox*>(QStringLiteral("warningMessage"));
+    QVERIFY2(warning->text().contains(broken), qPrintable(warning->text()));
+    warning->close();
+
+    QVERIFY(window.importRuns(first));
+    QCOMPARE(runs->runCount(), 3);
+    QVERIFY2(window.statusBar()->currentMessage().contains(QStringLiteral("Imported 1 run from ") + first),
+             qPrintable(window.statusBar()->currentMessage()));
+    QVERIFY(window.importRuns(first)); // the same runs again: skipped
+    QCOMPARE(runs->runCount(), 3);
+    QVERIFY(window.statusBar()->currentMessage().contains(QStringLiteral("1 already there")));
 }
 
 #include "test_gui.moc"

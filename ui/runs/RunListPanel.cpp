@@ -1,21 +1,22 @@
 #include "ui/runs/RunListPanel.h"
 
-#include "core/results/RunResult.h"
+#include "ui/runs/RunFilterProxy.h"
+#include "ui/runs/RunTableModel.h"
 
-#include <QDateTime>
+#include <QAction>
 #include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
-#include <cmath>
+#include <algorithm>
 
 namespace attnlab::ui {
 namespace {
-
-constexpr int kRunIdRole = Qt::UserRole + 1;
 
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 
@@ -40,29 +41,11 @@ QTableWidgetItem* numberItem(double value, int decimals)
     return new NumberItem(value, decimals);
 }
 
-QTableWidgetItem* textItem(const QString& text, bool editable = false)
+QTableWidgetItem* textItem(const QString& text)
 {
     auto* item = new QTableWidgetItem(text);
-    if (!editable)
-        item->setFlags(item->flags() & ~Qt::ItemIsEditable);
+    item->setFlags(item->flags() & ~Qt::ItemIsEditable);
     return item;
-}
-
-QStringList tagList(const QString& text)
-{
-    QStringList tags;
-    for (const QString& t : text.split(QLatin1Char(','), Qt::SkipEmptyParts))
-        if (!t.trimmed().isEmpty())
-            tags << t.trimmed();
-    return tags;
-}
-
-QString localTime(const std::string& iso)
-{
-    QDateTime time = QDateTime::fromString(qs(iso), Qt::ISODate);
-    if (!time.isValid())
-        return qs(iso);
-    return time.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
 }
 
 } // namespace
@@ -70,29 +53,32 @@ QString localTime(const std::string& iso)
 RunListPanel::RunListPanel(QWidget* parent) : QWidget(parent)
 {
     setObjectName(QStringLiteral("runListPanel"));
-    table_ = new QTableWidget(0, ColumnCount, this);
+    model_ = new RunTableModel(this);
+    model_->setObjectName(QStringLiteral("runTableModel"));
+    proxy_ = new RunFilterProxy(model_, this);
+    table_ = new QTableView(this);
     table_->setObjectName(QStringLiteral("runTable"));
-    table_->setHorizontalHeaderLabels({tr("Run"), tr("Started"), tr("Dataset"), tr("Model"), tr("Position"),
-                                       tr("Status"), tr("Best dev"), tr("Test"), tr("Device"), tr("Steps"),
-                                       tr("Seconds"), tr("Tags"), tr("Notes")});
-    const QString metricTip = tr("Accuracy in % for sentiment runs; RMSE (de-normalised) for time-series runs");
-    table_->horizontalHeaderItem(BestDev)->setToolTip(metricTip);
-    table_->horizontalHeaderItem(Test)->setToolTip(metricTip + tr(", measured with the best-dev weights"));
-    table_->horizontalHeaderItem(Tags)->setToolTip(tr("Double-click to edit: comma-separated tags"));
-    table_->horizontalHeaderItem(Notes)->setToolTip(tr("Double-click to edit"));
+    table_->setModel(proxy_);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table_->setSelectionMode(QAbstractItemView::SingleSelection);
-    // Only the Tags and Notes cells are editable (their items carry the flag).
+    table_->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    // Only the Tags and Notes cells are editable (the model's flags say so).
     table_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
     table_->setAlternatingRowColors(true);
+    table_->setWordWrap(false);
+    // Every row one line high and no per-row widgets: the view lays out 10,000 rows without asking each.
     table_->verticalHeader()->setVisible(false);
+    table_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     table_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
-    table_->horizontalHeader()->setStretchLastSection(false);
-    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    table_->horizontalHeader()->setSectionResizeMode(Device, QHeaderView::Interactive);
-    table_->horizontalHeader()->setSectionResizeMode(Notes, QHeaderView::Stretch);
+    // Columns are fitted to the rows on screen once, then left to the user: fitting them to every row on
+    // every refresh (ResizeToContents) asks each cell of 10,000 rows for its size.
+    QHeaderView* header = table_->horizontalHeader();
+    header->setResizeContentsPrecision(0);
+    header->setSectionResizeMode(QHeaderView::Interactive);
+    header->setSectionResizeMode(RunTableModel::Notes, QHeaderView::Stretch);
+    header->setStretchLastSection(false);
     table_->setSortingEnabled(true);
-    table_->sortByColumn(Id, Qt::DescendingOrder);
+    table_->sortByColumn(RunTableModel::Id, Qt::DescendingOrder);
+    table_->setContextMenuPolicy(Qt::ActionsContextMenu);
 
     groups_ = new QTableWidget(0, GroupColumnCount, this);
     groups_->setObjectName(QStringLiteral("groupTable"));
@@ -110,7 +96,7 @@ RunListPanel::RunListPanel(QWidget* parent) : QWidget(parent)
     filter_->setObjectName(QStringLiteral("runFilter"));
     filter_->setPlaceholderText(tr("Filter runs: words from the name, model, dataset, status, tags or notes"));
     filter_->setClearButtonEnabled(true);
-    connect(filter_, &QLineEdit::textChanged, this, [this] { applyFilter(); });
+    connect(filter_, &QLineEdit::textChanged, this, [this](const QString& text) { proxy_->setFilterWords(text); });
 
     auto* runsPage = new QWidget(this);
     auto* runsLayout = new QVBoxLayout(runsPage);
@@ -124,82 +110,55 @@ RunListPanel::RunListPanel(QWidget* parent) : QWidget(parent)
     tabs_->setTabToolTip(1, tr("Runs of one configuration that differ only by seed, summarised the way the thesis "
                                "reports: mean and sample standard deviation over the completed runs"));
 
-    auto* title = new QLabel(tr("<b>Runs</b> — select one to show its curves and attention"), this);
+    auto* title = new QLabel(tr("<b>Runs</b> — select one to show its curves and attention; several to act on them"),
+                             this);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(title);
     layout->addWidget(tabs_, 1);
 
-    connect(table_, &QTableWidget::itemChanged, this, [this](QTableWidgetItem* item) {
-        if (filling_ || !item || (item->column() != Tags && item->column() != Notes))
-            return;
-        const QTableWidgetItem* id = table_->item(item->row(), Id);
-        if (!id)
-            return;
-        const qint64 runId = id->data(kRunIdRole).toLongLong();
-        if (item->column() == Tags)
-            emit tagsEdited(runId, tagList(item->text()));
-        else
-            emit notesEdited(runId, item->text());
-    });
-
-    connect(table_, &QTableWidget::itemSelectionChanged, this, [this] {
-        const qint64 id = selectedRunId();
-        if (id != 0)
-            emit runSelected(id);
-    });
+    connect(model_, &RunTableModel::tagsEdited, this, &RunListPanel::tagsEdited);
+    connect(model_, &RunTableModel::notesEdited, this, &RunListPanel::notesEdited);
+    connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &RunListPanel::onSelectionChanged);
 }
 
 void RunListPanel::setRuns(const std::vector<RunRecord>& runs)
 {
-    const qint64 selected = selectedRunId();
-    const QSignalBlocker blocker(table_);
-    filling_ = true;
-    table_->setSortingEnabled(false); // rows must not move while they are filled
-    table_->clearContents();
-    table_->setRowCount(static_cast<int>(runs.size()));
-    for (int row = 0; row < static_cast<int>(runs.size()); ++row) {
-        const RunRecord& run = runs[static_cast<std::size_t>(row)];
-        const bool ended = run.status != RunStatus::Running;
-        auto* id = numberItem(static_cast<double>(run.id), 0);
-        id->setData(kRunIdRole, static_cast<qlonglong>(run.id));
-        table_->setItem(row, Id, id);
-        table_->setItem(row, Started, textItem(localTime(run.startedAt)));
-        table_->setItem(row, Dataset, textItem(qs(run.dataset)));
-        table_->setItem(row, Model, textItem(qs(run.model)));
-        table_->setItem(row, Position, textItem(qs(run.position)));
-        auto* status = textItem(qs(toString(run.status)));
-        if (!run.message.empty())
-            status->setToolTip(qs(run.message));
-        table_->setItem(row, Status, status);
-        // The result as RunResult words it: accuracy in percent, or RMSE for a time series; a test figure
-        // only for a completed run.
-        const RunResult result(run.summary());
-        table_->setItem(row, BestDev, result.hasResults() ? numberItem(result.devValue(), run.regression ? 4 : 1) : textItem({}));
-        table_->setItem(row, Test, result.hasTest() ? numberItem(result.testValue(), run.regression ? 4 : 1) : textItem({}));
-        if (result.hasTest())
-            table_->item(row, Test)->setToolTip(qs(result.testDetail()));
-        table_->setItem(row, Device, textItem(qs(run.device)));
-        table_->setItem(row, Steps, numberItem(run.steps, 0));
-        table_->setItem(row, Seconds, ended ? numberItem(run.seconds, 1) : textItem({}));
-        QStringList tags;
-        for (const auto& t : run.tags)
-            tags << qs(t);
-        table_->setItem(row, Tags, textItem(tags.join(QStringLiteral(", ")), true));
-        table_->setItem(row, Notes, textItem(qs(run.notes), true));
-        table_->item(row, Notes)->setToolTip(run.notes.empty() ? tr("Double-click to add notes") : qs(run.notes));
-        for (int column = 0; column < ColumnCount; ++column) {
-            if (QTableWidgetItem* item = table_->item(row, column); item && item->toolTip().isEmpty())
-                item->setToolTip(qs(run.configJson));
-        }
-    }
-    table_->setSortingEnabled(true);
-    filling_ = false;
-    applyFilter();
-    if (selected != 0) {
-        if (const int row = rowOf(selected); row >= 0)
-            table_->selectRow(row);
-    }
+    model_->setRuns(runs);
+    if (table_->isVisible())
+        fitColumns();
+    // A run that went away (deleted elsewhere) leaves the selection; say so, quietly otherwise.
+    onSelectionChanged();
+}
+
+void RunListPanel::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    fitColumns();
+}
+
+void RunListPanel::fitColumns()
+{
+    // Once, on the rows on screen: a hidden view would measure every one of its rows.
+    if (sized_ || model_->rowCount() == 0 || !table_->isVisible())
+        return;
+    sized_ = true;
+    for (int c = 0; c < RunTableModel::ColumnCount; ++c)
+        if (c != RunTableModel::Notes)
+            table_->resizeColumnToContents(c);
+}
+
+void RunListPanel::onSelectionChanged()
+{
+    const QList<qint64> ids = selectedRunIds();
+    if (ids == announced_)
+        return;
+    announced_ = ids;
+    if (quiet_)
+        return;
+    emit selectionChanged(ids);
+    if (ids.size() == 1)
+        emit runSelected(ids.first());
 }
 
 void RunListPanel::setAggregates(const std::vector<RunAggregate>& groups)
@@ -237,81 +196,67 @@ void RunListPanel::setAggregates(const std::vector<RunAggregate>& groups)
 
 void RunListPanel::setFilterText(const QString& text)
 {
-    filter_->setText(text); // applyFilter runs on textChanged
-}
-
-void RunListPanel::applyFilter()
-{
-    const QStringList words = filter_->text().split(QLatin1Char(' '), Qt::SkipEmptyParts);
-    for (int row = 0; row < table_->rowCount(); ++row) {
-        QString text;
-        for (int c : {Id, Dataset, Model, Position, Status, Device, Tags, Notes})
-            if (const QTableWidgetItem* item = table_->item(row, c))
-                text += item->text() + QLatin1Char(' ');
-        bool match = true;
-        for (const QString& w : words)
-            match = match && text.contains(w, Qt::CaseInsensitive);
-        table_->setRowHidden(row, !match);
-    }
+    filter_->setText(text); // the proxy re-filters on textChanged
 }
 
 int RunListPanel::visibleRunCount() const
 {
-    int n = 0;
-    for (int row = 0; row < table_->rowCount(); ++row)
-        n += table_->isRowHidden(row) ? 0 : 1;
-    return n;
+    return proxy_->rowCount();
 }
 
 bool RunListPanel::selectRun(qint64 runId, bool quietly)
 {
-    const int row = rowOf(runId);
-    if (row < 0)
+    const int sourceRow = model_->rowOf(runId);
+    if (sourceRow < 0)
         return false;
-    if (!quietly && selectedRunId() == runId) {
+    const QModelIndex shown = proxy_->mapFromSource(model_->index(sourceRow, 0));
+    if (!shown.isValid())
+        return false; // filtered out
+    if (!quietly && selectedRunIds() == QList<qint64>{runId}) {
         emit runSelected(runId); // selecting it again means "show it again"
         return true;
     }
-    const QSignalBlocker blocker(quietly ? table_ : nullptr);
-    if (quietly)
-        table_->clearSelection();
-    table_->selectRow(row);
-    table_->scrollToItem(table_->item(row, Id));
+    quiet_ = quietly;
+    table_->selectionModel()->setCurrentIndex(shown, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    quiet_ = false;
+    table_->scrollTo(shown);
     return true;
 }
 
 qint64 RunListPanel::selectedRunId() const
 {
-    const QList<QTableWidgetItem*> items = table_->selectedItems();
-    if (items.isEmpty())
-        return 0;
-    const QTableWidgetItem* id = table_->item(items.first()->row(), Id);
-    return id ? id->data(kRunIdRole).toLongLong() : 0;
+    const QList<qint64> ids = selectedRunIds();
+    return ids.size() == 1 ? ids.first() : 0;
+}
+
+QList<qint64> RunListPanel::selectedRunIds() const
+{
+    QModelIndexList rows = table_->selectionModel()->selectedRows(RunTableModel::Id);
+    std::sort(rows.begin(), rows.end(), [](const QModelIndex& a, const QModelIndex& b) { return a.row() < b.row(); });
+    QList<qint64> ids;
+    ids.reserve(rows.size());
+    for (const QModelIndex& index : rows)
+        ids << index.data(RunTableModel::RunIdRole).toLongLong();
+    return ids;
 }
 
 QList<qint64> RunListPanel::runIds() const
 {
     QList<qint64> ids;
-    for (int row = 0; row < table_->rowCount(); ++row) {
-        if (const QTableWidgetItem* id = table_->item(row, Id))
-            ids << id->data(kRunIdRole).toLongLong();
-    }
+    ids.reserve(proxy_->rowCount());
+    for (int row = 0; row < proxy_->rowCount(); ++row)
+        ids << proxy_->index(row, RunTableModel::Id).data(RunTableModel::RunIdRole).toLongLong();
     return ids;
 }
 
 int RunListPanel::runCount() const
 {
-    return table_->rowCount();
+    return model_->rowCount();
 }
 
-int RunListPanel::rowOf(qint64 runId) const
+void RunListPanel::addRunActions(const QList<QAction*>& actions)
 {
-    for (int row = 0; row < table_->rowCount(); ++row) {
-        const QTableWidgetItem* id = table_->item(row, Id);
-        if (id && id->data(kRunIdRole).toLongLong() == runId)
-            return row;
-    }
-    return -1;
+    table_->addActions(actions);
 }
 
 } // namespace attnlab::ui

@@ -6,53 +6,70 @@
 
 #include <vector>
 
+class QAction;
 class QLineEdit;
 class QTabWidget;
+class QTableView;
 class QTableWidget;
 
 namespace attnlab::ui {
 
-// The history: one row per stored run, newest first. Selecting a row asks for that run to be shown.
-// A filter box hides the rows that do not mention its words (name, dataset, model, position, status,
-// tags, notes); tags and notes are edited in place and handed to whoever owns the store. A second tab,
-// "Repeats", shows each configuration's completed runs as mean ± sample std, as the thesis reports them.
+class RunFilterProxy;
+class RunTableModel;
+
+// The history: one row per stored run, newest first (a QTableView over RunTableModel, sorted and
+// filtered by RunFilterProxy, so 10,000 runs fill and filter within a keystroke). Rows can be selected
+// several at a time; one selected run is announced to be shown. A filter box hides the rows that do not
+// mention its words (id, name, dataset, model, position, status, device, tags, notes); tags and notes are
+// edited in place and handed to whoever owns the store. A second tab, "Repeats", shows each
+// configuration's completed runs as mean ± sample std, as the thesis reports them.
 class RunListPanel : public QWidget {
     Q_OBJECT
 public:
-    enum Column { Id, Started, Dataset, Model, Position, Status, BestDev, Test, Device, Steps, Seconds, Tags, Notes,
-                  ColumnCount };
     enum GroupColumn { GroupDataset, GroupModel, GroupPosition, GroupRuns, GroupTestMean, GroupTestStd, GroupBestDev,
                        GroupColumnCount };
 
     explicit RunListPanel(QWidget* parent = nullptr);
 
-    // Replaces the rows; keeps the selection when that run is still listed, without re-announcing it.
+    // Replaces the rows (merged by run id): the selection, the sort and the scroll position stay, and an
+    // unchanged selection is not announced again.
     void setRuns(const std::vector<RunRecord>& runs);
     void setAggregates(const std::vector<RunAggregate>& groups);
     // Shows only the rows whose text contains every word of the filter (case-insensitive).
     void setFilterText(const QString& text);
     int visibleRunCount() const;
-    // Selects the run's row; emits runSelected unless quietly is set. False when it is not listed.
+    // Selects only this run's row; emits runSelected unless quietly is set. False when it is not shown.
     bool selectRun(qint64 runId, bool quietly = false);
-    qint64 selectedRunId() const; // 0 when none
-    QList<qint64> runIds() const; // in display order
-    int runCount() const;
-    // The widgets are reached by their object names: runTable, groupTable, runFilter, runTabs.
+    qint64 selectedRunId() const;          // the one selected run; 0 when none or several
+    QList<qint64> selectedRunIds() const;  // in display order
+    QList<qint64> runIds() const;          // the rows shown, in display order
+    int runCount() const;                  // every listed run, shown or filtered out
+    // Actions on the selected runs (delete, rename, tag, ...): the table's context menu.
+    void addRunActions(const QList<QAction*>& actions);
+    // The widgets are reached by their object names: runTable (a QTableView), groupTable, runFilter, runTabs.
 
 signals:
-    void runSelected(qint64 runId);
+    void runSelected(qint64 runId);                  // exactly one run became the selection
+    void selectionChanged(const QList<qint64>& runIds);
     void tagsEdited(qint64 runId, const QStringList& tags); // comma-separated in the cell
     void notesEdited(qint64 runId, const QString& notes);
 
-private:
-    int rowOf(qint64 runId) const;
-    void applyFilter();
+protected:
+    void showEvent(QShowEvent* event) override;
 
-    QTableWidget* table_;
+private:
+    void onSelectionChanged();
+    void fitColumns();
+
+    RunTableModel* model_;
+    RunFilterProxy* proxy_;
+    QTableView* table_;
     QTableWidget* groups_;
     QLineEdit* filter_;
     QTabWidget* tabs_;
-    bool filling_ = false; // setRuns is writing cells: not a user's edit
+    QList<qint64> announced_; // the selection last announced: refreshes that keep it say nothing
+    bool quiet_ = false;      // selectRun(..., quietly): take the selection without announcing it
+    bool sized_ = false;      // columns fitted to their contents once, on the first rows
 };
 
 } // namespace attnlab::ui

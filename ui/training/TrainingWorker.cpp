@@ -26,6 +26,14 @@ TrainingWorker::TrainingWorker(const QString& dbPath, QObject* parent)
     setObjectName(QStringLiteral("trainingWorker"));
 }
 
+bool TrainingWorker::setDbPath(const QString& dbPath)
+{
+    if (running_)
+        return false;
+    dbPath_ = dbPath;
+    return true;
+}
+
 TrainingWorker::~TrainingWorker()
 {
     if (thread_) {
@@ -81,6 +89,9 @@ void TrainingWorker::train(const TrainConfig& config)
         // drives initialisation and batch sampling.
         DatasetOptions options;
         options.dataDir = config.dataDir;
+        options.missing = config.missingValues; // how messy files are read is part of the run's settings
+        options.quoting = config.quoting;
+        options.categorical = config.categorical;
         data = DatasetCatalog::loadAny(config.dataset, options);
         store = std::make_unique<RunStore>(dbPath_.toStdString());
     } catch (const std::exception& e) {

@@ -25,6 +25,8 @@ public:
     ~TrainingWorker() override; // cancels a run in progress and waits for its thread
 
     const QString& dbPath() const { return dbPath_; }
+    // The store the next run writes to; false (nothing changes) while a run is going.
+    bool setDbPath(const QString& dbPath);
     // The run's events (started, progress, metrics, attention, finished, failed), one bridge for every run.
     TrainingEventBridge* events() const { return bridge_; }
     // True from start() until every signal of the run has been delivered and its thread has ended.

@@ -18,9 +18,10 @@ struct Row {
     int line = 0;
 };
 
-std::vector<Row> rowsOf(const std::string& path, const DatasetOptions& o)
+std::vector<Row> rowsOf(const std::string& path, const DatasetOptions& o, std::vector<std::string>& notes)
 {
-    const CsvTable table = CsvTable::read(path, {o.delimiter, o.header});
+    const CsvTable table = CsvTable::read(path, {o.delimiter, o.header, CsvTable::quotingFromName(o.quoting)});
+    notes.insert(notes.end(), table.notes.begin(), table.notes.end());
     int textColumn = -1;
     const int labelColumn = table.columnIndex(o.labelColumn.empty() ? std::to_string(table.columns.size()) : o.labelColumn, "label column");
     if (!o.textColumn.empty()) {
@@ -55,12 +56,13 @@ TextDataset CsvTextReader::read(const DatasetOptions& o)
     if (perSplit && (o.devFile.empty() || o.testFile.empty()))
         throw DataError("csv-text", 0, "setting files: with a train file, a dev and a test file are needed too");
     std::vector<Row> train, dev, test;
+    std::vector<std::string> notes;
     if (perSplit) {
-        train = rowsOf(o.trainFile, o);
-        dev = rowsOf(o.devFile, o);
-        test = rowsOf(o.testFile, o);
+        train = rowsOf(o.trainFile, o, notes);
+        dev = rowsOf(o.devFile, o, notes);
+        test = rowsOf(o.testFile, o, notes);
     } else {
-        auto all = rowsOf(o.file, o);
+        auto all = rowsOf(o.file, o, notes);
         if (!(o.trainFraction > 0 && o.devFraction > 0 && o.trainFraction + o.devFraction < 1))
             throw DataError(o.file, 0, "setting split fractions: train and dev must be positive and leave room for test");
         std::mt19937_64 rng(o.seed);
@@ -104,6 +106,7 @@ TextDataset CsvTextReader::read(const DatasetOptions& o)
     d.id = "csv-text";
     d.name = "Text from " + source;
     d.classNames = classes;
+    d.notes = std::move(notes);
     convert(train, d.train);
     convert(dev, d.dev);
     convert(test, d.test);

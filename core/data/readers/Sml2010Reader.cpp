@@ -1,8 +1,8 @@
 #include "core/data/readers/Sml2010Reader.h"
 
-#include "core/data/CsvTable.h"
 #include "core/data/DataError.h"
 #include "core/data/DataLocator.h"
+#include "core/data/MissingValues.h"
 #include "core/data/SeriesWindowBuilder.h"
 #include "core/data/TextFile.h"
 
@@ -21,6 +21,7 @@ const std::vector<int>& Sml2010Reader::driverColumns()
 
 SeriesDataset Sml2010Reader::read(const std::string& folder, const DatasetOptions& options)
 {
+    const MissingValues::Policy policy = MissingValues::fromName(options.missing);
     SeriesWindowBuilder::Input in;
     in.id = "sml2010";
     in.name = "SML2010 indoor temperature";
@@ -30,11 +31,18 @@ SeriesDataset Sml2010Reader::read(const std::string& folder, const DatasetOption
     in.devRows = 400;
     in.scaleTop = options.scaleTop;
     std::vector<std::string> header;
+    auto nameOf = [&](int column) {
+        return column - 1 < static_cast<int>(header.size()) ? header[static_cast<std::size_t>(column - 1)] : std::to_string(column);
+    };
+    std::vector<int> used = {kTargetColumn};
+    used.insert(used.end(), driverColumns().begin(), driverColumns().end());
+    std::vector<std::vector<double>> columns(used.size()); // the target, then the drivers; NaN = missing
+    std::vector<int> lines;
     for (const char* name : {"NEW-DATA-1.T15.txt", "NEW-DATA-2.T15.txt"}) {
         const std::string path = DataLocator::join(folder, name);
-        const auto lines = TextFile::readLines(path);
-        for (std::size_t i = 0; i < lines.size(); ++i) {
-            std::istringstream fields(lines[i]);
+        const auto fileLines = TextFile::readLines(path);
+        for (std::size_t i = 0; i < fileLines.size(); ++i) {
+            std::istringstream fields(fileLines[i]);
             std::vector<std::string> f;
             for (std::string x; fields >> x;) f.push_back(x);
             if (f.empty())
@@ -43,27 +51,30 @@ SeriesDataset Sml2010Reader::read(const std::string& folder, const DatasetOption
                 header.assign(f.begin() + 1, f.end());
                 continue;
             }
+            const int line = static_cast<int>(i + 1);
             if (f.size() != 24)
-                throw DataError(path, static_cast<int>(i + 1), std::to_string(f.size()) + " fields, expected 24");
-            auto number = [&](int column) {
-                double v = 0;
-                if (!CsvTable::isNumber(f[static_cast<std::size_t>(column - 1)], &v))
-                    throw DataError(path, static_cast<int>(i + 1), "column " + std::to_string(column) + " value '" +
-                                                                       f[static_cast<std::size_t>(column - 1)] + "' is not a number");
-                return v;
-            };
-            in.target.push_back(number(kTargetColumn));
-            std::vector<double> row;
-            for (int c : driverColumns()) row.push_back(number(c));
-            in.drivers.push_back(std::move(row));
+                throw DataError(path, line, std::to_string(f.size()) + " fields, expected 24");
+            for (std::size_t c = 0; c < used.size(); ++c)
+                columns[c].push_back(MissingValues::cellValue(f[static_cast<std::size_t>(used[c] - 1)], policy, path, line, nameOf(used[c])));
+            lines.push_back(line);
         }
     }
-    auto nameOf = [&](int column) {
-        return column - 1 < static_cast<int>(header.size()) ? header[static_cast<std::size_t>(column - 1)] : std::to_string(column);
-    };
-    in.targetName = nameOf(kTargetColumn);
-    for (int c : driverColumns()) in.driverNames.push_back(nameOf(c));
-    return SeriesWindowBuilder::build(in);
+    std::vector<std::string> names;
+    for (int c : used) names.push_back(nameOf(c));
+    const auto report = MissingValues::apply(policy, columns, lines, names, folder);
+    in.targetName = names[0];
+    in.driverNames.assign(names.begin() + 1, names.end());
+    in.target = columns[0];
+    in.drivers.assign(lines.size(), std::vector<double>(used.size() - 1));
+    for (std::size_t r = 0; r < lines.size(); ++r)
+        for (std::size_t c = 1; c < used.size(); ++c) in.drivers[r][c - 1] = columns[c][r];
+    SeriesDataset d = SeriesWindowBuilder::build(in);
+    d.missingPolicy = MissingValues::name(policy);
+    d.missingCells = report.cells;
+    d.missingRows = report.rows;
+    if (auto note = MissingValues::note(policy, report, folder); !note.empty())
+        d.notes.push_back(note);
+    return d;
 }
 
 } // namespace attnlab

@@ -18,12 +18,23 @@ std::vector<TensorBatch> onDevice(const std::vector<Batch>& batches, const torch
 
 ClassificationTask::ClassificationTask(std::shared_ptr<SequenceClassifier> model, const TextDataset& dataset,
                                        const Vocabulary& vocabulary, const torch::Device& device,
-                                       const std::string& sampling, int batchSize)
-    : model_(std::move(model)), device_(device), train_(dataset.train, vocabulary), sampler_(train_, sampling, batchSize),
-      dev_(onDevice(BatchBuilder(dataset.dev, vocabulary).evaluationBatches(256), device)),
-      test_(onDevice(BatchBuilder(dataset.test, vocabulary).evaluationBatches(256), device)),
-      probeTokens_(dataset.probeTokens), logitsWidth_(dataset.numClasses())
+                                       const std::string& sampling, int batchSize, int maxLength)
+    : model_(std::move(model)), device_(device), train_(dataset.train, vocabulary, maxLength),
+      sampler_(train_, sampling, batchSize), probeTokens_(dataset.probeTokens), logitsWidth_(dataset.numClasses())
 {
+    auto note = [&](const BatchBuilder& split, const std::string& name) {
+        if (split.truncatedCount() > 0)
+            notes_.push_back(std::to_string(split.truncatedCount()) + " of " + std::to_string(split.exampleCount()) + " " +
+                             name + " examples truncated to " + std::to_string(maxLength) + " tokens (max_length)");
+    };
+    note(train_, "training");
+    const BatchBuilder dev(dataset.dev, vocabulary, maxLength), test(dataset.test, vocabulary, maxLength);
+    note(dev, "dev");
+    note(test, "test");
+    dev_ = onDevice(dev.evaluationBatches(256), device);
+    test_ = onDevice(test.evaluationBatches(256), device);
+    if (maxLength > 0 && probeTokens_.size() > static_cast<std::size_t>(maxLength))
+        probeTokens_.resize(static_cast<std::size_t>(maxLength));
     std::vector<std::int64_t> probeIds;
     for (const auto& token : probeTokens_)
         probeIds.push_back(vocabulary.id(token));

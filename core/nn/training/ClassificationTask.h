@@ -15,15 +15,18 @@ namespace attnlab {
 // dev step is the most accurate), the probe sentence's attention at each evaluation.
 class ClassificationTask : public TrainingTask {
 public:
-    // sampling: "random" batches (thesis) or shuffled "epochs" (BatchSampler), batchSize examples each.
+    // sampling: "random" batches (thesis) or shuffled "epochs" (BatchSampler), batchSize examples each;
+    // every split's examples cut to maxLength tokens (ModelConfig::maxLength; 0 = no limit).
     ClassificationTask(std::shared_ptr<SequenceClassifier> model, const TextDataset& dataset, const Vocabulary& vocabulary,
-                       const torch::Device& device, const std::string& sampling, int batchSize);
+                       const torch::Device& device, const std::string& sampling, int batchSize, int maxLength = 0);
     torch::nn::Module& module() override { return *model_; }
     std::int64_t trainSize() const override { return static_cast<std::int64_t>(train_.exampleCount()); }
     Step trainStep(std::mt19937_64& rng, int batchSize) override;
     std::string trainMetricName() const override { return "accuracy"; }
     Evaluation evaluate(bool test) override;
     std::optional<AttentionSnapshot> attention(int step) override;
+    // "N of M training examples truncated to L tokens", and the same for dev and test, where any were.
+    std::vector<std::string> notes() const override { return notes_; }
 
 private:
     std::shared_ptr<SequenceClassifier> model_;
@@ -34,6 +37,7 @@ private:
     std::vector<std::string> probeTokens_;
     TensorBatch probe_;
     std::int64_t logitsWidth_; // classes
+    std::vector<std::string> notes_;
 };
 
 } // namespace attnlab

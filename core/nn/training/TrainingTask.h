@@ -35,6 +35,9 @@ public:
     virtual std::string trainMetricName() const = 0;
     virtual Evaluation evaluate(bool test) = 0; // dev, or test
     virtual std::optional<AttentionSnapshot> attention(int step) = 0;
+    // What preparing the data changed that the user should know (examples truncated to max_length):
+    // the trainer passes these on in RunInfo::notes.
+    virtual std::vector<std::string> notes() const { return {}; }
 };
 
 } // namespace attnlab

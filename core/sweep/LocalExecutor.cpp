@@ -1,0 +1,198 @@
+#include "core/sweep/LocalExecutor.h"
+
+#include "core/platform/ChildProcess.h"
+#include "core/sweep/SweepFolder.h"
+#include "core/sweep/SweepObserver.h"
+#include "core/training/CancelToken.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <deque>
+#include <fstream>
+#include <memory>
+#include <poll.h>
+
+namespace attnlab {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+struct Slot {
+    int worker = 0;
+    SweepRun run;
+    std::unique_ptr<ChildProcess> process;
+    std::ofstream log;
+    std::string lastLine;
+    Clock::time_point started;
+    int step = 0, total = 0;
+};
+
+// Time left: each running run by its own pace (elapsed x total / step), each queued run at the mean
+// duration of those finished (or of the running estimates before any has finished), over the workers.
+double estimateEta(const std::vector<std::unique_ptr<Slot>>& slots, std::size_t queued, const std::vector<double>& durations,
+                   int workers)
+{
+    double meanDone = -1;
+    if (!durations.empty()) {
+        meanDone = 0;
+        for (double d : durations)
+            meanDone += d;
+        meanDone /= static_cast<double>(durations.size());
+    }
+    double left = 0, estimates = 0;
+    int estimated = 0;
+    for (const auto& s : slots) {
+        const double elapsed = secondsSince(s->started);
+        double whole = meanDone;
+        if (s->step > 0 && s->total > 0) {
+            whole = elapsed * s->total / s->step;
+            estimates += whole;
+            ++estimated;
+        }
+        if (whole < 0)
+            return -1;
+        left += std::max(0.0, whole - elapsed);
+    }
+    const double perRun = meanDone >= 0 ? meanDone : estimated > 0 ? estimates / estimated : -1;
+    if (queued > 0 && perRun < 0)
+        return -1;
+    return (left + static_cast<double>(queued) * std::max(0.0, perRun)) / std::max(1, workers);
+}
+
+} // namespace
+
+LocalExecutor::LocalExecutor(Options options, const SweepFolder& folder) : options_(std::move(options)), folder_(folder) {}
+
+int LocalExecutor::defaultWorkers(int cores)
+{
+    // Measured on 2 cores (docs/BENCHMARKS.md): one run per core beats one run with every core, since a
+    // small model's step cannot keep several threads busy. Half the cores on bigger machines keeps two
+    // threads per run for the larger matmuls.
+    return cores <= 2 ? std::max(1, cores) : std::max(1, cores / 2);
+}
+
+int LocalExecutor::defaultThreads(int cores, int workers)
+{
+    return std::max(1, cores / std::max(1, workers));
+}
+
+std::vector<SweepOutcome> LocalExecutor::run(const std::vector<SweepRun>& runs, SweepObserver& observer,
+                                             const CancelToken& cancel)
+{
+    std::deque<SweepRun> queue(runs.begin(), runs.end());
+    std::vector<std::unique_ptr<Slot>> slots;
+    std::vector<SweepOutcome> outcomes;
+    std::vector<double> durations;
+    SweepProgress progress;
+    progress.total = static_cast<int>(runs.size());
+    bool interrupted = false;
+    auto lastReport = Clock::now() - std::chrono::seconds(10);
+    std::vector<int> freeWorkers;
+    for (int w = options_.workers; w >= 1; --w)
+        freeWorkers.push_back(w);
+
+    while (!queue.empty() || !slots.empty()) {
+        if (cancel.isCancelled() && !interrupted) {
+            interrupted = true; // the children store their runs as cancelled, as train does on Ctrl-C
+            for (auto& s : slots)
+                s->process->signal(SIGINT);
+        }
+        while (!interrupted && !queue.empty() && !freeWorkers.empty()) {
+            auto slot = std::make_unique<Slot>();
+            slot->worker = freeWorkers.back();
+            freeWorkers.pop_back();
+            slot->run = queue.front();
+            queue.pop_front();
+            const int i = slot->run.index;
+            slot->log.open(folder_.logPath(i), std::ios::trunc);
+            slot->started = Clock::now();
+            try {
+                slot->process = std::make_unique<ChildProcess>(
+                    std::vector<std::string>{options_.program, "train", "--config", folder_.configPath(i), "--db",
+                                             options_.storePath, "--threads", std::to_string(options_.threads), "--tags",
+                                             "sweep:" + options_.sweepId, "--json"},
+                    folder_.resultPath(i));
+            } catch (const std::exception& e) {
+                SweepOutcome o{i, slot->run.label(), 127, "failed", 0.0, folder_.logPath(i), e.what()};
+                slot->log << e.what() << "\n";
+                ++progress.failed;
+                freeWorkers.push_back(slot->worker);
+                observer.onRunFinished(slot->worker, o);
+                outcomes.push_back(o);
+                continue;
+            }
+            observer.onRunStarted(slot->worker, slot->run);
+            slots.push_back(std::move(slot));
+        }
+        if (slots.empty())
+            break;
+
+        std::vector<pollfd> fds;
+        for (auto& s : slots)
+            if (s->process->errFd() >= 0)
+                fds.push_back({s->process->errFd(), POLLIN, 0});
+        poll(fds.data(), fds.size(), fds.empty() ? 200 : 500); // EINTR (Ctrl-C) just ends the wait early
+
+        for (auto it = slots.begin(); it != slots.end();) {
+            Slot& s = **it;
+            for (const auto& line : s.process->readErrLines()) {
+                s.log << line << "\n";
+                if (!line.empty())
+                    s.lastLine = line;
+                const auto j = nlohmann::json::parse(line, nullptr, false);
+                if (j.is_object() && j.value("event", "") == "progress") {
+                    s.step = j.value("step", 0);
+                    s.total = j.value("total", 0);
+                }
+            }
+            const auto code = s.process->errFd() < 0 ? s.process->tryWait() : std::nullopt;
+            if (!code) {
+                ++it;
+                continue;
+            }
+            SweepOutcome o;
+            o.runIndex = s.run.index;
+            o.label = s.run.label();
+            o.exitCode = *code;
+            o.status = SweepOutcome::statusOfExitCode(*code);
+            o.seconds = secondsSince(s.started);
+            o.logPath = folder_.logPath(s.run.index);
+            if (o.status != "completed") {
+                // train's error is its last line; a JSON progress line carries no reason, so keep it as text
+                const auto j = nlohmann::json::parse(s.lastLine, nullptr, false);
+                o.message = j.is_object() && j.contains("text") ? j["text"].get<std::string>() : s.lastLine;
+            }
+            if (o.status == "completed") {
+                ++progress.completed;
+                durations.push_back(o.seconds);
+            } else if (o.status == "cancelled") {
+                ++progress.cancelled;
+            } else {
+                ++progress.failed;
+            }
+            freeWorkers.push_back(s.worker);
+            observer.onRunFinished(s.worker, o);
+            outcomes.push_back(o);
+            it = slots.erase(it);
+        }
+
+        if (secondsSince(lastReport) >= 2.0) {
+            lastReport = Clock::now();
+            progress.workers.clear();
+            for (const auto& s : slots)
+                progress.workers.push_back({s->worker, s->run.index, s->run.label(), s->step, s->total, secondsSince(s->started)});
+            std::sort(progress.workers.begin(), progress.workers.end(),
+                      [](const SweepWorkerState& a, const SweepWorkerState& b) { return a.worker < b.worker; });
+            progress.etaSeconds = estimateEta(slots, interrupted ? 0 : queue.size(), durations, options_.workers);
+            observer.onProgress(progress);
+        }
+    }
+    return outcomes;
+}
+
+} // namespace attnlab

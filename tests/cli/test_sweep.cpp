@@ -1,0 +1,308 @@
+// attnlab-cli sweep as a user runs it: a grid expanded (the exact list, skips with reasons), a local sweep
+// whose every run lands in the store once and is not trained again when the sweep is run again (resume),
+// Ctrl-C leaving completed runs and the cancelled one marked, and a sweep submitted to a real single-node
+// Slurm cluster (../shared/tools/slurm-single-node.sh), collected twice.
+#include "tests/support/CliProcess.h"
+
+#include "core/store/RunStore.h"
+#include "core/sweep/SweepPlan.h"
+
+#include <QtCore/QDir>
+#include <QtCore/QFile>
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonDocument>
+#include <QtCore/QJsonObject>
+#include <QtCore/QProcess>
+#include <QtCore/QScopeGuard>
+#include <QtCore/QSet>
+#include <QtCore/QTemporaryDir>
+#include <QtTest/QtTest>
+
+#include <csignal>
+#include <unistd.h>
+
+namespace {
+
+// Tiny runs: a few seconds each on one core.
+const QString kTiny = "dataset=synthetic-sentiment;steps=20;eval_every=10;log_every=10;d_model=16;device=cpu";
+
+QJsonArray storedRuns(const QString& db)
+{
+    const auto r = runCli({"runs", "list", "--db", db, "--json"});
+    return r.code == 0 ? r.json().array() : QJsonArray();
+}
+
+QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& text)
+{
+    QFile f(dir.filePath(name));
+    f.open(QIODevice::WriteOnly);
+    f.write(text);
+    return f.fileName();
+}
+
+} // namespace
+
+class TestSweep : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    // The Cartesian product in order (first grid key slowest, seeds innermost), lstm's positions other than
+    // none skipped with the registry's reason, keys stable and distinct, spec mistakes named.
+    void dryRunListsTheExactGrid()
+    {
+        QTemporaryDir dir;
+        const QString spec = writeFile(dir, "grid.json", R"({"name": "small", "base": {"steps": 20},
+            "grid": {"model": ["ssan", "lstm"], "position": ["none", "rpr"], "learning_rate": [0.01]}, "repeats": 2})");
+        const QString db = dir.filePath("runs.sqlite");
+        auto r = runCli({"sweep", spec, "--dry-run", "--json", "--db", db});
+        QCOMPARE(r.code, 0);
+        const auto o = r.lastJson();
+        QStringList labels;
+        QSet<QString> keys;
+        for (const auto run : o["runs"].toArray()) {
+            labels << run.toObject()["label"].toString();
+            keys << run.toObject()["key"].toString();
+            QCOMPARE(run.toObject()["key"].toString().size(), 12);
+            QCOMPARE(run.toObject()["done"].toBool(), false);
+        }
+        QCOMPARE(labels, QStringList({"synthetic-sentiment ssan/none seed 1 learning_rate=0.01",
+                                      "synthetic-sentiment ssan/none seed 2 learning_rate=0.01",
+                                      "synthetic-sentiment ssan/rpr seed 1 learning_rate=0.01",
+                                      "synthetic-sentiment ssan/rpr seed 2 learning_rate=0.01",
+                                      "synthetic-sentiment lstm/none seed 1 learning_rate=0.01",
+                                      "synthetic-sentiment lstm/none seed 2 learning_rate=0.01"}));
+        QCOMPARE(keys.size(), 6);
+        const auto skipped = o["skipped"].toArray();
+        QCOMPARE(skipped.size(), 2);
+        QCOMPARE(skipped[0].toObject()["label"].toString(), QString("synthetic-sentiment lstm/rpr seed 1 learning_rate=0.01"));
+        QCOMPARE(skipped[0].toObject()["reason"].toString(), QString("model 'lstm' takes position none only, not 'rpr'"));
+        QVERIFY(!QFile::exists(db)); // a dry run writes nothing
+
+        // The same grid from flags is the same sweep: same id, same runs.
+        r = runCli({"sweep", "--models", "ssan,lstm", "--positions", "none,rpr", "--grid", "learning_rate=0.01",
+                    "--set", "steps=20", "--repeat", "2", "--dry-run", "--json", "--db", db});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.lastJson()["sweep"].toString(), o["sweep"].toString());
+        QVERIFY(o["sweep"].toString().startsWith("sw-"));
+        r = runCli({"sweep", spec, "--dry-run", "--db", db}); // the human list
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.startsWith("sweep " + o["sweep"].toString() + " (small): 6 runs, 0 already completed"), qPrintable(r.out));
+        QCOMPARE(r.out.count("skipped  "), 2);
+
+        // Mistakes: one line naming the file and the key, exit 2.
+        const QString typo = writeFile(dir, "typo.json", R"({"grid": {"modle": ["ssan"]}})");
+        r = runCli({"sweep", typo, "--dry-run"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.startsWith("attnlab-cli: " + typo + ": grid: unknown key 'modle' (TrainConfig keys:"), qPrintable(r.err));
+        const QString wrongType = writeFile(dir, "type.json", R"({"grid": {"steps": [20, 0.5]}})");
+        r = runCli({"sweep", wrongType, "--dry-run"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(wrongType + ": grid: key 'steps' expects an integer, got 0.5"), qPrintable(r.err));
+        r = runCli({"sweep", "--models", "ssan,lsmt", "--dry-run"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("model 'lsmt' is unknown (known: ssan,"), qPrintable(r.err));
+        r = runCli({"sweep", "--seeds", "1,2", "--repeat", "3", "--dry-run"});
+        QCOMPARE(r.code, 2);
+        QCOMPARE(runCli({"sweep", "--help"}).code, 0);
+    }
+
+    // 2 models x 2 seeds with 2 workers: each run in the store exactly once, tagged with the sweep, its stored
+    // configuration giving back the planned key; the same sweep again trains nothing.
+    void localSweepStoresEachRunOnceAndResumes()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath("runs.sqlite");
+        const QStringList sweep = {"sweep", "--models", "ssan,bow", "--positions", "none", "--seeds", "1,2", "--set", kTiny,
+                                   "--workers", "2", "--threads", "1", "--db", db, "--json"};
+        auto r = runCli(sweep);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const auto first = r.lastJson();
+        const QString id = first["sweep"].toString();
+        QCOMPARE(first["runs"].toArray().size(), 4);
+        QCOMPARE(first["already_done"].toInt(), 0);
+        for (const auto run : first["runs"].toArray())
+            QCOMPARE(run.toObject()["status"].toString(), QString("completed"));
+
+        const auto planned = runCli(sweep + QStringList{"--dry-run"}).lastJson()["runs"].toArray();
+        QCOMPARE(planned.size(), 4);
+        auto stored = storedRuns(db);
+        QCOMPARE(stored.size(), 4);
+        QSet<QString> seen;
+        for (const auto s : stored) {
+            const auto run = s.toObject();
+            QCOMPARE(run["status"].toString(), QString("completed"));
+            QVERIFY(run["tags"].toArray().contains(QJsonValue("sweep:" + id)));
+        }
+        {
+            const attnlab::RunStore store(db.toStdString());
+            for (const auto& record : store.listRuns())
+                seen << QString::fromStdString(attnlab::SweepPlan::runKeyOfJson(record.configJson));
+        }
+        QSet<QString> plannedKeys;
+        for (const auto p : planned)
+            plannedKeys << p.toObject()["key"].toString();
+        QCOMPARE(seen, plannedKeys); // each planned run once, recognisable by its key
+
+        r = runCli(sweep); // resume: nothing left
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QCOMPARE(r.lastJson()["runs"].toArray().size(), 0);
+        QCOMPARE(r.lastJson()["already_done"].toInt(), 4);
+        QCOMPARE(storedRuns(db).size(), 4);
+        r = runCli({"sweep", "status", id, "--db", db, "--json"});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.lastJson()["counts"].toObject()["done"].toInt(), 4);
+    }
+
+    // Ctrl-C (SIGINT to the sweep alone: it passes it on): the run in progress is stored as cancelled, exit 130;
+    // the next start trains it again and finishes.
+    void interruptedSweepMarksTheRunCancelled()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath("runs.sqlite");
+        const QStringList sweep = {"sweep", "--models", "ssan", "--positions", "none", "--seeds", "1",
+                                   "--set", "dataset=synthetic-sentiment;steps=100000;eval_every=1000;d_model=16;device=cpu",
+                                   "--workers", "1", "--threads", "1", "--db", db, "--json"};
+        QProcess p;
+        p.start(QStringLiteral(ATTNLAB_CLI_PATH), sweep);
+        QVERIFY(p.waitForStarted());
+        // Wait until the run is in the store (running), then interrupt.
+        QElapsedTimer clock;
+        clock.start();
+        while (clock.elapsed() < 60000) {
+            const auto runs = storedRuns(db);
+            if (!runs.isEmpty() && runs[0].toObject()["status"].toString() == "running")
+                break;
+            QThread::msleep(300);
+        }
+        ::kill(static_cast<pid_t>(p.processId()), SIGINT);
+        QVERIFY(p.waitForFinished(60000));
+        QVERIFY2(p.exitCode() == 130, qPrintable(QString::fromUtf8(p.readAllStandardError())));
+        const auto runs = storedRuns(db);
+        QCOMPARE(runs.size(), 1);
+        QCOMPARE(runs[0].toObject()["status"].toString(), QString("cancelled"));
+        const QString id = QJsonDocument::fromJson(p.readAllStandardOutput().trimmed()).object()["sweep"].toString();
+        auto r = runCli({"sweep", "status", id, "--db", db, "--json"});
+        QCOMPARE(r.lastJson()["counts"].toObject()["incomplete"].toInt(), 1);
+    }
+
+    // More runs than the cluster's MaxArraySize: several arrays, each within it, every run in exactly one.
+    // sbatch, squeue and scontrol are stand-ins on PATH that record what they were asked.
+    void slurmArraysAreSplitAtMaxArraySize()
+    {
+        QTemporaryDir dir;
+        const QString bin = dir.filePath("bin");
+        QDir().mkpath(bin);
+        const auto tool = [&](const QString& name, const QByteArray& body) {
+            const QString path = writeFile(dir, "bin/" + name, "#!/bin/sh\n" + body);
+            QFile::setPermissions(path, QFile::permissions(path) | QFileDevice::ExeOwner);
+        };
+        tool("scontrol", "echo 'MaxArraySize            = 2'\n");
+        tool("squeue", "exit 0\n");
+        tool("sbatch", "n=$(ls " + dir.filePath("bin").toUtf8() + "/job-* 2>/dev/null | wc -l); n=$((n + 100))\n"
+                       "echo \"$@\" > " + dir.filePath("bin").toUtf8() + "/job-$n; echo $n\n");
+        const QString db = dir.filePath("runs.sqlite");
+        QProcess p;
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert("PATH", bin + ":" + env.value("PATH"));
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(ATTNLAB_CLI_PATH), {"sweep", "--models", "bow", "--positions", "none", "--seeds", "1,2,3,4,5",
+                                                   "--set", kTiny, "--executor", "slurm", "--array-limit", "1", "--db", db, "--json"});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        const auto o = QJsonDocument::fromJson(p.readAllStandardOutput().trimmed()).object();
+        QCOMPARE(o["jobs"].toArray(), QJsonArray({"100", "101", "102"}));
+        const QDir folder(o["folder"].toString());
+        QStringList tasks, arrays;
+        for (int n = 0; n < 3; ++n) {
+            QFile t(folder.filePath(QString("submit-%1.tasks").arg(n)));
+            QVERIFY(t.open(QIODevice::ReadOnly));
+            tasks << QString::fromUtf8(t.readAll()).trimmed().replace('\n', ',');
+            QFile script(folder.filePath(QString("submit-%1.sh").arg(n)));
+            QVERIFY(script.open(QIODevice::ReadOnly));
+            for (const auto& line : QString::fromUtf8(script.readAll()).split('\n'))
+                if (line.startsWith("#SBATCH --array="))
+                    arrays << line.mid(16);
+        }
+        QCOMPARE(tasks, QStringList({"0,1", "2,3", "4"}));
+        QCOMPARE(arrays, QStringList({"0-1%1", "0-1%1", "0-0%1"}));
+    }
+
+    // A real Slurm: three tiny runs as one job array, collected into the store once; collecting again adds
+    // nothing; a failing run is reported with its log.
+    void slurmSweepIsCollectedOnce()
+    {
+        if (geteuid() != 0)
+            QSKIP("Slurm sweep test: needs root to bring up the single-node cluster (run the tests as root, as CI does)");
+        QString script = qEnvironmentVariable("ATTNLAB_SLURM_SCRIPT");
+        if (script.isEmpty() && !qEnvironmentVariable("ATTNLAB_SHARED_TOOLS").isEmpty())
+            script = qEnvironmentVariable("ATTNLAB_SHARED_TOOLS") + "/slurm-single-node.sh";
+        if (script.isEmpty())
+            script = QStringLiteral(ATTNLAB_SOURCE_DIR "/../shared/tools/slurm-single-node.sh");
+        if (!QFile::exists(script))
+            QSKIP(qPrintable("Slurm sweep test: no cluster script at " + script + " (set ATTNLAB_SLURM_SCRIPT)"));
+        // Leave the machine as found: a cluster this test brings up, it takes down again (the script stops
+        // only the daemons it started).
+        QProcess ping;
+        ping.start("scontrol", {"ping"});
+        const bool wasUp = ping.waitForFinished(20000) && ping.readAllStandardOutput().contains("UP");
+        const auto down = qScopeGuard([&] {
+            if (!wasUp)
+                QProcess::execute("bash", {script, "down"});
+        });
+        QProcess up;
+        up.start("bash", {script, "up"});
+        if (!up.waitForFinished(600000) || up.exitCode() != 0)
+            QSKIP(qPrintable("Slurm sweep test: '" + script + " up' failed: " +
+                             QString::fromUtf8(up.readAllStandardError()).trimmed().split('\n').last()));
+
+        // Under /tmp, not the build's temporary folder: slurmd (root, same machine) must see the files.
+        QTemporaryDir dir(QDir::tempPath() + "/attnlab-sweep-XXXXXX");
+        const QString db = dir.filePath("runs.sqlite");
+        auto r = runCli({"sweep", "--models", "bow", "--positions", "none", "--seeds", "1,2,3", "--set", kTiny,
+                         "--executor", "slurm", "--threads", "1", "--time", "10", "--db", db, "--json"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QString id = r.lastJson()["sweep"].toString();
+        QCOMPARE(r.lastJson()["submitted"].toInt(), 3);
+        QCOMPARE(r.lastJson()["jobs"].toArray().size(), 1);
+
+        r = runCli({"sweep", "collect", id, "--wait", "--db", db, "--json"}, 240000);
+        QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
+        QCOMPARE(r.lastJson()["added"].toInt(), 3);
+        QCOMPARE(r.lastJson()["counts"].toObject()["done"].toInt(), 3);
+        auto stored = storedRuns(db);
+        QCOMPARE(stored.size(), 3);
+        QSet<qint64> seeds;
+        for (const auto s : stored) {
+            QCOMPARE(s.toObject()["status"].toString(), QString("completed"));
+            seeds << s.toObject()["seed"].toInteger();
+        }
+        QCOMPARE(seeds, QSet<qint64>({1, 2, 3}));
+
+        r = runCli({"sweep", "collect", id, "--db", db, "--json"}); // again: nothing new
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.lastJson()["added"].toInt(), 0);
+        QCOMPARE(r.lastJson()["skipped"].toInt(), 3);
+        QCOMPARE(storedRuns(db).size(), 3);
+        r = runCli({"sweep", "--models", "bow", "--positions", "none", "--seeds", "1,2,3", "--set", kTiny,
+                    "--executor", "slurm", "--db", db, "--json"}); // resubmitting submits nothing
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.lastJson()["submitted"].toInt(), 0);
+
+        // A run that cannot start (csv-text without its file): collect says which, with its log, and exits 1.
+        r = runCli({"sweep", "--models", "bow", "--positions", "none", "--set",
+                    "dataset=csv-text;steps=20;eval_every=10;device=cpu", "--executor", "slurm", "--db", db, "--json"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QString failing = r.lastJson()["sweep"].toString();
+        r = runCli({"sweep", "collect", failing, "--wait", "--db", db, "--json"}, 240000);
+        QCOMPARE(r.code, 1);
+        const auto problems = r.lastJson()["problems"].toArray();
+        QCOMPARE(problems.size(), 1);
+        QCOMPARE(problems[0].toObject()["state"].toString(), QString("failed"));
+        QFile log(problems[0].toObject()["log"].toString());
+        QVERIFY(log.open(QIODevice::ReadOnly));
+        QVERIFY2(log.readAll().contains("csv-text"), qPrintable(log.fileName()));
+        QCOMPARE(storedRuns(db).size(), 3);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSweep)
+#include "test_sweep.moc"
