@@ -4,6 +4,7 @@
 #include "core/store/SqliteConnection.h"
 #include "core/store/SqliteStatement.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -176,10 +177,13 @@ std::vector<std::vector<std::pair<int, double>>> RunQueries::curves(const std::v
         curves[to.back()] = std::move(series);
         series.clear();
     };
+    std::size_t lastSize = 0; // runs compared tend to be alike: size the next one like the last
     while (s.step()) {
         const std::int64_t run = s.integer(0);
         if (run != current) {
+            lastSize = std::max(lastSize, series.size());
             flush();
+            series.reserve(lastSize);
             current = run;
         }
         series.emplace_back(static_cast<int>(s.integer(1)), s.real(2));

@@ -385,7 +385,7 @@ private slots:
         // Hover reads the full data: the exact step, not a neighbour.
         const QString text = loss->pointText(QPointF(loss->xAxis->coordToPixel(12345), loss->yAxis->coordToPixel(-3.0)));
         QVERIFY2(text.contains("step 12345") && text.contains("-3"), qPrintable(text));
-        v->setDecimation(false);
+        v->setSampling(DisplaySampling::None);
         QCOMPARE(g->data()->size(), 20000);
         QVERIFY(!loss->isDecimated());
     }

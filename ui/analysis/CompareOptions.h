@@ -8,6 +8,10 @@ namespace attnlab::ui {
 // (the last two from the train/"epoch" and train/"wall_seconds" metrics the trainer logs).
 enum class CompareAxis { Step, Epoch, WallTime };
 
+// How long curves are thinned for the screen: min/max per pixel column (ours, the default),
+// QCustomPlot's own adaptive sampling, or not at all. The last two exist to measure the first.
+enum class DisplaySampling { PixelColumns, QCustomPlotAdaptive, None };
+
 // How a comparison is drawn; shared by CompareView and the headless CurvePlotRenderer, so the window
 // and `attnlab-cli runs plot` draw the same plot from the same settings.
 struct CompareOptions {

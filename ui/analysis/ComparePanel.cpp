@@ -134,9 +134,10 @@ void ComparePanel::setLegendLimit(int entries)
     rebuildLegend();
 }
 
-void ComparePanel::setDecimation(bool on)
+void ComparePanel::setSampling(DisplaySampling sampling)
 {
-    decimation_ = on;
+    sampling_ = sampling;
+    holdsAll_ = false;
     redecimate();
 }
 
@@ -161,6 +162,7 @@ void ComparePanel::setSeries(std::vector<PlotSeries> series, const CompareOption
 {
     clearGraphs();
     drawn_.clear();
+    holdsAll_ = false;
     legendGraphs_.clear();
     series_ = std::move(series);
     axis_ = axis;
@@ -238,7 +240,9 @@ void ComparePanel::setSeries(std::vector<PlotSeries> series, const CompareOption
             d.graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssStar, colour, 10));
             d.graph->setPen(QPen(colour, 1.6));
         } else {
-            d.graph->setPen(splitPen(s.split, colour, s.band.empty() ? 1.5 : 2.2));
+            // A run's line 1 px wide: Qt strokes lines up to 1 px on its fast path, wider ones as filled
+            // outlines, which made 100 overlaid runs take seconds to draw. A group's mean, one of a few, is bolder.
+            d.graph->setPen(splitPen(s.split, colour, s.band.empty() ? 1.0 : 2.0));
         }
     }
     rebuildLegend();
@@ -349,13 +353,15 @@ void ComparePanel::redecimate()
     const QCPRange range = xAxis->range();
     const int n = columns();
     decimatedColumns_ = n;
-    const double low = decimation_ ? range.lower : -std::numeric_limits<double>::max();
-    const double high = decimation_ ? range.upper : std::numeric_limits<double>::max();
+    const bool ours = sampling_ == DisplaySampling::PixelColumns;
+    if (!ours && holdsAll_)
+        return; // every point is there already, whatever the range
+    holdsAll_ = !ours;
+    const double low = range.lower, high = range.upper;
     for (const Drawn& d : drawn_) {
         QVector<QCPGraphData> data;
-        // Without ours, QCustomPlot's own adaptive sampling (its default) does the reducing.
-        d.graph->setAdaptiveSampling(!decimation_);
-        if (!decimation_) {
+        d.graph->setAdaptiveSampling(sampling_ == DisplaySampling::QCustomPlotAdaptive);
+        if (!ours) {
             data.reserve(static_cast<int>(d.x.size()));
             for (std::size_t i = 0; i < d.x.size(); ++i)
                 data.append(QCPGraphData(d.x[i], d.y[i]));

@@ -30,9 +30,8 @@ public:
     // How many runs or groups the plot's own legend names (the split keys always show); more than that,
     // and it says how many it leaves to the view's legend.
     void setLegendLimit(int entries);
-    // Off: every point is handed to QCustomPlot, which then samples with its own adaptive sampling (its
-    // default; for measuring what ours saves).
-    void setDecimation(bool on);
+    // PixelColumns by default; the others hand QCustomPlot every point (for measuring what ours saves).
+    void setSampling(DisplaySampling sampling);
     bool isDecimated() const; // whether any graph is drawn from fewer points than it has
 
     // Fits both axes to the data (double-click does the same).
@@ -69,7 +68,8 @@ private:
     CompareAxis axis_ = CompareAxis::Step;
     int legendLimit_ = 12;
     int decimatedColumns_ = 0;
-    bool decimation_ = true;
+    DisplaySampling sampling_ = DisplaySampling::PixelColumns;
+    bool holdsAll_ = false; // the graphs hold every point (sampling other than ours)
     bool logY_ = false;
 };
 

@@ -255,11 +255,11 @@ ComparePanel* CompareView::panel(const QString& metric) const
     return nullptr;
 }
 
-void CompareView::setDecimation(bool on)
+void CompareView::setSampling(DisplaySampling sampling)
 {
-    decimation_ = on;
+    sampling_ = sampling;
     for (ComparePanel* p : panels_)
-        p->setDecimation(on);
+        p->setSampling(sampling);
 }
 
 int CompareView::gridColumns() const
@@ -281,7 +281,7 @@ void CompareView::rebuildPanels()
         auto* p = new ComparePanel(metric, panelArea_);
         p->setMinimumHeight(280);
         p->setLegendLimit(8); // more runs than that: the list beside the panels names them
-        p->setDecimation(decimation_);
+        p->setSampling(sampling_);
         connect(p, &QWidget::customContextMenuRequested, this,
                 [this, p](const QPoint& at) { showPanelMenu(p, p->mapToGlobal(at)); });
         panels_.append(p);
@@ -310,7 +310,10 @@ void CompareView::redraw()
             if (!labels.contains({s.label, s.colour}))
                 labels.append({s.label, s.colour});
         p->setSeries(std::move(series), options_, axis, note);
-        p->replot(QCustomPlot::rpQueuedReplot);
+        // A panel never shown replots when the layout first sizes it: replotting it now would draw
+        // 100 runs once more at a size it never shows.
+        if (!p->testAttribute(Qt::WA_PendingResizeEvent))
+            p->replot(QCustomPlot::rpQueuedReplot);
     }
     for (const auto& [label, colour] : labels)
         legend_->addItem(new QListWidgetItem(swatch(RunPalette::colour(colour)), label));

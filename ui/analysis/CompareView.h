@@ -48,8 +48,8 @@ public:
 
     QList<ComparePanel*> panels() const { return panels_; }
     ComparePanel* panel(const QString& metric) const; // null when not shown
-    // Off: the panels hand every point to QCustomPlot (for the benchmark's "before").
-    void setDecimation(bool on);
+    // How the panels thin long curves for the screen (the benchmark compares the three).
+    void setSampling(DisplaySampling sampling);
 
     // Writes the panels (or only `only`) to a .png, .svg or .pdf at width × height pixels and dpi, in the
     // view's grid; returns "" or the error in words.
@@ -69,7 +69,7 @@ private:
     QList<qint64> runIds_;
     RunCurves curves_;
     CompareOptions options_;
-    bool decimation_ = true;
+    DisplaySampling sampling_ = DisplaySampling::PixelColumns;
 
     QSlider* smoothing_;
     QLabel* smoothingValue_;
