@@ -107,7 +107,7 @@ private Q_SLOTS:
         QCOMPARE(r.code, 2);
         r = runCli({"runs", "--help"});
         QCOMPARE(r.code, 0);
-        QVERIFY(r.out.contains("runs export --out FILE"));
+        QVERIFY(r.out.contains("runs export [--out FILE]"));
         r = runCli({"runs", "list", "--db", db, "--json"});
         QCOMPARE(r.json().array().size(), 3);
     }
