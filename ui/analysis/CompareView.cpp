@@ -94,12 +94,13 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent)
     bar->addWidget(xAxis_);
     bar->addSpacing(12);
     bar->addWidget(logY_);
-    bar->addSpacing(12);
-    bar->addWidget(new QLabel(tr("Group by:"), this));
-    bar->addWidget(groupBy_);
-    bar->addWidget(groupByEdit_, 1);
-    bar->addSpacing(12);
+    bar->addStretch(1);
     bar->addWidget(export_);
+    // Grouping on its own row, so the whole bar fits a 1280 px projector beside the run list.
+    auto* groupBar = new QHBoxLayout;
+    groupBar->addWidget(new QLabel(tr("Group by:"), this));
+    groupBar->addWidget(groupBy_);
+    groupBar->addWidget(groupByEdit_, 1);
 
     panelArea_ = new QWidget;
     panelArea_->setObjectName(QStringLiteral("comparePanels"));
@@ -130,6 +131,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(bar);
+    layout->addLayout(groupBar);
     layout->addWidget(splitter, 1);
     layout->addWidget(status_);
 

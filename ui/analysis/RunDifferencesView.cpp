@@ -25,6 +25,7 @@ RunDifferencesView::RunDifferencesView(QWidget* parent) : QWidget(parent)
     environment_->setToolTip(tr("Versions, device, host, CPU, dataset and embeddings hashes"));
     summary_ = new QLabel;
     summary_->setObjectName(QStringLiteral("differencesSummary"));
+    summary_->setWordWrap(true);
     auto* exportButton = new QPushButton(tr("Export…"));
     exportButton->setObjectName(QStringLiteral("differencesExport"));
     model_ = new TableDocumentModel(this);

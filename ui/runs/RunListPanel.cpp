@@ -112,6 +112,7 @@ RunListPanel::RunListPanel(QWidget* parent) : QWidget(parent)
 
     auto* title = new QLabel(tr("<b>Runs</b> — select one to show its curves and attention; several to act on them"),
                              this);
+    title->setWordWrap(true);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(title);
