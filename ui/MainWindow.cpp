@@ -224,6 +224,13 @@ void MainWindow::createMenus()
     QMenu* runMenu = menuBar()->addMenu(tr("&Runs"));
     runMenu->addAction(tr("&Refresh history"), QKeySequence::Refresh, this, &MainWindow::refreshRuns);
     runMenu->addSeparator();
+    QAction* filter = runMenu->addAction(tr("&Filter runs"), QKeySequence::Find, runList_, &RunListPanel::focusFilter);
+    filter->setObjectName(QStringLiteral("filterRunsAction"));
+    QAction* selectShown = runMenu->addAction(tr("Select all &shown"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A),
+                                              runList_, &RunListPanel::selectAllShown);
+    selectShown->setObjectName(QStringLiteral("selectShownAction"));
+    runMenu->addMenu(runList_->savedFiltersMenu());
+    runMenu->addSeparator();
     // Delete and F2 act only while the run table has the focus (WidgetWithChildrenShortcut on the
     // actions the table carries): Delete in a text field or a spin box must stay an editing key.
     auto runAction = [&](const QString& text, const char* name, QKeySequence key, void (MainWindow::*slot)()) {

@@ -108,7 +108,7 @@ RunStore::RunStore(const std::string& path, int busyTimeoutMs)
     // throws, impl_ closes the connection.
     const SqliteConnection& c = impl_->connection;
     c.exec("PRAGMA foreign_keys = ON");
-    c.exec("PRAGMA journal_mode = WAL");
+    c.execRetryingWhileBusy("PRAGMA journal_mode = WAL"); // see there: no busy handler for it
     c.exec("PRAGMA synchronous = NORMAL");
     // Listing 10,000 runs reads ~15 MB of rows; a 32 MiB page cache (2 MiB by default) keeps a refresh of
     // an unchanged store from reading them again through the file. (Memory-mapped reads were tried and

@@ -29,12 +29,18 @@ void RunStoreSchema::migrate() const
                                  std::to_string(found) + ", this build knows " +
                                  std::to_string(RunStore::kSchemaVersion) + ")");
     if (found == 0) {
-        // An SQLite file with someone else's tables is not ours to change.
-        SqliteStatement tables(connection_, "SELECT COUNT(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'");
-        tables.step();
-        if (tables.integer(0) > 0)
-            throw std::runtime_error("run store " + connection_.path() +
-                                     ": not an Attention Lab run database (an SQLite file with other tables)");
+        // An SQLite file with someone else's tables is not ours to change. Version and tables are read in
+        // one transaction: another process creating this store between two separate reads would show its
+        // fresh tables next to the version 0 read before, and look foreign.
+        connection_.transaction([&] {
+            if (version() > 0)
+                return;
+            SqliteStatement tables(connection_, "SELECT COUNT(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'");
+            tables.step();
+            if (tables.integer(0) > 0)
+                throw std::runtime_error("run store " + connection_.path() +
+                                         ": not an Attention Lab run database (an SQLite file with other tables)");
+        });
     }
     if (found < 1)
         migrateToVersion1();

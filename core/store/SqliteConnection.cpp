@@ -2,8 +2,10 @@
 
 #include <sqlite3.h>
 
+#include <chrono>
 #include <filesystem>
 #include <stdexcept>
+#include <thread>
 
 namespace attnlab {
 
@@ -68,6 +70,19 @@ void SqliteConnection::exec(const std::string& sql) const
     const int rc = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, nullptr);
     if (rc != SQLITE_OK)
         fail(rc);
+}
+
+void SqliteConnection::execRetryingWhileBusy(const std::string& sql) const
+{
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(busyTimeoutMs_);
+    for (;;) {
+        const int rc = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, nullptr);
+        if (rc == SQLITE_OK)
+            return;
+        if ((rc & 0xff) != SQLITE_BUSY || std::chrono::steady_clock::now() >= deadline)
+            fail(rc);
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
 }
 
 void SqliteConnection::rollback() const

@@ -26,6 +26,10 @@ public:
 
     [[noreturn]] void fail(int rc) const; // throws the error for SQLite result code rc
     void exec(const std::string& sql) const;
+    // exec, tried again while SQLite answers BUSY, for up to the busy timeout: for statements whose
+    // locks SQLite does not wait for through the busy handler (changing the journal mode answers BUSY at
+    // once while another connection opens the same new file).
+    void execRetryingWhileBusy(const std::string& sql) const;
 
     // Runs body inside BEGIN IMMEDIATE ... COMMIT and returns what it returns; rolls back and rethrows on
     // any error. IMMEDIATE takes the write lock up front, so a transaction never fails half-way for it.

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <mutex>
 #include <thread>
 #include <cctype>
 #include <cmath>
@@ -363,18 +364,23 @@ private Q_SLOTS:
         for (int round = 0; round < 10; ++round) {
             const std::string path = dir.filePath(QString("fresh-%1.sqlite").arg(round)).toStdString();
             std::atomic<int> failures{0};
+            std::mutex mutex;
+            std::string firstError;
             std::vector<std::thread> openers;
             for (int i = 0; i < 6; ++i)
                 openers.emplace_back([&] {
                     try {
                         RunStore store(path);
-                    } catch (const std::exception&) {
+                    } catch (const std::exception& e) {
                         ++failures;
+                        const std::lock_guard lock(mutex);
+                        if (firstError.empty())
+                            firstError = e.what();
                     }
                 });
             for (auto& t : openers)
                 t.join();
-            QCOMPARE(failures.load(), 0);
+            QVERIFY2(failures.load() == 0, firstError.c_str());
             QCOMPARE(RawDb(path).scalar("PRAGMA user_version"), std::to_string(RunStore::kSchemaVersion));
         }
     }

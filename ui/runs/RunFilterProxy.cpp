@@ -2,6 +2,8 @@
 
 #include "ui/runs/RunTableModel.h"
 
+#include <utility>
+
 namespace attnlab::ui {
 
 RunFilterProxy::RunFilterProxy(RunTableModel* model, QObject* parent) : QSortFilterProxyModel(parent), model_(model)
@@ -10,18 +12,19 @@ RunFilterProxy::RunFilterProxy(RunTableModel* model, QObject* parent) : QSortFil
     setSortRole(RunTableModel::SortRole);
 }
 
-void RunFilterProxy::setFilterWords(const QString& text)
+const RunFilterQuery& RunFilterProxy::setFilterText(const QString& text)
 {
-    const QStringList words = text.toLower().split(QLatin1Char(' '), Qt::SkipEmptyParts);
-    if (words == words_)
-        return;
-    words_ = words;
+    RunFilterQuery query = RunFilterQuery::parse(text);
+    if (query == query_)
+        return query_;
+    query_ = std::move(query);
     invalidateFilter();
+    return query_;
 }
 
 bool RunFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const
 {
-    return !sourceParent.isValid() && (words_.isEmpty() || model_->matches(sourceRow, words_));
+    return !sourceParent.isValid() && (query_.isEmpty() || model_->matches(sourceRow, query_));
 }
 
 bool RunFilterProxy::lessThan(const QModelIndex& left, const QModelIndex& right) const

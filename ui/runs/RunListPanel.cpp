@@ -2,15 +2,21 @@
 
 #include "ui/runs/RunFilterProxy.h"
 #include "ui/runs/RunTableModel.h"
+#include "ui/runs/SavedFilters.h"
 
 #include <QAction>
+#include <QHBoxLayout>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
+#include <QMessageBox>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -94,14 +100,41 @@ RunListPanel::RunListPanel(QWidget* parent) : QWidget(parent)
 
     filter_ = new QLineEdit(this);
     filter_->setObjectName(QStringLiteral("runFilter"));
-    filter_->setPlaceholderText(tr("Filter runs: words from the name, model, dataset, status, tags or notes"));
+    filter_->setPlaceholderText(tr("Filter: words, or model:ssan test>45 tag=thesis -status:failed"));
+    filter_->setToolTip(
+        tr("<p>Every term must hold. A word is looked for anywhere in the row; <i>field</i><b>:</b>text looks in "
+           "one field, <i>field</i><b>=</b>text matches it exactly; numbers compare with &lt; &lt;= &gt; &gt;= = "
+           "!=; a leading <b>-</b> negates a term; \"double quotes\" keep spaces.</p><p>Fields: %1.</p>"
+           "<p>Examples: <code>dataset=sst-fine model:ssan test&gt;=45</code>, "
+           "<code>started&gt;=2026-11-01 -status:completed</code></p>")
+            .arg(RunFilterQuery::fieldNames().join(QStringLiteral(", "))));
     filter_->setClearButtonEnabled(true);
-    connect(filter_, &QLineEdit::textChanged, this, [this](const QString& text) { proxy_->setFilterWords(text); });
+    connect(filter_, &QLineEdit::textChanged, this, &RunListPanel::onFilterEdited);
+
+    savedMenu_ = new QMenu(tr("Saved &filters"), this);
+    savedMenu_->setObjectName(QStringLiteral("savedFiltersMenu"));
+    connect(savedMenu_, &QMenu::aboutToShow, this, &RunListPanel::fillSavedFiltersMenu);
+    fillSavedFiltersMenu(); // so the window's menu and tests see the entries before it is first shown
+    auto* savedButton = new QToolButton(this);
+    savedButton->setObjectName(QStringLiteral("savedFiltersButton"));
+    savedButton->setText(tr("Saved"));
+    savedButton->setToolTip(tr("Save this filter under a name, or apply a saved one (its runs are selected)"));
+    savedButton->setMenu(savedMenu_);
+    savedButton->setPopupMode(QToolButton::InstantPopup);
+
+    filterStatus_ = new QLabel(this);
+    filterStatus_->setObjectName(QStringLiteral("filterStatus"));
+    filterStatus_->setWordWrap(true);
+    filterStatus_->hide();
 
     auto* runsPage = new QWidget(this);
     auto* runsLayout = new QVBoxLayout(runsPage);
     runsLayout->setContentsMargins(0, 0, 0, 0);
-    runsLayout->addWidget(filter_);
+    auto* filterRow = new QHBoxLayout;
+    filterRow->addWidget(filter_, 1);
+    filterRow->addWidget(savedButton);
+    runsLayout->addLayout(filterRow);
+    runsLayout->addWidget(filterStatus_);
     runsLayout->addWidget(table_, 1);
     tabs_ = new QTabWidget(this);
     tabs_->setObjectName(QStringLiteral("runTabs"));
@@ -126,6 +159,7 @@ RunListPanel::RunListPanel(QWidget* parent) : QWidget(parent)
 void RunListPanel::setRuns(const std::vector<RunRecord>& runs)
 {
     model_->setRuns(runs);
+    showFilterStatus();
     if (table_->isVisible())
         fitColumns();
     // A run that went away (deleted elsewhere) leaves the selection; say so, quietly otherwise.
@@ -198,6 +232,116 @@ void RunListPanel::setAggregates(const std::vector<RunAggregate>& groups)
 void RunListPanel::setFilterText(const QString& text)
 {
     filter_->setText(text); // the proxy re-filters on textChanged
+}
+
+QString RunListPanel::filterText() const
+{
+    return filter_->text();
+}
+
+QString RunListPanel::filterError() const
+{
+    return proxy_->query().error();
+}
+
+void RunListPanel::onFilterEdited(const QString& text)
+{
+    proxy_->setFilterText(text);
+    showFilterStatus();
+}
+
+void RunListPanel::showFilterStatus()
+{
+    const RunFilterQuery& query = proxy_->query();
+    if (!query.isValid()) {
+        // Said, not coloured only: every row stays listed, and the user learns which term to fix.
+        filterStatus_->setText(tr("⚠ Not a filter: %1").arg(query.error().toHtmlEscaped()));
+        filterStatus_->show();
+    } else if (!query.isEmpty()) {
+        filterStatus_->setText(tr("%Ln of %1 runs shown", nullptr, proxy_->rowCount()).arg(model_->rowCount()));
+        filterStatus_->show();
+    } else {
+        filterStatus_->hide();
+    }
+}
+
+void RunListPanel::selectAllShown()
+{
+    table_->selectAll();
+}
+
+void RunListPanel::focusFilter()
+{
+    tabs_->setCurrentIndex(0);
+    filter_->setFocus(Qt::ShortcutFocusReason);
+    filter_->selectAll();
+}
+
+void RunListPanel::saveFilter(const QString& name)
+{
+    SavedFilters().save(name, filter_->text().trimmed());
+    fillSavedFiltersMenu();
+}
+
+bool RunListPanel::applySavedFilter(const QString& name)
+{
+    const SavedFilters saved;
+    if (!saved.contains(name))
+        return false;
+    tabs_->setCurrentIndex(0);
+    setFilterText(saved.query(name));
+    selectAllShown();
+    return true;
+}
+
+bool RunListPanel::deleteSavedFilter(const QString& name)
+{
+    const bool removed = SavedFilters().remove(name);
+    fillSavedFiltersMenu();
+    return removed;
+}
+
+void RunListPanel::askToSaveFilter()
+{
+    const QString query = filter_->text().trimmed();
+    if (query.isEmpty() || !proxy_->query().isValid()) {
+        QMessageBox::information(this, tr("Save filter"),
+                                 query.isEmpty() ? tr("Type a filter first; it is saved as typed.")
+                                                 : tr("This filter is not valid: %1").arg(proxy_->query().error()));
+        return;
+    }
+    bool ok = false;
+    const QString name = QInputDialog::getText(this, tr("Save filter"), tr("Name for \"%1\":").arg(query),
+                                               QLineEdit::Normal, {}, &ok)
+                             .trimmed();
+    if (!ok || name.isEmpty())
+        return;
+    if (SavedFilters().contains(name) &&
+        QMessageBox::question(this, tr("Save filter"), tr("Replace the saved filter \"%1\"?").arg(name)) !=
+            QMessageBox::Yes)
+        return;
+    saveFilter(name);
+}
+
+void RunListPanel::fillSavedFiltersMenu()
+{
+    savedMenu_->clear();
+    QAction* save = savedMenu_->addAction(tr("&Save current filter as…"), this, &RunListPanel::askToSaveFilter);
+    save->setObjectName(QStringLiteral("saveFilterAction"));
+    const SavedFilters saved;
+    const QStringList names = saved.names();
+    if (names.isEmpty())
+        return;
+    savedMenu_->addSection(tr("Apply and select its runs"));
+    for (const QString& name : names) {
+        QAction* apply = savedMenu_->addAction(name, this, [this, name] { applySavedFilter(name); });
+        apply->setObjectName(QStringLiteral("savedFilter:") + name);
+        apply->setToolTip(saved.query(name));
+    }
+    QMenu* remove = savedMenu_->addMenu(tr("&Delete saved filter"));
+    remove->setObjectName(QStringLiteral("deleteSavedFilterMenu"));
+    for (const QString& name : names)
+        remove->addAction(name, this, [this, name] { deleteSavedFilter(name); });
 }
 
 int RunListPanel::visibleRunCount() const

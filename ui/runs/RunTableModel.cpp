@@ -178,12 +178,44 @@ int RunTableModel::rowOf(qint64 runId) const
     return rowOfId_.value(runId, -1);
 }
 
-bool RunTableModel::matches(int row, const QStringList& lowerCaseWords) const
+bool RunTableModel::matches(int row, const RunFilterQuery& query) const
 {
-    const QString& text = rows_[static_cast<std::size_t>(row)].search;
-    for (const QString& w : lowerCaseWords)
-        if (!text.contains(w))
+    using F = RunFilterQuery::Field;
+    const Row& r = rows_[static_cast<std::size_t>(row)];
+    for (const RunFilterQuery::Term& term : query.terms()) {
+        bool holds = true;
+        switch (term.field) {
+        case F::Any: holds = r.search.contains(term.text) != term.negated; break;
+        case F::Id: holds = RunFilterQuery::holdsForNumber(term, true, static_cast<double>(r.id)); break;
+        case F::Dev: holds = RunFilterQuery::holdsForNumber(term, r.hasDev, r.dev); break;
+        case F::Test: holds = RunFilterQuery::holdsForNumber(term, r.hasTest, r.test); break;
+        case F::Steps: holds = RunFilterQuery::holdsForNumber(term, true, static_cast<double>(r.summary.steps)); break;
+        case F::Seconds:
+            holds = RunFilterQuery::holdsForNumber(term, r.summary.status != RunStatus::Running, r.summary.seconds);
+            break;
+        case F::Name: holds = RunFilterQuery::holdsForText(term, r.name.toLower()); break;
+        case F::Started: holds = RunFilterQuery::holdsForText(term, qs(r.startedAt).toLower()); break;
+        case F::Dataset: holds = RunFilterQuery::holdsForText(term, r.dataset.toLower()); break;
+        case F::Model: holds = RunFilterQuery::holdsForText(term, r.model.toLower()); break;
+        case F::Position: holds = RunFilterQuery::holdsForText(term, r.position.toLower()); break;
+        case F::Status: holds = RunFilterQuery::holdsForText(term, qs(toString(r.summary.status))); break;
+        case F::Device: holds = RunFilterQuery::holdsForText(term, r.device.toLower()); break;
+        case F::Notes: holds = RunFilterQuery::holdsForText(term, r.notes.toLower()); break;
+        case F::Tags:
+            if (term.op == RunFilterQuery::Op::Equal || term.op == RunFilterQuery::Op::NotEqual) {
+                // "tag=thesis": one of the tags is exactly it (not "thesis-quick").
+                bool any = false;
+                for (const QString& t : tagList(r.tags))
+                    any = any || t.toLower() == term.text;
+                holds = (any == (term.op == RunFilterQuery::Op::Equal)) != term.negated;
+            } else {
+                holds = RunFilterQuery::holdsForText(term, r.tags.toLower());
+            }
+            break;
+        }
+        if (!holds)
             return false;
+    }
     return true;
 }
 

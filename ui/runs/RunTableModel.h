@@ -2,6 +2,8 @@
 #include "core/results/RunSummary.h"
 #include "core/store/RunRecord.h"
 
+#include "ui/runs/RunFilterQuery.h"
+
 #include <QAbstractTableModel>
 #include <QHash>
 #include <QString>
@@ -32,9 +34,9 @@ public:
     void setRuns(const std::vector<RunRecord>& runs);
     qint64 runIdAt(int row) const;
     int rowOf(qint64 runId) const; // -1 when not listed
-    // True when every word (already lower-case) occurs in the row's id, name, dataset, model, position,
-    // status, device, tags or notes.
-    bool matches(int row, const QStringList& lowerCaseWords) const;
+    // True when every term of the query holds for the row (a plain word: found in its id, name, dataset,
+    // model, position, status, device, tags or notes).
+    bool matches(int row, const RunFilterQuery& query) const;
     // Row a sorts before row b by this column's value (numbers by value, text without regard to case).
     bool lessThan(int a, int b, int column) const;
 
