@@ -9,6 +9,7 @@
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -132,6 +133,39 @@ private Q_SLOTS:
         QVERIFY(store.curves({}, "train", "loss").empty());
         // The same as the one-run read.
         QCOMPARE(store.curves({a}, "dev", "loss").front(), store.metricSeries(a, "dev", "loss"));
+    }
+
+    // Forty runs are read in two halves on two connections at once: every run still gets its own curve,
+    // in the order asked, a run asked for in both halves included, and a write made just before is seen.
+    void manyRunsReadInTwoHalvesGiveEachItsCurve()
+    {
+        QTemporaryDir dir;
+        RunStore store(dir.filePath("runs.sqlite").toStdString());
+        std::vector<std::int64_t> ids;
+        for (int r = 0; r < 40; ++r) {
+            ids.push_back(store.beginRun(testing::infoFor("synthetic-sentiment", "ssan", "rpr", r)));
+            std::vector<MetricPoint> points;
+            for (int step = 1; step <= 5 + r; ++step)
+                points.push_back({step, "train", "loss", r + step / 100.0});
+            store.appendMetrics(ids.back(), points);
+        }
+        std::vector<std::int64_t> asked = ids;
+        std::reverse(asked.begin(), asked.end());
+        asked.push_back(ids[39]); // first in the list and last: one in each half
+        asked.insert(asked.begin() + 7, 12345); // not a run
+        const auto curves = store.curves(asked, "train", "loss");
+        QCOMPARE(curves.size(), asked.size());
+        for (std::size_t i = 0; i < asked.size(); ++i) {
+            if (asked[i] == 12345) {
+                QVERIFY(curves[i].empty());
+                continue;
+            }
+            const int r = static_cast<int>(std::find(ids.begin(), ids.end(), asked[i]) - ids.begin());
+            QCOMPARE(curves[i].size(), std::size_t(5 + r));
+            QCOMPARE(curves[i].back(), (std::pair<int, double>{5 + r, r + (5 + r) / 100.0}));
+        }
+        store.appendMetrics(ids[0], {{100, "train", "loss", 9.0}});
+        QCOMPARE(store.curves(ids, "train", "loss").front().back(), (std::pair<int, double>{100, 9.0}));
     }
 };
 

@@ -6,6 +6,7 @@
 #include <QtWidgets/QToolTip>
 
 #include <algorithm>
+#include <utility>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -99,6 +100,22 @@ ComparePanel::ComparePanel(const QString& metric, QWidget* parent) : QCustomPlot
             QToolTip::hideText();
         else
             QToolTip::showText(event->globalPosition().toPoint(), text, this);
+    });
+    // QCustomPlot queues a replot when it is made, and a panel made for newly selected runs is still hidden
+    // (not yet laid out) when it fires; it is drawn again once shown at its size. Drawing 100 curves for
+    // that first, unseen replot cost as much as the one that shows: while hidden, the curves are skipped
+    // and drawn at the next paint.
+    connect(this, &QCustomPlot::beforeReplot, this, [this] {
+        if (!isVisible() && !painting_) {
+            layer(QStringLiteral("main"))->setVisible(false);
+            curvesSkipped_ = true;
+        }
+    });
+    connect(this, &QCustomPlot::afterReplot, this, [this] {
+        if (std::exchange(curvesSkipped_, false)) {
+            layer(QStringLiteral("main"))->setVisible(true);
+            replotBeforePaint_ = true;
+        }
     });
     connect(this, &QCustomPlot::mouseDoubleClick, this, [this] {
         fitToData();
@@ -304,7 +321,20 @@ void ComparePanel::wrapLegend(int plotWidth)
 void ComparePanel::resizeEvent(QResizeEvent* event)
 {
     wrapLegend(event->size().width());
-    QCustomPlot::resizeEvent(event);
+    // What QCustomPlot::resizeEvent does, less its immediate replot.
+    setViewport(rect());
+    replotBeforePaint_ = true;
+    update();
+}
+
+void ComparePanel::paintEvent(QPaintEvent* event)
+{
+    if (std::exchange(replotBeforePaint_, false)) {
+        painting_ = true; // a hidden panel painted by grab() draws its curves too
+        replot(rpQueuedRefresh); // draws the buffers now, at the size the panel is painted at
+        painting_ = false;
+    }
+    QCustomPlot::paintEvent(event);
 }
 
 int ComparePanel::columns() const

@@ -40,7 +40,10 @@ public:
     QString pointText(const QPointF& pixel) const;
 
 protected:
+    // A resize only marks the plot for a replot at the next paint: while a layout settles, a panel is
+    // resized two or three times before it is shown, and each QCustomPlot resize replotted every curve.
     void resizeEvent(QResizeEvent* event) override;
+    void paintEvent(QPaintEvent* event) override;
 
 private:
     enum class Role { Line, Raw, Points, Upper, Lower };
@@ -64,6 +67,9 @@ private:
     QCPLegend* legend_;
     std::vector<PlotSeries> series_;
     std::vector<Drawn> drawn_;
+    bool replotBeforePaint_ = false;
+    bool painting_ = false;      // inside paintEvent's replot
+    bool curvesSkipped_ = false; // the replot under way leaves the curves out (hidden panel)
     std::vector<QCPGraph*> legendGraphs_; // data-less graphs that only carry legend entries
     CompareAxis axis_ = CompareAxis::Step;
     int legendLimit_ = 12;
