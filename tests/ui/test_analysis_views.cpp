@@ -9,6 +9,7 @@
 #include "ui/analysis/RunDifferencesView.h"
 #include "ui/analysis/TableDocumentModel.h"
 #include "ui/analysis/TableExportDialog.h"
+#include "ui/runs/RunListPanel.h"
 #include "tests/support/WidgetLookup.h"
 
 #include <QAction>
@@ -55,6 +56,17 @@ std::int64_t store(RunStore& s, const StoredRun& r, double learningRate = 1e-3)
     summary.bestDevAccuracy = r.test + 0.01;
     summary.testConfusion = {{40, 10}, {5, 45}};
     summary.testMacroF1 = 0.849;
+    // Curves shaped like a real run's, so the Compare tab has something to draw: loss falling with some
+    // noise, dev accuracy rising towards the run's test accuracy.
+    std::vector<MetricPoint> points;
+    for (int step = 2; step <= 100; step += 2) {
+        const double noise = 0.08 * std::sin(1.7 * step + 3.0 * static_cast<double>(r.seed));
+        points.push_back({step, "train", "loss", (1.6 + noise) * std::exp(-step / (r.model == "lstm" ? 60.0 : 35.0)) + 0.2});
+        points.push_back({step, "train", "epoch", step / 25.0});
+        if (step % 10 == 0)
+            points.push_back({step, "dev", "accuracy", (r.test + 0.01) * (1.0 - std::exp(-step / 25.0)) + noise / 10});
+    }
+    s.appendMetrics(id, points);
     s.finishRun(id, summary);
     return id;
 }
@@ -166,6 +178,21 @@ private slots:
         QVERIFY2(window.minimumSizeHint().width() <= 1280, "the window must fit a 1280x720 projector");
         QDir().mkpath(QStringLiteral("screenshots"));
         QVERIFY(window.grab().save(QStringLiteral("screenshots/results-matrix.png")));
+
+        // The Compare tab at a projector's size: four SST-fine runs grouped by model, smoothed.
+        window.resize(1280, 720);
+        auto* compare = child<CompareView>(&window, "compareView");
+        auto* runList = child<RunListPanel>(&window, "runListPanel");
+        runList->setFilterText(QStringLiteral("dataset=sst-fine"));
+        runList->selectAllShown();
+        QCOMPARE(compare->runs().size(), 4);
+        compare->setSmoothing(0.6);
+        compare->setGroupBy({QStringLiteral("model")});
+        child<QAction>(&window, "showWorkspace1")->trigger();
+        const QString status = child<QLabel>(compare, "statusLabel")->text();
+        QVERIFY2(status.contains(QStringLiteral("2 group(s)")), qPrintable(status));
+        QTest::qWait(50);
+        QVERIFY(window.grab().save(QStringLiteral("screenshots/compare-tab-1280x720.png")));
     }
 };
 
