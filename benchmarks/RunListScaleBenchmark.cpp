@@ -418,7 +418,8 @@ int main(int argc, char** argv)
     panel.setRuns(store.listRuns());
     panel.show();
     QApplication::processEvents();
-    const std::vector<std::string> words = {"lstm", "lstm failed", "sml2010 essan rpr", "sweep", "zzz", ""};
+    const std::vector<std::string> words = {"lstm", "lstm failed", "sml2010 essan rpr", "sweep", "zzz",
+                                            "model=lstm status=failed", "dataset=sst-fine test>=40 -position:none", ""};
     std::map<std::string, int> visible;
     for (int r = 0; r < o.repeat; ++r) {
         for (const auto& w : words) {
