@@ -1,4 +1,5 @@
 #include "cli/CliApp.h"
+#include "core/platform/AllocatorTuning.h"
 
 #ifdef ATTNLAB_CLI_PLOTS
 #include "ui/analysis/CurvePlotRenderer.h"
@@ -8,6 +9,7 @@
 
 int main(int argc, char** argv)
 {
+    attnlab::AllocatorTuning::applyForTraining(); // before the first large allocation
 #ifdef ATTNLAB_CLI_PLOTS
     attnlab::PlotRenderer::install(std::make_unique<attnlab::ui::CurvePlotRenderer>());
 #endif

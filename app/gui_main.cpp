@@ -1,3 +1,4 @@
+#include "core/platform/AllocatorTuning.h"
 #include "core/platform/BlasLibrary.h"
 #include "core/platform/BuildInfo.h"
 #include "core/store/RunStore.h"
@@ -16,6 +17,7 @@
 
 int main(int argc, char** argv)
 {
+    attnlab::AllocatorTuning::applyForTraining(); // the window trains through the same engine
     // --help and --version answer without a display (a terminal, man page generation, a CI machine).
     bool answerOnly = false;
     for (int i = 1; i < argc; ++i)

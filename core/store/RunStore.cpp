@@ -1,5 +1,6 @@
 #include "core/store/RunStore.h"
 
+#include "core/platform/AllocatorTuning.h"
 #include "core/platform/BuildInfo.h"
 #include "core/platform/HostInfo.h"
 #include "core/store/RunAggregates.h"
@@ -180,7 +181,7 @@ std::int64_t RunStore::beginRun(const RunInfo& info)
         {"torch_version", info.torchVersion},           {"device", info.device},
         {"host", host},                                 {"os", HostInfo::operatingSystem()},
         {"cpu_model", HostInfo::cpuModel()},            {"cpu_cores", std::thread::hardware_concurrency()},
-        {"dataset", c.dataset},
+        {"dataset", c.dataset},                         {"allocator", AllocatorTuning::state()},
     };
     SqliteStatement s(impl_->connection,
                       "INSERT INTO runs (name, status, started_at, config_json, seed, dataset, model, position,"

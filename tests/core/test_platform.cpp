@@ -1,7 +1,41 @@
-// Facts of the process: which BLAS LibTorch got (Debian's reference BLAS is ~13x slower, DESIGN.md trap 3).
+// Facts of the process: which BLAS LibTorch got (Debian's reference BLAS is ~13x slower, DESIGN.md trap 3),
+// and the malloc settings that keep a training step's large buffers in the process.
+#include "core/platform/AllocatorTuning.h"
 #include "core/platform/BlasLibrary.h"
 
 #include <QtTest/QtTest>
+
+#include <sys/resource.h>
+
+#include <cstdlib>
+#include <cstring>
+
+extern char** environ;
+
+namespace {
+
+long minorFaults()
+{
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return usage.ru_minflt;
+}
+
+// What a training step does to memory: a large buffer allocated, written, freed, five times over.
+long faultsOfFiveLargeBuffers(std::size_t bytes)
+{
+    const long before = minorFaults();
+    for (int i = 0; i < 5; ++i) {
+        char* volatile buffer = static_cast<char*>(std::malloc(bytes));
+        std::memset(buffer, i + 1, bytes);
+        if (buffer[bytes - 1] != i + 1) // read back, so the writes and the allocation stay
+            return -1;
+        std::free(buffer);
+    }
+    return minorFaults() - before;
+}
+
+} // namespace
 
 using namespace attnlab;
 
@@ -26,6 +60,32 @@ private Q_SLOTS:
         QVERIFY2(!path.empty(), "no BLAS mapped into a LibTorch process");
         QVERIFY2(BlasLibrary::classify(path) == BlasLibrary::Kind::OpenBlas, path.c_str());
         QVERIFY(BlasLibrary::slowWarning().empty());
+    }
+
+    // 64 MiB is above glibc's mmap threshold: by default each allocation is mapped afresh and every page
+    // faulted in again (5 x 16,384 faults); tuned, the memory of the first is reused by the next four.
+    void tunedMallocReusesLargeBuffers()
+    {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+        QSKIP("a sanitizer's allocator replaces glibc malloc here");
+#endif
+        for (char** e = environ; e && *e; ++e)
+            if (std::strncmp(*e, "MALLOC_", 7) == 0 || std::strncmp(*e, "GLIBC_TUNABLES=", 15) == 0)
+                QSKIP("malloc is tuned by this test's environment");
+        constexpr std::size_t bytes = 64u << 20;
+        const long pages = static_cast<long>(bytes / 4096);
+        QCOMPARE(AllocatorTuning::state(), std::string("glibc defaults"));
+        const long untuned = faultsOfFiveLargeBuffers(bytes);
+        QVERIFY2(untuned >= 4 * pages, qPrintable(QString("%1 faults by default").arg(untuned)));
+
+        QCOMPARE(AllocatorTuning::applyForTraining(), std::string("glibc, mmap threshold 1 GiB, trim threshold 256 MiB"));
+        faultsOfFiveLargeBuffers(bytes); // the heap grows to hold one buffer
+        const long tuned = faultsOfFiveLargeBuffers(bytes);
+        QVERIFY2(tuned < pages / 4, qPrintable(QString("%1 faults tuned, %2 by default").arg(tuned).arg(untuned)));
+
+        qputenv("ATTNLAB_MALLOC", "default");
+        QCOMPARE(AllocatorTuning::applyForTraining(), std::string("glibc defaults (ATTNLAB_MALLOC=default)"));
+        qunsetenv("ATTNLAB_MALLOC");
     }
 };
 
