@@ -9,6 +9,8 @@
 
 #include <zlib.h>
 
+#include <cmath>
+
 using namespace attnlab;
 
 namespace {
@@ -52,6 +54,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const auto rows = embeddings.matrixFor(vocabulary, 0.25, 1, &found);
         if (rows.size() != static_cast<std::size_t>(vocabulary.size() * embeddings.dimension()))
             __builtin_trap();
+        for (float v : rows)
+            if (!std::isfinite(v))
+                __builtin_trap(); // a non-finite vector loaded without an error would only show up as a NaN loss
     });
     return 0;
 }
