@@ -21,6 +21,7 @@ fi
 if ! command -v clang++ >/dev/null || ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1; then
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends clang libclang-rt-14-dev
 fi
 export CCACHE_SLOPPINESS=${CCACHE_SLOPPINESS:-pch_defines,time_macros,include_file_mtime,include_file_ctime}
@@ -48,8 +49,8 @@ for h in "${harnesses[@]}"; do
     failed+=("$h")
   fi
   done_line=$(grep -E '^#[0-9]+[[:space:]]+DONE' "$log" | tail -1 || true)
-  runs=$(grep -oP 'stat::number_of_executed_units: \K[0-9]+' "$log" || echo "?")
-  speed=$(grep -oP 'stat::average_exec_per_sec: \K[0-9]+' "$log" || echo "?")
+  runs=$(grep -oP 'stat::number_of_executed_units:\s+\K[0-9]+' "$log" || echo "?")
+  speed=$(grep -oP 'stat::average_exec_per_sec:\s+\K[0-9]+' "$log" || echo "?")
   cov=$(echo "$done_line" | grep -oP 'cov: \K[0-9]+' || true)
   ft=$(echo "$done_line" | grep -oP 'ft: \K[0-9]+' || true)
   printf '%-22s %-6s runs %-10s exec/s %-7s cov %-6s ft %-6s corpus %s\n' "$h" "$status" "$runs" "$speed" \

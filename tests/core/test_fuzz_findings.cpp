@@ -6,6 +6,7 @@
 #include "core/data/DataError.h"
 #include "core/data/WordEmbeddings.h"
 #include "core/data/install/DatasetManifest.h"
+#include "core/data/readers/SstTree.h"
 #include "core/sweep/SweepSpec.h"
 
 #include <QtCore/QFile>
@@ -91,6 +92,21 @@ private Q_SLOTS:
         expectError<DataError>([&] { WordEmbeddings::load(path, noCache()); }, {"huge-count.bin", "ends after 1 of the header's 99999999999 vectors"});
         const auto wide = write("huge-dim.bin", QByteArray("1 99999999999\ngood \x01\x02"));
         expectError<DataError>([&] { WordEmbeddings::load(wide, noCache()); }, {"huge-dim.bin:1", "99999999999 dimensions"});
+    }
+
+    // Found reading SstTree's recursive parser for fuzz_sst: a line of 200,000 '(' overflowed the stack
+    // (a segmentation fault, no message). The fuzzers' inputs (32 KiB) are too short to reach it.
+    void sstTreeNestedTooDeep()
+    {
+        std::string line;
+        for (int i = 0; i < 200000; ++i) line += "(2 ";
+        line += "word";
+        line += std::string(200000, ')');
+        expectError<DataError>([&] { SstTree::parse(line, "train.txt", 7); }, {"train.txt:7", "deeper than 1000 levels"});
+        std::string deep; // 1000 levels still parse
+        for (int i = 0; i < 1000; ++i) deep += "(2 ";
+        deep += "word" + std::string(1000, ')');
+        QCOMPARE(SstTree::parse(deep, "train.txt", 1).nodes.size(), std::size_t(1000));
     }
 
     // fuzz_manifest: a number too large for a double ("329e01374") made nlohmann's out_of_range escape
