@@ -4,10 +4,15 @@
 #include "core/config/TrainConfig.h"
 #include "core/config/TrainPreset.h"
 #include "core/data/DataError.h"
+#include "core/data/DatasetCatalog.h"
 #include "core/data/WordEmbeddings.h"
 #include "core/data/install/DatasetManifest.h"
 #include "core/data/readers/SstTree.h"
+#include "core/store/RunExport.h"
+#include "core/store/RunStore.h"
 #include "core/sweep/SweepSpec.h"
+#include "tests/support/RawSqlite.h"
+#include "tests/support/StoreFixtures.h"
 
 #include <QtCore/QFile>
 #include <QtCore/QTemporaryDir>
@@ -107,6 +112,45 @@ private Q_SLOTS:
         for (int i = 0; i < 1000; ++i) deep += "(2 ";
         deep += "word" + std::string(1000, ')');
         QCOMPARE(SstTree::parse(deep, "train.txt", 1).nodes.size(), std::size_t(1000));
+    }
+
+    // fuzz_csv_text: labels that look like whole numbers are sorted as numbers; the test for "whole"
+    // converted to long long, undefined behaviour for a label such as 7.7e61 (UBSan:
+    // "outside the range of representable values").
+    void csvTextLabelsBeyondLongLong()
+    {
+        const QByteArray huge = "0" + QByteArray(62, '7');
+        DatasetOptions o;
+        o.trainFile = write("train.csv", "text;label\none;" + huge + "\ntwo;10\nthree;2\n");
+        o.devFile = write("dev.csv", "text;label\nfour;2\n");
+        o.testFile = write("test.csv", "text;label\nfive;" + huge + "\n");
+        const auto d = DatasetCatalog::load("csv-text", o);
+        QCOMPARE(d.classNames, (std::vector<std::string>{"2", "10", huge.toStdString()}));
+    }
+
+    // fuzz_run_store: a database whose text is not UTF-8 (written by another tool, or damaged) opened
+    // and read fine, but exporting it threw nlohmann's type_error 316 ("invalid UTF-8 byte") past
+    // RunExport, and so did `runs list --json`. Now such bytes are exported as U+FFFD.
+    void storeTextThatIsNotUtf8()
+    {
+        const std::string path = dir_.filePath("latin1.sqlite").toStdString();
+        std::int64_t id = 0;
+        {
+            RunStore store(path);
+            id = store.beginRun(testing::sampleInfo());
+            store.finishRun(id, testing::completed(0.5, 0.5));
+        }
+        testing::RawDb(path).exec("UPDATE runs SET name = CAST(X'636166E9' AS TEXT), notes = CAST(X'4ECA' AS TEXT)");
+        RunStore store(path);
+        const auto runs = store.listRuns();
+        QCOMPARE(runs.size(), std::size_t(1));
+        const auto exported = QString::fromStdString(RunExport(store).toJson());
+        QVERIFY2(exported.contains(QString("caf") + QChar(0xFFFD)), qPrintable(exported.left(400)));
+        // ...and imports again into another store.
+        const std::string file = dir_.filePath("latin1.json").toStdString();
+        RunExport(store).exportJson(file);
+        RunStore other(dir_.filePath("other.sqlite").toStdString());
+        QCOMPARE(RunExport(other).importFrom(file).added, 1);
     }
 
     // fuzz_manifest: a number too large for a double ("329e01374") made nlohmann's out_of_range escape
