@@ -6,7 +6,8 @@
 # The corpus grows in build-fuzz/corpus/<harness> (seeded from fuzz/corpus/<harness>, which stays as
 # committed); a crash, UB report, uncaught exception, leak or an input slower than 10 s is saved under
 # build-fuzz/artifacts/<harness>/ and fails the run. Prints one line per harness: runs, exec/s, cov, ft.
-# Environment: BUILD_DIR (default build-fuzz), JOBS (build jobs; default the cores).
+# Environment: BUILD_DIR (default build-fuzz), JOBS (build jobs; default the cores), FUZZ_TIMEOUT (seconds
+# one input may take, default 10), TMPDIR (default /dev/shm).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-20}
@@ -33,6 +34,12 @@ start=$(date +%s)
 cmake --build "$build_dir" -j "${JOBS:-$(nproc)}" --target attnlab_fuzzers
 echo "== fuzzers built in $(( $(date +%s) - start )) s"
 
+# The harnesses write each input to a scratch folder (and the store ones create a database per input,
+# with fsyncs): on tmpfs that costs no disk I/O, which on a busy machine stalled single inputs past the
+# timeout (docs/RELIABILITY.md).
+if [ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then
+  export TMPDIR=/dev/shm
+fi
 failed=()
 for h in "${harnesses[@]}"; do
   corpus="$build_dir/corpus/$h"
@@ -41,7 +48,7 @@ for h in "${harnesses[@]}"; do
   cp -n fuzz/corpus/"$h"/* "$corpus"/ 2>/dev/null || true
   log="$build_dir/artifacts/$h.log"
   # -max_len 32768: room for the store seeds (a small SQLite file) and several files per input.
-  if "$build_dir/fuzz/$h" "$corpus" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=32768 \
+  if "$build_dir/fuzz/$h" "$corpus" -max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb=2048 -max_len=32768 \
        -print_final_stats=1 -artifact_prefix="$artifacts/" >"$log" 2>&1; then
     status=ok
   else
