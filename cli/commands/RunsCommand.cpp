@@ -192,7 +192,7 @@ int RunsCommand::list(RunStore& store, const CliFlags& flags)
         nlohmann::json a = nlohmann::json::array();
         for (const auto& r : runs)
             a.push_back(recordJson(r));
-        out_ << a.dump() << "\n";
+        out_ << a.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
         return 0;
     }
     out_ << std::left << std::setw(6) << "id" << std::setw(12) << "status" << std::setw(34) << "name" << std::setw(7)
@@ -304,7 +304,7 @@ int RunsCommand::exportRuns(RunStore& store, const CliFlags& flags)
         exporter.exportCsv(path, ids);
     const std::size_t count = ids.empty() ? store.listRuns().size() : ids.size();
     if (flags.has("--json"))
-        out_ << nlohmann::json{{"path", path}, {"format", format}, {"runs", count}}.dump() << "\n";
+        out_ << nlohmann::json{{"path", path}, {"format", format}, {"runs", count}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     else
         out_ << "exported " << count << " run" << (count == 1 ? "" : "s") << " to " << path << " (" << format << ")\n";
     return 0;
@@ -315,7 +315,7 @@ int RunsCommand::importRuns(RunStore& store, const CliFlags& flags)
     const std::string path = flags.positional().front();
     const auto result = RunExport(store).importFrom(path);
     if (flags.has("--json"))
-        out_ << nlohmann::json{{"path", path}, {"added", result.added}, {"skipped", result.skipped}, {"db", store.path()}}.dump()
+        out_ << nlohmann::json{{"path", path}, {"added", result.added}, {"skipped", result.skipped}, {"db", store.path()}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
              << "\n";
     else
         out_ << "imported " << result.added << " run" << (result.added == 1 ? "" : "s") << " from " << path << " into "
@@ -351,7 +351,7 @@ int RunsCommand::rename(RunStore& store, const CliFlags& flags)
         throw CliUsageError("--name: a run's name cannot be empty");
     store.renameRun(r.id, name);
     if (flags.has("--json"))
-        out_ << nlohmann::json{{"id", r.id}, {"name", name}, {"previous_name", r.name}}.dump() << "\n";
+        out_ << nlohmann::json{{"id", r.id}, {"name", name}, {"previous_name", r.name}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     else
         out_ << "run " << r.id << " renamed: " << name << " (was " << r.name << ")\n";
     return 0;
@@ -394,7 +394,7 @@ int RunsCommand::deleteRuns(RunStore& store, const CliFlags& flags)
                                {"metrics", removed.metrics},   {"attention", removed.attention},
                                {"characteristics", removed.characteristics}, {"checkpoints", removed.checkpoints},
                                {"files_removed", removed.filesRemoved}, {"files_not_removed", removed.filesNotRemoved}}
-                    .dump()
+                    .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
              << "\n";
         return 0;
     }
@@ -424,7 +424,7 @@ int RunsCommand::groups(RunStore& store, const CliFlags& flags)
             }
             a.push_back(o);
         }
-        out_ << a.dump() << "\n";
+        out_ << a.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
         return 0;
     }
     // The configuration is named by a short fingerprint of its group key (the full key is in --json).
@@ -469,7 +469,7 @@ int RunsCommand::compare(RunStore& store, const CliFlags& flags)
                                {"config_keys", ConfigDiff::keyCount(runs, ConfigDiff::Source::Config)},
                                {"config_diff", diffJson(config)},
                                {"environment_diff", diffJson(environment)}}
-                    .dump()
+                    .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
              << "\n";
         return 0;
     }
@@ -654,7 +654,7 @@ int RunsCommand::plot(const std::vector<std::string>& args)
         throw std::runtime_error(problem);
     if (flags.has("--json"))
         out_ << nlohmann::json{{"path", r.outPath}, {"format", format}, {"runs", r.runIds.size()}, {"width", r.width},
-                               {"height", r.height}, {"dpi", r.dpi}}.dump() << "\n";
+                               {"height", r.height}, {"dpi", r.dpi}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     else
         out_ << "wrote " << r.outPath << " (" << format << ", " << r.width << " x " << r.height << " px at " << r.dpi
              << " dpi, " << r.runIds.size() << " run" << (r.runIds.size() == 1 ? "" : "s") << ")\n";

@@ -83,7 +83,7 @@ TrainConfig TrainConfig::fromJson(const std::string& text)
     nlohmann::json j;
     try {
         j = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) { // parse_error, or out_of_range for a number like 1e999
         throw std::invalid_argument(std::string("config JSON: ") + e.what());
     }
     if (!j.is_object())

@@ -7,6 +7,7 @@
 #include <zlib.h>
 
 #include <charconv>
+#include <cmath>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -119,6 +120,9 @@ public:
             bool binary = false;
             for (unsigned char c : ahead)
                 if (c < 0x09 || (c > 0x0d && c < 0x20)) { binary = true; break; }
+            if (dim > kMaxDimension)
+                throw DataError(path, 1, "the header gives " + std::to_string(dim) + " dimensions; at most " +
+                                             std::to_string(kMaxDimension) + " are supported");
             e.dimension_ = static_cast<int>(dim);
             if (binary) {
                 e.report_.format = "word2vec-binary";
@@ -136,6 +140,9 @@ public:
     }
 
 private:
+    // Real vectors have at most a few thousand dimensions; a header beyond this is not a header to trust.
+    static constexpr long long kMaxDimension = 1 << 16;
+
     static bool headerLine(const std::string& line, long long& count, long long& dim)
     {
         char* end = nullptr;
@@ -173,9 +180,16 @@ private:
                     const char* stop = static_cast<const char*>(std::memchr(p, ' ', static_cast<std::size_t>(end - p)));
                     throw DataError(path, lineNumber, "value '" + std::string(p, stop ? stop : end) + "' is not a number");
                 }
+                if (!std::isfinite(v)) // from_chars reads "inf" and "nan"; either turns every loss into NaN
+                    throw DataError(path, lineNumber, "value '" + std::string(p, next) + "' is not a finite number");
                 row.push_back(v);
                 p = next;
             }
+            if (row.empty()) // "word " with a trailing space and no numbers would make vectors of width 0
+                throw DataError(path, lineNumber, "expected a word followed by numbers");
+            if (static_cast<long long>(row.size()) > kMaxDimension)
+                throw DataError(path, lineNumber, std::to_string(row.size()) + " values; at most " +
+                                                      std::to_string(kMaxDimension) + " dimensions are supported");
             if (expected == 0) { expected = static_cast<int>(row.size()); expectedFrom = lineNumber; }
             if (static_cast<int>(row.size()) != expected)
                 throw DataError(path, lineNumber, std::to_string(row.size()) + " values, expected " + std::to_string(expected) +
@@ -190,8 +204,10 @@ private:
     static void parseBinary(GzInput& in, const std::string& path, long long count, WordEmbeddings& e)
     {
         const auto dim = static_cast<std::size_t>(e.dimension_);
-        e.words_.reserve(static_cast<std::size_t>(count));
-        e.values_.resize(static_cast<std::size_t>(count) * dim);
+        // The header's count is only a claim: storage grows with the vectors actually read, so a damaged
+        // or hostile header ("99999999999 300") is a clear error at the end of the file, not an allocation
+        // of terabytes.
+        std::vector<float> row(dim);
         std::string word;
         for (long long i = 0; i < count; ++i) {
             word.clear();
@@ -201,10 +217,15 @@ private:
             if (c == -1)
                 throw DataError(path, 0, "the binary file ends after " + std::to_string(i) + " of the header's " +
                                              std::to_string(count) + " vectors");
-            if (!in.readBytes(reinterpret_cast<char*>(e.values_.data() + static_cast<std::size_t>(i) * dim), dim * sizeof(float)))
+            if (!in.readBytes(reinterpret_cast<char*>(row.data()), dim * sizeof(float)))
                 throw DataError(path, 0, "vector " + std::to_string(i + 1) + " ('" + word + "') is cut short: expected " +
                                              std::to_string(dim) + " floats");
+            for (float v : row)
+                if (!std::isfinite(v))
+                    throw DataError(path, 0, "vector " + std::to_string(i + 1) + " ('" + word + "') holds a value that is not "
+                                                 "a finite number (" + std::to_string(v) + ")");
             e.words_.push_back(word);
+            e.values_.insert(e.values_.end(), row.begin(), row.end());
         }
     }
 };

@@ -22,7 +22,7 @@ std::string AttentionSnapshot::toJson() const
         j["features"] = features;
         j["input_attention"] = inputAttention;
     }
-    return j.dump();
+    return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 AttentionSnapshot AttentionSnapshot::fromJson(const std::string& text)

@@ -133,7 +133,7 @@ std::string RunResult::toJson(bool withConfusion) const
         if (withConfusion)
             o["test_confusion"] = summary_.testConfusion;
     }
-    return o.dump();
+    return o.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 } // namespace attnlab

@@ -27,7 +27,7 @@ std::string RunSummary::toJson() const
         {"device", device},
         {"message", message},
     };
-    return j.dump();
+    return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 RunSummary RunSummary::fromJson(const std::string& text)

@@ -39,7 +39,7 @@ std::string unembedded(const json& value)
         return "";
     if (value.is_string())
         return value.get<std::string>();
-    return value.dump();
+    return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 json runToJson(const RunBundle& b)
@@ -274,7 +274,9 @@ std::string RunExport::toJson(const std::vector<std::int64_t>& runIds) const
                            {"format_version", kFormatVersion},
                            {"schema", RunStore::kSchemaVersion},
                            {"runs", runs}};
-    return document.dump(); // compact: a run can have 100k metric points
+    // Compact: a run can have 100k metric points. Text that is not UTF-8 (a name or note written into the
+    // database by another tool, a damaged file) becomes U+FFFD instead of making the whole export fail.
+    return document.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 void RunExport::exportJson(const std::string& path, const std::vector<std::int64_t>& runIds) const

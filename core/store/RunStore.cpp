@@ -167,7 +167,7 @@ std::string RunStore::groupKeyOf(const std::string& configJson)
         return configJson;
     config.erase("seed");
     config.erase("checkpoint_dir"); // where weights are saved does not change the experiment
-    return config.dump(); // nlohmann's objects keep keys sorted: one text per configuration
+    return config.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); // nlohmann's objects keep keys sorted: one text per configuration
 }
 
 std::int64_t RunStore::beginRun(const RunInfo& info)
@@ -192,7 +192,7 @@ std::int64_t RunStore::beginRun(const RunInfo& info)
         .bind(5, static_cast<std::int64_t>(c.seed)).bind(6, c.dataset).bind(7, c.model.model).bind(8, c.model.position)
         .bind(9, BuildInfo::appVersion()).bind(10, BuildInfo::gitHash()).bind(11, info.torchVersion)
         .bind(12, info.device).bind(13, host).bind(14, static_cast<std::int64_t>(getpid()))
-        .bind(15, info.parameters).bind(16, randomUuid()).bind(17, groupKeyOf(configJson)).bind(18, environment.dump());
+        .bind(15, info.parameters).bind(16, randomUuid()).bind(17, groupKeyOf(configJson)).bind(18, environment.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     s.step();
     return impl_->connection.lastInsertId();
 }
@@ -252,7 +252,7 @@ void RunStore::setEnvironment(std::int64_t runId, const std::string& text)
             environment = json::object();
         environment.update(given); // the caller's keys replace ours
         SqliteStatement write(c, "UPDATE runs SET environment_json=? WHERE id=?");
-        write.bind(1, environment.dump()).bind(2, runId);
+        write.bind(1, environment.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)).bind(2, runId);
         write.step();
     });
 }
@@ -261,7 +261,7 @@ void RunStore::setTags(std::int64_t runId, const std::vector<std::string>& tags)
 {
     std::lock_guard lock(impl_->mutex);
     SqliteStatement s(impl_->connection, "UPDATE runs SET tags=? WHERE id=?");
-    s.bind(1, json(tags).dump()).bind(2, runId);
+    s.bind(1, json(tags).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)).bind(2, runId);
     s.step();
 }
 
@@ -279,7 +279,7 @@ void RunStore::setTags(const std::vector<std::int64_t>& runIds, const std::vecto
     const SqliteConnection& c = impl_->connection;
     c.transaction([&] {
         SqliteStatement s(c, "UPDATE runs SET tags=? WHERE id=?");
-        const std::string text = json(tags).dump();
+        const std::string text = json(tags).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
         for (const auto id : runIds) {
             s.bind(1, text).bind(2, id);
             s.run();
@@ -320,7 +320,7 @@ void RunStore::addTags(const std::vector<std::int64_t>& runIds, const std::vecto
             for (const auto& tag : tags)
                 if (std::find(have.begin(), have.end(), json(tag)) == have.end())
                     have.push_back(tag);
-            write.bind(1, have.dump()).bind(2, id);
+            write.bind(1, have.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)).bind(2, id);
             write.run();
         }
     });
@@ -554,7 +554,7 @@ std::int64_t RunStore::importRun(const RunBundle& b)
             .bind(10, r.appVersion).bind(11, r.gitHash).bind(12, r.torchVersion).bind(13, r.device).bind(14, r.host)
             .bind(15, r.parameters).bind(16, r.steps).bind(17, r.seconds).bind(18, r.bestDevAccuracy)
             .bind(19, r.bestStep).bind(20, r.testAccuracy).bind(21, r.message).bind(22, r.uuid)
-            .bind(23, groupKeyOf(r.configJson)).bind(24, json(r.tags).dump()).bind(25, r.notes)
+            .bind(23, groupKeyOf(r.configJson)).bind(24, json(r.tags).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)).bind(25, r.notes)
             .bind(26, r.environmentJson.empty() ? std::string("{}") : r.environmentJson).bind(27, r.summaryJson)
             .bind(28, fields.regression ? 1 : 0).bind(29, fields.testMacroF1).bind(30, fields.testRmse)
             .bind(31, fields.testMae).bind(32, fields.testMape).bind(33, fields.bestDevRmse)

@@ -134,7 +134,7 @@ void RunStoreSchema::migrateToVersion2() const
                                                 {"torch_version", old.text(7)}, {"device", result.device},
                                                 {"host", old.text(1)}};
             update.bind(1, uuid).bind(2, RunStore::groupKeyOf(old.text(4))).bind(3, summaryJson)
-                .bind(4, environment.dump()).bind(5, old.integer(0));
+                .bind(4, environment.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)).bind(5, old.integer(0));
             update.run();
         }
         connection_.exec("CREATE UNIQUE INDEX runs_by_uuid ON runs(uuid);"

@@ -82,7 +82,7 @@ SweepSpec SweepSpec::parse(const std::string& json, const std::string& source)
     nlohmann::ordered_json j;
     try {
         j = nlohmann::ordered_json::parse(json);
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) { // parse_error, or out_of_range for a number like 1e999
         throw std::invalid_argument(source + ": not valid JSON (" + std::string(e.what()) + ")");
     }
     if (!j.is_object())

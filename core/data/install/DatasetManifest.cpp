@@ -30,7 +30,7 @@ DatasetManifest DatasetManifest::parse(const std::string& text, const std::strin
     nlohmann::json j;
     try {
         j = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) { // parse_error, or out_of_range for a number like 1e999
         throw std::runtime_error(source + ": not valid JSON (" + e.what() + ")");
     }
     auto string = [&](const nlohmann::json& o, const char* key, bool required) -> std::string {

@@ -6,6 +6,8 @@
 #include "core/data/Tokenizer.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <map>
 #include <random>
 #include <set>
@@ -80,12 +82,14 @@ TextDataset CsvTextReader::read(const DatasetOptions& o)
     std::set<std::string> labels;
     for (const auto& r : train) labels.insert(r.label);
     std::vector<std::string> classes(labels.begin(), labels.end());
-    const bool numeric = std::all_of(classes.begin(), classes.end(), [](const std::string& l) {
+    // A whole number, tested without converting to an integer type: "7777...7" (1e61) does not fit one.
+    auto integral = [](const std::string& l) {
         double v = 0;
-        return CsvTable::isNumber(l, &v) && v == static_cast<long long>(v);
-    });
+        return CsvTable::isNumber(l, &v) && std::floor(v) == v ? v : std::numeric_limits<double>::quiet_NaN();
+    };
+    const bool numeric = std::all_of(classes.begin(), classes.end(), [&](const std::string& l) { return !std::isnan(integral(l)); });
     if (numeric)
-        std::sort(classes.begin(), classes.end(), [](const std::string& a, const std::string& b) { return std::stod(a) < std::stod(b); });
+        std::sort(classes.begin(), classes.end(), [&](const std::string& a, const std::string& b) { return integral(a) < integral(b); });
     std::map<std::string, int> index;
     std::string known;
     for (std::size_t i = 0; i < classes.size(); ++i) {

@@ -32,10 +32,16 @@ private:
     {
         while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\t')) ++pos_;
     }
+    // Real trees nest a few dozen levels (one per phrase); the limit keeps a line of a million '(' from
+    // overflowing the stack of this recursive parser.
+    static constexpr int kMaxDepth = 1000;
+
     void node()
     {
         if (pos_ >= s_.size() || s_[pos_] != '(')
             fail("expected '('");
+        if (++depth_ > kMaxDepth)
+            fail("the tree nests deeper than " + std::to_string(kMaxDepth) + " levels");
         ++pos_;
         skipSpace();
         if (pos_ >= s_.size() || s_[pos_] < '0' || s_[pos_] > '4')
@@ -64,6 +70,7 @@ private:
         if (!children)
             fail("empty node");
         ++pos_;
+        --depth_;
         tree_.nodes[index].end = static_cast<int>(tree_.leaves.size());
     }
 
@@ -71,6 +78,7 @@ private:
     const std::string& file_;
     int line_;
     std::size_t pos_ = 0;
+    int depth_ = 0;
     SstTree tree_;
 };
 

@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Writes the seed corpora of fuzz/ (committed; run again only to change them): small hand-made valid
+inputs for each harness, in its input layout (fuzz/support/FuzzInput.h): option bytes, then the files'
+contents separated by 0x1E. The run store and export seeds come from a tiny run of a built attnlab-cli:
+    fuzz/corpus/make_seeds.py [build/app/attnlab-cli]"""
+import gzip, json, os, sqlite3, struct, subprocess, sys, tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+RS = b"\x1e"
+
+
+def seed(harness, name, options, *parts):
+    os.makedirs(os.path.join(HERE, harness), exist_ok=True)
+    body = RS.join(p.encode() if isinstance(p, str) else p for p in parts)
+    with open(os.path.join(HERE, harness, name), "wb") as f:
+        f.write(bytes(options) + body)
+
+
+TREES_TRAIN = "(3 (2 It) (4 (4 works) (2 .)))\n(1 (2 The) (1 (1 plot) (2 (2 is) (1 thin))))\n(4 (4 (3 really) (4 charming)) (2 !))\n(0 (2 A) (0 (0 dreadful) (2 mess)))\n(2 (2 It) (2 (2 is) (2 (2 a) (2 film))))\n"
+TREES_DEV = "(3 (2 Good) (3 fun))\n(1 (1 Dull) (2 .))\n"
+TREES_TEST = "(4 (4 Superb) (2 .))\n(0 (0 Awful))\n"
+seed("fuzz_sst", "fine", [0, 0, 0, 0], TREES_TRAIN, TREES_DEV, TREES_TEST)
+seed("fuzz_sst", "binary-phrases", [1, 1, 1, 0], TREES_TRAIN, TREES_DEV, TREES_TEST)
+seed("fuzz_sst", "crlf-blank-lines", [0, 1, 0, 1], TREES_TRAIN.replace("\n", "\r\n") + "\r\n\r\n", TREES_DEV, TREES_TEST)
+
+opener = ["very bad hotel\nnever again\n", "the room was small\n", "nice staff\n", "wonderful stay\ngreat view\n"]
+seed("fuzz_labelled_lines", "opener", [0, 0], *(opener * 3))
+sentube = ["this phone is slow , sadly\n", "love it ! the screen is great\n\ufeffgood\n"]
+seed("fuzz_labelled_lines", "sentube", [1, 1], *(sentube * 3))
+
+semeval = ('26481\t3001\t"positive"\tLoving the new @user album! #great http://t.co/x\n'
+           '26482\t3002\t"negative"\tworst. day. ever :(\n'
+           '26483\t3003\t"objective-OR-neutral"\tThe match starts at 8pm\n'
+           '26484\t3004\t"neutral"\tmeeting tomorrow\n')
+seed("fuzz_semeval", "tweets", [0], semeval, semeval, semeval)
+seed("fuzz_semeval", "lowercase", [1], semeval, semeval.split("\n")[0] + "\n", semeval)
+
+reviews = "text,label\n" + "".join(f"\"review {i}, quite {'good' if i % 2 else 'bad'}\",{'pos' if i % 2 else 'neg'}\n" for i in range(12))
+seed("fuzz_csv_text", "comma-header", [0, 0, 0, 0, 0, 0, 0, 0], reviews)
+tsv = "".join(f"{i % 3}\tthe \"film\" number {i} is {'fine' if i % 2 else 'poor'}\n" for i in range(12))
+seed("fuzz_csv_text", "tsv-stray-quotes", [2, 1, 2, 2, 1, 1, 1, 1], tsv)
+seed("fuzz_csv_text", "per-split", [1, 2, 1, 3, 4, 2, 0, 0], "text,label\ngood,1\nbad,0\nfine,1\n", "text,label\nok,1\n", "text,label\nmeh,0\n")
+seed("fuzz_csv_text", "semicolon-no-header", [3, 1, 0, 1, 2, 0, 0, 2], "".join(f"sentence {i};{i % 2}\n" for i in range(9)))
+
+series = "y,x,temp,day\n" + "".join(f"{i * 0.5:.2f},{(i * 7) % 5},{20 + i % 3},{['Mon', 'Tue', 'Wed'][i % 3]}\n" for i in range(40))
+seed("fuzz_csv_series", "comma-target-y", [0, 0, 2, 0, 1, 2, 0, 0, 3, 0, 0], series)
+gaps = series.replace("\n3.00,", "\nNA,").replace(",21,", ",,")
+seed("fuzz_csv_series", "missing-ffill-onehot", [1, 2, 1, 1, 0, 1, 1, 1, 0, 2, 1], gaps)
+seed("fuzz_csv_series", "missing-interpolate", [2, 3, 0, 0, 2, 0, 2, 0, 1, 1, 2], gaps.replace(",", "\t"))
+sml_header = "# " + " ".join(f"{i}:Col{i}" for i in range(1, 25)) + "\n"
+sml_rows = "".join("13/03/2012 11:" + f"{m:02d}" + " " + " ".join(f"{18 + (m + c) % 7 * 0.1:.2f}" for c in range(22)) + "\n" for m in range(0, 60, 15))
+seed("fuzz_csv_series", "sml2010", [3, 0, 1, 0], sml_header + sml_rows, sml_rows)
+
+glove = "the 0.1 0.2 0.3\ngood 0.5 -0.1 0.25\nbad -0.5 0.1e-1 2\n"
+seed("fuzz_embeddings", "glove-text", [0], glove)
+seed("fuzz_embeddings", "glove-text-gz", [1], glove)
+seed("fuzz_embeddings", "word2vec-text", [0], "3 3\n" + glove)
+binary = b"2 3\n" + b"".join(w + b" " + struct.pack("<3f", *v) + b"\n" for w, v in [(b"good", (0.5, -0.1, 0.25)), (b"bad", (-0.5, 0.01, 2.0))])
+seed("fuzz_embeddings", "word2vec-binary", [0], binary)
+seed("fuzz_embeddings", "word2vec-binary-gz", [1], binary)
+
+config = {"description": "hand-made", "repeats": 2, "dataset": "csv-series", "model": "essan", "position": "rpr",
+          "d_model": 16, "optimizer": "adadelta", "learning_rate": 1.0, "steps": 20, "eval_every": 10,
+          "missing_values": "ffill", "categorical": "onehot", "lr_schedule": "step"}
+seed("fuzz_config", "hand-made", [], json.dumps(config))
+seed("fuzz_config", "minimal", [], '{"model": "lstm", "steps": 5}')
+with open(os.path.join(HERE, "..", "..", "resources", "presets", "table5.3-lstm-quick.json"), "rb") as f:
+    seed("fuzz_config", "preset", [], f.read())
+
+seed("fuzz_sweep_spec", "grid", [], json.dumps({"name": "small", "base": {"steps": 20}, "grid": {"model": ["ssan", "lstm"], "position": ["none", "rpr"]}, "repeats": 2}))
+seed("fuzz_sweep_spec", "presets", [], json.dumps({"presets": ["table5.3-lstm-quick"], "grid": {"seed": [1, 2], "learning_rate": [0.1, 0.01]}}))
+
+seed("fuzz_manifest", "hand-made", [], json.dumps({"id": "tiny", "name": "Tiny", "task": "classification", "folder": "sentiment/tiny",
+     "upstream": "https://example.org", "license": "CC0", "citation": "none",
+     "files": [{"path": "sentiment/tiny/train.txt", "sha256": "0" * 64, "bytes": 12, "url": "https://example.org/train.txt"},
+               {"path": "sentiment/tiny/dev.txt", "sha256": "f" * 64, "bytes": 3}]}))
+with open(os.path.join(HERE, "..", "..", "datasets", "sml2010.json"), "rb") as f:
+    seed("fuzz_manifest", "sml2010", [], f.read())
+
+if len(sys.argv) > 1:  # a store and its export, from a tiny run of the built CLI
+    cli = sys.argv[1]
+    with tempfile.TemporaryDirectory() as tmp:
+        db = os.path.join(tmp, "runs.sqlite")
+        c = sqlite3.connect(db)
+        c.execute("PRAGMA page_size = 512")  # small pages: a small seed file
+        c.execute("CREATE TABLE t(x)")
+        c.execute("DROP TABLE t")
+        c.commit()
+        c.close()
+        subprocess.run([cli, "train", "--dataset", "synthetic-sentiment", "--model", "ssan", "--position", "rpr",
+                        "--d-model", "8", "--steps", "6", "--eval-every", "3", "--log-every", "3", "--seed", "1",
+                        "--db", db, "--tags", "seed", "--json"], check=True, capture_output=True)
+        exported = os.path.join(tmp, "export.json")
+        subprocess.run([cli, "runs", "export", "--db", db, "--out", exported], check=True, capture_output=True)
+        c = sqlite3.connect(db)
+        c.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        c.execute("VACUUM")
+        c.close()
+        with open(db, "rb") as f:
+            seed("fuzz_run_store", "one-run", [0], f.read())
+        with open(db, "rb") as f:
+            seed("fuzz_run_store", "one-run-import", [1], f.read())
+        with open(exported, "rb") as f:
+            seed("fuzz_run_import", "one-run", [], f.read())
