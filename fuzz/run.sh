@@ -48,7 +48,8 @@ for h in "${harnesses[@]}"; do
   cp -n fuzz/corpus/"$h"/* "$corpus"/ 2>/dev/null || true
   log="$build_dir/artifacts/$h.log"
   # -max_len 32768: room for the store seeds (a small SQLite file) and several files per input.
-  if "$build_dir/fuzz/$h" "$corpus" -max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb=2048 -max_len=32768 \
+  # -seed=1: the same mutations on every run, so a CI failure is a regression, not a new random find.
+  if "$build_dir/fuzz/$h" "$corpus" -seed=1 -max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb=2048 -max_len=32768 \
        -print_final_stats=1 -artifact_prefix="$artifacts/" >"$log" 2>&1; then
     status=ok
   else
