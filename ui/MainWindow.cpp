@@ -14,6 +14,7 @@
 #include "ui/analysis/RunDifferencesView.h"
 #include "ui/plots/AttentionHeatmap.h"
 #include "ui/plots/TrainingCurvesPlot.h"
+#include "ui/runs/RunActions.h"
 #include "ui/runs/RunListPanel.h"
 #include "ui/setup/SetupPanel.h"
 #include "ui/training/TrainingEventBridge.h"
@@ -23,10 +24,8 @@
 #include <QCloseEvent>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QInputDialog>
 #include <QLocale>
 #include <QLabel>
-#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
@@ -58,14 +57,6 @@ QString counted(int n, const char* one, const char* many)
                   : QCoreApplication::translate("MainWindow", many).arg(QLocale().toString(n));
 }
 QString runsText(int n) { return counted(n, QT_TRANSLATE_NOOP("MainWindow", "1 run"), QT_TRANSLATE_NOOP("MainWindow", "%1 runs")); }
-QString filesText(int n)
-{
-    return counted(n, QT_TRANSLATE_NOOP("MainWindow", "1 checkpoint file"), QT_TRANSLATE_NOOP("MainWindow", "%1 checkpoint files"));
-}
-QString pointsText(int n)
-{
-    return counted(n, QT_TRANSLATE_NOOP("MainWindow", "1 metric point"), QT_TRANSLATE_NOOP("MainWindow", "%1 metric points"));
-}
 
 // Two panes that share the space in the ratio firstStretch : secondStretch as the window grows.
 QSplitter* splitter(Qt::Orientation orientation, const char* name, QWidget* first, QWidget* second,
@@ -92,6 +83,7 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
     curves_ = new TrainingCurvesPlot;
     heatmap_ = new AttentionHeatmap;
     runList_ = new RunListPanel;
+    runActions_ = new RunActions(runList_, this);
 
     auto* setupScroll = new QScrollArea;
     setupScroll->setObjectName(QStringLiteral("setupScroll"));
@@ -172,16 +164,26 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
     const auto say = [this](const QString& text) { statusBar()->showMessage(text, 8000); };
     connect(matrix_, &ResultsMatrixView::statusMessage, this, say);
     connect(differences_, &RunDifferencesView::statusMessage, this, say);
-    connect(runList_, &RunListPanel::selectionChanged, this, &MainWindow::updateRunActions);
     connect(runList_, &RunListPanel::selectionChanged, this, &MainWindow::compareRuns);
+    connect(runActions_, &RunActions::message, this, [this](const QString& text, int ms) { statusBar()->showMessage(text, ms); });
+    connect(runActions_, &RunActions::warning, this, &MainWindow::showWarning);
+    connect(runActions_, &RunActions::changed, this, &MainWindow::refreshRuns);
+    connect(runActions_, &RunActions::runsDeleted, this, [this](const QList<qint64>& ids) {
+        if (!ids.contains(shownRunId_))
+            return;
+        shownRunId_ = 0;
+        curves_->clear();
+        curves_->setTitle(tr("No run selected"));
+        heatmap_->showPlaceholder(tr("Select a run to show its attention."));
+    });
     connect(runList_, &RunListPanel::tagsEdited, this, [this](qint64 runId, const QStringList& tags) {
         std::vector<std::string> list;
         for (const QString& t : tags)
             list.push_back(t.toStdString());
-        writeToStore([&] { store_->setTags(runId, list); }, tr("tags of run #%1 saved").arg(runId));
+        runActions_->write([&] { store_->setTags(runId, list); }, tr("tags of run #%1 saved").arg(runId));
     });
     connect(runList_, &RunListPanel::notesEdited, this, [this](qint64 runId, const QString& notes) {
-        writeToStore([&] { store_->setNotes(runId, notes.toStdString()); }, tr("notes of run #%1 saved").arg(runId));
+        runActions_->write([&] { store_->setNotes(runId, notes.toStdString()); }, tr("notes of run #%1 saved").arg(runId));
     });
     // Straight from the bridge: its signals already arrive on this (GUI) thread, coalesced.
     const TrainingEventBridge* events = worker_->events();
@@ -193,8 +195,8 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
     connect(events, &TrainingEventBridge::failed, this, &MainWindow::onFailed);
     connect(worker_, &TrainingWorker::idle, this, &MainWindow::onIdle);
 
+    runActions_->setStore(store_.get(), dbPath_);
     refreshRuns();
-    updateRunActions();
     resize(1400, 900);
 }
 
@@ -231,24 +233,7 @@ void MainWindow::createMenus()
     selectShown->setObjectName(QStringLiteral("selectShownAction"));
     runMenu->addMenu(runList_->savedFiltersMenu());
     runMenu->addSeparator();
-    // Delete and F2 act only while the run table has the focus (WidgetWithChildrenShortcut on the
-    // actions the table carries): Delete in a text field or a spin box must stay an editing key.
-    auto runAction = [&](const QString& text, const char* name, QKeySequence key, void (MainWindow::*slot)()) {
-        QAction* action = runMenu->addAction(text, this, slot);
-        action->setObjectName(QLatin1String(name));
-        action->setShortcut(key);
-        action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-        return action;
-    };
-    renameRunAction_ = runAction(tr("Re&name…"), "renameRunAction", QKeySequence(Qt::Key_F2), &MainWindow::renameSelectedRun);
-    tagRunsAction_ = runAction(tr("&Tag selected…"), "tagRunsAction", {}, &MainWindow::tagSelectedRuns);
-    noteRunsAction_ = runAction(tr("&Note selected…"), "noteRunsAction", {}, &MainWindow::noteSelectedRuns);
-    runMenu->addSeparator();
-    deleteRunsAction_ = runAction(tr("&Delete selected runs…"), "deleteRunsAction", QKeySequence::Delete,
-                                  &MainWindow::deleteSelectedRuns);
-    auto* separator = new QAction(this);
-    separator->setSeparator(true);
-    runList_->addRunActions({renameRunAction_, tagRunsAction_, noteRunsAction_, separator, deleteRunsAction_});
+    runActions_->addTo(runMenu);
 
     // The workspace's tabs, and exporting the analyst's tables.
     QMenu* view = menuBar()->addMenu(tr("&View"));
@@ -266,16 +251,6 @@ void MainWindow::createMenus()
         workspace_->setCurrentWidget(compareArea_);
         differences_->findChild<QPushButton*>(QStringLiteral("differencesExport"))->click();
     });
-}
-
-void MainWindow::updateRunActions()
-{
-    const int selected = static_cast<int>(runList_->selectedRunIds().size());
-    const bool open = store_ != nullptr;
-    renameRunAction_->setEnabled(open && selected == 1);
-    tagRunsAction_->setEnabled(open && selected > 0);
-    noteRunsAction_->setEnabled(open && selected > 0);
-    deleteRunsAction_->setEnabled(open && selected > 0);
 }
 
 void MainWindow::showWarning(const QString& title, const QString& text)
@@ -316,8 +291,8 @@ bool MainWindow::openStore(const QString& path)
     curves_->clear();
     curves_->setTitle(tr("No run selected"));
     heatmap_->showPlaceholder(tr("Select a run to show its attention."));
+    runActions_->setStore(store_.get(), dbPath_);
     refreshRuns();
-    updateRunActions();
     statusBar()->showMessage(tr("Opened %1: %2").arg(path, runsText(runList_->runCount())));
     return true;
 }
@@ -338,138 +313,6 @@ bool MainWindow::importRuns(const QString& path)
     }
     refreshRuns();
     return true;
-}
-
-void MainWindow::deleteSelectedRuns()
-{
-    QList<qint64> ids = runList_->selectedRunIds();
-    if (ids.isEmpty() || !store_)
-        return;
-    // The live run's trainer is still writing to it.
-    if (isTraining() && ids.removeAll(liveRunId_) > 0)
-        statusBar()->showMessage(tr("Run #%1 is training and was left out").arg(liveRunId_));
-    if (ids.isEmpty())
-        return;
-    std::vector<std::int64_t> runIds(ids.begin(), ids.end());
-    int files = 0;
-    try {
-        for (const auto id : runIds)
-            files += static_cast<int>(store_->checkpoints(id).size());
-    } catch (const std::exception& e) {
-        statusBar()->showMessage(tr("Cannot read the run history: %1").arg(qs(e.what())));
-        return;
-    }
-    QMessageBox box(QMessageBox::Warning, tr("Delete runs"),
-                    tr("Delete %1 with their curves, attention and characteristics from %2?")
-                        .arg(runsText(static_cast<int>(runIds.size())), QFileInfo(dbPath_).fileName()),
-                    QMessageBox::NoButton, this);
-    box.setObjectName(QStringLiteral("confirmDeleteMessage"));
-    box.setInformativeText((files > 0 ? tr("%1 recorded for them will be deleted from disk.").arg(filesText(files)) +
-                                            QLatin1Char(' ')
-                                      : QString()) +
-                           tr("This cannot be undone."));
-    QPushButton* remove = box.addButton(tr("Delete"), QMessageBox::DestructiveRole);
-    remove->setObjectName(QStringLiteral("confirmDeleteButton"));
-    box.setDefaultButton(box.addButton(QMessageBox::Cancel));
-    const int answer = box.exec();
-    // A click on Delete, or the dialog accepted without a click (a keyboard or scripted accept).
-    if (box.clickedButton() != remove && (box.clickedButton() != nullptr || answer != QDialog::Accepted))
-        return;
-    RunDeletion removed;
-    try {
-        removed = store_->deleteRuns(runIds);
-    } catch (const std::exception& e) {
-        showWarning(tr("Nothing was deleted"), qs(e.what()));
-        return;
-    }
-    if (std::find(removed.runs.begin(), removed.runs.end(), shownRunId_) != removed.runs.end()) {
-        shownRunId_ = 0;
-        curves_->clear();
-        curves_->setTitle(tr("No run selected"));
-        heatmap_->showPlaceholder(tr("Select a run to show its attention."));
-    }
-    statusBar()->showMessage(tr("Deleted %1 (%2, %3)")
-                                 .arg(runsText(static_cast<int>(removed.runs.size())), pointsText(removed.metrics),
-                                      filesText(static_cast<int>(removed.filesRemoved.size()))));
-    if (!removed.filesNotRemoved.empty()) {
-        QStringList lines;
-        for (const auto& line : removed.filesNotRemoved)
-            lines << qs(line);
-        showWarning(tr("Checkpoint files not removed"),
-                    tr("The runs were deleted, but these files could not be removed:\n%1").arg(lines.join(QLatin1Char('\n'))));
-    }
-    refreshRuns();
-}
-
-void MainWindow::renameSelectedRun()
-{
-    const qint64 id = runList_->selectedRunId();
-    if (id == 0 || !store_)
-        return;
-    std::optional<RunRecord> record;
-    try {
-        record = store_->run(id);
-    } catch (const std::exception& e) {
-        statusBar()->showMessage(tr("Cannot read run #%1: %2").arg(id).arg(qs(e.what())));
-        return;
-    }
-    if (!record)
-        return;
-    bool ok = false;
-    const QString name = QInputDialog::getText(this, tr("Rename run #%1").arg(id), tr("Name:"), QLineEdit::Normal,
-                                               qs(record->name), &ok)
-                             .trimmed();
-    if (!ok)
-        return;
-    if (name.isEmpty()) {
-        statusBar()->showMessage(tr("Run #%1 keeps its name: a name cannot be empty").arg(id));
-        return;
-    }
-    writeToStore([&] { store_->renameRun(id, name.toStdString()); }, tr("run #%1 renamed").arg(id));
-}
-
-void MainWindow::tagSelectedRuns()
-{
-    const QList<qint64> ids = runList_->selectedRunIds();
-    if (ids.isEmpty() || !store_)
-        return;
-    bool ok = false;
-    const QString text = QInputDialog::getText(this, tr("Tag %1").arg(runsText(static_cast<int>(ids.size()))),
-                                               tr("Tags to add, separated by commas:"), QLineEdit::Normal, {}, &ok);
-    std::vector<std::string> tags;
-    for (const QString& t : text.split(QLatin1Char(','), Qt::SkipEmptyParts))
-        if (!t.trimmed().isEmpty())
-            tags.push_back(t.trimmed().toStdString());
-    if (!ok || tags.empty())
-        return;
-    const std::vector<std::int64_t> runIds(ids.begin(), ids.end());
-    writeToStore([&] { store_->addTags(runIds, tags); },
-                 tr("tags added to %1").arg(runsText(static_cast<int>(ids.size()))));
-}
-
-void MainWindow::noteSelectedRuns()
-{
-    const QList<qint64> ids = runList_->selectedRunIds();
-    if (ids.isEmpty() || !store_)
-        return;
-    QString current;
-    if (ids.size() == 1) {
-        try {
-            if (const auto record = store_->run(ids.first()))
-                current = qs(record->notes);
-        } catch (const std::exception&) {
-            // Starting from empty notes is fine; the write below reports a broken store.
-        }
-    }
-    bool ok = false;
-    const QString notes =
-        QInputDialog::getMultiLineText(this, tr("Notes for %1").arg(runsText(static_cast<int>(ids.size()))),
-                                       tr("Notes (they replace the runs' notes):"), current, &ok);
-    if (!ok)
-        return;
-    const std::vector<std::int64_t> runIds(ids.begin(), ids.end());
-    writeToStore([&] { store_->setNotes(runIds, notes.toStdString()); },
-                 tr("notes of %1 saved").arg(runsText(static_cast<int>(ids.size()))));
 }
 
 MainWindow::~MainWindow()
@@ -528,25 +371,6 @@ void MainWindow::refreshRuns()
     } catch (const std::exception& e) {
         statusBar()->showMessage(tr("Cannot read the run history: %1").arg(qs(e.what())));
     }
-}
-
-bool MainWindow::writeToStore(const std::function<void()>& write, const QString& done)
-{
-    if (!store_) {
-        statusBar()->showMessage(tr("No run store is open: nothing was saved"));
-        return false;
-    }
-    bool saved = false;
-    try {
-        write();
-        statusBar()->showMessage(done, 5000);
-        saved = true;
-    } catch (const std::exception& e) {
-        statusBar()->showMessage(tr("Not saved: %1").arg(qs(e.what())));
-    }
-    // Not while the table is still finishing the edit that got us here.
-    QMetaObject::invokeMethod(this, &MainWindow::refreshRuns, Qt::QueuedConnection);
-    return saved;
 }
 
 QString MainWindow::runHeadline(qint64 runId, const std::string& model, const std::string& position,
@@ -645,6 +469,7 @@ void MainWindow::showNoAttention(int steps, int evalEvery)
 void MainWindow::onRunStarted(qint64 runId, const QString& device, qint64 parameters, const QString& modelSummary)
 {
     liveRunId_ = runId;
+    runActions_->setLiveRun(runId);
     liveTitle_ = runHeadline(runId, liveConfig_.model.model, liveConfig_.model.position, liveConfig_.dataset);
     if (!device.isEmpty()) { // empty when the run failed before choosing one
         device_->setText(device);
@@ -711,6 +536,7 @@ void MainWindow::onFailed(const QString& message)
 void MainWindow::onIdle()
 {
     setup_->setTrainingActive(false);
+    runActions_->setLiveRun(0);
     refreshRuns();
 }
 

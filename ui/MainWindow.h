@@ -9,7 +9,6 @@
 #include <QString>
 #include <QVector>
 
-#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -32,6 +31,7 @@ class CompareView;
 class ResultsMatrixView;
 class RunDetailsView;
 class RunDifferencesView;
+class RunActions;
 class RunListPanel;
 class SetupPanel;
 class TrainingCurvesPlot;
@@ -65,11 +65,6 @@ public slots:
     bool openStore(const QString& path);
     // Adds the runs of another database (.sqlite) or export (.json); the status bar says how many.
     bool importRuns(const QString& path);
-    // Runs menu and the run table's context menu, on the selected runs; each asks first (a dialog).
-    void deleteSelectedRuns();
-    void renameSelectedRun();
-    void tagSelectedRuns();
-    void noteSelectedRuns();
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -84,10 +79,7 @@ private:
     void onIdle();
     void showLive(); // the live run in the plots, from what it has sent so far
     void showNoAttention(int steps, int evalEvery);
-    // A user's edit (tags, notes) into the store; says done or why not in the status bar, then re-reads.
-    bool writeToStore(const std::function<void()>& write, const QString& done);
     void createMenus();
-    void updateRunActions();
     void showWarning(const QString& title, const QString& text); // window-modal, not blocking
     static QString runHeadline(qint64 runId, const std::string& model, const std::string& position,
                                const std::string& dataset);
@@ -108,10 +100,7 @@ private:
     QLabel* device_;
     QLabel* loss_;
     QProgressBar* progress_;
-    QAction* deleteRunsAction_ = nullptr;
-    QAction* renameRunAction_ = nullptr;
-    QAction* tagRunsAction_ = nullptr;
-    QAction* noteRunsAction_ = nullptr;
+    RunActions* runActions_; // rename, tag, note, delete the selected runs (Runs menu, context menu)
 
     // The live run, kept in memory so it can be shown again after looking at another run.
     qint64 liveRunId_ = 0;
