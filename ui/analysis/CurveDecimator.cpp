@@ -33,6 +33,21 @@ long columnOf(double x, double low, double width, int columns)
     return std::min<long>(static_cast<long>((x - low) / width), columns - 1);
 }
 
+// Nothing visible, or few enough points to draw them all (at most two per column): `out` gets them as
+// they are, and true says there is nothing to decimate.
+bool fewEnough(const std::vector<double>& x, const std::vector<double>& y, const Span& span, int columns, double low,
+               double high, QVector<QCPGraphData>& out)
+{
+    if (span.end <= span.begin)
+        return true;
+    if (span.end - span.begin > 2 * static_cast<std::size_t>(columns) && high > low)
+        return false;
+    out.reserve(static_cast<int>(span.end - span.begin));
+    for (std::size_t i = span.begin; i < span.end; ++i)
+        out.append(QCPGraphData(x[i], y[i]));
+    return true;
+}
+
 } // namespace
 
 QVector<QCPGraphData> CurveDecimator::minMax(const std::vector<double>& x, const std::vector<double>& y, double low,
@@ -40,15 +55,9 @@ QVector<QCPGraphData> CurveDecimator::minMax(const std::vector<double>& x, const
 {
     const Span span = visible(x, low, high);
     QVector<QCPGraphData> out;
-    if (span.end <= span.begin)
-        return out;
     columns = std::max(columns, 1);
-    if (span.end - span.begin <= 2 * static_cast<std::size_t>(columns) || !(high > low)) {
-        out.reserve(static_cast<int>(span.end - span.begin));
-        for (std::size_t i = span.begin; i < span.end; ++i)
-            out.append(QCPGraphData(x[i], y[i]));
+    if (fewEnough(x, y, span, columns, low, high, out))
         return out;
-    }
     out.reserve(4 * columns + 8);
     const double width = (high - low) / columns;
     std::size_t first = span.begin, last = span.begin, lowest = span.begin, highest = span.begin;
@@ -89,14 +98,9 @@ QVector<QCPGraphData> CurveDecimator::envelope(const std::vector<double>& x, con
 {
     const Span span = visible(x, low, high);
     QVector<QCPGraphData> out;
-    if (span.end <= span.begin)
-        return out;
     columns = std::max(columns, 1);
-    if (span.end - span.begin <= 2 * static_cast<std::size_t>(columns) || !(high > low)) {
-        for (std::size_t i = span.begin; i < span.end; ++i)
-            out.append(QCPGraphData(x[i], y[i]));
+    if (fewEnough(x, y, span, columns, low, high, out))
         return out;
-    }
     const double width = (high - low) / columns;
     std::size_t first = span.begin, last = span.begin;
     double extreme = 0.0;
