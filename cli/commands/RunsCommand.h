@@ -28,7 +28,6 @@ private:
     int table(RunStore& store, const CliFlags& flags);
     int rename(RunStore& store, const CliFlags& flags);
     int deleteRuns(RunStore& store, const CliFlags& flags);
-    int plot(const std::vector<std::string>& args); // args[0] == "plot"; draws through PlotRenderer
 };
 
 } // namespace attnlab

@@ -6,6 +6,7 @@
 #include "core/analysis/TableWriter.h"
 #include "core/analysis/ThesisReference.h"
 #include "core/config/TrainConfig.h"
+#include "tests/support/SampleStatistics.h"
 
 #include <nlohmann/json.hpp>
 
@@ -43,15 +44,7 @@ RunRecord classified(std::int64_t id, const std::string& dataset, const std::str
     return r;
 }
 
-double sampleStd(std::vector<double> v)
-{
-    double mean = 0;
-    for (double x : v) mean += x;
-    mean /= v.size();
-    double s = 0;
-    for (double x : v) s += (x - mean) * (x - mean);
-    return std::sqrt(s / (v.size() - 1));
-}
+using attnlab::testing::sampleStd;
 
 // "48.1 ± 0.4 (5)" -> {48.1, 0.4, 5}; "48.1 (1)" -> {48.1, 0, 1}.
 std::vector<double> numbersIn(const QString& cell)

@@ -10,6 +10,7 @@
 #include "ui/analysis/TableDocumentModel.h"
 #include "ui/analysis/TableExportDialog.h"
 #include "ui/runs/RunListPanel.h"
+#include "tests/support/SampleStatistics.h"
 #include "tests/support/WidgetLookup.h"
 
 #include <QAction>
@@ -76,15 +77,7 @@ QString cell(QTableView* view, int row, int column)
     return view->model()->index(row, column).data().toString();
 }
 
-double sampleStd(std::vector<double> v)
-{
-    double mean = 0;
-    for (double x : v) mean += x;
-    mean /= v.size();
-    double s = 0;
-    for (double x : v) s += (x - mean) * (x - mean);
-    return std::sqrt(s / (v.size() - 1));
-}
+using attnlab::testing::sampleStd;
 
 } // namespace
 
