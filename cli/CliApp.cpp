@@ -3,6 +3,7 @@
 #include "cli/CliFlags.h"
 #include "cli/commands/BenchCommand.h"
 #include "cli/commands/DescribeCommand.h"
+#include "cli/commands/ExplainCommand.h"
 #include "cli/commands/InstallCommand.h"
 #include "cli/commands/ListCommand.h"
 #include "cli/commands/PresetsCommand.h"
@@ -33,11 +34,15 @@ const char* kUsage =
     "        [--eval-every N] [--log-every N] [--patience N] [--sampling random|epochs]\n"
     "        [--optimizer adam|adadelta|sgd] [--lr X] [--momentum M] [--l2 G] [--weight-decay W] [--clip-norm C]\n"
     "        [--lr-schedule constant|step|cosine] [--lr-decay-every N] [--lr-decay-gamma G] [--warmup-steps N] [--amp]\n"
-    "        [--embeddings FILE [--embeddings-frozen] [--oov-range A]] [--phrases] [--checkpoint-dir DIR] [--tags a,b]\n"
+    "        [--embeddings FILE [--embeddings-frozen] [--oov-range A]] [--phrases] [--checkpoint-dir DIR | --no-checkpoint]\n"
+    "        [--tags a,b]\n"
     "        [model options] [dataset options]\n"
     "        [--json]  a preset or config gives every setting; flags override it. --repeat R: seeds S..S+R-1,\n"
     "        reported as mean ± std. Progress: a bar on a terminal, JSON lines on stderr otherwise.\n"
-    "        --checkpoint-dir DIR: each completed run's best-dev weights are saved there (runs show lists them)\n"
+    "        each completed run keeps its best-dev (and final) weights with its vocabulary, by default in\n"
+    "        checkpoints/ beside the store (--checkpoint-dir DIR: elsewhere; runs show lists them, explain uses them)\n"
+    "  explain --run N --text \"a sentence\" [--step S] [--db FILE] [--json]\n"
+    "                                        a stored model on your sentence: tokens, probabilities, every attention map\n"
     "  presets [--json]                      the thesis experiments' presets (train --preset NAME)\n"
     "  stats DATASET [--phrases] [--embeddings FILE] [dataset options] [--json]\n"
     "                                        examples per split, class balance, lengths, vocabulary, coverage\n"
@@ -133,6 +138,7 @@ std::unique_ptr<Command> CliApp::commandNamed(const std::string& name)
     if (name == "runs") return std::make_unique<RunsCommand>(out_, err_);
     if (name == "bench") return std::make_unique<BenchCommand>(out_, err_);
     if (name == "sweep") return std::make_unique<SweepCommand>(out_, err_);
+    if (name == "explain") return std::make_unique<ExplainCommand>(out_, err_);
     return nullptr;
 }
 

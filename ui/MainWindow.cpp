@@ -12,6 +12,7 @@
 #include "ui/analysis/ResultsMatrixView.h"
 #include "ui/analysis/RunDetailsView.h"
 #include "ui/analysis/RunDifferencesView.h"
+#include "ui/explorer/ExplorerView.h"
 #include "ui/plots/AttentionHeatmap.h"
 #include "ui/plots/TrainingCurvesPlot.h"
 #include "ui/runs/RunActions.h"
@@ -98,6 +99,7 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
     differences_ = new RunDifferencesView;
     matrix_ = new ResultsMatrixView;
     details_ = new RunDetailsView;
+    explorer_ = new ExplorerView;
     compareArea_ = new QSplitter(Qt::Vertical);
     compareArea_->setObjectName(QStringLiteral("compareSplitter"));
     compareView_ = new CompareView;
@@ -109,6 +111,7 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
     workspace_->setObjectName(QStringLiteral("workspaceTabs"));
     workspace_->setDocumentMode(true);
     workspace_->addTab(plots, tr("&Training"));
+    workspace_->addTab(explorer_, tr("E&xplorer"));
     workspace_->addTab(compareArea_, tr("&Compare"));
     workspace_->addTab(matrix_, tr("Results &matrix"));
     workspace_->addTab(details_, tr("Run &details"));
@@ -153,6 +156,7 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
     try {
         store_ = std::make_unique<RunStore>(dbPath_.toStdString());
         compareView_->setStore(store_.get());
+        explorer_->setStore(store_.get());
     } catch (const std::exception& e) {
         // Without history the lab still trains (the worker reports its own store error, if any).
         statusBar()->showMessage(tr("Cannot open the run store: %1").arg(qs(e.what())));
@@ -164,6 +168,13 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
     const auto say = [this](const QString& text) { statusBar()->showMessage(text, 8000); };
     connect(matrix_, &ResultsMatrixView::statusMessage, this, say);
     connect(differences_, &RunDifferencesView::statusMessage, this, say);
+    connect(explorer_, &ExplorerView::statusMessage, this, say);
+    // The explorer opens a run's model only when it is looked at: selecting runs costs nothing otherwise.
+    connect(workspace_, &QTabWidget::currentChanged, this, [this] {
+        const qint64 run = showingLive_ ? liveRunId_ : shownRunId_;
+        if (workspace_->currentWidget() == explorer_ && run > 0)
+            explorer_->setRun(run);
+    });
     connect(runList_, &RunListPanel::selectionChanged, this, &MainWindow::compareRuns);
     connect(runActions_, &RunActions::message, this, [this](const QString& text, int ms) { statusBar()->showMessage(text, ms); });
     connect(runActions_, &RunActions::warning, this, &MainWindow::showWarning);
@@ -175,6 +186,7 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
         curves_->clear();
         curves_->setTitle(tr("No run selected"));
         heatmap_->showPlaceholder(tr("Select a run to show its attention."));
+        explorer_->clear(tr("Select a run in the run list to explore its model."));
     });
     connect(runList_, &RunListPanel::tagsEdited, this, [this](qint64 runId, const QStringList& tags) {
         std::vector<std::string> list;
@@ -233,11 +245,21 @@ void MainWindow::createMenus()
     selectShown->setObjectName(QStringLiteral("selectShownAction"));
     runMenu->addMenu(runList_->savedFiltersMenu());
     runMenu->addSeparator();
+    // Every run can be explored later unless the user turns it off (disk use: a few MB per text run).
+    QAction* keep = runMenu->addAction(tr("&Keep each run's weights"));
+    keep->setObjectName(QStringLiteral("keepCheckpointsAction"));
+    keep->setCheckable(true);
+    keep->setChecked(QSettings().value(QStringLiteral("training/keepCheckpoints"), true).toBool());
+    keep->setToolTip(tr("Save the best-dev and final weights with the vocabulary in checkpoints/ beside the run "
+                        "database, so the Explorer can run typed sentences through them"));
+    connect(keep, &QAction::toggled, this, [](bool on) { QSettings().setValue(QStringLiteral("training/keepCheckpoints"), on); });
+    runMenu->addSeparator();
     runActions_->addTo(runMenu);
 
     // The workspace's tabs, and exporting the analyst's tables.
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    const QStringList tabs = {tr("&Training"), tr("&Compare selected runs"), tr("Results &matrix"), tr("Run &details")};
+    const QStringList tabs = {tr("&Training"), tr("E&xplorer: the selected run's model"), tr("&Compare selected runs"),
+                              tr("Results &matrix"), tr("Run &details")};
     for (int i = 0; i < tabs.size(); ++i) {
         QAction* show = view->addAction(tabs[i], this, [this, i] { workspace_->setCurrentIndex(i); });
         show->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)));
@@ -278,8 +300,10 @@ bool MainWindow::openStore(const QString& path)
         return false;
     }
     compareView_->setStore(nullptr); // never a dangling store in the view
+    explorer_->setStore(nullptr);
     store_ = std::move(opened);
     compareView_->setStore(store_.get());
+    explorer_->setStore(store_.get());
     compareView_->setRuns({});
     differences_->setRuns({});
     details_->clear(tr("Select a run in the run list to see its confusion matrix and per-class scores."));
@@ -328,7 +352,9 @@ bool MainWindow::isTraining() const { return worker_->isRunning(); }
 
 void MainWindow::startTraining()
 {
-    const TrainConfig config = setup_->config();
+    TrainConfig config = setup_->config();
+    if (config.checkpointDir.empty() && QSettings().value(QStringLiteral("training/keepCheckpoints"), true).toBool())
+        config.checkpointDir = RunStore::checkpointFolderOf(dbPath_.toStdString());
     if (!worker_->start(config))
         return;
     setup_->setTrainingActive(true);
@@ -417,6 +443,8 @@ void MainWindow::showRun(qint64 runId)
         curves_->setTitle(runHeadline(runId, record->model, record->position, record->dataset), qs(RunResult(record->summary()).brief()));
         curves_->setMetrics(store_->metrics(runId));
         details_->setRun(*record, store_->characteristics(runId));
+        if (workspace_->currentWidget() == explorer_)
+            explorer_->setRun(runId);
         if (const auto snapshot = store_->latestAttention(runId))
             heatmap_->setSnapshot(*snapshot);
         else
@@ -506,6 +534,7 @@ void MainWindow::onAttention(const QVector<AttentionSnapshot>& snapshots)
     liveAttention_ = snapshots.back(); // the heatmap shows the latest evaluation
     if (showingLive_)
         heatmap_->setSnapshot(*liveAttention_);
+    explorer_->snapshotsChanged(liveRunId_);
 }
 
 void MainWindow::onRunFinished(qint64 runId, const RunSummary& summary)
@@ -538,6 +567,12 @@ void MainWindow::onIdle()
     setup_->setTrainingActive(false);
     runActions_->setLiveRun(0);
     refreshRuns();
+    // The run's weights are in the store now (its writer has finished): let the explorer open them.
+    if (liveRunId_ > 0 && explorer_->runId() == liveRunId_) {
+        explorer_->clear(QString());
+        if (workspace_->currentWidget() == explorer_)
+            explorer_->setRun(liveRunId_);
+    }
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

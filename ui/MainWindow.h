@@ -28,6 +28,7 @@ namespace attnlab::ui {
 
 class AttentionHeatmap;
 class CompareView;
+class ExplorerView;
 class ResultsMatrixView;
 class RunDetailsView;
 class RunDifferencesView;
@@ -91,12 +92,13 @@ private:
     TrainingCurvesPlot* curves_;
     AttentionHeatmap* heatmap_;
     RunListPanel* runList_;
-    QTabWidget* workspace_;       // Training, Compare, Results matrix, Run details
+    QTabWidget* workspace_;       // Training, Explorer, Compare, Results matrix, Run details
     QSplitter* compareArea_;
     CompareView* compareView_;
     RunDifferencesView* differences_;
     ResultsMatrixView* matrix_;
     RunDetailsView* details_;
+    ExplorerView* explorer_;
     QLabel* device_;
     QLabel* loss_;
     QProgressBar* progress_;

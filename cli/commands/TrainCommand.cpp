@@ -37,7 +37,7 @@ CliFlags trainFlags(const std::vector<std::string>& args)
     valued.insert(ConfigFlags::datasetFlags().begin(), ConfigFlags::datasetFlags().end());
     valued.insert({"--embeddings", "--oov-range"});
     auto booleans = ConfigFlags::datasetSwitches();
-    booleans.insert({"--json", "--embeddings-frozen", "--amp"});
+    booleans.insert({"--json", "--embeddings-frozen", "--amp", "--no-checkpoint"});
     return CliFlags(args, valued, booleans);
 }
 
@@ -117,9 +117,12 @@ nlohmann::json resultJson(std::int64_t runId, const RunSummary& summary, std::ui
 int TrainCommand::run(const std::vector<std::string>& args)
 {
     const CliFlags flags = trainFlags(args);
-    const Plan plan = planFrom(flags);
+    Plan plan = planFrom(flags);
     const LoadedDataset data = loadChecked(plan);
     RunStore store(flags.text("--db", RunStore::defaultPath()));
+    // Every run can be explored later: its weights go next to the store unless the user says otherwise.
+    if (plan.keepCheckpoints && plan.config.checkpointDir.empty())
+        plan.config.checkpointDir = RunStore::checkpointFolderOf(store.path());
     TerminalProgress progress(err_);
     for (const auto& note : data.notes()) // what reading the files found: filled cells, skipped columns, ...
         progress.report("note", note);
@@ -171,6 +174,11 @@ TrainCommand::Plan TrainCommand::planFrom(const CliFlags& flags)
     c.embeddingsFrozen = c.embeddingsFrozen || flags.has("--embeddings-frozen");
     flags.update("--oov-range", c.oovRange);
     flags.update("--checkpoint-dir", c.checkpointDir);
+    if (flags.has("--no-checkpoint") && flags.has("--checkpoint-dir"))
+        throw CliUsageError("--no-checkpoint and --checkpoint-dir: give one of them");
+    plan.keepCheckpoints = !flags.has("--no-checkpoint");
+    if (!plan.keepCheckpoints)
+        c.checkpointDir.clear();
     if (flags.has("--tags"))
         plan.tags = flags.list("--tags");
     applyTrainingFlags(c, flags, base.has_value());

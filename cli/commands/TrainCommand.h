@@ -34,6 +34,7 @@ private:
         DatasetOptions datasetOptions;
         int repeats = 1;
         std::vector<std::string> tags; // --tags: put on every run it stores
+        bool keepCheckpoints = true;   // false with --no-checkpoint
     };
     // One finished run of the repeats.
     struct Repeat {

@@ -66,6 +66,21 @@ TextDataset DatasetCatalog::load(const std::string& id, std::uint64_t seed)
 
 TextDataset DatasetCatalog::load(const std::string& id, const DatasetOptions& options)
 {
+    TextDataset dataset = read(id, options);
+    dataset.lowercase = options.lowercase;
+    if (id == "synthetic-sentiment" || id == "opener")
+        dataset.tokenizer = "whitespace";
+    else if (id == "semeval2013")
+        dataset.tokenizer = "tweet";
+    else if (id == "csv-text")
+        dataset.tokenizer = options.tokenizer;
+    else
+        dataset.tokenizer = "ptb"; // SST's trees and SenTube's comments
+    return dataset;
+}
+
+TextDataset DatasetCatalog::read(const std::string& id, const DatasetOptions& options)
+{
     if (id == "synthetic-sentiment") {
         SyntheticSentiment::Options o;
         o.seed = options.seed;

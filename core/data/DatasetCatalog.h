@@ -23,6 +23,9 @@ public:
     static bool isRegression(const std::string& id);
     // Folder of a real dataset relative to the data folder ("sentiment/sst"); "" for generated or user files.
     static std::string dataFolder(const std::string& id);
+
+private:
+    static TextDataset read(const std::string& id, const DatasetOptions& options); // load without the tokenizer facts
 };
 
 } // namespace attnlab

@@ -18,6 +18,10 @@ struct TextDataset {
     // What reading the files found that the user should know, each "FILE[:LINE]: what": quoted fields
     // spanning lines, for one. The CLI prints them (train, stats); statistics carry them.
     std::vector<std::string> notes;
+    // How the files' text became tokens, so that a sentence typed later (the explorer, `explain`) is split
+    // the same way: a Tokenizer style name (whitespace | ptb | tweet) and whether tokens were lowercased.
+    std::string tokenizer = "ptb";
+    bool lowercase = false;
 
     int numClasses() const { return static_cast<int>(classNames.size()); }
 };

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace attnlab {
@@ -17,6 +18,12 @@ std::string AttentionSnapshot::toJson() const
     if (!pooling.empty()) {
         j["pooling"] = pooling;
         j["pooling_name"] = poolingName;
+    }
+    if (series)
+        j["series"] = true;
+    if (!probabilities.empty()) {
+        j["classes"] = classes;
+        j["probabilities"] = probabilities;
     }
     if (!inputAttention.empty()) {
         j["features"] = features;
@@ -54,6 +61,18 @@ AttentionSnapshot AttentionSnapshot::fromJson(const std::string& text)
             if (s.inputAttention.size() != s.tokens.size() * s.features.size())
                 throw std::invalid_argument("input attention does not form a steps x features matrix");
         }
+        if (j.contains("probabilities")) {
+            s.classes = j.at("classes").get<std::vector<std::string>>();
+            s.probabilities = j.at("probabilities").get<std::vector<float>>();
+            if (s.probabilities.size() != s.classes.size())
+                throw std::invalid_argument("probabilities do not match the classes");
+        }
+        // Snapshots stored before the flag existed: a window's steps were always named t-N.
+        s.series = j.contains("series") ? j.at("series").get<bool>()
+                                        : !s.tokens.empty() && std::all_of(s.tokens.begin(), s.tokens.end(), [](const std::string& t) {
+                                              return t.size() > 2 && t.compare(0, 2, "t-") == 0 &&
+                                                     t.find_first_not_of("0123456789", 2) == std::string::npos;
+                                          });
         return s;
     } catch (const std::exception& e) {
         throw std::invalid_argument(std::string("attention snapshot JSON: ") + e.what());

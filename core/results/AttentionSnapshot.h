@@ -25,6 +25,12 @@ struct AttentionSnapshot {
     // DA-RNN's input attention: per time step (rows, = tokens) its weights over the driving series.
     std::vector<std::string> features;
     std::vector<float> inputAttention; // tokens.size() x features.size(), row-major
+    // A text model's class probabilities for the probe input at this step (its prediction then), with
+    // the class names; empty for snapshots stored before they were kept, and for time series.
+    std::vector<std::string> classes;
+    std::vector<float> probabilities;
+    // A time-series window: the "tokens" are its time steps (t-9 ... t-0), which views must call so.
+    bool series = false;
 
     bool empty() const { return maps.empty() && pooling.empty() && inputAttention.empty(); }
 

@@ -111,6 +111,27 @@ std::optional<AttentionSnapshot> RunQueries::latestAttention(std::int64_t runId)
     return AttentionSnapshot::fromJson(s.text(0));
 }
 
+std::vector<int> RunQueries::attentionSteps(std::int64_t runId) const
+{
+    SqliteStatement s(connection_, "SELECT DISTINCT step FROM attention WHERE run_id=? ORDER BY step");
+    s.bind(1, runId);
+    std::vector<int> steps;
+    while (s.step())
+        steps.push_back(static_cast<int>(s.integer(0)));
+    return steps;
+}
+
+std::optional<AttentionSnapshot> RunQueries::attentionNearest(std::int64_t runId, int step) const
+{
+    // Along the attention_by_run index: the nearest step, the earlier one on a tie.
+    SqliteStatement s(connection_, "SELECT snapshot_json FROM attention WHERE run_id=?1"
+                                   " ORDER BY abs(step - ?2), step, rowid LIMIT 1");
+    s.bind(1, runId).bind(2, static_cast<std::int64_t>(step));
+    if (!s.step())
+        return std::nullopt;
+    return AttentionSnapshot::fromJson(s.text(0));
+}
+
 std::vector<std::string> RunQueries::attentionJson(std::int64_t runId) const
 {
     return rowsOfRun(connection_, "SELECT snapshot_json FROM attention WHERE run_id=? ORDER BY step, rowid", runId,

@@ -146,6 +146,11 @@ RunStore::~RunStore() = default;
 
 const std::string& RunStore::path() const { return impl_->connection.path(); }
 
+std::string RunStore::checkpointFolderOf(const std::string& storePath)
+{
+    return (std::filesystem::absolute(storePath).parent_path() / "checkpoints").string();
+}
+
 std::string RunStore::defaultPath()
 {
     if (const char* db = std::getenv("ATTNLAB_DB"); db && *db)
@@ -470,6 +475,18 @@ std::optional<AttentionSnapshot> RunStore::latestAttention(std::int64_t runId) c
 {
     std::lock_guard lock(impl_->mutex);
     return impl_->queries.latestAttention(runId);
+}
+
+std::vector<int> RunStore::attentionSteps(std::int64_t runId) const
+{
+    std::lock_guard lock(impl_->mutex);
+    return impl_->queries.attentionSteps(runId);
+}
+
+std::optional<AttentionSnapshot> RunStore::attentionNearest(std::int64_t runId, int step) const
+{
+    std::lock_guard lock(impl_->mutex);
+    return impl_->queries.attentionNearest(runId, step);
 }
 
 std::vector<Characteristic> RunStore::characteristics(std::int64_t runId) const

@@ -33,6 +33,8 @@ public:
 
     const std::string& path() const;
     static std::string defaultPath(); // $ATTNLAB_DB, else $XDG_DATA_HOME|~/.local/share/attnlab/runs.sqlite
+    // Where runs stored in the file at storePath keep their weights by default: "checkpoints" beside it.
+    static std::string checkpointFolderOf(const std::string& storePath);
 
     // Writing a run. beginRun records the environment it can see (versions, device, host, CPU model,
     // dataset id); setEnvironment merges the caller's JSON object into it (dataset file hashes,
@@ -65,6 +67,11 @@ public:
     std::vector<std::pair<int, double>> metricSeries(std::int64_t runId, const std::string& split,
                                                      const std::string& name) const; // (step, value) by step
     std::optional<AttentionSnapshot> latestAttention(std::int64_t runId) const;
+    // The explorer's timeline: the steps with a stored snapshot (by step), and the snapshot whose step is
+    // nearest to `step` (the earlier on a tie; nothing when the run has none). Read one at a time, so
+    // opening a run with hundreds of snapshots reads only their steps.
+    std::vector<int> attentionSteps(std::int64_t runId) const;
+    std::optional<AttentionSnapshot> attentionNearest(std::int64_t runId, int step) const;
     std::vector<Characteristic> characteristics(std::int64_t runId) const; // in the order appended
     std::vector<CheckpointRef> checkpoints(std::int64_t runId) const;      // by step
     std::vector<RunAggregate> aggregates() const; // one per group key, by dataset, model, position

@@ -166,7 +166,8 @@ RunSummary Trainer::runTask(const Dataset& dataset, TrainingObserver& observer, 
         observer.onStarted(info);
         startedReported = true;
 
-        const auto outcome = TrainingLoop::run(config_, *prepared.task, observer, cancel, elapsed);
+        // info.config: the model's sizes as built (vocabulary, classes), which a checkpoint must record.
+        const auto outcome = TrainingLoop::run(info.config, *prepared.task, observer, cancel, elapsed);
         summary.steps = outcome.steps;
         summary.bestStep = outcome.bestStep;
         summary.stoppedEarly = outcome.stoppedEarly;

@@ -233,7 +233,8 @@ private Q_SLOTS:
         QVERIFY(r.err.contains("no run 42"));
     }
 
-    // train --checkpoint-dir: the file is written and the store names it with its sha256.
+    // train --checkpoint-dir: the best-dev weights (and the final ones, when the last step is another) are
+    // written and the store names each file with its sha256.
     void checkpointsAreListedWithTheRun()
     {
         QTemporaryDir dir;
@@ -243,20 +244,95 @@ private Q_SLOTS:
                       "--json"});
         QCOMPARE(r.code, 0);
         const auto run = r.json().object();
-        const QStringList files = QDir(checkpoints).entryList(QDir::Files);
-        QCOMPARE(files.size(), 1);
-        QVERIFY2(files[0].endsWith("-step" + QString::number(run["best_step"].toInt()) + ".pt"), qPrintable(files[0]));
+        const int bestStep = run["best_step"].toInt();
+        const QStringList files = QDir(checkpoints).entryList(QDir::Files, QDir::Name);
+        QCOMPARE(files.size(), bestStep == 30 ? 1 : 2);
+        const QString best = files.filter(QRegularExpression("-step" + QString::number(bestStep) + "\\.pt$")).value(0);
+        QVERIFY2(!best.isEmpty(), qPrintable(files.join(", ")));
+        if (bestStep != 30)
+            QVERIFY2(files.filter(QRegularExpression("-step30-final\\.pt$")).size() == 1, qPrintable(files.join(", ")));
         r = runCli({"runs", "show", QString::number(run["run_id"].toInteger()), "--db", db});
-        QVERIFY2(r.out.contains("checkpoint  step " + QString::number(run["best_step"].toInt()) + ": " +
-                                QDir(checkpoints).filePath(files[0])),
+        QVERIFY2(r.out.contains("checkpoint  step " + QString::number(bestStep) + ": " + QDir(checkpoints).filePath(best)),
                  qPrintable(r.out));
         r = runCli({"runs", "show", QString::number(run["run_id"].toInteger()), "--db", db, "--json"});
         const auto stored = r.json().object()["runs"].toArray()[0].toObject()["checkpoints"].toArray();
-        QCOMPARE(stored.size(), 1);
-        QFile f(QDir(checkpoints).filePath(files[0]));
+        QCOMPARE(stored.size(), files.size());
+        QFile f(QDir(checkpoints).filePath(best));
         QVERIFY(f.open(QIODevice::ReadOnly));
         QCOMPARE(stored[0].toObject()["sha256"].toString(),
                  QString::fromLatin1(QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256).toHex()));
+    }
+
+    // explain: by default a run keeps its weights beside the store, and explain runs a sentence through
+    // them; without weights it says why (or shows the stored snapshot for --step); a changed file is refused.
+    void explainUsesTheStoredCheckpoint()
+    {
+        QTemporaryDir dir;
+        const auto db = dir.filePath("runs.sqlite");
+        auto r = runCli({"train", "--dataset", "synthetic-sentiment", "--model", "essan", "--position", "rpr", "--d-model", "16",
+                         "--layers", "2", "--heads", "2", "--steps", "40", "--eval-every", "20", "--device", "cpu", "--db", db,
+                         "--json"});
+        QCOMPARE(r.code, 0);
+        const QString id = QString::number(r.json().object()["run_id"].toInteger());
+        QVERIFY(!QDir(dir.filePath("checkpoints")).entryList(QDir::Files).isEmpty()); // beside the store
+        r = runCli({"explain", "--run", id, "--text", "The acting is not charming", "--db", db, "--json"});
+        QCOMPARE(r.code, 0);
+        const auto e = r.json().object();
+        QCOMPARE(e["tokens"].toArray().size(), 5);
+        QCOMPARE(e["tokens"].toArray()[0].toString(), QString("the")); // lowercased like the vocabulary
+        double sum = 0.0;
+        for (const auto p : e["probabilities"].toArray())
+            sum += p.toDouble();
+        QVERIFY(std::abs(sum - 1.0) < 1e-9);
+        QCOMPARE(e["maps"].toArray().size(), 4); // 2 layers x 2 heads
+        for (const auto m : e["maps"].toArray()) {
+            const auto w = m.toObject()["weights"].toArray();
+            QCOMPARE(w.size(), 25);
+            for (int q = 0; q < 5; ++q) { // rows are distributions over the 5 real tokens
+                double row = 0.0;
+                for (int k = 0; k < 5; ++k)
+                    row += w[q * 5 + k].toDouble();
+                QVERIFY(std::abs(row - 1.0) < 1e-4);
+            }
+        }
+        QCOMPARE(e["rollout"].toArray().size(), 25);
+        QCOMPARE(e["pooling"].toObject()["weights"].toArray().size(), 5);
+        r = runCli({"explain", "--run", id, "--text", "not bad at all", "--db", db});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("prediction: ") && r.out.contains("layer 2 head 2") && r.out.contains("attention rollout"),
+                 qPrintable(r.out));
+
+        // --step S where no weights of S were kept: the stored snapshot nearest to S, said so on stderr.
+        r = runCli({"explain", "--run", id, "--step", "19", "--text", "not bad", "--db", db, "--json"});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.json().object()["step"].toInt(), 20);
+        QVERIFY(!r.json().object()["weights_kept"].toBool());
+
+        r = runCli({"train", "--dataset", "synthetic-sentiment", "--model", "ssan", "--position", "rpr", "--d-model", "16",
+                    "--steps", "20", "--eval-every", "10", "--device", "cpu", "--db", db, "--no-checkpoint", "--json"});
+        QCOMPARE(r.code, 0);
+        const QString bare = QString::number(r.json().object()["run_id"].toInteger());
+        r = runCli({"explain", "--run", bare, "--text", "not bad", "--db", db});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("kept no weights") && r.err.count('\n') == 1, qPrintable(r.err));
+
+        for (const QString& file : QDir(dir.filePath("checkpoints")).entryList(QDir::Files)) {
+            QFile f(QDir(dir.filePath("checkpoints")).filePath(file));
+            QVERIFY(f.open(QIODevice::Append));
+            f.write("\n");
+        }
+        r = runCli({"explain", "--run", id, "--text", "not bad", "--db", db});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("sha256") && r.err.contains("not loaded"), qPrintable(r.err));
+
+        r = runCli({"explain", "--run", id, "--db", db});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("--text"));
+        r = runCli({"explain", "--run", "x1", "--text", "a", "--db", db});
+        QCOMPARE(r.code, 2);
+        r = runCli({"explain", "--run", "99", "--text", "a", "--db", db});
+        QCOMPARE(r.code, 1);
+        QVERIFY(r.err.contains("no run 99"));
     }
 
     // runs delete: refused without --yes when nobody can be asked; with --yes the runs, their rows and their

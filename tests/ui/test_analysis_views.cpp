@@ -103,9 +103,9 @@ private slots:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
 
-        // Ctrl+3 shows the matrix: rows model, columns dataset, the three ssan sst-fine runs in one cell.
+        // Ctrl+4 shows the matrix: rows model, columns dataset, the three ssan sst-fine runs in one cell.
         auto* tabs = child<QTabWidget>(&window, "workspaceTabs");
-        child<QAction>(&window, "showWorkspace2")->trigger();
+        child<QAction>(&window, "showWorkspace3")->trigger();
         QCOMPARE(tabs->currentWidget()->objectName(), QStringLiteral("resultsMatrixView"));
         auto* matrixView = child<ResultsMatrixView>(&window, "resultsMatrixView");
         child<QComboBox>(matrixView, "matrixRows")->setCurrentText(QStringLiteral("model"));
@@ -167,7 +167,7 @@ private slots:
         // What a user sees at a projector's size.
         child<QComboBox>(matrixView, "matrixMetric")->setCurrentText(QStringLiteral("test"));
         child<QCheckBox>(matrixView, "matrixThesis")->setChecked(true);
-        child<QAction>(&window, "showWorkspace2")->trigger();
+        child<QAction>(&window, "showWorkspace3")->trigger();
         QVERIFY2(window.minimumSizeHint().width() <= 1280, "the window must fit a 1280x720 projector");
         QDir().mkpath(QStringLiteral("screenshots"));
         QVERIFY(window.grab().save(QStringLiteral("screenshots/results-matrix.png")));
@@ -181,7 +181,7 @@ private slots:
         QCOMPARE(compare->runs().size(), 4);
         compare->setSmoothing(0.6);
         compare->setGroupBy({QStringLiteral("model")});
-        child<QAction>(&window, "showWorkspace1")->trigger();
+        child<QAction>(&window, "showWorkspace2")->trigger();
         const QString status = child<QLabel>(compare, "statusLabel")->text();
         QVERIFY2(status.contains(QStringLiteral("2 group(s)")), qPrintable(status));
         QTest::qWait(50);

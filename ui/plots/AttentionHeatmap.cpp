@@ -90,6 +90,8 @@ AttentionHeatmap::AttentionHeatmap(QWidget* parent) : QWidget(parent)
     layout->addWidget(stack_, 1);
 
     connect(mapSelector_, &QComboBox::currentIndexChanged, this, &AttentionHeatmap::showMap);
+    // The title is fitted to its cell once the cell's width is known: after each layout.
+    connect(plot_, &QCustomPlot::afterLayout, this, &AttentionHeatmap::fitTitle);
     showPlaceholder(tr("Attention weights of the probe sentence appear here at each dev evaluation."));
 }
 
@@ -122,14 +124,21 @@ void AttentionHeatmap::setSnapshot(const AttentionSnapshot& snapshot)
     snapshot_ = snapshot;
     views_.clear();
     const bool severalMaps = snapshot.maps.size() > 1;
+    // A window's "tokens" are time steps: every axis and title says so.
+    const QString unit = snapshot.series ? tr("time step") : tr("token");
     for (const auto& map : snapshot.maps) {
         // The map covers the tokens it was computed for (a model may cap the probe's length).
         const int n = std::min<int>(map.size, static_cast<int>(snapshot.tokens.size()));
         View v;
-        v.name = tr("layer %1 · head %2").arg(map.layer + 1).arg(map.head + 1);
-        v.title = severalMaps ? tr("layer %1, head %2").arg(map.layer + 1).arg(map.head + 1) : QString();
-        v.xLabel = tr("key (attended token)");
-        v.yLabel = tr("query");
+        if (map.layer < 0) { // AttentionRollout: every layer at once
+            v.name = tr("rollout (all layers)");
+            v.title = tr("attention rollout over all layers");
+        } else {
+            v.name = tr("layer %1 · head %2").arg(map.layer + 1).arg(map.head + 1);
+            v.title = severalMaps ? tr("layer %1, head %2").arg(map.layer + 1).arg(map.head + 1) : QString();
+        }
+        v.xLabel = snapshot.series ? tr("key (attended time step)") : tr("key (attended token)");
+        v.yLabel = snapshot.series ? tr("query (time step)") : tr("query");
         v.rows.assign(snapshot.tokens.begin(), snapshot.tokens.begin() + n);
         v.columns = v.rows;
         for (int q = 0; q < n; ++q)
@@ -140,8 +149,9 @@ void AttentionHeatmap::setSnapshot(const AttentionSnapshot& snapshot)
     if (!snapshot.pooling.empty()) {
         View v;
         v.name = QString::fromStdString(snapshot.poolingName.empty() ? "pooling" : snapshot.poolingName);
-        v.title = tr("%1: each token's share of the pooled vector").arg(v.name);
-        v.xLabel = tr("token");
+        v.title = snapshot.series ? tr("%1: the weight of each time step").arg(v.name)
+                                  : tr("%1: each token's share of the pooled vector").arg(v.name);
+        v.xLabel = unit;
         v.rows = {"weight"};
         const std::size_t n = std::min(snapshot.pooling.size(), snapshot.tokens.size());
         v.columns.assign(snapshot.tokens.begin(), snapshot.tokens.begin() + static_cast<std::ptrdiff_t>(n));
@@ -175,9 +185,20 @@ void AttentionHeatmap::setSnapshot(const AttentionSnapshot& snapshot)
     showMap(mapSelector_->currentIndex());
 }
 
+void AttentionHeatmap::showView(int index)
+{
+    if (index >= 0 && index < mapSelector_->count())
+        mapSelector_->setCurrentIndex(index); // showMap follows through the selector's signal
+}
+
 int AttentionHeatmap::currentMapIndex() const
 {
     return snapshot_ ? mapSelector_->currentIndex() : -1;
+}
+
+QString AttentionHeatmap::titleText() const
+{
+    return title_->text();
 }
 
 QString AttentionHeatmap::placeholderText() const
@@ -222,14 +243,22 @@ void AttentionHeatmap::showMap(int index)
     for (QCPItemText* label : valueLabels_)
         plot_->removeItem(label);
     valueLabels_.clear();
-    if (rows == 1 && columns <= 40) {
+    // Numbers on a single row's cells, only where they fit: side by side when a cell is wide enough,
+    // turned upright when it is not but the row is tall enough, none at all when cells are thinner than
+    // a line of text (they would run into each other: "0.0910.0950.098").
+    const QFontMetrics metrics(plot_->font());
+    const int decimals = columns > 16 ? 2 : 3;
+    const int textWidth = metrics.horizontalAdvance(QStringLiteral("0.") + QString(decimals, QLatin1Char('0'))) + 6;
+    const int cellWidth = plotAreaWidth() / std::max(columns, 1);
+    const bool sideways = textWidth > cellWidth;
+    if (rows == 1 && cellWidth >= metrics.height() + 2) {
         for (int c = 0; c < columns; ++c) {
             const float weight = view.values[static_cast<std::size_t>(c)];
             auto* label = new QCPItemText(plot_);
             label->position->setType(QCPItemPosition::ptPlotCoords);
             label->position->setCoords(c, 0);
-            label->setText(QString::number(weight, 'f', columns > 16 ? 2 : 3));
-            label->setRotation(columns > 16 ? -90 : 0);
+            label->setText(QString::number(weight, 'f', decimals));
+            label->setRotation(sideways ? -90 : 0);
             label->setClipToAxisRect(true);
             // Light text on the dark end of the scale, dark text on the light end.
             const bool dark = highest > 0.0f && weight > 0.55f * highest;
@@ -237,11 +266,50 @@ void AttentionHeatmap::showMap(int index)
             valueLabels_.push_back(label);
         }
     }
-    QString title = tr("step %1").arg(snapshot_->step);
+    fullTitle_ = tr("step %1").arg(snapshot_->step);
     if (!view.title.isEmpty())
-        title += QStringLiteral(" — ") + view.title;
-    title_->setText(title);
+        fullTitle_ += QStringLiteral(" — ") + view.title;
+    fitTitle();
     plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+int AttentionHeatmap::plotAreaWidth() const
+{
+    // Before the first layout the axis rect has no size: estimate it from the widget's (less the axis
+    // labels and the colour scale).
+    const int rect = plot_->axisRect()->width();
+    return rect > 50 ? rect : std::max(100, plot_->width() - 140);
+}
+
+// The title on one line when it fits, else on two at its dash, each line elided to the plot's width:
+// a title must never be cut at the widget's edge.
+void AttentionHeatmap::fitTitle()
+{
+    const QFontMetrics metrics(title_->font());
+    // The title sits above the map's column only (the colour scale's column is not its room): the
+    // cell's width from the last layout, or an estimate before the first.
+    const int cell = title_->outerRect().width();
+    const int width = std::max(80, (cell > 50 ? cell : plot_->width() - 100) - 12);
+    QString text = fullTitle_;
+    if (metrics.horizontalAdvance(text) > width) {
+        QStringList lines = text.split(QStringLiteral(" — "));
+        for (QString& line : lines)
+            line = metrics.elidedText(line, Qt::ElideRight, width);
+        text = lines.join(QLatin1Char('\n'));
+    }
+    if (text == title_->text())
+        return;
+    title_->setText(text);
+    // Laid out with the old text (one line where there are now two): lay out and draw once more.
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void AttentionHeatmap::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    // Cell widths and the title's room change with the size: lay the labels out again.
+    if (snapshot_)
+        showMap(mapSelector_->currentIndex());
 }
 
 } // namespace attnlab::ui

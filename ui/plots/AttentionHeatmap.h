@@ -18,7 +18,8 @@ namespace attnlab::ui {
 
 // The probe input's attention as a heatmap, one view at a time with a selector when there are several:
 // each layer and head's self-attention (keys on x, queries on y, first token at the top), the pooling
-// weights over the tokens (one row), and DA-RNN's input attention (time steps x driving series).
+// weights over the tokens (one row), and DA-RNN's input attention (time steps x driving series). A map
+// with layer < 0 is an attention rollout over all layers (the explorer adds it).
 class AttentionHeatmap : public QWidget {
     Q_OBJECT
 public:
@@ -31,8 +32,10 @@ public:
     bool hasSnapshot() const { return snapshot_.has_value(); }
     const std::optional<AttentionSnapshot>& snapshot() const { return snapshot_; }
     int currentMapIndex() const; // the selector's row: maps first, then pooling, then input attention
+    void showView(int index);    // selects that row (the explorer's thumbnails)
     int viewCount() const { return static_cast<int>(views_.size()); }
     QString placeholderText() const;
+    QString titleText() const; // as drawn: on two lines, elided, when it is wider than the plot
     bool isPlaceholderShown() const;
 
     // A single-row view (pooling weights) also prints each weight on its cell: near-uniform weights all
@@ -40,8 +43,13 @@ public:
     int valueLabelCount() const { return static_cast<int>(valueLabels_.size()); }
     // The parts are reached by their object names: attentionMapSelector, attentionPlot, attentionColorMap.
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     void showMap(int index);
+    void fitTitle();
+    int plotAreaWidth() const; // pixels across the cells
     // One drawable matrix: rows on y (top first), columns on x.
     struct View {
         QString name, title, xLabel, yLabel;
@@ -56,6 +64,7 @@ private:
     QLabel* placeholder_;
     QCustomPlot* plot_;
     QCPTextElement* title_;
+    QString fullTitle_; // before fitting it to the width
     QCPColorMap* colorMap_;
     QCPColorScale* colorScale_;
     std::vector<QCPItemText*> valueLabels_;

@@ -1,5 +1,6 @@
 #include "ui/runs/RunTableModel.h"
 
+#include "core/config/Registry.h"
 #include "core/results/RunResult.h"
 
 #include <QDateTime>
@@ -62,6 +63,8 @@ RunTableModel::Row RunTableModel::rowFrom(const RunRecord& run)
     r.dataset = qs(run.dataset);
     r.model = qs(run.model);
     r.position = qs(run.position);
+    if (const auto* entry = Registry::find(Registry::models(), run.model))
+        r.takesPosition = !(entry->positions.size() == 1 && entry->positions.front() == "none");
     r.device = qs(run.device);
     QStringList tags;
     for (const auto& t : run.tags)
@@ -264,7 +267,7 @@ QVariant RunTableModel::display(const Row& r, int column) const
     case Started: return localTime(r.startedAt);
     case Dataset: return r.dataset;
     case Model: return r.model;
-    case Position: return r.position;
+    case Position: return r.takesPosition ? r.position : QStringLiteral("—");
     case Status: return qs(toString(r.summary.status));
     // Fixed decimals ("19.00", not "19"), as the figure is worded elsewhere.
     case BestDev: return r.hasDev ? QString::number(r.dev, 'f', regression ? 4 : 1) : QString();
@@ -297,6 +300,8 @@ QVariant RunTableModel::toolTip(const Row& r, int column) const
         return r.message;
     if (column == Test && r.hasTest)
         return qs(RunResult(r.summary).testDetail());
+    if (column == Position && !r.takesPosition)
+        return tr("%1 takes no position technique").arg(r.model);
     if (column == Notes)
         return r.notes.isEmpty() ? tr("Double-click to add notes") : r.notes;
     return qs(r.configJson); // every other cell: the run's whole configuration

@@ -59,6 +59,7 @@ private:
         std::string configJson;
         RunSummary summary;    // the result columns, worded by RunResult
         bool hasDev = false, hasTest = false;
+        bool takesPosition = true; // false: the model has no position technique (DA-RNN, LSTM, ...): shown as "—"
         double dev = 0.0, test = 0.0;
         QString search;        // lower-case text the filter looks in
         bool sameAs(const Row& other) const;

@@ -20,11 +20,19 @@ namespace attnlab {
 std::vector<AttentionMap> SequenceClassifier::attentionOfFirst(const torch::Tensor& ids, const torch::Tensor& mask,
                                                                std::vector<float>* pooling)
 {
+    return attentionOfFirst(ids, mask, pooling, nullptr);
+}
+
+std::vector<AttentionMap> SequenceClassifier::attentionOfFirst(const torch::Tensor& ids, const torch::Tensor& mask,
+                                                               std::vector<float>* pooling, torch::Tensor* logits)
+{
     torch::NoGradGuard noGrad;
     const bool wasTraining = is_training();
     eval();
     setRecordAttention(true);
-    forward(ids, mask);
+    auto output = forward(ids, mask);
+    if (logits)
+        *logits = output;
     auto layers = recordedAttention();
     auto poolingWeights = recordedPooling();
     setRecordAttention(false);

@@ -30,6 +30,10 @@ public:
     // Pooling weights of that sequence go to *pooling when the model has them.
     std::vector<AttentionMap> attentionOfFirst(const torch::Tensor& ids, const torch::Tensor& mask,
                                                std::vector<float>* pooling = nullptr);
+    // The same forward, keeping its logits too [B, C] (the explainer's probabilities come with the maps
+    // of the very same pass).
+    std::vector<AttentionMap> attentionOfFirst(const torch::Tensor& ids, const torch::Tensor& mask,
+                                               std::vector<float>* pooling, torch::Tensor* logits);
 };
 
 } // namespace attnlab

@@ -2,6 +2,8 @@
 
 #include "core/results/ClassificationMetrics.h"
 
+#include <nlohmann/json.hpp>
+
 namespace attnlab {
 namespace {
 
@@ -20,7 +22,9 @@ ClassificationTask::ClassificationTask(std::shared_ptr<SequenceClassifier> model
                                        const Vocabulary& vocabulary, const torch::Device& device,
                                        const std::string& sampling, int batchSize, int maxLength)
     : model_(std::move(model)), device_(device), train_(dataset.train, vocabulary, maxLength),
-      sampler_(train_, sampling, batchSize), probeTokens_(dataset.probeTokens), logitsWidth_(dataset.numClasses())
+      sampler_(train_, sampling, batchSize), probeTokens_(dataset.probeTokens), logitsWidth_(dataset.numClasses()),
+      vocabulary_(vocabulary), classNames_(dataset.classNames), tokenizer_(dataset.tokenizer),
+      lowercase_(dataset.lowercase), maxLength_(maxLength)
 {
     auto note = [&](const BatchBuilder& split, const std::string& name) {
         if (split.truncatedCount() > 0)
@@ -79,6 +83,27 @@ TrainingTask::Evaluation ClassificationTask::evaluate(bool test)
     return e;
 }
 
+std::string ClassificationTask::checkpointMetadata() const
+{
+    nlohmann::json tokens = nlohmann::json::array();
+    bool hasCapitals = false;
+    for (std::int64_t id = 0; id < vocabulary_.size(); ++id) {
+        const std::string& token = vocabulary_.token(id);
+        for (unsigned char c : token)
+            hasCapitals = hasCapitals || (c >= 'A' && c <= 'Z');
+        tokens.push_back(token);
+    }
+    // A vocabulary without a capital letter was lowercased (by option or by its data, as the synthetic
+    // sets are): typed text is lowercased too, or "Not" would be unknown to a model that knows "not".
+    return nlohmann::json{{"task", "text"},
+                          {"vocabulary", std::move(tokens)},
+                          {"classes", classNames_},
+                          {"tokenizer", tokenizer_},
+                          {"lowercase", lowercase_ || !hasCapitals},
+                          {"max_length", maxLength_}}
+        .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 std::optional<AttentionSnapshot> ClassificationTask::attention(int step)
 {
     if (!probe_.ids.defined())
@@ -86,9 +111,15 @@ std::optional<AttentionSnapshot> ClassificationTask::attention(int step)
     AttentionSnapshot snapshot;
     snapshot.step = step;
     snapshot.tokens = probeTokens_;
-    snapshot.maps = model_->attentionOfFirst(probe_.ids, probe_.mask, &snapshot.pooling);
+    torch::Tensor logits;
+    snapshot.maps = model_->attentionOfFirst(probe_.ids, probe_.mask, &snapshot.pooling, &logits);
     if (!snapshot.pooling.empty())
         snapshot.poolingName = model_->poolingName();
+    if (!snapshot.empty()) { // the prediction at this step, for the explorer's timeline
+        const auto p = torch::softmax(logits[0].to(torch::kCPU, torch::kFloat), 0).contiguous();
+        snapshot.probabilities.assign(p.data_ptr<float>(), p.data_ptr<float>() + p.numel());
+        snapshot.classes = classNames_;
+    }
     if (snapshot.empty())
         return std::nullopt;
     return snapshot;

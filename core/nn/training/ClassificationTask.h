@@ -27,6 +27,8 @@ public:
     std::optional<AttentionSnapshot> attention(int step) override;
     // "N of M training examples truncated to L tokens", and the same for dev and test, where any were.
     std::vector<std::string> notes() const override { return notes_; }
+    // {"task":"text","vocabulary":[tokens by id],"classes":[...],"tokenizer":...,"lowercase":...,"max_length":N}
+    std::string checkpointMetadata() const override;
 
 private:
     std::shared_ptr<SequenceClassifier> model_;
@@ -38,6 +40,11 @@ private:
     TensorBatch probe_;
     std::int64_t logitsWidth_; // classes
     std::vector<std::string> notes_;
+    Vocabulary vocabulary_;
+    std::vector<std::string> classNames_;
+    std::string tokenizer_;
+    bool lowercase_;
+    int maxLength_;
 };
 
 } // namespace attnlab

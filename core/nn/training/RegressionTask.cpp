@@ -1,5 +1,7 @@
 #include "core/nn/training/RegressionTask.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <numeric>
 
@@ -120,6 +122,7 @@ std::optional<AttentionSnapshot> RegressionTask::attention(int step)
     };
     AttentionSnapshot snapshot;
     snapshot.step = step;
+    snapshot.series = true;
     for (int t = 0; t < dataset_.window; ++t)
         snapshot.tokens.push_back("t-" + std::to_string(dataset_.window - 1 - t));
     if (temporal.defined() && temporal.size(1) == dataset_.window) {
@@ -140,6 +143,20 @@ std::optional<AttentionSnapshot> RegressionTask::attention(int step)
     if (snapshot.empty())
         return std::nullopt;
     return snapshot;
+}
+
+std::string RegressionTask::checkpointMetadata() const
+{
+    return nlohmann::json{{"task", "series"},
+                          {"drivers", dataset_.driverNames},
+                          {"target", dataset_.targetName},
+                          {"window", dataset_.window},
+                          {"target_min", dataset_.targetMin},
+                          {"target_max", dataset_.targetMax},
+                          {"scale_top", dataset_.scaleTop},
+                          {"driver_min", dataset_.driverMin},
+                          {"driver_max", dataset_.driverMax}}
+        .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 } // namespace attnlab

@@ -24,6 +24,9 @@ public:
     std::string trainMetricName() const override { return ""; }
     Evaluation evaluate(bool test) override;
     std::optional<AttentionSnapshot> attention(int step) override;
+    // {"task":"series","drivers":[...],"target":...,"window":T,"target_min":..,"target_max":..,"scale_top":..,
+    //  "driver_min":[...],"driver_max":[...]}: enough to scale a new window and read its prediction.
+    std::string checkpointMetadata() const override;
 
     // MAE, RMSE and MAPE (percent) of predictions against targets, both in original units.
     static std::vector<std::pair<std::string, double>> errors(const torch::Tensor& predicted, const torch::Tensor& target);

@@ -5,41 +5,12 @@
 
 #include <ATen/autocast_mode.h>
 
-#include "core/data/install/Sha256.h"
+#include "core/nn/training/ModelCheckpoint.h"
 
 #include <chrono>
 #include <cmath>
-#include <ctime>
-#include <filesystem>
-#include <unistd.h>
 
 namespace attnlab {
-namespace {
-
-// The best-dev weights as a LibTorch archive in config.checkpointDir, written under a temporary name and
-// renamed, so a file with the final name is always whole. Named so that runs never collide.
-CheckpointRef saveCheckpoint(torch::nn::Module& model, const TrainConfig& config, int step)
-{
-    namespace fs = std::filesystem;
-    const fs::path dir = fs::absolute(config.checkpointDir);
-    fs::create_directories(dir);
-    const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-    std::tm utc{};
-    gmtime_r(&now, &utc); // the GUI trains on a worker thread: not std::gmtime's shared buffer
-    char stamp[32];
-    std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &utc);
-    const std::string name = config.model.model + "-" + config.model.position + "-" + config.dataset + "-seed" +
-                             std::to_string(config.seed) + "-" + stamp + "-" + std::to_string(getpid()) + "-step" +
-                             std::to_string(step) + ".pt";
-    const fs::path path = dir / name, partial = dir / (name + ".partial");
-    torch::serialize::OutputArchive archive;
-    model.save(archive);
-    archive.save_to(partial.string());
-    fs::rename(partial, path);
-    return {step, path.string(), Sha256::ofFile(path.string())};
-}
-
-} // namespace
 
 int TrainingLoop::budget(const TrainConfig& config, std::int64_t trainSize)
 {
@@ -155,6 +126,15 @@ TrainingLoop::Outcome TrainingLoop::run(const TrainConfig& config, TrainingTask&
     // Test at the best dev step (not for cancelled or diverged runs: the user asked to stop, and diverged
     // weights say nothing).
     if (outcome.status == RunStatus::Completed && !bestWeights.empty()) {
+        // The final weights too, where they differ from the best: the explorer shows both.
+        if (!config.checkpointDir.empty() && outcome.steps != outcome.bestStep) {
+            try {
+                observer.onCheckpoint(
+                    ModelCheckpoint::save(model, config, task.checkpointMetadata(), outcome.steps, "final"));
+            } catch (const std::exception& e) {
+                outcome.message = std::string("final weights not saved: ") + e.what();
+            }
+        }
         {
             torch::NoGradGuard noGrad;
             auto params = model.parameters();
@@ -166,7 +146,8 @@ TrainingLoop::Outcome TrainingLoop::run(const TrainConfig& config, TrainingTask&
             observer.onMetric({outcome.bestStep, "test", name, value});
         if (!config.checkpointDir.empty()) {
             try {
-                observer.onCheckpoint(saveCheckpoint(model, config, outcome.bestStep));
+                observer.onCheckpoint(
+                    ModelCheckpoint::save(model, config, task.checkpointMetadata(), outcome.bestStep, "best"));
             } catch (const std::exception& e) { // the results stand; say why there is no file
                 outcome.message = std::string("checkpoint not saved: ") + e.what();
             }

@@ -38,6 +38,10 @@ public:
     // What preparing the data changed that the user should know (examples truncated to max_length):
     // the trainer passes these on in RunInfo::notes.
     virtual std::vector<std::string> notes() const { return {}; }
+    // What a saved model needs besides its weights to be used again without its dataset, as a JSON
+    // object (ModelCheckpoint writes it into the archive): the vocabulary and class names of a text
+    // task, the series names and scaling of a regression task.
+    virtual std::string checkpointMetadata() const = 0;
 };
 
 } // namespace attnlab

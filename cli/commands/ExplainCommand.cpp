@@ -1,0 +1,170 @@
+#include "cli/commands/ExplainCommand.h"
+
+#include "cli/CliFlags.h"
+#include "cli/commands/RunIds.h"
+#include "core/config/Registry.h"
+#include "core/store/RunStore.h"
+#include "core/training/ModelExplainer.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <ostream>
+#include <stdexcept>
+
+namespace attnlab {
+namespace {
+
+std::string fixed(double value, int decimals)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.*f", decimals, value);
+    return text;
+}
+
+std::string padded(std::string text, std::size_t width)
+{
+    if (text.size() < width)
+        text.append(width - text.size(), ' ');
+    return text;
+}
+
+// A map as a table: one row per query token, one column per key, weights to 3 decimals.
+void printMap(std::ostream& out, const std::vector<std::string>& tokens, const AttentionMap& map)
+{
+    std::size_t width = 5;
+    for (const auto& t : tokens)
+        width = std::max(width, std::min<std::size_t>(t.size(), 12) + 1);
+    out << "  " << padded("", width);
+    for (const auto& t : tokens)
+        out << padded(t.substr(0, 12), width);
+    out << "\n";
+    for (int q = 0; q < map.size; ++q) {
+        out << "  " << padded(tokens[static_cast<std::size_t>(q)].substr(0, 12), width);
+        for (int k = 0; k < map.size; ++k)
+            out << padded(fixed(map.at(q, k), 3), width);
+        out << "\n";
+    }
+}
+
+std::string describeSteps(const std::vector<CheckpointRef>& checkpoints)
+{
+    std::string steps;
+    for (const auto& c : checkpoints)
+        steps += (steps.empty() ? "" : ", ") + std::to_string(c.step);
+    return steps.empty() ? "none" : steps;
+}
+
+} // namespace
+
+int ExplainCommand::run(const std::vector<std::string>& args)
+{
+    const CliFlags flags(args, {"--run", "--text", "--step", "--db"}, {"--json"});
+    const std::int64_t runId = runIdFrom(flags.required("--run"));
+    std::optional<int> step;
+    if (flags.has("--step")) {
+        step = static_cast<int>(flags.integer("--step", 0));
+        if (*step < 0)
+            throw CliUsageError("--step expects a training step (0 or more), got " + flags.text("--step", ""));
+    }
+    if (!flags.has("--text") && !step)
+        throw CliUsageError("explain needs --text \"a sentence\" (or --step S for the stored snapshot nearest to S)");
+    const bool json = flags.has("--json");
+    RunStore store(flags.text("--db", RunStore::defaultPath()));
+    const RunRecord run = existingRun(store, runId);
+    const auto checkpoints = store.checkpoints(runId);
+    const auto chosen = ModelExplainer::choose(checkpoints, run.bestStep, step);
+
+    if (!chosen || !flags.has("--text")) {
+        if (!step) // no checkpoint at all and no step to fall back on
+            throw std::runtime_error("run " + std::to_string(runId) + " kept no weights (it was trained with "
+                                     "--no-checkpoint, or before checkpoints were kept, or did not complete); "
+                                     "train it again to explore it, or give --step S for its stored snapshots");
+        const auto snapshot = store.attentionNearest(runId, *step);
+        if (!snapshot)
+            throw std::runtime_error("run " + std::to_string(runId) + " stored no attention snapshots to show at step " +
+                                     std::to_string(*step));
+        const std::string note =
+            (flags.has("--text") ? "the weights of step " + std::to_string(*step) + " were not kept (kept: " +
+                                       describeSteps(checkpoints) + "), so the text cannot be run through them; "
+                                 : std::string()) +
+            "the stored snapshot nearest to step " + std::to_string(*step) + " is step " + std::to_string(snapshot->step) +
+            " (the run's probe input)";
+        if (json) {
+            auto j = nlohmann::json::parse(snapshot->toJson());
+            j["run_id"] = runId;
+            j["requested_step"] = *step;
+            j["weights_kept"] = false;
+            j["notes"] = {note};
+            out_ << j.dump() << "\n";
+            return 0;
+        }
+        err_ << "explain: " << note << "\n";
+        out_ << "run " << runId << " · stored snapshot at step " << snapshot->step << "\n";
+        std::string tokens;
+        for (const auto& t : snapshot->tokens)
+            tokens += (tokens.empty() ? "" : " ") + t;
+        out_ << "tokens: " << tokens << "\n";
+        for (const auto& m : snapshot->maps) {
+            out_ << "layer " << m.layer + 1 << " head " << m.head + 1 << " (rows attend to columns)\n";
+            printMap(out_, snapshot->tokens, m);
+        }
+        if (!snapshot->pooling.empty()) {
+            out_ << snapshot->poolingName << ":";
+            for (std::size_t i = 0; i < snapshot->pooling.size() && i < snapshot->tokens.size(); ++i)
+                out_ << " " << snapshot->tokens[i] << " " << fixed(snapshot->pooling[i], 3);
+            out_ << "\n";
+        }
+        return 0;
+    }
+
+    const ModelExplainer explainer(*chosen);
+    const ModelExplanation e = explainer.explain(flags.required("--text"));
+    if (json) {
+        auto j = nlohmann::json::parse(e.toJson());
+        j["run_id"] = runId;
+        j["checkpoint"] = chosen->path;
+        out_ << j.dump() << "\n";
+        return 0;
+    }
+    for (const auto& note : e.notes())
+        err_ << "explain: " << note << "\n";
+    out_ << "run " << runId << " · " << run.model << (run.position.empty() ? "" : " + " + run.position) << " on "
+         << run.dataset << " · " << (e.weights == "best" ? "best-dev" : e.weights) << " weights of step " << e.step << "\n";
+    if (e.tokens.empty()) {
+        out_ << "no tokens: the text is empty after tokenising\n";
+        return 0;
+    }
+    std::string tokens;
+    for (std::size_t i = 0; i < e.tokens.size(); ++i)
+        tokens += (i ? " " : "") + e.tokens[i] + (e.unknown[i] ? "(?)" : "");
+    out_ << "tokens: " << tokens << "\n";
+    out_ << "prediction: " << e.classNames[static_cast<std::size_t>(e.predicted)] << " ("
+         << fixed(100.0 * e.probabilities[static_cast<std::size_t>(e.predicted)], 1) << "%)\n";
+    std::size_t nameWidth = 0;
+    for (const auto& c : e.classNames)
+        nameWidth = std::max(nameWidth, c.size());
+    for (std::size_t c = 0; c < e.classNames.size(); ++c)
+        out_ << "  " << padded(e.classNames[c], nameWidth + 1) << fixed(e.probabilities[c], 4) << "  "
+             << std::string(static_cast<std::size_t>(e.probabilities[c] * 40.0 + 0.5), '#') << "\n";
+    for (const auto& m : e.attention.maps) {
+        out_ << "layer " << m.layer + 1 << " head " << m.head + 1 << " (rows attend to columns)\n";
+        printMap(out_, e.tokens, m);
+    }
+    if (!e.attention.pooling.empty()) {
+        out_ << e.attention.poolingName << ":";
+        for (std::size_t i = 0; i < e.tokens.size(); ++i)
+            out_ << " " << e.tokens[i] << " " << fixed(e.attention.pooling[i], 3);
+        out_ << "\n";
+    }
+    if (e.rollout && e.attention.maps.size() > 1) {
+        out_ << "attention rollout over " << (e.attention.maps.back().layer + 1) << " layers (Abnar & Zuidema 2020)\n";
+        printMap(out_, e.tokens, *e.rollout);
+    }
+    if (e.attention.maps.empty() && e.attention.pooling.empty())
+        out_ << "this model has no attention to show\n";
+    return 0;
+}
+
+} // namespace attnlab

@@ -1,0 +1,79 @@
+#include "core/nn/training/ModelCheckpoint.h"
+
+#include "core/data/install/Sha256.h"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <stdexcept>
+#include <unistd.h>
+
+namespace attnlab {
+
+CheckpointRef ModelCheckpoint::save(torch::nn::Module& model, const TrainConfig& config, const std::string& taskMetadata,
+                                    int step, const std::string& kind)
+{
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::absolute(config.checkpointDir);
+    fs::create_directories(dir);
+    const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    std::tm utc{};
+    gmtime_r(&now, &utc); // the GUI trains on a worker thread: not std::gmtime's shared buffer
+    char stamp[32];
+    std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &utc);
+    const std::string name = config.model.model + "-" + config.model.position + "-" + config.dataset + "-seed" +
+                             std::to_string(config.seed) + "-" + stamp + "-" + std::to_string(getpid()) + "-step" +
+                             std::to_string(step) + (kind == "best" ? "" : "-" + kind) + ".pt";
+    const fs::path path = dir / name, partial = dir / (name + ".partial");
+
+    const nlohmann::json meta = {{"format", kFormat},
+                                 {"kind", kind},
+                                 {"step", step},
+                                 {"config", nlohmann::json::parse(config.toJson())},
+                                 // Set from the data, so not in the configuration's JSON, but the model's shape.
+                                 {"sizes", {{"vocabulary_size", config.model.vocabularySize},
+                                            {"num_classes", config.model.numClasses},
+                                            {"embedding_dim", config.model.embeddingDim},
+                                            {"drivers", config.model.drivers},
+                                            {"window", config.model.window}}},
+                                 {"task", nlohmann::json::parse(taskMetadata)}};
+    torch::serialize::OutputArchive archive;
+    model.save(archive);
+    archive.write(kMetaKey, c10::IValue(meta.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
+    archive.save_to(partial.string());
+    fs::rename(partial, path);
+    return {step, path.string(), Sha256::ofFile(path.string())};
+}
+
+ModelCheckpoint::Opened ModelCheckpoint::open(const CheckpointRef& ref)
+{
+    namespace fs = std::filesystem;
+    const std::string where = "checkpoint " + ref.path;
+    std::error_code error;
+    if (!fs::is_regular_file(ref.path, error))
+        throw std::runtime_error(where + ": the file is gone (moved or deleted since the run saved it)");
+    if (ref.sha256.empty())
+        throw std::runtime_error(where + ": the store recorded no sha256 for it, so it is not loaded");
+    // The hash is checked before LibTorch reads a byte: a file changed since training is never loaded.
+    const std::string actual = Sha256::ofFile(ref.path);
+    if (actual != ref.sha256)
+        throw std::runtime_error(where + ": sha256 " + actual.substr(0, 12) + "... does not match the " +
+                                 ref.sha256.substr(0, 12) + "... the store recorded; the file was changed, so it is not loaded");
+    Opened opened;
+    try {
+        opened.archive.load_from(ref.path);
+    } catch (const std::exception& e) {
+        const std::string what = e.what();
+        throw std::runtime_error(where + ": not a LibTorch archive (" + what.substr(0, what.find('\n')) + ")");
+    }
+    c10::IValue meta;
+    if (!opened.archive.try_read(kMetaKey, meta) || !meta.isString())
+        throw std::runtime_error(where + ": saved by an older Attention Lab without its vocabulary and settings; "
+                                         "train the run again to explore it");
+    opened.metadataJson = meta.toStringRef();
+    return opened;
+}
+
+} // namespace attnlab

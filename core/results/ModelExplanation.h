@@ -1,0 +1,32 @@
+#pragma once
+#include "core/results/AttentionSnapshot.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace attnlab {
+
+// What a saved model makes of one typed sentence (ModelExplainer::explain): the tokens it saw, its class
+// probabilities and every attention map of that one forward pass.
+struct ModelExplanation {
+    std::string text;                     // as typed
+    std::vector<std::string> tokens;      // as the model saw them: tokenised, lowercased if it was trained so
+    std::vector<bool> unknown;            // per token: not in the training vocabulary (the model saw <unk>)
+    int truncatedTokens = 0;              // tokens cut off at the model's max_length
+    int maxLength = 0;
+    std::vector<std::string> classNames;
+    std::vector<double> probabilities;    // softmax of the logits, one per class
+    int predicted = -1;                   // argmax; -1 for an empty input
+    AttentionSnapshot attention;          // maps per layer and head, pooling weights; step = the weights' step
+    std::optional<AttentionMap> rollout;  // AttentionRollout over the layers, where there are maps
+    std::string weights;                  // "best" (best dev step) or "final"
+    int step = 0;                         // the training step of the weights
+
+    int unknownCount() const;
+    // One line for the user: "2 tokens not in the vocabulary: Foo, bar", "cut to 512 tokens: 30 dropped".
+    std::vector<std::string> notes() const;
+    std::string toJson() const;
+};
+
+} // namespace attnlab

@@ -1,0 +1,264 @@
+// Exploring a trained model later: self-contained checkpoints (weights + vocabulary + classes), the
+// explainer that loads them only when the store's sha256 matches, attention rollout by hand, and the
+// store's snapshot timeline.
+#include "core/analysis/AttentionRollout.h"
+#include "core/data/DatasetCatalog.h"
+#include "core/data/readers/SyntheticSentiment.h"
+#include "core/store/RunStore.h"
+#include "core/store/StoreObserver.h"
+#include "core/training/CancelToken.h"
+#include "core/training/ModelExplainer.h"
+#include "core/training/Trainer.h"
+
+#include <QtCore/QFile>
+#include <QtCore/QTemporaryDir>
+#include <QtTest/QtTest>
+
+#include <cmath>
+
+using namespace attnlab;
+
+namespace {
+
+AttentionMap square(int layer, int head, std::vector<float> weights)
+{
+    AttentionMap m;
+    m.layer = layer;
+    m.head = head;
+    m.size = static_cast<int>(std::lround(std::sqrt(static_cast<double>(weights.size()))));
+    m.weights = std::move(weights);
+    return m;
+}
+
+std::string joined(const std::vector<std::string>& tokens)
+{
+    std::string text;
+    for (const auto& t : tokens)
+        text += (text.empty() ? "" : " ") + t;
+    return text;
+}
+
+// A 2-layer, 2-head ESSAN trained briefly on the synthetic sentences into a real store, its weights kept.
+struct TrainedRun {
+    std::int64_t runId = 0;
+    RunSummary summary;
+    std::vector<CheckpointRef> checkpoints;
+};
+
+TrainedRun trainInto(RunStore& store, const std::string& checkpointDir, const std::string& model = "essan",
+                     const std::string& dataset = "synthetic-sentiment")
+{
+    TrainConfig c;
+    c.dataset = dataset;
+    c.model.model = model;
+    c.model.position = model == "essan" ? "rpr" : "none";
+    c.model.dModel = 32;
+    c.model.layers = model == "essan" ? 2 : 1;
+    c.model.heads = model == "essan" ? 2 : 1;
+    c.steps = 160;
+    c.evalEvery = 40;
+    c.seed = 5;
+    c.device = "cpu";
+    c.checkpointDir = checkpointDir;
+    StoreObserver observer(store);
+    CancelToken cancel;
+    TrainedRun run;
+    run.summary = Trainer(c).run(DatasetCatalog::loadAny(dataset, {}), observer, cancel);
+    run.runId = observer.runId();
+    return run;
+}
+
+} // namespace
+
+class TestExplainer : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    // Abnar & Zuidema's rollout worked out by hand on two tokens:
+    // A1 = [[1,0],[.5,.5]] -> Â1 = .5 A1 + .5 I = [[1,0],[.25,.75]];
+    // layer 2's heads [[1,0],[0,1]] and [[0,1],[1,0]] average to [[.5,.5],[.5,.5]] -> Â2 = [[.75,.25],[.25,.75]];
+    // rollout = Â2 Â1 = [[.75+.0625, .1875],[.25+.1875, .5625]] = [[.8125,.1875],[.4375,.5625]].
+    void rolloutByHand()
+    {
+        const auto r = AttentionRollout::of({square(0, 0, {1, 0, 0.5f, 0.5f}), square(1, 0, {1, 0, 0, 1}),
+                                             square(1, 1, {0, 1, 1, 0})});
+        QVERIFY(r.has_value());
+        QCOMPARE(r->size, 2);
+        const double expected[] = {0.8125, 0.1875, 0.4375, 0.5625};
+        for (int i = 0; i < 4; ++i)
+            QVERIFY2(std::abs(r->weights[static_cast<std::size_t>(i)] - expected[i]) < 1e-6,
+                     qPrintable(QString("cell %1: %2").arg(i).arg(r->weights[static_cast<std::size_t>(i)])));
+        QVERIFY(!AttentionRollout::of({}).has_value());
+        QVERIFY(!AttentionRollout::of({square(0, 0, {1, 0, 0, 1}), square(1, 0, {1})}).has_value()); // sizes differ
+    }
+
+    // The checkpoint answers as the trained model did: run through the explainer, every test sentence gets
+    // the class whose count the run stored in its test confusion matrix (same weights, same arithmetic),
+    // and the probe sentence's maps equal the snapshot stored at the best step.
+    void explainerReproducesTheTrainedModel()
+    {
+        QTemporaryDir dir;
+        RunStore store(dir.filePath("runs.sqlite").toStdString());
+        const auto run = trainInto(store, RunStore::checkpointFolderOf(store.path()));
+        QCOMPARE(QString::fromStdString(toString(run.summary.status)), QString("completed"));
+        const auto checkpoints = store.checkpoints(run.runId);
+        QVERIFY(!checkpoints.empty());
+        // The best-dev weights and, where the last step is another one, the final weights too.
+        QCOMPARE(checkpoints.size(), std::size_t(run.summary.bestStep == run.summary.steps ? 1 : 2));
+        const auto best = ModelExplainer::choose(checkpoints, run.summary.bestStep);
+        QVERIFY(best.has_value());
+        QCOMPARE(best->step, run.summary.bestStep);
+
+        const ModelExplainer explainer(*best);
+        QCOMPARE(explainer.weights(), std::string("best"));
+        QCOMPARE(explainer.step(), run.summary.bestStep);
+        const auto data = SyntheticSentiment::generate({});
+        QCOMPARE(explainer.classNames(), data.classNames);
+
+        std::vector<std::vector<std::int64_t>> confusion(data.classNames.size(),
+                                                         std::vector<std::int64_t>(data.classNames.size(), 0));
+        for (const auto& example : data.test) {
+            const auto e = explainer.explain(joined(example.tokens));
+            QCOMPARE(e.tokens, example.tokens);
+            QCOMPARE(e.unknownCount(), 0);
+            double sum = 0.0;
+            for (double p : e.probabilities)
+                sum += p;
+            QVERIFY(std::abs(sum - 1.0) < 1e-9);
+            ++confusion[static_cast<std::size_t>(example.label)][static_cast<std::size_t>(e.predicted)];
+        }
+        QCOMPARE(confusion, run.summary.testConfusion);
+
+        const auto snapshot = store.attentionNearest(run.runId, run.summary.bestStep);
+        QVERIFY(snapshot.has_value());
+        QCOMPARE(snapshot->step, run.summary.bestStep);
+        const auto probe = explainer.explain(joined(snapshot->tokens));
+        QCOMPARE(probe.attention.maps.size(), std::size_t(2 * 2)); // layers x heads
+        QCOMPARE(probe.attention.maps.size(), snapshot->maps.size());
+        for (std::size_t m = 0; m < probe.attention.maps.size(); ++m) {
+            const auto& mine = probe.attention.maps[m];
+            QCOMPARE(mine.size, static_cast<int>(probe.tokens.size()));
+            for (std::size_t i = 0; i < mine.weights.size(); ++i)
+                QVERIFY(std::abs(mine.weights[i] - snapshot->maps[m].weights[i]) < 1e-5);
+            for (int q = 0; q < mine.size; ++q) { // every row a distribution over the real tokens
+                double row = 0.0;
+                for (int k = 0; k < mine.size; ++k)
+                    row += mine.at(q, k);
+                QVERIFY2(std::abs(row - 1.0) < 1e-4, qPrintable(QString::number(row)));
+            }
+        }
+        QCOMPARE(probe.attention.pooling.size(), probe.tokens.size()); // AttnSeqRep
+        QVERIFY(probe.rollout.has_value());
+        QCOMPARE(probe.rollout->size, static_cast<int>(probe.tokens.size()));
+    }
+
+    // What the user typed is shown as the model saw it: lowercased like its vocabulary, unknown words
+    // marked, long inputs cut at max_length with the count said; an empty input is no prediction.
+    void typedTextIsReadLikeTheTrainingData()
+    {
+        QTemporaryDir dir;
+        RunStore store(dir.filePath("runs.sqlite").toStdString());
+        const auto run = trainInto(store, dir.filePath("weights").toStdString());
+        const ModelExplainer explainer(*ModelExplainer::choose(store.checkpoints(run.runId), run.summary.bestStep));
+        const auto e = explainer.explain("The Acting is NOT charming zyzzyva");
+        QCOMPARE(e.tokens, (std::vector<std::string>{"the", "acting", "is", "not", "charming", "zyzzyva"}));
+        QCOMPARE(e.unknown, (std::vector<bool>{false, false, false, false, false, true}));
+        QCOMPARE(e.notes().size(), std::size_t(1));
+        QVERIFY(e.notes().front().find("zyzzyva") != std::string::npos);
+
+        std::string longText;
+        for (int i = 0; i < 600; ++i)
+            longText += "good ";
+        const auto cut = explainer.explain(longText);
+        QCOMPARE(cut.tokens.size(), std::size_t(512)); // ModelConfig::maxLength
+        QCOMPARE(cut.truncatedTokens, 88);
+        QVERIFY(cut.notes().front().find("88 dropped") != std::string::npos);
+
+        const auto empty = explainer.explain("   ");
+        QVERIFY(empty.tokens.empty() && empty.probabilities.empty());
+        QCOMPARE(empty.predicted, -1);
+    }
+
+    // Only a file the store recorded, with the same sha256, is loaded; anything else is refused by name.
+    void changedOrMissingFilesAreRefused()
+    {
+        QTemporaryDir dir;
+        RunStore store(dir.filePath("runs.sqlite").toStdString());
+        const auto run = trainInto(store, dir.filePath("weights").toStdString());
+        const CheckpointRef ref = *ModelExplainer::choose(store.checkpoints(run.runId), run.summary.bestStep);
+        auto refusal = [](const CheckpointRef& r) {
+            try {
+                ModelExplainer explainer(r);
+            } catch (const std::runtime_error& e) {
+                return QString::fromUtf8(e.what());
+            }
+            return QString();
+        };
+        QFile file(QString::fromStdString(ref.path));
+        QVERIFY(file.open(QIODevice::ReadWrite));
+        file.seek(file.size() / 2);
+        const QByteArray original = file.read(1);
+        file.seek(file.size() / 2);
+        file.write(QByteArray(1, static_cast<char>(original[0] ^ 0x01))); // one bit
+        file.close();
+        QString why = refusal(ref);
+        QVERIFY2(why.contains(QString::fromStdString(ref.path)) && why.contains("sha256") && why.contains("not loaded"),
+                 qPrintable(why));
+
+        CheckpointRef unrecorded = ref;
+        unrecorded.sha256.clear();
+        QVERIFY2(refusal(unrecorded).contains("no sha256"), qPrintable(refusal(unrecorded)));
+        QVERIFY(QFile::remove(QString::fromStdString(ref.path)));
+        why = refusal(ref);
+        QVERIFY2(why.contains("gone"), qPrintable(why));
+    }
+
+    // A time-series model keeps its weights too, but typed text means nothing to it: said plainly.
+    void timeSeriesCheckpointsAreNotTextModels()
+    {
+        QTemporaryDir dir;
+        RunStore store(dir.filePath("runs.sqlite").toStdString());
+        const auto run = trainInto(store, dir.filePath("weights").toStdString(), "darnn", "synthetic-lag");
+        const auto checkpoints = store.checkpoints(run.runId);
+        QVERIFY(!checkpoints.empty());
+        try {
+            ModelExplainer explainer(checkpoints.front());
+            QFAIL("a time-series checkpoint was taken for a text model");
+        } catch (const std::runtime_error& e) {
+            QVERIFY2(QString(e.what()).contains("time-series"), e.what());
+        }
+    }
+
+    // The timeline reads steps first and one snapshot at a time; the nearest step wins, the earlier on a tie.
+    void snapshotTimeline()
+    {
+        QTemporaryDir dir;
+        RunStore store(dir.filePath("runs.sqlite").toStdString());
+        RunInfo info;
+        const auto id = store.beginRun(info);
+        for (int step : {10, 30, 50}) {
+            AttentionSnapshot s;
+            s.step = step;
+            s.tokens = {"a", "b"};
+            s.pooling = {0.25f, 0.75f};
+            store.appendAttention(id, s);
+        }
+        QCOMPARE(store.attentionSteps(id), (std::vector<int>{10, 30, 50}));
+        QCOMPARE(store.attentionNearest(id, 0)->step, 10);
+        QCOMPARE(store.attentionNearest(id, 36)->step, 30);
+        QCOMPARE(store.attentionNearest(id, 40)->step, 30); // a tie: the earlier
+        QCOMPARE(store.attentionNearest(id, 41)->step, 50);
+        QCOMPARE(store.attentionNearest(id, 900)->step, 50);
+        QVERIFY(!store.attentionNearest(id + 1, 10).has_value());
+        QVERIFY(store.attentionSteps(id + 1).empty());
+        // choose(): the best step, a kept step, or nothing for a step whose weights were not kept.
+        const std::vector<CheckpointRef> kept{{40, "best.pt", "x"}, {160, "final.pt", "y"}};
+        QCOMPARE(ModelExplainer::choose(kept, 40)->path, std::string("best.pt"));
+        QCOMPARE(ModelExplainer::choose(kept, 40, 160)->path, std::string("final.pt"));
+        QVERIFY(!ModelExplainer::choose(kept, 40, 80).has_value());
+        QCOMPARE(ModelExplainer::choose(kept, 120)->path, std::string("final.pt")); // best step not kept: the last
+        QVERIFY(!ModelExplainer::choose({}, 40).has_value());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestExplainer)
+#include "test_explainer.moc"

@@ -1,0 +1,241 @@
+// The attention explorer driven through its widgets over real runs in a real store: typed sentences
+// answered from the run's checkpoint on a worker thread (compared with the engine's own answer), a
+// thumbnail opening its map, the timeline showing the stored snapshots, runs that cannot be explored
+// saying why, and a time-series run reading as one in every view of the window.
+#include "core/data/DatasetCatalog.h"
+#include "core/store/RunStore.h"
+#include "core/store/StoreObserver.h"
+#include "core/training/CancelToken.h"
+#include "core/training/ModelExplainer.h"
+#include "core/training/Trainer.h"
+#include "tests/support/RealData.h"
+#include "tests/support/WidgetLookup.h"
+#include "ui/MainWindow.h"
+#include "ui/explorer/AttentionThumbnail.h"
+#include "ui/explorer/AttentionThumbnailGrid.h"
+#include "ui/explorer/ClassProbabilityChart.h"
+#include "ui/explorer/ExplorerView.h"
+#include "ui/plots/AttentionHeatmap.h"
+#include "ui/runs/RunListPanel.h"
+#include "ui/runs/RunTableModel.h"
+
+#include <QAction>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QtTest/QtTest>
+#include <qcustomplot.h>
+
+#include <cmath>
+
+using namespace attnlab;
+using namespace attnlab::ui;
+
+namespace {
+
+qint64 trainInto(const QString& db, const std::string& model, const std::string& dataset, bool keepWeights,
+                 const std::string& dataDir = {})
+{
+    RunStore store(db.toStdString());
+    TrainConfig c;
+    c.dataset = dataset;
+    c.model.model = model;
+    c.model.position = model == "essan" ? "rpr" : "none";
+    c.model.dModel = 32;
+    c.model.layers = model == "essan" ? 2 : 1;
+    c.model.heads = model == "essan" ? 2 : 1;
+    c.steps = 120;
+    c.evalEvery = 20;
+    c.seed = 4;
+    c.device = "cpu";
+    c.dataDir = dataDir;
+    if (keepWeights)
+        c.checkpointDir = RunStore::checkpointFolderOf(store.path());
+    StoreObserver observer(store);
+    CancelToken cancel;
+    DatasetOptions options;
+    options.dataDir = dataDir;
+    Trainer(c).run(DatasetCatalog::loadAny(dataset, options), observer, cancel);
+    return observer.runId();
+}
+
+// Waits until the explorer has nothing in flight and an explanation is on screen.
+bool settle(ExplorerView& view, int timeoutMs = 20000)
+{
+    return QTest::qWaitFor([&] { return !view.isBusy() && view.explanation().has_value(); }, timeoutMs);
+}
+
+} // namespace
+
+class TestExplorer : public QObject {
+    Q_OBJECT
+private slots:
+    void typedSentenceMatchesTheEngine()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+        const qint64 runId = trainInto(db, "essan", "synthetic-sentiment", true);
+        RunStore store(db.toStdString());
+        const auto record = *store.run(runId);
+        const ModelExplainer engine(*ModelExplainer::choose(store.checkpoints(runId), record.bestStep));
+
+        ExplorerView view;
+        view.setStore(&store);
+        view.resize(1100, 760);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setRun(runId);
+        // The checkpoint opens on a worker thread, then the probe sentence is explained on its own.
+        QVERIFY(settle(view));
+        auto* input = child<QLineEdit>(&view, "explorerInput");
+        QVERIFY(input->isEnabled());
+        QVERIFY(!input->text().isEmpty());
+
+        input->clear();
+        QTest::keyClicks(input, QStringLiteral("the acting is not charming"));
+        QVERIFY(QTest::qWaitFor([&] { return !view.isBusy() && view.explanation() &&
+                                             view.explanation()->text == "the acting is not charming"; }, 20000));
+        const ModelExplanation expected = engine.explain("the acting is not charming");
+        QCOMPARE(view.explanation()->probabilities, expected.probabilities);
+        const auto shown = child<ClassProbabilityChart>(&view, "classProbabilityChart")->shownProbabilities();
+        QCOMPARE(shown.size(), expected.probabilities.size());
+        for (std::size_t c = 0; c < shown.size(); ++c)
+            QCOMPARE(shown[c], expected.probabilities[c]);
+        QVERIFY(child<QLabel>(&view, "explorerTokens")->text().contains(QStringLiteral("charming")));
+
+        // 2 layers x 2 heads, the rollout, the AttnSeqRep pooling: six thumbnails, in the heatmap's order.
+        auto* grid = child<AttentionThumbnailGrid>(&view, "attentionThumbnailGrid");
+        QCOMPARE(grid->thumbnailCount(), 2 * 2 + 1 + 1);
+        QCOMPARE(view.shownSnapshot().maps.size(), std::size_t(2 * 2 + 1));
+        for (std::size_t m = 0; m < expected.attention.maps.size(); ++m)
+            QCOMPARE(view.shownSnapshot().maps[m].weights, expected.attention.maps[m].weights);
+        QCOMPARE(view.shownSnapshot().maps.back().weights.size(), expected.rollout->weights.size());
+        for (std::size_t i = 0; i < expected.rollout->weights.size(); ++i)
+            QVERIFY(std::abs(view.shownSnapshot().maps.back().weights[i] - expected.rollout->weights[i]) < 1e-5);
+        // Clicking layer 2, head 1 shows it large.
+        auto* heatmap = child<AttentionHeatmap>(&view, "explorerHeatmap");
+        QTest::mouseClick(child<AttentionThumbnail>(grid, "thumbnail2"), Qt::LeftButton);
+        QCOMPARE(heatmap->currentMapIndex(), 2);
+        QVERIFY(heatmap->titleText().contains(QStringLiteral("layer 2, head 1")));
+
+        // Unknown words are marked and named; typing fast only computes the last text.
+        input->clear();
+        QTest::keyClicks(input, QStringLiteral("the acting is zyzzyva"));
+        QVERIFY(QTest::qWaitFor([&] { return !view.isBusy() && view.explanation() &&
+                                             view.explanation()->text == "the acting is zyzzyva"; }, 20000));
+        QVERIFY(child<QLabel>(&view, "explorerNotes")->text().contains(QStringLiteral("zyzzyva")));
+
+        // The timeline: one snapshot per dev evaluation (120 steps, every 20), the first one shown when
+        // the slider is at the start, with its stored prediction and the dev curve's cursor there.
+        QCOMPARE(view.timelineSteps(), (std::vector<int>{20, 40, 60, 80, 100, 120}));
+        auto* slider = child<QSlider>(&view, "explorerTimeline");
+        slider->setValue(0);
+        QVERIFY(view.showingTimeline());
+        const auto stored = store.attentionNearest(runId, 20);
+        QCOMPARE(view.shownSnapshot().step, 20);
+        QCOMPARE(view.shownSnapshot().maps.front().weights, stored->maps.front().weights);
+        QCOMPARE(child<QLabel>(&view, "explorerStep")->text(), QStringLiteral("step 20 (1 of 6)"));
+        const auto atStep = child<ClassProbabilityChart>(&view, "classProbabilityChart")->shownProbabilities();
+        QCOMPARE(atStep.size(), stored->probabilities.size());
+        for (std::size_t c = 0; c < atStep.size(); ++c)
+            QCOMPARE(atStep[c], static_cast<double>(stored->probabilities[c]));
+        QCOMPARE(child<QCustomPlot>(&view, "explorerDevPlot")->graph(0)->dataCount(), 6);
+
+        QDir().mkpath(QStringLiteral(ATTNLAB_BUILD_DIR "/screenshots"));
+        input->setText(QStringLiteral("the plot is not good but the acting is really charming"));
+        QVERIFY(QTest::qWaitFor([&] { return !view.isBusy() && !view.showingTimeline(); }, 20000));
+        QTest::qWait(100);
+        QVERIFY(view.grab().save(QStringLiteral(ATTNLAB_BUILD_DIR "/screenshots/explorer-text.png")));
+    }
+
+    void runsThatCannotBeExploredSayWhy()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+        const qint64 noWeights = trainInto(db, "essan", "synthetic-sentiment", false);
+        const qint64 tampered = trainInto(db, "essan", "synthetic-sentiment", true);
+        RunStore store(db.toStdString());
+        for (const auto& c : store.checkpoints(tampered)) {
+            QFile f(QString::fromStdString(c.path));
+            QVERIFY(f.open(QIODevice::Append));
+            f.write("x");
+        }
+        ExplorerView view;
+        view.setStore(&store);
+        view.show();
+        auto* input = child<QLineEdit>(&view, "explorerInput");
+        auto* notes = child<QLabel>(&view, "explorerNotes");
+        view.setRun(noWeights);
+        QVERIFY(!input->isEnabled());
+        QVERIFY2(notes->text().contains(QStringLiteral("kept no weights")), qPrintable(notes->text()));
+        QVERIFY(!view.timelineSteps().empty()); // its snapshots are still there to look at
+        QVERIFY(!view.shownSnapshot().maps.empty());
+
+        view.setRun(tampered);
+        QVERIFY(QTest::qWaitFor([&] { return !view.isBusy(); }, 20000));
+        QVERIFY(!view.canExplain());
+        QVERIFY(!input->isEnabled());
+        QVERIFY2(notes->text().contains(QStringLiteral("sha256")) && notes->text().contains(QStringLiteral("not loaded")),
+                 qPrintable(notes->text()));
+    }
+
+    // A DA-RNN run on SML2010 in the window: RMSE, not accuracy; no position technique; time steps, not
+    // tokens; a title that fits; cell labels that never run into each other; no typed input.
+    void timeSeriesRunReadsAsOneEverywhere()
+    {
+        REQUIRE_REAL_DATA(data);
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+        const qint64 runId = trainInto(db, "darnn", "sml2010", true, data.toStdString());
+        MainWindow window(db);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto* table = child<QTableView>(child<RunListPanel>(&window, "runListPanel"), "runTable");
+        const QModelIndex position = table->model()->index(0, RunTableModel::Position);
+        QCOMPARE(position.data().toString(), QStringLiteral("—"));
+        QVERIFY(position.data(Qt::ToolTipRole).toString().contains(QStringLiteral("no position technique")));
+        window.showRun(runId);
+        auto* heatmap = child<AttentionHeatmap>(&window, "attentionHeatmap");
+        QVERIFY(heatmap->snapshot()->series);
+        auto* plot = child<QCustomPlot>(heatmap, "attentionPlot");
+        for (int view = 0; view < heatmap->viewCount(); ++view) {
+            heatmap->showView(view);
+            QVERIFY2(!plot->xAxis->label().contains(QStringLiteral("token")) &&
+                         !plot->yAxis->label().contains(QStringLiteral("token")),
+                     qPrintable(plot->xAxis->label() + " / " + plot->yAxis->label()));
+            // The title fits its cell above the map: each of its lines narrower than the cell, as drawn.
+            plot->replot();
+            auto* title = qobject_cast<QCPTextElement*>(plot->plotLayout()->element(0, 0));
+            QVERIFY(title);
+            const QFontMetrics metrics(title->font());
+            for (const QString& line : heatmap->titleText().split(QLatin1Char('\n')))
+                QVERIFY2(metrics.horizontalAdvance(line) <= title->outerRect().width(),
+                         qPrintable(line + QStringLiteral(" in %1 px").arg(title->outerRect().width())));
+        }
+        // The temporal attention row: numbers only where a cell is wide enough for one.
+        heatmap->showView(0);
+        QVERIFY(heatmap->titleText().contains(QStringLiteral("temporal attention: the weight of each time step")));
+        const int cell = plot->axisRect()->width() / 10;
+        if (heatmap->valueLabelCount() > 0)
+            QVERIFY2(cell >= QFontMetrics(plot->font()).height(), qPrintable(QString::number(cell)));
+
+        child<QTabWidget>(&window, "workspaceTabs")->setCurrentWidget(child<ExplorerView>(&window, "explorerView"));
+        auto* explorer = child<ExplorerView>(&window, "explorerView");
+        QCOMPARE(explorer->runId(), runId);
+        QVERIFY(!child<QLineEdit>(explorer, "explorerInput")->isEnabled());
+        QVERIFY(child<QLabel>(explorer, "explorerNotes")->text().contains(QStringLiteral("time-series")));
+        QVERIFY(explorer->shownSnapshot().series);
+        QCOMPARE(child<QCustomPlot>(explorer, "explorerDevPlot")->yAxis->label(), QStringLiteral("dev RMSE"));
+        QVERIFY(!child<ClassProbabilityChart>(explorer, "classProbabilityChart")->isVisible()); // no classes
+        window.resize(1280, 720);
+        QTest::qWait(150);
+        QVERIFY(window.grab().save(QStringLiteral(ATTNLAB_BUILD_DIR "/screenshots/explorer-series-1280x720.png")));
+    }
+};
+
+QTEST_MAIN(TestExplorer)
+#include "test_explorer.moc"

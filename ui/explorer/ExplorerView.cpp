@@ -1,0 +1,553 @@
+#include "ui/explorer/ExplorerView.h"
+
+#include "core/analysis/AttentionRollout.h"
+#include "core/config/Registry.h"
+#include "core/store/RunStore.h"
+#include "core/training/ModelExplainer.h"
+#include "ui/analysis/ExportDialog.h"
+#include "ui/analysis/PlotExporter.h"
+#include "ui/explorer/AttentionThumbnailGrid.h"
+#include "ui/explorer/ClassProbabilityChart.h"
+#include "ui/plots/AttentionHeatmap.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSlider>
+#include <QSplitter>
+#include <QTextStream>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+#include <qcustomplot.h>
+
+#include <algorithm>
+
+namespace attnlab::ui {
+namespace {
+
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+QString joined(const std::vector<std::string>& tokens)
+{
+    QStringList words;
+    for (const auto& t : tokens)
+        words << qs(t);
+    return words.join(QLatin1Char(' '));
+}
+
+// The snapshot the maps are drawn from, with the rollout added as one more map (layer -1) when the model
+// has more than one layer: the thumbnails and the large heatmap then share one view order.
+AttentionSnapshot withRollout(AttentionSnapshot snapshot)
+{
+    int layers = 0;
+    for (const auto& m : snapshot.maps)
+        layers = std::max(layers, m.layer + 1);
+    if (layers > 1)
+        if (auto rollout = AttentionRollout::of(snapshot.maps))
+            snapshot.maps.push_back(std::move(*rollout));
+    return snapshot;
+}
+
+} // namespace
+
+struct ExplorerView::Loaded {
+    std::shared_ptr<const ModelExplainer> explainer;
+    QString error;
+    int generation = 0;
+};
+
+ExplorerView::ExplorerView(QWidget* parent) : QWidget(parent)
+{
+    setObjectName(QStringLiteral("explorerView"));
+    header_ = new QLabel(this);
+    header_->setObjectName(QStringLiteral("explorerHeader"));
+    header_->setWordWrap(true);
+    QFont bold = header_->font();
+    bold.setBold(true);
+    header_->setFont(bold);
+    weights_ = new QComboBox(this);
+    weights_->setObjectName(QStringLiteral("explorerWeights"));
+    weights_->setToolTip(tr("Which saved weights answer: the best dev step's (what the run reports) or the last step's"));
+    input_ = new QLineEdit(this);
+    input_->setObjectName(QStringLiteral("explorerInput"));
+    input_->setPlaceholderText(tr("Type a sentence, e.g. not bad at all"));
+    input_->setClearButtonEnabled(true);
+    notes_ = new QLabel(this);
+    notes_->setObjectName(QStringLiteral("explorerNotes"));
+    notes_->setWordWrap(true);
+    tokens_ = new QLabel(this);
+    tokens_->setObjectName(QStringLiteral("explorerTokens"));
+    tokens_->setWordWrap(true);
+    tokens_->setTextFormat(Qt::RichText);
+    source_ = new QLabel(this);
+    source_->setObjectName(QStringLiteral("explorerSource"));
+    source_->setStyleSheet(QStringLiteral("color: palette(mid);"));
+
+    auto* inputRow = new QHBoxLayout;
+    inputRow->addWidget(new QLabel(tr("Input:"), this));
+    inputRow->addWidget(input_, 1);
+    inputRow->addWidget(new QLabel(tr("Weights:"), this));
+    inputRow->addWidget(weights_);
+
+    probabilities_ = new ClassProbabilityChart(this);
+    grid_ = new AttentionThumbnailGrid(this);
+    auto* gridScroll = new QScrollArea(this);
+    gridScroll->setWidget(grid_);
+    gridScroll->setWidgetResizable(true);
+    gridScroll->setFrameShape(QFrame::NoFrame);
+    heatmap_ = new AttentionHeatmap(this);
+    heatmap_->setObjectName(QStringLiteral("explorerHeatmap"));
+    auto* exportMap = new QPushButton(tr("Export map…"), this);
+    exportMap->setObjectName(QStringLiteral("explorerExport"));
+    exportMap->setToolTip(tr("Save the large map as PNG, SVG or PDF, and its numbers as CSV"));
+    connect(exportMap, &QPushButton::clicked, this, &ExplorerView::exportMap);
+
+    auto* left = new QWidget(this);
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    predictionLabel_ = new QLabel(tr("<b>Prediction</b>"), left);
+    leftLayout->addWidget(predictionLabel_);
+    leftLayout->addWidget(probabilities_);
+    leftLayout->addWidget(new QLabel(tr("<b>All maps</b> — click one to enlarge"), left));
+    leftLayout->addWidget(gridScroll, 2);
+    auto* right = new QWidget(this);
+    auto* rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    rightLayout->addWidget(heatmap_, 1);
+    rightLayout->addWidget(exportMap, 0, Qt::AlignRight);
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->setObjectName(QStringLiteral("explorerSplitter"));
+    split->addWidget(left);
+    split->addWidget(right);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+
+    // The training timeline: a slider over the stored snapshots' steps, play, the dev curve with a cursor.
+    timeline_ = new QSlider(Qt::Horizontal, this);
+    timeline_->setObjectName(QStringLiteral("explorerTimeline"));
+    timeline_->setToolTip(tr("The probe input's attention at each dev evaluation of the run"));
+    play_ = new QToolButton(this);
+    play_->setObjectName(QStringLiteral("explorerPlay"));
+    play_->setText(tr("Play"));
+    play_->setCheckable(true);
+    play_->setToolTip(tr("Step through the training timeline"));
+    stepLabel_ = new QLabel(this);
+    stepLabel_->setObjectName(QStringLiteral("explorerStep"));
+    stepLabel_->setMinimumWidth(stepLabel_->fontMetrics().horizontalAdvance(tr("step 000000 (00 of 00)")));
+    devPlot_ = new QCustomPlot(this);
+    devPlot_->setObjectName(QStringLiteral("explorerDevPlot"));
+    devPlot_->setMinimumHeight(110);
+    devPlot_->setMaximumHeight(140);
+    devPlot_->yAxis->ticker()->setTickCount(3);
+    devPlot_->addGraph();
+    devPlot_->graph(0)->setPen(QPen(QColor(230, 97, 1), 1.5));
+    devPlot_->xAxis->setLabel(tr("step"));
+    cursor_ = new QCPItemStraightLine(devPlot_);
+    cursor_->setPen(QPen(palette().color(QPalette::Highlight), 1.5, Qt::DashLine));
+    auto* timelineBox = new QGroupBox(tr("Training timeline"), this);
+    auto* timelineLayout = new QGridLayout(timelineBox);
+    timelineLayout->addWidget(play_, 0, 0);
+    timelineLayout->addWidget(timeline_, 0, 1);
+    timelineLayout->addWidget(stepLabel_, 0, 2);
+    timelineLayout->addWidget(devPlot_, 1, 0, 1, 3);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(header_);
+    layout->addLayout(inputRow);
+    layout->addWidget(tokens_);
+    layout->addWidget(notes_);
+    layout->addWidget(source_);
+    layout->addWidget(split, 1);
+    layout->addWidget(timelineBox);
+
+    debounce_ = new QTimer(this);
+    debounce_->setSingleShot(true);
+    debounce_->setInterval(150); // recompute once typing pauses, not at every key
+    player_ = new QTimer(this);
+    player_->setInterval(500);
+    explaining_ = new QFutureWatcher<ModelExplanation>(this);
+    loading_ = new QFutureWatcher<std::shared_ptr<Loaded>>(this);
+
+    connect(input_, &QLineEdit::textChanged, debounce_, qOverload<>(&QTimer::start));
+    connect(debounce_, &QTimer::timeout, this, &ExplorerView::requestExplanation);
+    connect(input_, &QLineEdit::returnPressed, this, &ExplorerView::requestExplanation);
+    connect(timeline_, &QSlider::valueChanged, this, &ExplorerView::timelineMoved);
+    connect(play_, &QToolButton::toggled, this, &ExplorerView::togglePlay);
+    connect(player_, &QTimer::timeout, this, [this] {
+        if (timeline_->value() >= timeline_->maximum())
+            play_->setChecked(false);
+        else
+            timeline_->setValue(timeline_->value() + 1);
+    });
+    connect(grid_, &AttentionThumbnailGrid::mapClicked, heatmap_, &AttentionHeatmap::showView);
+    connect(weights_, &QComboBox::activated, this, [this](int index) {
+        if (index >= 0 && index < static_cast<int>(checkpoints_.size()))
+            loadExplainer(checkpoints_[static_cast<std::size_t>(index)]);
+    });
+    connect(explaining_, &QFutureWatcher<ModelExplanation>::finished, this, [this] {
+        showExplanation(explaining_->result());
+        if (pending_) { // the user typed on while this one ran: the latest text wins
+            pending_ = false;
+            startExplanation(pendingText_);
+        }
+    });
+    connect(loading_, &QFutureWatcher<std::shared_ptr<Loaded>>::finished, this, [this] {
+        const auto loaded = loading_->result();
+        if (!loaded || loaded->generation != loadGeneration_)
+            return; // another run was chosen meanwhile
+        if (!loaded->explainer) {
+            setTypingEnabled(false, loaded->error);
+            return;
+        }
+        explainer_ = loaded->explainer;
+        setTypingEnabled(true, QString());
+        if (input_->text().trimmed().isEmpty() && !shown_.tokens.empty() && !shown_.series)
+            input_->setText(joined(shown_.tokens)); // start from the probe sentence
+        else
+            requestExplanation();
+    });
+    clear(tr("Select a run in the run list to explore its model."));
+}
+
+ExplorerView::~ExplorerView()
+{
+    player_->stop();
+    explaining_->waitForFinished();
+    loading_->waitForFinished();
+}
+
+void ExplorerView::setStore(RunStore* store)
+{
+    store_ = store;
+    clear(tr("Select a run in the run list to explore its model."));
+}
+
+bool ExplorerView::isBusy() const
+{
+    return explaining_->isRunning() || loading_->isRunning() || pending_ || debounce_->isActive();
+}
+
+void ExplorerView::clear(const QString& why)
+{
+    ++loadGeneration_;
+    runId_ = 0;
+    explainer_.reset();
+    explanation_.reset();
+    checkpoints_.clear();
+    steps_.clear();
+    shown_ = {};
+    timelineShown_ = false;
+    play_->setChecked(false);
+    header_->setText(why);
+    weights_->clear();
+    weights_->setEnabled(false);
+    setTypingEnabled(false, QString());
+    tokens_->clear();
+    notes_->clear();
+    source_->clear();
+    showPrediction({}, {});
+    grid_->clear(QString());
+    heatmap_->showPlaceholder(why);
+    {
+        const QSignalBlocker blocker(timeline_);
+        timeline_->setRange(0, 0);
+    }
+    timeline_->setEnabled(false);
+    play_->setEnabled(false);
+    stepLabel_->clear();
+    devPlot_->graph(0)->data()->clear();
+    cursor_->setVisible(false);
+    devPlot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ExplorerView::showPrediction(const std::vector<std::string>& classes, const std::vector<double>& probabilities)
+{
+    // A time series (or a snapshot stored before predictions were) has no class probabilities: no chart.
+    const bool any = !probabilities.empty();
+    predictionLabel_->setVisible(any);
+    probabilities_->setVisible(any);
+    if (!any) {
+        probabilities_->clear();
+        return;
+    }
+    probabilities_->setMinimumHeight(40 + 24 * static_cast<int>(classes.size()));
+    probabilities_->setProbabilities(classes, probabilities,
+                                     static_cast<int>(std::max_element(probabilities.begin(), probabilities.end()) -
+                                                      probabilities.begin()));
+}
+
+void ExplorerView::setTypingEnabled(bool enabled, const QString& why)
+{
+    input_->setEnabled(enabled);
+    if (!enabled && !why.isEmpty())
+        notes_->setText(why);
+}
+
+void ExplorerView::setRun(qint64 runId)
+{
+    if (!store_)
+        return;
+    if (runId == runId_ && runId != 0)
+        return; // already shown: keep what the user typed and where the slider is
+    const auto record = store_->run(runId);
+    if (!record) {
+        clear(tr("Run #%1 is not in the store.").arg(runId));
+        return;
+    }
+    clear(QString());
+    runId_ = runId;
+    run_ = *record;
+    const RegistryEntry* model = Registry::find(Registry::models(), run_.model);
+    const RegistryEntry* position = Registry::find(Registry::positions(), run_.position);
+    const RegistryEntry* dataset = Registry::find(Registry::datasets(), run_.dataset);
+    const bool takesPosition = model && !(model->positions.size() == 1 && model->positions.front() == "none");
+    header_->setText(tr("Run #%1 · %2%3 on %4")
+                         .arg(runId)
+                         .arg(model ? qs(model->name) : qs(run_.model))
+                         .arg(takesPosition && position ? QStringLiteral(" + ") + qs(position->name) : QString())
+                         .arg(dataset ? qs(dataset->name) : qs(run_.dataset)));
+
+    // The timeline: steps only (one snapshot is read at a time), and the dev curve.
+    steps_ = store_->attentionSteps(runId);
+    const std::string metric = run_.regression ? "rmse" : "accuracy";
+    const auto dev = store_->metricSeries(runId, "dev", metric);
+    for (const auto& [step, value] : dev) // accuracy in percent, as every other view words it
+        devPlot_->graph(0)->addData(step, run_.regression ? value : 100.0 * value);
+    devPlot_->yAxis->setLabel(run_.regression ? tr("dev RMSE") : tr("dev accuracy (%)"));
+    devPlot_->rescaleAxes();
+    devPlot_->replot(QCustomPlot::rpQueuedReplot);
+    {
+        const QSignalBlocker blocker(timeline_);
+        timeline_->setRange(0, std::max(0, static_cast<int>(steps_.size()) - 1));
+        timeline_->setValue(timeline_->maximum());
+    }
+    timeline_->setEnabled(steps_.size() > 1);
+    play_->setEnabled(steps_.size() > 1);
+    if (!steps_.empty())
+        showStep(steps_.back());
+    else
+        heatmap_->showPlaceholder(tr("This run stored no attention snapshots."));
+
+    // Typed input needs the run's weights: a text model's checkpoint, opened on a worker thread.
+    checkpoints_ = store_->checkpoints(runId);
+    for (const auto& c : checkpoints_)
+        weights_->addItem(c.step == run_.bestStep ? tr("best dev (step %1)").arg(c.step) : tr("step %1").arg(c.step));
+    if (run_.regression) {
+        setTypingEnabled(false, tr("A time-series model: typed text does not apply. Its attention over each window "
+                                   "is in the stored snapshots (the timeline below)."));
+        return;
+    }
+    const auto chosen = ModelExplainer::choose(checkpoints_, run_.bestStep);
+    if (!chosen) {
+        setTypingEnabled(false, tr("Run #%1 kept no weights (trained with checkpoints off, before they were kept, or "
+                                   "it did not complete), so typed sentences cannot be run through it; its stored "
+                                   "snapshots are on the timeline below.").arg(runId));
+        return;
+    }
+    weights_->setCurrentIndex(static_cast<int>(std::find_if(checkpoints_.begin(), checkpoints_.end(),
+                                                            [&](const CheckpointRef& c) { return c.path == chosen->path; }) -
+                                               checkpoints_.begin()));
+    weights_->setEnabled(checkpoints_.size() > 1);
+    loadExplainer(*chosen);
+}
+
+void ExplorerView::loadExplainer(const CheckpointRef& checkpoint)
+{
+    explainer_.reset();
+    setTypingEnabled(false, tr("Loading the model (checking its sha256)…"));
+    const int generation = ++loadGeneration_;
+    // Hashing and reading the file take a while for large models: never on the GUI thread.
+    loading_->setFuture(QtConcurrent::run([checkpoint, generation] {
+        auto loaded = std::make_shared<Loaded>();
+        loaded->generation = generation;
+        try {
+            loaded->explainer = std::make_shared<const ModelExplainer>(checkpoint);
+        } catch (const std::exception& e) {
+            loaded->error = tr("Typed input is off: %1").arg(qs(e.what()));
+        }
+        return loaded;
+    }));
+}
+
+void ExplorerView::requestExplanation()
+{
+    debounce_->stop();
+    if (!explainer_)
+        return;
+    const QString text = input_->text();
+    if (explaining_->isRunning()) {
+        pending_ = true;
+        pendingText_ = text;
+        return;
+    }
+    startExplanation(text);
+}
+
+void ExplorerView::startExplanation(const QString& text)
+{
+    auto explainer = explainer_;
+    if (!explainer)
+        return;
+    explaining_->setFuture(QtConcurrent::run([explainer, text] { return explainer->explain(text.toStdString()); }));
+}
+
+void ExplorerView::showExplanation(const ModelExplanation& e)
+{
+    play_->setChecked(false);
+    explanation_ = e;
+    QStringList notes;
+    for (const auto& n : e.notes())
+        notes << qs(n);
+    notes_->setText(notes.join(QLatin1Char('\n')));
+    source_->setText(tr("Computed now from the %1 weights of step %2")
+                         .arg(e.weights == "best" ? tr("best dev") : qs(e.weights))
+                         .arg(e.step));
+    QStringList words;
+    for (std::size_t i = 0; i < e.tokens.size(); ++i)
+        words << (e.unknown[i] ? QStringLiteral("<i style=\"color:#b35806\">%1?</i>").arg(qs(e.tokens[i]).toHtmlEscaped())
+                               : qs(e.tokens[i]).toHtmlEscaped());
+    tokens_->setText(words.isEmpty() ? QString() : tr("Tokens: %1").arg(words.join(QLatin1Char(' '))));
+    // The cursor and the step label follow the weights that answered.
+    cursor_->point1->setCoords(e.step, 0);
+    cursor_->point2->setCoords(e.step, 1);
+    cursor_->setVisible(true);
+    devPlot_->replot(QCustomPlot::rpQueuedReplot);
+    stepLabel_->setText(tr("typed · weights of step %1").arg(e.step));
+    if (e.tokens.empty()) {
+        showPrediction({}, {});
+        grid_->clear(tr("Type a sentence to see the model's attention on it."));
+        heatmap_->showPlaceholder(tr("Type a sentence to see the model's attention on it."));
+        shown_ = {};
+    } else {
+        showPrediction(e.classNames, e.probabilities);
+        showSnapshot(e.attention, false);
+    }
+    emit explained();
+}
+
+void ExplorerView::showSnapshot(const AttentionSnapshot& snapshot, bool fromTimeline)
+{
+    timelineShown_ = fromTimeline;
+    shown_ = withRollout(snapshot);
+    const int view = std::max(0, heatmap_->currentMapIndex());
+    grid_->setSnapshot(shown_);
+    heatmap_->setSnapshot(shown_);
+    grid_->setSelectedView(heatmap_->currentMapIndex() >= 0 ? heatmap_->currentMapIndex() : view);
+}
+
+void ExplorerView::showStep(int step)
+{
+    if (!store_ || runId_ == 0)
+        return;
+    const auto snapshot = store_->attentionNearest(runId_, step);
+    if (!snapshot)
+        return;
+    const auto at = std::lower_bound(steps_.begin(), steps_.end(), snapshot->step);
+    const int index = static_cast<int>(at - steps_.begin());
+    if (timeline_->value() != index) {
+        const QSignalBlocker blocker(timeline_);
+        timeline_->setValue(index);
+    }
+    stepLabel_->setText(tr("step %1 (%2 of %3)").arg(snapshot->step).arg(index + 1).arg(steps_.size()));
+    cursor_->point1->setCoords(snapshot->step, 0);
+    cursor_->point2->setCoords(snapshot->step, 1);
+    cursor_->setVisible(true);
+    devPlot_->replot(QCustomPlot::rpQueuedReplot);
+    source_->setText(tr("Stored at step %1 of training: the run's probe input, as the model saw it then")
+                         .arg(snapshot->step));
+    tokens_->setText(snapshot->series ? QString() : tr("Tokens: %1").arg(joined(snapshot->tokens).toHtmlEscaped()));
+    showPrediction(snapshot->classes, std::vector<double>(snapshot->probabilities.begin(), snapshot->probabilities.end()));
+    showSnapshot(*snapshot, true);
+}
+
+void ExplorerView::timelineMoved(int index)
+{
+    if (index >= 0 && index < static_cast<int>(steps_.size()))
+        showStep(steps_[static_cast<std::size_t>(index)]);
+}
+
+void ExplorerView::togglePlay()
+{
+    if (!play_->isChecked()) {
+        player_->stop();
+        play_->setText(tr("Play"));
+        return;
+    }
+    if (timeline_->value() >= timeline_->maximum())
+        timeline_->setValue(0);
+    play_->setText(tr("Pause"));
+    player_->start();
+}
+
+void ExplorerView::snapshotsChanged(qint64 runId)
+{
+    if (runId != runId_ || !store_)
+        return;
+    const bool atEnd = timeline_->value() == timeline_->maximum();
+    steps_ = store_->attentionSteps(runId);
+    {
+        const QSignalBlocker blocker(timeline_);
+        timeline_->setRange(0, std::max(0, static_cast<int>(steps_.size()) - 1));
+    }
+    timeline_->setEnabled(steps_.size() > 1);
+    play_->setEnabled(steps_.size() > 1);
+    if (atEnd && !steps_.empty() && (timelineShown_ || !explanation_))
+        showStep(steps_.back());
+}
+
+void ExplorerView::exportMap()
+{
+    if (shown_.empty()) {
+        emit statusMessage(tr("Nothing to export: no map is shown."));
+        return;
+    }
+    ExportDialog dialog(QDir::home().filePath(QStringLiteral("attention-run%1.png").arg(runId_)), this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    auto* plot = heatmap_->findChild<QCustomPlot*>(QStringLiteral("attentionPlot"));
+    const QString error = PlotExporter::save({plot}, dialog.path(), dialog.exportWidth(), dialog.exportHeight(), dialog.dpi());
+    if (!error.isEmpty()) {
+        emit statusMessage(error);
+        return;
+    }
+    // The numbers beside the picture: every map of the input as long-format CSV.
+    const QString csvPath = dialog.path().section(QLatin1Char('.'), 0, -2) + QStringLiteral(".csv");
+    QFile csv(csvPath);
+    if (!csv.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+        emit statusMessage(tr("Saved %1, but not the numbers: %2: %3").arg(dialog.path(), csvPath, csv.errorString()));
+        return;
+    }
+    QTextStream out(&csv);
+    out << "view,layer,head,query,key,weight\n";
+    const auto quoted = [](const std::string& t) { return QLatin1Char('"') + qs(t).replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"'); };
+    for (const auto& m : shown_.maps)
+        for (int q = 0; q < m.size; ++q)
+            for (int k = 0; k < m.size; ++k)
+                out << (m.layer < 0 ? "rollout" : "map") << ',' << m.layer + 1 << ',' << m.head + 1 << ','
+                    << quoted(shown_.tokens[static_cast<std::size_t>(q)]) << ',' << quoted(shown_.tokens[static_cast<std::size_t>(k)])
+                    << ',' << m.at(q, k) << '\n';
+    for (std::size_t i = 0; i < shown_.pooling.size() && i < shown_.tokens.size(); ++i)
+        out << "pooling,,,," << quoted(shown_.tokens[i]) << ',' << shown_.pooling[i] << '\n';
+    for (std::size_t t = 0; t < shown_.tokens.size() && !shown_.features.empty(); ++t)
+        for (std::size_t f = 0; f < shown_.features.size(); ++f)
+            out << "input_attention,,," << quoted(shown_.tokens[t]) << ',' << quoted(shown_.features[f]) << ','
+                << shown_.inputAttention[t * shown_.features.size() + f] << '\n';
+    emit statusMessage(tr("Saved %1 and its numbers in %2").arg(dialog.path(), csvPath));
+}
+
+void ExplorerView::hideEvent(QHideEvent* event)
+{
+    play_->setChecked(false); // no animation behind another tab
+    QWidget::hideEvent(event);
+}
+
+} // namespace attnlab::ui

@@ -1,0 +1,117 @@
+#pragma once
+#include "core/results/AttentionSnapshot.h"
+#include "core/results/ModelExplanation.h"
+#include "core/store/RunRecord.h"
+
+#include <QFutureWatcher>
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+class QComboBox;
+class QCustomPlot;
+class QCPItemStraightLine;
+class QLabel;
+class QLineEdit;
+class QSlider;
+class QTimer;
+class QToolButton;
+
+namespace attnlab {
+class ModelExplainer;
+class RunStore;
+}
+
+namespace attnlab::ui {
+
+class AttentionHeatmap;
+class AttentionThumbnailGrid;
+class ClassProbabilityChart;
+
+// The attention explorer, for one stored run: type a sentence and see the tokens the model saw, its
+// class probabilities and every attention map of that forward pass (a layers x heads grid, the rollout,
+// the pooling weights; one of them large), recomputed as you type on a worker thread from the run's
+// checkpoint; or move along the training timeline through the probe input's stored snapshots, with the
+// dev curve and a cursor at the same step. Runs without usable weights (none kept, file changed, a time
+// series) show their snapshots and say why typing is off.
+class ExplorerView : public QWidget {
+    Q_OBJECT
+public:
+    explicit ExplorerView(QWidget* parent = nullptr);
+    ~ExplorerView() override;
+
+    void setStore(RunStore* store); // the GUI thread's connection; nullptr detaches
+    void setRun(qint64 runId);      // reads the run's checkpoints, snapshot steps and dev curve
+    void clear(const QString& why);
+    // The live run stored a new snapshot: extend the timeline (and follow it when at its end).
+    void snapshotsChanged(qint64 runId);
+
+    qint64 runId() const { return runId_; }
+    bool canExplain() const { return explainer_ != nullptr; }
+    bool isBusy() const; // loading the checkpoint or computing an explanation
+    const std::optional<ModelExplanation>& explanation() const { return explanation_; }
+    // What the maps show now: the typed input's forward pass, or a stored snapshot (timeline).
+    const AttentionSnapshot& shownSnapshot() const { return shown_; }
+    bool showingTimeline() const { return timelineShown_; }
+    std::vector<int> timelineSteps() const { return steps_; }
+    void showStep(int step); // the stored snapshot nearest to step, as moving the slider does
+    // Parts by object name: explorerInput, explorerNotes, explorerTokens, explorerWeights, explorerTimeline,
+    // explorerPlay, explorerDevPlot, classProbabilityChart, attentionThumbnailGrid, explorerHeatmap.
+
+signals:
+    void statusMessage(const QString& text);
+    void explained(); // an explanation is on screen (tests wait for it)
+
+protected:
+    void hideEvent(QHideEvent* event) override;
+
+private:
+    struct Loaded; // the result of opening a checkpoint on the worker thread
+    void loadExplainer(const CheckpointRef& checkpoint);
+    void requestExplanation();
+    void startExplanation(const QString& text);
+    void showExplanation(const ModelExplanation& e);
+    void showSnapshot(const AttentionSnapshot& snapshot, bool fromTimeline);
+    void timelineMoved(int index);
+    void togglePlay();
+    void exportMap();
+    void setTypingEnabled(bool enabled, const QString& why);
+    void showPrediction(const std::vector<std::string>& classes, const std::vector<double>& probabilities);
+
+    RunStore* store_ = nullptr;
+    qint64 runId_ = 0;
+    RunRecord run_;
+    std::vector<CheckpointRef> checkpoints_;
+    std::vector<int> steps_;
+    std::shared_ptr<const ModelExplainer> explainer_;
+    std::optional<ModelExplanation> explanation_;
+    AttentionSnapshot shown_;
+    bool timelineShown_ = false;
+    QString pendingText_;
+    bool pending_ = false;
+    int loadGeneration_ = 0;
+
+    QLabel* header_;
+    QComboBox* weights_;
+    QLineEdit* input_;
+    QLabel* notes_;
+    QLabel* tokens_;
+    QLabel* source_;
+    QLabel* predictionLabel_;
+    ClassProbabilityChart* probabilities_;
+    AttentionThumbnailGrid* grid_;
+    AttentionHeatmap* heatmap_;
+    QSlider* timeline_;
+    QToolButton* play_;
+    QLabel* stepLabel_;
+    QCustomPlot* devPlot_;
+    QCPItemStraightLine* cursor_;
+    QTimer* debounce_;
+    QTimer* player_;
+    QFutureWatcher<ModelExplanation>* explaining_;
+    QFutureWatcher<std::shared_ptr<Loaded>>* loading_;
+};
+
+} // namespace attnlab::ui
