@@ -18,6 +18,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <cctype>
 #include <iomanip>
@@ -235,8 +236,16 @@ int RunsCommand::show(RunStore& store, const CliFlags& flags)
                  << c.value << (c.unit.empty() ? "" : " " + c.unit) << "\n";
     }
     const auto checkpoints = store.checkpoints(r.id);
-    for (const auto& c : checkpoints)
-        out_ << "  checkpoint  step " << c.step << ": " << c.path << " (sha256 " << c.sha256.substr(0, 12) << "…)\n";
+    for (const auto& c : checkpoints) {
+        // What it is and what it costs on disk (or that it is gone): the explorer and explain need it.
+        std::error_code error;
+        const auto bytes = std::filesystem::file_size(c.path, error);
+        char size[32];
+        std::snprintf(size, sizeof size, "%.1f MB", static_cast<double>(bytes) / 1e6);
+        out_ << "  checkpoint  step " << c.step << ": " << c.path << " ("
+             << (c.step == r.bestStep ? "best dev" : "final") << " weights, " << (error ? "file missing" : size)
+             << ", sha256 " << c.sha256.substr(0, 12) << "…)\n";
+    }
     // The last value of each metric series, by split.
     const auto metrics = store.metrics(r.id);
     std::map<std::pair<std::string, std::string>, std::pair<int, double>> last;

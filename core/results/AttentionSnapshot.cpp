@@ -21,6 +21,10 @@ std::string AttentionSnapshot::toJson() const
     }
     if (series)
         j["series"] = true;
+    if (trueDriver >= 0 || trueLag >= 0) {
+        j["true_driver"] = trueDriver;
+        j["true_lag"] = trueLag;
+    }
     if (!probabilities.empty()) {
         j["classes"] = classes;
         j["probabilities"] = probabilities;
@@ -67,6 +71,8 @@ AttentionSnapshot AttentionSnapshot::fromJson(const std::string& text)
             if (s.probabilities.size() != s.classes.size())
                 throw std::invalid_argument("probabilities do not match the classes");
         }
+        s.trueDriver = j.value("true_driver", -1);
+        s.trueLag = j.value("true_lag", -1);
         // Snapshots stored before the flag existed: a window's steps were always named t-N.
         s.series = j.contains("series") ? j.at("series").get<bool>()
                                         : !s.tokens.empty() && std::all_of(s.tokens.begin(), s.tokens.end(), [](const std::string& t) {

@@ -31,6 +31,9 @@ struct AttentionSnapshot {
     std::vector<float> probabilities;
     // A time-series window: the "tokens" are its time steps (t-9 ... t-0), which views must call so.
     bool series = false;
+    // Synthetic series only: the driver (index into features) and lag the target really depends on, so a
+    // view can say how much attention lands on the known answer; -1 elsewhere.
+    int trueDriver = -1, trueLag = -1;
 
     bool empty() const { return maps.empty() && pooling.empty() && inputAttention.empty(); }
 

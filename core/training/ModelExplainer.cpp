@@ -4,12 +4,16 @@
 #include "core/data/BatchBuilder.h"
 #include "core/data/Tokenizer.h"
 #include "core/data/Vocabulary.h"
+#include "core/nn/layers/PositionEncoding.h"
 #include "core/nn/layers/TensorConversions.h"
 #include "core/nn/models/ModelFactory.h"
 #include "core/nn/training/ModelCheckpoint.h"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <mutex>
 #include <stdexcept>
 
@@ -115,6 +119,135 @@ ModelExplanation ModelExplainer::explain(const std::string& text) const
     out.predicted = static_cast<int>(probabilities.argmax().item<std::int64_t>());
     out.rollout = AttentionRollout::of(out.attention.maps);
     return out;
+}
+
+std::vector<ExamplePrediction> ModelExplainer::predict(const std::vector<TextExample>& examples) const
+{
+    const BatchBuilder builder(examples, impl_->vocabulary, impl_->maxLength);
+    std::vector<ExamplePrediction> out;
+    out.reserve(examples.size());
+    constexpr std::size_t kBatch = 128;
+    torch::NoGradGuard noGrad;
+    for (std::size_t first = 0; first < examples.size(); first += kBatch) {
+        std::vector<std::size_t> indices;
+        for (std::size_t i = first; i < std::min(examples.size(), first + kBatch); ++i)
+            indices.push_back(i);
+        const auto batch = TensorBatch::from(builder.batchOf(indices), torch::kCPU);
+        torch::Tensor probabilities;
+        {
+            std::lock_guard<std::mutex> lock(impl_->mutex);
+            probabilities = torch::softmax(impl_->model->forward(batch.ids, batch.mask).to(torch::kFloat), 1).contiguous();
+        }
+        const auto classes = probabilities.size(1);
+        const auto predicted = probabilities.argmax(1).contiguous();
+        for (std::size_t row = 0; row < indices.size(); ++row) {
+            ExamplePrediction p;
+            p.gold = examples[indices[row]].label;
+            p.predicted = static_cast<int>(predicted[static_cast<std::int64_t>(row)].item<std::int64_t>());
+            const float* values = probabilities.data_ptr<float>() + static_cast<std::int64_t>(row) * classes;
+            p.probabilities.assign(values, values + classes);
+            out.push_back(std::move(p));
+        }
+    }
+    return out;
+}
+
+namespace {
+
+std::vector<std::string> numbered(int from, int count)
+{
+    std::vector<std::string> out;
+    for (int i = 0; i < count; ++i)
+        out.push_back(std::to_string(from + i));
+    return out;
+}
+
+PositionView matrixView(std::string name, std::string about, std::string rowLabel, std::vector<std::string> rows,
+                        std::string columnLabel, const torch::Tensor& matrix)
+{
+    PositionView v;
+    v.name = std::move(name);
+    v.about = std::move(about);
+    v.rowLabel = std::move(rowLabel);
+    v.columnLabel = std::move(columnLabel);
+    v.rows = std::move(rows);
+    const auto m = matrix.detach().to(torch::kCPU, torch::kFloat).contiguous();
+    v.columns = numbered(0, static_cast<int>(m.size(1)));
+    v.values.assign(m.data_ptr<float>(), m.data_ptr<float>() + m.numel());
+    return v;
+}
+
+} // namespace
+
+std::vector<PositionView> ModelExplainer::positionViews(int length) const
+{
+    const std::string& technique = impl_->config.model.position;
+    const auto options = torch::TensorOptions().dtype(torch::kFloat);
+    const int dModel = impl_->config.model.inputDim();
+    constexpr int kDimensions = 64; // columns shown of a d_model-wide table
+    std::vector<PositionView> views;
+    torch::NoGradGuard noGrad;
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    const auto parameters = impl_->model->named_parameters(/*recurse=*/true);
+    if (technique == "sinusoidal") {
+        const auto pe = PositionEncoding::sinusoidal(length, dModel, options).slice(1, 0, kDimensions);
+        views.push_back(matrixView("sinusoidal encodings",
+                                   "PE(pos, 2i) = sin(pos / 10000^(2i/d)), PE(pos, 2i+1) = cos(...), added to the word vectors",
+                                   "position", numbered(0, length), "dimension", pe));
+    } else if (technique == "learned") {
+        if (const auto* table = parameters.find("positions.learned_positions.weight"))
+            views.push_back(matrixView("learned position vectors",
+                                       "one trained vector per position, added to the word vectors", "position",
+                                       numbered(0, length), "dimension",
+                                       table->slice(0, 0, length).slice(1, 0, kDimensions)));
+    } else if (technique == "rpr") {
+        const int k = impl_->config.model.rprClip;
+        std::vector<std::string> distances;
+        for (int d = -k; d <= k; ++d)
+            distances.push_back((d > 0 ? "+" : "") + std::to_string(d));
+        for (const auto& item : parameters) {
+            const std::string& key = item.key();
+            const bool keys = key.size() > 9 && key.compare(key.size() - 9, 9, ".rel_keys") == 0;
+            const bool values = key.size() > 11 && key.compare(key.size() - 11, 11, ".rel_values") == 0;
+            if (!keys && !values)
+                continue;
+            // "attention0.rel_keys" -> layer 1
+            const auto digits = key.find_first_of("0123456789");
+            const int layer = digits == std::string::npos ? 0 : std::atoi(key.c_str() + digits);
+            views.push_back(matrixView(std::string("RPR ") + (keys ? "key" : "value") + " table (layer " +
+                                           std::to_string(layer + 1) + ")",
+                                       std::string("a_ij^") + (keys ? "K" : "V") + " = w_clip(j-i, k): one learned vector per "
+                                       "relative distance, shared by the heads (Shaw et al. 2018, thesis eq. 3.6-3.10)",
+                                       "relative distance j - i", distances, "head dimension",
+                                       item.value().slice(1, 0, kDimensions)));
+        }
+    } else if (technique == "alibi") {
+        const int heads = impl_->config.model.heads;
+        const auto bias = PositionEncoding::alibiBias(heads, length, options);
+        for (int h = 0; h < heads; ++h)
+            views.push_back(matrixView("ALiBi bias (head " + std::to_string(h + 1) + ")",
+                                       "-m_h |j - i| added to every attention score before the softmax, m_h = 2^(-8h/H)",
+                                       "query position", numbered(0, length), "key position", bias[h]));
+    } else if (technique == "rope") {
+        // q = k = the same unit vector at every position: q_i . k_j after rotation depends on j - i only.
+        const int dh = impl_->config.model.dModel / std::max(1, impl_->config.model.heads);
+        const auto unit = torch::full({1, 1, length, dh}, 1.0 / std::sqrt(static_cast<double>(dh)), options);
+        const auto rotated = PositionEncoding::rotary(unit)[0][0]; // [T, dh]
+        const auto scores = (rotated[0].unsqueeze(0) * rotated).sum(1); // position 0 against 0..T-1
+        PositionView v;
+        v.name = "RoPE: query-key score against distance";
+        v.about = "the same unit query and key placed |j - i| apart: rotation by position makes their dot "
+                  "product a function of the distance alone (Su et al. 2021)";
+        v.curve = true;
+        v.rowLabel = "score q.k";
+        v.columnLabel = "distance j - i";
+        v.rows = {"score"};
+        v.columns = numbered(0, length);
+        const auto s = scores.contiguous();
+        v.values.assign(s.data_ptr<float>(), s.data_ptr<float>() + s.numel());
+        views.push_back(std::move(v));
+    }
+    return views;
 }
 
 std::optional<CheckpointRef> ModelExplainer::choose(const std::vector<CheckpointRef>& checkpoints, int bestStep,

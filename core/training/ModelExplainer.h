@@ -1,6 +1,9 @@
 #pragma once
 #include "core/config/TrainConfig.h"
+#include "core/data/TextExample.h"
+#include "core/results/ExamplePrediction.h"
 #include "core/results/ModelExplanation.h"
+#include "core/results/PositionView.h"
 #include "core/store/RunRecord.h"
 
 #include <memory>
@@ -24,6 +27,16 @@ public:
     ModelExplainer& operator=(const ModelExplainer&) = delete;
 
     ModelExplanation explain(const std::string& text) const;
+    // Every example of a split, in its order, in batches (no attention recorded): gold, prediction and
+    // class probabilities, exactly as the run's evaluation computed them (same vocabulary, same cut to
+    // max_length).
+    std::vector<ExamplePrediction> predict(const std::vector<TextExample>& examples) const;
+
+    // The model's position technique made visible, for inputs of `length` tokens: sinusoidal or learned
+    // position vectors (positions x dimensions, the first 64 dimensions), RPR's learned key and value
+    // tables per layer (distances -k..k x head dimensions), ALiBi's bias per head (query x key), RoPE's
+    // q.k score against distance for a query equal to the key. Empty for models without one.
+    std::vector<PositionView> positionViews(int length = 32) const;
 
     const TrainConfig& config() const;   // the run's configuration, the model's sizes filled in
     const std::vector<std::string>& classNames() const;

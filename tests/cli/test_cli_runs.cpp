@@ -342,8 +342,8 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const auto db = dir.filePath("runs.sqlite"), checkpoints = dir.filePath("weights");
         auto r = runCli({"train", "--dataset", "synthetic-sentiment", "--model", "ssan", "--position", "rpr", "--d-model", "16",
-                         "--steps", "20", "--eval-every", "10", "--repeat", "3", "--device", "cpu", "--db", db,
-                         "--checkpoint-dir", checkpoints, "--json"});
+                         "--steps", "20", "--eval-every", "20", "--repeat", "3", "--device", "cpu", "--db", db,
+                         "--checkpoint-dir", checkpoints, "--json"}); // one evaluation: best = final, one file each
         QCOMPARE(r.code, 0);
         const auto trained = r.json().object()["runs"].toArray();
         QCOMPARE(trained.size(), 3);

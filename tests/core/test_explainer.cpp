@@ -2,6 +2,7 @@
 // explainer that loads them only when the store's sha256 matches, attention rollout by hand, and the
 // store's snapshot timeline.
 #include "core/analysis/AttentionRollout.h"
+#include "core/analysis/KnownAnswerAttention.h"
 #include "core/data/DatasetCatalog.h"
 #include "core/data/readers/SyntheticSentiment.h"
 #include "core/store/RunStore.h"
@@ -10,10 +11,13 @@
 #include "core/training/ModelExplainer.h"
 #include "core/training/Trainer.h"
 
+#include <torch/torch.h>
+
 #include <QtCore/QFile>
 #include <QtCore/QTemporaryDir>
 #include <QtTest/QtTest>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace attnlab;
@@ -127,6 +131,17 @@ private Q_SLOTS:
             ++confusion[static_cast<std::size_t>(example.label)][static_cast<std::size_t>(e.predicted)];
         }
         QCOMPARE(confusion, run.summary.testConfusion);
+        // predict(): the same in batches, in the split's order.
+        const auto batched = explainer.predict(data.test);
+        QCOMPARE(batched.size(), data.test.size());
+        std::size_t correct = 0;
+        for (std::size_t i = 0; i < batched.size(); ++i) {
+            QCOMPARE(batched[i].gold, data.test[i].label);
+            QCOMPARE(batched[i].predicted, static_cast<int>(
+                std::max_element(batched[i].probabilities.begin(), batched[i].probabilities.end()) - batched[i].probabilities.begin()));
+            correct += batched[i].correct() ? 1 : 0;
+        }
+        QCOMPARE(static_cast<double>(correct) / static_cast<double>(batched.size()), run.summary.testAccuracy);
 
         const auto snapshot = store.attentionNearest(run.runId, run.summary.bestStep);
         QVERIFY(snapshot.has_value());
@@ -226,6 +241,111 @@ private Q_SLOTS:
         } catch (const std::runtime_error& e) {
             QVERIFY2(QString(e.what()).contains("time-series"), e.what());
         }
+    }
+
+    // Each position technique drawn from the model that used it, checked against its formula or weights.
+    void positionTechniquesMadeVisible()
+    {
+        QTemporaryDir dir;
+        RunStore store(dir.filePath("runs.sqlite").toStdString());
+        auto explainerFor = [&](const std::string& position, int heads) {
+            TrainConfig c;
+            c.model.model = "ssan";
+            c.model.position = position;
+            c.model.dModel = 16;
+            c.model.heads = heads;
+            c.steps = 20;
+            c.evalEvery = 20;
+            c.device = "cpu";
+            c.checkpointDir = dir.filePath("weights").toStdString();
+            StoreObserver observer(store);
+            CancelToken cancel;
+            const auto summary = Trainer(c).run(DatasetCatalog::loadAny(c.dataset, {}), observer, cancel);
+            return std::make_unique<ModelExplainer>(*ModelExplainer::choose(store.checkpoints(observer.runId()), summary.bestStep));
+        };
+        const auto sinusoidal = explainerFor("sinusoidal", 1)->positionViews(32);
+        QCOMPARE(sinusoidal.size(), std::size_t(1));
+        QCOMPARE(sinusoidal[0].rows.size(), std::size_t(32));
+        QCOMPARE(sinusoidal[0].columns.size(), std::size_t(16)); // d_model 16 < 64 shown
+        QVERIFY(std::abs(sinusoidal[0].at(1, 0) - std::sin(1.0)) < 1e-6); // PE(1, 0) = sin(1 / 10000^0)
+        QVERIFY(std::abs(sinusoidal[0].at(1, 1) - std::cos(1.0)) < 1e-6);
+        QVERIFY(std::abs(sinusoidal[0].at(3, 2) - std::sin(3.0 / std::pow(10000.0, 2.0 / 16))) < 1e-6);
+
+        const auto alibi = explainerFor("alibi", 2)->positionViews(8);
+        QCOMPARE(alibi.size(), std::size_t(2)); // one per head
+        QVERIFY(std::abs(alibi[0].at(0, 3) - (-3.0 * std::pow(2.0, -4.0))) < 1e-6); // m_1 = 2^(-8/2)
+        QVERIFY(std::abs(alibi[1].at(5, 1) - (-4.0 * std::pow(2.0, -8.0))) < 1e-6);  // m_2 = 2^(-8*2/2)
+
+        const auto rope = explainerFor("rope", 2)->positionViews(16);
+        QCOMPARE(rope.size(), std::size_t(1));
+        QVERIFY(rope[0].curve);
+        QVERIFY(std::abs(rope[0].values[0] - 1.0f) < 1e-5); // a unit vector against itself
+        for (float v : rope[0].values)
+            QVERIFY(v <= 1.0f + 1e-5f);
+        QVERIFY(rope[0].values[1] < rope[0].values[0]); // one step apart scores lower than none
+
+        // RPR: the key and value tables are the checkpoint's own weights, 2k+1 distances from -k.
+        TrainConfig c;
+        c.model.model = "ssan";
+        c.model.position = "rpr";
+        c.model.dModel = 16;
+        c.model.rprClip = 3;
+        c.steps = 20;
+        c.evalEvery = 20;
+        c.device = "cpu";
+        c.checkpointDir = dir.filePath("weights").toStdString();
+        StoreObserver observer(store);
+        CancelToken cancel;
+        const auto summary = Trainer(c).run(DatasetCatalog::loadAny(c.dataset, {}), observer, cancel);
+        const auto ref = *ModelExplainer::choose(store.checkpoints(observer.runId()), summary.bestStep);
+        const auto rpr = ModelExplainer(ref).positionViews();
+        QCOMPARE(rpr.size(), std::size_t(2)); // keys and values of the one layer
+        QCOMPARE(rpr[0].rows, (std::vector<std::string>{"-3", "-2", "-1", "0", "+1", "+2", "+3"}));
+        torch::serialize::InputArchive archive;
+        archive.load_from(ref.path);
+        torch::serialize::InputArchive layer; // a submodule's tensors are in a nested archive
+        archive.read("attention0", layer);
+        torch::Tensor keys;
+        layer.read("rel_keys", keys);
+        QCOMPARE(keys.size(0), 7);
+        const bool keysFirst = rpr[0].name.find("key") != std::string::npos;
+        const PositionView& keyView = keysFirst ? rpr[0] : rpr[1];
+        for (int r = 0; r < 7; ++r)
+            for (int d = 0; d < keys.size(1); ++d)
+                QCOMPARE(keyView.at(r, d), keys[r][d].item<float>());
+        QVERIFY(explainerFor("none", 1)->positionViews().empty());
+    }
+
+    // synthetic-lag's known answer: input attention on the true driver averaged over the steps, temporal
+    // attention at t-L, each next to uniform; by hand on 2 steps x 2 drivers, then on a real DA-RNN run.
+    void knownAnswerAttentionByHand()
+    {
+        AttentionSnapshot s;
+        s.tokens = {"t-1", "t-0"};
+        s.features = {"x0", "x1"};
+        s.inputAttention = {0.8f, 0.2f, 0.6f, 0.4f}; // step t-1: 0.8 on x0; step t-0: 0.6 on x0
+        s.pooling = {0.7f, 0.3f};
+        s.trueDriver = 0;
+        s.trueLag = 1;
+        const auto k = KnownAnswerAttention::of(s);
+        QVERIFY(k.has_value());
+        QCOMPARE(k->driver, std::string("x0"));
+        QVERIFY(std::abs(k->driverShare - 0.7) < 1e-6);
+        QCOMPARE(k->driverUniform, 0.5);
+        QVERIFY(std::abs(k->lagShare - 0.7) < 1e-6); // the weight at t-1
+        QCOMPARE(k->lagUniform, 0.5);
+        s.trueDriver = s.trueLag = -1;
+        QVERIFY(!KnownAnswerAttention::of(s).has_value());
+
+        QTemporaryDir dir;
+        RunStore store(dir.filePath("runs.sqlite").toStdString());
+        const auto run = trainInto(store, dir.filePath("weights").toStdString(), "darnn", "synthetic-lag");
+        const auto stored = store.attentionNearest(run.runId, run.summary.bestStep);
+        QVERIFY(stored.has_value());
+        QCOMPARE(stored->trueLag, 3); // SyntheticLag's defaults: driver 0, lag 3
+        QCOMPARE(stored->trueDriver, 0);
+        const auto real = KnownAnswerAttention::of(*stored);
+        QVERIFY(real && real->driverShare >= 0.0 && real->lagShare >= 0.0);
     }
 
     // The timeline reads steps first and one snapshot at a time; the nearest step wins, the earlier on a tie.

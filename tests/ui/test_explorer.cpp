@@ -14,12 +14,17 @@
 #include "ui/explorer/AttentionThumbnail.h"
 #include "ui/explorer/AttentionThumbnailGrid.h"
 #include "ui/explorer/ClassProbabilityChart.h"
+#include "ui/explorer/DatasetBrowser.h"
+#include "ui/explorer/ExamplePredictionModel.h"
 #include "ui/explorer/ExplorerView.h"
+#include "ui/explorer/PositionTechniqueView.h"
 #include "ui/plots/AttentionHeatmap.h"
 #include "ui/runs/RunListPanel.h"
 #include "ui/runs/RunTableModel.h"
 
 #include <QAction>
+#include <QComboBox>
+#include <QTableWidget>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
@@ -145,6 +150,50 @@ private slots:
             QCOMPARE(atStep[c], static_cast<double>(stored->probabilities[c]));
         QCOMPARE(child<QCustomPlot>(&view, "explorerDevPlot")->graph(0)->dataCount(), 6);
 
+        // The dataset browser: every test example predicted again from the checkpoint gives the confusion
+        // matrix the run stored; its filters and cells narrow the list; double-clicking explains one.
+        child<QTabWidget>(&view, "explorerLowerTabs")->setCurrentIndex(1);
+        auto* browser = child<DatasetBrowser>(&view, "datasetBrowser");
+        QVERIFY(QTest::qWaitFor([&] { return browser->isLoaded(); }, 60000));
+        child<QComboBox>(browser, "browserSplit")->setCurrentIndex(1); // test
+        QCOMPARE(browser->confusion(), RunSummary::fromJson(record.summaryJson).testConfusion);
+        std::int64_t total = 0, diagonal = 0;
+        const auto confusion = browser->confusion();
+        for (std::size_t g = 0; g < confusion.size(); ++g)
+            for (std::size_t p = 0; p < confusion.size(); ++p) {
+                total += confusion[g][p];
+                diagonal += g == p ? confusion[g][p] : 0;
+            }
+        QCOMPARE(browser->shownCount(), static_cast<int>(total));
+        child<QComboBox>(browser, "browserShow")->setCurrentIndex(1); // misclassified
+        QCOMPARE(browser->shownCount(), static_cast<int>(total - diagonal));
+        child<QComboBox>(browser, "browserShow")->setCurrentIndex(0);
+        auto* cells = child<QTableWidget>(browser, "browserConfusion");
+        std::size_t g = 0, p = 0; // the largest off-diagonal cell
+        for (std::size_t a = 0; a < confusion.size(); ++a)
+            for (std::size_t b = 0; b < confusion.size(); ++b)
+                if (a != b && confusion[a][b] > confusion[g][p])
+                    g = a, p = b;
+        emit cells->cellClicked(static_cast<int>(g), static_cast<int>(p));
+        QCOMPARE(browser->shownCount(), static_cast<int>(confusion[g][p]));
+        auto* examples = child<QTableView>(browser, "browserTable");
+        if (browser->shownCount() > 0) {
+            const QModelIndex first = examples->model()->index(0, ExamplePredictionModel::Text);
+            const QString text = first.data().toString();
+            emit examples->doubleClicked(first);
+            QCOMPARE(input->text(), text);
+            QVERIFY(QTest::qWaitFor([&] { return !view.isBusy() && view.explanation() &&
+                                                 QString::fromStdString(view.explanation()->text) == text; }, 20000));
+            QCOMPARE(view.explanation()->predicted, static_cast<int>(p)); // the cell's predicted class
+        }
+        emit cells->cellClicked(static_cast<int>(g), static_cast<int>(p)); // again: the whole split
+        QCOMPARE(browser->shownCount(), static_cast<int>(total));
+        // The position technique: RPR's key and value tables of both layers, drawn on a scale around 0.
+        child<QTabWidget>(&view, "explorerLowerTabs")->setCurrentIndex(2);
+        QCOMPARE(child<PositionTechniqueView>(&view, "positionTechniqueView")->viewCount(), 2 * 2);
+        QVERIFY(child<QLabel>(&view, "positionViewAbout")->text().contains(QStringLiteral("Shaw")));
+        child<QTabWidget>(&view, "explorerLowerTabs")->setCurrentIndex(0);
+
         QDir().mkpath(QStringLiteral(ATTNLAB_BUILD_DIR "/screenshots"));
         input->setText(QStringLiteral("the plot is not good but the acting is really charming"));
         QVERIFY(QTest::qWaitFor([&] { return !view.isBusy() && !view.showingTimeline(); }, 20000));
@@ -183,6 +232,23 @@ private slots:
                  qPrintable(notes->text()));
     }
 
+    // On synthetic-lag the explorer says how much attention lands on the driver and lag the data was made from.
+    void syntheticLagShowsTheKnownAnswer()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+        const qint64 runId = trainInto(db, "darnn", "synthetic-lag", true);
+        RunStore store(db.toStdString());
+        ExplorerView view;
+        view.setStore(&store);
+        view.show();
+        view.setRun(runId);
+        auto* known = child<QLabel>(&view, "explorerKnownAnswer");
+        QVERIFY(known->isVisible());
+        QVERIFY2(known->text().contains(QStringLiteral("lag 3")) && known->text().contains(QStringLiteral("uniform 25.0%")),
+                 qPrintable(known->text()));
+    }
+
     // A DA-RNN run on SML2010 in the window: RMSE, not accuracy; no position technique; time steps, not
     // tokens; a title that fits; cell labels that never run into each other; no typed input.
     void timeSeriesRunReadsAsOneEverywhere()
@@ -218,7 +284,8 @@ private slots:
         }
         // The temporal attention row: numbers only where a cell is wide enough for one.
         heatmap->showView(0);
-        QVERIFY(heatmap->titleText().contains(QStringLiteral("temporal attention: the weight of each time step")));
+        QVERIFY(heatmap->titleText().contains(QStringLiteral("temporal attention")));
+        QVERIFY(heatmap->fullTitle().contains(QStringLiteral("temporal attention: the weight of each time step")));
         const int cell = plot->axisRect()->width() / 10;
         if (heatmap->valueLabelCount() > 0)
             QVERIFY2(cell >= QFontMetrics(plot->font()).height(), qPrintable(QString::number(cell)));

@@ -1,6 +1,7 @@
 #include "ui/explorer/ExplorerView.h"
 
 #include "core/analysis/AttentionRollout.h"
+#include "core/analysis/KnownAnswerAttention.h"
 #include "core/config/Registry.h"
 #include "core/store/RunStore.h"
 #include "core/training/ModelExplainer.h"
@@ -8,13 +9,15 @@
 #include "ui/analysis/PlotExporter.h"
 #include "ui/explorer/AttentionThumbnailGrid.h"
 #include "ui/explorer/ClassProbabilityChart.h"
+#include "ui/explorer/DatasetBrowser.h"
+#include "ui/explorer/PositionTechniqueView.h"
 #include "ui/plots/AttentionHeatmap.h"
 
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QGridLayout>
-#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -22,6 +25,7 @@
 #include <QScrollArea>
 #include <QSlider>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTextStream>
 #include <QTimer>
 #include <QToolButton>
@@ -61,6 +65,7 @@ AttentionSnapshot withRollout(AttentionSnapshot snapshot)
 
 struct ExplorerView::Loaded {
     std::shared_ptr<const ModelExplainer> explainer;
+    std::vector<PositionView> positions;
     QString error;
     int generation = 0;
 };
@@ -88,6 +93,9 @@ ExplorerView::ExplorerView(QWidget* parent) : QWidget(parent)
     tokens_->setObjectName(QStringLiteral("explorerTokens"));
     tokens_->setWordWrap(true);
     tokens_->setTextFormat(Qt::RichText);
+    knownAnswer_ = new QLabel(this);
+    knownAnswer_->setObjectName(QStringLiteral("explorerKnownAnswer"));
+    knownAnswer_->setWordWrap(true);
     source_ = new QLabel(this);
     source_->setObjectName(QStringLiteral("explorerSource"));
     source_->setStyleSheet(QStringLiteral("color: palette(mid);"));
@@ -153,7 +161,7 @@ ExplorerView::ExplorerView(QWidget* parent) : QWidget(parent)
     devPlot_->xAxis->setLabel(tr("step"));
     cursor_ = new QCPItemStraightLine(devPlot_);
     cursor_->setPen(QPen(palette().color(QPalette::Highlight), 1.5, Qt::DashLine));
-    auto* timelineBox = new QGroupBox(tr("Training timeline"), this);
+    auto* timelineBox = new QWidget(this);
     auto* timelineLayout = new QGridLayout(timelineBox);
     timelineLayout->addWidget(play_, 0, 0);
     timelineLayout->addWidget(timeline_, 0, 1);
@@ -166,8 +174,26 @@ ExplorerView::ExplorerView(QWidget* parent) : QWidget(parent)
     layout->addWidget(tokens_);
     layout->addWidget(notes_);
     layout->addWidget(source_);
-    layout->addWidget(split, 1);
-    layout->addWidget(timelineBox);
+    layout->addWidget(knownAnswer_);
+    browser_ = new DatasetBrowser(this);
+    lower_ = new QTabWidget(this);
+    lower_->setObjectName(QStringLiteral("explorerLowerTabs"));
+    lower_->setDocumentMode(true);
+    lower_->addTab(timelineBox, tr("Training &timeline"));
+    lower_->addTab(browser_, tr("Dataset &examples"));
+    positions_ = new PositionTechniqueView(this);
+    lower_->addTab(positions_, tr("&Position technique"));
+    auto* vertical = new QSplitter(Qt::Vertical, this);
+    vertical->setObjectName(QStringLiteral("explorerVerticalSplitter"));
+    vertical->addWidget(split);
+    vertical->addWidget(lower_);
+    vertical->setStretchFactor(0, 3);
+    vertical->setStretchFactor(1, 1);
+    layout->addWidget(vertical, 1);
+    connect(browser_, &DatasetBrowser::exampleChosen, this, [this](const QString& text) {
+        input_->setText(text);
+        requestExplanation(); // at once: it was chosen, not typed
+    });
 
     debounce_ = new QTimer(this);
     debounce_->setSingleShot(true);
@@ -194,6 +220,7 @@ ExplorerView::ExplorerView(QWidget* parent) : QWidget(parent)
             loadExplainer(checkpoints_[static_cast<std::size_t>(index)]);
     });
     connect(explaining_, &QFutureWatcher<ModelExplanation>::finished, this, [this] {
+        explainDelivery_ = false;
         showExplanation(explaining_->result());
         if (pending_) { // the user typed on while this one ran: the latest text wins
             pending_ = false;
@@ -201,6 +228,7 @@ ExplorerView::ExplorerView(QWidget* parent) : QWidget(parent)
         }
     });
     connect(loading_, &QFutureWatcher<std::shared_ptr<Loaded>>::finished, this, [this] {
+        loadDelivery_ = false;
         const auto loaded = loading_->result();
         if (!loaded || loaded->generation != loadGeneration_)
             return; // another run was chosen meanwhile
@@ -209,6 +237,9 @@ ExplorerView::ExplorerView(QWidget* parent) : QWidget(parent)
             return;
         }
         explainer_ = loaded->explainer;
+        browser_->setExplainer(explainer_);
+        positions_->setViews(loaded->positions, tr("This model has no position technique to show (%1).")
+                                                    .arg(qs(explainer_->config().model.position)));
         setTypingEnabled(true, QString());
         if (input_->text().trimmed().isEmpty() && !shown_.tokens.empty() && !shown_.series)
             input_->setText(joined(shown_.tokens)); // start from the probe sentence
@@ -233,7 +264,9 @@ void ExplorerView::setStore(RunStore* store)
 
 bool ExplorerView::isBusy() const
 {
-    return explaining_->isRunning() || loading_->isRunning() || pending_ || debounce_->isActive();
+    // Until the finished signal is handled, not only while the thread runs: the result is not on screen before.
+    return explaining_->isRunning() || loading_->isRunning() || explainDelivery_ || loadDelivery_ || pending_ ||
+           debounce_->isActive();
 }
 
 void ExplorerView::clear(const QString& why)
@@ -250,11 +283,16 @@ void ExplorerView::clear(const QString& why)
     header_->setText(why);
     weights_->clear();
     weights_->setEnabled(false);
+    weights_->setToolTip(tr("Which saved weights answer: the best dev step's (what the run reports) or the last step's"));
     setTypingEnabled(false, QString());
     tokens_->clear();
     notes_->clear();
     source_->clear();
+    knownAnswer_->clear();
+    knownAnswer_->setVisible(false);
     showPrediction({}, {});
+    browser_->setExplainer(nullptr);
+    positions_->setViews({}, tr("The position technique is read from the run's saved weights."));
     grid_->clear(QString());
     heatmap_->showPlaceholder(why);
     {
@@ -339,8 +377,17 @@ void ExplorerView::setRun(qint64 runId)
 
     // Typed input needs the run's weights: a text model's checkpoint, opened on a worker thread.
     checkpoints_ = store_->checkpoints(runId);
-    for (const auto& c : checkpoints_)
-        weights_->addItem(c.step == run_.bestStep ? tr("best dev (step %1)").arg(c.step) : tr("step %1").arg(c.step));
+    qint64 bytes = 0;
+    for (const auto& c : checkpoints_) {
+        weights_->addItem(c.step == run_.bestStep ? tr("best dev (step %1)").arg(c.step) : tr("final (step %1)").arg(c.step));
+        bytes += QFileInfo(qs(c.path)).size();
+    }
+    if (!checkpoints_.empty()) { // what keeping weights costs, shown where the weights are chosen
+        const QString megabytes = QString::number(static_cast<double>(bytes) / 1e6, 'f', 1);
+        weights_->setToolTip(checkpoints_.size() == 1
+                                 ? tr("1 saved weight file, %1 MB on disk").arg(megabytes)
+                                 : tr("%1 saved weight files, %2 MB on disk").arg(checkpoints_.size()).arg(megabytes));
+    }
     if (run_.regression) {
         setTypingEnabled(false, tr("A time-series model: typed text does not apply. Its attention over each window "
                                    "is in the stored snapshots (the timeline below)."));
@@ -365,12 +412,14 @@ void ExplorerView::loadExplainer(const CheckpointRef& checkpoint)
     explainer_.reset();
     setTypingEnabled(false, tr("Loading the model (checking its sha256)…"));
     const int generation = ++loadGeneration_;
+    loadDelivery_ = true;
     // Hashing and reading the file take a while for large models: never on the GUI thread.
     loading_->setFuture(QtConcurrent::run([checkpoint, generation] {
         auto loaded = std::make_shared<Loaded>();
         loaded->generation = generation;
         try {
             loaded->explainer = std::make_shared<const ModelExplainer>(checkpoint);
+            loaded->positions = loaded->explainer->positionViews();
         } catch (const std::exception& e) {
             loaded->error = tr("Typed input is off: %1").arg(qs(e.what()));
         }
@@ -397,6 +446,7 @@ void ExplorerView::startExplanation(const QString& text)
     auto explainer = explainer_;
     if (!explainer)
         return;
+    explainDelivery_ = true;
     explaining_->setFuture(QtConcurrent::run([explainer, text] { return explainer->explain(text.toStdString()); }));
 }
 
@@ -438,6 +488,26 @@ void ExplorerView::showSnapshot(const AttentionSnapshot& snapshot, bool fromTime
 {
     timelineShown_ = fromTimeline;
     shown_ = withRollout(snapshot);
+    // Synthetic series: does the attention find the driver and lag the data was made from?
+    const auto known = KnownAnswerAttention::of(snapshot);
+    knownAnswer_->setVisible(known.has_value());
+    if (known) {
+        QStringList parts;
+        if (known->driverShare >= 0.0)
+            parts << tr("input attention on %1: %2% (uniform %3%)")
+                         .arg(qs(known->driver))
+                         .arg(100.0 * known->driverShare, 0, 'f', 1)
+                         .arg(100.0 * known->driverUniform, 0, 'f', 1);
+        if (known->lagShare >= 0.0)
+            parts << tr("temporal attention on t-%1: %2% (uniform %3%)")
+                         .arg(known->lag)
+                         .arg(100.0 * known->lagShare, 0, 'f', 1)
+                         .arg(100.0 * known->lagUniform, 0, 'f', 1);
+        knownAnswer_->setText(tr("<b>Known answer</b>: the target follows %1 at lag %2. %3")
+                                  .arg(qs(known->driver).toHtmlEscaped())
+                                  .arg(known->lag)
+                                  .arg(parts.join(QStringLiteral("; "))));
+    }
     const int view = std::max(0, heatmap_->currentMapIndex());
     grid_->setSnapshot(shown_);
     heatmap_->setSnapshot(shown_);

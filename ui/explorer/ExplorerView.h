@@ -16,6 +16,7 @@ class QCPItemStraightLine;
 class QLabel;
 class QLineEdit;
 class QSlider;
+class QTabWidget;
 class QTimer;
 class QToolButton;
 
@@ -29,13 +30,17 @@ namespace attnlab::ui {
 class AttentionHeatmap;
 class AttentionThumbnailGrid;
 class ClassProbabilityChart;
+class DatasetBrowser;
+class PositionTechniqueView;
 
 // The attention explorer, for one stored run: type a sentence and see the tokens the model saw, its
 // class probabilities and every attention map of that forward pass (a layers x heads grid, the rollout,
 // the pooling weights; one of them large), recomputed as you type on a worker thread from the run's
 // checkpoint; or move along the training timeline through the probe input's stored snapshots, with the
 // dev curve and a cursor at the same step. Runs without usable weights (none kept, file changed, a time
-// series) show their snapshots and say why typing is off.
+// series) show their snapshots and say why typing is off. Below the maps, the dataset browser lists the
+// run's dev and test examples with their predictions (double-clicking one explains it), and the position
+// technique made visible.
 class ExplorerView : public QWidget {
     Q_OBJECT
 public:
@@ -91,6 +96,7 @@ private:
     bool timelineShown_ = false;
     QString pendingText_;
     bool pending_ = false;
+    bool explainDelivery_ = false, loadDelivery_ = false; // started, result not yet handled
     int loadGeneration_ = 0;
 
     QLabel* header_;
@@ -99,10 +105,14 @@ private:
     QLabel* notes_;
     QLabel* tokens_;
     QLabel* source_;
+    QLabel* knownAnswer_; // synthetic-lag: attention on the true driver and lag
     QLabel* predictionLabel_;
     ClassProbabilityChart* probabilities_;
     AttentionThumbnailGrid* grid_;
     AttentionHeatmap* heatmap_;
+    QTabWidget* lower_;      // the training timeline, the dataset browser
+    DatasetBrowser* browser_;
+    PositionTechniqueView* positions_;
     QSlider* timeline_;
     QToolButton* play_;
     QLabel* stepLabel_;

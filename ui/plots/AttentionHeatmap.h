@@ -36,6 +36,7 @@ public:
     int viewCount() const { return static_cast<int>(views_.size()); }
     QString placeholderText() const;
     QString titleText() const; // as drawn: on two lines, elided, when it is wider than the plot
+    QString fullTitle() const { return fullTitle_; }
     bool isPlaceholderShown() const;
 
     // A single-row view (pooling weights) also prints each weight on its cell: near-uniform weights all

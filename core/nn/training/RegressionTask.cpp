@@ -123,6 +123,8 @@ std::optional<AttentionSnapshot> RegressionTask::attention(int step)
     AttentionSnapshot snapshot;
     snapshot.step = step;
     snapshot.series = true;
+    snapshot.trueDriver = dataset_.trueDriver;
+    snapshot.trueLag = dataset_.trueLag;
     for (int t = 0; t < dataset_.window; ++t)
         snapshot.tokens.push_back("t-" + std::to_string(dataset_.window - 1 - t));
     if (temporal.defined() && temporal.size(1) == dataset_.window) {

@@ -1,0 +1,264 @@
+#include "ui/explorer/DatasetBrowser.h"
+
+#include "core/data/DatasetCatalog.h"
+#include "core/training/ModelExplainer.h"
+#include "ui/explorer/ExampleFilterProxy.h"
+#include "ui/explorer/ExamplePredictionModel.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSplitter>
+#include <QTableView>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace attnlab::ui {
+
+DatasetBrowser::DatasetBrowser(QWidget* parent) : QWidget(parent)
+{
+    setObjectName(QStringLiteral("datasetBrowser"));
+    split_ = new QComboBox(this);
+    split_->setObjectName(QStringLiteral("browserSplit"));
+    split_->addItem(tr("dev"));
+    split_->addItem(tr("test"));
+    show_ = new QComboBox(this);
+    show_->setObjectName(QStringLiteral("browserShow"));
+    show_->addItems({tr("all examples"), tr("misclassified"), tr("least confident first")});
+    class_ = new QComboBox(this);
+    class_->setObjectName(QStringLiteral("browserClass"));
+    filter_ = new QLineEdit(this);
+    filter_->setObjectName(QStringLiteral("browserFilter"));
+    filter_->setPlaceholderText(tr("Words in the text"));
+    filter_->setClearButtonEnabled(true);
+    summary_ = new QLabel(this);
+    summary_->setObjectName(QStringLiteral("browserSummary"));
+    summary_->setWordWrap(true);
+
+    model_ = new ExamplePredictionModel(this);
+    proxy_ = new ExampleFilterProxy(this);
+    proxy_->setSourceModel(model_);
+    table_ = new QTableView(this);
+    table_->setObjectName(QStringLiteral("browserTable"));
+    table_->setModel(proxy_);
+    table_->setSortingEnabled(true);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->verticalHeader()->setVisible(false);
+    table_->horizontalHeader()->setSectionResizeMode(ExamplePredictionModel::Text, QHeaderView::Stretch);
+    table_->sortByColumn(ExamplePredictionModel::Index, Qt::AscendingOrder);
+
+    confusion_ = new QTableWidget(this);
+    confusion_->setObjectName(QStringLiteral("browserConfusion"));
+    confusion_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    confusion_->setToolTip(tr("Rows: gold class; columns: predicted. Click a cell to list its examples, again to clear"));
+    confusion_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+
+    auto* controls = new QHBoxLayout;
+    controls->addWidget(new QLabel(tr("Split:"), this));
+    controls->addWidget(split_);
+    controls->addWidget(show_);
+    controls->addWidget(class_);
+    controls->addWidget(filter_, 1);
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(table_);
+    auto* right = new QWidget(this);
+    auto* rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    rightLayout->addWidget(new QLabel(tr("Confusion (rows gold, columns predicted)"), right));
+    rightLayout->addWidget(confusion_, 1);
+    split->addWidget(right);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(controls);
+    layout->addWidget(summary_);
+    layout->addWidget(split, 1);
+
+    loading_ = new QFutureWatcher<std::shared_ptr<Result>>(this);
+    connect(loading_, &QFutureWatcher<std::shared_ptr<Result>>::finished, this, [this] {
+        const auto result = loading_->result();
+        if (!result || !explainer_)
+            return;
+        if (!result->error.isEmpty()) {
+            clear(result->error);
+            return;
+        }
+        data_ = *result;
+        loaded_ = true;
+        {
+            const QSignalBlocker blocker(class_);
+            class_->clear();
+            class_->addItem(tr("any gold class"), -1);
+            for (int c = 0; c < data_.classes.size(); ++c)
+                class_->addItem(tr("gold: %1").arg(data_.classes[c]), c);
+        }
+        showSplit();
+    });
+    connect(split_, &QComboBox::currentIndexChanged, this, &DatasetBrowser::showSplit);
+    connect(show_, &QComboBox::currentIndexChanged, this, [this](int mode) {
+        proxy_->setMisclassifiedOnly(mode == 1);
+        if (mode == 2)
+            table_->sortByColumn(ExamplePredictionModel::Confidence, Qt::AscendingOrder);
+        else
+            table_->sortByColumn(ExamplePredictionModel::Index, Qt::AscendingOrder);
+        updateSummary();
+    });
+    connect(class_, &QComboBox::currentIndexChanged, this, [this] {
+        proxy_->setClasses(class_->currentData().toInt(), -1);
+        updateSummary();
+    });
+    connect(filter_, &QLineEdit::textChanged, this, [this](const QString& text) {
+        proxy_->setText(text);
+        updateSummary();
+    });
+    connect(confusion_, &QTableWidget::cellClicked, this, &DatasetBrowser::confusionClicked);
+    connect(table_, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
+        emit exampleChosen(model_->textAt(proxy_->mapToSource(index).row()));
+    });
+    clear(tr("The dataset browser lists a text run's dev and test examples with its predictions."));
+}
+
+DatasetBrowser::~DatasetBrowser()
+{
+    loading_->waitForFinished();
+}
+
+void DatasetBrowser::setExplainer(std::shared_ptr<const ModelExplainer> explainer)
+{
+    clear(explainer ? tr("Reading the dataset and predicting every example…")
+                    : tr("The dataset browser needs the run's saved weights (see above)."));
+    explainer_ = std::move(explainer);
+    if (explainer_ && isVisible())
+        load();
+}
+
+void DatasetBrowser::clear(const QString& why)
+{
+    loaded_ = false;
+    data_ = {};
+    model_->setExamples({}, {}, {});
+    confusion_->clear();
+    confusion_->setRowCount(0);
+    confusion_->setColumnCount(0);
+    summary_->setText(why);
+}
+
+bool DatasetBrowser::isLoading() const
+{
+    return loading_->isRunning();
+}
+
+int DatasetBrowser::shownCount() const
+{
+    return proxy_->rowCount();
+}
+
+const std::vector<ExamplePrediction>& DatasetBrowser::predictions() const
+{
+    return split_->currentIndex() == 1 ? data_.test.predictions : data_.dev.predictions;
+}
+
+std::vector<std::vector<std::int64_t>> DatasetBrowser::confusion() const
+{
+    const auto n = static_cast<std::size_t>(data_.classes.size());
+    std::vector<std::vector<std::int64_t>> m(n, std::vector<std::int64_t>(n, 0));
+    for (const auto& p : predictions())
+        if (static_cast<std::size_t>(p.gold) < n && static_cast<std::size_t>(p.predicted) < n)
+            ++m[static_cast<std::size_t>(p.gold)][static_cast<std::size_t>(p.predicted)];
+    return m;
+}
+
+void DatasetBrowser::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (explainer_ && !loaded_ && !isLoading())
+        load();
+}
+
+void DatasetBrowser::load()
+{
+    auto explainer = explainer_;
+    summary_->setText(tr("Reading the dataset and predicting every example…"));
+    loading_->setFuture(QtConcurrent::run([explainer] {
+        auto result = std::make_shared<Result>();
+        try {
+            const TrainConfig& config = explainer->config();
+            DatasetOptions options; // the run's own data settings, as the window's worker read them
+            options.dataDir = config.dataDir;
+            options.missing = config.missingValues;
+            options.quoting = config.quoting;
+            options.categorical = config.categorical;
+            const TextDataset data = DatasetCatalog::load(config.dataset, options);
+            if (data.classNames != explainer->classNames())
+                throw std::runtime_error("the dataset's classes are not the ones the model was trained on");
+            result->dev = {data.dev, explainer->predict(data.dev)};
+            result->test = {data.test, explainer->predict(data.test)};
+            for (const auto& c : data.classNames)
+                result->classes << QString::fromStdString(c);
+        } catch (const std::exception& e) {
+            result->error = tr("Cannot list the run's examples: %1").arg(QString::fromStdString(e.what()));
+        }
+        return result;
+    }));
+}
+
+void DatasetBrowser::showSplit()
+{
+    if (!loaded_)
+        return;
+    const Split& split = split_->currentIndex() == 1 ? data_.test : data_.dev;
+    model_->setExamples(split.examples, split.predictions, data_.classes);
+    proxy_->setClasses(class_->currentData().toInt(), -1);
+    const auto m = confusion();
+    confusion_->clear();
+    confusion_->setRowCount(data_.classes.size());
+    confusion_->setColumnCount(data_.classes.size());
+    confusion_->setHorizontalHeaderLabels(data_.classes);
+    confusion_->setVerticalHeaderLabels(data_.classes);
+    for (int g = 0; g < data_.classes.size(); ++g)
+        for (int p = 0; p < data_.classes.size(); ++p) {
+            auto* item = new QTableWidgetItem(QString::number(m[static_cast<std::size_t>(g)][static_cast<std::size_t>(p)]));
+            item->setTextAlignment(Qt::AlignCenter);
+            if (g == p)
+                item->setFont([&] { QFont f = font(); f.setBold(true); return f; }());
+            confusion_->setItem(g, p, item);
+        }
+    updateSummary();
+}
+
+void DatasetBrowser::confusionClicked(int gold, int predicted)
+{
+    if (proxy_->gold() == gold && proxy_->predicted() == predicted) {
+        proxy_->setClasses(class_->currentData().toInt(), -1); // the same cell again: back to the list
+        confusion_->clearSelection();
+    } else {
+        proxy_->setClasses(gold, predicted);
+    }
+    updateSummary();
+}
+
+void DatasetBrowser::updateSummary()
+{
+    if (!loaded_)
+        return;
+    const auto& p = predictions();
+    std::size_t correct = 0;
+    for (const auto& x : p)
+        correct += x.correct() ? 1 : 0;
+    QString cell;
+    if (proxy_->predicted() >= 0)
+        cell = tr(" · gold %1, predicted %2").arg(data_.classes.value(proxy_->gold()), data_.classes.value(proxy_->predicted()));
+    summary_->setText(tr("%1 of %2 %3 examples shown%4 · accuracy %5%")
+                          .arg(shownCount())
+                          .arg(p.size())
+                          .arg(split_->currentText())
+                          .arg(cell)
+                          .arg(p.empty() ? 0.0 : 100.0 * static_cast<double>(correct) / static_cast<double>(p.size()), 0, 'f', 2));
+}
+
+} // namespace attnlab::ui
