@@ -65,8 +65,9 @@ void AttentionThumbnailGrid::setSnapshot(const AttentionSnapshot& snapshot)
         label->setAlignment(Qt::AlignCenter);
         grid_->addWidget(label, row, column);
     };
-    // Row 0: "head 1 ... head H"; column 0: "layer 1 ... layer L"; the maps in between; a last row for
-    // what spans all layers (rollout) or none (pooling, input attention).
+    // Row 0: "head 1 ... head H"; column 0: "layer 1 ... layer L"; the maps in between; one more column
+    // for what spans all layers (rollout) or none (pooling, input attention), stacked downwards, so the
+    // whole model fits a short pane.
     int layers = 0, heads = 0;
     for (const auto& m : snapshot.maps) {
         layers = std::max(layers, m.layer + 1);
@@ -76,8 +77,8 @@ void AttentionThumbnailGrid::setSnapshot(const AttentionSnapshot& snapshot)
         header(tr("head %1").arg(h + 1), 0, h + 1);
     for (int l = 0; l < layers; ++l)
         header(tr("layer %1").arg(l + 1), l + 1, 0);
-    const int lastRow = layers + 1;
-    int lastColumn = 1;
+    const int overallColumn = heads + 1;
+    int overallRow = 1;
     int view = 0;
     for (const auto& m : snapshot.maps) {
         const int n = std::min<int>(m.size, static_cast<int>(snapshot.tokens.size()));
@@ -86,7 +87,7 @@ void AttentionThumbnailGrid::setSnapshot(const AttentionSnapshot& snapshot)
             for (int k = 0; k < n; ++k)
                 values.push_back(m.at(q, k));
         if (m.layer < 0)
-            add(new AttentionThumbnail(tr("rollout"), n, n, values, this), lastRow, lastColumn++, view++);
+            add(new AttentionThumbnail(tr("rollout"), n, n, values, this), overallRow++, overallColumn, view++);
         else
             add(new AttentionThumbnail(tr("L%1 H%2").arg(m.layer + 1).arg(m.head + 1), n, n, values, this), m.layer + 1,
                 m.head + 1, view++);
@@ -96,14 +97,14 @@ void AttentionThumbnailGrid::setSnapshot(const AttentionSnapshot& snapshot)
         add(new AttentionThumbnail(QString::fromStdString(snapshot.poolingName.empty() ? "pooling" : snapshot.poolingName), 1,
                                    static_cast<int>(n), std::vector<float>(snapshot.pooling.begin(), snapshot.pooling.begin() + n),
                                    this),
-            lastRow, lastColumn++, view++);
+            overallRow++, overallColumn, view++);
     }
     if (!snapshot.inputAttention.empty())
         add(new AttentionThumbnail(tr("input attention"), static_cast<int>(snapshot.tokens.size()),
                                    static_cast<int>(snapshot.features.size()), snapshot.inputAttention, this),
-            lastRow, lastColumn++, view++);
-    if (lastColumn > 1 && layers > 0)
-        header(tr("overall"), lastRow, 0);
+            overallRow++, overallColumn, view++);
+    if (overallRow > 1 && layers > 0)
+        header(tr("overall"), 0, overallColumn);
     if (snapshot.empty())
         clear(tr("This model has no attention to show."));
 }

@@ -136,8 +136,8 @@ ExplorerView::ExplorerView(QWidget* parent) : QWidget(parent)
     split->setObjectName(QStringLiteral("explorerSplitter"));
     split->addWidget(left);
     split->addWidget(right);
-    split->setStretchFactor(0, 2);
-    split->setStretchFactor(1, 3);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
 
     // The training timeline: a slider over the stored snapshots' steps, play, the dev curve with a cursor.
     timeline_ = new QSlider(Qt::Horizontal, this);
@@ -287,6 +287,7 @@ void ExplorerView::clear(const QString& why)
     setTypingEnabled(false, QString());
     tokens_->clear();
     notes_->clear();
+    notes_->setVisible(false);
     source_->clear();
     knownAnswer_->clear();
     knownAnswer_->setVisible(false);
@@ -326,8 +327,10 @@ void ExplorerView::showPrediction(const std::vector<std::string>& classes, const
 void ExplorerView::setTypingEnabled(bool enabled, const QString& why)
 {
     input_->setEnabled(enabled);
-    if (!enabled && !why.isEmpty())
+    if (!enabled && !why.isEmpty()) {
         notes_->setText(why);
+        notes_->setVisible(true);
+    }
 }
 
 void ExplorerView::setRun(qint64 runId)
@@ -458,6 +461,7 @@ void ExplorerView::showExplanation(const ModelExplanation& e)
     for (const auto& n : e.notes())
         notes << qs(n);
     notes_->setText(notes.join(QLatin1Char('\n')));
+    notes_->setVisible(!notes.isEmpty());
     source_->setText(tr("Computed now from the %1 weights of step %2")
                          .arg(e.weights == "best" ? tr("best dev") : qs(e.weights))
                          .arg(e.step));
@@ -472,6 +476,10 @@ void ExplorerView::showExplanation(const ModelExplanation& e)
     cursor_->setVisible(true);
     devPlot_->replot(QCustomPlot::rpQueuedReplot);
     stepLabel_->setText(tr("typed · weights of step %1").arg(e.step));
+    if (const auto at = std::lower_bound(steps_.begin(), steps_.end(), e.step); at != steps_.end() && *at == e.step) {
+        const QSignalBlocker blocker(timeline_); // the slider at the step of the weights that answered
+        timeline_->setValue(static_cast<int>(at - steps_.begin()));
+    }
     if (e.tokens.empty()) {
         showPrediction({}, {});
         grid_->clear(tr("Type a sentence to see the model's attention on it."));
