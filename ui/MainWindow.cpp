@@ -529,9 +529,11 @@ void MainWindow::onMetrics(const QVector<MetricPoint>& points)
 
 void MainWindow::onAttention(const QVector<AttentionSnapshot>& snapshots)
 {
-    if (snapshots.isEmpty())
+    // The training view shows the probe sentence (probe 0) of the latest evaluation; the Explorer has the rest.
+    const auto latest = std::find_if(snapshots.rbegin(), snapshots.rend(), [](const AttentionSnapshot& s) { return s.probe == 0; });
+    if (latest == snapshots.rend())
         return;
-    liveAttention_ = snapshots.back(); // the heatmap shows the latest evaluation
+    liveAttention_ = *latest;
     if (showingLive_)
         heatmap_->setSnapshot(*liveAttention_);
     explorer_->snapshotsChanged(liveRunId_);

@@ -60,7 +60,7 @@ std::string describeSteps(const std::vector<CheckpointRef>& checkpoints)
 
 int ExplainCommand::run(const std::vector<std::string>& args)
 {
-    const CliFlags flags(args, {"--run", "--text", "--step", "--db"}, {"--json"});
+    const CliFlags flags(args, {"--run", "--text", "--step", "--probe", "--db"}, {"--json"});
     const std::int64_t runId = runIdFrom(flags.required("--run"));
     std::optional<int> step;
     if (flags.has("--step")) {
@@ -81,16 +81,20 @@ int ExplainCommand::run(const std::vector<std::string>& args)
             throw std::runtime_error("run " + std::to_string(runId) + " kept no weights (it was trained with "
                                      "--no-checkpoint, or before checkpoints were kept, or did not complete); "
                                      "train it again to explore it, or give --step S for its stored snapshots");
-        const auto snapshot = store.attentionNearest(runId, *step);
+        const int probe = static_cast<int>(flags.integer("--probe", 0));
+        if (probe < 0)
+            throw CliUsageError("--probe expects a probe number (0 = the probe sentence), got " + flags.text("--probe", ""));
+        const auto snapshot = store.attentionNearest(runId, *step, probe);
         if (!snapshot)
-            throw std::runtime_error("run " + std::to_string(runId) + " stored no attention snapshots to show at step " +
-                                     std::to_string(*step));
+            throw std::runtime_error("run " + std::to_string(runId) + " stored no attention snapshot of probe " +
+                                     std::to_string(probe) + " to show at step " + std::to_string(*step) + " (it has " +
+                                     std::to_string(store.attentionProbes(runId).size()) + " probes)");
         const std::string note =
             (flags.has("--text") ? "the weights of step " + std::to_string(*step) + " were not kept (kept: " +
                                        describeSteps(checkpoints) + "), so the text cannot be run through them; "
                                  : std::string()) +
             "the stored snapshot nearest to step " + std::to_string(*step) + " is step " + std::to_string(snapshot->step) +
-            " (the run's probe input)";
+            " (" + (snapshot->probeLabel.empty() ? std::string("the run's probe input") : snapshot->probeLabel) + ")";
         if (json) {
             auto j = nlohmann::json::parse(snapshot->toJson());
             j["run_id"] = runId;

@@ -33,7 +33,7 @@ CliFlags trainFlags(const std::vector<std::string>& args)
     valued.insert({"--steps", "--seed", "--db", "--device", "--batch-size", "--eval-every", "--optimizer", "--lr",
                    "--threads", "--sampling", "--config", "--preset", "--repeat", "--momentum", "--l2", "--weight-decay",
                    "--lr-schedule", "--lr-decay-every", "--lr-decay-gamma", "--warmup-steps", "--clip-norm", "--epochs",
-                   "--patience", "--log-every", "--checkpoint-dir", "--tags"});
+                   "--patience", "--log-every", "--checkpoint-dir", "--tags", "--probes"});
     valued.insert(ConfigFlags::datasetFlags().begin(), ConfigFlags::datasetFlags().end());
     valued.insert({"--embeddings", "--oov-range"});
     auto booleans = ConfigFlags::datasetSwitches();
@@ -181,6 +181,19 @@ TrainCommand::Plan TrainCommand::planFrom(const CliFlags& flags)
         c.checkpointDir.clear();
     if (flags.has("--tags"))
         plan.tags = flags.list("--tags");
+    if (flags.has("--probes")) { // "first sentence; second sentence": whose attention every evaluation records
+        c.probes.clear();
+        std::string text = flags.required("--probes") + ";";
+        for (std::size_t start = 0, end; (end = text.find(';', start)) != std::string::npos; start = end + 1) {
+            std::string probe = text.substr(start, end - start);
+            probe.erase(0, probe.find_first_not_of(" \t"));
+            probe.erase(probe.find_last_not_of(" \t") + 1);
+            if (!probe.empty())
+                c.probes.push_back(probe);
+        }
+        if (c.probes.empty())
+            throw CliUsageError("--probes: give sentences separated by ';', e.g. --probes \"not bad at all; a bad film\"");
+    }
     applyTrainingFlags(c, flags, base.has_value());
     plan.repeats = static_cast<int>(flags.integer("--repeat", base ? base->repeats : 1));
     if (plan.repeats < 1)

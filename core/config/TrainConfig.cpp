@@ -72,6 +72,7 @@ std::string TrainConfig::toJson() const
         {"checkpoint_dir", checkpointDir},
     };
     const TrainConfig defaults;
+    if (!probes.empty()) j["probes"] = probes;
     if (missingValues != defaults.missingValues) j["missing_values"] = missingValues;
     if (quoting != defaults.quoting) j["quoting"] = quoting;
     if (categorical != defaults.categorical) j["categorical"] = categorical;
@@ -147,6 +148,7 @@ TrainConfig TrainConfig::fromJson(const std::string& text)
     read("missing_values", c.missingValues);
     read("quoting", c.quoting);
     read("categorical", c.categorical);
+    read("probes", c.probes);
     return c;
 }
 
@@ -205,7 +207,7 @@ namespace attnlab {
 std::vector<std::string> TrainConfig::unknownKeys(const std::string& json)
 {
     auto known = nlohmann::json::parse(TrainConfig{}.toJson());
-    for (const char* key : {"missing_values", "quoting", "categorical"}) // written only when not the default
+    for (const char* key : {"missing_values", "quoting", "categorical", "probes"}) // written only when not the default
         known[key] = true;
     std::vector<std::string> unknown;
     const auto j = nlohmann::json::parse(json, nullptr, false);

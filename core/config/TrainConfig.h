@@ -45,6 +45,9 @@ struct TrainConfig {
     // Where the best-dev weights of a completed run are saved (LibTorch archive, one file per run, named in
     // the run store with its sha256); "" = not saved.
     std::string checkpointDir;
+    // Sentences whose attention is recorded at every evaluation besides the dataset's probe sentence; empty =
+    // a few dev examples, one per class (ClassificationTask). In the JSON only when given.
+    std::vector<std::string> probes;
 
     // The learning rate an optimiser starts from when nothing else is said: Adam 1e-3, ADADELTA 1.0
     // (rho 0.95, thesis 5.1.5), SGD 0.1; Adam's for an unknown name (validate() reports the name).

@@ -11,6 +11,10 @@ std::string AttentionSnapshot::toJson() const
 {
     nlohmann::json j;
     j["step"] = step;
+    if (probe > 0)
+        j["probe"] = probe;
+    if (!probeLabel.empty())
+        j["probe_label"] = probeLabel;
     j["tokens"] = tokens;
     j["maps"] = nlohmann::json::array();
     for (const auto& m : maps)
@@ -42,6 +46,8 @@ AttentionSnapshot AttentionSnapshot::fromJson(const std::string& text)
         const auto j = nlohmann::json::parse(text);
         AttentionSnapshot s;
         s.step = j.at("step").get<int>();
+        s.probe = j.value("probe", 0);
+        s.probeLabel = j.value("probe_label", std::string());
         s.tokens = j.at("tokens").get<std::vector<std::string>>();
         for (const auto& m : j.at("maps")) {
             AttentionMap map;

@@ -34,6 +34,10 @@ struct AttentionSnapshot {
     // Synthetic series only: the driver (index into features) and lag the target really depends on, so a
     // view can say how much attention lands on the known answer; -1 elsewhere.
     int trueDriver = -1, trueLag = -1;
+    // Which probe input of the run (0: the dataset's probe sentence, shown while training; then the
+    // TrainConfig's probes or a few dev examples, one per class) and what it is, for a selector.
+    int probe = 0;
+    std::string probeLabel;
 
     bool empty() const { return maps.empty() && pooling.empty() && inputAttention.empty(); }
 

@@ -104,7 +104,8 @@ std::vector<std::pair<int, double>> RunQueries::metricSeries(std::int64_t runId,
 std::optional<AttentionSnapshot> RunQueries::latestAttention(std::int64_t runId) const
 {
     SqliteStatement s(connection_,
-                      "SELECT snapshot_json FROM attention WHERE run_id=? ORDER BY step DESC, rowid DESC LIMIT 1");
+                      // The last step's first row: probe 0 (the probe sentence), written first at each step.
+                      "SELECT snapshot_json FROM attention WHERE run_id=? ORDER BY step DESC, rowid ASC LIMIT 1");
     s.bind(1, runId);
     if (!s.step())
         return std::nullopt;
@@ -121,15 +122,28 @@ std::vector<int> RunQueries::attentionSteps(std::int64_t runId) const
     return steps;
 }
 
-std::optional<AttentionSnapshot> RunQueries::attentionNearest(std::int64_t runId, int step) const
+std::optional<AttentionSnapshot> RunQueries::attentionNearest(std::int64_t runId, int step, int probe) const
 {
-    // Along the attention_by_run index: the nearest step, the earlier one on a tie.
-    SqliteStatement s(connection_, "SELECT snapshot_json FROM attention WHERE run_id=?1"
-                                   " ORDER BY abs(step - ?2), step, rowid LIMIT 1");
-    s.bind(1, runId).bind(2, static_cast<std::int64_t>(step));
+    // Along the attention_by_run index: the nearest step (the earlier one on a tie), then that step's
+    // rows in the order written, which is the probes' order.
+    SqliteStatement s(connection_, "SELECT snapshot_json FROM attention WHERE run_id=?1 AND step="
+                                   " (SELECT step FROM attention WHERE run_id=?1 ORDER BY abs(step - ?2), step LIMIT 1)"
+                                   " ORDER BY rowid LIMIT 1 OFFSET ?3");
+    s.bind(1, runId).bind(2, static_cast<std::int64_t>(step)).bind(3, static_cast<std::int64_t>(std::max(probe, 0)));
     if (!s.step())
         return std::nullopt;
     return AttentionSnapshot::fromJson(s.text(0));
+}
+
+std::vector<AttentionSnapshot> RunQueries::attentionProbes(std::int64_t runId) const
+{
+    SqliteStatement s(connection_, "SELECT snapshot_json FROM attention WHERE run_id=?1 AND step="
+                                   " (SELECT MIN(step) FROM attention WHERE run_id=?1) ORDER BY rowid");
+    s.bind(1, runId);
+    std::vector<AttentionSnapshot> probes;
+    while (s.step())
+        probes.push_back(AttentionSnapshot::fromJson(s.text(0)));
+    return probes;
 }
 
 std::vector<std::string> RunQueries::attentionJson(std::int64_t runId) const

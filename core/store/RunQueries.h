@@ -28,7 +28,8 @@ public:
                                                      const std::string& name) const;
     std::optional<AttentionSnapshot> latestAttention(std::int64_t runId) const;
     std::vector<int> attentionSteps(std::int64_t runId) const;
-    std::optional<AttentionSnapshot> attentionNearest(std::int64_t runId, int step) const;
+    std::optional<AttentionSnapshot> attentionNearest(std::int64_t runId, int step, int probe) const;
+    std::vector<AttentionSnapshot> attentionProbes(std::int64_t runId) const;
     std::vector<std::string> attentionJson(std::int64_t runId) const; // every snapshot as stored, by step
     std::vector<Characteristic> characteristics(std::int64_t runId) const;
     std::vector<CheckpointRef> checkpoints(std::int64_t runId) const;

@@ -483,10 +483,16 @@ std::vector<int> RunStore::attentionSteps(std::int64_t runId) const
     return impl_->queries.attentionSteps(runId);
 }
 
-std::optional<AttentionSnapshot> RunStore::attentionNearest(std::int64_t runId, int step) const
+std::optional<AttentionSnapshot> RunStore::attentionNearest(std::int64_t runId, int step, int probe) const
 {
     std::lock_guard lock(impl_->mutex);
-    return impl_->queries.attentionNearest(runId, step);
+    return impl_->queries.attentionNearest(runId, step, probe);
+}
+
+std::vector<AttentionSnapshot> RunStore::attentionProbes(std::int64_t runId) const
+{
+    std::lock_guard lock(impl_->mutex);
+    return impl_->queries.attentionProbes(runId);
 }
 
 std::vector<Characteristic> RunStore::characteristics(std::int64_t runId) const

@@ -70,8 +70,12 @@ public:
     // The explorer's timeline: the steps with a stored snapshot (by step), and the snapshot whose step is
     // nearest to `step` (the earlier on a tie; nothing when the run has none). Read one at a time, so
     // opening a run with hundreds of snapshots reads only their steps.
+    // A run with several probe inputs stores one snapshot per probe at each step, probe 0 first:
+    // latestAttention and attentionNearest without a probe give probe 0; attentionProbes lists the probes
+    // (their snapshots at the first step: tokens and labels).
     std::vector<int> attentionSteps(std::int64_t runId) const;
-    std::optional<AttentionSnapshot> attentionNearest(std::int64_t runId, int step) const;
+    std::optional<AttentionSnapshot> attentionNearest(std::int64_t runId, int step, int probe = 0) const;
+    std::vector<AttentionSnapshot> attentionProbes(std::int64_t runId) const;
     std::vector<Characteristic> characteristics(std::int64_t runId) const; // in the order appended
     std::vector<CheckpointRef> checkpoints(std::int64_t runId) const;      // by step
     std::vector<RunAggregate> aggregates() const; // one per group key, by dataset, model, position

@@ -78,7 +78,7 @@ PreparedTask prepare(const TextDataset& dataset, const TrainConfig& config, cons
     info.parameters = model->trainableParametersWithoutEmbedding();
     info.modelSummary = model->summary() + (embeddingsNote.empty() ? "" : "; " + embeddingsNote);
     auto task = std::make_unique<ClassificationTask>(model, dataset, vocabulary, device, config.sampling, config.batchSize,
-                                                     modelConfig.maxLength);
+                                                     modelConfig.maxLength, config.probes);
     info.notes = task->notes();
     return {std::move(task), {}};
 }

@@ -355,19 +355,33 @@ private Q_SLOTS:
         RunStore store(dir.filePath("runs.sqlite").toStdString());
         RunInfo info;
         const auto id = store.beginRun(info);
-        for (int step : {10, 30, 50}) {
-            AttentionSnapshot s;
-            s.step = step;
-            s.tokens = {"a", "b"};
-            s.pooling = {0.25f, 0.75f};
-            store.appendAttention(id, s);
-        }
+        for (int step : {10, 30, 50})
+            for (int probe : {0, 1}) { // two probe inputs per evaluation, probe 0 first
+                AttentionSnapshot s;
+                s.step = step;
+                s.probe = probe;
+                s.probeLabel = probe ? "dev example" : "probe sentence";
+                s.tokens = probe ? std::vector<std::string>{"c", "d", "e"} : std::vector<std::string>{"a", "b"};
+                s.pooling = std::vector<float>(s.tokens.size(), 1.0f / static_cast<float>(s.tokens.size()));
+                store.appendAttention(id, s);
+            }
         QCOMPARE(store.attentionSteps(id), (std::vector<int>{10, 30, 50}));
         QCOMPARE(store.attentionNearest(id, 0)->step, 10);
         QCOMPARE(store.attentionNearest(id, 36)->step, 30);
         QCOMPARE(store.attentionNearest(id, 40)->step, 30); // a tie: the earlier
         QCOMPARE(store.attentionNearest(id, 41)->step, 50);
         QCOMPARE(store.attentionNearest(id, 900)->step, 50);
+        QCOMPARE(store.attentionNearest(id, 36)->probe, 0);
+        const auto second = store.attentionNearest(id, 36, 1);
+        QCOMPARE(second->step, 30);
+        QCOMPARE(second->probe, 1);
+        QCOMPARE(second->tokens.size(), std::size_t(3));
+        QVERIFY(!store.attentionNearest(id, 36, 2).has_value()); // no third probe
+        QCOMPARE(store.latestAttention(id)->probe, 0);           // the training view's probe sentence
+        QCOMPARE(store.latestAttention(id)->step, 50);
+        const auto probes = store.attentionProbes(id);
+        QCOMPARE(probes.size(), std::size_t(2));
+        QCOMPARE(probes[1].probeLabel, std::string("dev example"));
         QVERIFY(!store.attentionNearest(id + 1, 10).has_value());
         QVERIFY(store.attentionSteps(id + 1).empty());
         // choose(): the best step, a kept step, or nothing for a step whose weights were not kept.

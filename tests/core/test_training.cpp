@@ -15,6 +15,7 @@
 #include <QtCore/QTemporaryDir>
 #include <QtTest/QtTest>
 
+#include <algorithm>
 #include <chrono>
 
 using namespace attnlab;
@@ -31,7 +32,15 @@ public:
     void onProgress(const ProgressEvent&) override { ++progress; }
     void onMetric(const MetricPoint& p) override { metrics.push_back(p); }
     AttentionSnapshot lastSnapshot;
-    void onAttention(const AttentionSnapshot& s) override { ++snapshots; lastSnapshot = s; }
+    std::vector<AttentionSnapshot> probes; // every probe's snapshot, in the order reported
+    void onAttention(const AttentionSnapshot& s) override
+    {
+        probes.push_back(s);
+        if (s.probe == 0) { // the probe sentence: one per evaluation
+            ++snapshots;
+            lastSnapshot = s;
+        }
+    }
     void onFinished(const RunSummary& s) override { ++finished; summary = s; }
     std::vector<CheckpointRef> checkpoints;
     void onCheckpoint(const CheckpointRef& c) override { checkpoints.push_back(c); }
@@ -290,6 +299,38 @@ private Q_SLOTS:
         QVERIFY(second.checkpoints.empty());
         QVERIFY2(QString::fromStdString(again.message).startsWith("checkpoint not saved"), again.message.c_str());
         QCOMPARE(again.testAccuracy, summary.testAccuracy); // same seed, same numbers
+    }
+
+    // Every evaluation records the probe sentence, then one short dev example per class (or the user's
+    // probes, tokenised as the dataset is), each with its label and prediction.
+    void probeInputsAtEveryEvaluation()
+    {
+        auto c = quickConfig("ssan", "rpr", 20);
+        c.evalEvery = 10; // two evaluations
+        const auto data = SyntheticSentiment::generate({});
+        RecordingObserver observer;
+        train(c, data, observer);
+        const std::size_t perEvaluation = 1 + std::min<std::size_t>(data.classNames.size(), 5);
+        QCOMPARE(observer.probes.size(), 2 * perEvaluation);
+        QCOMPARE(observer.probes[0].tokens, data.probeTokens);
+        QCOMPARE(observer.probes[0].probeLabel, std::string("probe sentence"));
+        for (std::size_t p = 1; p < perEvaluation; ++p) {
+            const AttentionSnapshot& s = observer.probes[p];
+            QCOMPARE(s.probe, static_cast<int>(p));
+            QCOMPARE(s.probeLabel, "dev example, gold " + data.classNames[p - 1]);
+            QVERIFY(s.tokens.size() >= 4 && s.tokens.size() <= 20);
+            QCOMPARE(s.probabilities.size(), data.classNames.size());
+            QCOMPARE(s.step, 10);
+        }
+        RecordingObserver own;
+        c.probes = {"Not bad at all", "  "};
+        train(c, data, own);
+        QCOMPARE(own.probes.size(), std::size_t(2 * 2)); // the probe sentence and one of the user's (a blank one has no tokens)
+        QCOMPARE(own.probes[1].tokens, (std::vector<std::string>{"Not", "bad", "at", "all"}));
+        QCOMPARE(own.probes[1].probeLabel, std::string("your probe 1"));
+        QVERIFY(TrainConfig::fromJson(c.toJson()).probes == c.probes);
+        QVERIFY(TrainConfig::fromJson(quickConfig("ssan", "rpr").toJson()).probes.empty());
+        QVERIFY(quickConfig("ssan", "rpr").toJson().find("probes") == std::string::npos); // absent unless given
     }
 
     // Patience counts dev evaluations without improvement; the run still reports test at its best step.

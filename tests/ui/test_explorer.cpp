@@ -149,6 +149,16 @@ private slots:
         for (std::size_t c = 0; c < atStep.size(); ++c)
             QCOMPARE(atStep[c], static_cast<double>(stored->probabilities[c]));
         QCOMPARE(child<QCustomPlot>(&view, "explorerDevPlot")->graph(0)->dataCount(), 6);
+        // The other probe inputs: one dev example per class, each with its own stored maps.
+        auto* probes = child<QComboBox>(&view, "explorerProbe");
+        QCOMPARE(probes->count(), static_cast<int>(store.attentionProbes(runId).size()));
+        QVERIFY(probes->count() > 1);
+        probes->setCurrentIndex(2);
+        emit probes->activated(2);
+        QCOMPARE(view.shownSnapshot().probe, 2);
+        QCOMPARE(view.shownSnapshot().tokens, store.attentionNearest(runId, 20, 2)->tokens);
+        probes->setCurrentIndex(0);
+        emit probes->activated(0);
 
         // The dataset browser: every test example predicted again from the checkpoint gives the confusion
         // matrix the run stored; its filters and cells narrow the list; double-clicking explains one.

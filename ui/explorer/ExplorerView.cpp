@@ -161,12 +161,18 @@ ExplorerView::ExplorerView(QWidget* parent) : QWidget(parent)
     devPlot_->xAxis->setLabel(tr("step"));
     cursor_ = new QCPItemStraightLine(devPlot_);
     cursor_->setPen(QPen(palette().color(QPalette::Highlight), 1.5, Qt::DashLine));
+    probe_ = new QComboBox(this);
+    probe_->setObjectName(QStringLiteral("explorerProbe"));
+    probe_->setToolTip(tr("Which probe input's stored attention the timeline shows"));
+    probe_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    probe_->setMinimumContentsLength(30);
     auto* timelineBox = new QWidget(this);
     auto* timelineLayout = new QGridLayout(timelineBox);
     timelineLayout->addWidget(play_, 0, 0);
     timelineLayout->addWidget(timeline_, 0, 1);
     timelineLayout->addWidget(stepLabel_, 0, 2);
-    timelineLayout->addWidget(devPlot_, 1, 0, 1, 3);
+    timelineLayout->addWidget(probe_, 0, 3);
+    timelineLayout->addWidget(devPlot_, 1, 0, 1, 4);
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(header_);
@@ -207,6 +213,7 @@ ExplorerView::ExplorerView(QWidget* parent) : QWidget(parent)
     connect(debounce_, &QTimer::timeout, this, &ExplorerView::requestExplanation);
     connect(input_, &QLineEdit::returnPressed, this, &ExplorerView::requestExplanation);
     connect(timeline_, &QSlider::valueChanged, this, &ExplorerView::timelineMoved);
+    connect(probe_, &QComboBox::activated, this, [this] { timelineMoved(timeline_->value()); });
     connect(play_, &QToolButton::toggled, this, &ExplorerView::togglePlay);
     connect(player_, &QTimer::timeout, this, [this] {
         if (timeline_->value() >= timeline_->maximum())
@@ -303,6 +310,11 @@ void ExplorerView::clear(const QString& why)
     timeline_->setEnabled(false);
     play_->setEnabled(false);
     stepLabel_->clear();
+    {
+        const QSignalBlocker blocker(probe_);
+        probe_->clear();
+    }
+    probe_->setEnabled(false);
     devPlot_->graph(0)->data()->clear();
     cursor_->setVisible(false);
     devPlot_->replot(QCustomPlot::rpQueuedReplot);
@@ -357,8 +369,17 @@ void ExplorerView::setRun(qint64 runId)
                          .arg(takesPosition && position ? QStringLiteral(" + ") + qs(position->name) : QString())
                          .arg(dataset ? qs(dataset->name) : qs(run_.dataset)));
 
-    // The timeline: steps only (one snapshot is read at a time), and the dev curve.
+    // The timeline: steps only (one snapshot is read at a time), the probes, and the dev curve.
     steps_ = store_->attentionSteps(runId);
+    {
+        const QSignalBlocker blocker(probe_);
+        for (const auto& p : store_->attentionProbes(runId)) {
+            const QString text = joined(p.tokens);
+            probe_->addItem(p.probeLabel.empty() ? text : QStringLiteral("%1: %2").arg(qs(p.probeLabel), text));
+            probe_->setItemData(probe_->count() - 1, text, Qt::ToolTipRole);
+        }
+    }
+    probe_->setEnabled(probe_->count() > 1);
     const std::string metric = run_.regression ? "rmse" : "accuracy";
     const auto dev = store_->metricSeries(runId, "dev", metric);
     for (const auto& [step, value] : dev) // accuracy in percent, as every other view words it
@@ -526,7 +547,7 @@ void ExplorerView::showStep(int step)
 {
     if (!store_ || runId_ == 0)
         return;
-    const auto snapshot = store_->attentionNearest(runId_, step);
+    const auto snapshot = store_->attentionNearest(runId_, step, std::max(0, probe_->currentIndex()));
     if (!snapshot)
         return;
     const auto at = std::lower_bound(steps_.begin(), steps_.end(), snapshot->step);
@@ -540,8 +561,9 @@ void ExplorerView::showStep(int step)
     cursor_->point2->setCoords(snapshot->step, 1);
     cursor_->setVisible(true);
     devPlot_->replot(QCustomPlot::rpQueuedReplot);
-    source_->setText(tr("Stored at step %1 of training: the run's probe input, as the model saw it then")
-                         .arg(snapshot->step));
+    source_->setText(tr("Stored at step %1 of training: %2, as the model saw it then")
+                         .arg(snapshot->step)
+                         .arg(snapshot->probeLabel.empty() ? tr("the run's probe input") : qs(snapshot->probeLabel)));
     tokens_->setText(snapshot->series ? QString() : tr("Tokens: %1").arg(joined(snapshot->tokens).toHtmlEscaped()));
     showPrediction(snapshot->classes, std::vector<double>(snapshot->probabilities.begin(), snapshot->probabilities.end()));
     showSnapshot(*snapshot, true);

@@ -61,7 +61,7 @@ public:
     const AttentionSnapshot& shownSnapshot() const { return shown_; }
     bool showingTimeline() const { return timelineShown_; }
     std::vector<int> timelineSteps() const { return steps_; }
-    void showStep(int step); // the stored snapshot nearest to step, as moving the slider does
+    void showStep(int step); // the stored snapshot nearest to step (of the chosen probe), as the slider does
     // Parts by object name: explorerInput, explorerNotes, explorerTokens, explorerWeights, explorerTimeline,
     // explorerPlay, explorerDevPlot, classProbabilityChart, attentionThumbnailGrid, explorerHeatmap.
 
@@ -115,6 +115,7 @@ private:
     PositionTechniqueView* positions_;
     QSlider* timeline_;
     QToolButton* play_;
+    QComboBox* probe_;  // which probe input the timeline shows
     QLabel* stepLabel_;
     QCustomPlot* devPlot_;
     QCPItemStraightLine* cursor_;

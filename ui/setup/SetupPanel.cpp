@@ -169,6 +169,11 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
     evalEvery_ = spin(form_, "evalEverySpin", 1, 1'000'000, 10);
     evalEvery_->setToolTip(tr("Steps between dev evaluations and attention snapshots"));
     seed_ = spin(form_, "seedSpin", 0, INT_MAX);
+    probes_ = new QLineEdit(form_);
+    probes_->setObjectName(QStringLiteral("probesEdit"));
+    probes_->setPlaceholderText(tr("one dev example per class"));
+    probes_->setToolTip(tr("Sentences whose attention every evaluation stores besides the probe sentence, separated by ';' "
+                           "(the Explorer's timeline shows them). Empty: one short dev example per class."));
 
     device_ = new QComboBox(form_);
     device_->setObjectName(QStringLiteral("deviceCombo"));
@@ -253,7 +258,8 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
                                    {tr("Steps"), steps_},
                                    {tr("Batch size"), batchSize_},
                                    {tr("Eval every"), evalEvery_},
-                                   {tr("Seed"), seed_}});
+                                   {tr("Seed"), seed_},
+                                   {tr("Probes"), probes_}});
     QGroupBox* computeBox = formBox(form_, tr("Compute"), {{tr("Device"), device_}, {tr("Threads"), threads_}});
 
     description_ = new QLabel(form_);
@@ -424,6 +430,9 @@ TrainConfig SetupPanel::config() const
     config.seed = static_cast<std::uint64_t>(seed_->value());
     config.device = device_->currentData().toString().toStdString();
     config.threads = threads_->value();
+    for (const QString& probe : probes_->text().split(QLatin1Char(';'), Qt::SkipEmptyParts))
+        if (!probe.trimmed().isEmpty())
+            config.probes.push_back(probe.trimmed().toStdString());
     return config;
 }
 
@@ -454,6 +463,10 @@ void SetupPanel::setConfig(const TrainConfig& config)
     batchSize_->setValue(config.batchSize);
     evalEvery_->setValue(config.evalEvery);
     seed_->setValue(static_cast<int>(std::min<std::uint64_t>(config.seed, INT_MAX)));
+    QStringList probes;
+    for (const auto& p : config.probes)
+        probes << QString::fromStdString(p);
+    probes_->setText(probes.join(QStringLiteral("; ")));
     selectData(device_, config.device);
     threads_->setValue(config.threads);
     updateDescriptions();

@@ -54,6 +54,7 @@ private:
     QSpinBox* batchSize_;
     QSpinBox* evalEvery_;
     QSpinBox* seed_;
+    QLineEdit* probes_; // TrainConfig::probes, ';'-separated
     QSpinBox* rprClip_;
     QSpinBox* heads_;          // enabled for models whose registry options include "heads"
     QComboBox* activation_;    // "" = the model's default

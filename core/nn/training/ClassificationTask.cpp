@@ -1,8 +1,11 @@
 #include "core/nn/training/ClassificationTask.h"
 
+#include "core/data/Tokenizer.h"
 #include "core/results/ClassificationMetrics.h"
 
 #include <nlohmann/json.hpp>
+
+#include <algorithm>
 
 namespace attnlab {
 namespace {
@@ -20,9 +23,10 @@ std::vector<TensorBatch> onDevice(const std::vector<Batch>& batches, const torch
 
 ClassificationTask::ClassificationTask(std::shared_ptr<SequenceClassifier> model, const TextDataset& dataset,
                                        const Vocabulary& vocabulary, const torch::Device& device,
-                                       const std::string& sampling, int batchSize, int maxLength)
+                                       const std::string& sampling, int batchSize, int maxLength,
+                                       const std::vector<std::string>& probeTexts)
     : model_(std::move(model)), device_(device), train_(dataset.train, vocabulary, maxLength),
-      sampler_(train_, sampling, batchSize), probeTokens_(dataset.probeTokens), logitsWidth_(dataset.numClasses()),
+      sampler_(train_, sampling, batchSize), logitsWidth_(dataset.numClasses()),
       vocabulary_(vocabulary), classNames_(dataset.classNames), tokenizer_(dataset.tokenizer),
       lowercase_(dataset.lowercase), maxLength_(maxLength)
 {
@@ -37,13 +41,30 @@ ClassificationTask::ClassificationTask(std::shared_ptr<SequenceClassifier> model
     note(test, "test");
     dev_ = onDevice(dev.evaluationBatches(256), device);
     test_ = onDevice(test.evaluationBatches(256), device);
-    if (maxLength > 0 && probeTokens_.size() > static_cast<std::size_t>(maxLength))
-        probeTokens_.resize(static_cast<std::size_t>(maxLength));
-    std::vector<std::int64_t> probeIds;
-    for (const auto& token : probeTokens_)
-        probeIds.push_back(vocabulary.id(token));
-    if (!probeIds.empty())
-        probe_ = TensorBatch::from(BatchBuilder::pad({probeIds}, {}), device);
+    auto addProbe = [&](std::string label, std::vector<std::string> tokens) {
+        if (maxLength > 0 && tokens.size() > static_cast<std::size_t>(maxLength))
+            tokens.resize(static_cast<std::size_t>(maxLength));
+        if (tokens.empty())
+            return;
+        std::vector<std::int64_t> ids;
+        for (const auto& token : tokens)
+            ids.push_back(vocabulary.id(token));
+        probes_.push_back({std::move(label), std::move(tokens), TensorBatch::from(BatchBuilder::pad({ids}, {}), device)});
+    };
+    addProbe("probe sentence", dataset.probeTokens);
+    if (!probeTexts.empty()) {
+        const Tokenizer tokenizer(Tokenizer::styleFromName(dataset.tokenizer), dataset.lowercase);
+        for (std::size_t i = 0; i < probeTexts.size(); ++i)
+            addProbe("your probe " + std::to_string(i + 1), tokenizer.tokenize(probeTexts[i]));
+    } else {
+        // One short dev example per class: how attention differs between classes, at every evaluation.
+        for (int c = 0; c < std::min(dataset.numClasses(), kDefaultClassProbes); ++c)
+            for (const auto& e : dataset.dev)
+                if (e.label == c && e.tokens.size() >= 4 && e.tokens.size() <= 20) {
+                    addProbe("dev example, gold " + dataset.classNames[static_cast<std::size_t>(c)], e.tokens);
+                    break;
+                }
+    }
 }
 
 TrainingTask::Step ClassificationTask::trainStep(std::mt19937_64& rng, int /*batchSize: the sampler's*/)
@@ -104,25 +125,29 @@ std::string ClassificationTask::checkpointMetadata() const
         .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-std::optional<AttentionSnapshot> ClassificationTask::attention(int step)
+std::vector<AttentionSnapshot> ClassificationTask::attention(int step)
 {
-    if (!probe_.ids.defined())
-        return std::nullopt;
-    AttentionSnapshot snapshot;
-    snapshot.step = step;
-    snapshot.tokens = probeTokens_;
-    torch::Tensor logits;
-    snapshot.maps = model_->attentionOfFirst(probe_.ids, probe_.mask, &snapshot.pooling, &logits);
-    if (!snapshot.pooling.empty())
-        snapshot.poolingName = model_->poolingName();
-    if (!snapshot.empty()) { // the prediction at this step, for the explorer's timeline
-        const auto p = torch::softmax(logits[0].to(torch::kCPU, torch::kFloat), 0).contiguous();
-        snapshot.probabilities.assign(p.data_ptr<float>(), p.data_ptr<float>() + p.numel());
+    std::vector<AttentionSnapshot> snapshots;
+    for (std::size_t p = 0; p < probes_.size(); ++p) {
+        const Probe& probe = probes_[p];
+        AttentionSnapshot snapshot;
+        snapshot.step = step;
+        snapshot.probe = static_cast<int>(p);
+        snapshot.probeLabel = probe.label;
+        snapshot.tokens = probe.tokens;
+        torch::Tensor logits;
+        snapshot.maps = model_->attentionOfFirst(probe.batch.ids, probe.batch.mask, &snapshot.pooling, &logits);
+        if (!snapshot.pooling.empty())
+            snapshot.poolingName = model_->poolingName();
+        if (snapshot.empty())
+            return {}; // a model without attention: nothing for any probe
+        // The prediction at this step, for the explorer's timeline.
+        const auto probabilities = torch::softmax(logits[0].to(torch::kCPU, torch::kFloat), 0).contiguous();
+        snapshot.probabilities.assign(probabilities.data_ptr<float>(), probabilities.data_ptr<float>() + probabilities.numel());
         snapshot.classes = classNames_;
+        snapshots.push_back(std::move(snapshot));
     }
-    if (snapshot.empty())
-        return std::nullopt;
-    return snapshot;
+    return snapshots;
 }
 
 } // namespace attnlab

@@ -12,19 +12,24 @@
 namespace attnlab {
 
 // Sentence classification: cross-entropy on length-bucketed batches, accuracy on dev and test (the best
-// dev step is the most accurate), the probe sentence's attention at each evaluation.
+// dev step is the most accurate), the probe inputs' attention at each evaluation: the dataset's probe
+// sentence, then the user's probe texts (TrainConfig::probes) or, without them, the first dev example of
+// 4 to 20 tokens of each class (at most kDefaultClassProbes classes).
 class ClassificationTask : public TrainingTask {
 public:
     // sampling: "random" batches (thesis) or shuffled "epochs" (BatchSampler), batchSize examples each;
-    // every split's examples cut to maxLength tokens (ModelConfig::maxLength; 0 = no limit).
+    // every split's examples cut to maxLength tokens (ModelConfig::maxLength; 0 = no limit); probeTexts are
+    // tokenised as the dataset's text was.
     ClassificationTask(std::shared_ptr<SequenceClassifier> model, const TextDataset& dataset, const Vocabulary& vocabulary,
-                       const torch::Device& device, const std::string& sampling, int batchSize, int maxLength = 0);
+                       const torch::Device& device, const std::string& sampling, int batchSize, int maxLength = 0,
+                       const std::vector<std::string>& probeTexts = {});
+    static constexpr int kDefaultClassProbes = 5;
     torch::nn::Module& module() override { return *model_; }
     std::int64_t trainSize() const override { return static_cast<std::int64_t>(train_.exampleCount()); }
     Step trainStep(std::mt19937_64& rng, int batchSize) override;
     std::string trainMetricName() const override { return "accuracy"; }
     Evaluation evaluate(bool test) override;
-    std::optional<AttentionSnapshot> attention(int step) override;
+    std::vector<AttentionSnapshot> attention(int step) override;
     // "N of M training examples truncated to L tokens", and the same for dev and test, where any were.
     std::vector<std::string> notes() const override { return notes_; }
     // {"task":"text","vocabulary":[tokens by id],"classes":[...],"tokenizer":...,"lowercase":...,"max_length":N}
@@ -36,8 +41,12 @@ private:
     BatchBuilder train_;
     BatchSampler sampler_; // after train_, which it reads
     std::vector<TensorBatch> dev_, test_;
-    std::vector<std::string> probeTokens_;
-    TensorBatch probe_;
+    struct Probe {
+        std::string label;
+        std::vector<std::string> tokens;
+        TensorBatch batch;
+    };
+    std::vector<Probe> probes_;
     std::int64_t logitsWidth_; // classes
     std::vector<std::string> notes_;
     Vocabulary vocabulary_;

@@ -104,10 +104,10 @@ TrainingTask::Evaluation RegressionTask::evaluate(bool test)
     return e;
 }
 
-std::optional<AttentionSnapshot> RegressionTask::attention(int step)
+std::vector<AttentionSnapshot> RegressionTask::attention(int step)
 {
     if (dev_.target.size(0) == 0)
-        return std::nullopt;
+        return {};
     torch::NoGradGuard noGrad;
     model_->eval();
     model_->setRecordAttention(true);
@@ -143,8 +143,9 @@ std::optional<AttentionSnapshot> RegressionTask::attention(int step)
         }
     }
     if (snapshot.empty())
-        return std::nullopt;
-    return snapshot;
+        return {};
+    snapshot.probeLabel = "first dev window";
+    return {snapshot};
 }
 
 std::string RegressionTask::checkpointMetadata() const

@@ -23,7 +23,7 @@ public:
     std::vector<int64_t> drawWindows(std::mt19937_64& rng, int batchSize);
     std::string trainMetricName() const override { return ""; }
     Evaluation evaluate(bool test) override;
-    std::optional<AttentionSnapshot> attention(int step) override;
+    std::vector<AttentionSnapshot> attention(int step) override; // the first dev window's
     // {"task":"series","drivers":[...],"target":...,"window":T,"target_min":..,"target_max":..,"scale_top":..,
     //  "driver_min":[...],"driver_max":[...]}: enough to scale a new window and read its prediction.
     std::string checkpointMetadata() const override;

@@ -111,8 +111,8 @@ TrainingLoop::Outcome TrainingLoop::run(const TrainConfig& config, TrainingTask&
             } else {
                 ++evaluationsWithoutGain;
             }
-            if (auto snapshot = task.attention(step))
-                observer.onAttention(*snapshot);
+            for (const auto& snapshot : task.attention(step))
+                observer.onAttention(snapshot);
             model.train();
             if (config.patience > 0 && evaluationsWithoutGain >= config.patience && step < totalSteps) {
                 outcome.stoppedEarly = true;

@@ -34,7 +34,8 @@ public:
     // Name of the interval metric trainMetric/count is reported as ("accuracy"), or "" for none.
     virtual std::string trainMetricName() const = 0;
     virtual Evaluation evaluate(bool test) = 0; // dev, or test
-    virtual std::optional<AttentionSnapshot> attention(int step) = 0;
+    // The probe inputs' attention at this evaluation, probe 0 first (empty for a model without attention).
+    virtual std::vector<AttentionSnapshot> attention(int step) = 0;
     // What preparing the data changed that the user should know (examples truncated to max_length):
     // the trainer passes these on in RunInfo::notes.
     virtual std::vector<std::string> notes() const { return {}; }
