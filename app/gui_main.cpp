@@ -58,6 +58,7 @@ int main(int argc, char** argv)
         dbPath = remembered;
     QDir().mkpath(QFileInfo(dbPath).absolutePath()); // first start: ~/.local/share/attnlab may not exist
     attnlab::ui::MainWindow window(dbPath);
+    window.restoreSettings(); // the last configuration and layout
     window.show();
     return app.exec();
 }

@@ -28,7 +28,7 @@ const std::set<std::string>& ConfigFlags::datasetFlags()
 
 const std::set<std::string>& ConfigFlags::datasetSwitches()
 {
-    static const std::set<std::string> flags = {"--phrases", "--lowercase"};
+    static const std::set<std::string> flags = {"--phrases", "--lowercase", "--order-dependent"};
     return flags;
 }
 
@@ -39,6 +39,7 @@ DatasetOptions ConfigFlags::datasetOptions(const CliFlags& flags)
     flags.update("--data-dir", o.dataDir);
     o.phrases = flags.has("--phrases");
     o.lowercase = flags.has("--lowercase");
+    o.orderDependent = flags.has("--order-dependent");
     flags.update("--file", o.file);
     flags.update("--train-file", o.trainFile);
     flags.update("--dev-file", o.devFile);
@@ -79,6 +80,32 @@ DatasetOptions ConfigFlags::datasetOptions(const CliFlags& flags)
     flags.update("--min-fillers", o.minFillers);
     o.maxFillers = static_cast<int>(flags.integer("--max-fillers", std::max(o.maxFillers, o.minFillers)));
     return o;
+}
+
+void ConfigFlags::applyDataFlags(const CliFlags& flags, TrainConfig& c)
+{
+    const DatasetOptions o = datasetOptions(flags); // checks the values
+    if (flags.has("--data-dir")) c.dataDir = o.dataDir;
+    c.phrases = c.phrases || o.phrases;
+    c.lowercase = c.lowercase || o.lowercase;
+    c.orderDependent = c.orderDependent || o.orderDependent;
+    if (flags.has("--missing")) c.missingValues = o.missing;
+    if (flags.has("--quoting")) c.quoting = o.quoting;
+    if (flags.has("--categorical")) c.categorical = o.categorical;
+    if (flags.has("--tokenizer")) c.tokenizer = o.tokenizer;
+    if (flags.has("--distance")) c.distance = o.distance;
+    if (flags.has("--window")) c.window = o.window;
+    if (flags.has("--lag")) c.lag = o.lag;
+    if (flags.has("--file")) c.file = o.file;
+    if (flags.has("--train-file")) c.trainFile = o.trainFile;
+    if (flags.has("--dev-file")) c.devFile = o.devFile;
+    if (flags.has("--test-file")) c.testFile = o.testFile;
+    if (flags.has("--text-column")) c.textColumn = o.textColumn;
+    if (flags.has("--label-column")) c.labelColumn = o.labelColumn;
+    if (flags.has("--target-column")) c.targetColumn = o.targetColumn;
+    if (flags.has("--drivers")) c.driverColumns = o.driverColumns;
+    if (flags.has("--delimiter")) c.delimiter = o.delimiter == '\t' ? std::string("tab") : std::string(1, o.delimiter);
+    if (flags.has("--header")) c.header = o.header;
 }
 
 ModelConfig ConfigFlags::modelConfig(const CliFlags& flags, const ModelConfig* base)

@@ -1,5 +1,6 @@
 #pragma once
 #include "core/config/DatasetOptions.h"
+#include "core/config/TrainConfig.h"
 #include "core/config/ModelConfig.h"
 #include "core/data/LoadedDataset.h"
 
@@ -20,10 +21,12 @@ public:
     static const std::set<std::string>& modelFlags();
     // The dataset options taking a value (docs/DATASETS.md) ...
     static const std::set<std::string>& datasetFlags();
-    // ... and those that are switches (--phrases, --lowercase).
+    // ... and those that are switches (--phrases, --lowercase, --order-dependent).
     static const std::set<std::string>& datasetSwitches();
 
     static DatasetOptions datasetOptions(const CliFlags& flags);
+    // The data flags given, written into the config's dataset keys (over a preset's or config file's).
+    static void applyDataFlags(const CliFlags& flags, TrainConfig& config);
     // Without a base, --model and --position are required; with one (a preset or config file), every
     // flag given overrides the base's value.
     static ModelConfig modelConfig(const CliFlags& flags, const ModelConfig* base = nullptr);

@@ -14,6 +14,8 @@
 #include "ui/analysis/RunDifferencesView.h"
 #include "ui/explorer/ExplorerView.h"
 #include "ui/plots/AttentionHeatmap.h"
+#include "ui/presentation/PresentationMode.h"
+#include "ui/setup/PresetChooser.h"
 #include "ui/plots/TrainingCurvesPlot.h"
 #include "ui/runs/RunActions.h"
 #include "ui/runs/RunListPanel.h"
@@ -22,7 +24,13 @@
 #include "ui/training/TrainingWorker.h"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QCloseEvent>
+#include <QDockWidget>
+#include <QGuiApplication>
+#include <QScreen>
+#include <QShortcut>
+#include <QToolBar>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLocale>
@@ -115,13 +123,25 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
     workspace_->addTab(compareArea_, tr("&Compare"));
     workspace_->addTab(matrix_, tr("Results &matrix"));
     workspace_->addTab(details_, tr("Run &details"));
-    auto* centre = splitter(Qt::Vertical, "centreSplitter", workspace_, runList_, 3, 1);
-    auto* main = splitter(Qt::Horizontal, "mainSplitter", setupScroll, centre, 0, 1);
-    main->setCollapsible(0, false);
-    setCentralWidget(main);
+    setCentralWidget(workspace_);
     plots->setSizes({600, 480});
-    centre->setSizes({620, 240});
 
+    // The designer and the run history are docks: the user may move, float or close them, and the layout
+    // is restored at the next start (QSettings "window/state").
+    designerDock_ = new QDockWidget(tr("Designer"), this);
+    designerDock_->setObjectName(QStringLiteral("designerDock"));
+    designerDock_->setWidget(setupScroll);
+    designerDock_->setAllowedAreas(Qt::LeftDockWidgetArea | Qt::RightDockWidgetArea);
+    addDockWidget(Qt::LeftDockWidgetArea, designerDock_);
+    runsDock_ = new QDockWidget(tr("Runs"), this);
+    runsDock_->setObjectName(QStringLiteral("runsDock"));
+    runsDock_->setWidget(runList_);
+    addDockWidget(Qt::BottomDockWidgetArea, runsDock_);
+    resizeDocks({runsDock_}, {240}, Qt::Vertical);
+    presentation_ = new PresentationMode(this);
+    presentation_->setHidden({designerDock_, runsDock_});
+
+    createRunToolBar();
     createMenus();
 
     device_ = new QLabel;
@@ -129,16 +149,8 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
     loss_ = new QLabel;
     loss_->setObjectName(QStringLiteral("lossLabel"));
     loss_->setMinimumWidth(loss_->fontMetrics().horizontalAdvance(QStringLiteral("loss 0.0000 · 0000.0 s")));
-    progress_ = new QProgressBar;
-    progress_->setObjectName(QStringLiteral("trainingProgress"));
-    progress_->setRange(0, 1);
-    progress_->setValue(0);
-    progress_->setFormat(tr("%v / %m steps"));
-    progress_->setMaximumWidth(260);
-    progress_->setVisible(false); // until there is a run to measure
     statusBar()->addPermanentWidget(device_);
     statusBar()->addPermanentWidget(loss_);
-    statusBar()->addPermanentWidget(progress_);
     try {
         ComputeDevice::setThreads(0); // LibTorch starts with fewer threads than cores; say what a run will use
         device_->setText(qs(ComputeDevice::describe(ComputeDevice::resolve("auto"))));
@@ -162,8 +174,14 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
         statusBar()->showMessage(tr("Cannot open the run store: %1").arg(qs(e.what())));
     }
 
-    connect(setup_, &SetupPanel::trainRequested, this, &MainWindow::startTraining);
-    connect(setup_, &SetupPanel::stopRequested, this, &MainWindow::stopTraining);
+    connect(train_, &QPushButton::clicked, this, &MainWindow::startTraining);
+    connect(stop_, &QPushButton::clicked, this, &MainWindow::stopTraining);
+    connect(setup_, &SetupPanel::changed, this, &MainWindow::updateSummaryLine);
+    connect(setup_, &SetupPanel::message, this, [this](const QString& text) { statusBar()->showMessage(text, 8000); });
+    connect(presentation_, &PresentationMode::activeChanged, this, [this](bool on) {
+        summaryAction_->setVisible(on);
+        updateSummaryLine();
+    });
     connect(runList_, &RunListPanel::runSelected, this, &MainWindow::showRun);
     const auto say = [this](const QString& text) { statusBar()->showMessage(text, 8000); };
     connect(matrix_, &ResultsMatrixView::statusMessage, this, say);
@@ -209,7 +227,100 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
 
     runActions_->setStore(store_.get(), dbPath_);
     refreshRuns();
-    resize(1400, 900);
+    // 1400 x 900, or the screen where it is smaller (a projector's 1280 x 720). Not on the offscreen
+    // platform, whose 800 x 600 "screen" would only shrink the tests' screenshots.
+    QSize size(1400, 900);
+    if (QGuiApplication::platformName() != QLatin1String("offscreen") && screen())
+        size = size.boundedTo(screen()->availableGeometry().size());
+    resize(size);
+}
+
+void MainWindow::createRunToolBar()
+{
+    // The primary actions, always visible whatever the designer's scroll position.
+    runBar_ = addToolBar(tr("Run"));
+    runBar_->setObjectName(QStringLiteral("runToolBar"));
+    runBar_->setMovable(false);
+    train_ = new QPushButton(tr("▶ Train"));
+    train_->setObjectName(QStringLiteral("trainButton"));
+    train_->setToolTip(tr("Train the designer's configuration (Ctrl+Enter; Space starts and stops)"));
+    train_->setDefault(true);
+    stop_ = new QPushButton(tr("■ Stop"));
+    stop_->setObjectName(QStringLiteral("stopButton"));
+    stop_->setToolTip(tr("Stop after the current batch; the run is stored as cancelled"));
+    stop_->setEnabled(false);
+    progress_ = new QProgressBar;
+    progress_->setObjectName(QStringLiteral("trainingProgress"));
+    progress_->setRange(0, 1);
+    progress_->setValue(0);
+    progress_->setFormat(tr("%v / %m steps"));
+    progress_->setMinimumWidth(180);
+    progress_->setMaximumWidth(320);
+    progress_->setVisible(false); // until there is a run to measure
+    summary_ = new QLabel;
+    summary_->setObjectName(QStringLiteral("designerSummary"));
+    runBar_->addWidget(train_);
+    runBar_->addWidget(stop_);
+    runBar_->addSeparator();
+    runBar_->addWidget(progress_);
+    runBar_->addSeparator();
+    summaryAction_ = runBar_->addWidget(summary_); // a toolbar shows its widgets through their actions
+    summaryAction_->setVisible(false);
+}
+
+void MainWindow::updateSummaryLine()
+{
+    const TrainConfig c = setup_->config();
+    summary_->setText(tr("%1 · %2 steps · d_model %3 · %4, lr %5 · seed %6")
+                          .arg(runHeadline(0, c.model.model, c.model.position, c.dataset))
+                          .arg(c.epochs > 0 ? tr("%1 epochs of").arg(c.epochs) + QLatin1Char(' ') + QString::number(c.steps) : QString::number(c.steps))
+                          .arg(c.model.dModel)
+                          .arg(qs(c.optimizer))
+                          .arg(c.learningRate)
+                          .arg(c.seed));
+}
+
+void MainWindow::restoreSettings()
+{
+    QSettings settings;
+    setup_->restoreSettings();
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+}
+
+void MainWindow::saveSettings() const
+{
+    QSettings settings;
+    setup_->saveSettings();
+    if (!presentation_->isActive()) { // the layout the user arranged, not the projector's
+        settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+        settings.setValue(QStringLiteral("window/state"), saveState());
+    }
+}
+
+void MainWindow::openConfiguration(const QString& path)
+{
+    setup_->openConfigFile(path);
+}
+
+bool MainWindow::saveConfiguration(const QString& path)
+{
+    try {
+        setup_->saveConfigFile(path);
+        statusBar()->showMessage(tr("Saved the configuration to %1 (attnlab-cli train --config %1)").arg(path), 8000);
+        return true;
+    } catch (const std::exception& e) {
+        showWarning(tr("Cannot save the configuration"), qs(e.what()));
+        return false;
+    }
+}
+
+void MainWindow::startOrStop()
+{
+    if (isTraining())
+        stopTraining();
+    else
+        startTraining();
 }
 
 void MainWindow::createMenus()
@@ -232,8 +343,44 @@ void MainWindow::createMenus()
     });
     import->setObjectName(QStringLiteral("importRunsAction"));
     file->addSeparator();
+    QAction* openConfig = file->addAction(tr("Open &configuration…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open configuration"), QString(),
+                                                          tr("Configurations (*.json);;All files (*)"));
+        if (!path.isEmpty())
+            openConfiguration(path);
+    });
+    openConfig->setObjectName(QStringLiteral("openConfigAction"));
+    openConfig->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    file->addMenu(setup_->presets()->recentMenu());
+    QAction* saveConfig = file->addAction(tr("&Save configuration as…"), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save configuration"), QStringLiteral("experiment.json"),
+                                                          tr("Configurations (*.json)"));
+        if (!path.isEmpty())
+            saveConfiguration(path);
+    });
+    saveConfig->setObjectName(QStringLiteral("saveConfigAction"));
+    saveConfig->setShortcut(QKeySequence::SaveAs);
+    file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* trainMenu = menuBar()->addMenu(tr("&Train"));
+    QAction* trainAction = trainMenu->addAction(tr("&Train"), this, &MainWindow::startTraining);
+    trainAction->setObjectName(QStringLiteral("trainAction"));
+    trainAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)});
+    QAction* stopAction = trainMenu->addAction(tr("&Stop"), this, &MainWindow::stopTraining);
+    stopAction->setObjectName(QStringLiteral("stopAction"));
+    stopAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Period));
+    // Space starts and stops, as in a media player; a focused text field or spin box keeps its space.
+    QAction* startStop = trainMenu->addAction(tr("Start or stop"), this, &MainWindow::startOrStop);
+    startStop->setObjectName(QStringLiteral("startStopAction"));
+    startStop->setShortcut(QKeySequence(Qt::Key_Space));
+    trainMenu->addSeparator();
+    QAction* advanced = trainMenu->addAction(tr("Show &advanced settings"));
+    advanced->setObjectName(QStringLiteral("advancedAction"));
+    advanced->setCheckable(true);
+    connect(advanced, &QAction::toggled, setup_, &SetupPanel::setAdvancedShown);
+    connect(setup_->findChild<QCheckBox*>(QStringLiteral("advancedBox")), &QCheckBox::toggled, advanced, &QAction::setChecked);
 
     QMenu* runMenu = menuBar()->addMenu(tr("&Runs"));
     runMenu->addAction(tr("&Refresh history"), QKeySequence::Refresh, this, &MainWindow::refreshRuns);
@@ -265,6 +412,22 @@ void MainWindow::createMenus()
         show->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)));
         show->setObjectName(QStringLiteral("showWorkspace%1").arg(i));
     }
+    view->addSeparator();
+    view->addAction(designerDock_->toggleViewAction());
+    view->addAction(runsDock_->toggleViewAction());
+    designerDock_->toggleViewAction()->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
+    view->addSeparator();
+    QAction* present = view->addAction(tr("&Presentation mode"), presentation_, &PresentationMode::toggle);
+    present->setObjectName(QStringLiteral("presentationAction"));
+    present->setShortcut(QKeySequence(Qt::Key_F11));
+    present->setCheckable(true);
+    connect(presentation_, &PresentationMode::activeChanged, present, &QAction::setChecked);
+    QAction* zoomIn = view->addAction(tr("Presentation zoom &in"), presentation_, &PresentationMode::zoomIn);
+    zoomIn->setObjectName(QStringLiteral("zoomInAction"));
+    zoomIn->setShortcut(QKeySequence::ZoomIn);
+    QAction* zoomOut = view->addAction(tr("Presentation zoom &out"), presentation_, &PresentationMode::zoomOut);
+    zoomOut->setObjectName(QStringLiteral("zoomOutAction"));
+    zoomOut->setShortcut(QKeySequence::ZoomOut);
     QMenu* exportMenu = new QMenu(tr("&Export table"), file);
     file->insertMenu(quit, exportMenu);
     file->insertSeparator(quit);
@@ -355,9 +518,15 @@ void MainWindow::startTraining()
     TrainConfig config = setup_->config();
     if (config.checkpointDir.empty() && QSettings().value(QStringLiteral("training/keepCheckpoints"), true).toBool())
         config.checkpointDir = RunStore::checkpointFolderOf(dbPath_.toStdString());
+    if (const std::string problem = config.validate(); !problem.empty()) {
+        statusBar()->showMessage(tr("Cannot train: %1").arg(qs(problem)));
+        return;
+    }
     if (!worker_->start(config))
         return;
     setup_->setTrainingActive(true);
+    train_->setEnabled(false);
+    stop_->setEnabled(true);
     liveRunId_ = 0;
     liveConfig_ = config;
     liveMetrics_.clear();
@@ -377,7 +546,7 @@ void MainWindow::stopTraining()
     if (!isTraining())
         return;
     worker_->stop();
-    setup_->stopButton()->setEnabled(false);
+    stop_->setEnabled(false);
     statusBar()->showMessage(tr("Stopping after the current batch…"));
 }
 
@@ -567,6 +736,8 @@ void MainWindow::onFailed(const QString& message)
 void MainWindow::onIdle()
 {
     setup_->setTrainingActive(false);
+    train_->setEnabled(true);
+    stop_->setEnabled(false);
     runActions_->setLiveRun(0);
     refreshRuns();
     // The run's weights are in the store now (its writer has finished): let the explorer open them.
@@ -579,6 +750,7 @@ void MainWindow::onIdle()
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
+    saveSettings();
     if (isTraining()) {
         // The trainer checks the token before every batch; the store observer records the run as
         // cancelled on its way out, so waiting here loses nothing.

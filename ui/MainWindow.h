@@ -14,10 +14,13 @@
 #include <vector>
 
 class QAction;
+class QDockWidget;
 class QLabel;
 class QProgressBar;
+class QPushButton;
 class QSplitter;
 class QTabWidget;
+class QToolBar;
 
 namespace attnlab {
 class RunStore;
@@ -29,6 +32,7 @@ namespace attnlab::ui {
 class AttentionHeatmap;
 class CompareView;
 class ExplorerView;
+class PresentationMode;
 class ResultsMatrixView;
 class RunDetailsView;
 class RunDifferencesView;
@@ -38,7 +42,8 @@ class SetupPanel;
 class TrainingCurvesPlot;
 class TrainingWorker;
 
-// Setup on the left, curves and attention in the middle, the run history below. The window is a view:
+// The designer in a dock on the left, the run toolbar (Train, Stop, Compare, progress) on top, the workspace
+// (training, explorer, analyst views) in the middle, the run history in a dock below. The window is a view:
 // a live run arrives through the worker's event signals, past runs are read back from the run store.
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -56,6 +61,14 @@ public:
 public slots:
     void startTraining();
     void stopTraining();
+    void startOrStop(); // Space: whichever applies
+    // The last configuration, window layout (docks) and geometry from QSettings; saved on close. The app
+    // calls it at start; tests that want a fresh window do not.
+    void restoreSettings();
+    void saveSettings() const;
+    // File menu: a configuration JSON as `attnlab-cli train --config` reads it.
+    void openConfiguration(const QString& path);
+    bool saveConfiguration(const QString& path);
     void refreshRuns();
     void showRun(qint64 runId);
     // The selected runs in the Compare tab: their curves overlaid and what differs between them.
@@ -81,6 +94,8 @@ private:
     void showLive(); // the live run in the plots, from what it has sent so far
     void showNoAttention(int steps, int evalEvery);
     void createMenus();
+    void createRunToolBar();
+    void updateSummaryLine(); // the designer in one line, shown in presentation mode
     void showWarning(const QString& title, const QString& text); // window-modal, not blocking
     static QString runHeadline(qint64 runId, const std::string& model, const std::string& position,
                                const std::string& dataset);
@@ -102,6 +117,14 @@ private:
     QLabel* device_;
     QLabel* loss_;
     QProgressBar* progress_;
+    QToolBar* runBar_;
+    QPushButton* train_;
+    QPushButton* stop_;
+    QLabel* summary_; // the designer in one line (presentation mode)
+    QAction* summaryAction_; // its place in the toolbar: hidden outside presentation mode
+    QDockWidget* designerDock_;
+    QDockWidget* runsDock_;
+    PresentationMode* presentation_;
     RunActions* runActions_; // rename, tag, note, delete the selected runs (Runs menu, context menu)
 
     // The live run, kept in memory so it can be shown again after looking at another run.

@@ -1,6 +1,7 @@
 #include "cli/commands/PresetsCommand.h"
 
 #include "cli/CliFlags.h"
+#include "core/config/TeachingScenario.h"
 #include "core/config/TrainPreset.h"
 
 #include <nlohmann/json.hpp>
@@ -12,7 +13,22 @@ namespace attnlab {
 
 int PresetsCommand::run(const std::vector<std::string>& args)
 {
-    const CliFlags flags(args, {}, {"--json"});
+    const CliFlags flags(args, {}, {"--json", "--lessons"});
+    if (flags.has("--lessons")) {
+        // The window's lessons: presets trained side by side (resources/scenarios).
+        nlohmann::json list = nlohmann::json::array();
+        for (const auto& s : TeachingScenario::all()) {
+            nlohmann::json presets = nlohmann::json::array();
+            for (const TrainPreset* p : s.presets)
+                presets.push_back(p->name);
+            list.push_back({{"id", s.id}, {"title", s.title}, {"description", s.description}, {"lesson", s.lesson}, {"presets", presets}});
+            if (!flags.has("--json"))
+                out_ << std::left << std::setw(24) << s.id << " " << s.title << ": " << presets.dump() << "\n";
+        }
+        if (flags.has("--json"))
+            out_ << list.dump() << "\n";
+        return 0;
+    }
     if (flags.has("--json")) {
         nlohmann::json list = nlohmann::json::array();
         for (const auto& p : TrainPreset::all())

@@ -155,21 +155,13 @@ TrainCommand::Plan TrainCommand::planFrom(const CliFlags& flags)
     c.model = ConfigFlags::modelConfig(flags, base ? &base->config.model : nullptr);
     c.dataset = base ? flags.text("--dataset", c.dataset) : flags.required("--dataset");
     ConfigFlags::checkIds(c.dataset, c.model.model, c.model.position);
-    // The data flags and the base's data settings agree: the stored config says how the data was read.
-    plan.datasetOptions = ConfigFlags::datasetOptions(flags);
-    plan.datasetOptions.phrases = plan.datasetOptions.phrases || c.phrases;
-    if (plan.datasetOptions.dataDir.empty())
-        plan.datasetOptions.dataDir = c.dataDir;
-    c.phrases = plan.datasetOptions.phrases;
-    c.dataDir = plan.datasetOptions.dataDir;
-    // A flag given overrides the base's setting; otherwise the base's (or the default) is used.
-    auto agree = [&](const char* flag, std::string& option, std::string& setting) {
-        if (flags.has(flag)) setting = option;
-        else option = setting;
-    };
-    agree("--missing", plan.datasetOptions.missing, c.missingValues);
-    agree("--quoting", plan.datasetOptions.quoting, c.quoting);
-    agree("--categorical", plan.datasetOptions.categorical, c.categorical);
+    // The data flags override the base's data settings, and the stored config says how the data was read.
+    ConfigFlags::applyDataFlags(flags, c);
+    plan.datasetOptions = c.datasetOptions();
+    const DatasetOptions fromFlags = ConfigFlags::datasetOptions(flags);
+    plan.datasetOptions.seed = fromFlags.seed; // the generators' knobs that only the command line sets
+    plan.datasetOptions.minFillers = fromFlags.minFillers;
+    plan.datasetOptions.maxFillers = fromFlags.maxFillers;
     flags.update("--embeddings", c.embeddingsPath);
     c.embeddingsFrozen = c.embeddingsFrozen || flags.has("--embeddings-frozen");
     flags.update("--oov-range", c.oovRange);

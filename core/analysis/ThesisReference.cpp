@@ -1,4 +1,5 @@
 #include "core/analysis/ThesisReference.h"
+#include "core/platform/JsonInteger.h"
 
 #include <nlohmann/json.hpp>
 
@@ -41,7 +42,7 @@ ThesisReference ThesisReference::parse(const std::string& json, const std::strin
             v.value = e.at("value").get<double>() * scale;
             v.hasStd = e.contains("std");
             v.std = v.hasStd ? e.at("std").get<double>() * scale : 0.0;
-            v.runs = e.value("runs", 1);
+            v.runs = JsonInteger::valueOr(e, "runs", 1);
             for (const char* key : kMatchKeys)
                 if (e.contains(key))
                     entry.match[key] = e.at(key).is_string() ? e.at(key).get<std::string>() : e.at(key).dump();

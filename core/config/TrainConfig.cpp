@@ -3,10 +3,14 @@
 #include "core/config/LearningRateSchedule.h"
 #include "core/data/DataLocator.h"
 #include "core/data/TextFile.h"
+#include "core/platform/JsonInteger.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
 
 #include <stdexcept>
 
@@ -21,7 +25,7 @@ double TrainConfig::defaultLearningRate(const std::string& optimizer)
     return 1e-3;
 }
 
-std::string TrainConfig::toJson() const
+std::string TrainConfig::toJson(bool everyKey) const
 {
     nlohmann::json j = {
         {"dataset", dataset},
@@ -72,12 +76,56 @@ std::string TrainConfig::toJson() const
         {"checkpoint_dir", checkpointDir},
     };
     const TrainConfig defaults;
-    if (!probes.empty()) j["probes"] = probes;
-    if (missingValues != defaults.missingValues) j["missing_values"] = missingValues;
-    if (quoting != defaults.quoting) j["quoting"] = quoting;
-    if (categorical != defaults.categorical) j["categorical"] = categorical;
+    auto optional = [&](const char* key, const auto& value, const auto& fallback) {
+        if (everyKey || value != fallback)
+            j[key] = value;
+    };
+    optional("probes", probes, defaults.probes);
+    optional("missing_values", missingValues, defaults.missingValues);
+    optional("quoting", quoting, defaults.quoting);
+    optional("categorical", categorical, defaults.categorical);
+    optional("lowercase", lowercase, defaults.lowercase);
+    optional("tokenizer", tokenizer, defaults.tokenizer);
+    optional("order_dependent", orderDependent, defaults.orderDependent);
+    optional("distance", distance, defaults.distance);
+    optional("window", window, defaults.window);
+    optional("lag", lag, defaults.lag);
+    optional("file", file, defaults.file);
+    optional("train_file", trainFile, defaults.trainFile);
+    optional("dev_file", devFile, defaults.devFile);
+    optional("test_file", testFile, defaults.testFile);
+    optional("text_column", textColumn, defaults.textColumn);
+    optional("label_column", labelColumn, defaults.labelColumn);
+    optional("target_column", targetColumn, defaults.targetColumn);
+    optional("drivers", driverColumns, defaults.driverColumns);
+    optional("delimiter", delimiter, defaults.delimiter);
+    optional("header", header, defaults.header);
     return j.dump();
 }
+
+namespace {
+
+// A JSON number into an integer field: whole numbers in the field's range only (1e4 is taken as 10000;
+// 2.5 and 1e92 are errors naming the key).
+template <typename Integer>
+void readWholeNumber(const nlohmann::json& value, const char* key, Integer& target)
+{
+    if (const auto v = JsonInteger::of<Integer>(value)) {
+        target = *v;
+        return;
+    }
+    const std::string where = std::string("config JSON: key '") + key + "' ";
+    if (!value.is_number())
+        throw std::invalid_argument(where + "has the wrong type");
+    if (JsonInteger::isFractional(value))
+        throw std::invalid_argument(where + "must be a whole number (got " + value.dump() + ")");
+    if (!std::numeric_limits<Integer>::is_signed && value.is_number_integer() && value.get<std::int64_t>() < 0)
+        throw std::invalid_argument(where + "must not be negative (got " + value.dump() + ")");
+    throw std::invalid_argument(where + "is out of range (" + std::to_string(std::numeric_limits<Integer>::min()) + " to "
+                                + std::to_string(std::numeric_limits<Integer>::max()) + ", got " + value.dump() + ")");
+}
+
+} // namespace
 
 TrainConfig TrainConfig::fromJson(const std::string& text)
 {
@@ -93,8 +141,16 @@ TrainConfig TrainConfig::fromJson(const std::string& text)
     auto read = [&](const char* key, auto& target) {
         if (!j.contains(key))
             return;
+        using Target = std::decay_t<decltype(target)>;
+        const auto& value = j.at(key);
+        if constexpr (std::is_integral_v<Target> && !std::is_same_v<Target, bool>) {
+            // nlohmann converts a float or an out-of-range integer with a bare cast: 2.5 would become 2 and
+            // 1e92 undefined behaviour (found by fuzz_config). Only whole numbers that fit are taken.
+            readWholeNumber(value, key, target);
+            return;
+        }
         try {
-            j.at(key).get_to(target);
+            value.get_to(target);
         } catch (const nlohmann::json::exception&) {
             throw std::invalid_argument(std::string("config JSON: key '") + key + "' has the wrong type");
         }
@@ -149,6 +205,22 @@ TrainConfig TrainConfig::fromJson(const std::string& text)
     read("quoting", c.quoting);
     read("categorical", c.categorical);
     read("probes", c.probes);
+    read("lowercase", c.lowercase);
+    read("tokenizer", c.tokenizer);
+    read("order_dependent", c.orderDependent);
+    read("distance", c.distance);
+    read("window", c.window);
+    read("lag", c.lag);
+    read("file", c.file);
+    read("train_file", c.trainFile);
+    read("dev_file", c.devFile);
+    read("test_file", c.testFile);
+    read("text_column", c.textColumn);
+    read("label_column", c.labelColumn);
+    read("target_column", c.targetColumn);
+    read("drivers", c.driverColumns);
+    read("delimiter", c.delimiter);
+    read("header", c.header);
     return c;
 }
 
@@ -197,6 +269,18 @@ std::string TrainConfig::validate() const
         return "quoting: unknown '" + quoting + "' (known: auto, on, off)";
     if (categorical != "skip" && categorical != "onehot")
         return "categorical: unknown '" + categorical + "' (known: skip, onehot)";
+    if (!tokenizer.empty() && tokenizer != "ptb" && tokenizer != "whitespace" && tokenizer != "tweet")
+        return "tokenizer: unknown '" + tokenizer + "' (known: ptb, whitespace, tweet)";
+    if (distance < 0)
+        return "distance: must be 0 (random) or positive (got " + std::to_string(distance) + ")";
+    if (window < 1)
+        return "window: must be at least 1 time step (got " + std::to_string(window) + ")";
+    if (lag < 0)
+        return "lag: must be 0 or positive (got " + std::to_string(lag) + ")";
+    if (!delimiter.empty() && delimiter != "tab" && delimiter.size() != 1)
+        return "delimiter: one character or 'tab' (got '" + delimiter + "')";
+    if (header < -1 || header > 1)
+        return "header: -1 (detect), 0 (none) or 1 (a header row) (got " + std::to_string(header) + ")";
     return {};
 }
 
@@ -206,9 +290,7 @@ namespace attnlab {
 
 std::vector<std::string> TrainConfig::unknownKeys(const std::string& json)
 {
-    auto known = nlohmann::json::parse(TrainConfig{}.toJson());
-    for (const char* key : {"missing_values", "quoting", "categorical", "probes"}) // written only when not the default
-        known[key] = true;
+    const auto known = nlohmann::json::parse(TrainConfig{}.toJson(true));
     std::vector<std::string> unknown;
     const auto j = nlohmann::json::parse(json, nullptr, false);
     if (j.is_object())
@@ -227,6 +309,38 @@ std::string TrainConfig::embeddingsFile() const
     if (embeddingsPath.empty() || TextFile::exists(embeddingsPath) || embeddingsPath.front() == '/')
         return embeddingsPath;
     return DataLocator::join(DataLocator::locate(embeddingsPath, dataDir), embeddingsPath); // locate gives the folder
+}
+
+} // namespace attnlab
+
+namespace attnlab {
+
+DatasetOptions TrainConfig::datasetOptions() const
+{
+    DatasetOptions o;
+    o.dataDir = dataDir;
+    o.phrases = phrases;
+    o.missing = missingValues;
+    o.quoting = quoting;
+    o.categorical = categorical;
+    o.lowercase = lowercase;
+    if (!tokenizer.empty())
+        o.tokenizer = tokenizer;
+    o.orderDependent = orderDependent;
+    o.distance = distance;
+    o.window = window;
+    o.lag = lag;
+    o.file = file;
+    o.trainFile = trainFile;
+    o.devFile = devFile;
+    o.testFile = testFile;
+    o.textColumn = textColumn;
+    o.labelColumn = labelColumn;
+    o.targetColumn = targetColumn;
+    o.driverColumns = driverColumns;
+    o.delimiter = delimiter == "tab" ? '\t' : delimiter.size() == 1 ? delimiter[0] : 0;
+    o.header = header;
+    return o;
 }
 
 } // namespace attnlab

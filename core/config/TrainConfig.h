@@ -1,4 +1,5 @@
 #pragma once
+#include "core/config/DatasetOptions.h"
 #include "core/config/ModelConfig.h"
 
 #include <cstdint>
@@ -39,6 +40,20 @@ struct TrainConfig {
     std::string missingValues = "error"; // error | drop | ffill | interpolate
     std::string quoting = "auto";        // auto | on | off
     std::string categorical = "skip";    // skip | onehot
+    // The rest of how the dataset is made or read (DatasetOptions; datasetOptions() maps them). In the JSON
+    // only when not the default, like the three above, so earlier runs' configs and group keys stay as they were.
+    bool lowercase = false;              // lowercase every token
+    std::string tokenizer;               // csv-text: whitespace | ptb | tweet; "" = ptb
+    bool orderDependent = false;         // synthetic-sentiment: the label depends on the order of its clauses
+    int distance = 0;                    // synthetic-sentiment: > 0 = this many filler words between deciding clauses
+    int window = 10;                     // time series: time steps T per example
+    int lag = 3;                         // synthetic-lag: the known lag of the driving series
+    std::string file;                    // csv-text / csv-series: one file split by fractions, or...
+    std::string trainFile, devFile, testFile; // ...one file per split
+    std::string textColumn, labelColumn, targetColumn; // name or 1-based number; "" = the reader's choice
+    std::vector<std::string> driverColumns; // csv-series: empty = every other numeric column
+    std::string delimiter;               // "" = detect, "tab", or one character
+    int header = -1;                     // -1 = detect, 0 = none, 1 = a header row
     std::string embeddingsPath;      // pre-trained word vectors (GloVe, word2vec, fastText); "" = random
     bool embeddingsFrozen = false;   // keep the pre-trained vectors fixed, else fine-tune them
     double oovRange = 0.25;          // out-of-vocabulary vectors uniform in [-a, a] (thesis: 0.25; 0.05 with GloVe)
@@ -53,7 +68,11 @@ struct TrainConfig {
     // (rho 0.95, thesis 5.1.5), SGD 0.1; Adam's for an unknown name (validate() reports the name).
     static double defaultLearningRate(const std::string& optimizer);
 
-    std::string toJson() const;
+    // Keys whose value is the default and that older runs never had (the dataset keys, probes) are left
+    // out, unless everyKey: then the JSON lists every key fromJson reads (unknownKeys, sweep specs).
+    std::string toJson(bool everyKey = false) const;
+    // How the run's dataset is read: dataDir, phrases, the messy-file policies and the keys above.
+    DatasetOptions datasetOptions() const;
     // Throws std::invalid_argument naming the key on bad JSON.
     static TrainConfig fromJson(const std::string& json);
     std::string validate() const;

@@ -20,7 +20,13 @@ TrainPreset TrainPreset::parse(const std::string& text, const std::string& sourc
     TrainPreset preset;
     try {
         preset.description = j.value("description", std::string());
-        preset.repeats = j.value("repeats", 1);
+        if (j.contains("repeats")) {
+            // Checked before the cast: nlohmann casts a float such as 1e92 to int without a range check (UB).
+            const auto& r = j.at("repeats");
+            if (!r.is_number_integer() || r.get<long long>() < 1 || r.get<long long>() > 100000)
+                throw std::invalid_argument(source + ": repeats must be a whole number from 1 to 100000 (got " + r.dump() + ")");
+            preset.repeats = r.get<int>();
+        }
     } catch (const nlohmann::json::exception&) {
         throw std::invalid_argument(source + ": 'description' must be text and 'repeats' a number");
     }

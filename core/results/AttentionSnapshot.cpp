@@ -1,4 +1,5 @@
 #include "core/results/AttentionSnapshot.h"
+#include "core/platform/JsonInteger.h"
 
 #include <nlohmann/json.hpp>
 
@@ -6,6 +7,17 @@
 #include <stdexcept>
 
 namespace attnlab {
+
+namespace {
+
+int wholeNumber(const nlohmann::json& value, const char* key)
+{
+    if (const auto v = JsonInteger::of<int>(value))
+        return *v;
+    throw std::invalid_argument(std::string("'") + key + "' is not a whole number in range (got " + value.dump() + ")");
+}
+
+} // namespace
 
 std::string AttentionSnapshot::toJson() const
 {
@@ -45,15 +57,15 @@ AttentionSnapshot AttentionSnapshot::fromJson(const std::string& text)
     try {
         const auto j = nlohmann::json::parse(text);
         AttentionSnapshot s;
-        s.step = j.at("step").get<int>();
-        s.probe = j.value("probe", 0);
+        s.step = wholeNumber(j.at("step"), "step");
+        s.probe = j.contains("probe") ? wholeNumber(j.at("probe"), "probe") : 0;
         s.probeLabel = j.value("probe_label", std::string());
         s.tokens = j.at("tokens").get<std::vector<std::string>>();
         for (const auto& m : j.at("maps")) {
             AttentionMap map;
-            map.layer = m.at("layer").get<int>();
-            map.head = m.at("head").get<int>();
-            map.size = m.at("size").get<int>();
+            map.layer = wholeNumber(m.at("layer"), "layer");
+            map.head = wholeNumber(m.at("head"), "head");
+            map.size = wholeNumber(m.at("size"), "size");
             map.weights = m.at("weights").get<std::vector<float>>();
             if (map.weights.size() != static_cast<std::size_t>(map.size) * map.size)
                 throw std::invalid_argument("weights do not form a size x size matrix");
@@ -77,8 +89,8 @@ AttentionSnapshot AttentionSnapshot::fromJson(const std::string& text)
             if (s.probabilities.size() != s.classes.size())
                 throw std::invalid_argument("probabilities do not match the classes");
         }
-        s.trueDriver = j.value("true_driver", -1);
-        s.trueLag = j.value("true_lag", -1);
+        s.trueDriver = JsonInteger::valueOr(j, "true_driver", -1);
+        s.trueLag = JsonInteger::valueOr(j, "true_lag", -1);
         // Snapshots stored before the flag existed: a window's steps were always named t-N.
         s.series = j.contains("series") ? j.at("series").get<bool>()
                                         : !s.tokens.empty() && std::all_of(s.tokens.begin(), s.tokens.end(), [](const std::string& t) {

@@ -1,4 +1,5 @@
 #include "core/results/RunSummary.h"
+#include "core/platform/JsonInteger.h"
 
 #include <nlohmann/json.hpp>
 
@@ -38,8 +39,13 @@ RunSummary RunSummary::fromJson(const std::string& text)
         if (!j.is_object())
             throw std::invalid_argument("run summary JSON: expected an object");
         auto get = [&](const char* key, auto& field) {
-            if (auto it = j.find(key); it != j.end() && !it->is_null())
-                it->get_to(field);
+            if (auto it = j.find(key); it != j.end() && !it->is_null()) {
+                try {
+                    JsonInteger::getTo(*it, field); // integers range-checked (a float such as 1e92 is not cast)
+                } catch (const std::invalid_argument& e) {
+                    throw std::invalid_argument("run summary JSON: '" + std::string(key) + "': " + e.what());
+                }
+            }
         };
         std::string status = attnlab::toString(s.status);
         get("status", status);

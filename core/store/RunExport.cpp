@@ -1,4 +1,5 @@
 #include "core/store/RunExport.h"
+#include "core/platform/JsonInteger.h"
 
 #include "core/store/RunStore.h"
 #include "core/store/StoredJson.h"
@@ -92,13 +93,25 @@ json runToJson(const RunBundle& b)
     };
 }
 
+int wholeNumber(const json& value)
+{
+    int v = 0;
+    JsonInteger::getTo(value, v);
+    return v;
+}
+
 RunBundle runFromJson(const json& j)
 {
     RunBundle b;
     RunRecord& r = b.record;
     auto get = [&](const char* key, auto& field) {
-        if (auto it = j.find(key); it != j.end() && !it->is_null())
-            it->get_to(field);
+        if (auto it = j.find(key); it != j.end() && !it->is_null()) {
+            try {
+                JsonInteger::getTo(*it, field); // integers range-checked (a float such as 1e92 is not cast)
+            } catch (const std::invalid_argument& e) {
+                throw std::invalid_argument("'" + std::string(key) + "': " + e.what());
+            }
+        }
     };
     get("uuid", r.uuid);
     get("name", r.name);
@@ -129,7 +142,7 @@ RunBundle runFromJson(const json& j)
     r.environmentJson = unembedded(j.value("environment", json()));
     r.summaryJson = unembedded(j.value("summary", json()));
     for (const auto& p : j.value("metrics", json::array()))
-        b.metrics.push_back({p.at(0).get<int>(), p.at(1).get<std::string>(), p.at(2).get<std::string>(),
+        b.metrics.push_back({wholeNumber(p.at(0)), p.at(1).get<std::string>(), p.at(2).get<std::string>(),
                              p.at(3).get<double>()});
     for (const auto& a : j.value("attention", json::array()))
         b.attentionJson.push_back(unembedded(a));
@@ -137,7 +150,7 @@ RunBundle runFromJson(const json& j)
         b.characteristics.push_back({c.at("name").get<std::string>(), c.at("value").get<double>(),
                                      c.value("unit", std::string())});
     for (const auto& c : j.value("checkpoints", json::array()))
-        b.checkpoints.push_back({c.at("step").get<int>(), c.at("path").get<std::string>(),
+        b.checkpoints.push_back({wholeNumber(c.at("step")), c.at("path").get<std::string>(),
                                  c.value("sha256", std::string())});
     return b;
 }
@@ -367,9 +380,9 @@ RunExport::ImportResult RunExport::importJson(const std::string& path)
     if (!document.is_object() || document.value("format", "") != kFormat || !document.contains("runs"))
         throw std::runtime_error("import " + path + ": not an exported Attention Lab runs document (no \"format\": \"" +
                                  kFormat + "\")");
-    if (document.value("format_version", 0) > kFormatVersion)
-        throw std::runtime_error("import " + path + ": written by a newer Attention Lab (format " +
-                                 std::to_string(document.value("format_version", 0)) + ")");
+    if (const auto& version = document.value("format_version", nlohmann::json(0));
+        JsonInteger::of<int>(version).value_or(kFormatVersion + 1) > kFormatVersion)
+        throw std::runtime_error("import " + path + ": written by a newer Attention Lab (format " + version.dump() + ")");
     // Read every run before adding any, so a malformed document adds nothing.
     std::vector<RunBundle> bundles;
     std::size_t index = 0;

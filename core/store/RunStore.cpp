@@ -1,4 +1,5 @@
 #include "core/store/RunStore.h"
+#include "core/platform/JsonInteger.h"
 
 #include "core/platform/AllocatorTuning.h"
 #include "core/platform/BuildInfo.h"
@@ -590,7 +591,7 @@ std::int64_t RunStore::importRun(const RunBundle& b)
         std::vector<std::pair<int, std::string>> attention;
         for (const auto& text : b.attentionJson) {
             const json snapshot = StoredJson::parseOr(text, json::object());
-            attention.emplace_back(snapshot.is_object() ? snapshot.value("step", 0) : 0, text);
+            attention.emplace_back(JsonInteger::valueOr(snapshot, "step", 0), text);
         }
         insertAttention(c, id, attention);
         insertCharacteristics(c, id, b.characteristics);

@@ -1,4 +1,5 @@
 #include "core/sweep/LocalExecutor.h"
+#include "core/platform/JsonInteger.h"
 
 #include "core/platform/ChildProcess.h"
 #include "core/sweep/SweepFolder.h"
@@ -146,8 +147,8 @@ std::vector<SweepOutcome> LocalExecutor::run(const std::vector<SweepRun>& runs, 
                     s.lastLine = line;
                 const auto j = nlohmann::json::parse(line, nullptr, false);
                 if (j.is_object() && j.value("event", "") == "progress") {
-                    s.step = j.value("step", 0);
-                    s.total = j.value("total", 0);
+                    s.step = JsonInteger::valueOr(j, "step", 0);
+                    s.total = JsonInteger::valueOr(j, "total", 0);
                 }
             }
             const auto code = s.process->errFd() < 0 ? s.process->tryWait() : std::nullopt;

@@ -14,7 +14,7 @@ namespace {
 
 const nlohmann::json& defaults()
 {
-    static const nlohmann::json j = nlohmann::json::parse(TrainConfig{}.toJson());
+    static const nlohmann::json j = nlohmann::json::parse(TrainConfig{}.toJson(true)); // every key, optional ones too
     return j;
 }
 
@@ -95,8 +95,8 @@ SweepSpec SweepSpec::parse(const std::string& json, const std::string& source)
                 throw std::invalid_argument(where + " expects a string");
             spec.name = value.get<std::string>();
         } else if (key == "repeats") {
-            if (!value.is_number_integer() || value.get<long long>() < 1)
-                throw std::invalid_argument(where + " expects an integer of at least 1, got " + value.dump());
+            if (!value.is_number_integer() || value.get<long long>() < 1 || value.get<long long>() > 100000)
+                throw std::invalid_argument(where + " expects an integer from 1 to 100000, got " + value.dump());
             spec.repeats = value.get<int>();
         } else if (key == "presets") {
             if (!value.is_array() || value.empty())

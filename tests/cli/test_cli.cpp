@@ -165,6 +165,24 @@ private Q_SLOTS:
         r = runCli({"train", "--preset", "table9.9", "--db", db});
         QCOMPARE(r.code, 2);
         QVERIFY(r.err.contains("unknown preset 'table9.9' (known: table5.3-bilstm"));
+
+        // The data settings of a preset (a lesson's order-dependent sentences) and of flags are stored with
+        // the run, so `runs show` says how the data was made and the run can be made again.
+        r = runCli({"train", "--preset", "teach-position-none", "--steps", "5", "--eval-every", "5", "--distance", "3",
+                    "--db", db, "--json"});
+        QCOMPARE(r.code, 0);
+        const qint64 id = QJsonDocument::fromJson(r.out.trimmed().toUtf8()).object()["run_id"].toInteger();
+        r = runCli({"runs", "show", QString::number(id), "--db", db, "--json"});
+        QCOMPARE(r.code, 0);
+        const auto shown = QJsonDocument::fromJson(r.out.toUtf8()).object()["config"].toObject();
+        QCOMPARE(shown["order_dependent"].toBool(), true);
+        QCOMPARE(shown["distance"].toInt(), 3);
+        r = runCli({"presets", "--lessons", "--json"});
+        QCOMPARE(r.code, 0);
+        QStringList lessons;
+        for (const auto l : QJsonDocument::fromJson(r.out.toUtf8()).array())
+            lessons << l.toObject()["id"].toString();
+        QCOMPARE(lessons, (QStringList{"san-vs-rnn", "why-position-matters", "long-range", "which-driver-and-lag"}));
     }
 
     // --help and --version everywhere; a usage error is one line naming the setting plus a hint, not the

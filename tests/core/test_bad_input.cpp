@@ -415,6 +415,49 @@ private Q_SLOTS:
         c.missingValues = "zero";
         QCOMPARE(QString::fromStdString(c.validate()), QString("missing_values: unknown 'zero' (known: error, drop, ffill, interpolate)"));
     }
+
+    // How the data is made or read (the designer's own-data and lesson settings) is part of the stored
+    // configuration, reaches the dataset options, and is absent from the JSON while it is the default.
+    void datasetKeysInTheConfig()
+    {
+        const TrainConfig defaults;
+        for (const char* key : {"order_dependent", "distance", "file", "text_column", "delimiter", "header", "window", "lag", "drivers"}) {
+            QVERIFY2(!QString::fromStdString(defaults.toJson()).contains(QString("\"%1\"").arg(key)), key);
+            QVERIFY2(QString::fromStdString(defaults.toJson(true)).contains(QString("\"%1\"").arg(key)), key);
+        }
+        TrainConfig c;
+        c.dataset = "csv-series";
+        c.file = "/data/air.csv";
+        c.targetColumn = "CO";
+        c.driverColumns = {"T", "RH"};
+        c.delimiter = "tab";
+        c.header = 1;
+        c.window = 24;
+        c.orderDependent = true;
+        c.distance = 7;
+        c.lowercase = true;
+        c.tokenizer = "tweet";
+        const TrainConfig back = TrainConfig::fromJson(c.toJson());
+        QCOMPARE(back.toJson(), c.toJson());
+        const DatasetOptions o = back.datasetOptions();
+        QCOMPARE(o.file, std::string("/data/air.csv"));
+        QCOMPARE(o.targetColumn, std::string("CO"));
+        QCOMPARE(o.driverColumns, (std::vector<std::string>{"T", "RH"}));
+        QCOMPARE(o.delimiter, '\t');
+        QCOMPARE(o.header, 1);
+        QCOMPARE(o.window, 24);
+        QVERIFY(o.orderDependent);
+        QCOMPARE(o.distance, 7);
+        QVERIFY(o.lowercase);
+        QCOMPARE(o.tokenizer, std::string("tweet"));
+        QVERIFY(TrainConfig::unknownKeys(c.toJson()).empty());
+        c.delimiter = "ab";
+        QVERIFY(QString::fromStdString(c.validate()).startsWith("delimiter:"));
+        c.delimiter = ";";
+        QCOMPARE(c.datasetOptions().delimiter, ';');
+        c.window = 0;
+        QVERIFY(QString::fromStdString(c.validate()).startsWith("window:"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestBadInput)

@@ -7,6 +7,8 @@
 #include "core/data/DatasetCatalog.h"
 #include "core/data/WordEmbeddings.h"
 #include "core/data/install/DatasetManifest.h"
+#include "core/results/AttentionSnapshot.h"
+#include "core/results/RunSummary.h"
 #include "core/data/readers/SstTree.h"
 #include "core/store/RunExport.h"
 #include "core/store/RunStore.h"
@@ -163,6 +165,39 @@ private Q_SLOTS:
         expectError<std::invalid_argument>([] { TrainConfig::fromJson(R"({"learning_rate": -1e400})"); }, {"config JSON", "number overflow"});
         expectError<std::invalid_argument>([] { SweepSpec::parse(R"({"grid": {"steps": [1e999]}})", "s.json"); },
                                            {"s.json", "not valid JSON"});
+    }
+
+    // fuzz_config (CI, stop 20): {"steps": 2.7e92} reached nlohmann's bare double -> int cast (UB), and
+    // 2.5 became 2 without a word. Integer keys take whole numbers in range only; 1e4 is 10000.
+    void configIntegersFromFloats()
+    {
+        expectError<std::invalid_argument>([] { TrainConfig::fromJson(R"({"steps": 2.77778e92})"); }, {"'steps'", "out of range"});
+        expectError<std::invalid_argument>([] { TrainConfig::fromJson(R"({"layers": 2.5})"); }, {"'layers'", "whole number"});
+        expectError<std::invalid_argument>([] { TrainConfig::fromJson(R"({"heads": 4294967296})"); }, {"'heads'", "out of range"});
+        expectError<std::invalid_argument>([] { TrainConfig::fromJson(R"({"seed": -1})"); }, {"'seed'", "negative"});
+        expectError<std::invalid_argument>([] { TrainConfig::fromJson(R"({"batch_size": "32"})"); }, {"'batch_size'", "wrong type"});
+        expectError<std::invalid_argument>([] { TrainPreset::parse(R"({"steps": -3e20})", "c.json"); }, {"c.json", "'steps'"});
+        expectError<std::invalid_argument>([] { TrainPreset::parse(R"({"repeats": 1e92})", "c.json"); }, {"c.json", "repeats"});
+        QCOMPARE(TrainConfig::fromJson(R"({"steps": 1e4})").steps, 10000);
+        QCOMPARE(TrainConfig::fromJson(R"({"seed": 18446744073709551615})").seed, std::uint64_t(18446744073709551615ull));
+        QCOMPARE(TrainConfig::fromJson(R"({"eval_every": -2147483648})").evalEvery, std::numeric_limits<int>::min());
+        expectError<std::invalid_argument>([] { SweepSpec::parse(R"({"repeats": 10000000000})", "s.json"); }, {"s.json", "repeats"});
+    }
+
+    // The same cast in the runs import and in stored summaries and snapshots.
+    void importedIntegersFromFloats()
+    {
+        const QString file = dir_.filePath("floats.json");
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"format": "attnlab-runs", "format_version": 1, "runs": [{"uuid": "u-1", "steps": 2.7e92}]})");
+        f.close();
+        RunStore store(dir_.filePath("floats.sqlite").toStdString());
+        expectError<std::runtime_error>([&] { RunExport(store).importFrom(file.toStdString()); }, {"run 1", "'steps'", "2.7e+92"});
+        QCOMPARE(store.listRuns().size(), std::size_t(0));
+        expectError<std::invalid_argument>([] { RunSummary::fromJson(R"({"best_step": 1e300})"); }, {"run summary JSON", "'best_step'"});
+        expectError<std::invalid_argument>([] { AttentionSnapshot::fromJson(R"({"step": 1.5, "tokens": [], "maps": []})"); },
+                                           {"attention snapshot JSON", "'step'"});
     }
 };
 

@@ -1,7 +1,10 @@
 #pragma once
-#include "core/config/TrainConfig.h"
+#include "ui/training/CoreMetaTypes.h"
 
+#include <QHash>
 #include <QWidget>
+
+#include <vector>
 
 class QCheckBox;
 class QComboBox;
@@ -14,35 +17,60 @@ class QSpinBox;
 namespace attnlab::ui {
 
 class DatasetStatisticsCache;
+class PresetChooser;
 
-// The experiment form: dataset, architecture, position technique (all from the Registry), sizes,
-// optimiser and device. Produces a TrainConfig; Train and Stop live here too.
+// The experiment designer's form: "start from" a preset or lesson (PresetChooser), then data, model,
+// training and compute, each with a basic part and an advanced one (Show advanced settings). Produces a
+// TrainConfig with every setting the command line accepts; the window's toolbar holds Train and Stop.
 class SetupPanel : public QWidget {
     Q_OBJECT
 public:
     explicit SetupPanel(QWidget* parent = nullptr);
+    ~SetupPanel() override;
 
     TrainConfig config() const;
     void setConfig(const TrainConfig& config);
-    // While a run is going the form is read-only and only Stop is enabled.
+    int repeats() const; // runs of this configuration, seeds seed .. seed + repeats - 1
+    void setRepeats(int repeats);
+    // While a run is going the form is read-only.
     void setTrainingActive(bool active);
+    bool advancedShown() const;
+    void setAdvancedShown(bool shown);
+    PresetChooser* presets() const { return presets_; }
+    // The last configuration, repeats and advanced state are kept in QSettings ("designer/...").
+    void saveSettings() const;
+    void restoreSettings();
+    // A preset/config JSON (what `attnlab-cli train --config` reads): written / read. Errors name the file.
+    void saveConfigFile(const QString& path) const;
+    void openConfigFile(const QString& path);
+    // "Your own data": the dataset (csv-text or csv-series) and its file settings (file, columns, delimiter,
+    // header, quoting, missing values, categorical, tokenizer) as the import dialog chose them.
+    void setOwnData(const QString& datasetId, const TrainConfig& fileSettings);
 
-    // The form's widgets are reached by their object names (datasetCombo, modelCombo, stepsSpin, trainButton,
-    // dropoutInputBox, datasetStatisticsLabel, datasetStatisticsCache, ...). Stop is the one the window
-    // reaches itself: it disables it while a stopped run winds down.
-    QPushButton* stopButton() const { return stop_; }
+    // The form's widgets are reached by their object names (datasetCombo, modelCombo, stepsSpin,
+    // embeddingsEdit, repeatsSpin, advancedBox, dropoutInputBox, datasetStatisticsLabel, ...).
 
 signals:
-    void trainRequested();
-    void stopRequested();
+    void changed(); // any setting of the form
+    void scenarioChosen(const std::vector<attnlab::TrainConfig>& configs, const QString& title);
+    void importRequested(); // "Your own data…"
+    void message(const QString& text);
 
 private:
+    QWidget* buildDataBox();
+    QWidget* buildModelBox();
+    QWidget* buildTrainingBox();
+    QWidget* buildComputeBox();
     void fillModels();            // the models for the chosen dataset's task (classification or time series)
     void fillPositions();         // the chosen model's techniques only
     void updateDescriptions();
+    void updateVisibility();      // advanced rows, and rows that apply to the chosen dataset/model/optimizer
     void showDatasetStatistics(); // from the cache, or "computing…" and a request
+    void showEmbeddingsCoverage(); // computed on a worker thread once per (dataset, file)
     void onOptimizerChanged();
+    void watch(QWidget* widget);  // its edits emit changed()
 
+    PresetChooser* presets_;
     QComboBox* dataset_;
     QComboBox* model_;
     QComboBox* position_;
@@ -51,26 +79,63 @@ private:
     QSpinBox* dModel_;
     QSpinBox* layers_;
     QSpinBox* steps_;
+    QSpinBox* epochs_;
     QSpinBox* batchSize_;
     QSpinBox* evalEvery_;
+    QSpinBox* logEvery_;
     QSpinBox* seed_;
+    QSpinBox* repeats_;
     QLineEdit* probes_; // TrainConfig::probes, ';'-separated
     QSpinBox* rprClip_;
     QSpinBox* heads_;          // enabled for models whose registry options include "heads"
     QComboBox* activation_;    // "" = the model's default
     QComboBox* pooling_;       // the model's pooling choices; "" = its default
+    QSpinBox* maxLength_;
+    QSpinBox* ffnHidden_;
+    QSpinBox* ffHidden_;
+    QSpinBox* filters_;
     QSpinBox* threads_;
+    QCheckBox* amp_;
     QDoubleSpinBox* learningRate_;
+    QDoubleSpinBox* momentum_;
+    QDoubleSpinBox* l2_;
+    QDoubleSpinBox* weightDecay_;
+    QComboBox* schedule_;
+    QSpinBox* decayEvery_;
+    QDoubleSpinBox* decayGamma_;
+    QSpinBox* warmup_;
+    QDoubleSpinBox* clipNorm_;
+    QSpinBox* patience_;
+    QComboBox* sampling_;
     QDoubleSpinBox* dropoutKeep_;
     QCheckBox* dropoutPoints_[3]; // input, hidden, output: enabled per the model, checked per its defaults
     QString dropoutModel_;        // the model whose defaults the boxes show
+    QLineEdit* embeddings_;
+    QLabel* coverage_;
+    QCheckBox* embeddingsFrozen_;
+    QDoubleSpinBox* oovRange_;
+    QCheckBox* phrases_;
+    QCheckBox* lowercase_;
+    QComboBox* tokenizer_;
+    QCheckBox* orderDependent_;
+    QSpinBox* distance_;
+    QSpinBox* window_;
+    QSpinBox* lag_;
+    TrainConfig ownData_; // the file settings of "Your own data…" (file, columns, delimiter, header, ...)
+    QLabel* ownDataLabel_;
+    QComboBox* quoting_;
+    QComboBox* missing_;
+    QComboBox* categorical_;
     QLabel* description_;
     QLabel* datasetStatistics_;
     QLineEdit* dataDir_; // where real data is looked for first; remembered in QSettings
     DatasetStatisticsCache* statistics_;
+    QCheckBox* advanced_;
     QWidget* form_;
-    QPushButton* train_;
-    QPushButton* stop_;
+    QHash<QWidget*, bool> advancedRows_; // row field -> is advanced
+    QHash<QString, QString> coverageCache_; // "dataset|file" -> the coverage text
+    int coverageGeneration_ = 0;
+    bool filling_ = false; // setConfig in progress: no changed() per widget
 };
 
 } // namespace attnlab::ui

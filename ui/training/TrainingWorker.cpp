@@ -87,12 +87,8 @@ void TrainingWorker::train(const TrainConfig& config)
     try {
         // The dataset's own seed stays at its default so every run sees the same data; config.seed
         // drives initialisation and batch sampling.
-        DatasetOptions options;
-        options.dataDir = config.dataDir;
-        options.missing = config.missingValues; // how messy files are read is part of the run's settings
-        options.quoting = config.quoting;
-        options.categorical = config.categorical;
-        data = DatasetCatalog::loadAny(config.dataset, options);
+        // How the data is read is part of the run's settings (TrainConfig's dataset keys).
+        data = DatasetCatalog::loadAny(config.dataset, config.datasetOptions());
         store = std::make_unique<RunStore>(dbPath_.toStdString());
     } catch (const std::exception& e) {
         bridge_->reportFailure(QString::fromStdString(e.what()));

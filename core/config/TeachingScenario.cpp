@@ -1,0 +1,63 @@
+#include "core/config/TeachingScenario.h"
+
+#include <nlohmann/json.hpp>
+
+#include <stdexcept>
+
+namespace attnlab {
+
+const std::vector<std::pair<std::string, std::string>>& embeddedScenarios(); // generated (cmake/EmbedJsonFiles.cmake)
+
+TeachingScenario TeachingScenario::parse(const std::string& json, const std::string& source)
+{
+    const auto j = nlohmann::json::parse(json, nullptr, false);
+    if (j.is_discarded() || !j.is_object())
+        throw std::invalid_argument(source + ": not a JSON object");
+    TeachingScenario s;
+    auto text = [&](const char* key, std::string& target) {
+        if (!j.contains(key) || !j.at(key).is_string() || j.at(key).get<std::string>().empty())
+            throw std::invalid_argument(source + ": '" + key + "' must be a non-empty text");
+        target = j.at(key).get<std::string>();
+    };
+    text("title", s.title);
+    text("description", s.description);
+    text("lesson", s.lesson);
+    if (!j.contains("presets") || !j.at("presets").is_array())
+        throw std::invalid_argument(source + ": 'presets' must be a list of preset names");
+    for (const auto& name : j.at("presets")) {
+        const TrainPreset* preset = name.is_string() ? TrainPreset::find(name.get<std::string>()) : nullptr;
+        if (!preset)
+            throw std::invalid_argument(source + ": unknown preset " + name.dump() + " (attnlab-cli presets)");
+        s.presets.push_back(preset);
+    }
+    if (s.presets.size() < 2 || s.presets.size() > 4)
+        throw std::invalid_argument(source + ": a scenario trains 2 to 4 presets side by side (got " +
+                                    std::to_string(s.presets.size()) + ")");
+    return s;
+}
+
+const std::vector<TeachingScenario>& TeachingScenario::all()
+{
+    static const std::vector<TeachingScenario> scenarios = [] {
+        std::vector<TeachingScenario> list;
+        for (const auto& [name, text] : embeddedScenarios()) {
+            TeachingScenario s = parse(text, "resources/scenarios/" + name + ".json");
+            // "2-why-position-matters": the number orders the list, the rest is the id.
+            const auto dash = name.find('-');
+            s.id = dash != std::string::npos && name.find_first_not_of("0123456789") == dash ? name.substr(dash + 1) : name;
+            list.push_back(std::move(s));
+        }
+        return list;
+    }();
+    return scenarios;
+}
+
+const TeachingScenario* TeachingScenario::find(const std::string& id)
+{
+    for (const auto& s : all())
+        if (s.id == id)
+            return &s;
+    return nullptr;
+}
+
+} // namespace attnlab

@@ -1,0 +1,25 @@
+#pragma once
+#include "core/config/TrainPreset.h"
+
+#include <string>
+#include <vector>
+
+namespace attnlab {
+
+// A lesson shown by training several presets side by side on the same data and seed (the designer's
+// "SAN vs RNN", "Why position matters", ...): resources/scenarios/*.json, compiled in, in file-name order.
+struct TeachingScenario {
+    std::string id;          // the file name without its order prefix: "san-vs-rnn"
+    std::string title;       // "SAN vs RNN"
+    std::string description; // what is trained
+    std::string lesson;      // what the class should see
+    std::vector<const TrainPreset*> presets; // 2-4, each a compiled-in preset
+
+    // Throws std::invalid_argument naming `source` and the key: missing keys, unknown presets, fewer than 2
+    // or more than 4 presets.
+    static TeachingScenario parse(const std::string& json, const std::string& source);
+    static const std::vector<TeachingScenario>& all();
+    static const TeachingScenario* find(const std::string& id);
+};
+
+} // namespace attnlab

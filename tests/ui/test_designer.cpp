@@ -1,0 +1,276 @@
+// The experiment designer (issue 11), driven through the window's own widgets and actions: presets and
+// lessons fill the form and the form says what differs; every CLI setting is reachable; Save as writes what
+// --config reads; settings survive a restart; the toolbar and shortcuts train and stop; presentation mode.
+#include "core/config/TeachingScenario.h"
+#include "core/config/TrainPreset.h"
+#include "core/store/RunStore.h"
+#include "ui/MainWindow.h"
+#include "ui/setup/PresetChooser.h"
+#include "ui/setup/SetupPanel.h"
+#include "tests/support/WidgetLookup.h"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QtTest/QtTest>
+
+using namespace attnlab;
+using namespace attnlab::ui;
+
+namespace {
+
+void choose(QComboBox* combo, const char* id)
+{
+    const int index = combo->findData(QString::fromLatin1(id));
+    QVERIFY2(index >= 0, id);
+    combo->setCurrentIndex(index);
+}
+
+// Whether a form row's field is shown (rows are hidden with QFormLayout::setRowVisible).
+bool rowShown(QWidget* field) { return !field->isHidden(); }
+
+} // namespace
+
+class TestDesigner : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(dir_.isValid());
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir_.filePath(QStringLiteral("settings")));
+        QCoreApplication::setOrganizationName(QStringLiteral("attnlab-test"));
+        QCoreApplication::setApplicationName(QStringLiteral("designer"));
+    }
+
+    // A thesis preset fills every setting it names (embeddings included), and the form lists what the
+    // user changed from it, key by key.
+    void presetFillsTheFormAndShowsDifferences()
+    {
+        SetupPanel panel;
+        PresetChooser* presets = panel.presets();
+        QVERIFY(presets->choose(QStringLiteral("table5.3-lstm-quick")));
+        const TrainPreset* preset = TrainPreset::find("table5.3-lstm-quick");
+        QVERIFY(preset);
+        QCOMPARE(child<QComboBox>(&panel, "datasetCombo")->currentData().toString(), QStringLiteral("sst-fine"));
+        QCOMPARE(child<QComboBox>(&panel, "modelCombo")->currentData().toString(), QStringLiteral("lstm"));
+        QCOMPARE(child<QSpinBox>(&panel, "stepsSpin")->value(), preset->config.steps);
+        QCOMPARE(child<QSpinBox>(&panel, "dModelSpin")->value(), 100);
+        QCOMPARE(child<QDoubleSpinBox>(&panel, "dropoutKeepSpin")->value(), 0.5);
+        QCOMPARE(child<QSpinBox>(&panel, "repeatsSpin")->value(), preset->repeats);
+        QCOMPARE(child<QLineEdit>(&panel, "embeddingsEdit")->text().toStdString(), preset->config.embeddingsPath);
+        // The form's configuration is the preset's (the window's own folders aside).
+        TrainConfig fromForm = panel.config();
+        TrainConfig expected = preset->config;
+        expected.dataDir = fromForm.dataDir;
+        expected.threads = fromForm.threads;
+        QCOMPARE(QString::fromStdString(fromForm.toJson()), QString::fromStdString(expected.toJson()));
+        auto* differences = child<QLabel>(&panel, "presetDifferences");
+        QVERIFY2(differences->text().contains(QStringLiteral("As the preset")), qPrintable(differences->text()));
+
+        child<QSpinBox>(&panel, "stepsSpin")->setValue(600);
+        child<QSpinBox>(&panel, "dModelSpin")->setValue(64);
+        QVERIFY2(differences->text().contains(QStringLiteral("steps 1500 → <b>600</b>")), qPrintable(differences->text()));
+        QVERIFY2(differences->text().contains(QStringLiteral("d_model 100 → <b>64</b>")), qPrintable(differences->text()));
+        QVERIFY(!differences->text().contains(QStringLiteral("optimizer")));
+    }
+
+    // A lesson gives its presets' configurations for side-by-side training; "Why position matters" is the
+    // same SSAN with three position techniques on the order-dependent data.
+    void lessonGivesItsConfigurations()
+    {
+        SetupPanel panel;
+        QSignalSpy spy(&panel, &SetupPanel::scenarioChosen);
+        QVERIFY(panel.presets()->choose(QStringLiteral("lesson:why-position-matters")));
+        QCOMPARE(spy.count(), 1);
+        const auto configs = spy.at(0).at(0).value<std::vector<TrainConfig>>();
+        QCOMPARE(configs.size(), std::size_t(3));
+        QStringList positions;
+        for (const auto& c : configs) {
+            positions << QString::fromStdString(c.model.position);
+            QCOMPARE(QString::fromStdString(c.model.model), QStringLiteral("ssan"));
+            QVERIFY(c.orderDependent);
+            QCOMPARE(c.seed, configs.front().seed); // same data, seed and batch order
+        }
+        QCOMPARE(positions, (QStringList{"none", "sinusoidal", "rpr"}));
+        QVERIFY(child<QCheckBox>(&panel, "orderDependentBox")->isChecked()); // the form shows the first one
+        QCOMPARE(spy.at(0).at(1).toString(), QStringLiteral("Why position matters"));
+        QCOMPARE(TeachingScenario::all().size(), std::size_t(4));
+    }
+
+    // Rows follow the dataset, the model and the optimizer; advanced ones only when asked for.
+    void advancedRowsAndWhatApplies()
+    {
+        SetupPanel panel;
+        panel.show();
+        auto* advanced = child<QCheckBox>(&panel, "advancedBox");
+        advanced->setChecked(false);
+        choose(child<QComboBox>(&panel, "datasetCombo"), "sst-fine");
+        QVERIFY(!rowShown(child<QCheckBox>(&panel, "phrasesBox"))); // advanced
+        QVERIFY(rowShown(child<QLineEdit>(&panel, "embeddingsEdit")->parentWidget())); // basic
+        advanced->setChecked(true);
+        QVERIFY(rowShown(child<QCheckBox>(&panel, "phrasesBox")));
+        QVERIFY(!rowShown(child<QSpinBox>(&panel, "windowSpin"))); // time series only
+        QVERIFY(!rowShown(child<QDoubleSpinBox>(&panel, "momentumSpin"))); // SGD only
+        choose(child<QComboBox>(&panel, "optimizerCombo"), "sgd");
+        QVERIFY(rowShown(child<QDoubleSpinBox>(&panel, "momentumSpin")));
+        QCOMPARE(child<QDoubleSpinBox>(&panel, "learningRateSpin")->value(), 0.1); // SGD's default rate
+        choose(child<QComboBox>(&panel, "datasetCombo"), "synthetic-lag");
+        QVERIFY(rowShown(child<QSpinBox>(&panel, "windowSpin")));
+        QVERIFY(!rowShown(child<QLineEdit>(&panel, "embeddingsEdit")->parentWidget()));
+        QVERIFY(!rowShown(child<QCheckBox>(&panel, "phrasesBox")));
+
+        // Settings only the advanced part has reach the configuration.
+        choose(child<QComboBox>(&panel, "datasetCombo"), "sst-binary");
+        child<QCheckBox>(&panel, "phrasesBox")->setChecked(true);
+        choose(child<QComboBox>(&panel, "scheduleCombo"), "cosine");
+        child<QSpinBox>(&panel, "warmupSpin")->setValue(100);
+        child<QDoubleSpinBox>(&panel, "clipNormSpin")->setValue(5.0);
+        child<QSpinBox>(&panel, "patienceSpin")->setValue(4);
+        choose(child<QComboBox>(&panel, "samplingCombo"), "epochs");
+        child<QSpinBox>(&panel, "maxLengthSpin")->setValue(128);
+        const TrainConfig c = panel.config();
+        QVERIFY(c.phrases);
+        QCOMPARE(QString::fromStdString(c.lrSchedule), QStringLiteral("cosine"));
+        QCOMPARE(c.warmupSteps, 100);
+        QCOMPARE(c.clipNorm, 5.0);
+        QCOMPARE(c.patience, 4);
+        QCOMPARE(QString::fromStdString(c.sampling), QStringLiteral("epochs"));
+        QCOMPARE(c.model.maxLength, 128);
+        QVERIFY(c.validate().empty());
+    }
+
+    // Save as writes the JSON that `attnlab-cli train --config` reads (TrainPreset::fromFile), and opening
+    // it fills the form again; a broken file is named in the message and changes nothing.
+    void saveAsAndOpenRoundTrip()
+    {
+        SetupPanel panel;
+        QVERIFY(panel.presets()->choose(QStringLiteral("teach-long-range-lstm")));
+        child<QSpinBox>(&panel, "stepsSpin")->setValue(321);
+        panel.setRepeats(2);
+        const QString path = dir_.filePath(QStringLiteral("saved.json"));
+        panel.saveConfigFile(path);
+        const TrainPreset read = TrainPreset::fromFile(path.toStdString());
+        QCOMPARE(read.repeats, 2);
+        QCOMPARE(read.config.steps, 321);
+        QCOMPARE(read.config.distance, 12);
+        QCOMPARE(QString::fromStdString(read.config.model.model), QStringLiteral("lstm"));
+        QVERIFY(panel.presets()->recentFiles().contains(QFileInfo(path).absoluteFilePath()));
+
+        SetupPanel other;
+        other.openConfigFile(path);
+        QCOMPARE(child<QSpinBox>(&other, "stepsSpin")->value(), 321);
+        QCOMPARE(child<QSpinBox>(&other, "distanceSpin")->value(), 12);
+        QCOMPARE(other.repeats(), 2);
+
+        QFile broken(dir_.filePath(QStringLiteral("broken.json")));
+        QVERIFY(broken.open(QIODevice::WriteOnly));
+        broken.write(R"({"steps": "many"})");
+        broken.close();
+        QSignalSpy messages(&other, &SetupPanel::message);
+        other.openConfigFile(broken.fileName());
+        QCOMPARE(messages.count(), 1);
+        const QString text = messages.at(0).at(0).toString();
+        QVERIFY2(text.contains(QStringLiteral("broken.json")) && text.contains(QStringLiteral("'steps'")), qPrintable(text));
+        QCOMPARE(child<QSpinBox>(&other, "stepsSpin")->value(), 321);
+    }
+
+    // The last configuration, the advanced switch and the dock layout come back after a restart.
+    void settingsSurviveARestart()
+    {
+        const QString db = dir_.filePath(QStringLiteral("runs.sqlite"));
+        {
+            MainWindow window(db);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            choose(child<QComboBox>(&window, "modelCombo"), "essan");
+            child<QSpinBox>(&window, "dModelSpin")->setValue(48);
+            child<QSpinBox>(&window, "headsSpin")->setValue(4);
+            child<QCheckBox>(&window, "advancedBox")->setChecked(true);
+            child<QDockWidget>(&window, "runsDock")->hide();
+            QVERIFY(window.close()); // saves
+        }
+        MainWindow window(db);
+        window.restoreSettings();
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QCOMPARE(child<QComboBox>(&window, "modelCombo")->currentData().toString(), QStringLiteral("essan"));
+        QCOMPARE(child<QSpinBox>(&window, "dModelSpin")->value(), 48);
+        QCOMPARE(child<QSpinBox>(&window, "headsSpin")->value(), 4);
+        QVERIFY(child<QCheckBox>(&window, "advancedBox")->isChecked());
+        QVERIFY(child<QAction>(&window, "advancedAction")->isChecked());
+        QVERIFY(child<QDockWidget>(&window, "runsDock")->isHidden());
+        QSettings().clear();
+    }
+
+    // The toolbar's Train and Stop, Ctrl+Enter and Space; presentation mode (F11) scales and hides the
+    // designer behind a summary line, and leaving it restores the window.
+    void shortcutsAndPresentationMode()
+    {
+        const QString db = dir_.filePath(QStringLiteral("shortcuts.sqlite"));
+        MainWindow window(db);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        choose(child<QComboBox>(&window, "datasetCombo"), "synthetic-sentiment");
+        choose(child<QComboBox>(&window, "modelCombo"), "ssan");
+        child<QSpinBox>(&window, "dModelSpin")->setValue(16);
+        child<QSpinBox>(&window, "stepsSpin")->setValue(100000);
+        child<QSpinBox>(&window, "evalEverySpin")->setValue(1000);
+        auto* train = child<QPushButton>(&window, "trainButton");
+        auto* stop = child<QPushButton>(&window, "stopButton");
+        QVERIFY(train->isVisible() && stop->isVisible()); // in the toolbar, never below the fold
+
+        child<QAction>(&window, "trainAction")->trigger(); // Ctrl+Enter
+        QVERIFY(window.isTraining());
+        QVERIFY(!train->isEnabled() && stop->isEnabled());
+        QTRY_VERIFY_WITH_TIMEOUT(child<QProgressBar>(&window, "trainingProgress")->value() > 0, 60000);
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        child<QTabWidget>(&window, "workspaceTabs")->setFocus();
+        QTest::keyClick(child<QTabWidget>(&window, "workspaceTabs"), Qt::Key_Space); // Space stops
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isTraining(), 60000);
+        QVERIFY(train->isEnabled() && !stop->isEnabled());
+        {
+            RunStore store(db.toStdString());
+            QCOMPARE(store.listRuns().size(), std::size_t(1));
+            QCOMPARE(static_cast<int>(store.listRuns().front().status), static_cast<int>(RunStatus::Cancelled));
+        }
+
+        const qreal before = window.font().pointSizeF();
+        auto* designer = child<QDockWidget>(&window, "designerDock");
+        auto* summary = child<QLabel>(&window, "designerSummary");
+        QVERIFY(designer->isVisible());
+        QVERIFY(!summary->isVisible());
+        child<QAction>(&window, "presentationAction")->trigger(); // F11
+        QVERIFY(!designer->isVisible());
+        QVERIFY(summary->isVisible());
+        QVERIFY2(summary->text().contains(QStringLiteral("SSAN")), qPrintable(summary->text()));
+        QVERIFY(window.font().pointSizeF() >= 1.25 * before);
+        QVERIFY(window.palette().color(QPalette::Window) == Qt::white || window.palette().color(QPalette::Window) == Qt::black);
+        const QString shots = QStringLiteral(ATTNLAB_BUILD_DIR "/screenshots");
+        QDir().mkpath(shots);
+        window.grab().save(shots + QStringLiteral("/presentation.png"));
+        child<QAction>(&window, "presentationAction")->trigger();
+        QVERIFY(designer->isVisible());
+        QVERIFY(!summary->isVisible());
+        QCOMPARE(window.font().pointSizeF(), before);
+    }
+
+private:
+    QTemporaryDir dir_;
+};
+
+QTEST_MAIN(TestDesigner)
+#include "test_designer.moc"
