@@ -230,6 +230,8 @@ private slots:
         QCOMPARE(child<QTableView>(&d, "importPreviewTable")->model()->rowCount(), 7);
         const QString detected = child<QLabel>(&d, "importDetectedLabel")->text();
         QVERIFY2(detected.contains(QStringLiteral("double quotes wrap fields")), qPrintable(detected));
+        QDir().mkpath(QStringLiteral(ATTNLAB_BUILD_DIR "/screenshots"));
+        QVERIFY(d.grab().save(QStringLiteral(ATTNLAB_BUILD_DIR "/screenshots/import-dialog-quotes.png")));
     }
 
     void seriesMissingCells()

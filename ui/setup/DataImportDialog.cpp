@@ -452,7 +452,7 @@ void DataImportDialog::showPreview()
         QList<QStandardItem*> row;
         for (const auto& field : p.rows[r]) {
             QString text = qs(field);
-            auto* item = new QStandardItem(text.left(200).replace(QLatin1Char('\n'), QStringLiteral(" ⏎ ")));
+            auto* item = new QStandardItem(text.left(200).replace(QLatin1Char('\n'), QStringLiteral(" ⏎ ")).replace(QLatin1Char('\t'), QStringLiteral(" ⇥ ")));
             item->setToolTip(text.left(2000));
             row << item;
         }
