@@ -24,18 +24,7 @@ std::vector<Row> rowsOf(const std::string& path, const DatasetOptions& o, std::v
 {
     const CsvTable table = CsvTable::read(path, {o.delimiter, o.header, CsvTable::quotingFromName(o.quoting)});
     notes.insert(notes.end(), table.notes.begin(), table.notes.end());
-    int textColumn = -1;
-    const int labelColumn = table.columnIndex(o.labelColumn.empty() ? std::to_string(table.columns.size()) : o.labelColumn, "label column");
-    if (!o.textColumn.empty()) {
-        textColumn = table.columnIndex(o.textColumn, "text column");
-    } else {
-        // The first column, other than the label, holding text rather than numbers.
-        for (std::size_t c = 0; c < table.columns.size() && textColumn < 0; ++c)
-            if (static_cast<int>(c) != labelColumn && !table.rows.empty() && !CsvTable::isNumber(table.rows[0][c]))
-                textColumn = static_cast<int>(c);
-        if (textColumn < 0)
-            throw DataError(path, 0, "setting text column: no column holds text; name one with the text column setting");
-    }
+    const auto [textColumn, labelColumn] = CsvTextReader::columnsOf(table, o);
     std::vector<Row> rows;
     for (std::size_t r = 0; r < table.rows.size(); ++r) {
         std::string label = table.rows[r][static_cast<std::size_t>(labelColumn)];
@@ -49,6 +38,23 @@ std::vector<Row> rowsOf(const std::string& path, const DatasetOptions& o, std::v
 }
 
 } // namespace
+
+std::pair<int, int> CsvTextReader::columnsOf(const CsvTable& table, const DatasetOptions& o)
+{
+    int textColumn = -1;
+    const int labelColumn = table.columnIndex(o.labelColumn.empty() ? std::to_string(table.columns.size()) : o.labelColumn, "label column");
+    if (!o.textColumn.empty()) {
+        textColumn = table.columnIndex(o.textColumn, "text column");
+    } else {
+        // The first column, other than the label, holding text rather than numbers.
+        for (std::size_t c = 0; c < table.columns.size() && textColumn < 0; ++c)
+            if (static_cast<int>(c) != labelColumn && !table.rows.empty() && !CsvTable::isNumber(table.rows[0][c]))
+                textColumn = static_cast<int>(c);
+        if (textColumn < 0)
+            throw DataError(table.source, 0, "setting text column: no column holds text; name one with the text column setting");
+    }
+    return {textColumn, labelColumn};
+}
 
 TextDataset CsvTextReader::read(const DatasetOptions& o)
 {
