@@ -15,6 +15,7 @@
 #include "ui/explorer/ExplorerView.h"
 #include "ui/plots/AttentionHeatmap.h"
 #include "ui/presentation/PresentationMode.h"
+#include "ui/setup/DataImportDialog.h"
 #include "ui/setup/PresetChooser.h"
 #include "ui/plots/TrainingCurvesPlot.h"
 #include "ui/runs/RunActions.h"
@@ -31,6 +32,7 @@
 #include <QScreen>
 #include <QShortcut>
 #include <QToolBar>
+#include <QVBoxLayout>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLocale>
@@ -123,7 +125,17 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
     workspace_->addTab(compareArea_, tr("&Compare"));
     workspace_->addTab(matrix_, tr("Results &matrix"));
     workspace_->addTab(details_, tr("Run &details"));
-    setCentralWidget(workspace_);
+    // In presentation mode the designer collapses to one line above the workspace.
+    summary_ = new QLabel;
+    summary_->setObjectName(QStringLiteral("designerSummary"));
+    summary_->setWordWrap(true);
+    summary_->setVisible(false);
+    auto* centre = new QWidget;
+    auto* centreLayout = new QVBoxLayout(centre);
+    centreLayout->setContentsMargins(0, 0, 0, 0);
+    centreLayout->addWidget(summary_);
+    centreLayout->addWidget(workspace_, 1);
+    setCentralWidget(centre);
     plots->setSizes({600, 480});
 
     // The designer and the run history are docks: the user may move, float or close them, and the layout
@@ -177,9 +189,10 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
     connect(train_, &QPushButton::clicked, this, &MainWindow::startTraining);
     connect(stop_, &QPushButton::clicked, this, &MainWindow::stopTraining);
     connect(setup_, &SetupPanel::changed, this, &MainWindow::updateSummaryLine);
+    connect(setup_, &SetupPanel::importRequested, this, &MainWindow::importOwnData);
     connect(setup_, &SetupPanel::message, this, [this](const QString& text) { statusBar()->showMessage(text, 8000); });
     connect(presentation_, &PresentationMode::activeChanged, this, [this](bool on) {
-        summaryAction_->setVisible(on);
+        summary_->setVisible(on);
         updateSummaryLine();
     });
     connect(runList_, &RunListPanel::runSelected, this, &MainWindow::showRun);
@@ -257,15 +270,11 @@ void MainWindow::createRunToolBar()
     progress_->setMinimumWidth(180);
     progress_->setMaximumWidth(320);
     progress_->setVisible(false); // until there is a run to measure
-    summary_ = new QLabel;
-    summary_->setObjectName(QStringLiteral("designerSummary"));
     runBar_->addWidget(train_);
     runBar_->addWidget(stop_);
     runBar_->addSeparator();
     runBar_->addWidget(progress_);
-    runBar_->addSeparator();
-    summaryAction_ = runBar_->addWidget(summary_); // a toolbar shows its widgets through their actions
-    summaryAction_->setVisible(false);
+
 }
 
 void MainWindow::updateSummaryLine()
@@ -315,6 +324,21 @@ bool MainWindow::saveConfiguration(const QString& path)
     }
 }
 
+void MainWindow::importOwnData()
+{
+    // Window-modal but not blocking (the event loop, and a test driving the dialog, keep running).
+    auto* dialog = new DataImportDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    const QStringList recent = DataImportDialog::recentFiles();
+    if (!recent.isEmpty())
+        dialog->setFile(recent.front());
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        setup_->setOwnData(dialog->datasetId(), dialog->options());
+        statusBar()->showMessage(tr("Your data is set up: Train (Ctrl+Enter) trains on it"), 8000);
+    });
+    dialog->open();
+}
+
 void MainWindow::startOrStop()
 {
     if (isTraining())
@@ -343,6 +367,9 @@ void MainWindow::createMenus()
     });
     import->setObjectName(QStringLiteral("importRunsAction"));
     file->addSeparator();
+    QAction* ownData = file->addAction(tr("Train on &your own data…"), this, &MainWindow::importOwnData);
+    ownData->setObjectName(QStringLiteral("importOwnDataAction"));
+    ownData->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
     QAction* openConfig = file->addAction(tr("Open &configuration…"), this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Open configuration"), QString(),
                                                           tr("Configurations (*.json);;All files (*)"));

@@ -62,6 +62,7 @@ public slots:
     void startTraining();
     void stopTraining();
     void startOrStop(); // Space: whichever applies
+    void importOwnData(); // the CSV/TSV import dialog, into the designer
     // The last configuration, window layout (docks) and geometry from QSettings; saved on close. The app
     // calls it at start; tests that want a fresh window do not.
     void restoreSettings();
@@ -121,7 +122,6 @@ private:
     QPushButton* train_;
     QPushButton* stop_;
     QLabel* summary_; // the designer in one line (presentation mode)
-    QAction* summaryAction_; // its place in the toolbar: hidden outside presentation mode
     QDockWidget* designerDock_;
     QDockWidget* runsDock_;
     PresentationMode* presentation_;

@@ -100,6 +100,8 @@ std::string TrainConfig::toJson(bool everyKey) const
     optional("drivers", driverColumns, defaults.driverColumns);
     optional("delimiter", delimiter, defaults.delimiter);
     optional("header", header, defaults.header);
+    optional("train_fraction", trainFraction, defaults.trainFraction);
+    optional("dev_fraction", devFraction, defaults.devFraction);
     return j.dump();
 }
 
@@ -221,6 +223,8 @@ TrainConfig TrainConfig::fromJson(const std::string& text)
     read("drivers", c.driverColumns);
     read("delimiter", c.delimiter);
     read("header", c.header);
+    read("train_fraction", c.trainFraction);
+    read("dev_fraction", c.devFraction);
     return c;
 }
 
@@ -279,6 +283,9 @@ std::string TrainConfig::validate() const
         return "lag: must be 0 or positive (got " + std::to_string(lag) + ")";
     if (!delimiter.empty() && delimiter != "tab" && delimiter.size() != 1)
         return "delimiter: one character or 'tab' (got '" + delimiter + "')";
+    if (!(trainFraction > 0.0 && devFraction > 0.0 && trainFraction + devFraction < 1.0))
+        return "train_fraction, dev_fraction: both above 0 and together below 1, the rest is test (got " +
+               std::to_string(trainFraction) + ", " + std::to_string(devFraction) + ")";
     if (header < -1 || header > 1)
         return "header: -1 (detect), 0 (none) or 1 (a header row) (got " + std::to_string(header) + ")";
     return {};
@@ -340,6 +347,8 @@ DatasetOptions TrainConfig::datasetOptions() const
     o.driverColumns = driverColumns;
     o.delimiter = delimiter == "tab" ? '\t' : delimiter.size() == 1 ? delimiter[0] : 0;
     o.header = header;
+    o.trainFraction = trainFraction;
+    o.devFraction = devFraction;
     return o;
 }
 

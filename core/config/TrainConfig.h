@@ -54,6 +54,7 @@ struct TrainConfig {
     std::vector<std::string> driverColumns; // csv-series: empty = every other numeric column
     std::string delimiter;               // "" = detect, "tab", or one character
     int header = -1;                     // -1 = detect, 0 = none, 1 = a header row
+    double trainFraction = 0.7, devFraction = 0.15; // one file (csv-*, synthetic-lag): the split's shares
     std::string embeddingsPath;      // pre-trained word vectors (GloVe, word2vec, fastText); "" = random
     bool embeddingsFrozen = false;   // keep the pre-trained vectors fixed, else fine-tune them
     double oovRange = 0.25;          // out-of-vocabulary vectors uniform in [-a, a] (thesis: 0.25; 0.05 with GloVe)

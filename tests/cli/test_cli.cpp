@@ -174,7 +174,7 @@ private Q_SLOTS:
         const qint64 id = QJsonDocument::fromJson(r.out.trimmed().toUtf8()).object()["run_id"].toInteger();
         r = runCli({"runs", "show", QString::number(id), "--db", db, "--json"});
         QCOMPARE(r.code, 0);
-        const auto shown = QJsonDocument::fromJson(r.out.toUtf8()).object()["config"].toObject();
+        const auto shown = QJsonDocument::fromJson(r.out.toUtf8()).object()["runs"].toArray()[0].toObject()["config"].toObject();
         QCOMPARE(shown["order_dependent"].toBool(), true);
         QCOMPARE(shown["distance"].toInt(), 3);
         r = runCli({"presets", "--lessons", "--json"});

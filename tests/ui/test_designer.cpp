@@ -5,6 +5,7 @@
 #include "core/config/TrainPreset.h"
 #include "core/store/RunStore.h"
 #include "ui/MainWindow.h"
+#include "ui/setup/DataImportDialog.h"
 #include "ui/setup/PresetChooser.h"
 #include "ui/setup/SetupPanel.h"
 #include "tests/support/WidgetLookup.h"
@@ -12,6 +13,7 @@
 #include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDialogButtonBox>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QFile>
@@ -266,6 +268,47 @@ private slots:
         QVERIFY(designer->isVisible());
         QVERIFY(!summary->isVisible());
         QCOMPARE(window.font().pointSizeF(), before);
+    }
+
+    // "Train on your own data": the import dialog's choice becomes the designer's dataset, and a run
+    // trained on it stores the file and columns in its configuration.
+    void ownDataFromTheImportDialog()
+    {
+        const QString tsv = dir_.filePath(QStringLiteral("reviews.tsv"));
+        QFile f(tsv);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("review\tsentiment\n");
+        for (int i = 0; i < 60; ++i)
+            f.write(QStringLiteral("%1 film number %2\t%3\n").arg(i % 2 ? "a good" : "a bad").arg(i).arg(i % 2 ? "pos" : "neg").toUtf8());
+        f.close();
+        const QString db = dir_.filePath(QStringLiteral("own.sqlite"));
+        MainWindow window(db);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        child<QAction>(&window, "importOwnDataAction")->trigger();
+        auto* dialog = window.findChild<DataImportDialog*>();
+        QVERIFY(dialog);
+        dialog->setFile(tsv);
+        auto* ok = child<QDialogButtonBox>(dialog, "importButtons")->button(QDialogButtonBox::Ok);
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog->isBusy() && ok->isEnabled(), 30000);
+        QTest::mouseClick(ok, Qt::LeftButton);
+        SetupPanel* setup = child<SetupPanel>(&window, "setupPanel");
+        QCOMPARE(QString::fromStdString(setup->config().dataset), QStringLiteral("csv-text"));
+        QCOMPARE(QString::fromStdString(setup->config().file), tsv);
+        QVERIFY(child<QLabel>(&window, "ownDataLabel")->text().contains(QStringLiteral("reviews.tsv")));
+        choose(child<QComboBox>(&window, "modelCombo"), "bow");
+        child<QSpinBox>(&window, "stepsSpin")->setValue(20);
+        child<QSpinBox>(&window, "evalEverySpin")->setValue(10);
+        child<QAction>(&window, "trainAction")->trigger();
+        QVERIFY(window.isTraining());
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isTraining(), 120000);
+        RunStore store(db.toStdString());
+        const auto runs = store.listRuns();
+        QCOMPARE(runs.size(), std::size_t(1));
+        QCOMPARE(static_cast<int>(runs.front().status), static_cast<int>(RunStatus::Completed));
+        const TrainConfig stored = TrainConfig::fromJson(runs.front().configJson);
+        QCOMPARE(QString::fromStdString(stored.file), tsv);
+        QCOMPARE(QString::fromStdString(stored.dataset), QStringLiteral("csv-text"));
     }
 
 private:

@@ -806,7 +806,7 @@ void SetupPanel::setConfig(const TrainConfig& config)
     selectData(missing_, config.missingValues);
     selectData(categorical_, config.categorical);
     if (config.dataset.rfind("csv-", 0) == 0)
-        setOwnData(qs(config.dataset), config);
+        setOwnData(qs(config.dataset), config.datasetOptions());
     if (!config.dataDir.empty())
         dataDir_->setText(qs(config.dataDir));
     filling_ = false;
@@ -816,28 +816,30 @@ void SetupPanel::setConfig(const TrainConfig& config)
     emit changed();
 }
 
-void SetupPanel::setOwnData(const QString& datasetId, const TrainConfig& fileSettings)
+void SetupPanel::setOwnData(const QString& datasetId, const DatasetOptions& file)
 {
     ownData_ = TrainConfig{};
-    ownData_.file = fileSettings.file;
-    ownData_.trainFile = fileSettings.trainFile;
-    ownData_.devFile = fileSettings.devFile;
-    ownData_.testFile = fileSettings.testFile;
-    ownData_.textColumn = fileSettings.textColumn;
-    ownData_.labelColumn = fileSettings.labelColumn;
-    ownData_.targetColumn = fileSettings.targetColumn;
-    ownData_.driverColumns = fileSettings.driverColumns;
-    ownData_.delimiter = fileSettings.delimiter;
-    ownData_.header = fileSettings.header;
+    ownData_.file = file.file;
+    ownData_.trainFile = file.trainFile;
+    ownData_.devFile = file.devFile;
+    ownData_.testFile = file.testFile;
+    ownData_.textColumn = file.textColumn;
+    ownData_.labelColumn = file.labelColumn;
+    ownData_.targetColumn = file.targetColumn;
+    ownData_.driverColumns = file.driverColumns;
+    ownData_.delimiter = file.delimiter == '\t' ? std::string("tab") : file.delimiter ? std::string(1, file.delimiter) : std::string();
+    ownData_.header = file.header;
+    ownData_.trainFraction = file.trainFraction;
+    ownData_.devFraction = file.devFraction;
     const bool wasFilling = filling_;
     filling_ = true;
     selectData(dataset_, datasetId.toStdString());
-    selectData(quoting_, fileSettings.quoting);
-    selectData(missing_, fileSettings.missingValues);
-    selectData(categorical_, fileSettings.categorical);
-    selectData(tokenizer_, fileSettings.tokenizer.empty() ? "ptb" : fileSettings.tokenizer);
-    if (fileSettings.window > 0)
-        window_->setValue(fileSettings.window);
+    selectData(quoting_, file.quoting);
+    selectData(missing_, file.missing);
+    selectData(categorical_, file.categorical);
+    selectData(tokenizer_, file.tokenizer.empty() ? "ptb" : file.tokenizer);
+    lowercase_->setChecked(file.lowercase);
+    window_->setValue(file.window);
     filling_ = wasFilling;
     const std::string shown = !ownData_.file.empty() ? ownData_.file : ownData_.trainFile;
     ownDataLabel_->setText(tr("Your file: %1").arg(QFileInfo(qs(shown)).fileName()));

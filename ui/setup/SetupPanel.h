@@ -45,7 +45,7 @@ public:
     void openConfigFile(const QString& path);
     // "Your own data": the dataset (csv-text or csv-series) and its file settings (file, columns, delimiter,
     // header, quoting, missing values, categorical, tokenizer) as the import dialog chose them.
-    void setOwnData(const QString& datasetId, const TrainConfig& fileSettings);
+    void setOwnData(const QString& datasetId, const DatasetOptions& file);
 
     // The form's widgets are reached by their object names (datasetCombo, modelCombo, stepsSpin,
     // embeddingsEdit, repeatsSpin, advancedBox, dropoutInputBox, datasetStatisticsLabel, ...).
