@@ -103,7 +103,7 @@ void TestLiveCompare::twoRunsSideBySide()
     QVERIFY2(child<QLabel>(&view, "threadsLabel")->text().contains(share == 1 ? QStringLiteral("1 thread each")
                                                                                : QStringLiteral("%1 threads each").arg(share)),
              qPrintable(child<QLabel>(&view, "threadsLabel")->text()));
-    QCOMPARE(child<QLabel>(&view, "entryTitle0")->text(), QStringLiteral("SSAN + RPR"));
+    QCOMPARE(child<QLabel>(&view, "entryTitle0")->text(), QStringLiteral("SSAN + Relative (RPR)"));
 
     // In progress: a screenshot once the SSAN run has shown its first attention map.
     auto* ssanMap = child<AttentionHeatmap>(&view, "entryHeatmap0");

@@ -18,6 +18,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSplitter>
+#include <QStringList>
 #include <QTableView>
 #include <QVBoxLayout>
 
