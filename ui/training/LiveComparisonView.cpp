@@ -90,6 +90,8 @@ LiveComparisonView::LiveComparisonView(const QString& dbPath, QWidget* parent)
     middle->addWidget(scroll);
     middle->setStretchFactor(0, 4);
     middle->setStretchFactor(1, 5);
+    middle->setSizes({520, 680}); // the maps' side has no size hint worth the name: give it its share
+    entriesBox_->setMinimumWidth(2 * 250);
 
     resultsModel_ = new ComparisonResultsModel(this);
     results_ = new QTableView;
@@ -108,6 +110,7 @@ LiveComparisonView::LiveComparisonView(const QString& dbPath, QWidget* parent)
     vertical->addWidget(results_);
     vertical->setStretchFactor(0, 5);
     vertical->setStretchFactor(1, 1);
+    vertical->setSizes({560, 130}); // the strip: a header and up to four rows
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(header);
@@ -289,14 +292,17 @@ void LiveComparisonView::addEntry(int index)
     if (auto* plot = e.heatmap->findChild<QWidget*>(QStringLiteral("attentionPlot")))
         plot->setMinimumSize(220, 200);
 
+    // Title and Stop on one line, the status (run, state, step, threads) under them: four narrow panels
+    // still show all of it.
     auto* head = new QHBoxLayout;
     head->addWidget(swatch);
-    head->addWidget(e.title);
-    head->addWidget(e.status, 1);
+    head->addWidget(e.title, 1);
     head->addWidget(e.stop);
     auto* box = new QVBoxLayout(e.panel);
     box->setContentsMargins(4, 4, 4, 4);
+    box->setSpacing(2);
     box->addLayout(head);
+    box->addWidget(e.status);
     box->addWidget(e.heatmap, 1);
 
     entries_.push_back(e);
