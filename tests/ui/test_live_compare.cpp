@@ -355,12 +355,26 @@ void TestLiveCompare::measureThreadShares()
         done.wait(600000);
         return std::make_pair(clock.elapsed() / 1000.0, queue.entry(0).threads);
     };
+    // Both at once, each asking for every core (what sharing nothing would do).
+    auto oversubscribed = [&] {
+        ui::TrainingWorker a(db), b(db);
+        QSignalSpy idleA(&a, &ui::TrainingWorker::idle), idleB(&b, &ui::TrainingWorker::idle);
+        QElapsedTimer clock;
+        clock.start();
+        a.start(config(TrainingQueue::cores()));
+        b.start(config(TrainingQueue::cores()));
+        while ((idleA.count() < 1 || idleB.count() < 1) && clock.elapsed() < 600000)
+            QTest::qWait(20);
+        return clock.elapsed() / 1000.0;
+    };
     const double seq1 = sequential(1);
     const double seqAll = sequential(TrainingQueue::cores());
     const auto [both, share] = together();
+    const double over = oversubscribed();
     qInfo("2 x SSAN+RPR d_model 64, 300 steps, %d cores: one after another with 1 thread each %.1f s; "
-          "one after another with %d threads each %.1f s; at once with %d thread(s) each %.1f s",
-          TrainingQueue::cores(), seq1, TrainingQueue::cores(), seqAll, share, both);
+          "one after another with %d threads each %.1f s; at once with %d thread(s) each (the queue) %.1f s; "
+          "at once with %d threads each %.1f s",
+          TrainingQueue::cores(), seq1, TrainingQueue::cores(), seqAll, share, both, TrainingQueue::cores(), over);
 }
 
 QTEST_MAIN(TestLiveCompare)
