@@ -78,4 +78,9 @@ void ComputeDevice::setThreads(int threads)
     torch::set_num_threads(threads > 0 ? threads : cores);
 }
 
+int ComputeDevice::threads()
+{
+    return torch::get_num_threads();
+}
+
 } // namespace attnlab

@@ -16,6 +16,7 @@ public:
     // runs sharing a process each get a share); 0 means one per available core (Debian's LibTorch starts
     // with one; docs/ARCHITECTURE.md, Build).
     static void setThreads(int threads);
+    static int threads(); // the calling thread's intra-op threads
 };
 
 } // namespace attnlab
