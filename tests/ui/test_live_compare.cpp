@@ -74,6 +74,7 @@ private slots:
     void stoppingOneStopsOnlyThatOne();
     void queueStartsRunsAsWorkersFreeUp();
     void closingWithFourRunningStoresThemCancelled();
+    void timeSeriesRunsCompareByRmse();
     void measureThreadShares(); // a measurement, run only with ATTNLAB_MEASURE_THREADS=1
 };
 
@@ -319,6 +320,33 @@ void TestLiveCompare::closingWithFourRunningStoresThemCancelled()
     }
     for (qint64 runId : more)
         QCOMPARE(statusText(store.run(runId)->status), statusText(RunStatus::Cancelled));
+}
+
+void TestLiveCompare::timeSeriesRunsCompareByRmse()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+    LiveComparisonView view(db);
+    QSignalSpy finished(&view, &LiveComparisonView::allFinished);
+    auto series = [](const char* model) {
+        TrainConfig c = smallConfig(model, "none", 40, 16);
+        c.dataset = "synthetic-lag";
+        c.evalEvery = 20;
+        return c;
+    };
+    QCOMPARE(view.start({series("darnn"), series("narx")}), QString());
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 240000);
+    auto* plot = child<LiveComparisonPlot>(&view, "liveComparisonPlot");
+    QCOMPARE(plot->metricName(), QStringLiteral("rmse"));
+    for (int i = 0; i < 2; ++i) {
+        QVERIFY(dataCount(plot, QStringLiteral("devMetricGraph%1").arg(i)) >= 2);
+        QCOMPARE(statusText(view.queue()->entry(i).summary->status), statusText(RunStatus::Completed));
+    }
+    QVERIFY(child<AttentionHeatmap>(&view, "entryHeatmap0")->hasSnapshot()); // DA-RNN's attention
+    auto* table = child<QTableView>(&view, "compareResultsTable");
+    QCOMPARE(table->model()->rowCount(), 2);
+    QVERIFY(!table->model()->index(0, ui::ComparisonResultsModel::TestColumn).data().toString().contains(QLatin1Char('%')));
 }
 
 void TestLiveCompare::measureThreadShares()

@@ -57,8 +57,11 @@ QString TrainingQueue::tag() const
 
 bool TrainingQueue::isRunning() const
 {
+    // A worker keeps its entry until idle, which comes after its run's last event: until then a new
+    // comparison must not reuse the entry indices it reports with.
     return std::any_of(entries_.begin(), entries_.end(),
-                       [](const Entry& e) { return e.state == State::Queued || e.state == State::Running; });
+                       [](const Entry& e) { return e.state == State::Queued || e.state == State::Running; })
+        || std::any_of(slots_.begin(), slots_.end(), [](const Slot& slot) { return slot.entry >= 0; });
 }
 
 int TrainingQueue::runningCount() const

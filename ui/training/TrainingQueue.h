@@ -68,7 +68,7 @@ public:
     // Waits for every training thread to end; true when they did within msecs (-1: no limit).
     bool waitAll(int msecs = -1);
 
-    bool isRunning() const; // an entry is queued or running
+    bool isRunning() const; // an entry is queued or running, or a worker has not yet delivered its run's end
     int runningCount() const;
     int count() const { return static_cast<int>(entries_.size()); }
     const Entry& entry(int index) const { return entries_.at(static_cast<std::size_t>(index)); }
