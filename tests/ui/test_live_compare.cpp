@@ -294,6 +294,9 @@ void TestLiveCompare::closingWithFourRunningStoresThemCancelled()
         QTRY_VERIFY_WITH_TIMEOUT(allStarted(), 120000);
         for (int i = 0; i < 4; ++i)
             runIds.push_back(queue->entry(i).runId);
+        // Four at once, for the eye: a 2 x 2 grid of maps beside the curves.
+        QTRY_VERIFY_WITH_TIMEOUT(child<AttentionHeatmap>(view.get(), "entryHeatmap1")->hasSnapshot(), 120000);
+        QVERIFY(view->grab().save(QStringLiteral(ATTNLAB_BUILD_DIR "/screenshots/live-compare-four.png")));
         // As the window closes: stop all, wait; then the view goes.
         QElapsedTimer clock;
         clock.start();
