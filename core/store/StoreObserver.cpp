@@ -23,6 +23,8 @@ void StoreObserver::onStarted(const RunInfo& info)
         flush(); // one observer, several runs (repeats): the previous run is stored completely first
     // Once per run, so synchronous: the caller may use runId() as soon as this returns.
     const std::int64_t id = store_.beginRun(info);
+    if (!tags_.empty())
+        store_.setTags(id, tags_);
     {
         std::lock_guard lock(mutex_);
         runId_ = id;

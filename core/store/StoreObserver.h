@@ -8,7 +8,9 @@
 #include <exception>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace attnlab {
@@ -31,6 +33,10 @@ public:
     void onCheckpoint(const CheckpointRef& checkpoint) override;
     void onFinished(const RunSummary& summary) override;
 
+    // Tags written on every run this observer starts, as soon as its row exists (the window's compared
+    // runs: compare:<id>). Set before the run starts.
+    void setTags(std::vector<std::string> tags) { tags_ = std::move(tags); }
+
     std::int64_t runId() const { return runId_; }
     void flush(); // returns when everything queued so far is in the store
 
@@ -39,6 +45,7 @@ private:
     void rethrowWriteError(); // mutex_ held
 
     RunStore& store_;
+    std::vector<std::string> tags_;
     std::atomic<std::int64_t> runId_{0};
 
     std::mutex mutex_;

@@ -1,5 +1,6 @@
 #include "core/training/ComputeDevice.h"
 
+#include <ATen/Parallel.h>
 #include <torch/torch.h>
 
 #include <dlfcn.h>
@@ -69,7 +70,17 @@ std::string ComputeDevice::torchVersion()
 void ComputeDevice::setThreads(int threads)
 {
     const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    // With OpenMP the count is per calling thread, but a thread's first parallel op re-applies the count
+    // the process set last (LibTorch's lazy per-thread init): a run that set 1 thread then trained with
+    // the 2 another run had set since (measured: two trainings in one process, issue 11). Doing that
+    // init first makes this thread's own count stick.
+    at::internal::lazy_init_num_threads();
     torch::set_num_threads(threads > 0 ? threads : cores);
+}
+
+int ComputeDevice::threads()
+{
+    return torch::get_num_threads();
 }
 
 } // namespace attnlab

@@ -2,6 +2,7 @@
 // and the malloc settings that keep a training step's large buffers in the process.
 #include "core/platform/AllocatorTuning.h"
 #include "core/platform/BlasLibrary.h"
+#include "core/training/ComputeDevice.h"
 
 #include <QtTest/QtTest>
 
@@ -9,6 +10,9 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 
 extern char** environ;
 
@@ -42,6 +46,43 @@ using namespace attnlab;
 class PlatformTest : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // Two trainings in one process (the window's compare mode) each keep their own thread count: a thread
+    // that set 1 must not train with the 2 another thread set afterwards. LibTorch's lazy per-thread
+    // init re-applied the last count set anywhere at a thread's first parallel op (or first
+    // get_num_threads); ComputeDevice::setThreads runs that init first.
+    void threadCountsArePerTrainingThread()
+    {
+        std::mutex mutex;
+        std::condition_variable changed;
+        int phase = 0; // 1: A set its count; 2: B set its count
+        int seenByA = 0, seenByB = 0;
+        std::thread a([&] {
+            ComputeDevice::setThreads(1);
+            {
+                std::unique_lock lock(mutex);
+                phase = 1;
+                changed.notify_all();
+                changed.wait(lock, [&] { return phase == 2; });
+            }
+            seenByA = ComputeDevice::threads();
+        });
+        std::thread b([&] {
+            {
+                std::unique_lock lock(mutex);
+                changed.wait(lock, [&] { return phase == 1; });
+            }
+            ComputeDevice::setThreads(2);
+            seenByB = ComputeDevice::threads();
+            std::lock_guard lock(mutex);
+            phase = 2;
+            changed.notify_all();
+        });
+        a.join();
+        b.join();
+        QCOMPARE(seenByA, 1);
+        QCOMPARE(seenByB, 2);
+    }
+
     void blasIsClassifiedByDebiansLayout()
     {
         QVERIFY(BlasLibrary::classify("/usr/lib/x86_64-linux-gnu/blas/libblas.so.3.11.0") == BlasLibrary::Kind::Reference);

@@ -11,6 +11,9 @@
 #include <QThread>
 
 #include <exception>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace attnlab::ui {
 
@@ -60,7 +63,7 @@ bool TrainingWorker::start(const TrainConfig& config)
     cancel_.reset();
     bridge_->reset();
     running_ = true;
-    thread_.reset(QThread::create([this, config] { train(config); }));
+    thread_.reset(QThread::create([this, config, tags = runTags_] { train(config, tags); }));
     thread_->setObjectName(QStringLiteral("attnlab-training"));
     // Queued to this (GUI) thread, behind every delivery the bridge posted during the run.
     connect(thread_.get(), &QThread::finished, this, &TrainingWorker::onThreadFinished, Qt::QueuedConnection);
@@ -79,7 +82,7 @@ void TrainingWorker::onThreadFinished()
     emit idle();
 }
 
-void TrainingWorker::train(const TrainConfig& config)
+void TrainingWorker::train(const TrainConfig& config, const QStringList& tags)
 {
     // Everything here runs on the training thread: the dataset, the store connection and the tensors.
     LoadedDataset data;
@@ -96,6 +99,10 @@ void TrainingWorker::train(const TrainConfig& config)
     }
 
     StoreObserver storeObserver(*store);
+    std::vector<std::string> storeTags;
+    for (const QString& tag : tags)
+        storeTags.push_back(tag.toStdString());
+    storeObserver.setTags(std::move(storeTags));
     bridge_->setStoreObserver(&storeObserver);
     CompositeObserver observers({&storeObserver, bridge_}); // store first: the bridge reads its run id
     try {

@@ -5,6 +5,7 @@
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 #include <memory>
 
@@ -33,6 +34,9 @@ public:
     bool isRunning() const { return running_; }
     // Waits for the training thread to end; true when it did within msecs (-1: no limit).
     bool wait(int msecs = -1);
+    // Tags the runs started from now on carry in the store from their first row (compare:<id>).
+    void setRunTags(const QStringList& tags) { runTags_ = tags; }
+    const QStringList& runTags() const { return runTags_; }
 
 public slots:
     // Starts a run in the background; false (and nothing happens) while another run is going.
@@ -46,10 +50,11 @@ signals:
     void idle();
 
 private:
-    void train(const attnlab::TrainConfig& config); // on the training thread
+    void train(const attnlab::TrainConfig& config, const QStringList& tags); // on the training thread
     void onThreadFinished();
 
     QString dbPath_;
+    QStringList runTags_;
     CancelToken cancel_;
     TrainingEventBridge* bridge_;
     std::unique_ptr<QThread> thread_;

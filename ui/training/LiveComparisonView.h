@@ -1,0 +1,86 @@
+#pragma once
+#include "core/config/TrainConfig.h"
+#include "core/results/RunSummary.h"
+
+#include <QString>
+#include <QWidget>
+
+#include <vector>
+
+class QLabel;
+class QPushButton;
+class QGridLayout;
+class QTableView;
+
+namespace attnlab::ui {
+
+class AttentionHeatmap;
+class ComparisonResultsModel;
+class LiveComparisonPlot;
+class TrainingQueue;
+
+// Compare mode (issue 11): 2-4 configurations trained at once on the same data, seed and batch order,
+// each on its own worker with a share of the cores (TrainingQueue). Their train loss and dev accuracy
+// (dev RMSE for time series) overlay live in one plot, a colour per run; probe 0's attention of each run
+// is shown side by side, refreshed at each evaluation; each run has a header with its status, step and
+// a Stop button; a result strip fills as runs end. Every run is a normal run in the store, tagged
+// compare:<id>. Parts by object name: compareInfoLabel, threadsLabel, stopAllButton, exportPlotButton,
+// liveComparisonPlot, compareResultsTable, and per run i: compareEntry<i>, entryTitle<i>, entryStatus<i>,
+// entryStop<i>, entryHeatmap<i>.
+class LiveComparisonView : public QWidget {
+    Q_OBJECT
+public:
+    explicit LiveComparisonView(const QString& dbPath, QWidget* parent = nullptr);
+    ~LiveComparisonView() override; // stops the runs and waits: they are stored as cancelled
+
+    // A new comparison of these configurations (their seed becomes the first one's; one dataset).
+    // Returns "" when it started, else why not, in words (also shown in the view).
+    QString start(const std::vector<attnlab::TrainConfig>& configs);
+    // Adds a run to the comparison; it starts when a worker is free. Its index, or -1 (another dataset).
+    int enqueue(const attnlab::TrainConfig& config);
+    // How many train at once (0: as many as start() was given, at most 4).
+    void setConcurrency(int concurrency);
+    void stopAll();          // every run stops before its next batch; queued ones never start
+    void cancel(int index);  // the Stop button of run `index`
+    bool isRunning() const;  // a run is queued or training
+    bool waitAll(int msecs = -1); // for closing: true when every training thread ended in time
+
+    TrainingQueue* queue() const { return queue_; }
+    QString comparisonTag() const; // "compare:<id>" of the comparison shown
+    // Saves the curves as PNG, SVG or PDF (by extension); "" when written, else what went wrong.
+    QString exportPlot(const QString& path, int width = 1920, int height = 1200, int dpi = 192);
+
+signals:
+    void runStored(qint64 runId); // a compared run ended and is in the store
+    void allFinished();
+
+private:
+    struct EntryWidgets {
+        QWidget* panel = nullptr;
+        QLabel* title = nullptr;
+        QLabel* status = nullptr;
+        QPushButton* stop = nullptr;
+        AttentionHeatmap* heatmap = nullptr;
+        int step = 0, totalSteps = 0;
+    };
+    void reset();
+    void addEntry(int index);
+    void updateEntry(int index);
+    void updateThreadsLabel();
+    QString labelOf(const attnlab::TrainConfig& config) const;
+    void onExportClicked();
+
+    TrainingQueue* queue_;
+    QLabel* info_;
+    QLabel* threads_;
+    QPushButton* stopAll_;
+    QPushButton* export_;
+    LiveComparisonPlot* plot_;
+    QWidget* entriesBox_;
+    QGridLayout* entriesGrid_;
+    QTableView* results_;
+    ComparisonResultsModel* resultsModel_;
+    std::vector<EntryWidgets> entries_;
+};
+
+} // namespace attnlab::ui
