@@ -15,7 +15,9 @@
 #include "ui/explorer/ExplorerView.h"
 #include "ui/plots/AttentionHeatmap.h"
 #include "ui/presentation/PresentationMode.h"
+#include "core/results/RepeatStatistics.h"
 #include "ui/setup/DataImportDialog.h"
+#include "ui/training/LiveComparisonView.h"
 #include "ui/setup/PresetChooser.h"
 #include "ui/plots/TrainingCurvesPlot.h"
 #include "ui/runs/RunActions.h"
@@ -125,6 +127,9 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
     workspace_->addTab(compareArea_, tr("&Compare"));
     workspace_->addTab(matrix_, tr("Results &matrix"));
     workspace_->addTab(details_, tr("Run &details"));
+    live_ = new LiveComparisonView(dbPath_);
+    live_->setObjectName(QStringLiteral("liveComparisonView"));
+    workspace_->addTab(live_, tr("&Side by side"));
     // In presentation mode the designer collapses to one line above the workspace.
     summary_ = new QLabel;
     summary_->setObjectName(QStringLiteral("designerSummary"));
@@ -188,6 +193,14 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
 
     connect(train_, &QPushButton::clicked, this, &MainWindow::startTraining);
     connect(stop_, &QPushButton::clicked, this, &MainWindow::stopTraining);
+    connect(compare_, &QPushButton::clicked, this, &MainWindow::startComparison);
+    connect(setup_, &SetupPanel::scenarioChosen, this, [this](const std::vector<TrainConfig>& configs, const QString& title) {
+        pendingComparison_ = configs;
+        pendingTitle_ = title;
+        compare_->setText(tr("⧉ Compare (%1)").arg(configs.size()));
+        statusBar()->showMessage(tr("%1: Compare trains its %2 configurations side by side").arg(title).arg(configs.size()), 8000);
+    });
+    connect(live_, &LiveComparisonView::runStored, this, &MainWindow::refreshRuns);
     connect(setup_, &SetupPanel::changed, this, &MainWindow::updateSummaryLine);
     connect(setup_, &SetupPanel::importRequested, this, &MainWindow::importOwnData);
     connect(setup_, &SetupPanel::message, this, [this](const QString& text) { statusBar()->showMessage(text, 8000); });
@@ -262,6 +275,10 @@ void MainWindow::createRunToolBar()
     stop_->setObjectName(QStringLiteral("stopButton"));
     stop_->setToolTip(tr("Stop after the current batch; the run is stored as cancelled"));
     stop_->setEnabled(false);
+    compare_ = new QPushButton(tr("⧉ Compare"));
+    compare_->setObjectName(QStringLiteral("compareButton"));
+    compare_->setToolTip(tr("Train the chosen lesson's configurations, or those added with Add to side by side "
+                            "(Ctrl+B), at the same time on the same data and seed (Ctrl+Shift+Enter)"));
     progress_ = new QProgressBar;
     progress_->setObjectName(QStringLiteral("trainingProgress"));
     progress_->setRange(0, 1);
@@ -272,6 +289,7 @@ void MainWindow::createRunToolBar()
     progress_->setVisible(false); // until there is a run to measure
     runBar_->addWidget(train_);
     runBar_->addWidget(stop_);
+    runBar_->addWidget(compare_);
     runBar_->addSeparator();
     runBar_->addWidget(progress_);
 
@@ -339,6 +357,59 @@ void MainWindow::importOwnData()
     dialog->open();
 }
 
+void MainWindow::addToComparison()
+{
+    TrainConfig config = setup_->config();
+    if (const std::string problem = config.validate(); !problem.empty()) {
+        statusBar()->showMessage(tr("Cannot add: %1").arg(qs(problem)));
+        return;
+    }
+    if (config.checkpointDir.empty() && QSettings().value(QStringLiteral("training/keepCheckpoints"), true).toBool())
+        config.checkpointDir = RunStore::checkpointFolderOf(dbPath_.toStdString());
+    if (live_->isRunning()) { // the running comparison's queue: it starts when threads free up
+        if (live_->enqueue(config) < 0)
+            statusBar()->showMessage(tr("A comparison trains on one dataset; this configuration uses another"));
+        workspace_->setCurrentWidget(live_);
+        return;
+    }
+    if (!pendingTitle_.isEmpty()) { // a lesson was pending: the user builds their own list now
+        pendingComparison_.clear();
+        pendingTitle_.clear();
+    }
+    pendingComparison_.push_back(config);
+    compare_->setText(tr("⧉ Compare (%1)").arg(pendingComparison_.size()));
+    statusBar()->showMessage(tr("%1 added to the side-by-side list (%2 in all); Compare trains them together")
+                                 .arg(runHeadline(0, config.model.model, config.model.position, config.dataset))
+                                 .arg(pendingComparison_.size()), 8000);
+}
+
+void MainWindow::startComparison()
+{
+    if (pendingComparison_.size() < 2) {
+        statusBar()->showMessage(tr("Choose a lesson in Start from, or add 2 to 4 configurations with Add to side by side "
+                                    "(Ctrl+B), then Compare"));
+        return;
+    }
+    std::vector<TrainConfig> configs = pendingComparison_;
+    const bool keep = QSettings().value(QStringLiteral("training/keepCheckpoints"), true).toBool();
+    for (TrainConfig& c : configs) {
+        if (c.dataDir.empty())
+            c.dataDir = setup_->config().dataDir;
+        if (c.checkpointDir.empty() && keep)
+            c.checkpointDir = RunStore::checkpointFolderOf(dbPath_.toStdString());
+    }
+    const QString problem = live_->start(configs);
+    if (!problem.isEmpty()) {
+        statusBar()->showMessage(tr("Cannot compare: %1").arg(problem));
+        return;
+    }
+    pendingComparison_.clear();
+    pendingTitle_.clear();
+    compare_->setText(tr("⧉ Compare"));
+    workspace_->setCurrentWidget(live_);
+    statusBar()->showMessage(tr("Training %1 configurations side by side, tagged %2").arg(configs.size()).arg(live_->comparisonTag()));
+}
+
 void MainWindow::startOrStop()
 {
     if (isTraining())
@@ -403,6 +474,15 @@ void MainWindow::createMenus()
     startStop->setObjectName(QStringLiteral("startStopAction"));
     startStop->setShortcut(QKeySequence(Qt::Key_Space));
     trainMenu->addSeparator();
+    QAction* add = trainMenu->addAction(tr("&Add to side by side"), this, &MainWindow::addToComparison);
+    add->setObjectName(QStringLiteral("addToComparisonAction"));
+    add->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
+    QAction* compare = trainMenu->addAction(tr("&Compare side by side"), this, &MainWindow::startComparison);
+    compare->setObjectName(QStringLiteral("compareAction"));
+    compare->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Return));
+    QAction* stopAll = trainMenu->addAction(tr("Stop &every compared run"), live_, &LiveComparisonView::stopAll);
+    stopAll->setObjectName(QStringLiteral("stopComparisonAction"));
+    trainMenu->addSeparator();
     QAction* advanced = trainMenu->addAction(tr("Show &advanced settings"));
     advanced->setObjectName(QStringLiteral("advancedAction"));
     advanced->setCheckable(true);
@@ -433,7 +513,7 @@ void MainWindow::createMenus()
     // The workspace's tabs, and exporting the analyst's tables.
     QMenu* view = menuBar()->addMenu(tr("&View"));
     const QStringList tabs = {tr("&Training"), tr("E&xplorer: the selected run's model"), tr("&Compare selected runs"),
-                              tr("Results &matrix"), tr("Run &details")};
+                              tr("Results &matrix"), tr("Run &details"), tr("&Side by side training")};
     for (int i = 0; i < tabs.size(); ++i) {
         QAction* show = view->addAction(tabs[i], this, [this, i] { workspace_->setCurrentIndex(i); });
         show->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)));
@@ -542,7 +622,15 @@ bool MainWindow::isTraining() const { return worker_->isRunning(); }
 
 void MainWindow::startTraining()
 {
-    TrainConfig config = setup_->config();
+    if (isTraining())
+        return;
+    repeatsLeft_ = setup_->repeats() - 1;
+    repeatResults_.clear();
+    startRun(setup_->config());
+}
+
+void MainWindow::startRun(TrainConfig config)
+{
     if (config.checkpointDir.empty() && QSettings().value(QStringLiteral("training/keepCheckpoints"), true).toBool())
         config.checkpointDir = RunStore::checkpointFolderOf(dbPath_.toStdString());
     if (const std::string problem = config.validate(); !problem.empty()) {
@@ -570,6 +658,7 @@ void MainWindow::startTraining()
 
 void MainWindow::stopTraining()
 {
+    repeatsLeft_ = 0; // a stopped repeat series ends here
     if (!isTraining())
         return;
     worker_->stop();
@@ -735,8 +824,34 @@ void MainWindow::onAttention(const QVector<AttentionSnapshot>& snapshots)
     explorer_->snapshotsChanged(liveRunId_);
 }
 
+void MainWindow::showRepeatSummary()
+{
+    // Mean ± sample std over the repeats, as the thesis reports (and `attnlab-cli train --repeat`).
+    std::vector<double> dev, test;
+    for (const RunSummary& s : repeatResults_)
+        if (s.status == RunStatus::Completed) {
+            dev.push_back(s.regression ? s.bestDevRmse : s.bestDevAccuracy);
+            test.push_back(s.regression ? s.testRmse : s.testAccuracy);
+        }
+    if (test.size() < 2)
+        return;
+    const bool regression = repeatResults_.front().regression;
+    const double scale = regression ? 1.0 : 100.0;
+    const int decimals = regression ? 4 : 1;
+    const QString text = tr("%1 runs (seeds %2…%3): dev %4, test %5%6")
+                             .arg(test.size())
+                             .arg(liveConfig_.seed + 1 - test.size())
+                             .arg(liveConfig_.seed)
+                             .arg(qs(RepeatStatistics(dev).format(scale, decimals)))
+                             .arg(qs(RepeatStatistics(test).format(scale, decimals)))
+                             .arg(regression ? tr(" RMSE") : tr(" %"));
+    statusBar()->showMessage(text);
+    curves_->setTitle(liveTitle_, text);
+}
+
 void MainWindow::onRunFinished(qint64 runId, const RunSummary& summary)
 {
+    repeatResults_.push_back(summary);
     const RunResult result(summary);
     const QString text = tr("Run #%1 %2").arg(runId).arg(qs(result.sentence()));
     statusBar()->showMessage(text);
@@ -762,6 +877,19 @@ void MainWindow::onFailed(const QString& message)
 
 void MainWindow::onIdle()
 {
+    // Repeats: the next seed, unless this run was stopped or failed; the summary after the last one.
+    const bool completed = !repeatResults_.empty() && repeatResults_.back().status == RunStatus::Completed;
+    if (repeatsLeft_ > 0 && completed) {
+        --repeatsLeft_;
+        TrainConfig next = liveConfig_;
+        ++next.seed;
+        refreshRuns();
+        startRun(next);
+        return;
+    }
+    if (repeatResults_.size() > 1)
+        showRepeatSummary();
+    repeatsLeft_ = 0;
     setup_->setTrainingActive(false);
     train_->setEnabled(true);
     stop_->setEnabled(false);
@@ -778,6 +906,11 @@ void MainWindow::onIdle()
 void MainWindow::closeEvent(QCloseEvent* event)
 {
     saveSettings();
+    repeatsLeft_ = 0;
+    if (live_->isRunning()) { // every compared run is stored as cancelled
+        live_->stopAll();
+        live_->waitAll();
+    }
     if (isTraining()) {
         // The trainer checks the token before every batch; the store observer records the run as
         // cancelled on its way out, so waiting here loses nothing.

@@ -32,6 +32,7 @@ namespace attnlab::ui {
 class AttentionHeatmap;
 class CompareView;
 class ExplorerView;
+class LiveComparisonView;
 class PresentationMode;
 class ResultsMatrixView;
 class RunDetailsView;
@@ -63,6 +64,10 @@ public slots:
     void stopTraining();
     void startOrStop(); // Space: whichever applies
     void importOwnData(); // the CSV/TSV import dialog, into the designer
+    // Side by side: the form's configuration joins the comparison to be started (or the one running);
+    // startComparison trains the chosen lesson's configurations, or those added, at the same time.
+    void addToComparison();
+    void startComparison();
     // The last configuration, window layout (docks) and geometry from QSettings; saved on close. The app
     // calls it at start; tests that want a fresh window do not.
     void restoreSettings();
@@ -96,6 +101,8 @@ private:
     void showNoAttention(int steps, int evalEvery);
     void createMenus();
     void createRunToolBar();
+    void startRun(attnlab::TrainConfig config); // one run of the form's configuration (a repeat: seed + i)
+    void showRepeatSummary();
     void updateSummaryLine(); // the designer in one line, shown in presentation mode
     void showWarning(const QString& title, const QString& text); // window-modal, not blocking
     static QString runHeadline(qint64 runId, const std::string& model, const std::string& position,
@@ -125,6 +132,13 @@ private:
     QDockWidget* designerDock_;
     QDockWidget* runsDock_;
     PresentationMode* presentation_;
+    LiveComparisonView* live_;   // the Side by side tab
+    QPushButton* compare_;
+    std::vector<TrainConfig> pendingComparison_; // added with addToComparison, or a lesson's
+    QString pendingTitle_;
+    // Repeats from the form: the runs still to train after this one, and the finished runs' results.
+    int repeatsLeft_ = 0;
+    std::vector<RunSummary> repeatResults_;
     RunActions* runActions_; // rename, tag, note, delete the selected runs (Runs menu, context menu)
 
     // The live run, kept in memory so it can be shown again after looking at another run.

@@ -7,6 +7,7 @@
 #include "ui/MainWindow.h"
 #include "ui/setup/DataImportDialog.h"
 #include "ui/setup/PresetChooser.h"
+#include "ui/training/LiveComparisonView.h"
 #include "ui/setup/SetupPanel.h"
 #include "tests/support/WidgetLookup.h"
 
@@ -24,6 +25,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
@@ -309,6 +311,64 @@ private slots:
         const TrainConfig stored = TrainConfig::fromJson(runs.front().configJson);
         QCOMPARE(QString::fromStdString(stored.file), tsv);
         QCOMPARE(QString::fromStdString(stored.dataset), QStringLiteral("csv-text"));
+    }
+
+    // Side by side from the window: a lesson fills the Compare button; configurations added from the form
+    // train at the same time, tagged with their comparison; repeats train seed after seed with mean ± std.
+    void compareAndRepeatsFromTheWindow()
+    {
+        const QString db = dir_.filePath(QStringLiteral("compare.sqlite"));
+        MainWindow window(db);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto* compare = child<QPushButton>(&window, "compareButton");
+        QVERIFY(child<SetupPanel>(&window, "setupPanel")->presets()->choose(QStringLiteral("lesson:why-position-matters")));
+        QVERIFY2(compare->text().contains(QStringLiteral("(3)")), qPrintable(compare->text()));
+
+        choose(child<QComboBox>(&window, "datasetCombo"), "synthetic-sentiment");
+        child<QCheckBox>(&window, "orderDependentBox")->setChecked(false);
+        for (const char* model : {"ssan", "lstm"}) {
+            choose(child<QComboBox>(&window, "modelCombo"), model);
+            child<QSpinBox>(&window, "dModelSpin")->setValue(16);
+            child<QSpinBox>(&window, "stepsSpin")->setValue(60);
+            child<QSpinBox>(&window, "evalEverySpin")->setValue(30);
+            child<QAction>(&window, "addToComparisonAction")->trigger(); // Ctrl+B
+        }
+        QVERIFY2(compare->text().contains(QStringLiteral("(2)")), qPrintable(compare->text()));
+        QTest::mouseClick(compare, Qt::LeftButton);
+        auto* live = child<LiveComparisonView>(&window, "liveComparisonView");
+        QVERIFY(live->isRunning());
+        QCOMPARE(child<QTabWidget>(&window, "workspaceTabs")->currentWidget(), static_cast<QWidget*>(live));
+        QTRY_VERIFY_WITH_TIMEOUT(!live->isRunning(), 180000);
+        {
+            RunStore store(db.toStdString());
+            const auto runs = store.listRuns();
+            QCOMPARE(runs.size(), std::size_t(2));
+            QStringList models;
+            for (const auto& r : runs) {
+                models << QString::fromStdString(r.model);
+                QCOMPARE(static_cast<int>(r.status), static_cast<int>(RunStatus::Completed));
+                QCOMPARE(r.tags, std::vector<std::string>{live->comparisonTag().toStdString()});
+            }
+            models.sort();
+            QCOMPARE(models, (QStringList{"lstm", "ssan"}));
+        }
+
+        // Repeats: two runs of the form's configuration, seeds 5 and 6, then mean ± std.
+        choose(child<QComboBox>(&window, "modelCombo"), "bow");
+        child<QSpinBox>(&window, "seedSpin")->setValue(5);
+        child<QSpinBox>(&window, "repeatsSpin")->setValue(2);
+        child<QAction>(&window, "trainAction")->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isTraining() && child<QPushButton>(&window, "trainButton")->isEnabled(), 120000);
+        RunStore store(db.toStdString());
+        std::vector<std::uint64_t> seeds;
+        for (const auto& r : store.listRuns())
+            if (r.model == "bow")
+                seeds.push_back(r.seed);
+        std::sort(seeds.begin(), seeds.end());
+        QCOMPARE(seeds, (std::vector<std::uint64_t>{5, 6}));
+        QVERIFY2(window.statusBar()->currentMessage().contains(QStringLiteral("2 runs (seeds 5…6)")),
+                 qPrintable(window.statusBar()->currentMessage()));
     }
 
 private:
