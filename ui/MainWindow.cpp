@@ -197,7 +197,7 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
     connect(setup_, &SetupPanel::scenarioChosen, this, [this](const std::vector<TrainConfig>& configs, const QString& title) {
         pendingComparison_ = configs;
         pendingTitle_ = title;
-        compare_->setText(tr("⧉ Compare (%1)").arg(configs.size()));
+        compare_->setText(tr("Compare (%1)").arg(configs.size()));
         statusBar()->showMessage(tr("%1: Compare trains its %2 configurations side by side").arg(title).arg(configs.size()), 8000);
     });
     connect(live_, &LiveComparisonView::runStored, this, &MainWindow::refreshRuns);
@@ -275,7 +275,7 @@ void MainWindow::createRunToolBar()
     stop_->setObjectName(QStringLiteral("stopButton"));
     stop_->setToolTip(tr("Stop after the current batch; the run is stored as cancelled"));
     stop_->setEnabled(false);
-    compare_ = new QPushButton(tr("⧉ Compare"));
+    compare_ = new QPushButton(tr("Compare"));
     compare_->setObjectName(QStringLiteral("compareButton"));
     compare_->setToolTip(tr("Train the chosen lesson's configurations, or those added with Add to side by side "
                             "(Ctrl+B), at the same time on the same data and seed (Ctrl+Shift+Enter)"));
@@ -377,7 +377,7 @@ void MainWindow::addToComparison()
         pendingTitle_.clear();
     }
     pendingComparison_.push_back(config);
-    compare_->setText(tr("⧉ Compare (%1)").arg(pendingComparison_.size()));
+    compare_->setText(tr("Compare (%1)").arg(pendingComparison_.size()));
     statusBar()->showMessage(tr("%1 added to the side-by-side list (%2 in all); Compare trains them together")
                                  .arg(runHeadline(0, config.model.model, config.model.position, config.dataset))
                                  .arg(pendingComparison_.size()), 8000);
@@ -405,7 +405,7 @@ void MainWindow::startComparison()
     }
     pendingComparison_.clear();
     pendingTitle_.clear();
-    compare_->setText(tr("⧉ Compare"));
+    compare_->setText(tr("Compare"));
     workspace_->setCurrentWidget(live_);
     statusBar()->showMessage(tr("Training %1 configurations side by side, tagged %2").arg(configs.size()).arg(live_->comparisonTag()));
 }

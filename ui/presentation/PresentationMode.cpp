@@ -68,12 +68,18 @@ QPalette PresentationMode::highContrast(const QPalette& system)
     const QColor background = dark ? Qt::black : Qt::white;
     const QColor text = dark ? Qt::white : Qt::black;
     QPalette p = system;
-    for (auto role : {QPalette::Window, QPalette::Base, QPalette::AlternateBase, QPalette::Button})
-        p.setColor(role, background);
-    for (auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText, QPalette::BrightText})
-        p.setColor(role, text);
-    p.setColor(QPalette::Highlight, dark ? QColor(255, 200, 0) : QColor(0, 60, 200));
-    p.setColor(QPalette::HighlightedText, dark ? Qt::black : Qt::white);
+    // Active and inactive only: disabled text keeps the system's grey, so a disabled Stop still reads as such.
+    for (auto group : {QPalette::Active, QPalette::Inactive}) {
+        for (auto role : {QPalette::Window, QPalette::Base, QPalette::AlternateBase, QPalette::Button})
+            p.setColor(group, role, background);
+        for (auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText, QPalette::BrightText})
+            p.setColor(group, role, text);
+        p.setColor(group, QPalette::Highlight, dark ? QColor(255, 200, 0) : QColor(0, 60, 200));
+        p.setColor(group, QPalette::HighlightedText, dark ? Qt::black : Qt::white);
+    }
+    p.setColor(QPalette::Disabled, QPalette::Window, background);
+    p.setColor(QPalette::Disabled, QPalette::Base, background);
+    p.setColor(QPalette::Disabled, QPalette::Button, background);
     return p;
 }
 
