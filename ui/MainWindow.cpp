@@ -123,7 +123,15 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
     workspace_->setObjectName(QStringLiteral("workspaceTabs"));
     workspace_->setDocumentMode(true);
     workspace_->addTab(plots, tr("&Training"));
-    workspace_->addTab(explorer_, tr("E&xplorer"));
+    // The explorer's panels need ~630 px of height: below that (a projector's 720 lines less the toolbar
+    // and the runs dock) it scrolls instead of pushing the window past the screen.
+    auto* explorerPage = new QScrollArea;
+    explorerPage->setObjectName(QStringLiteral("explorerScroll"));
+    explorerPage->setWidget(explorer_);
+    explorerPage->setWidgetResizable(true);
+    explorerPage->setFrameShape(QFrame::NoFrame);
+    explorerPage_ = explorerPage;
+    workspace_->addTab(explorerPage, tr("E&xplorer"));
     workspace_->addTab(compareArea_, tr("&Compare"));
     workspace_->addTab(matrix_, tr("Results &matrix"));
     workspace_->addTab(details_, tr("Run &details"));
@@ -154,7 +162,7 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
     runsDock_->setObjectName(QStringLiteral("runsDock"));
     runsDock_->setWidget(runList_);
     addDockWidget(Qt::BottomDockWidgetArea, runsDock_);
-    resizeDocks({runsDock_}, {240}, Qt::Vertical);
+    resizeDocks({runsDock_}, {170}, Qt::Vertical);
     presentation_ = new PresentationMode(this);
     presentation_->setHidden({designerDock_, runsDock_});
 
@@ -216,7 +224,7 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
     // The explorer opens a run's model only when it is looked at: selecting runs costs nothing otherwise.
     connect(workspace_, &QTabWidget::currentChanged, this, [this] {
         const qint64 run = showingLive_ ? liveRunId_ : shownRunId_;
-        if (workspace_->currentWidget() == explorer_ && run > 0)
+        if (workspace_->currentWidget() == explorerPage_ && run > 0)
             explorer_->setRun(run);
     });
     connect(runList_, &RunListPanel::selectionChanged, this, &MainWindow::compareRuns);
@@ -407,7 +415,13 @@ void MainWindow::startComparison()
     pendingTitle_.clear();
     compare_->setText(tr("Compare"));
     workspace_->setCurrentWidget(live_);
-    statusBar()->showMessage(tr("Training %1 configurations side by side, tagged %2").arg(configs.size()).arg(live_->comparisonTag()));
+    // On a projector-sized window the runs need the designer's width more than the form does.
+    const bool makeRoom = width() < 1600 && designerDock_->isVisible() && !designerDock_->isFloating();
+    if (makeRoom)
+        designerDock_->hide();
+    statusBar()->showMessage(tr("Training %1 configurations side by side, tagged %2%3")
+                                 .arg(configs.size())
+                                 .arg(live_->comparisonTag(), makeRoom ? tr(" (Ctrl+D shows the designer again)") : QString()));
 }
 
 void MainWindow::startOrStop()
@@ -728,7 +742,7 @@ void MainWindow::showRun(qint64 runId)
         curves_->setTitle(runHeadline(runId, record->model, record->position, record->dataset), qs(RunResult(record->summary()).brief()));
         curves_->setMetrics(store_->metrics(runId));
         details_->setRun(*record, store_->characteristics(runId));
-        if (workspace_->currentWidget() == explorer_)
+        if (workspace_->currentWidget() == explorerPage_)
             explorer_->setRun(runId);
         if (const auto snapshot = store_->latestAttention(runId))
             heatmap_->setSnapshot(*snapshot);
@@ -898,7 +912,7 @@ void MainWindow::onIdle()
     // The run's weights are in the store now (its writer has finished): let the explorer open them.
     if (liveRunId_ > 0 && explorer_->runId() == liveRunId_) {
         explorer_->clear(QString());
-        if (workspace_->currentWidget() == explorer_)
+        if (workspace_->currentWidget() == explorerPage_)
             explorer_->setRun(liveRunId_);
     }
 }

@@ -122,6 +122,7 @@ private:
     ResultsMatrixView* matrix_;
     RunDetailsView* details_;
     ExplorerView* explorer_;
+    QWidget* explorerPage_; // the explorer's tab: explorer_ in a scroll area
     QLabel* device_;
     QLabel* loss_;
     QProgressBar* progress_;

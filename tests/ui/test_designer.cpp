@@ -15,6 +15,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QFile>
@@ -321,9 +322,25 @@ private slots:
         MainWindow window(db);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.resize(1280, 720); // a projector
         auto* compare = child<QPushButton>(&window, "compareButton");
+        auto* live = child<LiveComparisonView>(&window, "liveComparisonView");
+        const QString shots = QStringLiteral(ATTNLAB_BUILD_DIR "/screenshots");
+        QDir().mkpath(shots);
         QVERIFY(child<SetupPanel>(&window, "setupPanel")->presets()->choose(QStringLiteral("lesson:why-position-matters")));
         QVERIFY2(compare->text().contains(QStringLiteral("(3)")), qPrintable(compare->text()));
+        child<QCheckBox>(&window, "advancedBox")->setChecked(true);
+        QVERIFY(window.grab().save(shots + QStringLiteral("/designer-1280x720.png")));
+        child<QCheckBox>(&window, "advancedBox")->setChecked(false);
+
+        // The lesson "SAN vs RNN" as a class sees it: both presets at once, to the end.
+        QVERIFY(child<SetupPanel>(&window, "setupPanel")->presets()->choose(QStringLiteral("lesson:san-vs-rnn")));
+        QTest::mouseClick(compare, Qt::LeftButton);
+        QVERIFY(live->isRunning());
+        QTRY_VERIFY_WITH_TIMEOUT(!live->isRunning(), 240000);
+        QVERIFY(window.grab().save(shots + QStringLiteral("/side-by-side-1280x720.png")));
+        QCOMPARE(window.size(), QSize(1280, 720)); // everything fits a projector
+        const QString lessonTag = live->comparisonTag();
 
         choose(child<QComboBox>(&window, "datasetCombo"), "synthetic-sentiment");
         child<QCheckBox>(&window, "orderDependentBox")->setChecked(false);
@@ -336,13 +353,17 @@ private slots:
         }
         QVERIFY2(compare->text().contains(QStringLiteral("(2)")), qPrintable(compare->text()));
         QTest::mouseClick(compare, Qt::LeftButton);
-        auto* live = child<LiveComparisonView>(&window, "liveComparisonView");
         QVERIFY(live->isRunning());
         QCOMPARE(child<QTabWidget>(&window, "workspaceTabs")->currentWidget(), static_cast<QWidget*>(live));
+        QVERIFY(live->comparisonTag() != lessonTag);
         QTRY_VERIFY_WITH_TIMEOUT(!live->isRunning(), 180000);
         {
             RunStore store(db.toStdString());
-            const auto runs = store.listRuns();
+            QCOMPARE(store.listRuns().size(), std::size_t(4));
+            std::vector<RunRecord> runs;
+            for (const auto& r : store.listRuns())
+                if (r.tags == std::vector<std::string>{live->comparisonTag().toStdString()})
+                    runs.push_back(r);
             QCOMPARE(runs.size(), std::size_t(2));
             QStringList models;
             for (const auto& r : runs) {

@@ -300,7 +300,7 @@ private slots:
         if (heatmap->valueLabelCount() > 0)
             QVERIFY2(cell >= QFontMetrics(plot->font()).height(), qPrintable(QString::number(cell)));
 
-        child<QTabWidget>(&window, "workspaceTabs")->setCurrentWidget(child<ExplorerView>(&window, "explorerView"));
+        child<QAction>(&window, "showWorkspace1")->trigger(); // Ctrl+2: the Explorer tab (in a scroll area below ~630 px)
         auto* explorer = child<ExplorerView>(&window, "explorerView");
         QCOMPARE(explorer->runId(), runId);
         QVERIFY(!child<QLineEdit>(explorer, "explorerInput")->isEnabled());

@@ -173,6 +173,9 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
     formLayout->addWidget(description_, 1);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(form_, 1);
+    // Never squeezed below what its rows need: in the designer's scroll area the form scrolls instead.
+    layout->setSizeConstraint(QLayout::SetMinimumSize);
+    formLayout->setSizeConstraint(QLayout::SetMinimumSize);
 
     connect(dataset_, &QComboBox::currentIndexChanged, this, [this] {
         fillModels();

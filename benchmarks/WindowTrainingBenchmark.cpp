@@ -1,0 +1,187 @@
+// The designer's goals (issue 11), measured, not asserted:
+//   1. training throughput from the window vs the headless CLI on the same configuration: window >= 95%;
+//   2. the GUI thread never blocked more than 50 ms while one or four runs train (an event-loop latency
+//      probe: a 5 ms precise timer, lateness of each tick; max and 99th percentile);
+//   3. four runs side by side on the machine's cores: total steps/s vs the same four one after another.
+//
+//   attnlab-bench-window [--steps 600] [--d-model 64] [--rounds 3] [--cli PATH]
+//
+// Steps/s are the run's own training time (RunSummary seconds: the trainer's loop with its evaluations and
+// store writes), so the CLI's process start and dataset load are left out on both sides. Runs go to a
+// temporary store. Use QT_QPA_PLATFORM=offscreen on a machine without a display.
+#include "core/config/TrainConfig.h"
+#include "core/store/RunStore.h"
+#include "ui/MainWindow.h"
+#include "ui/setup/SetupPanel.h"
+#include "ui/training/LiveComparisonView.h"
+
+#include <QtCore/QElapsedTimer>
+#include <QtCore/QThread>
+#include <QtCore/QProcess>
+#include <QtCore/QTemporaryDir>
+#include <QtCore/QTimer>
+#include <QtWidgets/QApplication>
+#include <QtWidgets/QPushButton>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+using namespace attnlab;
+
+namespace {
+
+const char* optionText(int argc, char** argv, const char* name, const char* fallback)
+{
+    for (int i = 1; i + 1 < argc; ++i)
+        if (std::strcmp(argv[i], name) == 0)
+            return argv[i + 1];
+    return fallback;
+}
+
+int option(int argc, char** argv, const char* name, int fallback) { return std::atoi(optionText(argc, argv, name, std::to_string(fallback).c_str())); }
+
+// Lateness of a 5 ms timer's ticks while something runs: how long the GUI thread could not answer.
+class LatencyProbe {
+public:
+    LatencyProbe()
+    {
+        timer_.setTimerType(Qt::PreciseTimer);
+        timer_.setInterval(5);
+        QObject::connect(&timer_, &QTimer::timeout, [this] {
+            const double now = clock_.nsecsElapsed() / 1e6;
+            if (last_ >= 0)
+                late_.push_back(std::max(0.0, now - last_ - 5.0));
+            last_ = now;
+        });
+    }
+    void start()
+    {
+        late_.clear();
+        last_ = -1;
+        clock_.start();
+        timer_.start();
+    }
+    void stop() { timer_.stop(); }
+    double max() const { return late_.empty() ? 0.0 : *std::max_element(late_.begin(), late_.end()); }
+    double p99() const
+    {
+        if (late_.empty())
+            return 0.0;
+        std::vector<double> v = late_;
+        std::sort(v.begin(), v.end());
+        return v[std::min(v.size() - 1, v.size() * 99 / 100)];
+    }
+
+private:
+    QTimer timer_;
+    QElapsedTimer clock_;
+    std::vector<double> late_;
+    double last_ = -1;
+};
+
+TrainConfig config(const char* model, const char* position, int steps, int dModel)
+{
+    TrainConfig c;
+    c.dataset = "synthetic-sentiment";
+    c.model.model = model;
+    c.model.position = position;
+    c.model.dModel = dModel;
+    c.steps = steps;
+    c.evalEvery = 50;
+    c.device = "cpu";
+    return c;
+}
+
+double stepsPerSecond(const RunRecord& r) { return r.seconds > 0 ? r.steps / r.seconds : 0.0; }
+
+void waitUntil(const std::function<bool()>& done)
+{
+    while (!done())
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    const int steps = option(argc, argv, "--steps", 600);
+    const int dModel = option(argc, argv, "--d-model", 64);
+    const int rounds = option(argc, argv, "--rounds", 3);
+    const QString cli = QString::fromLocal8Bit(optionText(argc, argv, "--cli", ATTNLAB_CLI_PATH));
+    QTemporaryDir dir;
+    const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+    std::printf("attnlab-bench-window: SSAN+RPR on synthetic-sentiment, d_model %d, %d steps, eval every 50, "
+                "%d rounds, %d cores\n", dModel, steps, rounds, QThread::idealThreadCount());
+
+    // 1. The same configuration from the CLI and from the window, alternating.
+    ui::MainWindow window(db);
+    window.show();
+    auto* setup = window.findChild<ui::SetupPanel*>(QStringLiteral("setupPanel"));
+    LatencyProbe probe;
+    std::vector<double> cliRates, windowRates, oneMax, oneP99;
+    const TrainConfig ssan = config("ssan", "rpr", steps, dModel);
+    for (int round = 0; round < rounds; ++round) {
+        QProcess process;
+        process.start(cli, {"train", "--dataset", "synthetic-sentiment", "--model", "ssan", "--position", "rpr",
+                            "--d-model", QString::number(dModel), "--steps", QString::number(steps), "--eval-every", "50",
+                            "--device", "cpu", "--db", db, "--no-checkpoint", "--json"});
+        process.waitForFinished(-1);
+        RunStore store(db.toStdString());
+        cliRates.push_back(stepsPerSecond(store.listRuns().front()));
+
+        setup->setConfig(ssan);
+        probe.start();
+        window.startTraining();
+        waitUntil([&] { return !window.isTraining(); });
+        probe.stop();
+        oneMax.push_back(probe.max());
+        oneP99.push_back(probe.p99());
+        windowRates.push_back(stepsPerSecond(RunStore(db.toStdString()).listRuns().front()));
+        std::printf("  round %d: CLI %.1f steps/s, window %.1f steps/s (%.1f%%); GUI lateness max %.1f ms, p99 %.1f ms\n",
+                    round + 1, cliRates.back(), windowRates.back(), 100.0 * windowRates.back() / cliRates.back(),
+                    oneMax.back(), oneP99.back());
+    }
+    auto median = [](std::vector<double> v) {
+        std::sort(v.begin(), v.end());
+        return v[v.size() / 2];
+    };
+    std::printf("one run: window/CLI %.1f%% (medians %.1f / %.1f steps/s); GUI lateness max %.1f ms, p99 %.1f ms (worst round)\n",
+                100.0 * median(windowRates) / median(cliRates), median(windowRates), median(cliRates),
+                *std::max_element(oneMax.begin(), oneMax.end()), *std::max_element(oneP99.begin(), oneP99.end()));
+
+    // 2 and 3. Four runs side by side, then the same four one after another with every core.
+    const std::vector<TrainConfig> four = {config("ssan", "rpr", steps, dModel), config("ssan", "none", steps, dModel),
+                                           config("lstm", "none", steps, dModel), config("cnn", "none", steps, dModel)};
+    auto* live = new ui::LiveComparisonView(db);
+    live->resize(1280, 720);
+    live->show();
+    QElapsedTimer wall;
+    probe.start();
+    wall.start();
+    const QString problem = live->start(four);
+    if (!problem.isEmpty()) {
+        std::fprintf(stderr, "cannot start the comparison: %s\n", qPrintable(problem));
+        return 1;
+    }
+    waitUntil([&] { return !live->isRunning(); });
+    const double sideBySide = wall.nsecsElapsed() / 1e9;
+    probe.stop();
+    std::printf("four side by side: %.1f s wall, %.1f steps/s in all; GUI lateness max %.1f ms, p99 %.1f ms\n", sideBySide,
+                4.0 * steps / sideBySide, probe.max(), probe.p99());
+    wall.start();
+    for (const TrainConfig& c : four) {
+        setup->setConfig(c);
+        window.startTraining();
+        waitUntil([&] { return !window.isTraining(); });
+    }
+    const double oneByOne = wall.nsecsElapsed() / 1e9;
+    std::printf("four one after another (all cores each): %.1f s wall, %.1f steps/s in all; side by side %.2fx\n",
+                oneByOne, 4.0 * steps / oneByOne, oneByOne / sideBySide);
+    delete live;
+    return 0;
+}
