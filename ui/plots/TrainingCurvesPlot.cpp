@@ -1,5 +1,7 @@
 #include "ui/plots/TrainingCurvesPlot.h"
 
+#include <QTimer>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -111,6 +113,12 @@ TrainingCurvesPlot::TrainingCurvesPlot(QWidget* parent) : QCustomPlot(parent)
     devLoss_->addToLegend(legend_);
     testLoss_->addToLegend(legend_);
 
+    redrawTimer_ = new QTimer(this);
+    redrawTimer_->setSingleShot(true);
+    connect(redrawTimer_, &QTimer::timeout, this, [this] {
+        sinceRedraw_.start();
+        rescale();
+    });
     clear();
 }
 
@@ -120,6 +128,9 @@ void TrainingCurvesPlot::clear()
         graph->data()->clear();
     plannedSteps_ = 0;
     setMetric(QStringLiteral("accuracy"));
+    if (redrawTimer_)
+        redrawTimer_->stop();
+    sinceRedraw_.invalidate(); // the next points are drawn at once
     rescale();
 }
 
@@ -179,7 +190,17 @@ void TrainingCurvesPlot::addMetrics(const std::vector<MetricPoint>& points)
         if (QCPGraph* graph = graphFor(point))
             graph->addData(point.step, point.name == "accuracy" ? 100.0 * point.value : point.value);
     }
-    rescale();
+    // A live run delivers points tens of times a second; redrawing at each took GUI-thread time from
+    // LibTorch's threads on a small machine (attnlab-bench-window). So at most one redraw per
+    // kLiveRedrawMs while points stream; the run's test point (its end) is drawn at once.
+    const bool end = std::any_of(points.begin(), points.end(), [](const MetricPoint& p) { return p.split == "test"; });
+    if (end || !sinceRedraw_.isValid() || sinceRedraw_.elapsed() >= kLiveRedrawMs) {
+        redrawTimer_->stop();
+        sinceRedraw_.start();
+        rescale();
+    } else if (!redrawTimer_->isActive()) {
+        redrawTimer_->start(static_cast<int>(kLiveRedrawMs - sinceRedraw_.elapsed()));
+    }
 }
 
 void TrainingCurvesPlot::setMetrics(const std::vector<MetricPoint>& points)

@@ -1,9 +1,12 @@
 #pragma once
 #include "core/results/MetricPoint.h"
 
+#include <QElapsedTimer>
 #include <qcustomplot.h>
 
 #include <vector>
+
+class QTimer;
 
 namespace attnlab::ui {
 
@@ -47,6 +50,9 @@ private:
     QCPGraph* testMetric_;
     int plannedSteps_ = 0;
     QString metric_;
+    static constexpr qint64 kLiveRedrawMs = 200; // a live run's curves redraw at most 5 times a second
+    QTimer* redrawTimer_ = nullptr;
+    QElapsedTimer sinceRedraw_;
 };
 
 } // namespace attnlab::ui
