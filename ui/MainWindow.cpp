@@ -57,11 +57,7 @@ namespace {
 
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 
-QString entryName(const std::vector<RegistryEntry>& list, const std::string& id)
-{
-    const RegistryEntry* entry = Registry::find(list, id);
-    return entry ? qs(entry->name) : qs(id);
-}
+QString entryName(const std::vector<RegistryEntry>& list, const std::string& id) { return qs(Registry::nameOf(list, id)); }
 
 // "1 run" / "3 runs": English plurals without a translation file (tr's %n alone would print "run(s)").
 QString counted(int n, const char* one, const char* many)

@@ -79,6 +79,12 @@ const std::vector<RegistryEntry>& Registry::positions()
     return list;
 }
 
+std::string Registry::nameOf(const std::vector<RegistryEntry>& list, const std::string& id)
+{
+    const RegistryEntry* entry = find(list, id);
+    return entry ? entry->name : id;
+}
+
 const RegistryEntry* Registry::find(const std::vector<RegistryEntry>& list, const std::string& id)
 {
     for (const auto& entry : list)

@@ -14,6 +14,8 @@ public:
     static const std::vector<RegistryEntry>& positions();
     static const RegistryEntry* find(const std::vector<RegistryEntry>& list, const std::string& id);
     static std::string idList(const std::vector<RegistryEntry>& list);
+    // The entry's display name ("Relative (RPR)"), or the id itself when the list has no such entry.
+    static std::string nameOf(const std::vector<RegistryEntry>& list, const std::string& id);
 };
 
 } // namespace attnlab

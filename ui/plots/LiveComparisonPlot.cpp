@@ -1,4 +1,5 @@
 #include "ui/plots/LiveComparisonPlot.h"
+#include "ui/plots/CurveAxes.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,27 +8,6 @@
 namespace attnlab::ui {
 namespace {
 
-QCPAxisRect* makeRect(QCustomPlot* plot, const QString& yLabel, const QString& xLabel)
-{
-    auto* rect = new QCPAxisRect(plot);
-    rect->axis(QCPAxis::atLeft)->setLabel(yLabel);
-    rect->axis(QCPAxis::atBottom)->setLabel(xLabel);
-    rect->axis(QCPAxis::atBottom)->setRange(0, 1);
-    rect->setupFullAxesBox(true);
-    return rect;
-}
-
-// Widens [low, high] by the graphs' values; false when they have none.
-bool valueSpan(const QCPGraph* graph, double& low, double& high)
-{
-    bool found = false;
-    const QCPRange range = graph->data()->valueRange(found);
-    if (found) {
-        low = std::min(low, range.lower);
-        high = std::max(high, range.upper);
-    }
-    return found;
-}
 
 } // namespace
 
@@ -52,8 +32,8 @@ LiveComparisonPlot::LiveComparisonPlot(QWidget* parent) : QCustomPlot(parent)
     legend_->setMargins(QMargins(4, 0, 4, 0));
     legend_->setVisible(true);
 
-    lossRect_ = makeRect(this, tr("train loss"), QString());
-    metricRect_ = makeRect(this, QString(), tr("step"));
+    lossRect_ = CurveAxes::makeRect(this, tr("train loss"), QString());
+    metricRect_ = CurveAxes::makeRect(this, QString(), tr("step"));
     plotLayout()->addElement(2, 0, lossRect_);
     plotLayout()->addElement(3, 0, metricRect_);
     plotLayout()->setRowStretchFactor(0, 0.001);
@@ -170,7 +150,7 @@ void LiveComparisonPlot::rescale()
         double low = std::numeric_limits<double>::max(), high = std::numeric_limits<double>::lowest();
         bool any = false;
         for (const QCPGraph* graph : graphs)
-            any = valueSpan(graph, low, high) || any;
+            any = CurveAxes::widenBy(graph, low, high) || any;
         if (!any) {
             axis->setRange(0, emptyHigh);
             return;
@@ -191,7 +171,7 @@ void LiveComparisonPlot::rescale()
         double low = 100, high = 0;
         bool any = false;
         for (const QCPGraph* graph : metrics)
-            any = valueSpan(graph, low, high) || any;
+            any = CurveAxes::widenBy(graph, low, high) || any;
         if (any)
             metricRect_->axis(QCPAxis::atLeft)->setRange(std::max(0.0, std::floor(low / 10) * 10 - 5),
                                                            std::min(105.0, std::ceil(high / 10) * 10 + 5));

@@ -1,4 +1,5 @@
 #include "ui/plots/TrainingCurvesPlot.h"
+#include "ui/plots/CurveAxes.h"
 
 #include <QTimer>
 
@@ -12,16 +13,6 @@ namespace {
 const QColor kTrainColor(31, 119, 180);  // the usual blue / orange / green of plotting libraries
 const QColor kDevColor(255, 127, 14);
 const QColor kTestColor(44, 160, 44);
-
-QCPAxisRect* makeRect(QCustomPlot* plot, const QString& yLabel, bool showStepLabel)
-{
-    auto* rect = new QCPAxisRect(plot);
-    rect->axis(QCPAxis::atLeft)->setLabel(yLabel);
-    rect->axis(QCPAxis::atBottom)->setLabel(showStepLabel ? QObject::tr("step") : QString());
-    rect->axis(QCPAxis::atBottom)->setRange(0, 1);
-    rect->setupFullAxesBox(true);
-    return rect;
-}
 
 QCPGraph* makeGraph(QCustomPlot* plot, QCPAxisRect* rect, const char* objectName, const QString& name,
                     const QColor& color, bool line)
@@ -41,17 +32,6 @@ QCPGraph* makeGraph(QCustomPlot* plot, QCPAxisRect* rect, const char* objectName
     return graph;
 }
 
-// Range of a graph's values, or an invalid (empty) one.
-bool valueSpan(const QCPGraph* graph, double& low, double& high)
-{
-    bool found = false;
-    const QCPRange range = graph->data()->valueRange(found);
-    if (found) {
-        low = std::min(low, range.lower);
-        high = std::max(high, range.upper);
-    }
-    return found;
-}
 
 } // namespace
 
@@ -83,8 +63,8 @@ TrainingCurvesPlot::TrainingCurvesPlot(QWidget* parent) : QCustomPlot(parent)
     legend_->setMargins(QMargins(4, 0, 4, 0));
     legend_->setVisible(true);
 
-    lossRect_ = makeRect(this, tr("loss"), false);
-    metricRect_ = makeRect(this, QString(), true);
+    lossRect_ = CurveAxes::makeRect(this, tr("loss"), QString());
+    metricRect_ = CurveAxes::makeRect(this, QString(), tr("step"));
     plotLayout()->addElement(2, 0, lossRect_);
     plotLayout()->addElement(3, 0, metricRect_);
     plotLayout()->setRowStretchFactor(0, 0.001);
@@ -226,7 +206,7 @@ void TrainingCurvesPlot::rescale()
     double low = std::numeric_limits<double>::max(), high = std::numeric_limits<double>::lowest();
     bool any = false;
     for (QCPGraph* graph : {trainLoss_, devLoss_, testLoss_})
-        any = valueSpan(graph, low, high) || any;
+        any = CurveAxes::widenBy(graph, low, high) || any;
     if (any) {
         const double pad = std::max(0.08 * (high - low), 0.02 * std::max(std::abs(high), 1e-3));
         lossRect_->axis(QCPAxis::atLeft)->setRange(std::max(0.0, low - pad), high + pad);
@@ -239,7 +219,7 @@ void TrainingCurvesPlot::rescale()
         high = std::numeric_limits<double>::lowest();
         any = false;
         for (QCPGraph* graph : {trainMetric_, devMetric_, testMetric_})
-            any = valueSpan(graph, low, high) || any;
+            any = CurveAxes::widenBy(graph, low, high) || any;
         const double pad = any ? std::max(0.08 * (high - low), 0.02 * std::max(std::abs(high), 1e-3)) : 0.0;
         metricRect_->axis(QCPAxis::atLeft)->setRange(any ? std::max(0.0, low - pad) : 0.0, any ? high + pad : 1.0);
         replot(rpQueuedReplot);
@@ -249,7 +229,7 @@ void TrainingCurvesPlot::rescale()
     high = 0;
     any = false;
     for (QCPGraph* graph : {trainMetric_, devMetric_, testMetric_})
-        any = valueSpan(graph, low, high) || any;
+        any = CurveAxes::widenBy(graph, low, high) || any;
     if (any)
         metricRect_->axis(QCPAxis::atLeft)->setRange(std::max(0.0, std::floor(low / 10) * 10 - 5),
                                                        std::min(105.0, std::ceil(high / 10) * 10 + 5));

@@ -30,11 +30,7 @@ namespace {
 
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 
-QString entryName(const std::vector<RegistryEntry>& list, const std::string& id)
-{
-    const RegistryEntry* entry = Registry::find(list, id);
-    return entry ? qs(entry->name) : qs(id);
-}
+QString entryName(const std::vector<RegistryEntry>& list, const std::string& id) { return qs(Registry::nameOf(list, id)); }
 
 // "1 thread" / "2 threads": English plurals without a translation file.
 QString threadsText(int n)
