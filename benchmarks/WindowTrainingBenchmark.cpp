@@ -4,7 +4,8 @@
 //      probe: a 5 ms precise timer, lateness of each tick; max and 99th percentile);
 //   3. four runs side by side on the machine's cores: total steps/s vs the same four one after another.
 //
-//   attnlab-bench-window [--steps 600] [--d-model 64] [--rounds 3] [--threads 0] [--cli PATH]
+//   attnlab-bench-window [--steps 600] [--d-model 64] [--rounds 3] [--threads 0] [--four 1] [--cli PATH]
+//   (--four 0 skips parts 2 and 3)
 //
 // Throughput is measured without the latency probe (its 200 wake-ups a second are themselves GUI-thread
 // work that competes with LibTorch's OpenMP threads); the latency of one run is measured in a run of its
@@ -14,10 +15,12 @@
 // store writes), so the CLI's process start and dataset load are left out on both sides. Runs go to a
 // temporary store. Use QT_QPA_PLATFORM=offscreen on a machine without a display.
 #include "core/config/TrainConfig.h"
+#include "core/platform/AllocatorTuning.h"
 #include "core/store/RunStore.h"
 #include "ui/MainWindow.h"
 #include "ui/setup/SetupPanel.h"
 #include "ui/training/LiveComparisonView.h"
+#include "ui/training/TrainingWorker.h"
 
 #include <QtCore/QElapsedTimer>
 #include <QtCore/QEventLoop>
@@ -29,6 +32,7 @@
 #include <QtWidgets/QPushButton>
 
 #include <algorithm>
+#include <ctime>
 #include <cstdio>
 #include <cstring>
 #include <functional>
@@ -104,6 +108,15 @@ TrainConfig config(const char* model, const char* position, int steps, int dMode
     return c;
 }
 
+// CPU time the calling thread (the GUI thread here) has used: what the window's own work costs the cores
+// that LibTorch's threads would otherwise have.
+double threadCpuMs()
+{
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
 double stepsPerSecond(const RunRecord& r) { return r.seconds > 0 ? r.steps / r.seconds : 0.0; }
 
 // A real event loop between checks: processEvents(flags, ms) would spin the GUI thread at 100% and take a
@@ -117,10 +130,25 @@ void waitUntil(const std::function<bool()>& done)
     }
 }
 
+// The window's run is over: woken by the worker's idle signal, not by polling (a 20 ms poll is 50 GUI-thread
+// wake-ups a second that the app itself does not have).
+void waitForWindow(ui::MainWindow& window)
+{
+    auto* worker = window.findChild<ui::TrainingWorker*>();
+    while (window.isTraining()) {
+        QEventLoop loop;
+        QObject::connect(worker, &ui::TrainingWorker::idle, &loop, &QEventLoop::quit);
+        loop.exec();
+    }
+}
+
 } // namespace
 
 int main(int argc, char** argv)
 {
+    // As the app's main does (app/gui_main.cpp), and the CLI's: without it the window would be measured with
+    // glibc's default malloc thresholds against a tuned CLI.
+    AllocatorTuning::applyForTraining();
     QApplication app(argc, argv);
     const int steps = option(argc, argv, "--steps", 600);
     const int dModel = option(argc, argv, "--d-model", 64);
@@ -137,7 +165,7 @@ int main(int argc, char** argv)
     window.show();
     auto* setup = window.findChild<ui::SetupPanel*>(QStringLiteral("setupPanel"));
     LatencyProbe probe;
-    std::vector<double> cliRates, windowRates, oneMax, oneP99;
+    std::vector<double> cliRates, windowRates, oneMax, oneP99, guiCpu;
     const TrainConfig ssan = config("ssan", "rpr", steps, dModel);
     for (int round = 0; round < rounds; ++round) {
         QProcess process;
@@ -149,18 +177,22 @@ int main(int argc, char** argv)
         cliRates.push_back(stepsPerSecond(store.listRuns().front()));
 
         setup->setConfig(ssan);
+        const double cpuBefore = threadCpuMs();
         window.startTraining();
-        waitUntil([&] { return !window.isTraining(); });
-        windowRates.push_back(stepsPerSecond(RunStore(db.toStdString()).listRuns().front()));
+        waitForWindow(window);
+        const RunRecord run = RunStore(db.toStdString()).listRuns().front();
+        windowRates.push_back(stepsPerSecond(run));
+        guiCpu.push_back(100.0 * (threadCpuMs() - cpuBefore) / (run.seconds * 1e3));
         probe.start(); // the same run again, for the GUI thread's latency
         window.startTraining();
-        waitUntil([&] { return !window.isTraining(); });
+        waitForWindow(window);
         probe.stop();
         oneMax.push_back(probe.max());
         oneP99.push_back(probe.p99());
-        std::printf("  round %d: CLI %.1f steps/s, window %.1f steps/s (%.1f%%); GUI lateness max %.1f ms, p99 %.1f ms\n",
+        std::printf("  round %d: CLI %.1f steps/s, window %.1f steps/s (%.1f%%); GUI thread CPU %.1f%% of a core; "
+                    "GUI lateness max %.1f ms, p99 %.1f ms\n",
                     round + 1, cliRates.back(), windowRates.back(), 100.0 * windowRates.back() / cliRates.back(),
-                    oneMax.back(), oneP99.back());
+                    guiCpu.back(), oneMax.back(), oneP99.back());
     }
     auto median = [](std::vector<double> v) {
         std::sort(v.begin(), v.end());
@@ -169,6 +201,9 @@ int main(int argc, char** argv)
     std::printf("one run: window/CLI %.1f%% (medians %.1f / %.1f steps/s); GUI lateness max %.1f ms, p99 %.1f ms (worst round)\n",
                 100.0 * median(windowRates) / median(cliRates), median(windowRates), median(cliRates),
                 *std::max_element(oneMax.begin(), oneMax.end()), *std::max_element(oneP99.begin(), oneP99.end()));
+    std::printf("GUI thread CPU during a window run: median %.1f%% of a core\n", median(guiCpu));
+    if (option(argc, argv, "--four", 1) == 0)
+        return 0;
 
     // 2 and 3. Four runs side by side, then the same four one after another with every core.
     const std::vector<TrainConfig> four = {config("ssan", "rpr", steps, dModel), config("ssan", "none", steps, dModel),
@@ -193,7 +228,7 @@ int main(int argc, char** argv)
     for (const TrainConfig& c : four) {
         setup->setConfig(c);
         window.startTraining();
-        waitUntil([&] { return !window.isTraining(); });
+        waitForWindow(window);
     }
     const double oneByOne = wall.nsecsElapsed() / 1e9;
     std::printf("four one after another (all cores each): %.1f s wall, %.1f steps/s in all; side by side %.2fx\n",

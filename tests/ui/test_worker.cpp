@@ -114,10 +114,14 @@ void TestWorker::trainsAndReportsThroughCoalescedSignals()
         QVERIFY(args.at(3).toDouble() >= 0.0);
     }
     QCOMPARE(lastStep, steps); // the last value always goes out with the end of the run
-    for (int i = 1; i + 1 < progressTimes.size(); ++i) // all but the final one are >= 50 ms apart
-        QVERIFY2(progressTimes[i] - progressTimes[i - 1] >= TrainingEventBridge::kProgressIntervalMs - 5,
-                 qPrintable(QStringLiteral("progress %1 ms after the previous one")
-                                .arg(progressTimes[i] - progressTimes[i - 1])));
+    // Paced by the bridge's timer: no more deliveries than one per interval (a coarse timer may fire up to
+    // 5% early, and one late tick is followed by an early one), plus the final one with the run's end.
+    if (progressTimes.size() > 2) {
+        const double span = progressTimes[progressTimes.size() - 2] - progressTimes.first();
+        const double allowed = span / (0.95 * TrainingEventBridge::kDeliveryIntervalMs) + 1.0;
+        QVERIFY2(progressTimes.size() - 2 <= allowed,
+                 qPrintable(QStringLiteral("%1 progress deliveries in %2 ms").arg(progressTimes.size() - 1).arg(span)));
+    }
     if (run.finished.count() == 1 && run.finished.first().at(1).value<RunSummary>().seconds * 1000.0 / steps < 10.0)
         QVERIFY2(run.progress.count() < steps / 2, "batches of a few ms: progress must be coalesced, not sent per batch");
 

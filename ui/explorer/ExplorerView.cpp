@@ -351,6 +351,7 @@ void ExplorerView::setRun(qint64 runId)
         return;
     if (runId == runId_ && runId != 0)
         return; // already shown: keep what the user typed and where the slider is
+    snapshotsStale_ = false; // what follows reads the new run's steps
     const auto record = store_->run(runId);
     if (!record) {
         clear(tr("Run #%1 is not in the store.").arg(runId));
@@ -592,6 +593,11 @@ void ExplorerView::snapshotsChanged(qint64 runId)
 {
     if (runId != runId_ || !store_)
         return;
+    if (!isVisible()) {
+        snapshotsStale_ = true;
+        return;
+    }
+    snapshotsStale_ = false;
     const bool atEnd = timeline_->value() == timeline_->maximum();
     steps_ = store_->attentionSteps(runId);
     {
@@ -648,6 +654,13 @@ void ExplorerView::hideEvent(QHideEvent* event)
 {
     play_->setChecked(false); // no animation behind another tab
     QWidget::hideEvent(event);
+}
+
+void ExplorerView::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (snapshotsStale_)
+        snapshotsChanged(runId_);
 }
 
 } // namespace attnlab::ui

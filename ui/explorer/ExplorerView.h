@@ -50,7 +50,9 @@ public:
     void setStore(RunStore* store); // the GUI thread's connection; nullptr detaches
     void setRun(qint64 runId);      // reads the run's checkpoints, snapshot steps and dev curve
     void clear(const QString& why);
-    // The live run stored a new snapshot: extend the timeline (and follow it when at its end).
+    // The live run stored a new snapshot: extend the timeline (and follow it when at its end). While the
+    // view is hidden this only marks it stale; it reads the store when shown (no store reads and redraws
+    // per evaluation behind another tab, while the run's threads need the cores).
     void snapshotsChanged(qint64 runId);
 
     qint64 runId() const { return runId_; }
@@ -71,6 +73,7 @@ signals:
 
 protected:
     void hideEvent(QHideEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
     struct Loaded; // the result of opening a checkpoint on the worker thread
@@ -94,6 +97,7 @@ private:
     std::optional<ModelExplanation> explanation_;
     AttentionSnapshot shown_;
     bool timelineShown_ = false;
+    bool snapshotsStale_ = false; // snapshotsChanged arrived while hidden
     QString pendingText_;
     bool pending_ = false;
     bool explainDelivery_ = false, loadDelivery_ = false; // started, result not yet handled

@@ -7,15 +7,21 @@
 
 namespace attnlab::ui {
 
-TrainingEventBridge::TrainingEventBridge(QObject* parent) : QObject(parent) {}
+TrainingEventBridge::TrainingEventBridge(QObject* parent) : QObject(parent), timer_(new QTimer(this))
+{
+    timer_->setInterval(kDeliveryIntervalMs);
+    connect(timer_, &QTimer::timeout, this, &TrainingEventBridge::deliver);
+}
 
 void TrainingEventBridge::reset()
 {
-    QMutexLocker lock(&mutex_);
-    runId_ = 0;
-    pending_ = {};
-    sinceProgressSent_.invalidate();
-    // deliveryPending_ is left alone: a queued delivery already posted will still run and clear it.
+    {
+        QMutexLocker lock(&mutex_);
+        runId_ = 0;
+        pending_ = {};
+        // deliveryPending_ is left alone: a queued delivery already posted will still run and clear it.
+    }
+    timer_->start();
 }
 
 void TrainingEventBridge::setStoreObserver(const StoreObserver* store)
@@ -24,7 +30,7 @@ void TrainingEventBridge::setStoreObserver(const StoreObserver* store)
     store_ = store;
 }
 
-void TrainingEventBridge::scheduleLocked()
+void TrainingEventBridge::deliverNowLocked()
 {
     if (deliveryPending_)
         return;
@@ -39,43 +45,39 @@ void TrainingEventBridge::onStarted(const RunInfo& info)
     runId_ = store_ ? store_->runId() : 0;
     pending_.started = Started{runId_, QString::fromStdString(info.device), info.parameters,
                                QString::fromStdString(info.modelSummary)};
-    scheduleLocked();
+    deliverNowLocked();
 }
 
 void TrainingEventBridge::onProgress(const ProgressEvent& event)
 {
     QMutexLocker lock(&mutex_);
     pending_.progress = event;
-    if (!sinceProgressSent_.isValid() || sinceProgressSent_.elapsed() >= kProgressIntervalMs)
-        scheduleLocked();
 }
 
 void TrainingEventBridge::onMetric(const MetricPoint& point)
 {
     QMutexLocker lock(&mutex_);
     pending_.metrics.push_back(point);
-    scheduleLocked();
 }
 
 void TrainingEventBridge::onAttention(const AttentionSnapshot& snapshot)
 {
     QMutexLocker lock(&mutex_);
     pending_.snapshots.push_back(snapshot);
-    scheduleLocked();
 }
 
 void TrainingEventBridge::onFinished(const RunSummary& summary)
 {
     QMutexLocker lock(&mutex_);
     pending_.finished = summary;
-    scheduleLocked();
+    deliverNowLocked();
 }
 
 void TrainingEventBridge::reportFailure(const QString& message)
 {
     QMutexLocker lock(&mutex_);
     pending_.failure = message;
-    scheduleLocked();
+    deliverNowLocked();
 }
 
 void TrainingEventBridge::deliver()
@@ -86,16 +88,11 @@ void TrainingEventBridge::deliver()
         QMutexLocker lock(&mutex_);
         deliveryPending_ = false;
         std::swap(batch, pending_);
-        // Progress keeps its own pace: one not yet due stays for a later delivery; the last value always
-        // goes out with the end of the run.
-        const bool progressDue = !sinceProgressSent_.isValid()
-            || sinceProgressSent_.elapsed() >= kProgressIntervalMs || batch.finished || batch.failure;
-        if (!progressDue)
-            std::swap(pending_.progress, batch.progress);
-        else if (batch.progress)
-            sinceProgressSent_.start();
         runId = runId_;
     }
+    if (batch.finished || batch.failure)
+        timer_->stop(); // nothing more comes from this run
+
     // Emitted outside the lock: receivers may take their time without stalling the trainer.
     if (const auto& started = batch.started)
         emit runStarted(started->runId, started->device, started->parameters, started->modelSummary);

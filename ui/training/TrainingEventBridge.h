@@ -3,10 +3,10 @@
 #include "core/training/TrainingObserver.h"
 #include "ui/training/CoreMetaTypes.h"
 
-#include <QElapsedTimer>
 #include <QMutex>
 #include <QObject>
 #include <QString>
+#include <QTimer>
 #include <QVector>
 
 #include <cstdint>
@@ -15,19 +15,23 @@
 namespace attnlab::ui {
 
 // Turns trainer events (called on the training thread) into signals on the thread this object lives in
-// (the GUI thread). Events are buffered under a mutex and delivered by at most one pending queued
-// invocation, so a model that trains thousands of batches a second cannot flood the event loop:
-// progress is sent at most every ~50 ms (the latest value wins), metric points and attention
-// snapshots arrive in batches, in the order the trainer produced them. The worker that owns it emits idle
-// only after the last of a run's signals; receivers connect here directly (TrainingWorker::events()).
+// (the GUI thread). Events are buffered under a mutex; a GUI-thread timer delivers what is there every
+// ~50 ms while a run lasts, so a model that trains thousands of batches a second neither floods the event
+// loop nor wakes the GUI thread at every step (each wake-up on a small machine preempts one of LibTorch's
+// OpenMP threads, and the others wait for it at their barrier: docs/BENCHMARKS.md, window vs CLI).
+// Progress is the latest value; metric points and attention snapshots arrive in batches, in the order the
+// trainer produced them. A run's start, end and failure are delivered at once, with everything before
+// them. The worker that owns it emits idle only after the last of a run's signals; receivers connect here
+// directly (TrainingWorker::events()).
 class TrainingEventBridge : public QObject, public TrainingObserver {
     Q_OBJECT
 public:
-    static constexpr int kProgressIntervalMs = 50;
+    static constexpr int kDeliveryIntervalMs = 50;
 
     explicit TrainingEventBridge(QObject* parent = nullptr);
 
-    // Called on the GUI thread before the training thread starts; forgets any previous run.
+    // Called on the GUI thread before the training thread starts; forgets any previous run and starts the
+    // delivery timer (stopped when the run's end or failure has been delivered).
     void reset();
     // The store observer that runs before this one in the composite; its run id names the run.
     void setStoreObserver(const StoreObserver* store);
@@ -65,15 +69,15 @@ private:
         std::optional<QString> failure;
     };
 
-    void scheduleLocked();   // caller holds mutex_
+    void deliverNowLocked(); // caller holds mutex_; for a run's start, end and failure
     Q_INVOKABLE void deliver();
 
     QMutex mutex_;
     const StoreObserver* store_ = nullptr;
-    bool deliveryPending_ = false;
+    bool deliveryPending_ = false; // an immediate delivery is posted and has not run yet
     qint64 runId_ = 0;
     Pending pending_;
-    QElapsedTimer sinceProgressSent_; // invalid until the first progress went out
+    QTimer* timer_; // GUI thread: the paced deliveries
 };
 
 } // namespace attnlab::ui
