@@ -5,7 +5,8 @@
 #include "core/data/DatasetCatalog.h"
 #include "core/data/WordEmbeddings.h"
 #include "core/training/ComputeDevice.h"
-#include "ui/setup/DatasetStatisticsCache.h"
+#include "ui/setup/DataSection.h"
+#include "ui/setup/FormWidgets.h"
 #include "ui/setup/PresetChooser.h"
 
 #include <QCheckBox>
@@ -38,103 +39,13 @@
 #include <vector>
 
 namespace attnlab::ui {
+
+using namespace form;
+
 namespace {
 
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 std::string ss(const QString& s) { return s.trimmed().toStdString(); }
-
-// A registry entry as a combo item: its name shown, its id as the data, its description as the tooltip.
-void addEntry(QComboBox* combo, const RegistryEntry& entry)
-{
-    combo->addItem(qs(entry.name), qs(entry.id));
-    combo->setItemData(combo->count() - 1, qs(entry.description), Qt::ToolTipRole);
-}
-
-// Refills a combo with fill(), keeping the chosen item where it is still offered; quietly, since the
-// caller updates what depends on the choice itself.
-template <class Fill>
-void refill(QComboBox* combo, Fill fill)
-{
-    const QString previous = combo->currentData().toString();
-    const QSignalBlocker blocker(combo);
-    combo->clear();
-    fill();
-    const int keep = combo->findData(previous);
-    combo->setCurrentIndex(keep >= 0 ? keep : 0);
-}
-
-void selectData(QComboBox* combo, const std::string& id)
-{
-    const int index = combo->findData(qs(id));
-    if (index >= 0)
-        combo->setCurrentIndex(index);
-}
-
-QComboBox* choices(QWidget* parent, const char* name, std::initializer_list<std::pair<QString, const char*>> items)
-{
-    auto* combo = new QComboBox(parent);
-    combo->setObjectName(QLatin1String(name));
-    for (const auto& [text, id] : items)
-        combo->addItem(text, QString::fromLatin1(id));
-    return combo;
-}
-
-QSpinBox* spin(QWidget* parent, const char* name, int minimum, int maximum, int step = 1)
-{
-    auto* box = new QSpinBox(parent);
-    box->setObjectName(QLatin1String(name));
-    box->setRange(minimum, maximum);
-    box->setSingleStep(step);
-    box->setAccelerated(true);
-    return box;
-}
-
-QDoubleSpinBox* real(QWidget* parent, const char* name, double minimum, double maximum, int decimals, double step)
-{
-    auto* box = new QDoubleSpinBox(parent);
-    box->setObjectName(QLatin1String(name));
-    box->setRange(minimum, maximum);
-    box->setDecimals(decimals);
-    box->setSingleStep(step);
-    return box;
-}
-
-QCheckBox* check(QWidget* parent, const char* name, const QString& text, const QString& tip)
-{
-    auto* box = new QCheckBox(text, parent);
-    box->setObjectName(QLatin1String(name));
-    box->setToolTip(tip);
-    return box;
-}
-
-const RegistryEntry* currentEntry(const QComboBox* combo, const std::vector<RegistryEntry>& list)
-{
-    return Registry::find(list, combo->currentData().toString().toStdString());
-}
-
-bool hasOption(const RegistryEntry* model, const char* option)
-{
-    return model && std::find(model->options.begin(), model->options.end(), option) != model->options.end();
-}
-
-// Widgets side by side in one form row, without margins of their own.
-QWidget* row(QWidget* parent, std::initializer_list<QWidget*> widgets, bool stretch = false)
-{
-    auto* line = new QWidget(parent);
-    auto* layout = new QHBoxLayout(line);
-    layout->setContentsMargins(0, 0, 0, 0);
-    for (QWidget* w : widgets)
-        layout->addWidget(w, w == *widgets.begin() && !stretch ? 1 : 0);
-    if (stretch)
-        layout->addStretch(1);
-    return line;
-}
-
-struct Row {
-    QString label; // empty: the widget spans the row
-    QWidget* field;
-    bool advanced = false;
-};
 
 } // namespace
 
@@ -144,12 +55,13 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
     form_ = new QWidget(this);
     form_->setObjectName(QStringLiteral("setupForm"));
     presets_ = new PresetChooser(form_);
-    statistics_ = new DatasetStatisticsCache(this);
-    statistics_->setObjectName(QStringLiteral("datasetStatisticsCache"));
 
     advanced_ = check(form_, "advancedBox", tr("Show advanced settings"),
                       tr("Every setting the command line accepts: embeddings, schedules, clipping, patience, sampling, ..."));
-    QWidget* data = buildDataBox();
+    data_ = new DataSection(form_);
+    for (auto it = data_->advancedRows().begin(); it != data_->advancedRows().end(); ++it)
+        advancedRows_.insert(it.key(), it.value());
+    dataset_ = data_->datasetCombo();
     QWidget* model = buildModelBox();
     QWidget* training = buildTrainingBox();
     QWidget* compute = buildComputeBox();
@@ -168,7 +80,7 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
     formLayout->setContentsMargins(0, 0, 0, 0);
     formLayout->addWidget(start);
     formLayout->addWidget(advanced_);
-    for (QWidget* box : {data, model, training, compute})
+    for (QWidget* box : {static_cast<QWidget*>(data_), model, training, compute})
         formLayout->addWidget(box);
     formLayout->addWidget(description_, 1);
     auto* layout = new QVBoxLayout(this);
@@ -177,15 +89,8 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
     layout->setSizeConstraint(QLayout::SetMinimumSize);
     formLayout->setSizeConstraint(QLayout::SetMinimumSize);
 
-    connect(dataset_, &QComboBox::currentIndexChanged, this, [this] {
-        fillModels();
-        showDatasetStatistics();
-        showEmbeddingsCoverage();
-    });
-    connect(statistics_, &DatasetStatisticsCache::ready, this, [this](const QString& id) {
-        if (id == dataset_->currentData().toString())
-            showDatasetStatistics();
-    });
+    connect(dataset_, &QComboBox::currentIndexChanged, this, &SetupPanel::fillModels);
+    connect(data_, &DataSection::importRequested, this, &SetupPanel::importRequested);
     connect(model_, &QComboBox::currentIndexChanged, this, [this] {
         fillPositions();
         updateDescriptions();
@@ -194,10 +99,9 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
     connect(optimizer_, &QComboBox::currentIndexChanged, this, &SetupPanel::onOptimizerChanged);
     connect(schedule_, &QComboBox::currentIndexChanged, this, &SetupPanel::updateVisibility);
     connect(advanced_, &QCheckBox::toggled, this, &SetupPanel::updateVisibility);
-    connect(embeddings_, &QLineEdit::editingFinished, this, &SetupPanel::showEmbeddingsCoverage);
     connect(presets_, &PresetChooser::presetChosen, this, [this](const TrainConfig& config, int repeats) {
         TrainConfig c = config;
-        c.dataDir = ss(dataDir_->text()); // the user's data folder stays
+        c.dataDir = data_->dataDir().toStdString(); // the user's data folder stays
         c.threads = threads_->value();
         setConfig(c);
         setRepeats(repeats);
@@ -212,123 +116,9 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
 
     fillModels(); // the default dataset is text: no time-series models in the list
     setConfig(TrainConfig{});
-    showDatasetStatistics();
 }
 
 SetupPanel::~SetupPanel() = default;
-
-QWidget* SetupPanel::buildDataBox()
-{
-    dataset_ = new QComboBox(form_);
-    dataset_->setObjectName(QStringLiteral("datasetCombo"));
-    for (const auto& entry : Registry::datasets())
-        addEntry(dataset_, entry);
-    datasetStatistics_ = new QLabel(form_);
-    datasetStatistics_->setObjectName(QStringLiteral("datasetStatisticsLabel"));
-    datasetStatistics_->setWordWrap(true);
-    datasetStatistics_->setTextFormat(Qt::RichText);
-    datasetStatistics_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-
-    // The data folder: a setting (remembered), before ATTNLAB_DATA_DIR and the user's data folder.
-    dataDir_ = new QLineEdit(QSettings().value(QStringLiteral("dataDir")).toString(), form_);
-    dataDir_->setObjectName(QStringLiteral("dataDirEdit"));
-    dataDir_->setPlaceholderText(qEnvironmentVariableIsSet("ATTNLAB_DATA_DIR")
-                                     ? tr("ATTNLAB_DATA_DIR (%1)").arg(qEnvironmentVariable("ATTNLAB_DATA_DIR"))
-                                     : tr("~/.local/share/attnlab/datasets"));
-    dataDir_->setToolTip(tr("Folder with the real datasets (laid out as in docs/DATASETS.md); empty: "
-                            "ATTNLAB_DATA_DIR, then ~/.local/share/attnlab/datasets"));
-    statistics_->setDataDir(dataDir_->text());
-    auto* browse = new QToolButton(form_);
-    browse->setText(QStringLiteral("…"));
-    browse->setToolTip(tr("Choose the data folder"));
-    auto applyDataDir = [this] {
-        QSettings().setValue(QStringLiteral("dataDir"), dataDir_->text());
-        statistics_->setDataDir(dataDir_->text());
-        coverageCache_.clear();
-        showDatasetStatistics();
-    };
-    connect(dataDir_, &QLineEdit::editingFinished, this, applyDataDir);
-    connect(browse, &QToolButton::clicked, this, [this, applyDataDir] {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Data folder"), dataDir_->text());
-        if (!dir.isEmpty()) {
-            dataDir_->setText(dir);
-            applyDataDir();
-        }
-    });
-
-    auto* ownData = new QPushButton(tr("Your own data…"), form_);
-    ownData->setObjectName(QStringLiteral("ownDataButton"));
-    ownData->setToolTip(tr("Train on your own CSV/TSV file of texts and labels, or of time series, with a preview"));
-    connect(ownData, &QPushButton::clicked, this, &SetupPanel::importRequested);
-    ownDataLabel_ = new QLabel(form_);
-    ownDataLabel_->setObjectName(QStringLiteral("ownDataLabel"));
-    ownDataLabel_->setWordWrap(true);
-
-    embeddings_ = new QLineEdit(form_);
-    embeddings_->setObjectName(QStringLiteral("embeddingsEdit"));
-    embeddings_->setPlaceholderText(tr("none: random vectors"));
-    embeddings_->setToolTip(tr("Pre-trained word vectors (GloVe, word2vec text or binary, fastText; .gz too). A path relative "
-                               "to the data folder works, as the thesis presets use it."));
-    auto* browseVectors = new QToolButton(form_);
-    browseVectors->setText(QStringLiteral("…"));
-    browseVectors->setToolTip(tr("Choose a word-vector file"));
-    connect(browseVectors, &QToolButton::clicked, this, [this] {
-        const QString file = QFileDialog::getOpenFileName(this, tr("Word vectors"), dataDir_->text(),
-                                                          tr("Word vectors (*.txt *.vec *.bin *.gz);;All files (*)"));
-        if (!file.isEmpty()) {
-            embeddings_->setText(file);
-            showEmbeddingsCoverage();
-            emit changed();
-        }
-    });
-    coverage_ = new QLabel(form_);
-    coverage_->setObjectName(QStringLiteral("embeddingsCoverageLabel"));
-    coverage_->setWordWrap(true);
-    embeddingsFrozen_ = check(form_, "embeddingsFrozenBox", tr("keep fixed"), tr("Do not fine-tune the pre-trained vectors"));
-    oovRange_ = real(form_, "oovRangeSpin", 0.0, 5.0, 3, 0.05);
-    oovRange_->setToolTip(tr("Words without a pre-trained vector start uniform in [-a, a] (thesis: 0.25)"));
-
-    phrases_ = check(form_, "phrasesBox", tr("train on every labelled phrase"), tr("SST's phrase level (thesis 5.2.1, Table 5.6)"));
-    lowercase_ = check(form_, "lowercaseBox", tr("lowercase every token"), QString());
-    tokenizer_ = choices(form_, "tokenizerCombo", {{tr("PTB (words and punctuation)"), "ptb"}, {tr("whitespace"), "whitespace"}, {tr("tweets"), "tweet"}});
-    orderDependent_ = check(form_, "orderDependentBox", tr("label depends on clause order"),
-                            tr("Synthetic sentences whose label changes with the order of their clauses: a model without positions cannot learn them"));
-    distance_ = spin(form_, "distanceSpin", 0, 200);
-    distance_->setSpecialValueText(tr("random (0–2)"));
-    distance_->setToolTip(tr("Filler words between the clauses that decide the label (long-range dependencies)"));
-    window_ = spin(form_, "windowSpin", 1, 1000);
-    window_->setToolTip(tr("Time steps T per example"));
-    lag_ = spin(form_, "lagSpin", 0, 100);
-    lag_->setToolTip(tr("The known lag at which the target follows its driver"));
-    quoting_ = choices(form_, "quotingCombo", {{tr("auto (off for tab-separated)"), "auto"}, {tr("on"), "on"}, {tr("off"), "off"}});
-    missing_ = choices(form_, "missingCombo", {{tr("error"), "error"}, {tr("drop the row"), "drop"}, {tr("last value"), "ffill"}, {tr("interpolate"), "interpolate"}});
-    categorical_ = choices(form_, "categoricalCombo", {{tr("skip with a note"), "skip"}, {tr("one-hot"), "onehot"}});
-
-    auto* box = new QGroupBox(tr("Data"), form_);
-    auto* form = new QFormLayout(box);
-    for (const Row& r : std::vector<Row>{{tr("Data folder"), row(form_, {dataDir_, browse})},
-                                         {tr("Dataset"), row(form_, {dataset_, ownData})},
-                                         {QString(), ownDataLabel_},
-                                         {QString(), datasetStatistics_},
-                                         {tr("Word vectors"), row(form_, {embeddings_, browseVectors})},
-                                         {QString(), coverage_},
-                                         {tr("Vectors"), row(form_, {embeddingsFrozen_}, true), true},
-                                         {tr("OOV range"), oovRange_, true},
-                                         {tr("SST"), phrases_, true},
-                                         {tr("Tokens"), lowercase_, true},
-                                         {tr("Tokenizer"), tokenizer_, true},
-                                         {tr("Order"), orderDependent_},
-                                         {tr("Distance"), distance_},
-                                         {tr("Window"), window_},
-                                         {tr("Lag"), lag_, true},
-                                         {tr("Quotes"), quoting_, true},
-                                         {tr("Missing cells"), missing_, true},
-                                         {tr("Text columns"), categorical_, true}}) {
-        r.label.isEmpty() ? form->addRow(r.field) : form->addRow(r.label, r.field);
-        advancedRows_.insert(r.field, r.advanced);
-    }
-    return box;
-}
 
 QWidget* SetupPanel::buildModelBox()
 {
@@ -495,65 +285,6 @@ void SetupPanel::watch(QWidget* widget)
         connect(w, &QLineEdit::textChanged, this, emitChanged);
 }
 
-void SetupPanel::showDatasetStatistics()
-{
-    const QString id = dataset_->currentData().toString();
-    if (id.startsWith(QLatin1String("csv-"))) {
-        datasetStatistics_->setText(ownData_.file.empty() && ownData_.trainFile.empty()
-                                        ? tr("<i>Choose your file with “Your own data…”.</i>")
-                                        : QString());
-        datasetStatistics_->setToolTip(QString());
-        return;
-    }
-    if (const auto* entry = statistics_->cached(id)) {
-        datasetStatistics_->setText(entry->html);
-        datasetStatistics_->setToolTip(entry->summary);
-        return;
-    }
-    datasetStatistics_->setText(tr("<i>Computing the statistics of %1…</i>").arg(dataset_->currentText().toHtmlEscaped()));
-    datasetStatistics_->setToolTip(QString());
-    statistics_->request(id);
-}
-
-void SetupPanel::showEmbeddingsCoverage()
-{
-    // How many of the dataset's words the vectors cover: loading both takes seconds, so on a worker thread,
-    // once per (dataset, file); the latest request wins.
-    const TrainConfig c = config();
-    coverage_->setVisible(!c.embeddingsPath.empty());
-    if (c.embeddingsPath.empty())
-        return;
-    const QString key = qs(c.dataset + "|" + c.embeddingsPath);
-    if (coverageCache_.contains(key)) {
-        coverage_->setText(coverageCache_.value(key));
-        return;
-    }
-    coverage_->setText(tr("<i>Computing the coverage of the word vectors…</i>"));
-    const int generation = ++coverageGeneration_;
-    auto* watcher = new QFutureWatcher<QString>(this);
-    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, key, generation] {
-        coverageCache_.insert(key, watcher->result());
-        if (generation == coverageGeneration_)
-            coverage_->setText(watcher->result());
-        watcher->deleteLater();
-    });
-    watcher->setFuture(QtConcurrent::run([c]() -> QString {
-        try {
-            const LoadedDataset data = DatasetCatalog::loadAny(c.dataset, c.datasetOptions());
-            if (data.regression)
-                return tr("Word vectors apply to text datasets only; this one is a time series.");
-            const auto vectors = WordEmbeddings::load(c.embeddingsFile());
-            const auto coverage = vectors.coverage({&data.text.train, &data.text.dev, &data.text.test});
-            return tr("Covers %1% of the word types and %2% of the tokens (%3-d vectors)")
-                .arg(100.0 * coverage.typeRate(), 0, 'f', 1)
-                .arg(100.0 * coverage.tokenRate(), 0, 'f', 1)
-                .arg(vectors.dimension());
-        } catch (const std::exception& e) {
-            return tr("Cannot read the word vectors: %1").arg(qs(e.what()));
-        }
-    }));
-}
-
 void SetupPanel::fillModels()
 {
     const RegistryEntry* dataset = currentEntry(dataset_, Registry::datasets());
@@ -621,28 +352,19 @@ void SetupPanel::updateDescriptions()
 void SetupPanel::updateVisibility()
 {
     // A row is shown when it applies to the chosen dataset/model/optimizer, and, if advanced, when asked for.
-    const QString dataset = dataset_->currentData().toString();
     const QString model = model_->currentData().toString();
     const RegistryEntry* entry = currentEntry(dataset_, Registry::datasets());
     const bool series = entry && entry->task == "regression";
-    const bool csv = dataset.startsWith(QLatin1String("csv-"));
-    const bool sst = dataset.startsWith(QLatin1String("sst-"));
-    const bool synthetic = dataset == QLatin1String("synthetic-sentiment");
     const bool sgd = optimizer_->currentData().toString() == QLatin1String("sgd");
     const bool decays = schedule_->currentData().toString() == QLatin1String("step");
     QHash<QWidget*, bool> applies = {
-        {embeddings_->parentWidget(), !series}, {coverage_, !series && !embeddings_->text().trimmed().isEmpty()},
-        {embeddingsFrozen_->parentWidget(), !series}, {oovRange_, !series}, {phrases_, sst},
-        {lowercase_, !series}, {tokenizer_, dataset == QLatin1String("csv-text")}, {orderDependent_, synthetic},
-        {distance_, synthetic}, {window_, series}, {lag_, dataset == QLatin1String("synthetic-lag")},
-        {quoting_, csv}, {missing_, dataset == QLatin1String("csv-series") || dataset == QLatin1String("sml2010")},
-        {categorical_, dataset == QLatin1String("csv-series")}, {ownDataLabel_, csv && !ownDataLabel_->text().isEmpty()},
         {momentum_, sgd}, {decayEvery_, decays}, {decayGamma_, decays},
         {filters_, model == QLatin1String("cnn")}, {ffnHidden_, model == QLatin1String("transformer")},
         {ffHidden_, !series && (model == QLatin1String("lstm") || model == QLatin1String("bilstm") || model == QLatin1String("gru")
                                 || model == QLatin1String("rnn") || model == QLatin1String("cnn"))},
         {probes_, !series},
     };
+    data_->addApplicability(applies);
     const bool showAdvanced = advanced_->isChecked();
     for (QGroupBox* box : form_->findChildren<QGroupBox*>()) {
         auto* form = qobject_cast<QFormLayout*>(box->layout());
@@ -670,12 +392,7 @@ void SetupPanel::onOptimizerChanged()
 
 TrainConfig SetupPanel::config() const
 {
-    TrainConfig config = ownData_; // the file settings of the user's own data (empty for other datasets)
-    config.dataset = dataset_->currentData().toString().toStdString();
-    if (config.dataset.rfind("csv-", 0) != 0)
-        config = TrainConfig{};
-    config.dataset = dataset_->currentData().toString().toStdString();
-    config.dataDir = ss(dataDir_->text());
+    TrainConfig config = data_->base(); // the file settings of the user's own data, if chosen
     config.model.model = model_->currentData().toString().toStdString();
     config.model.position = position_->currentData().toString().toStdString();
     config.model.dModel = dModel_->value();
@@ -726,21 +443,7 @@ TrainConfig SetupPanel::config() const
     config.device = device_->currentData().toString().toStdString();
     config.threads = threads_->value();
     config.amp = amp_->isChecked();
-    config.embeddingsPath = ss(embeddings_->text());
-    config.embeddingsFrozen = embeddingsFrozen_->isChecked();
-    config.oovRange = oovRange_->value();
-    const QString dataset = dataset_->currentData().toString();
-    config.phrases = dataset.startsWith(QLatin1String("sst-")) && phrases_->isChecked();
-    config.lowercase = lowercase_->isChecked();
-    config.tokenizer = dataset == QLatin1String("csv-text") && tokenizer_->currentData().toString() != QLatin1String("ptb")
-                           ? tokenizer_->currentData().toString().toStdString() : std::string();
-    config.orderDependent = dataset == QLatin1String("synthetic-sentiment") && orderDependent_->isChecked();
-    config.distance = dataset == QLatin1String("synthetic-sentiment") ? distance_->value() : 0;
-    config.window = window_->value();
-    config.lag = lag_->value();
-    config.quoting = quoting_->currentData().toString().toStdString();
-    config.missingValues = missing_->currentData().toString().toStdString();
-    config.categorical = categorical_->currentData().toString().toStdString();
+    data_->apply(config);
     for (const QString& probe : probes_->text().split(QLatin1Char(';'), Qt::SkipEmptyParts))
         if (!probe.trimmed().isEmpty())
             config.probes.push_back(probe.trimmed().toStdString());
@@ -750,7 +453,7 @@ TrainConfig SetupPanel::config() const
 void SetupPanel::setConfig(const TrainConfig& config)
 {
     filling_ = true;
-    selectData(dataset_, config.dataset);
+    data_->selectDataset(config.dataset);
     fillModels();
     selectData(model_, config.model.model);
     fillPositions();
@@ -795,59 +498,20 @@ void SetupPanel::setConfig(const TrainConfig& config)
     selectData(device_, config.device);
     threads_->setValue(config.threads);
     amp_->setChecked(config.amp);
-    embeddings_->setText(qs(config.embeddingsPath));
-    embeddingsFrozen_->setChecked(config.embeddingsFrozen);
-    oovRange_->setValue(config.oovRange);
-    phrases_->setChecked(config.phrases);
-    lowercase_->setChecked(config.lowercase);
-    selectData(tokenizer_, config.tokenizer.empty() ? "ptb" : config.tokenizer);
-    orderDependent_->setChecked(config.orderDependent);
-    distance_->setValue(config.distance);
-    window_->setValue(config.window);
-    lag_->setValue(config.lag);
-    selectData(quoting_, config.quoting);
-    selectData(missing_, config.missingValues);
-    selectData(categorical_, config.categorical);
-    if (config.dataset.rfind("csv-", 0) == 0)
-        setOwnData(qs(config.dataset), config.datasetOptions());
-    if (!config.dataDir.empty())
-        dataDir_->setText(qs(config.dataDir));
+    data_->load(config);
     filling_ = false;
     updateDescriptions();
-    showDatasetStatistics();
-    showEmbeddingsCoverage();
+    data_->showStatistics();
+    data_->showCoverage();
     emit changed();
 }
 
 void SetupPanel::setOwnData(const QString& datasetId, const DatasetOptions& file)
 {
-    ownData_ = TrainConfig{};
-    ownData_.file = file.file;
-    ownData_.trainFile = file.trainFile;
-    ownData_.devFile = file.devFile;
-    ownData_.testFile = file.testFile;
-    ownData_.textColumn = file.textColumn;
-    ownData_.labelColumn = file.labelColumn;
-    ownData_.targetColumn = file.targetColumn;
-    ownData_.driverColumns = file.driverColumns;
-    ownData_.delimiter = file.delimiter == '\t' ? std::string("tab") : file.delimiter ? std::string(1, file.delimiter) : std::string();
-    ownData_.header = file.header;
-    ownData_.trainFraction = file.trainFraction;
-    ownData_.devFraction = file.devFraction;
     const bool wasFilling = filling_;
     filling_ = true;
-    selectData(dataset_, datasetId.toStdString());
-    selectData(quoting_, file.quoting);
-    selectData(missing_, file.missing);
-    selectData(categorical_, file.categorical);
-    selectData(tokenizer_, file.tokenizer.empty() ? "ptb" : file.tokenizer);
-    lowercase_->setChecked(file.lowercase);
-    window_->setValue(file.window);
+    data_->setOwnData(datasetId, file);
     filling_ = wasFilling;
-    const std::string shown = !ownData_.file.empty() ? ownData_.file : ownData_.trainFile;
-    ownDataLabel_->setText(tr("Your file: %1").arg(QFileInfo(qs(shown)).fileName()));
-    ownDataLabel_->setToolTip(qs(shown));
-    showDatasetStatistics();
     updateVisibility();
     if (!filling_)
         emit changed();
@@ -911,7 +575,7 @@ void SetupPanel::openConfigFile(const QString& path)
         const TrainPreset preset = TrainPreset::fromFile(path.toStdString());
         TrainConfig c = preset.config;
         if (c.dataDir.empty())
-            c.dataDir = ss(dataDir_->text());
+            c.dataDir = data_->dataDir().toStdString();
         setConfig(c);
         setRepeats(preset.repeats);
         presets_->addRecentFile(path);

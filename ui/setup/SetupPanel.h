@@ -16,7 +16,7 @@ class QSpinBox;
 
 namespace attnlab::ui {
 
-class DatasetStatisticsCache;
+class DataSection;
 class PresetChooser;
 
 // The experiment designer's form: "start from" a preset or lesson (PresetChooser), then data, model,
@@ -57,7 +57,6 @@ signals:
     void message(const QString& text);
 
 private:
-    QWidget* buildDataBox();
     QWidget* buildModelBox();
     QWidget* buildTrainingBox();
     QWidget* buildComputeBox();
@@ -65,13 +64,12 @@ private:
     void fillPositions();         // the chosen model's techniques only
     void updateDescriptions();
     void updateVisibility();      // advanced rows, and rows that apply to the chosen dataset/model/optimizer
-    void showDatasetStatistics(); // from the cache, or "computing…" and a request
-    void showEmbeddingsCoverage(); // computed on a worker thread once per (dataset, file)
     void onOptimizerChanged();
     void watch(QWidget* widget);  // its edits emit changed()
 
     PresetChooser* presets_;
-    QComboBox* dataset_;
+    DataSection* data_;      // the Data group: dataset, own data, word vectors, per-dataset options
+    QComboBox* dataset_; // data_'s dataset combo
     QComboBox* model_;
     QComboBox* position_;
     QComboBox* optimizer_;
@@ -110,31 +108,10 @@ private:
     QDoubleSpinBox* dropoutKeep_;
     QCheckBox* dropoutPoints_[3]; // input, hidden, output: enabled per the model, checked per its defaults
     QString dropoutModel_;        // the model whose defaults the boxes show
-    QLineEdit* embeddings_;
-    QLabel* coverage_;
-    QCheckBox* embeddingsFrozen_;
-    QDoubleSpinBox* oovRange_;
-    QCheckBox* phrases_;
-    QCheckBox* lowercase_;
-    QComboBox* tokenizer_;
-    QCheckBox* orderDependent_;
-    QSpinBox* distance_;
-    QSpinBox* window_;
-    QSpinBox* lag_;
-    TrainConfig ownData_; // the file settings of "Your own data…" (file, columns, delimiter, header, ...)
-    QLabel* ownDataLabel_;
-    QComboBox* quoting_;
-    QComboBox* missing_;
-    QComboBox* categorical_;
     QLabel* description_;
-    QLabel* datasetStatistics_;
-    QLineEdit* dataDir_; // where real data is looked for first; remembered in QSettings
-    DatasetStatisticsCache* statistics_;
     QCheckBox* advanced_;
     QWidget* form_;
     QHash<QWidget*, bool> advancedRows_; // row field -> is advanced
-    QHash<QString, QString> coverageCache_; // "dataset|file" -> the coverage text
-    int coverageGeneration_ = 0;
     bool filling_ = false; // setConfig in progress: no changed() per widget
 };
 
