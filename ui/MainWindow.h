@@ -3,6 +3,7 @@
 #include "core/results/AttentionSnapshot.h"
 #include "core/results/MetricPoint.h"
 #include "core/results/RunSummary.h"
+#include "ui/training/RepeatSeries.h"
 
 #include <QList>
 #include <QMainWindow>
@@ -29,7 +30,6 @@ struct RunRecord;
 
 namespace attnlab::ui {
 
-class AttentionHeatmap;
 class CompareView;
 class ExplorerView;
 class LiveComparisonView;
@@ -39,8 +39,11 @@ class RunDetailsView;
 class RunDifferencesView;
 class RunActions;
 class RunListPanel;
+class RunToolBar;
 class SetupPanel;
-class TrainingCurvesPlot;
+class DeviceLabel;
+class TrainingView;
+class Workspace;
 class TrainingWorker;
 
 // The designer in a dock on the left, the run toolbar (Train, Stop, Compare, progress) on top, the workspace
@@ -55,8 +58,8 @@ public:
     // The parts are reached by their object names (setupPanel, trainingCurvesPlot, attentionHeatmap,
     // runListPanel, trainingWorker, trainingProgress, deviceLabel, ...); the window's own state is here.
     bool isTraining() const;
-    qint64 liveRunId() const { return liveRunId_; }
-    qint64 shownRunId() const { return shownRunId_; } // the run in the plots (0: a live run not yet stored)
+    qint64 liveRunId() const;
+    qint64 shownRunId() const; // the run in the plots (0: a live run not yet stored)
     QString storePath() const { return dbPath_; }
 
 public slots:
@@ -97,14 +100,10 @@ private:
     void onRunFinished(qint64 runId, const attnlab::RunSummary& summary);
     void onFailed(const QString& message);
     void onIdle();
-    void showLive(); // the live run in the plots, from what it has sent so far
-    void showNoAttention(int steps, int evalEvery);
-    void createMenus();
-    void createRunToolBar();
     void startRun(attnlab::TrainConfig config); // one run of the form's configuration (a repeat: seed + i)
-    void showRepeatSummary();
     void updateSummaryLine(); // the designer in one line, shown in presentation mode
     void showWarning(const QString& title, const QString& text); // window-modal, not blocking
+    static bool keepCheckpoints(); // Runs → Keep each run's weights (QSettings)
     static QString runHeadline(qint64 runId, const std::string& model, const std::string& position,
                                const std::string& dataset);
 
@@ -112,10 +111,9 @@ private:
     std::unique_ptr<RunStore> store_; // the GUI thread's own connection, for reading history
     TrainingWorker* worker_;
     SetupPanel* setup_;
-    TrainingCurvesPlot* curves_;
-    AttentionHeatmap* heatmap_;
+    TrainingView* training_; // the Training tab: curves and attention, live or stored
     RunListPanel* runList_;
-    QTabWidget* workspace_;       // Training, Explorer, Compare, Results matrix, Run details
+    Workspace* workspace_; // Training, Explorer, Compare, Results matrix, Run details, Side by side
     QSplitter* compareArea_;
     CompareView* compareView_;
     RunDifferencesView* differences_;
@@ -123,34 +121,19 @@ private:
     RunDetailsView* details_;
     ExplorerView* explorer_;
     QWidget* explorerPage_; // the explorer's tab: explorer_ in a scroll area
-    QLabel* device_;
+    DeviceLabel* device_;
     QLabel* loss_;
-    QProgressBar* progress_;
-    QToolBar* runBar_;
-    QPushButton* train_;
-    QPushButton* stop_;
+    RunToolBar* runBar_; // Train, Stop, Compare, progress
     QLabel* summary_; // the designer in one line (presentation mode)
     QDockWidget* designerDock_;
     QDockWidget* runsDock_;
     PresentationMode* presentation_;
     LiveComparisonView* live_;   // the Side by side tab
-    QPushButton* compare_;
-    std::vector<TrainConfig> pendingComparison_; // added with addToComparison, or a lesson's
-    QString pendingTitle_;
     // Repeats from the form: the runs still to train after this one, and the finished runs' results.
-    int repeatsLeft_ = 0;
-    std::vector<RunSummary> repeatResults_;
+    RepeatSeries repeats_;
     RunActions* runActions_; // rename, tag, note, delete the selected runs (Runs menu, context menu)
 
-    // The live run, kept in memory so it can be shown again after looking at another run.
-    qint64 liveRunId_ = 0;
-    TrainConfig liveConfig_;
-    QString liveTitle_;
-    QString liveSubtitle_;
-    std::vector<MetricPoint> liveMetrics_;
-    std::optional<AttentionSnapshot> liveAttention_;
-    bool showingLive_ = false;
-    qint64 shownRunId_ = 0;
+    TrainConfig liveConfig_; // the live run's configuration (a repeat series: the next one is seed + 1)
 };
 
 } // namespace attnlab::ui

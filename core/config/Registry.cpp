@@ -85,6 +85,18 @@ std::string Registry::nameOf(const std::vector<RegistryEntry>& list, const std::
     return entry ? entry->name : id;
 }
 
+bool Registry::takesPosition(const std::string& model)
+{
+    const RegistryEntry* entry = find(models(), model);
+    return !entry || !(entry->positions.size() == 1 && entry->positions.front() == "none");
+}
+
+std::string Registry::modelLabel(const std::string& model, const std::string& position)
+{
+    const std::string name = nameOf(models(), model);
+    return takesPosition(model) ? name + " + " + nameOf(positions(), position) : name;
+}
+
 const RegistryEntry* Registry::find(const std::vector<RegistryEntry>& list, const std::string& id)
 {
     for (const auto& entry : list)

@@ -16,6 +16,12 @@ public:
     static std::string idList(const std::vector<RegistryEntry>& list);
     // The entry's display name ("Relative (RPR)"), or the id itself when the list has no such entry.
     static std::string nameOf(const std::vector<RegistryEntry>& list, const std::string& id);
+    // Whether the model has a choice of position technique (the SANs); RNNs, CNN and the time-series
+    // baselines take none. Unknown models: true (their position is shown rather than hidden).
+    static bool takesPosition(const std::string& model);
+    // "SSAN + Relative (RPR)", or "LSTM" alone for a model that takes no position technique ("DA-RNN +
+    // None" would suggest a choice that does not exist).
+    static std::string modelLabel(const std::string& model, const std::string& position);
 };
 
 } // namespace attnlab

@@ -360,15 +360,10 @@ void ExplorerView::setRun(qint64 runId)
     clear(QString());
     runId_ = runId;
     run_ = *record;
-    const RegistryEntry* model = Registry::find(Registry::models(), run_.model);
-    const RegistryEntry* position = Registry::find(Registry::positions(), run_.position);
-    const RegistryEntry* dataset = Registry::find(Registry::datasets(), run_.dataset);
-    const bool takesPosition = model && !(model->positions.size() == 1 && model->positions.front() == "none");
-    header_->setText(tr("Run #%1 · %2%3 on %4")
+    header_->setText(tr("Run #%1 · %2 on %3")
                          .arg(runId)
-                         .arg(model ? qs(model->name) : qs(run_.model))
-                         .arg(takesPosition && position ? QStringLiteral(" + ") + qs(position->name) : QString())
-                         .arg(dataset ? qs(dataset->name) : qs(run_.dataset)));
+                         .arg(qs(Registry::modelLabel(run_.model, run_.position)),
+                              qs(Registry::nameOf(Registry::datasets(), run_.dataset))));
 
     // The timeline: steps only (one snapshot is read at a time), the probes, and the dev curve.
     steps_ = store_->attentionSteps(runId);

@@ -53,6 +53,16 @@ RunActions::RunActions(RunListPanel* runList, QWidget* dialogParent)
     separator->setSeparator(true);
     runList_->addRunActions({rename_, tag_, note_, separator, delete_});
     connect(runList_, &RunListPanel::selectionChanged, this, &RunActions::updateEnabled);
+    // Tags and notes edited in the list's cells are written the same way as the menu's.
+    connect(runList_, &RunListPanel::tagsEdited, this, [this](qint64 runId, const QStringList& tags) {
+        std::vector<std::string> list;
+        for (const QString& t : tags)
+            list.push_back(t.toStdString());
+        write([&] { store_->setTags(runId, list); }, tr("tags of run #%1 saved").arg(runId));
+    });
+    connect(runList_, &RunListPanel::notesEdited, this, [this](qint64 runId, const QString& notes) {
+        write([&] { store_->setNotes(runId, notes.toStdString()); }, tr("notes of run #%1 saved").arg(runId));
+    });
     updateEnabled();
 }
 

@@ -63,8 +63,7 @@ RunTableModel::Row RunTableModel::rowFrom(const RunRecord& run)
     r.dataset = qs(run.dataset);
     r.model = qs(run.model);
     r.position = qs(run.position);
-    if (const auto* entry = Registry::find(Registry::models(), run.model))
-        r.takesPosition = !(entry->positions.size() == 1 && entry->positions.front() == "none");
+    r.takesPosition = Registry::takesPosition(run.model);
     r.device = qs(run.device);
     QStringList tags;
     for (const auto& t : run.tags)

@@ -184,12 +184,49 @@ void LiveComparisonView::reset()
 
 QString LiveComparisonView::labelOf(const TrainConfig& config) const
 {
-    // A model that takes no position technique (RNNs, CNN) is named alone.
-    const RegistryEntry* entry = Registry::find(Registry::models(), config.model.model);
-    const bool takesPosition = entry && entry->positions.size() > 1;
-    return takesPosition ? tr("%1 + %2").arg(entryName(Registry::models(), config.model.model),
-                                             entryName(Registry::positions(), config.model.position))
-                         : entryName(Registry::models(), config.model.model);
+    return qs(Registry::modelLabel(config.model.model, config.model.position));
+}
+
+void LiveComparisonView::setPlan(const std::vector<TrainConfig>& configs, const QString& title)
+{
+    plan_ = configs;
+    planTitle_ = title;
+    emit planChanged(planSize());
+}
+
+QString LiveComparisonView::addToPlan(const TrainConfig& config)
+{
+    if (isRunning()) // the running comparison's queue: it starts when threads free up
+        return enqueue(config) < 0 ? tr("A comparison trains on one dataset; this configuration uses another")
+                                   : tr("%1 joins the running comparison").arg(labelOf(config));
+    if (!planTitle_.isEmpty()) { // a lesson was waiting: the user builds their own list now
+        plan_.clear();
+        planTitle_.clear();
+    }
+    plan_.push_back(config);
+    emit planChanged(planSize());
+    return tr("%1 added to the side-by-side list (%2 in all); Compare trains them together")
+        .arg(labelOf(config))
+        .arg(planSize());
+}
+
+QString LiveComparisonView::startPlan(const std::string& dataDir, const std::string& checkpointDir)
+{
+    if (plan_.size() < 2)
+        return tr("Choose a lesson in Start from, or add 2 to 4 configurations with Add to side by side (Ctrl+B), then Compare");
+    std::vector<TrainConfig> configs = plan_;
+    for (TrainConfig& c : configs) {
+        if (c.dataDir.empty())
+            c.dataDir = dataDir;
+        if (c.checkpointDir.empty())
+            c.checkpointDir = checkpointDir;
+    }
+    if (const QString problem = start(configs); !problem.isEmpty())
+        return tr("Cannot compare: %1").arg(problem);
+    plan_.clear();
+    planTitle_.clear();
+    emit planChanged(0);
+    return {};
 }
 
 QString LiveComparisonView::start(const std::vector<TrainConfig>& configs)

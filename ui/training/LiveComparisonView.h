@@ -38,6 +38,16 @@ public:
     QString start(const std::vector<attnlab::TrainConfig>& configs);
     // Adds a run to the comparison; it starts when a worker is free. Its index, or -1 (another dataset).
     int enqueue(const attnlab::TrainConfig& config);
+    // The comparison to start next, "the plan": a lesson's configurations, or those added one by one (Add to
+    // side by side). planChanged says how many wait (the toolbar's "Compare (n)").
+    void setPlan(const std::vector<attnlab::TrainConfig>& configs, const QString& title);
+    // To the running comparison's queue when one runs, else to the plan (the user's own list replaces a
+    // lesson's). What happened, in words, for the status bar.
+    QString addToPlan(const attnlab::TrainConfig& config);
+    int planSize() const { return static_cast<int>(plan_.size()); }
+    // Starts the plan; configurations without a data or checkpoint folder get these. "" when it started,
+    // else why not, in words.
+    QString startPlan(const std::string& dataDir, const std::string& checkpointDir);
     // How many train at once (0: as many as start() was given, at most 4).
     void setConcurrency(int concurrency);
     void stopAll();          // every run stops before its next batch; queued ones never start
@@ -53,6 +63,7 @@ public:
 signals:
     void runStored(qint64 runId); // a compared run ended and is in the store
     void allFinished();
+    void planChanged(int waiting);
 
 private:
     struct EntryWidgets {
@@ -81,6 +92,8 @@ private:
     QTableView* results_;
     ComparisonResultsModel* resultsModel_;
     std::vector<EntryWidgets> entries_;
+    std::vector<attnlab::TrainConfig> plan_;
+    QString planTitle_; // the lesson's title; empty: the user's own list
 };
 
 } // namespace attnlab::ui

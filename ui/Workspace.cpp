@@ -1,0 +1,43 @@
+#include "ui/Workspace.h"
+
+#include "ui/analysis/CompareView.h"
+#include "ui/analysis/ResultsMatrixView.h"
+#include "ui/analysis/RunDetailsView.h"
+#include "ui/analysis/RunDifferencesView.h"
+#include "ui/explorer/ExplorerView.h"
+#include "ui/training/LiveComparisonView.h"
+#include "ui/training/TrainingView.h"
+
+#include <QScrollArea>
+#include <QSplitter>
+
+namespace attnlab::ui {
+
+Workspace::Workspace(const QString& dbPath, QWidget* parent)
+    : QTabWidget(parent), training_(new TrainingView), explorer_(new ExplorerView), explorerPage_(new QScrollArea),
+      compareArea_(new QSplitter(Qt::Vertical)), compareView_(new CompareView), differences_(new RunDifferencesView),
+      matrix_(new ResultsMatrixView), details_(new RunDetailsView), live_(new LiveComparisonView(dbPath))
+{
+    setObjectName(QStringLiteral("workspaceTabs"));
+    setDocumentMode(true);
+    addTab(training_, tr("&Training"));
+    explorerPage_->setObjectName(QStringLiteral("explorerScroll"));
+    explorerPage_->setWidget(explorer_);
+    explorerPage_->setWidgetResizable(true);
+    explorerPage_->setFrameShape(QFrame::NoFrame);
+    addTab(explorerPage_, tr("E&xplorer"));
+    compareArea_->setObjectName(QStringLiteral("compareSplitter"));
+    compareArea_->addWidget(compareView_);
+    compareArea_->addWidget(differences_);
+    compareArea_->setStretchFactor(0, 3);
+    compareArea_->setStretchFactor(1, 1);
+    addTab(compareArea_, tr("&Compare"));
+    addTab(matrix_, tr("Results &matrix"));
+    addTab(details_, tr("Run &details"));
+    live_->setObjectName(QStringLiteral("liveComparisonView"));
+    addTab(live_, tr("&Side by side"));
+}
+
+QWidget* Workspace::explorerPage() const { return explorerPage_; }
+
+} // namespace attnlab::ui

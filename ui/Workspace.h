@@ -1,0 +1,49 @@
+#pragma once
+#include <QString>
+#include <QTabWidget>
+
+class QScrollArea;
+class QSplitter;
+
+namespace attnlab::ui {
+
+class CompareView;
+class ExplorerView;
+class LiveComparisonView;
+class ResultsMatrixView;
+class RunDetailsView;
+class RunDifferencesView;
+class TrainingView;
+
+// The window's centre: one tab per view, in the order of View → Ctrl+1..6: Training (the live or selected
+// run), Explorer (the selected run's model; it scrolls below ~630 px of height, a projector's 720 lines
+// less the toolbar and the runs dock), Compare (the selection's curves and differences), Results matrix,
+// Run details, Side by side. The window wires them to the run list, the store and the worker.
+class Workspace : public QTabWidget {
+    Q_OBJECT
+public:
+    explicit Workspace(const QString& dbPath, QWidget* parent = nullptr);
+
+    TrainingView* training() const { return training_; }
+    ExplorerView* explorer() const { return explorer_; }
+    QWidget* explorerPage() const; // the explorer's tab (a scroll area)
+    QSplitter* compareArea() const { return compareArea_; }
+    CompareView* compareView() const { return compareView_; }
+    RunDifferencesView* differences() const { return differences_; }
+    ResultsMatrixView* matrix() const { return matrix_; }
+    RunDetailsView* details() const { return details_; }
+    LiveComparisonView* live() const { return live_; }
+
+private:
+    TrainingView* training_;
+    ExplorerView* explorer_;
+    QScrollArea* explorerPage_;
+    QSplitter* compareArea_;
+    CompareView* compareView_;
+    RunDifferencesView* differences_;
+    ResultsMatrixView* matrix_;
+    RunDetailsView* details_;
+    LiveComparisonView* live_;
+};
+
+} // namespace attnlab::ui

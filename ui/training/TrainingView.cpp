@@ -1,0 +1,123 @@
+#include "ui/training/TrainingView.h"
+
+#include "ui/plots/AttentionHeatmap.h"
+#include "ui/plots/TrainingCurvesPlot.h"
+
+namespace attnlab::ui {
+
+TrainingView::TrainingView(QWidget* parent)
+    : QSplitter(Qt::Horizontal, parent), curves_(new TrainingCurvesPlot), heatmap_(new AttentionHeatmap)
+{
+    setObjectName(QStringLiteral("plotSplitter"));
+    addWidget(curves_);
+    addWidget(heatmap_);
+    // The curves and the map share the space 5 : 4 as the window grows.
+    setStretchFactor(0, 5);
+    setStretchFactor(1, 4);
+    setSizes({600, 480});
+}
+
+void TrainingView::beginLive(int plannedSteps, int evalEvery, const QString& title, const QString& subtitle)
+{
+    liveRunId_ = 0;
+    livePlannedSteps_ = plannedSteps;
+    liveEvalEvery_ = evalEvery;
+    liveMetrics_.clear();
+    liveAttention_.reset();
+    liveTitle_ = title;
+    liveSubtitle_ = subtitle;
+    showLive();
+}
+
+void TrainingView::liveStarted(qint64 runId, const QString& title, const QString& subtitle)
+{
+    liveRunId_ = runId;
+    liveTitle_ = title;
+    if (!subtitle.isEmpty())
+        liveSubtitle_ = subtitle;
+    if (showingLive_) {
+        shownRunId_ = runId;
+        curves_->setTitle(liveTitle_, liveSubtitle_);
+    }
+}
+
+void TrainingView::addLiveMetrics(const std::vector<MetricPoint>& points)
+{
+    liveMetrics_.insert(liveMetrics_.end(), points.begin(), points.end());
+    if (showingLive_)
+        curves_->addMetrics(points);
+}
+
+void TrainingView::setLiveAttention(const AttentionSnapshot& snapshot)
+{
+    liveAttention_ = snapshot;
+    if (showingLive_)
+        heatmap_->setSnapshot(*liveAttention_);
+}
+
+void TrainingView::liveFinished(const QString& subtitle, int steps)
+{
+    if (!showingLive_)
+        return;
+    liveSubtitle_ = subtitle;
+    curves_->setTitle(liveTitle_, liveSubtitle_);
+    if (!liveAttention_)
+        showNoAttention(steps, liveEvalEvery_);
+}
+
+void TrainingView::setLiveSubtitle(const QString& subtitle)
+{
+    liveSubtitle_ = subtitle;
+    curves_->setTitle(liveTitle_, subtitle);
+}
+
+void TrainingView::showLive()
+{
+    // What arrived so far is in memory (nothing yet when the run has just started), and more is on its way.
+    showingLive_ = true;
+    shownRunId_ = liveRunId_;
+    curves_->clear();
+    curves_->setPlannedSteps(livePlannedSteps_);
+    curves_->setTitle(liveTitle_, liveSubtitle_);
+    curves_->addMetrics(liveMetrics_);
+    if (liveAttention_)
+        heatmap_->setSnapshot(*liveAttention_);
+    else
+        heatmap_->showPlaceholder(tr("Waiting for the first dev evaluation (every %1 steps)…").arg(liveEvalEvery_));
+}
+
+void TrainingView::showStored(qint64 runId, const QString& title, const QString& subtitle, int plannedSteps,
+                              const std::vector<MetricPoint>& metrics, const std::optional<AttentionSnapshot>& snapshot,
+                              int steps, int evalEvery)
+{
+    showingLive_ = false;
+    shownRunId_ = runId;
+    curves_->clear();
+    curves_->setPlannedSteps(plannedSteps);
+    curves_->setTitle(title, subtitle);
+    curves_->setMetrics(metrics);
+    if (snapshot)
+        heatmap_->setSnapshot(*snapshot);
+    else
+        showNoAttention(steps, evalEvery);
+}
+
+void TrainingView::showNothing()
+{
+    showingLive_ = false;
+    shownRunId_ = 0;
+    curves_->clear();
+    curves_->setTitle(tr("No run selected"));
+    heatmap_->showPlaceholder(tr("Select a run to show its attention."));
+}
+
+void TrainingView::showNoAttention(int steps, int evalEvery)
+{
+    // Snapshots come with every dev evaluation; a run that passed one without any has no attention.
+    if (evalEvery > 0 && steps < evalEvery)
+        heatmap_->showPlaceholder(tr("The run ended before its first dev evaluation, so there is no attention to show."));
+    else
+        heatmap_->showPlaceholder(tr("This model has no attention."));
+}
+
+} // namespace attnlab::ui

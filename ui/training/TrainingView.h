@@ -1,0 +1,61 @@
+#pragma once
+#include "ui/training/CoreMetaTypes.h"
+
+#include <QSplitter>
+#include <QString>
+
+#include <optional>
+#include <vector>
+
+namespace attnlab::ui {
+
+class AttentionHeatmap;
+class TrainingCurvesPlot;
+
+// The Training tab: the curves and the probe sentence's attention, of the live run or of a stored one.
+// The live run is kept in memory (what it has sent so far), so it can be shown again after looking at
+// another run; a stored run is read by the window and handed over whole. Parts by object name:
+// trainingCurvesPlot, attentionHeatmap (the splitter itself is plotSplitter).
+class TrainingView : public QSplitter {
+    Q_OBJECT
+public:
+    explicit TrainingView(QWidget* parent = nullptr);
+
+    bool showingLive() const { return showingLive_; }
+    qint64 liveRunId() const { return liveRunId_; }
+    qint64 shownRunId() const { return shownRunId_; } // the run in the plots (0: a live run not yet stored)
+    TrainingCurvesPlot* curves() const { return curves_; }
+    AttentionHeatmap* heatmap() const { return heatmap_; }
+
+    // A live run: begun (nothing stored yet), started (stored as runId), its points and snapshots, its end.
+    void beginLive(int plannedSteps, int evalEvery, const QString& title, const QString& subtitle);
+    void liveStarted(qint64 runId, const QString& title, const QString& subtitle); // subtitle empty: unchanged
+    void addLiveMetrics(const std::vector<MetricPoint>& points);
+    void setLiveAttention(const AttentionSnapshot& snapshot); // the latest evaluation's probe sentence
+    void liveFinished(const QString& subtitle, int steps);
+    void setLiveSubtitle(const QString& subtitle); // e.g. the repeats' mean ± std
+    void showLive();
+
+    // A stored run, as the window read it: its curves and latest snapshot (none: a placeholder that says why).
+    void showStored(qint64 runId, const QString& title, const QString& subtitle, int plannedSteps,
+                    const std::vector<MetricPoint>& metrics, const std::optional<AttentionSnapshot>& snapshot,
+                    int steps, int evalEvery);
+    void showNothing(); // no run selected (another store, the shown run deleted)
+
+private:
+    void showNoAttention(int steps, int evalEvery);
+
+    TrainingCurvesPlot* curves_;
+    AttentionHeatmap* heatmap_;
+    qint64 liveRunId_ = 0;
+    int livePlannedSteps_ = 0;
+    int liveEvalEvery_ = 0;
+    QString liveTitle_;
+    QString liveSubtitle_;
+    std::vector<MetricPoint> liveMetrics_;
+    std::optional<AttentionSnapshot> liveAttention_;
+    bool showingLive_ = false;
+    qint64 shownRunId_ = 0;
+};
+
+} // namespace attnlab::ui
