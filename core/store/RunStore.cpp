@@ -10,9 +10,11 @@
 #include "core/store/RunStoreSchema.h"
 #include "core/store/SqliteConnection.h"
 #include "core/store/SqliteStatement.h"
+#include "core/store/StoreLockedError.h"
 #include "core/store/StoredJson.h"
 
 #include <nlohmann/json.hpp>
+#include <sqlite3.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -118,6 +120,18 @@ struct RunStore::Impl {
         return readerQueries.get();
     }
 
+    void configure()
+    {
+        const SqliteConnection& c = connection;
+        c.exec("PRAGMA foreign_keys = ON");
+        c.execRetryingWhileBusy("PRAGMA journal_mode = WAL"); // see there: no busy handler for it
+        c.exec("PRAGMA synchronous = NORMAL");
+        // Listing 10,000 runs reads ~15 MB of rows; a 32 MiB page cache (2 MiB by default) keeps a refresh of
+        // an unchanged store from reading them again through the file. (Memory-mapped reads were tried and
+        // cost more on a connection's first listing than they saved.)
+        c.exec("PRAGMA cache_size = -32768");
+    }
+
     SqliteConnection connection;
     RunQueries queries;
     int busyTimeoutMs;
@@ -131,15 +145,8 @@ RunStore::RunStore(const std::string& path, int busyTimeoutMs)
 {
     // Reading the schema first turns "file is not a database" into a clear error here; if anything
     // throws, impl_ closes the connection.
-    const SqliteConnection& c = impl_->connection;
-    c.exec("PRAGMA foreign_keys = ON");
-    c.execRetryingWhileBusy("PRAGMA journal_mode = WAL"); // see there: no busy handler for it
-    c.exec("PRAGMA synchronous = NORMAL");
-    // Listing 10,000 runs reads ~15 MB of rows; a 32 MiB page cache (2 MiB by default) keeps a refresh of
-    // an unchanged store from reading them again through the file. (Memory-mapped reads were tried and
-    // cost more on a connection's first listing than they saved.)
-    c.exec("PRAGMA cache_size = -32768");
-    RunStoreSchema(c).migrate();
+    impl_->configure();
+    RunStoreSchema(impl_->connection).migrate();
     markInterruptedRuns();
 }
 
@@ -220,8 +227,23 @@ void RunStore::appendAttention(std::int64_t runId, const AttentionSnapshot& snap
 void RunStore::finishRun(std::int64_t runId, const RunSummary& summary)
 {
     std::lock_guard lock(impl_->mutex);
+    try {
+        writeFinish(runId, summary);
+    } catch (const StoreLockedError&) {
+        throw;
+    } catch (const std::runtime_error&) {
+        // Most often the disk is full or a size limit hit, and the write-ahead log is what cannot grow:
+        // moving it into the database and emptying it may make room for this one row, the run's end.
+        sqlite3_wal_checkpoint_v2(impl_->connection.handle(), nullptr, SQLITE_CHECKPOINT_TRUNCATE, nullptr, nullptr);
+        writeFinish(runId, summary);
+    }
+}
+
+void RunStore::writeFinish(std::int64_t runId, const RunSummary& summary)
+{
     SqliteStatement s(impl_->connection,
-                      "UPDATE runs SET status=?, finished_at=?, steps=?, seconds=?, best_dev=?, best_step=?,"
+                      "UPDATE runs SET status=?, finished_at=?, steps=MAX(?, (SELECT COALESCE(MAX(step), 0) FROM metrics WHERE"
+                      " run_id=runs.id)), seconds=?, best_dev=?, best_step=?,"
                       " test_accuracy=?, params=?, device=COALESCE(NULLIF(?, ''), device), message=?, summary_json=?,"
                       " regression=?, test_macro_f1=?, test_rmse=?, test_mae=?, test_mape=?, best_dev_rmse=?,"
                       " stopped_early=? WHERE id=?");
@@ -517,6 +539,31 @@ std::vector<RunAggregate> RunStore::aggregates() const
 std::vector<RunAggregate> RunStore::aggregatesOf(const std::vector<RunRecord>& runs)
 {
     return RunAggregates::of(runs);
+}
+
+bool RunStore::restoreIfDeleted()
+{
+    std::lock_guard lock(impl_->mutex);
+    SqliteConnection& c = impl_->connection;
+    const std::string& file = c.path();
+    if (file.empty() || file == ":memory:" || file.rfind("file:", 0) == 0 || !c.hasMoved())
+        return false;
+    std::error_code error;
+    if (std::filesystem::exists(file, error))
+        throw std::runtime_error("run store " + file + ": the database file was replaced by another file while runs "
+                                 "were being written to it; the runs of the old file are only in this process now, "
+                                 "so move the new file away to have them written back");
+    // The open connection still reads the deleted file: a consistent copy of it goes back under its name.
+    {
+        SqliteStatement copy(c, "VACUUM INTO ?");
+        copy.bind(1, file);
+        copy.step();
+    } // finalised: the connection closes only without statements
+    impl_->readerQueries.reset();
+    impl_->readerConnection.reset();
+    c.reopen();
+    impl_->configure();
+    return true;
 }
 
 int RunStore::markInterruptedRuns()

@@ -18,7 +18,8 @@ namespace attnlab {
 // The SQLite run store: the single source of truth for history. WAL mode, batched inserts, schema
 // version in PRAGMA user_version with migrations run at open. Opening it marks runs whose process died
 // (status still "running", owner pid gone) as interrupted. Errors throw std::runtime_error naming the
-// file ("run store FILE: ..."), with plain words for a locked or a corrupt file.
+// file ("run store FILE: ..."), with plain words for a locked (StoreLockedError), corrupt, read-only or
+// deleted file and a full disk.
 // One connection per object; every method takes an internal lock, so the StoreObserver's writer thread
 // may share the training thread's store.
 class RunStore {
@@ -42,6 +43,8 @@ public:
     std::int64_t beginRun(const RunInfo& info);
     void appendMetrics(std::int64_t runId, const std::vector<MetricPoint>& points); // one transaction
     void appendAttention(std::int64_t runId, const AttentionSnapshot& snapshot);
+    // A failed write (a full disk, say) is tried once more after the write-ahead log is checkpointed into
+    // the database and emptied, so that a run that failed for want of room can still say why.
     void finishRun(std::int64_t runId, const RunSummary& summary);
     void setEnvironment(std::int64_t runId, const std::string& json);
     void setTags(std::int64_t runId, const std::vector<std::string>& tags);
@@ -82,6 +85,11 @@ public:
     // The same from runs already listed (all of them): a view that has listRuns() needs no second query.
     static std::vector<RunAggregate> aggregatesOf(const std::vector<RunRecord>& runs);
     int markInterruptedRuns();                        // returns how many were marked
+    // When the file was deleted (or moved) while this connection had it open, writes the database as this
+    // connection sees it back under its path (VACUUM INTO) and reopens it there, so nothing written before
+    // or after is lost; returns whether it did. Throws std::runtime_error naming the file when another
+    // file has taken the path. Called by StoreObserver's writer after each commit.
+    bool restoreIfDeleted();
 
     // Export and import (RunExport): everything about one run, and adding such a bundle under a new id
     // in one transaction. importRun returns 0 and adds nothing when a run with the same uuid exists.
@@ -98,6 +106,8 @@ public:
     static std::string groupKeyOf(const std::string& configJson);
 
 private:
+    void writeFinish(std::int64_t runId, const RunSummary& summary); // the UPDATE of finishRun, lock held
+
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };

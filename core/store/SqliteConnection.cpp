@@ -1,7 +1,11 @@
 #include "core/store/SqliteConnection.h"
+#include "core/store/StoreLockedError.h"
 
 #include <sqlite3.h>
 
+#include <sys/resource.h>
+
+#include <cerrno>
 #include <chrono>
 #include <filesystem>
 #include <stdexcept>
@@ -16,14 +20,32 @@ SqliteConnection::SqliteConnection(const std::string& path, int busyTimeoutMs)
     std::error_code ec;
     if (!parent.empty())
         std::filesystem::create_directories(parent, ec); // a failure shows as "cannot open" below
-    if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
+    open();
+}
+
+void SqliteConnection::open()
+{
+    if (sqlite3_open_v2(path_.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
                         nullptr) != SQLITE_OK) {
         std::string message = db_ ? sqlite3_errmsg(db_) : "cannot allocate";
         sqlite3_close(db_);
         db_ = nullptr;
-        throw std::runtime_error("run store " + path + ": cannot open: " + message);
+        throw std::runtime_error("run store " + path_ + ": cannot open: " + message);
     }
-    sqlite3_busy_timeout(db_, busyTimeoutMs);
+    sqlite3_busy_timeout(db_, busyTimeoutMs_);
+}
+
+void SqliteConnection::reopen()
+{
+    sqlite3_close(db_);
+    db_ = nullptr;
+    open();
+}
+
+bool SqliteConnection::hasMoved() const
+{
+    int moved = 0;
+    return sqlite3_file_control(db_, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK && moved != 0;
 }
 
 SqliteConnection::~SqliteConnection()
@@ -45,24 +67,69 @@ int SqliteConnection::changes() const
 void SqliteConnection::fail(int rc) const
 {
     const std::string detail = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
+    const int extended = db_ ? sqlite3_extended_errcode(db_) : rc;
+    const int systemError = db_ ? sqlite3_system_errno(db_) : 0;
     std::string message;
+    // Writing failed for want of room: SQLite says FULL for ENOSPC, but a plain I/O error for a file-size
+    // limit (EFBIG), and the errno it keeps is often another call's by now, so the files are looked at too.
+    const bool ioError = (rc & 0xff) == SQLITE_FULL || (rc & 0xff) == SQLITE_IOERR;
+    const bool overLimit = ioError && (systemError == EFBIG || reachesFileSizeLimit());
+    const bool diskFull = ioError && !overLimit &&
+                          ((rc & 0xff) == SQLITE_FULL || systemError == ENOSPC || systemError == EDQUOT || diskIsFull());
+    if (overLimit || diskFull) {
+        const std::string why = overLimit               ? "the file size limit of this process was reached (ulimit -f)"
+                                : systemError == EDQUOT ? "the disk quota is used up"
+                                                        : "the disk is full";
+        message = "cannot write: " + why + " (" + detail + "); free space or raise the limit and train again; the runs "
+                  "stored before are intact";
+        throw std::runtime_error("run store " + path_ + ": " + message);
+    }
     switch (rc & 0xff) {
     case SQLITE_BUSY:
     case SQLITE_LOCKED:
         message = "the database is locked by another process (still busy after " + std::to_string(busyTimeoutMs_) +
                   " ms); close the other program using it (another Attention Lab or an sqlite3 shell) and try "
                   "again (" + detail + ")";
-        break;
+        throw StoreLockedError("run store " + path_ + ": " + message);
     case SQLITE_NOTADB:
         message = "not an Attention Lab run database (" + detail + ")";
         break;
     case SQLITE_CORRUPT:
         message = "the run database is damaged (" + detail + "); restore a backup or use a new file";
         break;
+    case SQLITE_READONLY:
+        message = extended == SQLITE_READONLY_DBMOVED
+                      ? "the database file was deleted or moved while open (" + detail + ")"
+                      : "the database file is read-only, so no run can be stored in it (" + detail +
+                            "); make it writable, or give another file (--db, File > Open run database)";
+        break;
     default:
         message = detail;
     }
     throw std::runtime_error("run store " + path_ + ": " + message);
+}
+
+bool SqliteConnection::reachesFileSizeLimit() const
+{
+    rlimit limit{};
+    if (getrlimit(RLIMIT_FSIZE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY)
+        return false;
+    // A write that failed went past the limit: one of the files is within a page or two of it.
+    const std::uintmax_t margin = 2 * 65536;
+    for (const char* suffix : {"", "-wal", "-journal"}) {
+        std::error_code error;
+        const std::uintmax_t size = std::filesystem::file_size(path_ + suffix, error);
+        if (!error && size + margin >= static_cast<std::uintmax_t>(limit.rlim_cur))
+            return true;
+    }
+    return false;
+}
+
+bool SqliteConnection::diskIsFull() const
+{
+    std::error_code error;
+    const auto space = std::filesystem::space(std::filesystem::absolute(path_, error).parent_path(), error);
+    return !error && space.available < 1024 * 1024;
 }
 
 void SqliteConnection::exec(const std::string& sql) const

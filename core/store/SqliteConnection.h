@@ -8,8 +8,9 @@ struct sqlite3;
 namespace attnlab {
 
 // One open SQLite connection of the run store (private to core/store) and the words for its failures:
-// every error names the file ("run store FILE: ..."), and the two a user can act on (another process
-// holds the lock; the file is not a run store or is damaged) say so plainly. Not thread-safe by itself:
+// every error names the file ("run store FILE: ..."), and those a user can act on (another process holds
+// the lock: a StoreLockedError; the file is not a run store or is damaged; the disk is full or a file-size
+// limit was hit; the file is read-only; it was deleted while open) say so plainly. Not thread-safe by itself:
 // RunStore serialises its calls.
 class SqliteConnection {
 public:
@@ -20,6 +21,11 @@ public:
     SqliteConnection& operator=(const SqliteConnection&) = delete;
 
     const std::string& path() const { return path_; }
+    // Whether the file this connection opened has been deleted, moved or replaced since (SQLite goes on
+    // writing to the open file, which then belongs to no name: every later row would be lost at exit).
+    bool hasMoved() const;
+    // Closes the connection and opens the file at path() again (after it was written back there).
+    void reopen();
     sqlite3* handle() const { return db_; }
     std::int64_t lastInsertId() const;
     int changes() const; // rows the last INSERT, UPDATE or DELETE touched
@@ -53,7 +59,10 @@ public:
     }
 
 private:
+    void open();
     void rollback() const;
+    bool reachesFileSizeLimit() const; // a file of the store is at this process's RLIMIT_FSIZE
+    bool diskIsFull() const;           // under 1 MiB free where the store lives
 
     sqlite3* db_ = nullptr;
     std::string path_;

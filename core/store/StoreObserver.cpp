@@ -1,4 +1,5 @@
 #include "core/store/StoreObserver.h"
+#include "core/store/StoreLockedError.h"
 
 #include <chrono>
 
@@ -28,15 +29,32 @@ void StoreObserver::onStarted(const RunInfo& info)
     {
         std::lock_guard lock(mutex_);
         runId_ = id;
+        dropping_ = false;
+        restored_ = false;
     }
     if (!writer_.joinable())
         writer_ = std::thread(&StoreObserver::writerLoop, this);
+}
+
+void StoreObserver::onProgress(const ProgressEvent&)
+{
+    if (runId_)
+        throwIfWriteFailed();
+}
+
+void StoreObserver::throwIfWriteFailed()
+{
+    if (!writeFailed_.load(std::memory_order_relaxed))
+        return;
+    std::lock_guard lock(mutex_);
+    rethrowWriteError();
 }
 
 void StoreObserver::onMetric(const MetricPoint& point)
 {
     if (!runId_)
         return;
+    throwIfWriteFailed();
     std::lock_guard lock(mutex_);
     metrics_.push_back(point);
     ++queuedCount_;
@@ -50,6 +68,7 @@ void StoreObserver::onAttention(const AttentionSnapshot& snapshot)
 {
     if (!runId_)
         return;
+    throwIfWriteFailed();
     std::lock_guard lock(mutex_);
     attention_.push_back(snapshot); // serialised on the writer thread
     ++queuedCount_;
@@ -61,6 +80,7 @@ void StoreObserver::onCheckpoint(const CheckpointRef& checkpoint)
 {
     if (!runId_)
         return;
+    throwIfWriteFailed();
     std::lock_guard lock(mutex_);
     checkpoints_.push_back(checkpoint);
     ++queuedCount_;
@@ -96,6 +116,7 @@ void StoreObserver::rethrowWriteError()
         return;
     auto error = error_;
     error_ = nullptr;
+    writeFailed_ = false;
     std::rethrow_exception(error);
 }
 
@@ -104,6 +125,7 @@ void StoreObserver::writerLoop()
     using Clock = std::chrono::steady_clock;
     std::unique_lock lock(mutex_);
     auto deadline = Clock::now() + std::chrono::seconds(1);
+    std::optional<Clock::time_point> lockedSince; // the file has been locked by another process since then
     for (;;) {
         wake_.wait_until(lock, deadline, [&] { return urgent_ || stopping_; });
         // Take the whole queue; whatever arrives from now on is stored within a second of now.
@@ -119,28 +141,69 @@ void StoreObserver::writerLoop()
         const std::uint64_t taken = queuedCount_;
         const std::int64_t runId = runId_;
         const bool stopping = stopping_;
-        const bool failed = error_ != nullptr;
+        const bool dropping = dropping_;
         urgent_ = false;
         lock.unlock();
 
+        // What is written leaves the vectors, so after an error they hold exactly what is not stored.
         std::exception_ptr error;
-        if (!failed) { // after a failure, events are dropped until flush() has reported it
-            try {
-                store_.appendMetrics(runId, metrics); // one transaction
-                for (const auto& snapshot : attention)
-                    store_.appendAttention(runId, snapshot);
-                for (const auto& c : checkpoints)
-                    store_.addCheckpoint(runId, c.step, c.path, c.sha256);
-                if (finished)
-                    store_.finishRun(runId, *finished);
-            } catch (...) {
-                error = std::current_exception();
+        bool locked = false;
+        if (dropping) { // after a failed write only the run's end is written: the failure and its reason
+            metrics.clear();
+            attention.clear();
+            checkpoints.clear();
+        }
+        try {
+            store_.appendMetrics(runId, metrics); // one transaction
+            metrics.clear();
+            for (; !attention.empty(); attention.erase(attention.begin()))
+                store_.appendAttention(runId, attention.front());
+            for (; !checkpoints.empty(); checkpoints.erase(checkpoints.begin()))
+                store_.addCheckpoint(runId, checkpoints.front().step, checkpoints.front().path,
+                                     checkpoints.front().sha256);
+            if (!dropping && store_.restoreIfDeleted())
+                restored_ = true;
+            if (finished) {
+                RunSummary summary = *finished;
+                if (restored_) {
+                    const std::string note = "the database file was deleted during the run and written back "
+                                             "from the open connection";
+                    summary.message = summary.message.empty() ? note : summary.message + "; " + note;
+                }
+                store_.finishRun(runId, summary);
+                finished.reset();
+                if (store_.restoreIfDeleted()) // deleted at the very end: the finished row goes back too
+                    restored_ = true;
             }
+            lockedSince.reset();
+        } catch (const StoreLockedError&) {
+            const auto now = Clock::now();
+            if (!lockedSince)
+                lockedSince = now;
+            if (now - *lockedSince < std::chrono::seconds(kLockedRetrySeconds))
+                locked = true; // another process holds the file: keep the rows and try again
+            else
+                error = std::current_exception();
+        } catch (...) {
+            error = std::current_exception();
         }
 
         lock.lock();
-        if (error && !error_)
-            error_ = error;
+        if (locked) { // back to the front of the queue, in order; nothing counts as stored yet
+            metrics_.insert(metrics_.begin(), metrics.begin(), metrics.end());
+            attention_.insert(attention_.begin(), attention.begin(), attention.end());
+            checkpoints_.insert(checkpoints_.begin(), checkpoints.begin(), checkpoints.end());
+            if (finished)
+                finished_ = finished;
+            continue;
+        }
+        if (error) {
+            dropping_ = true;
+            if (!error_) {
+                error_ = error;
+                writeFailed_ = true;
+            }
+        }
         storedCount_ = taken;
         stored_.notify_all();
         if (stopping && queuedCount_ == storedCount_)

@@ -19,15 +19,24 @@ namespace attnlab {
 // onAttention only queue; a writer thread commits the queue in one transaction at least once a second,
 // at once after a dev evaluation, and at the end, so a kill loses at most the last second.
 // onStarted creates the run synchronously (runId() is valid when it returns); onFinished waits until
-// the whole run is in the store, and rethrows a write error the writer met; the destructor drains.
+// the whole run is in the store; the destructor drains.
+// When a write fails (disk full, file-size limit, read-only file), the next event of the training thread
+// throws that error, so the run stops there and the trainer records it as failed with the store's message
+// rather than training on with nothing stored. A file locked by another process is waited for instead:
+// the rows stay queued and are written when the lock goes (for up to kLockedRetrySeconds, then it fails
+// too). A file deleted during the run is written back from the open connection (RunStore::restoreIfDeleted),
+// and the run's message says so.
 class StoreObserver : public TrainingObserver {
 public:
+    static constexpr int kLockedRetrySeconds = 60;
+
     explicit StoreObserver(RunStore& store);
     ~StoreObserver() override;
     StoreObserver(const StoreObserver&) = delete;
     StoreObserver& operator=(const StoreObserver&) = delete;
 
     void onStarted(const RunInfo& info) override;
+    void onProgress(const ProgressEvent& event) override;
     void onMetric(const MetricPoint& point) override;
     void onAttention(const AttentionSnapshot& snapshot) override;
     void onCheckpoint(const CheckpointRef& checkpoint) override;
@@ -43,6 +52,7 @@ public:
 private:
     void writerLoop();
     void rethrowWriteError(); // mutex_ held
+    void throwIfWriteFailed(); // on the training thread: a failed write ends the run at its next event
 
     RunStore& store_;
     std::vector<std::string> tags_;
@@ -59,7 +69,10 @@ private:
     std::uint64_t storedCount_ = 0; // ... and how many of them the writer has handled
     bool urgent_ = false;
     bool stopping_ = false;
-    std::exception_ptr error_; // a failed write, reported by the next flush()
+    std::exception_ptr error_; // a failed write, reported by the next event or flush()
+    std::atomic<bool> writeFailed_{false}; // error_ is set: read without the mutex on every event
+    bool dropping_ = false; // a write of this run failed: only its end (failed, with the reason) is written
+    bool restored_ = false; // the file was deleted during the run and written back (writer thread only)
     std::thread writer_;
 };
 

@@ -210,6 +210,7 @@ private Q_SLOTS:
         };
         QFile file(QString::fromStdString(ref.path));
         QVERIFY(file.open(QIODevice::ReadWrite));
+        const QByteArray whole = file.readAll();
         file.seek(file.size() / 2);
         const QByteArray original = file.read(1);
         file.seek(file.size() / 2);
@@ -218,6 +219,31 @@ private Q_SLOTS:
         QString why = refusal(ref);
         QVERIFY2(why.contains(QString::fromStdString(ref.path)) && why.contains("sha256") && why.contains("not loaded"),
                  qPrintable(why));
+        // Cut short (a copy that stopped half-way, a full disk): refused by the hash too, before LibTorch
+        // reads it; with its bytes back it loads again, so the hash is what refused it.
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        QCOMPARE(file.write(whole.left(whole.size() / 2)), whole.size() / 2);
+        file.close();
+        why = refusal(ref);
+        QVERIFY2(why.contains(QString::fromStdString(ref.path)) && why.contains("sha256") && why.contains("not loaded"),
+                 qPrintable(why));
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        QCOMPARE(file.write(whole), whole.size());
+        file.close();
+        QCOMPARE(refusal(ref), QString());
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        file.write(whole.left(100));
+        file.close();
+        // The run is still listed, with its results and the checkpoint it recorded: only its weights are refused.
+        const auto listed = store.listRuns();
+        QCOMPARE(listed.size(), std::size_t(1));
+        QCOMPARE(listed[0].id, run.runId);
+        QCOMPARE(QString::fromStdString(toString(listed[0].status)), QString("completed"));
+        const auto recorded = store.checkpoints(run.runId);
+        QVERIFY(std::any_of(recorded.begin(), recorded.end(), [&](const CheckpointRef& c) {
+            return c.path == ref.path && c.sha256 == ref.sha256;
+        }));
+        QVERIFY(!store.metrics(run.runId).empty());
 
         CheckpointRef unrecorded = ref;
         unrecorded.sha256.clear();

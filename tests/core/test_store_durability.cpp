@@ -8,6 +8,8 @@
 
 #include <QtCore/QElapsedTimer>
 #include <QtCore/QFile>
+#include <QtCore/QJsonDocument>
+#include <QtCore/QJsonObject>
 #include <QtCore/QProcess>
 #include <QtCore/QTemporaryDir>
 #include <QtTest/QtTest>
@@ -78,6 +80,43 @@ private Q_SLOTS:
         QCOMPARE(toString(store.run(observer.runId())->status), std::string("completed"));
     }
 
+    // Another process holds the file for longer than the busy timeout (here 200 ms, held 1.2 s) while a run
+    // writes: the writer's commit fails as locked, keeps its rows and tries again; training never waits,
+    // the run is not failed, and every row reaches the store in order once the lock is gone.
+    void lockLongerThanTheBusyTimeoutLosesNothing()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("runs.sqlite").toStdString();
+        RunStore store(path, 200);
+        StoreObserver observer(store);
+        observer.onStarted(sampleInfo());
+        observer.flush();
+        RawDb other(path);
+        other.exec("BEGIN EXCLUSIVE");
+        QElapsedTimer held;
+        held.start();
+        int step = 0;
+        while (held.elapsed() < 1200) { // training goes on: about 12 commits' worth of busy timeouts
+            for (int i = 0; i < 50; ++i, ++step)
+                observer.onMetric({step + 1, "train", "loss", 1.0 / (step + 1)});
+            observer.onProgress({step, 0, 0.0, 0.0}); // would throw if the writer had given up
+            QTest::qWait(20);
+        }
+        {
+            RawDb reader(path, SQLITE_OPEN_READONLY); // nothing got through while the lock was held
+            QCOMPARE(reader.scalar("SELECT COUNT(*) FROM metrics"), std::string("0"));
+        }
+        other.exec("COMMIT");
+        observer.onFinished(completed(0.5, 0.5)); // waits for the writer: no error to rethrow
+        const auto metrics = store.metrics(observer.runId());
+        QCOMPARE(metrics.size(), std::size_t(step));
+        for (int i = 0; i < step; ++i)
+            QCOMPARE(metrics[i].step, i + 1);
+        QCOMPARE(toString(store.run(observer.runId())->status), std::string("completed"));
+        qInfo("%d metrics queued while the file was locked for %lld ms, all stored after", step,
+              static_cast<long long>(held.elapsed()));
+    }
+
     void oneObserverStoresRepeatsAsSeparateRuns()
     {
         QTemporaryDir dir;
@@ -112,21 +151,45 @@ private Q_SLOTS:
         QCOMPARE(QString::fromStdString(toString(reader.run(id)->status)), QString("running"));
     }
 
-    // A real `attnlab-cli train` killed with SIGKILL at ten points of its run: each time the file passes
-    // integrity_check, the run reads as interrupted, its metrics run contiguously from the start, and
-    // the store was never more than about a second behind the training when the kill came. No dev
-    // evaluation happens in the run, so only the writer's once-a-second commits are at work.
+    // A real `attnlab-cli train` killed with SIGKILL at 20 points of its run (issue 13; ATTNLAB_KILL_ROUNDS sets
+    // another count): each time the file passes integrity_check, the run reads as interrupted, its metrics run
+    // contiguously from the start, and the metrics lost are measured: the training time between the last
+    // stored train point (its wall_seconds, the child's own clock) and the kill (the parent's clock, turned
+    // into the child's by the offset between the two read off the child's progress lines). No dev evaluation
+    // happens in the run, so only the writer's once-a-second commits are at work.
     void killedTrainingProcessLeavesAnInterruptedRun()
     {
+        const int rounds = qEnvironmentVariableIsSet("ATTNLAB_KILL_ROUNDS") ? qEnvironmentVariableIntValue("ATTNLAB_KILL_ROUNDS")
+                                                                              : 20;
         std::mt19937 random(20240607);
-        std::uniform_int_distribution<int> delayMs(300, 2500);
-        for (int round = 0; round < 10; ++round) {
+        std::uniform_int_distribution<int> delayMs(0, 2000);
+        double maxLost = 0;
+        int maxLostRound = -1;
+        QElapsedTimer total;
+        total.start();
+        for (int round = 0; round < rounds; ++round) {
             QTemporaryDir dir;
             const QString path = dir.filePath("runs.sqlite");
             QProcess child;
+            QElapsedTimer timer;
+            // The child's clock is the trainer's elapsed seconds; each progress line gives parent - child >=
+            // the true offset (the line took some time to arrive), so the smallest is the best estimate.
+            double offset = 1e9;
+            QByteArray pending;
+            QObject::connect(&child, &QProcess::readyReadStandardError, [&] {
+                const double now = timer.nsecsElapsed() / 1e9;
+                pending += child.readAllStandardError();
+                for (qsizetype end = pending.indexOf('\n'); end >= 0; end = pending.indexOf('\n')) {
+                    const QJsonObject line = QJsonDocument::fromJson(pending.left(end)).object();
+                    pending.remove(0, end + 1);
+                    if (line["event"].toString() == "progress")
+                        offset = std::min(offset, now - line["seconds"].toDouble());
+                }
+            });
+            timer.start();
             child.start(ATTNLAB_CLI_PATH, {"train", "--dataset", "synthetic-sentiment", "--model", "ssan", "--position",
-                                           "rpr", "--steps", "1000000", "--eval-every", "1000000", "--db", path,
-                                           "--threads", "1"});
+                                           "rpr", "--d-model", "16", "--steps", "1000000", "--eval-every", "1000000",
+                                           "--log-every", "1", "--db", path, "--threads", "1", "--no-checkpoint"});
             QVERIFY(child.waitForStarted());
             // Watch what the child has committed: when its latest step changes, and the longest wait.
             auto committedStep = [&]() -> int {
@@ -135,11 +198,9 @@ private Q_SLOTS:
                 RawDb db(path.toStdString(), SQLITE_OPEN_READONLY);
                 return std::atoi(db.scalar("SELECT COALESCE(MAX(step), 0) FROM metrics").c_str());
             };
-            QElapsedTimer timer;
-            timer.start();
             int seen = 0;
             while (seen == 0 && timer.elapsed() < 60000) {
-                QTest::qWait(50);
+                QTest::qWait(25);
                 seen = committedStep();
             }
             QVERIFY2(seen > 0, "the child never flushed a metric");
@@ -149,16 +210,18 @@ private Q_SLOTS:
             qint64 longestWait = 0;
             const qint64 until = timer.elapsed() + delay;
             while (timer.elapsed() < until) {
-                QTest::qWait(25);
+                QTest::qWait(std::min<qint64>(25, std::max<qint64>(0, until - timer.elapsed())));
                 if (const int step = committedStep(); step != seen) {
                     seen = step;
                     longestWait = std::max(longestWait, sinceChange.restart());
                 }
             }
             longestWait = std::max(longestWait, sinceChange.elapsed());
+            const double killedAt = timer.nsecsElapsed() / 1e9;
             ::kill(static_cast<pid_t>(child.processId()), SIGKILL);
             QVERIFY(child.waitForFinished(10000));
             QCOMPARE(child.exitStatus(), QProcess::CrashExit);
+            QVERIFY2(offset < 1e9, "no progress line came from the child");
 
             QCOMPARE(integrityCheck(path.toStdString()), std::string("ok"));
             RunStore store(path.toStdString());
@@ -175,12 +238,29 @@ private Q_SLOTS:
             QVERIFY(last > 0);
             QVERIFY(last >= seen); // what was committed survived the kill
             QCOMPARE(runs[0].steps, last);
-            qInfo("round %d: killed %d ms after the first commit at step %d; %zu train-loss points; longest wait "
-                  "for a commit %lld ms", round, delay, last, losses.size(), static_cast<long long>(longestWait));
+            const auto wall = store.metricSeries(runs[0].id, "train", "wall_seconds");
+            QVERIFY(!wall.empty());
+            QCOMPARE(wall.back().first, losses.back().first);
+            const double lost = (killedAt - offset) - wall.back().second;
+            QVERIFY2(lost > -0.05, qPrintable(QString("round %1: a stored point %2 s after the kill: the clocks "
+                                                     "disagree").arg(round).arg(-lost)));
+            if (lost > maxLost) {
+                maxLost = lost;
+                maxLostRound = round;
+            }
+            qInfo("round %d: killed %d ms after the first commit, at step %d stored; %zu train-loss points; longest "
+                  "wait for a commit %lld ms; metrics lost: the last %.3f s of training", round, delay, last,
+                  losses.size(), static_cast<long long>(longestWait), lost);
             // The commits came at least about once a second (slack for a busy 2-core machine).
             QVERIFY2(longestWait < 1800, qPrintable(QString("round %1: %2 ms without a commit before the kill")
                                                          .arg(round).arg(longestWait)));
         }
+        qInfo("%d of %d SIGKILLs left an intact store and an interrupted run; metrics lost at most %.3f s (round %d); "
+              "%.1f s in all", rounds, rounds, maxLost, maxLostRound, total.elapsed() / 1000.0);
+        // The writer commits once a second; what it takes at a tick is in the file a commit's time later.
+        // 0.25 s of slack for that commit and for a loaded 2-core machine delaying the writer thread.
+        QVERIFY2(maxLost <= 1.25, qPrintable(QString("%1 s of metrics lost in round %2 (goal: at most 1 s)")
+                                                 .arg(maxLost).arg(maxLostRound)));
     }
 
     void lockedDatabaseGivesAClearError()

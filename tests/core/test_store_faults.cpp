@@ -1,0 +1,259 @@
+// The run store's file failing under a real `attnlab-cli train` (issue 13, "Faults"): the disk full (a
+// file-size limit on the child process), the file read-only, the file deleted while the run writes, and
+// the file locked by another process for longer than the busy timeout. Each time: a clear one-line
+// message naming the file, an intact database, and the runs stored before untouched.
+#include "core/store/RunStore.h"
+#include "tests/support/CliProcess.h"
+#include "tests/support/RawSqlite.h"
+#include "tests/support/StoreFixtures.h"
+
+#include <QtCore/QDir>
+#include <QtCore/QElapsedTimer>
+#include <QtCore/QFile>
+#include <QtCore/QProcess>
+#include <QtCore/QTemporaryDir>
+#include <QtTest/QtTest>
+
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <linux/capability.h>
+
+#include <cstdlib>
+#include <string>
+
+using namespace attnlab;
+using namespace attnlab::testing;
+
+namespace {
+
+QString statusText(RunStatus status)
+{
+    return QString::fromStdString(toString(status));
+}
+
+std::string integrityCheck(const QString& path)
+{
+    RawDb db(path.toStdString(), SQLITE_OPEN_READONLY);
+    return db.scalar("PRAGMA integrity_check");
+}
+
+// A small finished run to have in the store before the fault: it must come out of it as it was.
+qint64 trainEarlierRun(const QString& db)
+{
+    const CliResult r = runCli({"train", "--dataset", "synthetic-sentiment", "--model", "bow", "--position", "none",
+                                "--steps", "20", "--eval-every", "10", "--db", db, "--no-checkpoint", "--threads", "1",
+                                "--json"});
+    if (r.code != 0)
+        qFatal("the earlier run failed: %s", qPrintable(r.err));
+    return r.lastJson()["run_id"].toInteger();
+}
+
+// A long, fast run (bow: thousands of steps a second, four metric rows each): it writes all the time.
+QStringList longRun(const QString& db, int steps)
+{
+    return {"train", "--dataset", "synthetic-sentiment", "--model", "bow", "--position", "none", "--steps",
+            QString::number(steps), "--eval-every", "1000000", "--log-every", "1", "--db", db, "--no-checkpoint",
+            "--threads", "1"};
+}
+
+struct Snapshot {
+    RunRecord record;
+    std::vector<MetricPoint> metrics;
+};
+
+Snapshot snapshotOf(const QString& db, qint64 runId)
+{
+    RunStore store(db.toStdString());
+    return {*store.run(runId), store.metrics(runId)};
+}
+
+void expectUntouched(const QString& db, const Snapshot& before)
+{
+    RunStore store(db.toStdString());
+    const auto record = store.run(before.record.id);
+    QVERIFY(record.has_value());
+    compareRecords(*record, before.record);
+    compareMetrics(store.metrics(before.record.id), before.metrics);
+}
+
+// The step of each train-loss point, 1, 2, 3, ... with no gap (--log-every 1).
+void expectContiguousLosses(const RunStore& store, std::int64_t runId)
+{
+    const auto losses = store.metricSeries(runId, "train", "loss");
+    QVERIFY(!losses.empty());
+    for (std::size_t i = 0; i < losses.size(); ++i)
+        QCOMPARE(losses[i].first, static_cast<int>(i + 1));
+}
+
+} // namespace
+
+class TestStoreFaults : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    // RLIMIT_FSIZE set in the child before exec, SIGXFSZ ignored: a write past 256 KiB fails with EFBIG, as
+    // a full disk fails with ENOSPC. The run stops at its next step (it used to train on to its end with
+    // nothing stored) and ends as failed with a message that says the limit was hit.
+    void diskFullEndsTheRunAsFailed()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath("runs.sqlite");
+        const Snapshot before = snapshotOf(db, trainEarlierRun(db));
+        QVERIFY(QFileInfo(db).size() < 200 * 1024);
+
+        QProcess child;
+        child.setChildProcessModifier([] {
+            const rlimit limit{384 * 1024, 384 * 1024};
+            setrlimit(RLIMIT_FSIZE, &limit);
+            signal(SIGXFSZ, SIG_IGN);
+        });
+        QElapsedTimer clock;
+        clock.start();
+        // SSAN at batch 128 writes a few hundred rows a second: a few commits fit under the limit.
+        child.start(ATTNLAB_CLI_PATH, {"train", "--dataset", "synthetic-sentiment", "--model", "ssan", "--position", "none",
+                                       "--d-model", "16", "--batch-size", "128", "--steps", "1000000", "--eval-every",
+                                       "1000000", "--log-every", "1", "--db", db, "--no-checkpoint", "--threads", "1"});
+        QVERIFY(child.waitForFinished(120000));
+        const QString err = QString::fromUtf8(child.readAllStandardError());
+        qInfo("the run ended %.1f s after it was started", clock.elapsed() / 1000.0);
+        QCOMPARE(child.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(child.exitCode(), 1);
+        QVERIFY2(err.contains("file size limit") && err.contains(db), qPrintable(err.right(2000)));
+        QVERIFY2(clock.elapsed() < 30000, "the run must stop when the store cannot write, not train on");
+
+        QCOMPARE(integrityCheck(db), std::string("ok"));
+        expectUntouched(db, before);
+        RunStore store(db.toStdString());
+        const auto runs = store.listRuns();
+        QCOMPARE(runs.size(), std::size_t(2));
+        const RunRecord& run = runs.front();
+        QCOMPARE(statusText(run.status), statusText(RunStatus::Failed));
+        QVERIFY2(QString::fromStdString(run.message).contains("file size limit of this process was reached"),
+                 run.message.c_str());
+        QVERIFY(run.steps < 1000000);
+        // What was written before the limit is all there (on a fast machine the first commit may be the one
+        // that does not fit, and nothing of the run is stored but its end).
+        if (!store.metrics(run.id).empty()) {
+            expectContiguousLosses(store, run.id);
+            QCOMPARE(run.steps, store.metrics(run.id).back().step);
+        }
+        qInfo("stopped at step %d; %zu metric rows stored; message: %s", run.steps, store.metrics(run.id).size(),
+              run.message.c_str());
+    }
+
+    // A database file the user cannot write: runs list still reads it; train refuses with one line naming
+    // the file and saying it is read-only, and the file is not changed. The tests run as root here, and
+    // root writes a 0444 file anyway, so the child gives up CAP_DAC_OVERRIDE (from its bounding set, which
+    // exec keeps) and is then held to the file's permissions like any user.
+    void readOnlyFileIsRefusedClearly()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath("runs.sqlite");
+        const Snapshot before = snapshotOf(db, trainEarlierRun(db));
+        QVERIFY(QFile::setPermissions(db, QFile::ReadOwner | QFile::ReadGroup | QFile::ReadOther));
+        const std::string bytes = fileContent(db.toStdString());
+        const bool root = geteuid() == 0;
+        if (root && prctl(PR_CAPBSET_READ, CAP_SETPCAP) != 1)
+            QSKIP("running as root without CAP_SETPCAP: a 0444 file cannot be made read-only for the child");
+        auto run = [&](const QStringList& args) {
+            QProcess child;
+            if (root)
+                child.setChildProcessModifier([] {
+                    prctl(PR_CAPBSET_DROP, CAP_DAC_OVERRIDE, 0, 0, 0);
+                    prctl(PR_CAPBSET_DROP, CAP_DAC_READ_SEARCH, 0, 0, 0);
+                });
+            child.start(ATTNLAB_CLI_PATH, args);
+            child.waitForFinished(60000);
+            return CliResult{child.exitCode(), QString::fromUtf8(child.readAllStandardOutput()),
+                             QString::fromUtf8(child.readAllStandardError())};
+        };
+        if (root) { // the drop must work, or the test would pass on a writable file
+            const CliResult probe = run({"runs", "tag", QString::number(before.record.id), "--tags", "x", "--db", db});
+            QVERIFY2(probe.code != 0, "the child could still write the 0444 file");
+        }
+        CliResult r = run({"runs", "list", "--db", db});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("bow on synthetic-sentiment"), qPrintable(r.out));
+
+        r = run(longRun(db, 50));
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(db) && r.err.contains("read-only") && r.err.trimmed().count('\n') == 0,
+                 qPrintable(r.err));
+        qInfo("train said: %s", qPrintable(r.err.trimmed()));
+        QCOMPARE(fileContent(db.toStdString()), bytes);
+        QVERIFY(QFile::setPermissions(db, QFile::ReadOwner | QFile::WriteOwner));
+        expectUntouched(db, before);
+    }
+
+    // The user deletes the database (runs.sqlite and its -wal and -shm) while a run writes to it. SQLite
+    // would go on writing to the deleted file, and every row would be gone when the process ends; the
+    // writer notices, writes the database back under its name from the open connection, and the run goes
+    // on into it: the earlier run and every row of this one are in the file, and the run says what happened.
+    void deletedFileIsWrittenBack()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath("runs.sqlite");
+        const Snapshot before = snapshotOf(db, trainEarlierRun(db));
+        QProcess child;
+        child.start(ATTNLAB_CLI_PATH, longRun(db, 20000));
+        QVERIFY(child.waitForStarted());
+        auto committed = [&] {
+            RawDb raw(db.toStdString(), SQLITE_OPEN_READONLY);
+            return std::atoi(raw.scalar("SELECT COUNT(*) FROM metrics WHERE run_id > " +
+                                        std::to_string(before.record.id)).c_str());
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(committed() > 0, 60000);
+        const int rowsAtDeletion = committed();
+        for (const QString& suffix : {"", "-wal", "-shm"})
+            QFile::remove(db + suffix);
+        QVERIFY(!QFile::exists(db));
+        QVERIFY(child.waitForFinished(120000));
+        const QString err = QString::fromUtf8(child.readAllStandardError());
+        QCOMPARE(child.exitCode(), 0);
+        QVERIFY(QFile::exists(db));
+
+        QCOMPARE(integrityCheck(db), std::string("ok"));
+        expectUntouched(db, before);
+        RunStore store(db.toStdString());
+        const auto runs = store.listRuns();
+        QCOMPARE(runs.size(), std::size_t(2));
+        const RunRecord& run = runs.front();
+        QCOMPARE(statusText(run.status), statusText(RunStatus::Completed));
+        QCOMPARE(run.steps, 20000);
+        QVERIFY2(QString::fromStdString(run.message).contains("deleted during the run and written back"),
+                 run.message.c_str());
+        expectContiguousLosses(store, run.id);
+        QCOMPARE(store.metricSeries(run.id, "train", "loss").size(), std::size_t(20000));
+        QVERIFY(static_cast<int>(store.metrics(run.id).size()) > rowsAtDeletion);
+    }
+
+    // Another process holds the write lock for longer than the busy timeout (5 s) when a run starts:
+    // train says so in one line naming the file, stores nothing, and trains once the lock is gone.
+    void lockedFileAtStartIsRefusedClearly()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath("runs.sqlite");
+        const Snapshot before = snapshotOf(db, trainEarlierRun(db));
+        {
+            RawDb other(db.toStdString());
+            other.exec("BEGIN EXCLUSIVE");
+            QElapsedTimer clock;
+            clock.start();
+            const CliResult r = runCli(longRun(db, 50));
+            QCOMPARE(r.code, 1);
+            QVERIFY2(r.err.contains(db) && r.err.contains("locked by another process") &&
+                         r.err.trimmed().count('\n') == 0,
+                     qPrintable(r.err));
+            QVERIFY(clock.elapsed() >= RunStore::kDefaultBusyTimeoutMs - 100); // it waited before giving up
+            other.exec("COMMIT");
+        }
+        expectUntouched(db, before);
+        QCOMPARE(RunStore(db.toStdString()).listRuns().size(), std::size_t(1));
+        QCOMPARE(runCli(longRun(db, 50)).code, 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStoreFaults)
+#include "test_store_faults.moc"
