@@ -6,8 +6,11 @@
 namespace attnlab::ui {
 
 TrainingView::TrainingView(QWidget* parent)
-    : QSplitter(Qt::Horizontal, parent), curves_(new TrainingCurvesPlot), heatmap_(new AttentionHeatmap)
+    : QSplitter(Qt::Horizontal, parent), curves_(new TrainingCurvesPlot), heatmap_(new AttentionHeatmap),
+      heatmapTimer_(new QTimer(this))
 {
+    heatmapTimer_->setSingleShot(true);
+    connect(heatmapTimer_, &QTimer::timeout, this, &TrainingView::drawLiveAttention);
     setObjectName(QStringLiteral("plotSplitter"));
     addWidget(curves_);
     addWidget(heatmap_);
@@ -24,6 +27,8 @@ void TrainingView::beginLive(int plannedSteps, int evalEvery, const QString& tit
     liveEvalEvery_ = evalEvery;
     liveMetrics_.clear();
     liveAttention_.reset();
+    heatmapTimer_->stop();
+    sinceHeatmap_.invalidate();
     liveTitle_ = title;
     liveSubtitle_ = subtitle;
     showLive();
@@ -51,8 +56,20 @@ void TrainingView::addLiveMetrics(const std::vector<MetricPoint>& points)
 void TrainingView::setLiveAttention(const AttentionSnapshot& snapshot)
 {
     liveAttention_ = snapshot;
-    if (showingLive_)
-        heatmap_->setSnapshot(*liveAttention_);
+    if (!showingLive_ || heatmapTimer_->isActive())
+        return;
+    if (!sinceHeatmap_.isValid() || sinceHeatmap_.elapsed() >= kLiveHeatmapMs)
+        drawLiveAttention();
+    else
+        heatmapTimer_->start(static_cast<int>(kLiveHeatmapMs - sinceHeatmap_.elapsed()));
+}
+
+void TrainingView::drawLiveAttention()
+{
+    if (!showingLive_ || !liveAttention_)
+        return;
+    sinceHeatmap_.start();
+    heatmap_->setSnapshot(*liveAttention_);
 }
 
 void TrainingView::liveFinished(const QString& subtitle, int steps)
@@ -61,6 +78,10 @@ void TrainingView::liveFinished(const QString& subtitle, int steps)
         return;
     liveSubtitle_ = subtitle;
     curves_->setTitle(liveTitle_, liveSubtitle_);
+    if (heatmapTimer_->isActive()) { // the last evaluation's map, now
+        heatmapTimer_->stop();
+        drawLiveAttention();
+    }
     if (!liveAttention_)
         showNoAttention(steps, liveEvalEvery_);
 }
@@ -91,6 +112,7 @@ void TrainingView::showStored(qint64 runId, const QString& title, const QString&
                               int steps, int evalEvery)
 {
     showingLive_ = false;
+    heatmapTimer_->stop();
     shownRunId_ = runId;
     curves_->clear();
     curves_->setPlannedSteps(plannedSteps);

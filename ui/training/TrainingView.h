@@ -1,8 +1,10 @@
 #pragma once
 #include "ui/training/CoreMetaTypes.h"
 
+#include <QElapsedTimer>
 #include <QSplitter>
 #include <QString>
+#include <QTimer>
 
 #include <optional>
 #include <vector>
@@ -31,7 +33,10 @@ public:
     void beginLive(int plannedSteps, int evalEvery, const QString& title, const QString& subtitle);
     void liveStarted(qint64 runId, const QString& title, const QString& subtitle); // subtitle empty: unchanged
     void addLiveMetrics(const std::vector<MetricPoint>& points);
-    void setLiveAttention(const AttentionSnapshot& snapshot); // the latest evaluation's probe sentence
+    // The latest evaluation's probe sentence. Drawn at most every kLiveHeatmapMs while the run lasts (a fast
+    // model evaluates many times a second; each redraw is GUI-thread time taken from LibTorch's threads on
+    // a small machine: attnlab-bench-window); the latest is drawn at the run's end.
+    void setLiveAttention(const AttentionSnapshot& snapshot);
     void liveFinished(const QString& subtitle, int steps);
     void setLiveSubtitle(const QString& subtitle); // e.g. the repeats' mean ± std
     void showLive();
@@ -42,8 +47,11 @@ public:
                     int steps, int evalEvery);
     void showNothing(); // no run selected (another store, the shown run deleted)
 
+    static constexpr qint64 kLiveHeatmapMs = 500;
+
 private:
     void showNoAttention(int steps, int evalEvery);
+    void drawLiveAttention();
 
     TrainingCurvesPlot* curves_;
     AttentionHeatmap* heatmap_;
@@ -55,6 +63,8 @@ private:
     std::vector<MetricPoint> liveMetrics_;
     std::optional<AttentionSnapshot> liveAttention_;
     bool showingLive_ = false;
+    QElapsedTimer sinceHeatmap_; // the live map's last redraw
+    QTimer* heatmapTimer_;       // a redraw that waits for its turn
     qint64 shownRunId_ = 0;
 };
 
