@@ -47,6 +47,9 @@ void MainMenus::build(MainWindow& window, const Parts& p)
     QAction* ownData = file->addAction(MainWindow::tr("Train on &your own data…"), &window, &MainWindow::importOwnData);
     ownData->setObjectName(QStringLiteral("importOwnDataAction"));
     ownData->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+    QAction* datasets = file->addAction(MainWindow::tr("&Datasets…"), &window, &MainWindow::showDatasets);
+    datasets->setObjectName(QStringLiteral("datasetsAction"));
+    datasets->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
     QAction* openConfig = file->addAction(MainWindow::tr("Open &configuration…"), &window, [&window] {
         const QString path = QFileDialog::getOpenFileName(&window, MainWindow::tr("Open configuration"), QString(),
                                                           MainWindow::tr("Configurations (*.json);;All files (*)"));

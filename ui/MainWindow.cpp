@@ -17,6 +17,8 @@
 #include "ui/runs/RunActions.h"
 #include "ui/runs/RunListPanel.h"
 #include "ui/setup/DataImportDialog.h"
+#include "ui/setup/DatasetsDialog.h"
+#include "ui/setup/PresetChooser.h"
 #include "ui/setup/SetupPanel.h"
 #include "ui/training/DeviceLabel.h"
 #include "ui/training/LiveComparisonView.h"
@@ -36,6 +38,7 @@
 #include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -207,6 +210,12 @@ void MainWindow::updateSummaryLine()
 void MainWindow::restoreSettings()
 {
     QSettings settings;
+    // The first start without real data: say what works now and how to get the rest.
+    if (!settings.value(QStringLiteral("welcome/shown"), false).toBool()) {
+        settings.setValue(QStringLiteral("welcome/shown"), true);
+        if (!DatasetsDialog::anyRealDataPresent(qs(setup_->config().dataDir)))
+            QTimer::singleShot(0, this, &MainWindow::showDatasets);
+    }
     setup_->restoreSettings();
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
@@ -252,6 +261,19 @@ void MainWindow::importOwnData()
         statusBar()->showMessage(tr("Your data is set up: Train (Ctrl+Enter) trains on it"), 8000);
     });
     dialog->open();
+}
+
+void MainWindow::showDatasets()
+{
+    auto* dialog = new DatasetsDialog(qs(setup_->config().dataDir), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &DatasetsDialog::datasetsChanged, setup_, &SetupPanel::dataFilesChanged);
+    connect(dialog, &DatasetsDialog::lessonRequested, this, [this] {
+        designerDock_->show();
+        setup_->presets()->choose(QStringLiteral("lesson:san-vs-rnn"));
+        statusBar()->showMessage(tr("SAN vs RNN on built-in data: Compare (Ctrl+Shift+Enter) trains its runs side by side"), 8000);
+    });
+    dialog->open(); // window-modal, not blocking
 }
 
 void MainWindow::addToComparison()

@@ -67,6 +67,9 @@ public slots:
     void stopTraining();
     void startOrStop(); // Space: whichever applies
     void importOwnData(); // the CSV/TSV import dialog, into the designer
+    // File → Datasets…: which datasets are in the data folder, download or import them (with progress).
+    // Opened by itself at the first start when no real dataset is there (restoreSettings).
+    void showDatasets();
     // Side by side: the form's configuration joins the comparison to be started (or the one running);
     // startComparison trains the chosen lesson's configurations, or those added, at the same time.
     void addToComparison();

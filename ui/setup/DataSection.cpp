@@ -156,6 +156,14 @@ DataSection::DataSection(QWidget* parent) : QGroupBox(tr("Data"), parent)
 }
 
 
+void DataSection::dataFilesChanged()
+{
+    statistics_->clear();
+    coverageCache_.clear();
+    showStatistics();
+    showCoverage();
+}
+
 QString DataSection::dataDir() const { return dataDir_->text().trimmed(); }
 
 TrainConfig DataSection::base() const

@@ -37,6 +37,7 @@ public:
     void setOwnData(const QString& datasetId, const DatasetOptions& file);
     void showStatistics(); // from the cache, or "computing…" and a request
     void showCoverage();   // computed on a worker thread once per (dataset, file)
+    void dataFilesChanged(); // a download or import placed files: statistics and coverage are computed again
 
     // Row field -> advanced; and whether each data row applies to the chosen dataset (SetupPanel shows a
     // row when it applies and, if advanced, when advanced settings are shown).

@@ -517,6 +517,8 @@ void SetupPanel::setOwnData(const QString& datasetId, const DatasetOptions& file
         emit changed();
 }
 
+void SetupPanel::dataFilesChanged() { data_->dataFilesChanged(); }
+
 int SetupPanel::repeats() const { return repeats_->value(); }
 void SetupPanel::setRepeats(int repeats) { repeats_->setValue(std::max(1, repeats)); }
 bool SetupPanel::advancedShown() const { return advanced_->isChecked(); }

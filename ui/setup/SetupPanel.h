@@ -46,6 +46,8 @@ public:
     // "Your own data": the dataset (csv-text or csv-series) and its file settings (file, columns, delimiter,
     // header, quoting, missing values, categorical, tokenizer) as the import dialog chose them.
     void setOwnData(const QString& datasetId, const DatasetOptions& file);
+    // Files were downloaded or imported into the data folder: the dataset statistics are computed again.
+    void dataFilesChanged();
 
     // The form's widgets are reached by their object names (datasetCombo, modelCombo, stepsSpin,
     // embeddingsEdit, repeatsSpin, advancedBox, dropoutInputBox, datasetStatisticsLabel, ...).
