@@ -5,7 +5,7 @@ the side-by-side in docs/BENCHMARKS.md: SST-fine sentences, shuffled epochs of l
 zero_grad in place; then predictions for dev P times in batches of 32 sorted by length. Models are
 benchmarks/model_step.py's twins at d_model 300 with the vocabulary of SST-fine train. Run with Debian's
 python3-torch (the same LibTorch 1.13 as the C++ build):
-    /usr/bin/python3 benchmarks/train_loop.py [--data-dir DIR] [--epochs N] [--passes N] [--threads N]
+    /usr/bin/python3 benchmarks/train_loop.py [--data-dir DIR] [--epochs N] [--batches N] [--passes N] [--threads N] [--seed S]
                                               [--models lstm,bilstm,cnn,ssan-rpr,ssan-pe,transformer-rpr]
 """
 import argparse, os, random, re, sys, time
@@ -57,6 +57,8 @@ def main():
     p.add_argument('--passes', type=int, default=10)
     p.add_argument('--threads', type=int, default=os.cpu_count())
     p.add_argument('--models', default='lstm,bilstm,cnn,ssan-rpr,ssan-pe,transformer-rpr')
+    p.add_argument('--batches', type=int, default=0, help='stop training after this many batches (0: whole epochs)')
+    p.add_argument('--seed', type=int, default=1, help='initialisation and batch order')
     a = p.parse_args()
     torch.set_num_threads(a.threads)
     sst = os.path.join(a.data_dir, 'sentiment', 'sst')
@@ -83,15 +85,19 @@ def main():
         if name not in makers:
             print(f'# no twin for {name}')
             continue
-        torch.manual_seed(1)
+        torch.manual_seed(a.seed)
         model = makers[name]()
         params = sum(p.numel() for n, p in model.named_parameters() if not n.startswith('emb.'))
         opt = torch.optim.Adam(model.parameters(), lr=1e-3)
-        rng = random.Random(1)
+        rng = random.Random(a.seed)
         model.train()
         start = time.perf_counter()
+        done = 0
         for _ in range(a.epochs):
             for indices in epoch_batches(train, rng, 32):
+                if a.batches and done >= a.batches:
+                    break
+                done += 1
                 ids, mask, labels = pad([train[i] for i in indices])
                 opt.zero_grad(set_to_none=False)
                 F.cross_entropy(model(ids, mask), labels).backward()

@@ -2,6 +2,7 @@
 #include "core/platform/JsonInteger.h"
 
 #include "core/platform/ChildProcess.h"
+#include "core/sweep/RunQueue.h"
 #include "core/sweep/SweepFolder.h"
 #include "core/sweep/SweepObserver.h"
 #include "core/training/CancelToken.h"
@@ -11,7 +12,6 @@
 #include <algorithm>
 #include <chrono>
 #include <csignal>
-#include <deque>
 #include <fstream>
 #include <memory>
 #include <poll.h>
@@ -25,6 +25,7 @@ double secondsSince(Clock::time_point t) { return std::chrono::duration<double>(
 
 struct Slot {
     int worker = 0;
+    int queueIndex = 0; // in the RunQueue: the position of the run in run()'s list
     SweepRun run;
     std::unique_ptr<ChildProcess> process;
     std::ofstream log;
@@ -69,23 +70,19 @@ double estimateEta(const std::vector<std::unique_ptr<Slot>>& slots, std::size_t 
 
 LocalExecutor::LocalExecutor(Options options, const SweepFolder& folder) : options_(std::move(options)), folder_(folder) {}
 
-int LocalExecutor::defaultWorkers(int cores)
-{
-    // Measured on 2 cores (docs/BENCHMARKS.md): one run per core beats one run with every core, since a
-    // small model's step cannot keep several threads busy. Half the cores on bigger machines keeps two
-    // threads per run for the larger matmuls.
-    return cores <= 2 ? std::max(1, cores) : std::max(1, cores / 2);
-}
+int LocalExecutor::defaultWorkers(int cores) { return RunQueue::defaultWorkers(cores); }
 
-int LocalExecutor::defaultThreads(int cores, int workers)
-{
-    return std::max(1, cores / std::max(1, workers));
-}
+int LocalExecutor::defaultThreads(int cores, int workers) { return RunQueue::threadShare(cores, workers); }
 
 std::vector<SweepOutcome> LocalExecutor::run(const std::vector<SweepRun>& runs, SweepObserver& observer,
                                              const CancelToken& cancel)
 {
-    std::deque<SweepRun> queue(runs.begin(), runs.end());
+    // The shared queue (RunQueue, as the window's side-by-side training uses) decides what starts and with
+    // how many threads; here each start is a child process on a free worker number (the progress lines'
+    // "worker 1", "worker 2").
+    RunQueue queue(options_.workers * options_.threads, options_.workers);
+    for (std::size_t i = 0; i < runs.size(); ++i)
+        queue.add();
     std::vector<std::unique_ptr<Slot>> slots;
     std::vector<SweepOutcome> outcomes;
     std::vector<double> durations;
@@ -97,25 +94,26 @@ std::vector<SweepOutcome> LocalExecutor::run(const std::vector<SweepRun>& runs, 
     for (int w = options_.workers; w >= 1; --w)
         freeWorkers.push_back(w);
 
-    while (!queue.empty() || !slots.empty()) {
+    while (queue.active()) {
         if (cancel.isCancelled() && !interrupted) {
             interrupted = true; // the children store their runs as cancelled, as train does on Ctrl-C
+            queue.cancelAllQueued();
             for (auto& s : slots)
                 s->process->signal(SIGINT);
         }
-        while (!interrupted && !queue.empty() && !freeWorkers.empty()) {
+        for (const RunQueue::Start& start : queue.startable(options_.threads)) {
             auto slot = std::make_unique<Slot>();
             slot->worker = freeWorkers.back();
             freeWorkers.pop_back();
-            slot->run = queue.front();
-            queue.pop_front();
+            slot->queueIndex = start.index;
+            slot->run = runs[static_cast<std::size_t>(start.index)];
             const int i = slot->run.index;
             slot->log.open(folder_.logPath(i), std::ios::trunc);
             slot->started = Clock::now();
             try {
                 slot->process = std::make_unique<ChildProcess>(
                     std::vector<std::string>{options_.program, "train", "--config", folder_.configPath(i), "--db",
-                                             options_.storePath, "--threads", std::to_string(options_.threads), "--tags",
+                                             options_.storePath, "--threads", std::to_string(start.threads), "--tags",
                                              "sweep:" + options_.sweepId, "--json"},
                     folder_.resultPath(i));
             } catch (const std::exception& e) {
@@ -123,15 +121,17 @@ std::vector<SweepOutcome> LocalExecutor::run(const std::vector<SweepRun>& runs, 
                 slot->log << e.what() << "\n";
                 ++progress.failed;
                 freeWorkers.push_back(slot->worker);
+                queue.setState(start.index, RunQueue::State::Failed);
                 observer.onRunFinished(slot->worker, o);
                 outcomes.push_back(o);
                 continue;
             }
+            queue.setState(start.index, RunQueue::State::Running);
             observer.onRunStarted(slot->worker, slot->run);
             slots.push_back(std::move(slot));
         }
         if (slots.empty())
-            break;
+            continue; // every start failed: the next queued runs, or the end (queue.active())
 
         std::vector<pollfd> fds;
         for (auto& s : slots)
@@ -171,10 +171,13 @@ std::vector<SweepOutcome> LocalExecutor::run(const std::vector<SweepRun>& runs, 
             if (o.status == "completed") {
                 ++progress.completed;
                 durations.push_back(o.seconds);
+                queue.setState(s.queueIndex, RunQueue::State::Completed);
             } else if (o.status == "cancelled") {
                 ++progress.cancelled;
+                queue.setState(s.queueIndex, RunQueue::State::Cancelled);
             } else {
                 ++progress.failed;
+                queue.setState(s.queueIndex, RunQueue::State::Failed);
             }
             freeWorkers.push_back(s.worker);
             observer.onRunFinished(s.worker, o);
@@ -189,7 +192,8 @@ std::vector<SweepOutcome> LocalExecutor::run(const std::vector<SweepRun>& runs, 
                 progress.workers.push_back({s->worker, s->run.index, s->run.label(), s->step, s->total, secondsSince(s->started)});
             std::sort(progress.workers.begin(), progress.workers.end(),
                       [](const SweepWorkerState& a, const SweepWorkerState& b) { return a.worker < b.worker; });
-            progress.etaSeconds = estimateEta(slots, interrupted ? 0 : queue.size(), durations, options_.workers);
+            progress.etaSeconds = estimateEta(slots, static_cast<std::size_t>(queue.count(RunQueue::State::Queued)), durations,
+                                              options_.workers);
             observer.onProgress(progress);
         }
     }

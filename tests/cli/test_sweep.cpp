@@ -5,6 +5,7 @@
 #include "tests/support/CliProcess.h"
 
 #include "core/store/RunStore.h"
+#include "core/sweep/RunQueue.h"
 #include "core/sweep/SweepPlan.h"
 
 #include <QtCore/QDir>
@@ -42,9 +43,57 @@ QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArra
 
 } // namespace
 
+using attnlab::RunQueue;
+
 class TestSweep : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // The queue the sweep's executor and the window's side-by-side training share: what starts, in which
+    // order, with which share of the cores, and cancelling queued runs.
+    void runQueueStartsInOrderAndSharesTheCores()
+    {
+        attnlab::RunQueue q(/*cores*/ 8, /*concurrency*/ 3);
+        for (int i = 0; i < 5; ++i)
+            QCOMPARE(q.add(), i);
+        auto starts = q.startable();
+        QCOMPARE(starts.size(), std::size_t(3));
+        for (int i = 0; i < 3; ++i) {
+            QCOMPARE(starts[std::size_t(i)].index, i);
+            QCOMPARE(starts[std::size_t(i)].threads, 8 / 3); // three at once share 8 cores: 2 each
+            q.setState(i, RunQueue::State::Running);
+        }
+        QVERIFY(q.startable().empty()); // three are going
+        QVERIFY(!q.cancelQueued(1));    // running: the executor stops it
+        QVERIFY(q.cancelQueued(3));     // queued: leaves the queue
+        q.setState(0, RunQueue::State::Completed);
+        starts = q.startable();
+        QCOMPARE(starts.size(), std::size_t(1));
+        QCOMPARE(starts[0].index, 4);     // 3 was cancelled
+        QCOMPARE(starts[0].threads, 8 / 3);
+        QCOMPARE(q.startable(1)[0].threads, 1); // a fixed budget (the sweep's --threads)
+        q.setState(4, RunQueue::State::Running);
+        q.setState(1, RunQueue::State::Cancelled);
+        q.setState(2, RunQueue::State::Failed);
+        q.setState(4, RunQueue::State::Completed);
+        QVERIFY(!q.active());
+        QCOMPARE(q.count(RunQueue::State::Completed), 2);
+        QCOMPARE(q.count(RunQueue::State::Cancelled), 2);
+        QCOMPARE(q.count(RunQueue::State::Failed), 1);
+        // Two at once on 2 cores: one thread each; the measured sweep default on 2 cores.
+        attnlab::RunQueue small(2, 2);
+        small.add();
+        small.add();
+        small.add();
+        QCOMPARE(small.startable().size(), std::size_t(2));
+        QCOMPARE(small.startable()[0].threads, 1);
+        small.cancelAllQueued();
+        QVERIFY(!small.active());
+        QCOMPARE(RunQueue::defaultWorkers(2), 2);
+        QCOMPARE(RunQueue::defaultWorkers(16), 8);
+        QCOMPARE(RunQueue::threadShare(16, 8), 2);
+        QCOMPARE(RunQueue::threadShare(2, 4), 1);
+    }
+
     // The Cartesian product in order (first grid key slowest, seeds innermost), lstm's positions other than
     // none skipped with the registry's reason, keys stable and distinct, spec mistakes named.
     void dryRunListsTheExactGrid()

@@ -11,7 +11,7 @@
 
 namespace attnlab::ui {
 
-TrainingQueue::TrainingQueue(const QString& dbPath, QObject* parent) : QObject(parent), dbPath_(dbPath)
+TrainingQueue::TrainingQueue(const QString& dbPath, QObject* parent) : QObject(parent), dbPath_(dbPath), runs_(cores())
 {
     setObjectName(QStringLiteral("trainingQueue"));
 }
@@ -34,9 +34,12 @@ int TrainingQueue::cores()
     return std::max(1, QThread::idealThreadCount());
 }
 
-int TrainingQueue::threadShare(int running)
+int TrainingQueue::threadShare(int running) { return RunQueue::threadShare(cores(), running); }
+
+void TrainingQueue::setState(int index, State state)
 {
-    return std::max(1, cores() / std::max(1, running));
+    entries_[static_cast<std::size_t>(index)].state = state;
+    runs_.setState(index, state);
 }
 
 void TrainingQueue::setConcurrency(int concurrency)
@@ -82,6 +85,7 @@ QString TrainingQueue::begin(const std::vector<TrainConfig>& configs)
                 .arg(QString::fromStdString(configs.front().dataset), QString::fromStdString(config.dataset));
     }
     entries_.clear();
+    runs_.clear();
     id_ = QUuid::createUuid().toString(QUuid::Id128).left(8);
     seed_ = configs.front().seed;
     dataset_ = configs.front().dataset;
@@ -91,6 +95,7 @@ QString TrainingQueue::begin(const std::vector<TrainConfig>& configs)
         entry.config = config;
         entry.config.seed = seed_; // same initial draws and batch order for every compared run
         entries_.push_back(std::move(entry));
+        runs_.add();
         emit entryAdded(count() - 1);
     }
     dispatch(); // after all are queued, so the first ones' thread share counts the others
@@ -107,6 +112,7 @@ int TrainingQueue::enqueue(const TrainConfig& config)
     entry.config = config;
     entry.config.seed = seed_;
     entries_.push_back(std::move(entry));
+    runs_.add();
     const int index = count() - 1;
     emit entryAdded(index);
     dispatch();
@@ -118,7 +124,7 @@ void TrainingQueue::cancel(int index)
     if (index < 0 || index >= count())
         return;
     Entry& entry = entries_[static_cast<std::size_t>(index)];
-    if (entry.state == State::Queued) {
+    if (runs_.cancelQueued(index)) {
         entry.state = State::Cancelled;
         emit entryStateChanged(index);
         if (!isRunning())
@@ -202,9 +208,9 @@ TrainingQueue::Slot& TrainingQueue::newSlot()
                 Entry& entry = entries_[static_cast<std::size_t>(e)];
                 entry.summary = summary;
                 entry.runId = runId;
-                entry.state = summary.status == RunStatus::Completed ? State::Completed
-                    : summary.status == RunStatus::Cancelled         ? State::Cancelled
-                                                                     : State::Failed;
+                setState(e, summary.status == RunStatus::Completed ? State::Completed
+                             : summary.status == RunStatus::Cancelled ? State::Cancelled
+                                                                      : State::Failed);
                 if (entry.state == State::Failed)
                     entry.message = QString::fromStdString(summary.message);
                 emit runFinished(e, runId, summary);
@@ -215,7 +221,7 @@ TrainingQueue::Slot& TrainingQueue::newSlot()
         if (e < 0)
             return;
         Entry& entry = entries_[static_cast<std::size_t>(e)];
-        entry.state = State::Failed;
+        setState(e, State::Failed);
         entry.message = message;
         emit failed(e, message);
         emit entryStateChanged(e);
@@ -232,7 +238,7 @@ void TrainingQueue::onIdle(int s)
     if (e >= 0) {
         Entry& entry = entries_[static_cast<std::size_t>(e)];
         if (entry.state == State::Running) { // neither finished nor failed: should not happen, but say so
-            entry.state = State::Failed;
+            setState(e, State::Failed);
             entry.message = tr("The run ended without a result.");
             emit entryStateChanged(e);
         }
@@ -244,19 +250,8 @@ void TrainingQueue::onIdle(int s)
 
 void TrainingQueue::dispatch()
 {
-    const int limit = concurrency();
-    int running = runningCount();
-    const int queued = static_cast<int>(
-        std::count_if(entries_.begin(), entries_.end(), [](const Entry& e) { return e.state == State::Queued; }));
-    const int together = std::min(limit, running + queued);
-    if (queued == 0 || together <= running)
-        return;
-    // Every run starting now gets the share of the cores it has while `together` train at once.
-    const int share = threadShare(together);
-    for (int i = 0; i < count() && running < limit; ++i) {
-        Entry& entry = entries_[static_cast<std::size_t>(i)];
-        if (entry.state != State::Queued)
-            continue;
+    runs_.setConcurrency(concurrency());
+    for (const RunQueue::Start& start : runs_.startable()) {
         Slot* slot = nullptr;
         for (Slot& candidate : slots_) {
             if (candidate.entry < 0 && !candidate.worker->isRunning()) {
@@ -269,15 +264,15 @@ void TrainingQueue::dispatch()
                 return; // a worker still delivering its last run's events: its idle dispatches again
             slot = &newSlot();
         }
-        entry.threads = share;
-        entry.config.threads = share;
+        Entry& entry = entries_[static_cast<std::size_t>(start.index)];
+        entry.threads = start.threads;
+        entry.config.threads = start.threads;
         slot->worker->setRunTags({tag()});
         if (!slot->worker->start(entry.config))
             return; // not idle after all; its idle signal comes and dispatches again
-        slot->entry = i;
-        entry.state = State::Running;
-        ++running;
-        emit entryStateChanged(i);
+        slot->entry = start.index;
+        setState(start.index, State::Running);
+        emit entryStateChanged(start.index);
     }
 }
 

@@ -3,6 +3,7 @@
 #include "core/results/AttentionSnapshot.h"
 #include "core/results/MetricPoint.h"
 #include "core/results/RunSummary.h"
+#include "core/sweep/RunQueue.h"
 #include "ui/training/CoreMetaTypes.h"
 
 #include <QObject>
@@ -20,21 +21,21 @@ class TrainingWorker;
 
 // Several trainings at once in this process (the window's live comparison, issue 11): a list of entries,
 // each a TrainConfig that is queued, running, or ended, and up to concurrency() TrainingWorkers, each
-// training one entry on its own thread. An entry gets its share of the cores when it starts
-// (threads = max(1, cores / runs going at once), written into its config: LibTorch's OpenMP thread
-// count is per training thread, see ComputeDevice::setThreads); queued entries start as workers become
-// idle. Every entry of one comparison trains on the same dataset with the same seed, so the same data
+// training one entry on its own thread. What starts when, and with which share of the cores, is decided by
+// the same RunQueue the sweep's LocalExecutor runs on (threads = max(1, cores / runs going at once),
+// written into the entry's config: LibTorch's OpenMP thread count is per training thread, see
+// ComputeDevice::setThreads); queued entries start as workers become idle. Every entry of one comparison trains on the same dataset with the same seed, so the same data
 // in the same batch order (for equal batch sizes), and is a normal run in the store tagged
 // "compare:<id>". The workers' events come out again tagged with the entry's index.
 class TrainingQueue : public QObject {
     Q_OBJECT
 public:
-    enum class State { Queued, Running, Completed, Cancelled, Failed };
+    using State = RunQueue::State;
     static constexpr int kMaxConcurrency = 4;
 
     struct Entry {
         TrainConfig config;      // as trained: seed, and threads once it started
-        State state = State::Queued;
+        State state = State::Queued; // the RunQueue's state of the entry (set only through setState)
         int threads = 0;         // its share of the cores, 0 until it starts
         qint64 runId = 0;        // 0 until the store has its row
         bool stopRequested = false;
@@ -95,6 +96,7 @@ private:
         int entry = -1; // the entry it trains, -1 when idle
     };
     void dispatch();
+    void setState(int index, State state); // the entry and the RunQueue together
     void onIdle(int slot);
     Slot& newSlot();
     int slotOf(int entry) const;
@@ -106,6 +108,7 @@ private:
     int concurrency_ = 0; // as set; 0 = automatic
     int autoConcurrency_ = 1;
     std::vector<Entry> entries_;
+    RunQueue runs_; // the entries' states, what starts next and its threads
     std::vector<Slot> slots_;
 };
 
