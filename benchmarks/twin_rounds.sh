@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Issue 15: whole-process `attnlab-cli train` against the PyTorch twin (benchmarks/train_loop.py, Debian's
+# python3-torch, the same LibTorch), model by model, in alternating rounds; the median of each, with the
+# kernel's share of the CPU, page faults and peak memory, from /usr/bin/time.
+# Each process: SST-fine, d_model 300, Adam 1e-3, batch 32, shuffled length-bucketed epochs, BATCHES
+# training batches, random embeddings, THREADS threads; ours also evaluates dev and test once at the end
+# and stores the run (--no-checkpoint: the twin saves nothing either); the twin predicts dev once.
+#   benchmarks/twin_rounds.sh [BATCHES=100] [ROUNDS=5] [MODELS="lstm bilstm cnn ssan-rpr ssan-pe transformer-rpr"]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+batches=${1:-100}
+rounds=${2:-5}
+models=${3:-"lstm bilstm cnn ssan-rpr ssan-pe transformer-rpr"}
+cli=${CLI:-build/app/attnlab-cli}
+data=${ATTNLAB_DATA_DIR:-../shared/datasets}
+threads=${THREADS:-$(nproc)}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+printf '# %s threads, %s batches, %s rounds (median), SST-fine, d_model 300\n' "$threads" "$batches" "$rounds"
+printf '%-16s %8s %8s %7s %9s %9s %10s %10s %8s %8s\n' model 'C++ s' 'twin s' ratio 'C++ sys%' 'twin sys%' \
+       'C++ faults' 'twin flt' 'C++ MiB' 'twin MiB'
+for model in $models; do
+  case $model in
+    lstm) args=(--model lstm --position none) ;;
+    bilstm) args=(--model bilstm --position none) ;;
+    cnn) args=(--model cnn --position none) ;;
+    ssan-rpr) args=(--model ssan --position rpr) ;;
+    ssan-pe) args=(--model ssan --position sinusoidal) ;;
+    transformer-rpr) args=(--model transformer --position rpr --heads 4) ;;
+    *) echo "no twin for $model" >&2; continue ;;
+  esac
+  : >"$work/cpp" ; : >"$work/py"
+  for r in $(seq 1 "$rounds"); do
+    /usr/bin/time -f '%e %U %S %R %M' -o "$work/t" env ATTNLAB_DATA_DIR="$data" "$cli" train --dataset sst-fine "${args[@]}" \
+        --d-model 300 --optimizer adam --lr 0.001 --batch-size 32 --sampling epochs --steps "$batches" \
+        --eval-every "$batches" --threads "$threads" --no-checkpoint --db "$work/runs.sqlite" --json >/dev/null 2>&1
+    cat "$work/t" >>"$work/cpp"
+    /usr/bin/time -f '%e %U %S %R %M' -o "$work/t" /usr/bin/python3 benchmarks/train_loop.py --data-dir "$data" \
+        --models "$model" --epochs 1 --batches "$batches" --passes 1 --threads "$threads" >/dev/null
+    cat "$work/t" >>"$work/py"
+  done
+  col() { awk -v c="$2" '{print $c}' "$1" | median; }
+  sysshare() { awk '{print 100 * $3 / ($2 + $3)}' "$1" | median; }
+  cw=$(col "$work/cpp" 1); pw=$(col "$work/py" 1)
+  printf '%-16s %8.2f %8.2f %7.2f %8.1f%% %8.1f%% %10.0f %10.0f %8.0f %8.0f\n' "$model" "$cw" "$pw" \
+         "$(echo "$cw / $pw" | bc -l)" "$(sysshare "$work/cpp")" "$(sysshare "$work/py")" \
+         "$(col "$work/cpp" 4)" "$(col "$work/py" 4)" "$(echo "$(col "$work/cpp" 5) / 1024" | bc -l)" \
+         "$(echo "$(col "$work/py" 5) / 1024" | bc -l)"
+done
