@@ -167,7 +167,7 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
     });
     connect(runList_, &RunListPanel::selectionChanged, this, &MainWindow::compareRuns);
     connect(runActions_, &RunActions::message, this, [this](const QString& text, int ms) { statusBar()->showMessage(text, ms); });
-    connect(runActions_, &RunActions::warning, this, &MainWindow::showWarning);
+    connect(runActions_, &RunActions::warning, this, [this](const QString& title, const QString& text) { showWarning(title, text); });
     connect(runActions_, &RunActions::changed, this, &MainWindow::refreshRuns);
     connect(runActions_, &RunActions::runsDeleted, this, [this](const QList<qint64>& ids) {
         if (!ids.contains(training_->shownRunId()))
@@ -195,17 +195,7 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
     resize(size);
 }
 
-void MainWindow::updateSummaryLine()
-{
-    const TrainConfig c = setup_->config();
-    summary_->setText(tr("%1 · %2 steps · d_model %3 · %4, lr %5 · seed %6")
-                          .arg(runHeadline(0, c.model.model, c.model.position, c.dataset))
-                          .arg(c.epochs > 0 ? tr("%1 epochs of").arg(c.epochs) + QLatin1Char(' ') + QString::number(c.steps) : QString::number(c.steps))
-                          .arg(c.model.dModel)
-                          .arg(qs(c.optimizer))
-                          .arg(c.learningRate)
-                          .arg(c.seed));
-}
+void MainWindow::updateSummaryLine() { summary_->setText(setup_->summaryLine()); }
 
 void MainWindow::restoreSettings()
 {
@@ -322,11 +312,11 @@ void MainWindow::startOrStop()
         startTraining();
 }
 
-void MainWindow::showWarning(const QString& title, const QString& text)
+void MainWindow::showWarning(const QString& title, const QString& text, const char* objectName)
 {
     // Window-modal but not blocking: the event loop (and a test driving it) keeps running.
     auto* box = new QMessageBox(QMessageBox::Warning, title, text, QMessageBox::Ok, this);
-    box->setObjectName(QStringLiteral("warningMessage"));
+    box->setObjectName(QLatin1String(objectName));
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
 }
@@ -555,11 +545,7 @@ void MainWindow::onRunFinished(qint64 runId, const RunSummary& summary)
 void MainWindow::onFailed(const QString& message)
 {
     statusBar()->showMessage(message);
-    // Window-modal but not blocking: the event loop (and a test driving it) keeps running.
-    auto* box = new QMessageBox(QMessageBox::Warning, tr("Training failed"), message, QMessageBox::Ok, this);
-    box->setObjectName(QStringLiteral("failureMessage"));
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    box->open();
+    showWarning(tr("Training failed"), message, "failureMessage");
 }
 
 void MainWindow::onIdle()

@@ -105,7 +105,8 @@ private:
     void onIdle();
     void startRun(attnlab::TrainConfig config); // one run of the form's configuration (a repeat: seed + i)
     void updateSummaryLine(); // the designer in one line, shown in presentation mode
-    void showWarning(const QString& title, const QString& text); // window-modal, not blocking
+    // Window-modal, not blocking; the box's object name lets tests find it.
+    void showWarning(const QString& title, const QString& text, const char* objectName = "warningMessage");
     static bool keepCheckpoints(); // Runs → Keep each run's weights (QSettings)
     static QString runHeadline(qint64 runId, const std::string& model, const std::string& position,
                                const std::string& dataset);

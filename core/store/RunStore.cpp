@@ -7,6 +7,8 @@
 #include "core/store/RunAggregates.h"
 #include "core/store/RunColumns.h"
 #include "core/store/RunQueries.h"
+#include "core/store/RunRows.h"
+#include "core/store/RunStamp.h"
 #include "core/store/RunStoreSchema.h"
 #include "core/store/SqliteConnection.h"
 #include "core/store/SqliteStatement.h"
@@ -19,13 +21,11 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
-#include <ctime>
 #include <filesystem>
 #include <future>
 #include <iterator>
 #include <memory>
 #include <mutex>
-#include <random>
 #include <signal.h>
 #include <stdexcept>
 #include <thread>
@@ -35,68 +35,6 @@ namespace attnlab {
 namespace {
 
 using nlohmann::json;
-
-std::string nowIso()
-{
-    const std::time_t t = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buffer[32];
-    std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buffer;
-}
-
-std::string randomUuid()
-{
-    std::random_device device;
-    static const char* hex = "0123456789abcdef";
-    std::string id;
-    for (int word = 0; word < 4; ++word) {
-        const std::uint32_t bits = device();
-        for (int shift = 28; shift >= 0; shift -= 4)
-            id += hex[(bits >> shift) & 0xf];
-    }
-    return id;
-}
-
-// The rows that belong to a run, inserted the same way whether training appends them or importRun
-// copies them from another store. Each prepares its statement once for the whole batch.
-void insertMetrics(const SqliteConnection& c, std::int64_t runId, const std::vector<MetricPoint>& points)
-{
-    SqliteStatement s(c, "INSERT INTO metrics (run_id, step, split, name, value) VALUES (?,?,?,?,?)");
-    for (const auto& p : points) {
-        s.bind(1, runId).bind(2, p.step).bind(3, p.split).bind(4, p.name).bind(5, p.value);
-        s.run();
-    }
-}
-
-void insertAttention(const SqliteConnection& c, std::int64_t runId,
-                     const std::vector<std::pair<int, std::string>>& stepAndJson)
-{
-    SqliteStatement s(c, "INSERT INTO attention (run_id, step, snapshot_json) VALUES (?,?,?)");
-    for (const auto& [step, text] : stepAndJson) {
-        s.bind(1, runId).bind(2, step).bind(3, text);
-        s.run();
-    }
-}
-
-void insertCharacteristics(const SqliteConnection& c, std::int64_t runId, const std::vector<Characteristic>& values)
-{
-    SqliteStatement s(c, "INSERT INTO characteristics (run_id, name, value, unit) VALUES (?,?,?,?)");
-    for (const auto& v : values) {
-        s.bind(1, runId).bind(2, v.name).bind(3, v.value).bind(4, v.unit);
-        s.run();
-    }
-}
-
-void insertCheckpoints(const SqliteConnection& c, std::int64_t runId, const std::vector<CheckpointRef>& refs)
-{
-    SqliteStatement s(c, "INSERT INTO checkpoints (run_id, step, path, sha256) VALUES (?,?,?,?)");
-    for (const auto& ref : refs) {
-        s.bind(1, runId).bind(2, ref.step).bind(3, ref.path).bind(4, ref.sha256);
-        s.run();
-    }
-}
 
 } // namespace
 
@@ -201,11 +139,11 @@ std::int64_t RunStore::beginRun(const RunInfo& info)
                       " app_version, git_hash, torch_version, device, host, pid, params, uuid, group_key,"
                       " environment_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     const std::string name = c.model.model + (c.model.position != "none" ? "+" + c.model.position : "") + " on " + c.dataset;
-    s.bind(1, name).bind(2, toString(RunStatus::Running)).bind(3, nowIso()).bind(4, configJson)
+    s.bind(1, name).bind(2, toString(RunStatus::Running)).bind(3, RunStamp::nowIso()).bind(4, configJson)
         .bind(5, static_cast<std::int64_t>(c.seed)).bind(6, c.dataset).bind(7, c.model.model).bind(8, c.model.position)
         .bind(9, BuildInfo::appVersion()).bind(10, BuildInfo::gitHash()).bind(11, info.torchVersion)
         .bind(12, info.device).bind(13, host).bind(14, static_cast<std::int64_t>(getpid()))
-        .bind(15, info.parameters).bind(16, randomUuid()).bind(17, groupKeyOf(configJson)).bind(18, environment.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+        .bind(15, info.parameters).bind(16, RunStamp::randomUuid()).bind(17, groupKeyOf(configJson)).bind(18, environment.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     s.step();
     return impl_->connection.lastInsertId();
 }
@@ -215,13 +153,13 @@ void RunStore::appendMetrics(std::int64_t runId, const std::vector<MetricPoint>&
     if (points.empty())
         return;
     std::lock_guard lock(impl_->mutex);
-    impl_->connection.transaction([&] { insertMetrics(impl_->connection, runId, points); });
+    impl_->connection.transaction([&] { RunRows::insertMetrics(impl_->connection, runId, points); });
 }
 
 void RunStore::appendAttention(std::int64_t runId, const AttentionSnapshot& snapshot)
 {
     std::lock_guard lock(impl_->mutex);
-    insertAttention(impl_->connection, runId, {{snapshot.step, snapshot.toJson()}});
+    RunRows::insertAttention(impl_->connection, runId, {{snapshot.step, snapshot.toJson()}});
 }
 
 void RunStore::finishRun(std::int64_t runId, const RunSummary& summary)
@@ -247,7 +185,7 @@ void RunStore::writeFinish(std::int64_t runId, const RunSummary& summary)
                       " test_accuracy=?, params=?, device=COALESCE(NULLIF(?, ''), device), message=?, summary_json=?,"
                       " regression=?, test_macro_f1=?, test_rmse=?, test_mae=?, test_mape=?, best_dev_rmse=?,"
                       " stopped_early=? WHERE id=?");
-    s.bind(1, toString(summary.status)).bind(2, nowIso()).bind(3, summary.steps).bind(4, summary.seconds)
+    s.bind(1, toString(summary.status)).bind(2, RunStamp::nowIso()).bind(3, summary.steps).bind(4, summary.seconds)
         .bind(5, summary.bestDevAccuracy).bind(6, summary.bestStep).bind(7, summary.testAccuracy)
         .bind(8, summary.parameters).bind(9, summary.device).bind(10, summary.message).bind(11, summary.toJson())
         .bind(12, summary.regression ? 1 : 0).bind(13, summary.testMacroF1).bind(14, summary.testRmse)
@@ -434,13 +372,13 @@ void RunStore::appendCharacteristics(std::int64_t runId, const std::vector<Chara
     if (values.empty())
         return;
     std::lock_guard lock(impl_->mutex);
-    impl_->connection.transaction([&] { insertCharacteristics(impl_->connection, runId, values); });
+    impl_->connection.transaction([&] { RunRows::insertCharacteristics(impl_->connection, runId, values); });
 }
 
 void RunStore::addCheckpoint(std::int64_t runId, int step, const std::string& file, const std::string& sha256)
 {
     std::lock_guard lock(impl_->mutex);
-    insertCheckpoints(impl_->connection, runId, {{step, file, sha256}});
+    RunRows::insertCheckpoints(impl_->connection, runId, {{step, file, sha256}});
 }
 
 std::vector<RunRecord> RunStore::listRuns() const
@@ -633,16 +571,16 @@ std::int64_t RunStore::importRun(const RunBundle& b)
         s.step();
         const std::int64_t id = c.lastInsertId();
 
-        insertMetrics(c, id, b.metrics);
+        RunRows::insertMetrics(c, id, b.metrics);
         // A snapshot's step is inside its JSON; one that cannot be read is kept, at step 0.
         std::vector<std::pair<int, std::string>> attention;
         for (const auto& text : b.attentionJson) {
             const json snapshot = StoredJson::parseOr(text, json::object());
             attention.emplace_back(JsonInteger::valueOr(snapshot, "step", 0), text);
         }
-        insertAttention(c, id, attention);
-        insertCharacteristics(c, id, b.characteristics);
-        insertCheckpoints(c, id, b.checkpoints);
+        RunRows::insertAttention(c, id, attention);
+        RunRows::insertCharacteristics(c, id, b.characteristics);
+        RunRows::insertCheckpoints(c, id, b.checkpoints);
         return id;
     });
 }

@@ -143,6 +143,9 @@ std::string SweepPlan::runKeyOfJson(const std::string& configJson)
     if (j.contains("embeddings") && j["embeddings"].is_string()) {
         const std::string path = j["embeddings"].get<std::string>();
         j["embeddings"] = path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
+        // The vectors' width is read from the file: the stored run has it (100), the planned one does not (0).
+        if (!path.empty())
+            j.erase("embedding_dim");
     }
     return Sha256::ofText(j.dump()).substr(0, 12); // nlohmann::json keeps keys sorted: canonical
 }

@@ -94,6 +94,29 @@ private Q_SLOTS:
         QCOMPARE(RunQueue::threadShare(2, 4), 1);
     }
 
+    // Resuming matches a stored run by its key: what the trainer fills in from the vectors file (their width)
+    // must not make a completed run look new (it did: every run with embeddings was trained again).
+    void runKeyIgnoresWhatTheTrainerDerives()
+    {
+        attnlab::TrainConfig planned;
+        planned.dataset = "sst-fine";
+        planned.embeddingsPath = "embeddings/glove.6B.100d.sentiment-vocab.txt.gz";
+        attnlab::TrainConfig stored = planned;
+        stored.embeddingsPath = "/data/embeddings/glove.6B.100d.sentiment-vocab.txt.gz";
+        stored.model.embeddingDim = 100;
+        stored.threads = 1;
+        QCOMPARE(attnlab::SweepPlan::runKey(stored), attnlab::SweepPlan::runKey(planned));
+        attnlab::TrainConfig other = planned;
+        other.learningRate = planned.learningRate / 2;
+        QVERIFY(attnlab::SweepPlan::runKey(other) != attnlab::SweepPlan::runKey(planned));
+        // Without vectors the width is the user's choice and part of the key.
+        attnlab::TrainConfig random = planned, wider = planned;
+        random.embeddingsPath.clear();
+        wider.embeddingsPath.clear();
+        wider.model.embeddingDim = 300;
+        QVERIFY(attnlab::SweepPlan::runKey(random) != attnlab::SweepPlan::runKey(wider));
+    }
+
     // The Cartesian product in order (first grid key slowest, seeds innermost), lstm's positions other than
     // none skipped with the registry's reason, keys stable and distinct, spec mistakes named.
     void dryRunListsTheExactGrid()

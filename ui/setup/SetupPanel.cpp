@@ -2,8 +2,6 @@
 
 #include "core/config/Registry.h"
 #include "core/config/TrainPreset.h"
-#include "core/data/DatasetCatalog.h"
-#include "core/data/WordEmbeddings.h"
 #include "core/training/ComputeDevice.h"
 #include "ui/setup/DataSection.h"
 #include "ui/setup/FormWidgets.h"
@@ -13,21 +11,14 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFile>
-#include <QFileDialog>
-#include <QFileInfo>
 #include <QFormLayout>
-#include <QFutureWatcher>
 #include <QGroupBox>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
-#include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
 #include <QStandardItemModel>
-#include <QToolButton>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrent>
 
 #include <nlohmann/json.hpp>
 
@@ -45,7 +36,6 @@ using namespace form;
 namespace {
 
 QString qs(const std::string& s) { return QString::fromStdString(s); }
-std::string ss(const QString& s) { return s.trimmed().toStdString(); }
 
 } // namespace
 
@@ -515,6 +505,18 @@ void SetupPanel::setOwnData(const QString& datasetId, const DatasetOptions& file
     updateVisibility();
     if (!filling_)
         emit changed();
+}
+
+QString SetupPanel::summaryLine() const
+{
+    const TrainConfig c = config();
+    return tr("%1 on %2 · %3 steps · d_model %4 · %5, lr %6 · seed %7")
+        .arg(qs(Registry::modelLabel(c.model.model, c.model.position)), qs(Registry::nameOf(Registry::datasets(), c.dataset)))
+        .arg(c.epochs > 0 ? tr("%1 epochs of").arg(c.epochs) + QLatin1Char(' ') + QString::number(c.steps) : QString::number(c.steps))
+        .arg(c.model.dModel)
+        .arg(qs(c.optimizer))
+        .arg(c.learningRate)
+        .arg(c.seed);
 }
 
 void SetupPanel::dataFilesChanged() { data_->dataFilesChanged(); }

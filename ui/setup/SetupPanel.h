@@ -46,6 +46,8 @@ public:
     // "Your own data": the dataset (csv-text or csv-series) and its file settings (file, columns, delimiter,
     // header, quoting, missing values, categorical, tokenizer) as the import dialog chose them.
     void setOwnData(const QString& datasetId, const DatasetOptions& file);
+    // The designer in one line (presentation mode): "SSAN + Relative (RPR) on SST-fine · 600 steps · ...".
+    QString summaryLine() const;
     // Files were downloaded or imported into the data folder: the dataset statistics are computed again.
     void dataFilesChanged();
 
