@@ -19,7 +19,10 @@ namespace {
 std::string usePretrainedEmbeddings(SequenceClassifier& model, const WordEmbeddings& embeddings,
                                     const Vocabulary& vocabulary, const TrainConfig& config)
 {
-    auto* weight = model.named_parameters().find("embedding.weight");
+    // named_parameters() returns its dictionary by value: keep it alive while `weight` points into it (a
+    // pointer into the temporary was a use-after-free that crashed one start in a few under load).
+    const auto parameters = model.named_parameters();
+    const torch::Tensor* weight = parameters.find("embedding.weight");
     if (!weight)
         throw std::runtime_error("model '" + config.model.model + "' has no word table to load embeddings into");
     if (weight->dim() != 2 || weight->size(0) != vocabulary.size() || weight->size(1) != embeddings.dimension())
