@@ -1,4 +1,5 @@
 // Attention arithmetic against hand-computed values, and padding invariance of whole models.
+#include "core/results/AttentionCsv.h"
 #include "core/config/ModelConfig.h"
 #include "core/data/BatchBuilder.h"
 #include "core/nn/layers/SelfAttention.h"
@@ -40,6 +41,23 @@ attnlab::ModelConfig smallSsan(const std::string& position, int layers = 1)
 class TestAttention : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // The Explorer's "Export map…" numbers: every weight once, tokens quoted with inner quotes doubled.
+    void attentionCsvListsEveryWeight()
+    {
+        attnlab::AttentionSnapshot s;
+        s.tokens = {"say", "\"hi\""};
+        s.maps.push_back({0, 1, 2, {0.25f, 0.75f, 1.0f, 0.0f}});
+        s.pooling = {0.5, 0.5};
+        const std::string csv = attnlab::AttentionCsv::of(s);
+        QCOMPARE(QString::fromStdString(csv), QStringLiteral("view,layer,head,query,key,weight\n"
+                                                             "map,1,2,\"say\",\"say\",0.25\n"
+                                                             "map,1,2,\"say\",\"\"\"hi\"\"\",0.75\n"
+                                                             "map,1,2,\"\"\"hi\"\"\",\"say\",1\n"
+                                                             "map,1,2,\"\"\"hi\"\"\",\"\"\"hi\"\"\",0\n"
+                                                             "pooling,,,,\"say\",0.5\n"
+                                                             "pooling,,,,\"\"\"hi\"\"\",0.5\n"));
+    }
+
     void scaledDotProductMatchesHandComputation()
     {
         // q0 = (1,0), q1 = (0,1), q2 = (1,1); keys (1,0), (0,1) and a padded (5,5); d = 2.

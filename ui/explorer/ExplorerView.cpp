@@ -1,5 +1,7 @@
 #include "ui/explorer/ExplorerView.h"
 
+#include "core/results/AttentionCsv.h"
+
 #include "core/analysis/AttentionRollout.h"
 #include "core/analysis/KnownAnswerAttention.h"
 #include "core/config/Registry.h"
@@ -26,7 +28,6 @@
 #include <QSlider>
 #include <QSplitter>
 #include <QTabWidget>
-#include <QTextStream>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -627,21 +628,11 @@ void ExplorerView::exportMap()
         emit statusMessage(tr("Saved %1, but not the numbers: %2: %3").arg(dialog.path(), csvPath, csv.errorString()));
         return;
     }
-    QTextStream out(&csv);
-    out << "view,layer,head,query,key,weight\n";
-    const auto quoted = [](const std::string& t) { return QLatin1Char('"') + qs(t).replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"'); };
-    for (const auto& m : shown_.maps)
-        for (int q = 0; q < m.size; ++q)
-            for (int k = 0; k < m.size; ++k)
-                out << (m.layer < 0 ? "rollout" : "map") << ',' << m.layer + 1 << ',' << m.head + 1 << ','
-                    << quoted(shown_.tokens[static_cast<std::size_t>(q)]) << ',' << quoted(shown_.tokens[static_cast<std::size_t>(k)])
-                    << ',' << m.at(q, k) << '\n';
-    for (std::size_t i = 0; i < shown_.pooling.size() && i < shown_.tokens.size(); ++i)
-        out << "pooling,,,," << quoted(shown_.tokens[i]) << ',' << shown_.pooling[i] << '\n';
-    for (std::size_t t = 0; t < shown_.tokens.size() && !shown_.features.empty(); ++t)
-        for (std::size_t f = 0; f < shown_.features.size(); ++f)
-            out << "input_attention,,," << quoted(shown_.tokens[t]) << ',' << quoted(shown_.features[f]) << ','
-                << shown_.inputAttention[t * shown_.features.size() + f] << '\n';
+    const std::string text = AttentionCsv::of(shown_);
+    if (csv.write(text.data(), static_cast<qint64>(text.size())) != static_cast<qint64>(text.size())) {
+        emit statusMessage(tr("Saved %1, but not the numbers: %2: %3").arg(dialog.path(), csvPath, csv.errorString()));
+        return;
+    }
     emit statusMessage(tr("Saved %1 and its numbers in %2").arg(dialog.path(), csvPath));
 }
 

@@ -1,0 +1,18 @@
+#pragma once
+#include "core/results/AttentionSnapshot.h"
+
+#include <string>
+
+namespace attnlab {
+
+// The numbers behind an attention picture as long-format CSV, one weight per row:
+//   view,layer,head,query,key,weight
+// "map" rows for every self-attention map (layer and head from 1), "rollout" for the rollout (layer 0),
+// "pooling" rows (key = the token), "input_attention" rows (query = the time step, key = the driver).
+// Tokens are quoted, with inner quotes doubled (RFC 4180).
+class AttentionCsv {
+public:
+    static std::string of(const AttentionSnapshot& snapshot);
+};
+
+} // namespace attnlab
