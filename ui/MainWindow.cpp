@@ -142,8 +142,9 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
     connect(runBar_, &RunToolBar::stopClicked, this, &MainWindow::stopTraining);
     connect(runBar_, &RunToolBar::compareClicked, this, &MainWindow::startComparison);
     connect(live_, &LiveComparisonView::planChanged, runBar_, &RunToolBar::setWaitingComparisons);
-    connect(setup_, &SetupPanel::scenarioChosen, this, [this](const std::vector<TrainConfig>& configs, const QString& title) {
-        live_->setPlan(configs, title);
+    connect(setup_, &SetupPanel::scenarioChosen, this, [this](const std::vector<TrainConfig>& configs, const QString& title,
+                                                              const QStringList& expected) {
+        live_->setPlan(configs, title, expected);
         statusBar()->showMessage(tr("%1: Compare trains its %2 configurations side by side").arg(title).arg(configs.size()), 8000);
     });
     connect(live_, &LiveComparisonView::runStored, this, &MainWindow::refreshRuns);

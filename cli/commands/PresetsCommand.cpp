@@ -21,9 +21,18 @@ int PresetsCommand::run(const std::vector<std::string>& args)
             nlohmann::json presets = nlohmann::json::array();
             for (const TrainPreset* p : s.presets)
                 presets.push_back(p->name);
-            list.push_back({{"id", s.id}, {"title", s.title}, {"description", s.description}, {"lesson", s.lesson}, {"presets", presets}});
-            if (!flags.has("--json"))
+            nlohmann::json lesson = {{"id", s.id}, {"title", s.title}, {"description", s.description}, {"lesson", s.lesson}, {"presets", presets}};
+            nlohmann::json real = nlohmann::json::array();
+            for (const TrainPreset* p : s.realPresets)
+                real.push_back(p->name);
+            if (!s.realPresets.empty())
+                lesson["real_data"] = {{"title", s.realTitle}, {"lesson", s.realLesson}, {"presets", real}};
+            list.push_back(lesson);
+            if (!flags.has("--json")) {
                 out_ << std::left << std::setw(24) << s.id << " " << s.title << ": " << presets.dump() << "\n";
+                if (!s.realPresets.empty())
+                    out_ << std::left << std::setw(24) << "" << " " << s.realTitle << ": " << real.dump() << "\n";
+            }
         }
         if (flags.has("--json"))
             out_ << list.dump() << "\n";
@@ -32,8 +41,14 @@ int PresetsCommand::run(const std::vector<std::string>& args)
     if (flags.has("--json")) {
         nlohmann::json list = nlohmann::json::array();
         for (const auto& p : TrainPreset::all())
-            list.push_back({{"name", p.name}, {"description", p.description}, {"repeats", p.repeats},
-                            {"config", nlohmann::json::parse(p.config.toJson())}});
+        {
+            nlohmann::json item = {{"name", p.name}, {"description", p.description}, {"repeats", p.repeats},
+                                   {"config", nlohmann::json::parse(p.config.toJson())}};
+            if (!p.expected.empty())
+                item["expected"] = {{"metric", p.expected.metric}, {"mean", p.expected.mean}, {"std", p.expected.stdDev},
+                                    {"runs", p.expected.runs}, {"source", p.expected.source}, {"text", p.expected.text()}};
+            list.push_back(item);
+        }
         out_ << list.dump() << "\n";
         return 0;
     }

@@ -94,7 +94,10 @@ bool Registry::takesPosition(const std::string& model)
 std::string Registry::modelLabel(const std::string& model, const std::string& position)
 {
     const std::string name = nameOf(models(), model);
-    return takesPosition(model) ? name + " + " + nameOf(positions(), position) : name;
+    if (!takesPosition(model))
+        return name;
+    // "SSAN + None" reads as a technique called None; say what it is.
+    return position == "none" ? name + " (no position)" : name + " + " + nameOf(positions(), position);
 }
 
 const RegistryEntry* Registry::find(const std::vector<RegistryEntry>& list, const std::string& id)

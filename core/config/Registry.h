@@ -19,7 +19,7 @@ public:
     // Whether the model has a choice of position technique (the SANs); RNNs, CNN and the time-series
     // baselines take none. Unknown models: true (their position is shown rather than hidden).
     static bool takesPosition(const std::string& model);
-    // "SSAN + Relative (RPR)", or "LSTM" alone for a model that takes no position technique ("DA-RNN +
+    // "SSAN + Relative (RPR)", "SSAN (no position)", or "LSTM" alone for a model that takes no position technique ("DA-RNN +
     // None" would suggest a choice that does not exist).
     static std::string modelLabel(const std::string& model, const std::string& position);
 };

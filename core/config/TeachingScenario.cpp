@@ -22,17 +22,36 @@ TeachingScenario TeachingScenario::parse(const std::string& json, const std::str
     text("title", s.title);
     text("description", s.description);
     text("lesson", s.lesson);
-    if (!j.contains("presets") || !j.at("presets").is_array())
-        throw std::invalid_argument(source + ": 'presets' must be a list of preset names");
-    for (const auto& name : j.at("presets")) {
-        const TrainPreset* preset = name.is_string() ? TrainPreset::find(name.get<std::string>()) : nullptr;
-        if (!preset)
-            throw std::invalid_argument(source + ": unknown preset " + name.dump() + " (attnlab-cli presets)");
-        s.presets.push_back(preset);
+    const auto presets = [&](const nlohmann::json& object, const std::string& key) {
+        if (!object.contains("presets") || !object.at("presets").is_array())
+            throw std::invalid_argument(source + ": '" + key + "' must be a list of preset names");
+        std::vector<const TrainPreset*> list;
+        for (const auto& name : object.at("presets")) {
+            const TrainPreset* preset = name.is_string() ? TrainPreset::find(name.get<std::string>()) : nullptr;
+            if (!preset)
+                throw std::invalid_argument(source + ": unknown preset " + name.dump() + " in '" + key + "' (attnlab-cli presets)");
+            list.push_back(preset);
+        }
+        if (list.size() < 2 || list.size() > 4)
+            throw std::invalid_argument(source + ": a scenario trains 2 to 4 presets side by side (got " +
+                                        std::to_string(list.size()) + " in '" + key + "')");
+        return list;
+    };
+    s.presets = presets(j, "presets");
+    if (j.contains("real_data")) {
+        const auto& real = j.at("real_data");
+        if (!real.is_object())
+            throw std::invalid_argument(source + ": 'real_data' must be an object {title, lesson, presets}");
+        for (const char* key : {"title", "lesson"})
+            if (!real.contains(key) || !real.at(key).is_string() || real.at(key).get<std::string>().empty())
+                throw std::invalid_argument(source + ": 'real_data." + key + "' must be a non-empty text");
+        s.realTitle = real.at("title").get<std::string>();
+        s.realLesson = real.at("lesson").get<std::string>();
+        s.realPresets = presets(real, "real_data.presets");
+        for (const TrainPreset* p : s.realPresets)
+            if (p->config.dataset != s.realPresets.front()->config.dataset)
+                throw std::invalid_argument(source + ": 'real_data.presets' must train on one dataset");
     }
-    if (s.presets.size() < 2 || s.presets.size() > 4)
-        throw std::invalid_argument(source + ": a scenario trains 2 to 4 presets side by side (got " +
-                                    std::to_string(s.presets.size()) + ")");
     return s;
 }
 

@@ -14,6 +14,11 @@ struct TeachingScenario {
     std::string description; // what is trained
     std::string lesson;      // what the class should see
     std::vector<const TrainPreset*> presets; // 2-4, each a compiled-in preset
+    // The same lesson on real data with the presets docs/RESULTS.md measured (optional: "real_data":
+    // {"title", "lesson", "presets"}); empty when the lesson has none.
+    std::string realTitle;  // "SAN vs RNN on SST-fine"
+    std::string realLesson; // what the class should see there, with the measured numbers
+    std::vector<const TrainPreset*> realPresets;
 
     // Throws std::invalid_argument naming `source` and the key: missing keys, unknown presets, fewer than 2
     // or more than 4 presets.

@@ -32,8 +32,11 @@ TrainPreset TrainPreset::parse(const std::string& text, const std::string& sourc
     }
     if (preset.repeats < 1)
         throw std::invalid_argument(source + ": repeats must be at least 1");
+    if (j.contains("expected"))
+        preset.expected = PresetExpectation::parse(j.at("expected").dump(), source);
     j.erase("description");
     j.erase("repeats");
+    j.erase("expected");
     const std::string config = j.dump();
     const auto unknown = TrainConfig::unknownKeys(config);
     if (!unknown.empty())

@@ -165,7 +165,8 @@ private Q_SLOTS:
         r = runCli({"train", "--preset", "table9.9", "--db", db});
         QCOMPARE(r.code, 2);
         // The error names every known preset, in order.
-        QVERIFY2(r.err.contains("unknown preset 'table9.9' (known: repro-sst-fine-lstm, ") && r.err.contains("table5.3-bilstm, "),
+        QVERIFY2(r.err.contains("unknown preset 'table9.9' (known: repro-sml2010-attn-rnn128, ") && r.err.contains(" repro-sst-fine-lstm, ")
+                     && r.err.contains("table5.3-bilstm, "),
                  qPrintable(r.err));
 
         // The data settings of a preset (a lesson's order-dependent sentences) and of flags are stored with
@@ -185,6 +186,18 @@ private Q_SLOTS:
         for (const auto l : QJsonDocument::fromJson(r.out.toUtf8()).array())
             lessons << l.toObject()["id"].toString();
         QCOMPARE(lessons, (QStringList{"san-vs-rnn", "why-position-matters", "long-range", "which-driver-and-lag"}));
+        // SAN vs RNN on real data uses the presets RESULTS.md measured, and they say what they reached.
+        const auto sanVsRnn = QJsonDocument::fromJson(r.out.toUtf8()).array()[0].toObject()["real_data"].toObject();
+        QCOMPARE(sanVsRnn["presets"].toArray().toVariantList(), (QVariantList{"repro-sst-fine-ssan-rpr", "repro-sst-fine-lstm"}));
+        for (const auto p : presets)
+            if (p.toObject()["name"].toString() == "repro-sst-fine-ssan-rpr") {
+                const auto expected = p.toObject()["expected"].toObject();
+                QCOMPARE(expected["mean"].toDouble(), 43.5);
+                QCOMPARE(expected["runs"].toInt(), 3);
+                QCOMPARE(expected["text"].toString(), QString::fromUtf8("43.5 \u00b1 0.6% test accuracy (3 runs)"));
+            } else if (p.toObject()["name"].toString().startsWith("table")) {
+                QVERIFY(!p.toObject().contains("expected")); // only what was measured says what it reached
+            }
     }
 
     // --help and --version everywhere; a usage error is one line naming the setting plus a hint, not the

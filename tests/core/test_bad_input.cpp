@@ -10,6 +10,8 @@
 #include "core/data/NumericCell.h"
 #include "core/data/Vocabulary.h"
 #include "core/data/readers/Sml2010Reader.h"
+#include "core/config/TeachingScenario.h"
+#include "core/config/TrainPreset.h"
 #include "core/training/Trainer.h"
 
 #include <QtCore/QDir>
@@ -396,6 +398,62 @@ private Q_SLOTS:
 
         c.model.maxLength = 0;
         QVERIFY(QString::fromStdString(c.model.validate()).startsWith("max_length: must be at least 1"));
+    }
+
+    // A preset may say what it reached (docs/RESULTS.md); a lesson may name presets for real data. Both are
+    // checked when read, with the key named.
+    void presetExpectationsAndRealDataLessons()
+    {
+        const auto preset = TrainPreset::parse(R"({"dataset": "sst-fine", "model": "lstm", "position": "none",
+            "expected": {"metric": "accuracy", "mean": 44.0, "std": 1.0, "runs": 3, "source": "RESULTS.md"}})", "p.json");
+        QCOMPARE(QString::fromStdString(preset.expected.text()), QString::fromUtf8("44.0 \u00b1 1.0% test accuracy (3 runs)"));
+        QCOMPARE(preset.config.dataset, std::string("sst-fine")); // "expected" is not a training setting
+        const auto series = TrainPreset::parse(R"({"expected": {"metric": "mae", "mean": 0.0312, "std": 0.00104, "runs": 5, "source": "x"}})", "q.json");
+        QCOMPARE(QString::fromStdString(series.expected.text()), QString::fromUtf8("0.0312 \u00b1 0.0010 test MAE (5 runs)"));
+        QVERIFY(TrainPreset::parse(R"({"model": "lstm"})", "r.json").expected.empty());
+        const auto refused = [](const char* json, const char* words) {
+            try {
+                TrainPreset::parse(json, "p.json");
+                QFAIL(json);
+            } catch (const std::invalid_argument& e) {
+                QVERIFY2(QString(e.what()).startsWith("p.json: ") && QString(e.what()).contains(words), e.what());
+            }
+        };
+        refused(R"({"expected": {"metric": "f1", "mean": 1, "std": 0, "runs": 1, "source": "x"}})", "'expected.metric'");
+        refused(R"({"expected": {"metric": "accuracy", "mean": 143, "std": 0, "runs": 1, "source": "x"}})", "0 to 100");
+        refused(R"({"expected": {"metric": "accuracy", "mean": 43, "std": 0, "runs": 0, "source": "x"}})", "'expected.runs'");
+        refused(R"({"expected": {"metric": "accuracy", "mean": 43, "std": -1, "runs": 1, "source": "x"}})", "'expected.std'");
+        refused(R"({"expected": {"metric": "accuracy", "mean": 43, "std": 1, "runs": 1}})", "'expected.source'");
+        refused(R"({"expected": {"metric": "accuracy", "mean": 43, "std": 1, "runs": 1, "source": "x", "seed": 1}})", "'expected.seed'");
+
+        const auto lesson = [](const char* real) {
+            return std::string(R"({"title": "T", "description": "D", "lesson": "L",
+                "presets": ["teach-san-vs-rnn-ssan-rpr", "teach-san-vs-rnn-lstm"])") + real + "}";
+        };
+        const auto s = TeachingScenario::parse(lesson(R"(, "real_data": {"title": "T on SST", "lesson": "as measured",
+            "presets": ["repro-sst-fine-ssan-rpr", "repro-sst-fine-lstm"]})"), "s.json");
+        QCOMPARE(s.realPresets.size(), std::size_t(2));
+        QCOMPARE(s.realPresets[1]->expected.mean, 44.0);
+        QVERIFY(TeachingScenario::parse(lesson(""), "s.json").realPresets.empty());
+        const auto refusedLesson = [&](const char* real, const char* words) {
+            try {
+                TeachingScenario::parse(lesson(real), "s.json");
+                QFAIL(real);
+            } catch (const std::invalid_argument& e) {
+                QVERIFY2(QString(e.what()).startsWith("s.json: ") && QString(e.what()).contains(words), e.what());
+            }
+        };
+        refusedLesson(R"(, "real_data": {"title": "T", "lesson": "L", "presets": ["repro-sst-fine-lstm", "nope"]})", "unknown preset \"nope\" in 'real_data.presets'");
+        refusedLesson(R"(, "real_data": {"title": "T", "lesson": "L", "presets": ["repro-sst-fine-lstm"]})", "2 to 4");
+        refusedLesson(R"(, "real_data": {"title": "T", "presets": ["repro-sst-fine-lstm", "repro-sst-fine-ssan"]})", "'real_data.lesson'");
+        refusedLesson(R"(, "real_data": {"title": "T", "lesson": "L", "presets": ["repro-sst-fine-lstm", "repro-sml2010-narx"]})", "one dataset");
+        // The shipped lessons: SAN vs RNN and Why position matters have a real-data variant whose presets say what they reached.
+        for (const char* id : {"san-vs-rnn", "why-position-matters"}) {
+            const TeachingScenario* shipped = TeachingScenario::find(id);
+            QVERIFY2(shipped && !shipped->realPresets.empty(), id);
+            for (const TrainPreset* p : shipped->realPresets)
+                QVERIFY2(!p->expected.empty() && p->expected.metric == "accuracy", p->name.c_str());
+        }
     }
 
     // The settings round-trip through the JSON config only when they are not the default, so the stored

@@ -113,6 +113,24 @@ private slots:
         QVERIFY(child<QCheckBox>(&panel, "orderDependentBox")->isChecked()); // the form shows the first one
         QCOMPARE(spy.at(0).at(1).toString(), QStringLiteral("Why position matters"));
         QCOMPARE(TeachingScenario::all().size(), std::size_t(4));
+
+        // The same lesson on real data: the presets RESULTS.md measured, with what each reached.
+        QVERIFY(panel.presets()->choose(QStringLiteral("lesson:why-position-matters:real")));
+        QCOMPARE(spy.count(), 2);
+        const auto real = spy.at(1).at(0).value<std::vector<TrainConfig>>();
+        QCOMPARE(real.size(), std::size_t(3));
+        for (const auto& c : real) {
+            QCOMPARE(QString::fromStdString(c.dataset), QStringLiteral("sst-fine"));
+            QVERIFY(!c.orderDependent);
+        }
+        QCOMPARE(spy.at(1).at(1).toString(), QStringLiteral("Why position matters, on SST-fine"));
+        const auto expected = spy.at(1).at(2).toStringList();
+        QCOMPARE(expected, (QStringList{QString::fromUtf8("43.6 \u00b1 0.7% test accuracy (3 runs)"),
+                                        QString::fromUtf8("42.5 \u00b1 0.9% test accuracy (3 runs)"),
+                                        QString::fromUtf8("43.5 \u00b1 0.6% test accuracy (3 runs)")}));
+        const QString description = child<QLabel>(&panel, "presetDescription")->text();
+        QVERIFY2(description.contains(QStringLiteral("SSAN (no position): 43.6")) && description.contains(QStringLiteral("docs/RESULTS.md")),
+                 qPrintable(description));
     }
 
     // Rows follow the dataset, the model and the optimizer; advanced ones only when asked for.

@@ -338,7 +338,12 @@ void TestLiveCompare::timeSeriesRunsCompareByRmse()
         c.evalEvery = 20;
         return c;
     };
-    QCOMPARE(view.start({series("darnn"), series("narx")}), QString());
+    // Through the plan, as a lesson on real data arrives: the first run says what it is expected to reach.
+    view.setPlan({series("darnn"), series("narx")}, QStringLiteral("lesson"), {QStringLiteral("0.0312 ± 0.0010 test MAE (5 runs)"), QString()});
+    QCOMPARE(view.startPlan(std::string(), std::string()), QString());
+    QCOMPARE(child<QLabel>(&view, "entryExpected0")->text(), QStringLiteral("expected: 0.0312 ± 0.0010 test MAE (5 runs)"));
+    QVERIFY(!child<QLabel>(&view, "entryExpected0")->isHidden());
+    QVERIFY(child<QLabel>(&view, "entryExpected1")->isHidden());
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 240000);
     auto* plot = child<LiveComparisonPlot>(&view, "liveComparisonPlot");
     QCOMPARE(plot->metricName(), QStringLiteral("rmse"));
@@ -350,6 +355,11 @@ void TestLiveCompare::timeSeriesRunsCompareByRmse()
     auto* table = child<QTableView>(&view, "compareResultsTable");
     QCOMPARE(table->model()->rowCount(), 2);
     QVERIFY(!table->model()->index(0, ui::ComparisonResultsModel::TestColumn).data().toString().contains(QLatin1Char('%')));
+    QStringList expected;
+    for (int row = 0; row < 2; ++row)
+        expected << table->model()->index(row, ui::ComparisonResultsModel::ExpectedColumn).data().toString();
+    expected.sort(); // rows come in the order the runs ended
+    QCOMPARE(expected, (QStringList{QStringLiteral("0.0312 ± 0.0010 test MAE (5 runs)"), QStringLiteral("—")}));
 }
 
 void TestLiveCompare::measureThreadShares()

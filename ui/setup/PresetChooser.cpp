@@ -1,6 +1,7 @@
 #include "ui/setup/PresetChooser.h"
 
 #include "core/analysis/ConfigDiff.h"
+#include "core/config/Registry.h"
 #include "core/config/TeachingScenario.h"
 #include "core/config/TrainPreset.h"
 #include "core/store/RunRecord.h"
@@ -20,6 +21,7 @@ namespace {
 
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 const QString kLessonPrefix = QStringLiteral("lesson:");
+const QString kRealSuffix = QStringLiteral(":real"); // "lesson:san-vs-rnn:real": the lesson on real data
 const QString kRecentKey = QStringLiteral("designer/recentConfigs");
 constexpr int kMaxRecent = 8;
 
@@ -51,6 +53,13 @@ PresetChooser::PresetChooser(QWidget* parent) : QWidget(parent)
     for (const auto& s : TeachingScenario::all()) {
         combo_->addItem(QStringLiteral("  ") + qs(s.title), kLessonPrefix + qs(s.id));
         combo_->setItemData(combo_->count() - 1, qs(s.description), Qt::ToolTipRole);
+        if (!s.realPresets.empty()) {
+            combo_->addItem(QStringLiteral("  ") + tr("%1 (real data, as measured)").arg(qs(s.realTitle)), kLessonPrefix + qs(s.id) + kRealSuffix);
+            combo_->setItemData(combo_->count() - 1,
+                                tr("%1\nNeeds %2 and the GloVe vectors: File → Datasets… fetches or imports them.")
+                                    .arg(qs(s.realLesson), qs(s.realPresets.front()->config.dataset)),
+                                Qt::ToolTipRole);
+        }
     }
     const auto addPresets = [this](const QString& heading, auto keep) {
         addHeading(combo_, heading);
@@ -106,21 +115,33 @@ void PresetChooser::onActivated(int index)
     chosenName_ = name;
     hasChosen_ = !name.isEmpty();
     if (name.startsWith(kLessonPrefix)) {
-        const TeachingScenario* s = TeachingScenario::find(name.mid(kLessonPrefix.size()).toStdString());
-        if (!s)
+        const bool real = name.endsWith(kRealSuffix);
+        const QString id = name.mid(kLessonPrefix.size(), name.size() - kLessonPrefix.size() - (real ? kRealSuffix.size() : 0));
+        const TeachingScenario* s = TeachingScenario::find(id.toStdString());
+        if (!s || (real && s->realPresets.empty()))
             return;
-        description_->setText(tr("%1 %2").arg(qs(s->description), qs(s->lesson)));
-        description_->setVisible(true);
+        const auto& presets = real ? s->realPresets : s->presets;
         std::vector<TrainConfig> configs;
-        for (const TrainPreset* p : s->presets)
+        QStringList expected, expectedLines;
+        for (const TrainPreset* p : presets) {
             configs.push_back(p->config);
+            expected << qs(p->expected.text());
+            if (!p->expected.empty())
+                expectedLines << tr("%1: %2").arg(qs(Registry::modelLabel(p->config.model.model, p->config.model.position)),
+                                                  qs(p->expected.text()));
+        }
+        description_->setText(real ? tr("%1 Measured (%2): %3.").arg(qs(s->realLesson), qs(presets.front()->expected.source),
+                                                                     expectedLines.join(QStringLiteral("; ")))
+                                   : tr("%1 %2").arg(qs(s->description), qs(s->lesson)));
+        description_->setVisible(true);
         chosen_ = configs.front();
         emit presetChosen(chosen_, 1);
-        emit scenarioChosen(configs, qs(s->title));
+        emit scenarioChosen(configs, real ? qs(s->realTitle) : qs(s->title), expected);
         return;
     }
     if (const TrainPreset* p = TrainPreset::find(name.toStdString())) {
-        description_->setText(qs(p->description) + (p->repeats > 1 ? tr(" (%1 runs, seeds %2…%3)").arg(p->repeats).arg(p->config.seed).arg(p->config.seed + p->repeats - 1) : QString()));
+        description_->setText(qs(p->description) + (p->repeats > 1 ? tr(" (%1 runs, seeds %2…%3)").arg(p->repeats).arg(p->config.seed).arg(p->config.seed + p->repeats - 1) : QString())
+                              + (p->expected.empty() ? QString() : tr(" Expected: %1 (%2).").arg(qs(p->expected.text()), qs(p->expected.source))));
         description_->setVisible(true);
         chosen_ = p->config;
         emit presetChosen(chosen_, p->repeats);

@@ -35,7 +35,8 @@ public:
 signals:
     void presetChosen(const attnlab::TrainConfig& config, int repeats);
     // A lesson: its presets' configurations, to be trained side by side.
-    void scenarioChosen(const std::vector<attnlab::TrainConfig>& configs, const QString& title);
+    // `expected`: per configuration, what docs/RESULTS.md measured for its preset (empty where nothing was).
+    void scenarioChosen(const std::vector<attnlab::TrainConfig>& configs, const QString& title, const QStringList& expected);
     void openRequested(const QString& path); // a recent file picked from the menu
 
 private:

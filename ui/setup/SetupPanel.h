@@ -56,7 +56,7 @@ public:
 
 signals:
     void changed(); // any setting of the form
-    void scenarioChosen(const std::vector<attnlab::TrainConfig>& configs, const QString& title);
+    void scenarioChosen(const std::vector<attnlab::TrainConfig>& configs, const QString& title, const QStringList& expected);
     void importRequested(); // "Your own data…"
     void message(const QString& text);
 

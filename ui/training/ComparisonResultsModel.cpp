@@ -22,11 +22,11 @@ void ComparisonResultsModel::clear()
 }
 
 void ComparisonResultsModel::addResult(qint64 runId, const QString& label, const QColor& colour,
-                                       const RunSummary& summary)
+                                       const RunSummary& summary, const QString& expected)
 {
     const int row = static_cast<int>(rows_.size());
     beginInsertRows({}, row, row);
-    rows_.push_back(Row{runId, label, colour, summary});
+    rows_.push_back(Row{runId, label, colour, summary, expected});
     endInsertRows();
 }
 
@@ -50,7 +50,7 @@ QVariant ComparisonResultsModel::data(const QModelIndex& index, int role) const
     const double speed = row.summary.seconds > 0 ? row.summary.steps / row.summary.seconds : 0.0;
     if (role == Qt::DecorationRole && index.column() == RunColumn)
         return row.colour;
-    if (role == Qt::TextAlignmentRole && index.column() >= DevColumn)
+    if (role == Qt::TextAlignmentRole && index.column() >= DevColumn && index.column() != ExpectedColumn)
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::UserRole) {
         switch (index.column()) {
@@ -75,6 +75,7 @@ QVariant ComparisonResultsModel::data(const QModelIndex& index, int role) const
                                QString::fromStdString(row.summary.message));
     case DevColumn: return QString::fromStdString(result.devText(2));
     case TestColumn: return QString::fromStdString(result.testText(2));
+    case ExpectedColumn: return row.expected.isEmpty() ? tr("—") : row.expected;
     case ParamsColumn: return locale.toString(static_cast<qlonglong>(row.summary.parameters));
     case SecondsColumn: return locale.toString(row.summary.seconds, 'f', 1);
     case SpeedColumn: return locale.toString(speed, 'f', 1);
@@ -91,6 +92,7 @@ QVariant ComparisonResultsModel::headerData(int section, Qt::Orientation orienta
     case StatusColumn: return tr("Status");
     case DevColumn: return tr("Best dev");
     case TestColumn: return tr("Test");
+    case ExpectedColumn: return tr("Expected (RESULTS.md)");
     case ParamsColumn: return tr("Params");
     case SecondsColumn: return tr("Seconds");
     case SpeedColumn: return tr("Steps/s");

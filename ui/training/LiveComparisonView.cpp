@@ -144,7 +144,7 @@ LiveComparisonView::LiveComparisonView(const QString& dbPath, QWidget* parent)
             });
     connect(queue_, &TrainingQueue::runFinished, this, [this](int index, qint64 runId, const RunSummary& summary) {
         const auto& entry = queue_->entry(index);
-        resultsModel_->addResult(runId, labelOf(entry.config), RunPalette::colour(index), summary);
+        resultsModel_->addResult(runId, labelOf(entry.config), RunPalette::colour(index), summary, expected_.value(index));
         auto& e = entries_[static_cast<std::size_t>(index)];
         if (!e.heatmap->hasSnapshot()) {
             const bool beforeFirst = entry.config.evalEvery > 0 && summary.steps < entry.config.evalEvery;
@@ -187,10 +187,11 @@ QString LiveComparisonView::labelOf(const TrainConfig& config) const
     return qs(Registry::modelLabel(config.model.model, config.model.position));
 }
 
-void LiveComparisonView::setPlan(const std::vector<TrainConfig>& configs, const QString& title)
+void LiveComparisonView::setPlan(const std::vector<TrainConfig>& configs, const QString& title, const QStringList& expected)
 {
     plan_ = configs;
     planTitle_ = title;
+    planExpected_ = expected;
     emit planChanged(planSize());
 }
 
@@ -202,6 +203,7 @@ QString LiveComparisonView::addToPlan(const TrainConfig& config)
     if (!planTitle_.isEmpty()) { // a lesson was waiting: the user builds their own list now
         plan_.clear();
         planTitle_.clear();
+        planExpected_.clear();
     }
     plan_.push_back(config);
     emit planChanged(planSize());
@@ -221,10 +223,18 @@ QString LiveComparisonView::startPlan(const std::string& dataDir, const std::str
         if (c.checkpointDir.empty())
             c.checkpointDir = checkpointDir;
     }
+    const QStringList expected = planExpected_;
     if (const QString problem = start(configs); !problem.isEmpty())
         return tr("Cannot compare: %1").arg(problem);
+    for (int i = 0; i < static_cast<int>(entries_.size()) && i < expected.size(); ++i)
+        if (!expected[i].isEmpty()) {
+            entries_[static_cast<std::size_t>(i)].expected->setText(tr("expected: %1").arg(expected[i]));
+            entries_[static_cast<std::size_t>(i)].expected->setVisible(true);
+        }
+    expected_ = expected;
     plan_.clear();
     planTitle_.clear();
+    planExpected_.clear();
     emit planChanged(0);
     return {};
 }
@@ -239,6 +249,7 @@ QString LiveComparisonView::start(const std::vector<TrainConfig>& configs)
         info_->setText(problem);
         return problem;
     }
+    expected_.clear();
     // Same seed for all (the queue made it so); the batch order is the same where batch sizes are.
     std::set<int> batchSizes;
     for (const auto& config : configs)
@@ -315,6 +326,10 @@ void LiveComparisonView::addEntry(int index)
     e.title->setFont(bold);
     e.status = new QLabel;
     e.status->setObjectName(QStringLiteral("entryStatus%1").arg(index));
+    e.expected = new QLabel;
+    e.expected->setObjectName(QStringLiteral("entryExpected%1").arg(index));
+    e.expected->setToolTip(tr("What docs/RESULTS.md measured for this preset: the run should land near it"));
+    e.expected->setVisible(false);
     e.stop = new QPushButton(tr("Stop"));
     e.stop->setObjectName(QStringLiteral("entryStop%1").arg(index));
     e.stop->setToolTip(tr("Stop this run (it is stored as cancelled), or take it out of the queue"));
@@ -336,6 +351,7 @@ void LiveComparisonView::addEntry(int index)
     box->setSpacing(2);
     box->addLayout(head);
     box->addWidget(e.status);
+    box->addWidget(e.expected);
     box->addWidget(e.heatmap, 1);
 
     entries_.push_back(e);

@@ -26,7 +26,7 @@ class TrainingQueue;
 // a Stop button; a result strip fills as runs end. Every run is a normal run in the store, tagged
 // compare:<id>. Parts by object name: compareInfoLabel, threadsLabel, stopAllButton, exportPlotButton,
 // liveComparisonPlot, compareResultsTable, and per run i: compareEntry<i>, entryTitle<i>, entryStatus<i>,
-// entryStop<i>, entryHeatmap<i>.
+// entryStop<i>, entryHeatmap<i>, entryExpected<i> (a lesson on real data: what RESULTS.md measured).
 class LiveComparisonView : public QWidget {
     Q_OBJECT
 public:
@@ -40,7 +40,8 @@ public:
     int enqueue(const attnlab::TrainConfig& config);
     // The comparison to start next, "the plan": a lesson's configurations, or those added one by one (Add to
     // side by side). planChanged says how many wait (the toolbar's "Compare (n)").
-    void setPlan(const std::vector<attnlab::TrainConfig>& configs, const QString& title);
+    // `expected`: per configuration, what its preset is expected to reach (shown on its panel and in the results).
+    void setPlan(const std::vector<attnlab::TrainConfig>& configs, const QString& title, const QStringList& expected = {});
     // To the running comparison's queue when one runs, else to the plan (the user's own list replaces a
     // lesson's). What happened, in words, for the status bar.
     QString addToPlan(const attnlab::TrainConfig& config);
@@ -70,6 +71,7 @@ private:
         QWidget* panel = nullptr;
         QLabel* title = nullptr;
         QLabel* status = nullptr;
+        QLabel* expected = nullptr; // what RESULTS.md measured for the preset; hidden when nothing was
         QPushButton* stop = nullptr;
         AttentionHeatmap* heatmap = nullptr;
         int step = 0, totalSteps = 0;
@@ -94,6 +96,8 @@ private:
     std::vector<EntryWidgets> entries_;
     std::vector<attnlab::TrainConfig> plan_;
     QString planTitle_; // the lesson's title; empty: the user's own list
+    QStringList planExpected_; // per plan entry, its preset's expected result ("" for none)
+    QStringList expected_;     // the same for the comparison shown, by queue index
 };
 
 } // namespace attnlab::ui
