@@ -27,7 +27,11 @@ case "$kind" in
     ;;
   *) echo "usage: $0 [address|thread]" >&2; exit 2 ;;
 esac
-read -r -a tests <<<"${SANITIZE_TESTS:-$default_tests}"
+# Word-split on purpose (the default list spans lines; `read -a` took its first line only).
+set -f
+# shellcheck disable=SC2206
+tests=(${SANITIZE_TESTS:-$default_tests})
+set +f
 
 # The same ccache relaxations as setup.sh, so a second clone or build folder hits the cache.
 export CCACHE_SLOPPINESS=${CCACHE_SLOPPINESS:-pch_defines,time_macros,include_file_mtime,include_file_ctime}

@@ -13,6 +13,7 @@
 #include "ui/explorer/ClassProbabilityChart.h"
 #include "ui/explorer/DatasetBrowser.h"
 #include "ui/explorer/PositionTechniqueView.h"
+#include "ui/explorer/TrainingTimeline.h"
 #include "ui/plots/AttentionHeatmap.h"
 
 #include <QComboBox>
@@ -25,11 +26,9 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QScrollArea>
-#include <QSlider>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTimer>
-#include <QToolButton>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 #include <qcustomplot.h>
@@ -141,39 +140,7 @@ ExplorerView::ExplorerView(QWidget* parent) : QWidget(parent)
     split->setStretchFactor(1, 1);
 
     // The training timeline: a slider over the stored snapshots' steps, play, the dev curve with a cursor.
-    timeline_ = new QSlider(Qt::Horizontal, this);
-    timeline_->setObjectName(QStringLiteral("explorerTimeline"));
-    timeline_->setToolTip(tr("The probe input's attention at each dev evaluation of the run"));
-    play_ = new QToolButton(this);
-    play_->setObjectName(QStringLiteral("explorerPlay"));
-    play_->setText(tr("Play"));
-    play_->setCheckable(true);
-    play_->setToolTip(tr("Step through the training timeline"));
-    stepLabel_ = new QLabel(this);
-    stepLabel_->setObjectName(QStringLiteral("explorerStep"));
-    stepLabel_->setMinimumWidth(stepLabel_->fontMetrics().horizontalAdvance(tr("step 000000 (00 of 00)")));
-    devPlot_ = new QCustomPlot(this);
-    devPlot_->setObjectName(QStringLiteral("explorerDevPlot"));
-    devPlot_->setMinimumHeight(110);
-    devPlot_->setMaximumHeight(140);
-    devPlot_->yAxis->ticker()->setTickCount(3);
-    devPlot_->addGraph();
-    devPlot_->graph(0)->setPen(QPen(QColor(230, 97, 1), 1.5));
-    devPlot_->xAxis->setLabel(tr("step"));
-    cursor_ = new QCPItemStraightLine(devPlot_);
-    cursor_->setPen(QPen(palette().color(QPalette::Highlight), 1.5, Qt::DashLine));
-    probe_ = new QComboBox(this);
-    probe_->setObjectName(QStringLiteral("explorerProbe"));
-    probe_->setToolTip(tr("Which probe input's stored attention the timeline shows"));
-    probe_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    probe_->setMinimumContentsLength(30);
-    auto* timelineBox = new QWidget(this);
-    auto* timelineLayout = new QGridLayout(timelineBox);
-    timelineLayout->addWidget(play_, 0, 0);
-    timelineLayout->addWidget(timeline_, 0, 1);
-    timelineLayout->addWidget(stepLabel_, 0, 2);
-    timelineLayout->addWidget(probe_, 0, 3);
-    timelineLayout->addWidget(devPlot_, 1, 0, 1, 4);
+    timeline_ = new TrainingTimeline(this);
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(header_);
@@ -186,7 +153,7 @@ ExplorerView::ExplorerView(QWidget* parent) : QWidget(parent)
     lower_ = new QTabWidget(this);
     lower_->setObjectName(QStringLiteral("explorerLowerTabs"));
     lower_->setDocumentMode(true);
-    lower_->addTab(timelineBox, tr("Training &timeline"));
+    lower_->addTab(timeline_, tr("Training &timeline"));
     lower_->addTab(browser_, tr("Dataset &examples"));
     positions_ = new PositionTechniqueView(this);
     lower_->addTab(positions_, tr("&Position technique"));
@@ -205,23 +172,13 @@ ExplorerView::ExplorerView(QWidget* parent) : QWidget(parent)
     debounce_ = new QTimer(this);
     debounce_->setSingleShot(true);
     debounce_->setInterval(150); // recompute once typing pauses, not at every key
-    player_ = new QTimer(this);
-    player_->setInterval(500);
     explaining_ = new QFutureWatcher<ModelExplanation>(this);
     loading_ = new QFutureWatcher<std::shared_ptr<Loaded>>(this);
 
     connect(input_, &QLineEdit::textChanged, debounce_, qOverload<>(&QTimer::start));
     connect(debounce_, &QTimer::timeout, this, &ExplorerView::requestExplanation);
     connect(input_, &QLineEdit::returnPressed, this, &ExplorerView::requestExplanation);
-    connect(timeline_, &QSlider::valueChanged, this, &ExplorerView::timelineMoved);
-    connect(probe_, &QComboBox::activated, this, [this] { timelineMoved(timeline_->value()); });
-    connect(play_, &QToolButton::toggled, this, &ExplorerView::togglePlay);
-    connect(player_, &QTimer::timeout, this, [this] {
-        if (timeline_->value() >= timeline_->maximum())
-            play_->setChecked(false);
-        else
-            timeline_->setValue(timeline_->value() + 1);
-    });
+    connect(timeline_, &TrainingTimeline::stepRequested, this, &ExplorerView::showStep);
     connect(grid_, &AttentionThumbnailGrid::mapClicked, heatmap_, &AttentionHeatmap::showView);
     connect(weights_, &QComboBox::activated, this, [this](int index) {
         if (index >= 0 && index < static_cast<int>(checkpoints_.size()))
@@ -259,7 +216,6 @@ ExplorerView::ExplorerView(QWidget* parent) : QWidget(parent)
 
 ExplorerView::~ExplorerView()
 {
-    player_->stop();
     explaining_->waitForFinished();
     loading_->waitForFinished();
 }
@@ -284,10 +240,8 @@ void ExplorerView::clear(const QString& why)
     explainer_.reset();
     explanation_.reset();
     checkpoints_.clear();
-    steps_.clear();
     shown_ = {};
     timelineShown_ = false;
-    play_->setChecked(false);
     header_->setText(why);
     weights_->clear();
     weights_->setEnabled(false);
@@ -304,21 +258,7 @@ void ExplorerView::clear(const QString& why)
     positions_->setViews({}, tr("The position technique is read from the run's saved weights."));
     grid_->clear(QString());
     heatmap_->showPlaceholder(why);
-    {
-        const QSignalBlocker blocker(timeline_);
-        timeline_->setRange(0, 0);
-    }
-    timeline_->setEnabled(false);
-    play_->setEnabled(false);
-    stepLabel_->clear();
-    {
-        const QSignalBlocker blocker(probe_);
-        probe_->clear();
-    }
-    probe_->setEnabled(false);
-    devPlot_->graph(0)->data()->clear();
-    cursor_->setVisible(false);
-    devPlot_->replot(QCustomPlot::rpQueuedReplot);
+    timeline_->clear();
 }
 
 void ExplorerView::showPrediction(const std::vector<std::string>& classes, const std::vector<double>& probabilities)
@@ -367,32 +307,18 @@ void ExplorerView::setRun(qint64 runId)
                               qs(Registry::nameOf(Registry::datasets(), run_.dataset))));
 
     // The timeline: steps only (one snapshot is read at a time), the probes, and the dev curve.
-    steps_ = store_->attentionSteps(runId);
-    {
-        const QSignalBlocker blocker(probe_);
-        for (const auto& p : store_->attentionProbes(runId)) {
-            const QString text = joined(p.tokens);
-            probe_->addItem(p.probeLabel.empty() ? text : QStringLiteral("%1: %2").arg(qs(p.probeLabel), text));
-            probe_->setItemData(probe_->count() - 1, text, Qt::ToolTipRole);
-        }
+    std::vector<TrainingTimeline::Probe> probes;
+    for (const auto& p : store_->attentionProbes(runId)) {
+        const QString text = joined(p.tokens);
+        probes.push_back({p.probeLabel.empty() ? text : QStringLiteral("%1: %2").arg(qs(p.probeLabel), text), text});
     }
-    probe_->setEnabled(probe_->count() > 1);
-    const std::string metric = run_.regression ? "rmse" : "accuracy";
-    const auto dev = store_->metricSeries(runId, "dev", metric);
-    for (const auto& [step, value] : dev) // accuracy in percent, as every other view words it
-        devPlot_->graph(0)->addData(step, run_.regression ? value : 100.0 * value);
-    devPlot_->yAxis->setLabel(run_.regression ? tr("dev RMSE") : tr("dev accuracy (%)"));
-    devPlot_->rescaleAxes();
-    devPlot_->replot(QCustomPlot::rpQueuedReplot);
-    {
-        const QSignalBlocker blocker(timeline_);
-        timeline_->setRange(0, std::max(0, static_cast<int>(steps_.size()) - 1));
-        timeline_->setValue(timeline_->maximum());
-    }
-    timeline_->setEnabled(steps_.size() > 1);
-    play_->setEnabled(steps_.size() > 1);
-    if (!steps_.empty())
-        showStep(steps_.back());
+    std::vector<std::pair<int, double>> dev;
+    for (const auto& [step, value] : store_->metricSeries(runId, "dev", run_.regression ? "rmse" : "accuracy"))
+        dev.emplace_back(step, run_.regression ? value : 100.0 * value); // accuracy in percent, as every other view words it
+    const auto steps = store_->attentionSteps(runId);
+    timeline_->setRun(steps, probes, dev, run_.regression ? tr("dev RMSE") : tr("dev accuracy (%)"));
+    if (!steps.empty())
+        showStep(steps.back());
     else
         heatmap_->showPlaceholder(tr("This run stored no attention snapshots."));
 
@@ -473,7 +399,6 @@ void ExplorerView::startExplanation(const QString& text)
 
 void ExplorerView::showExplanation(const ModelExplanation& e)
 {
-    play_->setChecked(false);
     explanation_ = e;
     QStringList notes;
     for (const auto& n : e.notes())
@@ -488,16 +413,7 @@ void ExplorerView::showExplanation(const ModelExplanation& e)
         words << (e.unknown[i] ? QStringLiteral("<i style=\"color:#b35806\">%1?</i>").arg(qs(e.tokens[i]).toHtmlEscaped())
                                : qs(e.tokens[i]).toHtmlEscaped());
     tokens_->setText(words.isEmpty() ? QString() : tr("Tokens: %1").arg(words.join(QLatin1Char(' '))));
-    // The cursor and the step label follow the weights that answered.
-    cursor_->point1->setCoords(e.step, 0);
-    cursor_->point2->setCoords(e.step, 1);
-    cursor_->setVisible(true);
-    devPlot_->replot(QCustomPlot::rpQueuedReplot);
-    stepLabel_->setText(tr("typed · weights of step %1").arg(e.step));
-    if (const auto at = std::lower_bound(steps_.begin(), steps_.end(), e.step); at != steps_.end() && *at == e.step) {
-        const QSignalBlocker blocker(timeline_); // the slider at the step of the weights that answered
-        timeline_->setValue(static_cast<int>(at - steps_.begin()));
-    }
+    timeline_->showTyped(e.step); // the cursor and the step label follow the weights that answered
     if (e.tokens.empty()) {
         showPrediction({}, {});
         grid_->clear(tr("Type a sentence to see the model's attention on it."));
@@ -544,20 +460,10 @@ void ExplorerView::showStep(int step)
 {
     if (!store_ || runId_ == 0)
         return;
-    const auto snapshot = store_->attentionNearest(runId_, step, std::max(0, probe_->currentIndex()));
+    const auto snapshot = store_->attentionNearest(runId_, step, timeline_->probe());
     if (!snapshot)
         return;
-    const auto at = std::lower_bound(steps_.begin(), steps_.end(), snapshot->step);
-    const int index = static_cast<int>(at - steps_.begin());
-    if (timeline_->value() != index) {
-        const QSignalBlocker blocker(timeline_);
-        timeline_->setValue(index);
-    }
-    stepLabel_->setText(tr("step %1 (%2 of %3)").arg(snapshot->step).arg(index + 1).arg(steps_.size()));
-    cursor_->point1->setCoords(snapshot->step, 0);
-    cursor_->point2->setCoords(snapshot->step, 1);
-    cursor_->setVisible(true);
-    devPlot_->replot(QCustomPlot::rpQueuedReplot);
+    timeline_->showStored(snapshot->step);
     source_->setText(tr("Stored at step %1 of training: %2, as the model saw it then")
                          .arg(snapshot->step)
                          .arg(snapshot->probeLabel.empty() ? tr("the run's probe input") : qs(snapshot->probeLabel)));
@@ -566,24 +472,7 @@ void ExplorerView::showStep(int step)
     showSnapshot(*snapshot, true);
 }
 
-void ExplorerView::timelineMoved(int index)
-{
-    if (index >= 0 && index < static_cast<int>(steps_.size()))
-        showStep(steps_[static_cast<std::size_t>(index)]);
-}
-
-void ExplorerView::togglePlay()
-{
-    if (!play_->isChecked()) {
-        player_->stop();
-        play_->setText(tr("Play"));
-        return;
-    }
-    if (timeline_->value() >= timeline_->maximum())
-        timeline_->setValue(0);
-    play_->setText(tr("Pause"));
-    player_->start();
-}
+std::vector<int> ExplorerView::timelineSteps() const { return timeline_->steps(); }
 
 void ExplorerView::snapshotsChanged(qint64 runId)
 {
@@ -594,16 +483,10 @@ void ExplorerView::snapshotsChanged(qint64 runId)
         return;
     }
     snapshotsStale_ = false;
-    const bool atEnd = timeline_->value() == timeline_->maximum();
-    steps_ = store_->attentionSteps(runId);
-    {
-        const QSignalBlocker blocker(timeline_);
-        timeline_->setRange(0, std::max(0, static_cast<int>(steps_.size()) - 1));
-    }
-    timeline_->setEnabled(steps_.size() > 1);
-    play_->setEnabled(steps_.size() > 1);
-    if (atEnd && !steps_.empty() && (timelineShown_ || !explanation_))
-        showStep(steps_.back());
+    const bool atEnd = timeline_->atEnd();
+    timeline_->setSteps(store_->attentionSteps(runId));
+    if (atEnd && !timeline_->steps().empty() && (timelineShown_ || !explanation_))
+        showStep(timeline_->steps().back());
 }
 
 void ExplorerView::exportMap()
@@ -638,7 +521,7 @@ void ExplorerView::exportMap()
 
 void ExplorerView::hideEvent(QHideEvent* event)
 {
-    play_->setChecked(false); // no animation behind another tab
+    timeline_->stop(); // no animation behind another tab
     QWidget::hideEvent(event);
 }
 

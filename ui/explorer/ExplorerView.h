@@ -11,14 +11,10 @@
 #include <vector>
 
 class QComboBox;
-class QCustomPlot;
-class QCPItemStraightLine;
 class QLabel;
 class QLineEdit;
-class QSlider;
 class QTabWidget;
 class QTimer;
-class QToolButton;
 
 namespace attnlab {
 class ModelExplainer;
@@ -32,6 +28,7 @@ class AttentionThumbnailGrid;
 class ClassProbabilityChart;
 class DatasetBrowser;
 class PositionTechniqueView;
+class TrainingTimeline;
 
 // The attention explorer, for one stored run: type a sentence and see the tokens the model saw, its
 // class probabilities and every attention map of that forward pass (a layers x heads grid, the rollout,
@@ -62,10 +59,10 @@ public:
     // What the maps show now: the typed input's forward pass, or a stored snapshot (timeline).
     const AttentionSnapshot& shownSnapshot() const { return shown_; }
     bool showingTimeline() const { return timelineShown_; }
-    std::vector<int> timelineSteps() const { return steps_; }
+    std::vector<int> timelineSteps() const;
     void showStep(int step); // the stored snapshot nearest to step (of the chosen probe), as the slider does
     // Parts by object name: explorerInput, explorerNotes, explorerTokens, explorerWeights, explorerTimeline,
-    // explorerPlay, explorerDevPlot, classProbabilityChart, attentionThumbnailGrid, explorerHeatmap.
+    // explorerPlay, explorerDevPlot (TrainingTimeline), classProbabilityChart, attentionThumbnailGrid, explorerHeatmap.
 
 signals:
     void statusMessage(const QString& text);
@@ -82,8 +79,6 @@ private:
     void startExplanation(const QString& text);
     void showExplanation(const ModelExplanation& e);
     void showSnapshot(const AttentionSnapshot& snapshot, bool fromTimeline);
-    void timelineMoved(int index);
-    void togglePlay();
     void exportMap();
     void setTypingEnabled(bool enabled, const QString& why);
     void showPrediction(const std::vector<std::string>& classes, const std::vector<double>& probabilities);
@@ -92,7 +87,6 @@ private:
     qint64 runId_ = 0;
     RunRecord run_;
     std::vector<CheckpointRef> checkpoints_;
-    std::vector<int> steps_;
     std::shared_ptr<const ModelExplainer> explainer_;
     std::optional<ModelExplanation> explanation_;
     AttentionSnapshot shown_;
@@ -117,14 +111,8 @@ private:
     QTabWidget* lower_;      // the training timeline, the dataset browser
     DatasetBrowser* browser_;
     PositionTechniqueView* positions_;
-    QSlider* timeline_;
-    QToolButton* play_;
-    QComboBox* probe_;  // which probe input the timeline shows
-    QLabel* stepLabel_;
-    QCustomPlot* devPlot_;
-    QCPItemStraightLine* cursor_;
+    TrainingTimeline* timeline_;
     QTimer* debounce_;
-    QTimer* player_;
     QFutureWatcher<ModelExplanation>* explaining_;
     QFutureWatcher<std::shared_ptr<Loaded>>* loading_;
 };
