@@ -32,10 +32,15 @@ struct Slot {
     std::string lastLine;
     Clock::time_point started;
     int step = 0, total = 0;
+    // The first progress report: the pace is measured from it, so the data loading before step 1 (10 s
+    // for SST with GloVe) does not read as the time of one step (an ETA of hours at the start of a run).
+    int firstStep = -1;
+    Clock::time_point firstProgress;
 };
 
-// Time left: each running run by its own pace (elapsed x total / step), each queued run at the mean
-// duration of those finished (or of the running estimates before any has finished), over the workers.
+// Time left: each running run by its own pace since its first progress report (steps left x seconds per
+// step), each queued run at the mean duration of those finished (or of the running estimates before any
+// has finished), over the workers.
 double estimateEta(const std::vector<std::unique_ptr<Slot>>& slots, std::size_t queued, const std::vector<double>& durations,
                    int workers)
 {
@@ -51,8 +56,9 @@ double estimateEta(const std::vector<std::unique_ptr<Slot>>& slots, std::size_t 
     for (const auto& s : slots) {
         const double elapsed = secondsSince(s->started);
         double whole = meanDone;
-        if (s->step > 0 && s->total > 0) {
-            whole = elapsed * s->total / s->step;
+        if (s->firstStep >= 0 && s->step > s->firstStep && s->total > 0) {
+            const double perStep = secondsSince(s->firstProgress) / (s->step - s->firstStep);
+            whole = elapsed + perStep * std::max(0, s->total - s->step);
             estimates += whole;
             ++estimated;
         }
@@ -149,6 +155,10 @@ std::vector<SweepOutcome> LocalExecutor::run(const std::vector<SweepRun>& runs, 
                 if (j.is_object() && j.value("event", "") == "progress") {
                     s.step = JsonInteger::valueOr(j, "step", 0);
                     s.total = JsonInteger::valueOr(j, "total", 0);
+                    if (s.firstStep < 0) {
+                        s.firstStep = s.step;
+                        s.firstProgress = Clock::now();
+                    }
                 }
             }
             const auto code = s.process->errFd() < 0 ? s.process->tryWait() : std::nullopt;
