@@ -100,6 +100,14 @@ std::string Registry::modelLabel(const std::string& model, const std::string& po
     return position == "none" ? name + " (no position)" : name + " + " + nameOf(positions(), position);
 }
 
+bool Registry::hasAttention(const std::string& model)
+{
+    for (const char* id : {"ssan", "essan", "transformer", "rnn-attention", "attn-rnn", "darnn"})
+        if (model == id)
+            return true;
+    return false;
+}
+
 const RegistryEntry* Registry::find(const std::vector<RegistryEntry>& list, const std::string& id)
 {
     for (const auto& entry : list)

@@ -22,6 +22,9 @@ public:
     // "SSAN + Relative (RPR)", "SSAN (no position)", or "LSTM" alone for a model that takes no position technique ("DA-RNN +
     // None" would suggest a choice that does not exist).
     static std::string modelLabel(const std::string& model, const std::string& position);
+    // Whether the model's forward pass has attention weights to show (the SANs, the Transformer, the
+    // attention RNNs); an LSTM, a CNN or a bag of words has none, so a view says so instead of waiting.
+    static bool hasAttention(const std::string& model);
 };
 
 } // namespace attnlab

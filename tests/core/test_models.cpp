@@ -153,6 +153,8 @@ private Q_SLOTS:
             } else {
                 QVERIFY(maps.empty());
             }
+            // What the views are told (Registry::hasAttention) is what the model gives.
+            QCOMPARE(Registry::hasAttention(c.model), !maps.empty() || !pooling.empty());
             if (c.model == "essan" || c.model == "rnn-attention") {
                 QCOMPARE(pooling.size(), std::size_t(4));
                 double sum = 0;

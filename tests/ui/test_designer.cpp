@@ -5,10 +5,12 @@
 #include "core/config/TrainPreset.h"
 #include "core/store/RunStore.h"
 #include "ui/MainWindow.h"
+#include "ui/plots/AttentionHeatmap.h"
 #include "ui/setup/DataImportDialog.h"
 #include "ui/setup/PresetChooser.h"
 #include "ui/training/LiveComparisonView.h"
 #include "ui/setup/SetupPanel.h"
+#include "tests/support/RealData.h"
 #include "tests/support/WidgetLookup.h"
 
 #include <QAction>
@@ -30,6 +32,7 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
+#include <qcustomplot.h>
 
 using namespace attnlab;
 using namespace attnlab::ui;
@@ -330,6 +333,46 @@ private slots:
         const TrainConfig stored = TrainConfig::fromJson(runs.front().configJson);
         QCOMPARE(QString::fromStdString(stored.file), tsv);
         QCOMPARE(QString::fromStdString(stored.dataset), QStringLiteral("csv-text"));
+    }
+
+    // A lesson on real data, as a class sees it: SST-fine with GloVe, both presets at once, each panel saying
+    // what docs/RESULTS.md measured for it while it trains, and the results strip keeping it beside the run.
+    void realDataLessonShowsWhatWasMeasured()
+    {
+        REQUIRE_REAL_DATA(data);
+        const QString db = dir_.filePath(QStringLiteral("real-lesson.sqlite"));
+        MainWindow window(db);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.resize(1280, 720);
+        auto* live = child<LiveComparisonView>(&window, "liveComparisonView");
+        QVERIFY(child<SetupPanel>(&window, "setupPanel")->presets()->choose(QStringLiteral("lesson:san-vs-rnn:real")));
+        auto* compare = child<QPushButton>(&window, "compareButton");
+        QVERIFY2(compare->text().contains(QStringLiteral("(2)")), qPrintable(compare->text()));
+        QTest::mouseClick(compare, Qt::LeftButton);
+        QVERIFY(live->isRunning());
+        QCOMPARE(child<QLabel>(&window, "entryExpected0")->text(), QString::fromUtf8("expected: 43.5 \u00b1 0.6% test accuracy (3 runs)"));
+        QCOMPARE(child<QLabel>(&window, "entryExpected1")->text(), QString::fromUtf8("expected: 44.0 \u00b1 1.0% test accuracy (3 runs)"));
+        QVERIFY(child<QLabel>(&window, "entryExpected0")->isVisible());
+        // Until the first dev evaluation (step 100) of both, on real sentences: the SSAN's attention, the LSTM's
+        // dev point (it has no attention). Then the picture for the README.
+        const auto devPoints = [&](int run) {
+            const auto graphs = window.findChildren<QCPGraph*>(QStringLiteral("devMetricGraph%1").arg(run));
+            return graphs.size() == 1 ? graphs.first()->dataCount() : 0;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(child<AttentionHeatmap>(&window, "entryHeatmap0")->hasSnapshot() && devPoints(1) >= 1, 180000);
+        const QString shots = QStringLiteral(ATTNLAB_BUILD_DIR "/screenshots");
+        QDir().mkpath(shots);
+        QVERIFY(window.grab().save(shots + QStringLiteral("/real-lesson-1280x720.png")));
+        live->stopAll();
+        QTRY_VERIFY_WITH_TIMEOUT(!live->isRunning(), 60000);
+        RunStore store(db.toStdString());
+        const auto runs = store.listRuns();
+        QCOMPARE(runs.size(), std::size_t(2));
+        for (const auto& r : runs) {
+            QCOMPARE(QString::fromStdString(r.dataset), QStringLiteral("sst-fine"));
+            QCOMPARE(static_cast<int>(r.status), static_cast<int>(RunStatus::Cancelled));
+        }
     }
 
     // Side by side from the window: a lesson fills the Compare button; configurations added from the form

@@ -96,7 +96,9 @@ void LiveComparisonPlot::addRun(const QString& label, const QColor& colour)
 
 void LiveComparisonPlot::setPlannedSteps(int steps)
 {
-    plannedSteps_ = std::max(0, steps);
+    if (steps <= plannedSteps_)
+        return;
+    plannedSteps_ = steps;
     rescale();
 }
 

@@ -23,7 +23,8 @@ public:
     int runCount() const { return static_cast<int>(runs_.size()); }
     void setTitle(const QString& title);
     QString title() const;
-    // The x axis spans the longest planned run while the runs grow into it.
+    // The x axis spans the longest planned run while the runs grow into it: each call can only lengthen it
+    // (runs of a comparison add their plans one by one; clear() starts again).
     void setPlannedSteps(int steps);
     void addMetrics(int index, const std::vector<MetricPoint>& points);
     QString metricName() const { return metric_; } // "accuracy" or "rmse"

@@ -124,6 +124,7 @@ LiveComparisonView::LiveComparisonView(const QString& dbPath, QWidget* parent)
         auto& e = entries_[static_cast<std::size_t>(index)];
         e.step = step;
         e.totalSteps = total;
+        plot_->setPlannedSteps(total);
         updateEntry(index);
     });
     connect(queue_, &TrainingQueue::runStarted, this, [this](int index, qint64, const QString&, qint64) {
@@ -358,7 +359,8 @@ void LiveComparisonView::addEntry(int index)
     // Two a row: two runs side by side, four as a 2 x 2 grid.
     entriesGrid_->addWidget(e.panel, index / 2, index % 2);
     plot_->addRun(labelOf(entry.config), colour);
-    plot_->setPlannedSteps(std::max(entry.config.steps, 0));
+    // An epoch-based run's length is known from its first progress report (see the progress handler).
+    plot_->setPlannedSteps(entry.config.epochs > 0 ? 0 : std::max(entry.config.steps, 0));
     updateEntry(index);
 }
 
@@ -382,7 +384,11 @@ void LiveComparisonView::updateEntry(int index)
         text = entry.stopRequested ? tr("stopping…")
                                    : tr("running · %1 · %2").arg(steps.isEmpty() ? tr("loading") : steps,
                                                                  threadsText(entry.threads));
-        if (!e.heatmap->hasSnapshot() && e.step == 0)
+        if (!Registry::hasAttention(entry.config.model.model)) {
+            const QString none = tr("%1 has no attention to show: compare its curves with the others'.").arg(labelOf(entry.config));
+            if (e.heatmap->placeholderText() != none)
+                e.heatmap->showPlaceholder(none);
+        } else if (!e.heatmap->hasSnapshot() && e.step == 0)
             e.heatmap->showPlaceholder(tr("Waiting for the first dev evaluation (every %1 steps)…").arg(entry.config.evalEvery));
         break;
     case TrainingQueue::State::Completed:
