@@ -103,7 +103,7 @@ def attention_pooling(x, mask, ffq, act, mask_proj):
 
 
 class Ssan(nn.Module):
-    def __init__(self, position, heads=1, extended=False, pooling=None):
+    def __init__(self, position, heads=1, extended=False, pooling=None, layers=1):
         super().__init__()
         self.emb = nn.Embedding(V, D, padding_idx=0)
         self.position = position
@@ -113,6 +113,10 @@ class Ssan(nn.Module):
         self.att = SelfAttention(D, heads, self.act, 10 if position == 'rpr' else 0, mask_proj=extended,
                                  position=position)
         self.ff = nn.Linear(D, D)
+        # Layers after the first (ours: attention<l>, ff<l>), each followed by its dropout like the first.
+        self.deeper = nn.ModuleList([nn.ModuleList([
+            SelfAttention(D, heads, self.act, 10 if position == 'rpr' else 0, mask_proj=extended, position=position),
+            nn.Linear(D, D)]) for _ in range(layers - 1)])
         self.extended = extended
         self.pooling = pooling or ('attention' if extended else 'mean')
         if self.pooling == 'attention':
@@ -130,6 +134,11 @@ class Ssan(nn.Module):
         if self.extended:
             x = x * mask.unsqueeze(-1)
         x = self.drop(x)
+        for att, ff in self.deeper:
+            x = self.act(ff(att(x, mask)))
+            if self.extended:
+                x = x * mask.unsqueeze(-1)
+            x = self.drop(x)
         if self.pooling == 'attention':
             pooled = attention_pooling(x, mask, self.ffq, self.act, self.extended)
         else:

@@ -6,7 +6,8 @@ zero_grad in place; then predictions for dev P times in batches of 32 sorted by 
 benchmarks/model_step.py's twins at d_model 300 with the vocabulary of SST-fine train. Run with Debian's
 python3-torch (the same LibTorch 1.13 as the C++ build):
     /usr/bin/python3 benchmarks/train_loop.py [--data-dir DIR] [--epochs N] [--batches N] [--passes N] [--threads N] [--seed S]
-                                              [--models lstm,bilstm,cnn,ssan-rpr,ssan-pe,transformer-rpr]
+                                              [--models lstm,bilstm,cnn,ssan-rpr,ssan-pe,transformer-rpr,ssan2-rpr,essan,essan-mean]
+                                              [--with-test]
 """
 import argparse, os, random, re, sys, time
 import torch
@@ -59,6 +60,8 @@ def main():
     p.add_argument('--models', default='lstm,bilstm,cnn,ssan-rpr,ssan-pe,transformer-rpr')
     p.add_argument('--batches', type=int, default=0, help='stop training after this many batches (0: whole epochs)')
     p.add_argument('--seed', type=int, default=1, help='initialisation and batch order')
+    p.add_argument('--with-test', action='store_true',
+                   help='also predict the test set once after the dev passes (as attnlab-cli train measures test)')
     a = p.parse_args()
     torch.set_num_threads(a.threads)
     sst = os.path.join(a.data_dir, 'sentiment', 'sst')
@@ -72,9 +75,12 @@ def main():
     ms.V = len(vocab)
     makers = {'lstm': lambda: ms.Recurrent('lstm'), 'bilstm': lambda: ms.Recurrent('lstm', True), 'cnn': ms.Cnn,
               'ssan-rpr': lambda: ms.Ssan('rpr'), 'ssan-pe': lambda: ms.Ssan('sinusoidal'),
-              'transformer-rpr': lambda: ms.Transformer(10, 4)}
-    dev_batches = [pad(b) for b in (lambda s: [s[i:i + 32] for i in range(0, len(s), 32)])(
-        sorted(dev, key=lambda e: len(e[0])))]
+              'transformer-rpr': lambda: ms.Transformer(10, 4), 'ssan2-rpr': lambda: ms.Ssan('rpr', layers=2),
+              'essan': lambda: ms.Ssan('rpr', 15, True), 'essan-mean': lambda: ms.Ssan('rpr', 15, True, 'mean')}
+    by_length = lambda s: [pad(b) for b in (lambda s: [s[i:i + 32] for i in range(0, len(s), 32)])(  # noqa: E731
+        sorted(s, key=lambda e: len(e[0])))]
+    dev_batches = by_length(dev)
+    test_batches = by_length(encode(read_sst(os.path.join(sst, 'test.txt')))) if a.with_test else []
     per_epoch = (len(train) + 31) // 32
     print(f'# PyTorch {torch.__version__}, {torch.get_num_threads()} threads; SST-fine train {len(train)} sentences, '
           f'{a.epochs} epochs x {per_epoch} batches of 32, dev {a.passes} x {len(dev_batches)} batches; '
@@ -109,6 +115,8 @@ def main():
             for _ in range(a.passes):
                 for ids, mask, _ in dev_batches:
                     model(ids, mask).argmax(1)
+            for ids, mask, _ in test_batches:
+                model(ids, mask).argmax(1)
         predict_s = time.perf_counter() - start
         print(row.format(name, params, f'{train_s:.1f}', f'{train_s / a.epochs:.1f}', f'{predict_s:.2f}'), flush=True)
 

@@ -4,13 +4,14 @@
 # kernel's share of the CPU, page faults and peak memory, from /usr/bin/time.
 # Each process: SST-fine, d_model 300, Adam 1e-3, batch 32, shuffled length-bucketed epochs, BATCHES
 # training batches, random embeddings, THREADS threads; ours also evaluates dev and test once at the end
-# and stores the run (--no-checkpoint: the twin saves nothing either); the twin predicts dev once.
-#   benchmarks/twin_rounds.sh [BATCHES=100] [ROUNDS=5] [MODELS="lstm bilstm cnn ssan-rpr ssan-pe transformer-rpr"]
+# and stores the run (--no-checkpoint: the twin saves nothing either); the twin predicts dev and test once
+# (--with-test: the same work; until 2026-11-25 it predicted dev only, a third of ours).
+#   benchmarks/twin_rounds.sh [BATCHES=100] [ROUNDS=5] [MODELS="lstm bilstm cnn ssan-rpr ssan-pe ssan2-rpr transformer-rpr essan essan-mean"]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 batches=${1:-100}
 rounds=${2:-5}
-models=${3:-"lstm bilstm cnn ssan-rpr ssan-pe transformer-rpr"}
+models=${3:-"lstm bilstm cnn ssan-rpr ssan-pe ssan2-rpr transformer-rpr essan essan-mean"}
 cli=${CLI:-build/app/attnlab-cli}
 data=${ATTNLAB_DATA_DIR:-../shared/datasets}
 threads=${THREADS:-$(nproc)}
@@ -28,6 +29,9 @@ for model in $models; do
     ssan-rpr) args=(--model ssan --position rpr) ;;
     ssan-pe) args=(--model ssan --position sinusoidal) ;;
     transformer-rpr) args=(--model transformer --position rpr --heads 4) ;;
+    ssan2-rpr) args=(--model ssan --position rpr --layers 2) ;;
+    essan) args=(--model essan --position rpr --heads 15) ;;
+    essan-mean) args=(--model essan --position rpr --heads 15 --pooling mean) ;;
     *) echo "no twin for $model" >&2; continue ;;
   esac
   : >"$work/cpp" ; : >"$work/py"
@@ -37,7 +41,7 @@ for model in $models; do
         --eval-every "$batches" --threads "$threads" --no-checkpoint --db "$work/runs.sqlite" --json >/dev/null 2>&1
     cat "$work/t" >>"$work/cpp"
     /usr/bin/time -f '%e %U %S %R %M' -o "$work/t" /usr/bin/python3 benchmarks/train_loop.py --data-dir "$data" \
-        --models "$model" --epochs 1 --batches "$batches" --passes 1 --threads "$threads" >/dev/null
+        --models "$model" --epochs 1 --batches "$batches" --passes 1 --with-test --threads "$threads" >/dev/null
     cat "$work/t" >>"$work/py"
   done
   col() { awk -v c="$2" '{print $c}' "$1" | median; }

@@ -15,6 +15,7 @@
 #include "ui/explorer/ExplorerView.h"
 #include "ui/presentation/PresentationMode.h"
 #include "ui/runs/RunActions.h"
+#include "ui/runs/StoreFileWatcher.h"
 #include "ui/runs/RunListPanel.h"
 #include "ui/setup/DataImportDialog.h"
 #include "ui/setup/DatasetsDialog.h"
@@ -186,6 +187,10 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
     connect(events, &TrainingEventBridge::failed, this, &MainWindow::onFailed);
     connect(worker_, &TrainingWorker::idle, this, &MainWindow::onIdle);
 
+    storeWatcher_ = new StoreFileWatcher([this] { return isTraining() || live_->isRunning(); }, this);
+    connect(storeWatcher_, &StoreFileWatcher::message, this, [this](const QString& text) { statusBar()->showMessage(text, 30000); });
+    connect(storeWatcher_, &StoreFileWatcher::storeChanged, this, &MainWindow::refreshRuns);
+    storeWatcher_->setStore(store_.get(), dbPath_);
     runActions_->setStore(store_.get(), dbPath_);
     refreshRuns();
     // 1400 x 900, or the screen where it is smaller (a projector's 1280 x 720). Not on the offscreen
@@ -350,6 +355,7 @@ bool MainWindow::openStore(const QString& path)
     QSettings().setValue(QStringLiteral("store/path"), path);
     training_->showNothing();
     runActions_->setStore(store_.get(), dbPath_);
+    storeWatcher_->setStore(store_.get(), dbPath_);
     refreshRuns();
     statusBar()->showMessage(tr("Opened %1: %2").arg(path, runsText(runList_->runCount())));
     return true;
@@ -427,6 +433,8 @@ void MainWindow::refreshRuns()
 {
     if (!store_)
         return;
+    if (storeWatcher_)
+        storeWatcher_->check(); // the file may have been written back or replaced since: read what is there now
     try {
         // One query: the repeats are computed from the listed runs, not read again.
         std::vector<RunRecord> runs = store_->listRuns();

@@ -38,6 +38,7 @@ class ResultsMatrixView;
 class RunDetailsView;
 class RunDifferencesView;
 class RunActions;
+class StoreFileWatcher;
 class RunListPanel;
 class RunToolBar;
 class SetupPanel;
@@ -136,6 +137,7 @@ private:
     // Repeats from the form: the runs still to train after this one, and the finished runs' results.
     RepeatSeries repeats_;
     RunActions* runActions_; // rename, tag, note, delete the selected runs (Runs menu, context menu)
+    StoreFileWatcher* storeWatcher_ = nullptr; // store_ follows its file when it is deleted or replaced on disk
 
     TrainConfig liveConfig_; // the live run's configuration (a repeat series: the next one is seed + 1)
 };

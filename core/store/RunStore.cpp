@@ -504,6 +504,30 @@ bool RunStore::restoreIfDeleted()
     return true;
 }
 
+RunStore::FileChange RunStore::followFile(bool writeBack)
+{
+    std::lock_guard lock(impl_->mutex);
+    SqliteConnection& c = impl_->connection;
+    const std::string& file = c.path();
+    if (file.empty() || file == ":memory:" || file.rfind("file:", 0) == 0 || !c.hasMoved())
+        return FileChange::None;
+    std::error_code error;
+    if (!std::filesystem::exists(file, error)) {
+        if (!writeBack)
+            return FileChange::Missing;
+        restoreIfDeleted();
+        return FileChange::WrittenBack;
+    }
+    // Check the new file before letting go of the old one: a file that is not a run database (or one of a
+    // newer schema) leaves this store reading what it had.
+    { RunStore probe(file, impl_->busyTimeoutMs); }
+    impl_->readerQueries.reset();
+    impl_->readerConnection.reset();
+    c.reopen();
+    impl_->configure();
+    return FileChange::Reopened;
+}
+
 int RunStore::markInterruptedRuns()
 {
     std::lock_guard lock(impl_->mutex);

@@ -90,6 +90,13 @@ public:
     // or after is lost; returns whether it did. Throws std::runtime_error naming the file when another
     // file has taken the path. Called by StoreObserver's writer after each commit.
     bool restoreIfDeleted();
+    // For a reader that keeps the store open for a long time (the window), once it learns the file changed
+    // under it: when another file is at the path now (another process, or a training run's writer, wrote the
+    // database back, or the user put another run database there), reopens onto it; when nothing is there and
+    // writeBack is true, writes the database back like restoreIfDeleted. Throws std::runtime_error naming the
+    // file when what is there now is not a run database (the connection then still reads the old file).
+    enum class FileChange { None, Reopened, WrittenBack, Missing };
+    FileChange followFile(bool writeBack);
 
     // Export and import (RunExport): everything about one run, and adding such a bundle under a new id
     // in one transaction. importRun returns 0 and adds nothing when a run with the same uuid exists.

@@ -4,6 +4,7 @@
 #include <sqlite3.h>
 
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
@@ -23,10 +24,52 @@ SqliteConnection::SqliteConnection(const std::string& path, int busyTimeoutMs)
     open();
 }
 
+namespace {
+
+// A database file in a folder this process cannot write (a read-only share of someone's runs): a WAL
+// database then cannot be read either, for SQLite cannot create the -wal and -shm files beside it. Only
+// when there is no -wal file: one left there holds rows that an immutable open would not see.
+bool inReadOnlyFolder(const std::string& path)
+{
+    std::error_code error;
+    if (path.empty() || path == ":memory:" || path.rfind("file:", 0) == 0 ||
+        !std::filesystem::is_regular_file(path, error) || std::filesystem::exists(path + "-wal", error))
+        return false;
+    const auto folder = std::filesystem::absolute(path, error).parent_path();
+    return !error && access(folder.c_str(), W_OK) != 0 && (errno == EACCES || errno == EROFS || errno == EPERM);
+}
+
+// An absolute path as an SQLite URI ("file:" + path, with the characters a URI gives meaning to escaped).
+std::string fileUri(const std::string& path)
+{
+    std::error_code error;
+    const std::string absolute = std::filesystem::absolute(path, error).string();
+    std::string uri = "file:";
+    for (const char c : absolute) {
+        if (c == '%' || c == '?' || c == '#') {
+            static const char* hex = "0123456789ABCDEF";
+            uri += '%';
+            uri += hex[(static_cast<unsigned char>(c) >> 4) & 0xf];
+            uri += hex[static_cast<unsigned char>(c) & 0xf];
+        } else {
+            uri += c;
+        }
+    }
+    return uri;
+}
+
+} // namespace
+
 void SqliteConnection::open()
 {
-    if (sqlite3_open_v2(path_.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
-                        nullptr) != SQLITE_OK) {
+    // In a read-only folder, opened immutable (read-only, no locks: nobody can change a file there
+    // through this folder either), so the runs can still be listed, compared and exported; a write says why
+    // it cannot be done (fail()).
+    readOnlyFolder_ = inReadOnlyFolder(path_);
+    const std::string name = readOnlyFolder_ ? fileUri(path_) + "?immutable=1" : path_;
+    const int flags = readOnlyFolder_ ? SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_FULLMUTEX
+                                      : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX;
+    if (sqlite3_open_v2(name.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
         std::string message = db_ ? sqlite3_errmsg(db_) : "cannot allocate";
         sqlite3_close(db_);
         db_ = nullptr;
@@ -98,6 +141,14 @@ void SqliteConnection::fail(int rc) const
         message = "the run database is damaged (" + detail + "); restore a backup or use a new file";
         break;
     case SQLITE_READONLY:
+        if (readOnlyFolder_) {
+            std::error_code error;
+            message = "the folder " + std::filesystem::absolute(path_, error).parent_path().string() +
+                      " is read-only, and SQLite must create the database's -wal and -shm files beside it, so no "
+                      "run can be stored in it (" + detail + "); make the folder writable, or copy the database "
+                      "to a folder you can write and give that (--db, File > Open run database)";
+            break;
+        }
         message = extended == SQLITE_READONLY_DBMOVED
                       ? "the database file was deleted or moved while open (" + detail + ")"
                       : "the database file is read-only, so no run can be stored in it (" + detail +

@@ -14,7 +14,8 @@ namespace attnlab {
 // RunStore serialises its calls.
 class SqliteConnection {
 public:
-    // Opens the file read-write, creating it (and its folder) when missing; throws std::runtime_error.
+    // Opens the file read-write, creating it (and its folder) when missing; throws std::runtime_error. A
+    // file in a folder this process cannot write is opened read-only (immutable), so it can still be read.
     SqliteConnection(const std::string& path, int busyTimeoutMs);
     ~SqliteConnection();
     SqliteConnection(const SqliteConnection&) = delete;
@@ -67,6 +68,7 @@ private:
     sqlite3* db_ = nullptr;
     std::string path_;
     int busyTimeoutMs_ = 0;
+    bool readOnlyFolder_ = false; // opened immutable: the file is in a folder this process cannot write
 };
 
 } // namespace attnlab

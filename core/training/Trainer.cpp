@@ -143,6 +143,7 @@ RunSummary Trainer::runTask(const Dataset& dataset, TrainingObserver& observer, 
     info.config = config_;
     info.torchVersion = ComputeDevice::torchVersion();
     bool startedReported = false;
+    int stepsDone = 0; // how far the loop got, should it end in an exception
     auto finish = [&](RunStatus status, std::string message) {
         summary.status = status;
         summary.message = std::move(message);
@@ -170,7 +171,7 @@ RunSummary Trainer::runTask(const Dataset& dataset, TrainingObserver& observer, 
         startedReported = true;
 
         // info.config: the model's sizes as built (vocabulary, classes), which a checkpoint must record.
-        const auto outcome = TrainingLoop::run(info.config, *prepared.task, observer, cancel, elapsed);
+        const auto outcome = TrainingLoop::run(info.config, *prepared.task, observer, cancel, elapsed, &stepsDone);
         summary.steps = outcome.steps;
         summary.bestStep = outcome.bestStep;
         summary.stoppedEarly = outcome.stoppedEarly;
@@ -192,6 +193,7 @@ RunSummary Trainer::runTask(const Dataset& dataset, TrainingObserver& observer, 
         return finish(outcome.status, outcome.message);
     } catch (const std::exception& e) {
         const std::string what = e.what();
+        summary.steps = stepsDone;
         const std::string firstLine = what.substr(0, what.find('\n'));
         if (isOutOfMemory(what))
             return finish(RunStatus::Failed, "out of memory on " + summary.device + " with model " + config_.model.model +

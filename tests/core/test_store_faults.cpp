@@ -15,13 +15,17 @@
 #include <QtTest/QtTest>
 
 #include <signal.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
 #include <linux/capability.h>
 
+#include <cstdio>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 using namespace attnlab;
@@ -135,12 +139,53 @@ private Q_SLOTS:
         QVERIFY(run.steps < 1000000);
         // What was written before the limit is all there (on a fast machine the first commit may be the one
         // that does not fit, and nothing of the run is stored but its end).
+        // The run's steps are the steps it trained (the trainer's count survives the exception): at least
+        // as many as it has stored metrics for, and more than none.
+        QVERIFY(run.steps > 0);
         if (!store.metrics(run.id).empty()) {
             expectContiguousLosses(store, run.id);
-            QCOMPARE(run.steps, store.metrics(run.id).back().step);
+            QVERIFY(run.steps >= store.metrics(run.id).back().step);
         }
         qInfo("stopped at step %d; %zu metric rows stored; message: %s", run.steps, store.metrics(run.id).size(),
               run.message.c_str());
+    }
+
+    // A disk that is really full (ENOSPC, not a file-size limit): a 1 MiB tmpfs mounted for the test (root
+    // only; elsewhere the test says it skipped). The run ends as failed saying the disk is full, the
+    // database is intact and the earlier run untouched.
+    void reallyFullDiskEndsTheRunAsFailed()
+    {
+        QTemporaryDir dir;
+        const QString folder = dir.filePath("small-disk");
+        QVERIFY(QDir().mkpath(folder));
+        if (mount("tmpfs", qPrintable(folder), "tmpfs", 0, "size=1m") != 0)
+            QSKIP(qPrintable(QString("cannot mount a 1 MiB tmpfs to fill (%1; root is needed): the full-disk words "
+                                     "are untested, the file-size-limit test covers the same path")
+                                 .arg(QString::fromLocal8Bit(std::strerror(errno)))));
+        struct Unmount {
+            QString folder;
+            ~Unmount() { umount2(qPrintable(folder), MNT_DETACH); }
+        } unmount{folder};
+        const QString db = folder + "/runs.sqlite";
+        const Snapshot before = snapshotOf(db, trainEarlierRun(db));
+        QElapsedTimer clock;
+        clock.start();
+        const CliResult r = runCli({"train", "--dataset", "synthetic-sentiment", "--model", "ssan", "--position", "none",
+                                    "--d-model", "16", "--batch-size", "128", "--steps", "1000000", "--eval-every",
+                                    "1000000", "--log-every", "1", "--db", db, "--no-checkpoint", "--threads", "1"});
+        qInfo("the run ended %.1f s after it was started", clock.elapsed() / 1000.0);
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("the disk is full") && r.err.contains(db), qPrintable(r.err.right(2000)));
+
+        QCOMPARE(integrityCheck(db), std::string("ok"));
+        expectUntouched(db, before);
+        RunStore store(db.toStdString());
+        const auto runs = store.listRuns();
+        QCOMPARE(runs.size(), std::size_t(2));
+        QCOMPARE(statusText(runs.front().status), statusText(RunStatus::Failed));
+        QVERIFY2(QString::fromStdString(runs.front().message).contains("the disk is full"), runs.front().message.c_str());
+        QVERIFY(runs.front().steps > 0);
+        qInfo("stopped at step %d; message: %s", runs.front().steps, runs.front().message.c_str());
     }
 
     // Memory the machine cannot give (issue 13: the CPU allocation-failure path; no GPU was lent, so the
@@ -174,6 +219,57 @@ private Q_SLOTS:
         QCOMPARE(statusText(runs.front().status), statusText(RunStatus::Failed));
         QVERIFY2(QString::fromStdString(runs.front().message).startsWith("out of memory on cpu (1 threads) with model ssan"),
                  runs.front().message.c_str());
+    }
+
+    // Out of memory in the middle of a run, not at its start: a training file whose one review is 100,000
+    // words long, with truncation turned off (--max-length 1000000), so the batch that draws it asks for
+    // 32 x 100,000 x 100,000 attention scores (1.3 TB). The steps before it trained and were stored; the run
+    // ends as failed with the out-of-memory message and says how many steps it took.
+    void outOfMemoryMidRunKeepsWhatWasTrained()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath("runs.sqlite");
+        const Snapshot before = snapshotOf(db, trainEarlierRun(db));
+        QByteArray train = "text,label\n";
+        for (int i = 0; i < 400; ++i)
+            train += i % 2 ? "a fine film,pos\n" : "a dull film,neg\n";
+        train += "\"";
+        for (int i = 0; i < 100000; ++i)
+            train += "w" + QByteArray::number(i % 5000) + " ";
+        train += "\",pos\n";
+        const QString trainFile = dir.filePath("train.csv"), small = dir.filePath("small.csv");
+        for (const auto& [path, bytes] : {std::pair{trainFile, train},
+                                          std::pair{small, QByteArray("text,label\nfine,pos\ndull,neg\n")}}) {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(bytes);
+        }
+        QProcess child;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        if (env.contains("ASAN_OPTIONS"))
+            env.insert("ASAN_OPTIONS", env.value("ASAN_OPTIONS") + ":allocator_may_return_null=1");
+        child.setProcessEnvironment(env);
+        child.start(ATTNLAB_CLI_PATH, {"train", "--dataset", "csv-text", "--train-file", trainFile, "--dev-file", small,
+                                       "--test-file", small, "--model", "ssan", "--position", "none", "--d-model", "16",
+                                       "--max-length", "1000000", "--steps", "2000", "--eval-every", "1000000",
+                                       "--log-every", "1", "--seed", "3", "--db", db, "--no-checkpoint", "--threads", "1"});
+        QVERIFY(child.waitForFinished(120000));
+        const QString err = QString::fromUtf8(child.readAllStandardError());
+        QCOMPARE(child.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(child.exitCode(), 1);
+        QVERIFY2(err.contains("out of memory on cpu"), qPrintable(err.right(2000)));
+
+        QCOMPARE(integrityCheck(db), std::string("ok"));
+        expectUntouched(db, before);
+        RunStore store(db.toStdString());
+        const RunRecord run = store.listRuns().front();
+        QCOMPARE(statusText(run.status), statusText(RunStatus::Failed));
+        QVERIFY2(QString::fromStdString(run.message).startsWith("out of memory on cpu"), run.message.c_str());
+        qInfo("failed after %d steps: %s", run.steps, run.message.c_str());
+        QVERIFY(run.steps > 0);      // it trained before the long review came up,
+        QVERIFY(run.steps < 2000);   // and not after it
+        expectContiguousLosses(store, run.id); // every step it took is stored
+        QCOMPARE(store.metricSeries(run.id, "train", "loss").back().first, run.steps);
     }
 
     // A database file the user cannot write: runs list still reads it; train refuses with one line naming
@@ -220,6 +316,51 @@ private Q_SLOTS:
         expectUntouched(db, before);
     }
 
+    // A database the user may write in a folder they may not (a shared, read-only mount of a colleague's
+    // runs, say): SQLite cannot create the -wal and -shm files it needs beside it. runs list still reads
+    // it; train refuses with one line naming the folder, and the file is not changed.
+    void readOnlyFolderIsRefusedClearly()
+    {
+        QTemporaryDir dir;
+        const QString folder = dir.filePath("shared");
+        QVERIFY(QDir().mkpath(folder));
+        const QString db = folder + "/runs.sqlite";
+        const Snapshot before = snapshotOf(db, trainEarlierRun(db));
+        QVERIFY(!QFile::exists(db + "-wal")); // the last connection to close removed them
+        const bool root = geteuid() == 0;
+        if (root && prctl(PR_CAPBSET_READ, CAP_SETPCAP) != 1)
+            QSKIP("running as root without CAP_SETPCAP: a 0555 folder cannot be made read-only for the child");
+        QVERIFY(QFile::setPermissions(folder, QFile::ReadOwner | QFile::ExeOwner | QFile::ReadGroup | QFile::ExeGroup |
+                                                  QFile::ReadOther | QFile::ExeOther));
+        const std::string bytes = fileContent(db.toStdString());
+        auto run = [&](const QStringList& args) {
+            QProcess child;
+            if (root)
+                child.setChildProcessModifier([] {
+                    prctl(PR_CAPBSET_DROP, CAP_DAC_OVERRIDE, 0, 0, 0);
+                    prctl(PR_CAPBSET_DROP, CAP_DAC_READ_SEARCH, 0, 0, 0);
+                });
+            child.start(ATTNLAB_CLI_PATH, args);
+            child.waitForFinished(60000);
+            return CliResult{child.exitCode(), QString::fromUtf8(child.readAllStandardOutput()),
+                             QString::fromUtf8(child.readAllStandardError())};
+        };
+        CliResult r = run({"runs", "list", "--db", db});
+        qInfo("runs list said: %s", qPrintable(r.err.trimmed()));
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("bow on synthetic-sentiment"), qPrintable(r.out + r.err));
+
+        r = run(longRun(db, 50));
+        qInfo("train said: %s", qPrintable(r.err.trimmed()));
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(folder) && r.err.contains("folder") && r.err.contains("read-only") &&
+                     r.err.trimmed().count('\n') == 0,
+                 qPrintable(r.err));
+        QCOMPARE(fileContent(db.toStdString()), bytes);
+        QVERIFY(QFile::setPermissions(folder, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+        expectUntouched(db, before);
+    }
+
     // The user deletes the database (runs.sqlite and its -wal and -shm) while a run writes to it. SQLite
     // would go on writing to the deleted file, and every row would be gone when the process ends; the
     // writer notices, writes the database back under its name from the open connection, and the run goes
@@ -260,6 +401,53 @@ private Q_SLOTS:
         expectContiguousLosses(store, run.id);
         QCOMPARE(store.metricSeries(run.id, "train", "loss").size(), std::size_t(20000));
         QVERIFY(static_cast<int>(store.metrics(run.id).size()) > rowsAtDeletion);
+    }
+
+    // A store kept open for reading (the window's) follows its path (RunStore::followFile): deleted, it says
+    // so, or writes the database back when asked; replaced by another run database, it reads that one; a
+    // file that is not a run database at the path is refused with the path named, and the store goes on
+    // reading what it had.
+    void aReaderFollowsItsFile()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath("runs.sqlite");
+        const Snapshot before = snapshotOf(db, trainEarlierRun(db));
+        RunStore reader(db.toStdString());
+        QCOMPARE(int(reader.followFile(true)), int(RunStore::FileChange::None));
+        const auto removeDatabase = [&] {
+            for (const QString& suffix : {"", "-wal", "-shm"})
+                QFile::remove(db + suffix);
+        };
+
+        removeDatabase();
+        QCOMPARE(int(reader.followFile(false)), int(RunStore::FileChange::Missing));
+        QVERIFY(!QFile::exists(db));
+        QCOMPARE(reader.listRuns().size(), std::size_t(1)); // still reading the deleted file
+        QCOMPARE(int(reader.followFile(true)), int(RunStore::FileChange::WrittenBack));
+        QCOMPARE(integrityCheck(db), std::string("ok"));
+        expectUntouched(db, before);
+        QCOMPARE(int(reader.followFile(true)), int(RunStore::FileChange::None));
+
+        // Another run database renamed over it: read from now on, and writes go to it.
+        const QString other = dir.filePath("other.sqlite");
+        trainEarlierRun(other);
+        trainEarlierRun(other);
+        QVERIFY(std::rename(qPrintable(other), qPrintable(db)) == 0);
+        QCOMPARE(int(reader.followFile(true)), int(RunStore::FileChange::Reopened));
+        QCOMPARE(reader.listRuns().size(), std::size_t(2));
+        reader.setNotes(reader.listRuns().front().id, "written after the reopen");
+        QCOMPARE(RunStore(db.toStdString()).listRuns().front().notes, std::string("written after the reopen"));
+
+        // Not a run database: refused with the path, and the store still reads the two runs.
+        const QString junk = dir.filePath("junk");
+        {
+            QFile f(junk);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray(8192, 'x'));
+        }
+        QVERIFY(std::rename(qPrintable(junk), qPrintable(db)) == 0);
+        expectError([&] { reader.followFile(true); }, db.toStdString(), "not a database");
+        QCOMPARE(reader.listRuns().size(), std::size_t(2));
     }
 
     // Another process holds the write lock for longer than the busy timeout (5 s) when a run starts:

@@ -14,6 +14,7 @@
 #include "ui/setup/DatasetStatisticsCache.h"
 #include "ui/setup/SetupPanel.h"
 #include "ui/training/TrainingWorker.h"
+#include "tests/support/StoreFixtures.h"
 #include "tests/support/WidgetLookup.h"
 
 #include <QCheckBox>
@@ -21,6 +22,7 @@
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
@@ -45,6 +47,7 @@
 #include <qcustomplot.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cmath>
 
 using namespace attnlab;
@@ -115,6 +118,7 @@ private slots:
     void regressionRunReadsAsRmse();
     void selectSeveralRefreshAndDelete();
     void openAndImportRunDatabases();
+    void followsItsDatabaseFileOnDisk();
 };
 
 void TestGui::setupPanelFollowsRegistry()
@@ -823,3 +827,63 @@ void TestGui::openAndImportRunDatabases()
 }
 
 #include "test_gui.moc"
+
+// The user deletes or replaces the run database while the window has it open (issue 13). Idle: the window
+// writes it back from its open connection and says so. While a run trains: the run's writer writes it
+// back and the window reads the file there, so the run list shows the new run (it used to go on reading
+// the deleted file). Replaced by another run database: the list shows that file's runs.
+void TestGui::followsItsDatabaseFileOnDisk()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+    {
+        RunStore store(db.toStdString());
+        attnlab::testing::fillStore(store);
+    }
+    const std::size_t before = RunStore(db.toStdString()).listRuns().size();
+    MainWindow window(db);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    RunListPanel* runs = child<RunListPanel>(&window, "runListPanel");
+    QCOMPARE(runs->runCount(), static_cast<int>(before));
+    const auto removeDatabase = [&] {
+        for (const QString& suffix : {QString(), QStringLiteral("-wal"), QStringLiteral("-shm")})
+            QFile::remove(db + suffix);
+        QVERIFY(!QFileInfo::exists(db));
+    };
+
+    // Idle: written back after the grace period, with every run.
+    removeDatabase();
+    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(db), 15000);
+    QTRY_VERIFY_WITH_TIMEOUT(window.statusBar()->currentMessage().contains(QStringLiteral("written back")), 5000);
+    qInfo("said: %s", qPrintable(window.statusBar()->currentMessage()));
+    QCOMPARE(RunStore(db.toStdString()).listRuns().size(), before);
+    QCOMPARE(runs->runCount(), static_cast<int>(before));
+
+    // While a run trains into it: deleted again; the run's writer puts it back and the list shows the run.
+    fillSmallRun(&window, "ssan", "rpr", 3000, 1000);
+    QTest::mouseClick(child<QPushButton>(&window, "trainButton"), Qt::LeftButton);
+    QVERIFY(window.isTraining());
+    const QProgressBar* progress = child<QProgressBar>(&window, "trainingProgress");
+    QTRY_VERIFY_WITH_TIMEOUT(progress->value() > 0, 120000);
+    removeDatabase();
+    QTRY_VERIFY_WITH_TIMEOUT(!window.isTraining(), 240000);
+    QTRY_COMPARE_WITH_TIMEOUT(runs->runCount(), static_cast<int>(before) + 1, 15000);
+    const std::vector<RunRecord> stored = RunStore(db.toStdString()).listRuns();
+    QCOMPARE(stored.size(), before + 1);
+    QCOMPARE(statusText(stored.front().status), statusText(RunStatus::Completed));
+    QVERIFY2(QString::fromStdString(stored.front().message).contains(QStringLiteral("written back")),
+             stored.front().message.c_str());
+
+    // Replaced by another run database (a rename over it, as a copy tool does): its runs are listed.
+    const QString other = dir.filePath(QStringLiteral("other.sqlite"));
+    {
+        RunStore store(other.toStdString());
+        store.finishRun(store.beginRun(attnlab::testing::infoFor("sst-fine", "lstm", "none", 1)), attnlab::testing::completed(0.4, 0.41));
+    }
+    QVERIFY(std::rename(other.toLocal8Bit().constData(), db.toLocal8Bit().constData()) == 0);
+    QTRY_COMPARE_WITH_TIMEOUT(runs->runCount(), 1, 15000);
+    QVERIFY2(window.statusBar()->currentMessage().contains(QStringLiteral("replaced")),
+             qPrintable(window.statusBar()->currentMessage()));
+}

@@ -21,7 +21,8 @@ int TrainingLoop::budget(const TrainConfig& config, std::int64_t trainSize)
 }
 
 TrainingLoop::Outcome TrainingLoop::run(const TrainConfig& config, TrainingTask& task, TrainingObserver& observer,
-                                        const CancelToken& cancel, const std::function<double()>& elapsedSeconds)
+                                        const CancelToken& cancel, const std::function<double()>& elapsedSeconds,
+                                        int* stepsDone)
 {
     auto& model = task.module();
     std::vector<torch::Tensor> trainable;
@@ -75,6 +76,8 @@ TrainingLoop::Outcome TrainingLoop::run(const TrainConfig& config, TrainingTask&
         const double learningRate = config.learningRate * schedule.factor(step);
         optimizer.step(learningRate);
         outcome.steps = step;
+        if (stepsDone)
+            *stepsDone = step;
 
         intervalLoss += lossValue;
         intervalMetric += batch.trainMetric;

@@ -29,8 +29,11 @@ public:
     // Steps the run takes: config.steps, or epochs x batches per epoch when an epoch budget is set.
     static int budget(const TrainConfig& config, std::int64_t trainSize);
 
+    // stepsDone (when given) is kept at the steps taken so far, so a run that ends in an exception (the
+    // store's disk full, out of memory mid-step) still says how far it got.
     static Outcome run(const TrainConfig& config, TrainingTask& task, TrainingObserver& observer,
-                       const CancelToken& cancel, const std::function<double()>& elapsedSeconds);
+                       const CancelToken& cancel, const std::function<double()>& elapsedSeconds,
+                       int* stepsDone = nullptr);
 };
 
 } // namespace attnlab
