@@ -5,8 +5,9 @@
 #   pytorch     benchmarks/train_loop.py (the PyTorch twin, Debian's python3-torch) run SEEDS times, one
 #               after another with every core, the way a user would loop over seeds
 # Each run: d_model 300, Adam 1e-3, batch 32, shuffled epochs of length-bucketed batches, BATCHES training
-# batches, random embeddings. Ours also evaluates dev and test once at the end and saves the weights (the
-# twin does neither): the comparison is tilted against us. Whole processes, wall time by `date +%s.%N`.
+# batches, random embeddings. Ours also evaluates dev and test once at the end and saves the weights; so
+# does the twin by default (TWIN=same; TWIN=train: the twin only trains, which tilts the comparison against
+# us, as measured until 2026-11-25). Whole processes, wall time by `date +%s.%N`.
 #   benchmarks/sweep_throughput.sh [BATCHES=100] [SEEDS=5] [MODELS="ssan-rpr lstm"]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,6 +19,14 @@ data=${ATTNLAB_DATA_DIR:-../shared/datasets}
 cores=$(nproc)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# What the twin does after training. TWIN=same (the default since 2026-11-25): what ours does, dev and test
+# predicted once and the weights saved; TWIN=train: training only (--passes 0), as measured before.
+twin=${TWIN:-same}
+case $twin in
+  same) twin_work="--passes 1 --with-test --save $work/twin-weights" ;;
+  train) twin_work="--passes 0" ;;
+  *) echo "TWIN must be same or train" >&2; exit 2 ;;
+esac
 now() { date +%s.%N; }
 seedList=$(seq -s, 1 "$seeds")
 printf '# %s cores, %s seeds, %s batches per run, SST-fine, d_model 300\n' "$cores" "$seeds" "$batches"
@@ -32,7 +41,7 @@ for model in $models; do
   t0=$(now)
   for s in $(seq 1 "$seeds"); do
     /usr/bin/python3 benchmarks/train_loop.py --data-dir "$data" --models "$model" --epochs 1 --batches "$batches" \
-                     --passes 0 --threads "$cores" --seed "$s" >/dev/null
+                     $twin_work --threads "$cores" --seed "$s" >/dev/null
   done
   pytorch=$(echo "$(now) - $t0" | bc)
   t0=$(now)

@@ -7,7 +7,7 @@ benchmarks/model_step.py's twins at d_model 300 with the vocabulary of SST-fine 
 python3-torch (the same LibTorch 1.13 as the C++ build):
     /usr/bin/python3 benchmarks/train_loop.py [--data-dir DIR] [--epochs N] [--batches N] [--passes N] [--threads N] [--seed S]
                                               [--models lstm,bilstm,cnn,ssan-rpr,ssan-pe,transformer-rpr,ssan2-rpr,essan,essan-mean]
-                                              [--with-test]
+                                              [--with-test] [--save DIR]
 """
 import argparse, os, random, re, sys, time
 import torch
@@ -60,6 +60,8 @@ def main():
     p.add_argument('--models', default='lstm,bilstm,cnn,ssan-rpr,ssan-pe,transformer-rpr')
     p.add_argument('--batches', type=int, default=0, help='stop training after this many batches (0: whole epochs)')
     p.add_argument('--seed', type=int, default=1, help='initialisation and batch order')
+    p.add_argument('--save', default='', help='save each trained model\'s weights (state_dict) to this folder, '
+                   'as attnlab-cli keeps every run\'s weights')
     p.add_argument('--with-test', action='store_true',
                    help='also predict the test set once after the dev passes (as attnlab-cli train measures test)')
     a = p.parse_args()
@@ -118,6 +120,9 @@ def main():
             for ids, mask, _ in test_batches:
                 model(ids, mask).argmax(1)
         predict_s = time.perf_counter() - start
+        if a.save:
+            os.makedirs(a.save, exist_ok=True)
+            torch.save(model.state_dict(), os.path.join(a.save, f'{name}-seed{a.seed}.pt'))
         print(row.format(name, params, f'{train_s:.1f}', f'{train_s / a.epochs:.1f}', f'{predict_s:.2f}'), flush=True)
 
 

@@ -133,11 +133,15 @@ Batch BatchSampler::next(std::mt19937_64& rng)
     return builder_.batchOf(epoch_[cursor_++]);
 }
 
-std::vector<Batch> BatchBuilder::evaluationBatches(int batchSize) const
+std::vector<Batch> BatchBuilder::evaluationBatches(int batchSize, int maxTokens) const
 {
     std::vector<Batch> batches;
-    for (std::size_t begin = 0; begin < byLength_.size(); begin += static_cast<std::size_t>(batchSize)) {
-        const std::size_t end = std::min(byLength_.size(), begin + static_cast<std::size_t>(batchSize));
+    for (std::size_t begin = 0, end = 0; begin < byLength_.size(); begin = end) {
+        end = std::min(byLength_.size(), begin + static_cast<std::size_t>(batchSize));
+        if (maxTokens > 0) // sorted by length: a batch's padded length is its last example's
+            while (end > begin + 1 && (end - begin) * std::max<std::size_t>(1, encoded_[byLength_[end - 1]].size()) >
+                                          static_cast<std::size_t>(maxTokens))
+                --end;
         std::vector<std::vector<std::int64_t>> sequences;
         std::vector<std::int64_t> labels;
         for (std::size_t p = begin; p < end; ++p) {

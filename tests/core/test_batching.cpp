@@ -65,6 +65,7 @@ private Q_SLOTS:
     void randomSamplingIsUnchanged();
     void samplingSettingRoundTrips();
     void trainerRunsOnShuffledEpochs();
+    void evaluationBatchesKeepToATokenBudget();
 };
 
 void TestBatching::epochCoversEveryExampleOnce()
@@ -139,6 +140,41 @@ void TestBatching::epochBatchesAreLengthBucketed()
     const double overhead = double(padded) / double(real);
     qInfo("epochs of 32: %.3f padded positions per real token", overhead);
     QVERIFY2(overhead < 1.15, qPrintable(QString::number(overhead)));
+}
+
+// Dev/test batches (issue 15): every example once, in length order, at most 256 sentences, and with a
+// budget at most that many padded tokens (a single longer example alone); 0 = no budget, as before.
+void TestBatching::evaluationBatchesKeepToATokenBudget()
+{
+    const auto data = examples(1003); // lengths 1..40
+    const Vocabulary vocabulary = Vocabulary::fromExamples(data);
+    const BatchBuilder builder(data, vocabulary);
+    for (int budget : {0, 8192, 1000, 30}) {
+        const auto batches = builder.evaluationBatches(256, budget);
+        std::vector<std::int64_t> seen;
+        std::int64_t previousLength = 0;
+        for (const Batch& b : batches) {
+            QVERIFY(b.batchSize >= 1 && b.batchSize <= 256);
+            if (budget > 0)
+                QVERIFY2(b.batchSize * b.maxLength <= budget || b.batchSize == 1,
+                         qPrintable(QString("%1 x %2 > %3").arg(b.batchSize).arg(b.maxLength).arg(budget)));
+            for (std::int64_t row = 0; row < b.batchSize; ++row) {
+                QVERIFY(b.lengths[std::size_t(row)] >= previousLength); // in length order
+                previousLength = b.lengths[std::size_t(row)];
+            }
+            seen.insert(seen.end(), b.labels.begin(), b.labels.end());
+        }
+        std::sort(seen.begin(), seen.end());
+        std::vector<std::int64_t> all(data.size());
+        std::iota(all.begin(), all.end(), 0);
+        QCOMPARE(seen, all);
+        if (budget == 0)
+            QCOMPARE(batches.size(), std::size_t(4)); // 1003 = 3 x 256 + 235
+        if (budget == 8192) // up to 32 tokens 256 a batch; the 40-token ones 204 at a time
+            QVERIFY(batches.size() > 4 && batches.back().batchSize <= 8192 / 40);
+        if (budget == 30) // one sentence of 31..40 tokens per batch
+            QCOMPARE(batches.back().batchSize, std::int64_t(1));
+    }
 }
 
 void TestBatching::randomSamplingIsUnchanged()

@@ -39,8 +39,9 @@ ClassificationTask::ClassificationTask(std::shared_ptr<SequenceClassifier> model
     const BatchBuilder dev(dataset.dev, vocabulary, maxLength), test(dataset.test, vocabulary, maxLength);
     note(dev, "dev");
     note(test, "test");
-    dev_ = onDevice(dev.evaluationBatches(256), device);
-    test_ = onDevice(test.evaluationBatches(256), device);
+    // At most 256 sentences and kEvaluationTokens padded tokens a batch (see there).
+    dev_ = onDevice(dev.evaluationBatches(256, kEvaluationTokens), device);
+    test_ = onDevice(test.evaluationBatches(256, kEvaluationTokens), device);
     auto addProbe = [&](std::string label, std::vector<std::string> tokens) {
         if (maxLength > 0 && tokens.size() > static_cast<std::size_t>(maxLength))
             tokens.resize(static_cast<std::size_t>(maxLength));
