@@ -53,12 +53,11 @@ QString qs(const std::string& s) { return QString::fromStdString(s); }
 QString entryName(const std::vector<RegistryEntry>& list, const std::string& id) { return qs(Registry::nameOf(list, id)); }
 
 // "1 run" / "3 runs": English plurals without a translation file (tr's %n alone would print "run(s)").
-QString counted(int n, const char* one, const char* many)
+QString runsText(int n)
 {
-    return n == 1 ? QCoreApplication::translate("MainWindow", one)
-                  : QCoreApplication::translate("MainWindow", many).arg(QLocale().toString(n));
+    return n == 1 ? QCoreApplication::translate("MainWindow", "1 run")
+                  : QCoreApplication::translate("MainWindow", "%1 runs").arg(QLocale().toString(n));
 }
-QString runsText(int n) { return counted(n, QT_TRANSLATE_NOOP("MainWindow", "1 run"), QT_TRANSLATE_NOOP("MainWindow", "%1 runs")); }
 
 } // namespace
 
@@ -132,8 +131,6 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
 
     try {
         store_ = std::make_unique<RunStore>(dbPath_.toStdString());
-        compareView_->setStore(store_.get());
-        explorer_->setStore(store_.get());
     } catch (const std::exception& e) {
         // Without history the lab still trains (the worker reports its own store error, if any).
         statusBar()->showMessage(tr("Cannot open the run store: %1").arg(qs(e.what())));
@@ -190,8 +187,7 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
     storeWatcher_ = new StoreFileWatcher([this] { return isTraining() || live_->isRunning(); }, this);
     connect(storeWatcher_, &StoreFileWatcher::message, this, [this](const QString& text) { statusBar()->showMessage(text, 30000); });
     connect(storeWatcher_, &StoreFileWatcher::storeChanged, this, &MainWindow::refreshRuns);
-    storeWatcher_->setStore(store_.get(), dbPath_);
-    runActions_->setStore(store_.get(), dbPath_);
+    attachStore();
     refreshRuns();
     // 1400 x 900, or the screen where it is smaller (a projector's 1280 x 720). Not on the offscreen
     // platform, whose 800 x 600 "screen" would only shrink the tests' screenshots.
@@ -310,13 +306,7 @@ bool MainWindow::keepCheckpoints()
     return QSettings().value(QStringLiteral("training/keepCheckpoints"), true).toBool();
 }
 
-void MainWindow::startOrStop()
-{
-    if (isTraining())
-        stopTraining();
-    else
-        startTraining();
-}
+void MainWindow::startOrStop() { isTraining() ? stopTraining() : startTraining(); }
 
 void MainWindow::showWarning(const QString& title, const QString& text, const char* objectName)
 {
@@ -342,23 +332,26 @@ bool MainWindow::openStore(const QString& path)
         statusBar()->showMessage(tr("Still using %1").arg(dbPath_));
         return false;
     }
-    compareView_->setStore(nullptr); // never a dangling store in the view
-    explorer_->setStore(nullptr);
-    store_ = std::move(opened);
-    compareView_->setStore(store_.get());
-    explorer_->setStore(store_.get());
+    store_.swap(opened); // the old store goes when `opened` does, after no view points to it any more
+    dbPath_ = path;
+    attachStore();
     compareView_->setRuns({});
     differences_->setRuns({});
     details_->clear(tr("Select a run in the run list to see its confusion matrix and per-class scores."));
-    dbPath_ = path;
     worker_->setDbPath(path);
     QSettings().setValue(QStringLiteral("store/path"), path);
     training_->showNothing();
-    runActions_->setStore(store_.get(), dbPath_);
-    storeWatcher_->setStore(store_.get(), dbPath_);
     refreshRuns();
     statusBar()->showMessage(tr("Opened %1: %2").arg(path, runsText(runList_->runCount())));
     return true;
+}
+
+void MainWindow::attachStore()
+{
+    compareView_->setStore(store_.get());
+    explorer_->setStore(store_.get());
+    runActions_->setStore(store_.get(), dbPath_);
+    storeWatcher_->setStore(store_.get(), dbPath_);
 }
 
 bool MainWindow::importRuns(const QString& path)

@@ -97,6 +97,7 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
+    void attachStore(); // every part that reads or writes the run store gets store_ (none: it could not be opened)
     void onRunStarted(qint64 runId, const QString& device, qint64 parameters, const QString& modelSummary);
     void onProgress(int step, int totalSteps, double loss, double elapsedSeconds);
     void onMetrics(const QVector<attnlab::MetricPoint>& points);

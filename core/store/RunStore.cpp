@@ -1,4 +1,5 @@
 #include "core/store/RunStore.h"
+#include "core/store/StoreConnections.h"
 #include "core/platform/JsonInteger.h"
 
 #include "core/platform/AllocatorTuning.h"
@@ -38,44 +39,11 @@ using nlohmann::json;
 
 } // namespace
 
-struct RunStore::Impl {
-    Impl(const std::string& path, int busyTimeoutMs)
-        : connection(path, busyTimeoutMs), queries(connection), busyTimeoutMs(busyTimeoutMs)
-    {
-    }
-
-    // A second connection for reading a large set of curves in two halves at once (see curves()); opened
-    // on first use, only for a file (":memory:" would be another, empty database).
-    RunQueries* reader()
-    {
-        const std::string& path = connection.path();
-        if (path.empty() || path == ":memory:" || path.rfind("file:", 0) == 0 || std::thread::hardware_concurrency() < 2)
-            return nullptr;
-        if (!readerConnection) {
-            readerConnection = std::make_unique<SqliteConnection>(path, busyTimeoutMs);
-            readerQueries = std::make_unique<RunQueries>(*readerConnection);
-        }
-        return readerQueries.get();
-    }
-
-    void configure()
-    {
-        const SqliteConnection& c = connection;
-        c.exec("PRAGMA foreign_keys = ON");
-        c.execRetryingWhileBusy("PRAGMA journal_mode = WAL"); // see there: no busy handler for it
-        c.exec("PRAGMA synchronous = NORMAL");
-        // Listing 10,000 runs reads ~15 MB of rows; a 32 MiB page cache (2 MiB by default) keeps a refresh of
-        // an unchanged store from reading them again through the file. (Memory-mapped reads were tried and
-        // cost more on a connection's first listing than they saved.)
-        c.exec("PRAGMA cache_size = -32768");
-    }
-
-    SqliteConnection connection;
-    RunQueries queries;
-    int busyTimeoutMs;
-    std::unique_ptr<SqliteConnection> readerConnection;
-    std::unique_ptr<RunQueries> readerQueries;
-    std::recursive_mutex mutex; // one connection, possibly two threads (training and StoreObserver's writer)
+// The store's connections (StoreConnections) and the lock that serialises them: one connection, possibly
+// two threads (training and StoreObserver's writer).
+struct RunStore::Impl : StoreConnections {
+    using StoreConnections::StoreConnections;
+    std::recursive_mutex mutex;
 };
 
 RunStore::RunStore(const std::string& path, int busyTimeoutMs)
@@ -484,7 +452,7 @@ bool RunStore::restoreIfDeleted()
     std::lock_guard lock(impl_->mutex);
     SqliteConnection& c = impl_->connection;
     const std::string& file = c.path();
-    if (file.empty() || file == ":memory:" || file.rfind("file:", 0) == 0 || !c.hasMoved())
+    if (!impl_->onAFile() || !c.hasMoved())
         return false;
     std::error_code error;
     if (std::filesystem::exists(file, error))
@@ -497,19 +465,15 @@ bool RunStore::restoreIfDeleted()
         copy.bind(1, file);
         copy.step();
     } // finalised: the connection closes only without statements
-    impl_->readerQueries.reset();
-    impl_->readerConnection.reset();
-    c.reopen();
-    impl_->configure();
+    impl_->reopen();
     return true;
 }
 
 RunStore::FileChange RunStore::followFile(bool writeBack)
 {
     std::lock_guard lock(impl_->mutex);
-    SqliteConnection& c = impl_->connection;
-    const std::string& file = c.path();
-    if (file.empty() || file == ":memory:" || file.rfind("file:", 0) == 0 || !c.hasMoved())
+    const std::string& file = impl_->connection.path();
+    if (!impl_->onAFile() || !impl_->connection.hasMoved())
         return FileChange::None;
     std::error_code error;
     if (!std::filesystem::exists(file, error)) {
@@ -521,10 +485,7 @@ RunStore::FileChange RunStore::followFile(bool writeBack)
     // Check the new file before letting go of the old one: a file that is not a run database (or one of a
     // newer schema) leaves this store reading what it had.
     { RunStore probe(file, impl_->busyTimeoutMs); }
-    impl_->readerQueries.reset();
-    impl_->readerConnection.reset();
-    c.reopen();
-    impl_->configure();
+    impl_->reopen();
     return FileChange::Reopened;
 }
 

@@ -63,6 +63,23 @@ QStringList longRun(const QString& db, int steps)
             "--threads", "1"};
 }
 
+// attnlab-cli held to the files' permissions: as root (the tests here run as root, and root writes a 0444
+// file anyway), the child gives up CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH from its bounding set, which exec
+// keeps, and is then held to permissions like any user.
+CliResult runHeldToPermissions(const QStringList& args, bool root)
+{
+    QProcess child;
+    if (root)
+        child.setChildProcessModifier([] {
+            prctl(PR_CAPBSET_DROP, CAP_DAC_OVERRIDE, 0, 0, 0);
+            prctl(PR_CAPBSET_DROP, CAP_DAC_READ_SEARCH, 0, 0, 0);
+        });
+    child.start(ATTNLAB_CLI_PATH, args);
+    child.waitForFinished(60000);
+    return CliResult{child.exitCode(), QString::fromUtf8(child.readAllStandardOutput()),
+                     QString::fromUtf8(child.readAllStandardError())};
+}
+
 struct Snapshot {
     RunRecord record;
     std::vector<MetricPoint> metrics;
@@ -286,18 +303,7 @@ private Q_SLOTS:
         const bool root = geteuid() == 0;
         if (root && prctl(PR_CAPBSET_READ, CAP_SETPCAP) != 1)
             QSKIP("running as root without CAP_SETPCAP: a 0444 file cannot be made read-only for the child");
-        auto run = [&](const QStringList& args) {
-            QProcess child;
-            if (root)
-                child.setChildProcessModifier([] {
-                    prctl(PR_CAPBSET_DROP, CAP_DAC_OVERRIDE, 0, 0, 0);
-                    prctl(PR_CAPBSET_DROP, CAP_DAC_READ_SEARCH, 0, 0, 0);
-                });
-            child.start(ATTNLAB_CLI_PATH, args);
-            child.waitForFinished(60000);
-            return CliResult{child.exitCode(), QString::fromUtf8(child.readAllStandardOutput()),
-                             QString::fromUtf8(child.readAllStandardError())};
-        };
+        auto run = [root](const QStringList& args) { return runHeldToPermissions(args, root); };
         if (root) { // the drop must work, or the test would pass on a writable file
             const CliResult probe = run({"runs", "tag", QString::number(before.record.id), "--tags", "x", "--db", db});
             QVERIFY2(probe.code != 0, "the child could still write the 0444 file");
@@ -333,18 +339,7 @@ private Q_SLOTS:
         QVERIFY(QFile::setPermissions(folder, QFile::ReadOwner | QFile::ExeOwner | QFile::ReadGroup | QFile::ExeGroup |
                                                   QFile::ReadOther | QFile::ExeOther));
         const std::string bytes = fileContent(db.toStdString());
-        auto run = [&](const QStringList& args) {
-            QProcess child;
-            if (root)
-                child.setChildProcessModifier([] {
-                    prctl(PR_CAPBSET_DROP, CAP_DAC_OVERRIDE, 0, 0, 0);
-                    prctl(PR_CAPBSET_DROP, CAP_DAC_READ_SEARCH, 0, 0, 0);
-                });
-            child.start(ATTNLAB_CLI_PATH, args);
-            child.waitForFinished(60000);
-            return CliResult{child.exitCode(), QString::fromUtf8(child.readAllStandardOutput()),
-                             QString::fromUtf8(child.readAllStandardError())};
-        };
+        auto run = [root](const QStringList& args) { return runHeldToPermissions(args, root); };
         CliResult r = run({"runs", "list", "--db", db});
         qInfo("runs list said: %s", qPrintable(r.err.trimmed()));
         QCOMPARE(r.code, 0);
