@@ -62,8 +62,7 @@ bool StoreFileWatcher::follow(bool writeBack)
     try {
         change = store_->followFile(writeBack && !trainingIntoIt_());
     } catch (const std::exception& e) {
-        emit message(tr("The run database %1 changed on disk and cannot be read: %2. The runs shown are those it "
-                        "held before; choose a run database with File > Open.")
+        emit message(tr("%1 changed on disk and cannot be read (%2); showing the runs it held before")
                          .arg(path_, QString::fromStdString(e.what())));
         return false;
     }
@@ -73,27 +72,20 @@ bool StoreFileWatcher::follow(bool writeBack)
         return false;
     case RunStore::FileChange::Missing:
         if (!waitingForWriter_)
-            emit message(trainingIntoIt_() ? tr("The run database %1 was deleted; the run that is training writes it "
-                                                "back at its next store, with every run it held.")
-                                                 .arg(path_)
-                                           : tr("The run database %1 was deleted; it is written back in a moment, with "
-                                                "every run it held.")
-                                                 .arg(path_));
+            emit message(trainingIntoIt_() ? tr("%1 was deleted: the training run writes it back at its next store").arg(path_)
+                                           : tr("%1 was deleted: writing it back in a moment").arg(path_));
         waitingForWriter_ = true;
         if (!writeBack_->isActive())
             writeBack_->start();
         return false;
     case RunStore::FileChange::WrittenBack:
         waitingForWriter_ = false;
-        emit message(tr("The run database %1 was deleted while the lab had it open: it was written back, with every "
-                        "run it held. To start afresh, open or create another one with File > Open.")
+        emit message(tr("%1 was deleted while open: written back with every run it held (File > Open to use another)")
                          .arg(path_));
         return true;
     case RunStore::FileChange::Reopened:
-        emit message(waitingForWriter_
-                         ? tr("The run database %1 was written back by the run writing to it; nothing was lost.").arg(path_)
-                         : tr("The run database %1 was replaced on disk: the runs shown are now those of the file there.")
-                               .arg(path_));
+        emit message(waitingForWriter_ ? tr("%1 was written back by the run writing to it: nothing lost").arg(path_)
+                                       : tr("%1 was replaced on disk: showing the runs of the file there").arg(path_));
         waitingForWriter_ = false;
         return true;
     }
