@@ -100,6 +100,28 @@ void expectUntouched(const QString& db, const Snapshot& before)
     compareMetrics(store.metrics(before.record.id), before.metrics);
 }
 
+// After a fault that ended a run: the file is intact, the earlier run as it was, and the run of the fault
+// is the second one, failed (written to *failed). Checked with QVERIFY: the caller stops on a failure.
+void expectIntactWithAFailedRun(const QString& db, const Snapshot& before, RunRecord* failed)
+{
+    QCOMPARE(integrityCheck(db), std::string("ok"));
+    expectUntouched(db, before);
+    const auto runs = RunStore(db.toStdString()).listRuns();
+    QCOMPARE(runs.size(), std::size_t(2));
+    QCOMPARE(statusText(runs.front().status), statusText(RunStatus::Failed));
+    *failed = runs.front();
+}
+
+// The environment of a child that must see an allocation fail: under ASan, allocator_may_return_null, so
+// the allocation fails as in the plain build instead of ASan stopping the process.
+QProcessEnvironment allocationsMayFail()
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    if (env.contains("ASAN_OPTIONS"))
+        env.insert("ASAN_OPTIONS", env.value("ASAN_OPTIONS") + ":allocator_may_return_null=1");
+    return env;
+}
+
 // The step of each train-loss point, 1, 2, 3, ... with no gap (--log-every 1).
 void expectContiguousLosses(const RunStore& store, std::int64_t runId)
 {
@@ -144,13 +166,11 @@ private Q_SLOTS:
         QVERIFY2(err.contains("file size limit") && err.contains(db), qPrintable(err.right(2000)));
         QVERIFY2(clock.elapsed() < 30000, "the run must stop when the store cannot write, not train on");
 
-        QCOMPARE(integrityCheck(db), std::string("ok"));
-        expectUntouched(db, before);
+        RunRecord run;
+        expectIntactWithAFailedRun(db, before, &run);
+        if (QTest::currentTestFailed())
+            return;
         RunStore store(db.toStdString());
-        const auto runs = store.listRuns();
-        QCOMPARE(runs.size(), std::size_t(2));
-        const RunRecord& run = runs.front();
-        QCOMPARE(statusText(run.status), statusText(RunStatus::Failed));
         QVERIFY2(QString::fromStdString(run.message).contains("file size limit of this process was reached"),
                  run.message.c_str());
         QVERIFY(run.steps < 1000000);
@@ -194,15 +214,13 @@ private Q_SLOTS:
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.contains("the disk is full") && r.err.contains(db), qPrintable(r.err.right(2000)));
 
-        QCOMPARE(integrityCheck(db), std::string("ok"));
-        expectUntouched(db, before);
-        RunStore store(db.toStdString());
-        const auto runs = store.listRuns();
-        QCOMPARE(runs.size(), std::size_t(2));
-        QCOMPARE(statusText(runs.front().status), statusText(RunStatus::Failed));
-        QVERIFY2(QString::fromStdString(runs.front().message).contains("the disk is full"), runs.front().message.c_str());
-        QVERIFY(runs.front().steps > 0);
-        qInfo("stopped at step %d; message: %s", runs.front().steps, runs.front().message.c_str());
+        RunRecord run;
+        expectIntactWithAFailedRun(db, before, &run);
+        if (QTest::currentTestFailed())
+            return;
+        QVERIFY2(QString::fromStdString(run.message).contains("the disk is full"), run.message.c_str());
+        QVERIFY(run.steps > 0);
+        qInfo("stopped at step %d; message: %s", run.steps, run.message.c_str());
     }
 
     // Memory the machine cannot give (issue 13: the CPU allocation-failure path; no GPU was lent, so the
@@ -216,10 +234,7 @@ private Q_SLOTS:
         const QString db = dir.filePath("runs.sqlite");
         const Snapshot before = snapshotOf(db, trainEarlierRun(db));
         QProcess child;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        if (env.contains("ASAN_OPTIONS"))
-            env.insert("ASAN_OPTIONS", env.value("ASAN_OPTIONS") + ":allocator_may_return_null=1");
-        child.setProcessEnvironment(env);
+        child.setProcessEnvironment(allocationsMayFail());
         child.start(ATTNLAB_CLI_PATH, {"train", "--dataset", "synthetic-sentiment", "--model", "ssan", "--position", "none",
                                        "--d-model", "2000000", "--steps", "5", "--db", db, "--no-checkpoint", "--threads", "1"});
         QVERIFY(child.waitForFinished(120000));
@@ -228,14 +243,12 @@ private Q_SLOTS:
         QCOMPARE(child.exitCode(), 1);
         QVERIFY2(err.contains("out of memory on cpu") && err.contains("d_model 2000000, batch 32"), qPrintable(err.right(2000)));
 
-        QCOMPARE(integrityCheck(db), std::string("ok"));
-        expectUntouched(db, before);
-        RunStore store(db.toStdString());
-        const auto runs = store.listRuns();
-        QCOMPARE(runs.size(), std::size_t(2));
-        QCOMPARE(statusText(runs.front().status), statusText(RunStatus::Failed));
-        QVERIFY2(QString::fromStdString(runs.front().message).startsWith("out of memory on cpu (1 threads) with model ssan"),
-                 runs.front().message.c_str());
+        RunRecord run;
+        expectIntactWithAFailedRun(db, before, &run);
+        if (QTest::currentTestFailed())
+            return;
+        QVERIFY2(QString::fromStdString(run.message).startsWith("out of memory on cpu (1 threads) with model ssan"),
+                 run.message.c_str());
     }
 
     // Out of memory in the middle of a run, not at its start: a training file whose one review is 100,000
@@ -262,10 +275,7 @@ private Q_SLOTS:
             f.write(bytes);
         }
         QProcess child;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        if (env.contains("ASAN_OPTIONS"))
-            env.insert("ASAN_OPTIONS", env.value("ASAN_OPTIONS") + ":allocator_may_return_null=1");
-        child.setProcessEnvironment(env);
+        child.setProcessEnvironment(allocationsMayFail());
         child.start(ATTNLAB_CLI_PATH, {"train", "--dataset", "csv-text", "--train-file", trainFile, "--dev-file", small,
                                        "--test-file", small, "--model", "ssan", "--position", "none", "--d-model", "16",
                                        "--max-length", "1000000", "--steps", "2000", "--eval-every", "1000000",
@@ -276,11 +286,11 @@ private Q_SLOTS:
         QCOMPARE(child.exitCode(), 1);
         QVERIFY2(err.contains("out of memory on cpu"), qPrintable(err.right(2000)));
 
-        QCOMPARE(integrityCheck(db), std::string("ok"));
-        expectUntouched(db, before);
+        RunRecord run;
+        expectIntactWithAFailedRun(db, before, &run);
+        if (QTest::currentTestFailed())
+            return;
         RunStore store(db.toStdString());
-        const RunRecord run = store.listRuns().front();
-        QCOMPARE(statusText(run.status), statusText(RunStatus::Failed));
         QVERIFY2(QString::fromStdString(run.message).startsWith("out of memory on cpu"), run.message.c_str());
         qInfo("failed after %d steps: %s", run.steps, run.message.c_str());
         QVERIFY(run.steps > 0);      // it trained before the long review came up,
