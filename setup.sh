@@ -1,18 +1,31 @@
 #!/usr/bin/env bash
 # Attention Lab set-up: installs missing Debian packages, builds, then either launches the app
 # (./setup.sh run, the default) or runs the whole test suite (./setup.sh test).
-# Environment: BUILD_DIR (default build), ATTNLAB_GUI=OFF for a headless build,
-# CMAKE_PREFIX_PATH / Torch_DIR to build against another LibTorch (a CUDA one, say).
+# Environment: BUILD_DIR (default build, build-pypi for the pypi flavour), ATTNLAB_GUI=OFF for a headless
+# build, ATTNLAB_TORCH=debian|pypi (which LibTorch, below), ATTNLAB_TESTS_LABEL=core|cli|... to run one label.
+#   debian (default): Debian's libtorch-dev 1.13.1, CPU only, OpenBLAS.
+#   pypi: PyPI's torch wheel (pinned in packaging/torch-pypi.txt: 2.11.0, CUDA 13.0, MKL, oneDNN) installed
+#         into a virtual environment at $ATTNLAB_VENV, by default ~/.cache/attnlab/venv-torch-<version>: outside
+#         the clone, so a fresh clone reuses the 4.6 GB install instead of fetching it again (pip's own cache,
+#         ~/.cache/pip, keeps the wheels too), and named by the pin, so a new pin gets a new environment.
+#         Builds with CUDA on where the CUDA toolkit is installed (/usr/local/cuda); runs on the CPU without a GPU.
 set -euo pipefail
 cd "$(dirname "$0")"
 mode=${1:-run}
 case "$mode" in run|test|build) ;; *) echo "usage: $0 [run|test|build]" >&2; exit 2 ;; esac
-build_dir=${BUILD_DIR:-build}
+flavour=${ATTNLAB_TORCH:-debian}
+case "$flavour" in debian|pypi) ;; *) echo "ATTNLAB_TORCH=$flavour: expected debian or pypi" >&2; exit 2 ;; esac
+if [ "$flavour" = pypi ]; then build_dir=${BUILD_DIR:-build-pypi}; else build_dir=${BUILD_DIR:-build}; fi
 gui=${ATTNLAB_GUI:-ON}
 
-packages=(cmake ninja-build g++ ccache git pkg-config libtorch-dev libopenblas0-openmp libsqlite3-dev
+packages=(cmake ninja-build g++ ccache git pkg-config libsqlite3-dev
           nlohmann-json3-dev qt6-base-dev zlib1g-dev libssl-dev libcurl4-openssl-dev libarchive-dev python3
           help2man)
+if [ "$flavour" = debian ]; then
+  packages+=(libtorch-dev libopenblas0-openmp)
+else
+  packages+=(python3-venv)
+fi
 # The Debian package and its checks (cpack's dpkg-shlibdeps and file, the desktop and AppStream validators).
 if [ "$mode" = test ]; then
   packages+=(dpkg-dev file desktop-file-utils appstream)
@@ -42,6 +55,20 @@ export CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-true}
 
 jobs=$(nproc)
 cmake_args=(-S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DATTNLAB_GUI="$gui")
+if [ "$flavour" = pypi ]; then
+  pin=$(grep -v '^#' packaging/torch-pypi.txt | grep -m1 .)          # torch==2.11.0
+  version=${pin#torch==}
+  venv=${ATTNLAB_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/attnlab/venv-torch-$version}
+  if ! "$venv/bin/python" -c "import torch, sys; sys.exit(torch.__version__.split('+')[0] != '$version')" 2>/dev/null; then
+    echo "== installing $pin into $venv (about 4.6 GB with its CUDA libraries)"
+    step=$(date +%s)
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check -r packaging/torch-pypi.txt
+    echo "== installed in $(( $(date +%s) - step )) s"
+  fi
+  torch_root=$("$venv/bin/python" -c 'import os, torch; print(os.path.dirname(torch.__file__))' 2>/dev/null)
+  cmake_args+=(-DATTNLAB_TORCH_ROOT="$torch_root")
+fi
 if [ -n "${ATTNLAB_SHARED_DATASETS:-}" ]; then
   cmake_args+=(-DATTNLAB_SHARED_DATASETS="$ATTNLAB_SHARED_DATASETS")
 fi
@@ -56,7 +83,9 @@ case "$mode" in
   build) ;;
   test)
     echo "== testing"
-    (cd "$build_dir" && ctest --output-on-failure --timeout 900)
+    label_args=()
+    [ -n "${ATTNLAB_TESTS_LABEL:-}" ] && label_args=(-L "$ATTNLAB_TESTS_LABEL")
+    (cd "$build_dir" && ctest --output-on-failure --timeout 900 "${label_args[@]}")
     ;;
   run)
     if [ "$gui" = ON ]; then

@@ -29,10 +29,8 @@ int main(int argc, char** argv)
     QCoreApplication::setApplicationName(QStringLiteral("Attention Lab"));
     QCoreApplication::setOrganizationName(QStringLiteral("attnlab"));
     const QString version = QString::fromStdString(
-        attnlab::BuildInfo::appVersion() + " (git " + attnlab::BuildInfo::gitHash() + ", LibTorch " +
-        attnlab::ComputeDevice::torchVersion() + ", " +
-        attnlab::BlasLibrary::name(attnlab::BlasLibrary::classify(attnlab::BlasLibrary::loadedPath())) + ", CUDA " +
-        (attnlab::ComputeDevice::cudaAvailable() ? "available" : "not available") + ")");
+        attnlab::BuildInfo::appVersion() + " (git " + attnlab::BuildInfo::gitHash() + ", " +
+        attnlab::ComputeDevice::buildDescription() + ")");
     QCoreApplication::setApplicationVersion(version);
 
     QCommandLineParser options;

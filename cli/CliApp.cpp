@@ -30,10 +30,11 @@ const char* kUsage =
     "  describe --dataset D --model M --position P [--d-model N] [--layers N] [--rpr-clip K] [--json]\n"
     "                                        model summary and trainable parameters (embeddings excluded)\n"
     "  train [--preset NAME | --config FILE.json] --dataset D --model M --position P [--repeat R] [--db FILE]\n"
-    "        [--steps N | --epochs N] [--seed S] [--device auto|cpu|cuda] [--threads N] [--batch-size N]\n"
+    "        [--steps N | --epochs N] [--seed S] [--device auto|cpu|cuda|cuda:N] [--threads N] [--batch-size N]\n"
     "        [--eval-every N] [--log-every N] [--patience N] [--sampling random|epochs]\n"
     "        [--optimizer adam|adadelta|sgd] [--lr X] [--momentum M] [--l2 G] [--weight-decay W] [--clip-norm C]\n"
     "        [--lr-schedule constant|step|cosine] [--lr-decay-every N] [--lr-decay-gamma G] [--warmup-steps N] [--amp]\n"
+    "        [--tf32] [--deterministic]\n"
     "        [--embeddings FILE [--embeddings-frozen] [--oov-range A]] [--phrases] [--checkpoint-dir DIR | --no-checkpoint]\n"
     "        [--tags a,b] [--probes \"sentence; sentence\"]\n"
     "        [model options] [dataset options]\n"
@@ -53,7 +54,7 @@ const char* kUsage =
     "                                        download the manifest's files (sha256-checked, placed atomically)\n"
     "  import DATASET PATH [--data-dir DIR] [--json]\n"
     "                                        copy them from a folder or archive (.tar.gz, .zip, ...), sha256-checked\n"
-    "  bench [--models lstm,ssan-rpr,...] [--epochs N] [--passes N] [--device auto|cpu|cuda] [--threads N]\n"
+    "  bench [--models lstm,ssan-rpr,...] [--epochs N] [--passes N] [--device auto|cpu|cuda|cuda:N] [--threads N]\n"
     "        [--dataset sst-fine] [--d-model 300] [--db FILE | --no-store] [--one-process] [--json]\n"
     "                                        thesis Table 5.4: params, peak memory, train/predict time per model\n"
     "  sweep [SPEC.json] [--models a,b --positions p,q --datasets d --seeds 1,2 --presets x,y --repeat R\n"
@@ -89,9 +90,8 @@ int CliApp::usage(const std::string& problem)
 
 std::string CliApp::version()
 {
-    return "attnlab-cli " + BuildInfo::appVersion() + " (git " + BuildInfo::gitHash() + ", LibTorch " +
-           ComputeDevice::torchVersion() + ", " + BlasLibrary::name(BlasLibrary::classify(BlasLibrary::loadedPath())) +
-           ", CUDA " + (ComputeDevice::cudaAvailable() ? "available" : "not available") + ")";
+    return "attnlab-cli " + BuildInfo::appVersion() + " (git " + BuildInfo::gitHash() + ", " +
+           ComputeDevice::buildDescription() + ")";
 }
 
 int CliApp::run(const std::vector<std::string>& args)

@@ -535,6 +535,7 @@ void MainWindow::onAttention(const QVector<AttentionSnapshot>& snapshots)
 
 void MainWindow::onRunFinished(qint64 runId, const RunSummary& summary)
 {
+    device_->runFinished();
     repeats_.add(summary);
     const RunResult result(summary);
     const QString text = tr("Run #%1 %2").arg(runId).arg(qs(result.sentence()));

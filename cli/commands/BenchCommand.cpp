@@ -1,6 +1,7 @@
 #include "cli/commands/BenchCommand.h"
 
 #include "cli/CliFlags.h"
+#include "core/config/DeviceSetting.h"
 #include "core/data/DatasetCatalog.h"
 #include "core/store/RunStore.h"
 #include "core/training/ComputeDevice.h"
@@ -99,8 +100,8 @@ int BenchCommand::run(const std::vector<std::string>& args)
         throw CliUsageError("--passes: 0 or more (the thesis ran 10)");
     if (settings.batchSize < 1)
         throw CliUsageError("--batch-size: at least 1 (the thesis used 32)");
-    if (settings.device != "auto" && settings.device != "cpu" && settings.device != "cuda")
-        throw CliUsageError("--device expects auto, cpu or cuda, got '" + settings.device + "'");
+    if (auto problem = DeviceSetting::problem(settings.device); !problem.empty())
+        throw CliUsageError("--" + problem);
     const int dModel = static_cast<int>(flags.integer("--d-model", 300));
     if (dModel < 1)
         throw CliUsageError("--d-model: at least 1 (the thesis used 300)");
@@ -124,8 +125,8 @@ int BenchCommand::run(const std::vector<std::string>& args)
     } else {
         chosen = all;
     }
-    if (settings.device == "cuda")
-        ComputeDevice::resolve("cuda"); // fail before loading anything
+    if (settings.device != "auto")
+        ComputeDevice::resolve(settings.device); // fail before loading anything
 
     DatasetOptions options;
     options.dataDir = flags.text("--data-dir", "");

@@ -10,6 +10,7 @@
 #include "core/sweep/SweepPlan.h"
 #include "core/sweep/SweepSpec.h"
 #include "core/training/CancelToken.h"
+#include "core/training/ComputeDevice.h"
 
 #include <nlohmann/json.hpp>
 
@@ -27,7 +28,7 @@ namespace {
 
 const char* kHelp =
     "usage: attnlab-cli sweep [SPEC.json] [grid flags] [--dry-run] [--json] [--db FILE]\n"
-    "                         [--executor local|slurm] [--workers N] [--threads T] [--program PATH]\n"
+    "                         [--executor local|slurm] [--workers N] [--threads T] [--gpus N] [--program PATH]\n"
     "                         [--partition P] [--time T] [--gpus-per-task N] [--array-limit K]\n"
     "       attnlab-cli sweep status|collect|cancel SWEEP_ID [--db FILE] [--json] [--wait]\n"
     "\n"
@@ -45,9 +46,11 @@ const char* kHelp =
     "  --executor local   (default) --workers N processes of 'attnlab-cli train', --threads T each; default\n"
     "                     from the cores (2 cores: 2 workers x 1 thread, measured in docs/BENCHMARKS.md).\n"
     "                     Ctrl-C cancels: running runs are stored as cancelled, completed ones stay.\n"
+    "                     --gpus N: worker w trains on cuda:((w-1) mod N), overriding the runs' device.\n"
     "  --executor slurm   one sbatch job array (split at MaxArraySize) of --threads CPUs per task; each task\n"
     "                     trains into <store dir>/sweeps/ID/task-<i>.sqlite; --program is attnlab-cli as the\n"
     "                     nodes see it (default: this one). The store's folder must be shared with the nodes.\n"
+    "                     --gpus-per-task N: each task gets N GPUs from Slurm and trains on the first (cuda:0).\n"
     "  status ID          every run's state (done, pending, running, finished, failed, cancelled, lost)\n"
     "  collect ID [--wait] merge finished tasks into the store (again adds nothing); --wait: until none is queued\n"
     "  cancel ID          scancel the sweep's jobs (tasks store their runs as cancelled)\n"
@@ -168,7 +171,7 @@ int SweepCommand::run(const std::vector<std::string>& args)
         return sub == "collect" ? collect(flags, id) : cancel(flags, id);
     }
     const CliFlags flags(args,
-                         {"--db", "--executor", "--workers", "--threads", "--program", "--partition", "--time",
+                         {"--db", "--executor", "--workers", "--threads", "--gpus", "--program", "--partition", "--time",
                           "--gpus-per-task", "--array-limit", "--datasets", "--models", "--positions", "--seeds",
                           "--presets", "--repeat", "--grid", "--set", "--name"},
                          {"--dry-run", "--json"}, 1);
@@ -229,6 +232,11 @@ int SweepCommand::runLocal(const SweepPlan& plan, const CliFlags& flags, const s
     const int threads = static_cast<int>(flags.integer("--threads", LocalExecutor::defaultThreads(cores, workers)));
     if (workers < 1 || threads < 1)
         throw CliUsageError("--workers and --threads: at least 1");
+    const int gpus = static_cast<int>(flags.integer("--gpus", 0));
+    if (gpus < 0)
+        throw CliUsageError("--gpus: 0 (each run's own device) or more");
+    if (gpus > 0)
+        ComputeDevice::resolve("cuda:" + std::to_string(gpus - 1)); // that many GPUs are here, or say so now
     std::vector<SweepRun> pending;
     {
         const RunStore store(storePath); // creates the store, so the workers do not race to
@@ -248,7 +256,7 @@ int SweepCommand::runLocal(const SweepPlan& plan, const CliFlags& flags, const s
     {
         const InterruptGuard interrupt(cancel);
         SweepReporter reporter(err_);
-        LocalExecutor executor({flags.text("--program", selfExecutable()), storePath, plan.id(), workers, threads}, folder);
+        LocalExecutor executor({flags.text("--program", selfExecutable()), storePath, plan.id(), workers, threads, gpus}, folder);
         outcomes = executor.run(pending, reporter, cancel);
     }
     std::map<std::string, int> counts;

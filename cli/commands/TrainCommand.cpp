@@ -37,7 +37,7 @@ CliFlags trainFlags(const std::vector<std::string>& args)
     valued.insert(ConfigFlags::datasetFlags().begin(), ConfigFlags::datasetFlags().end());
     valued.insert({"--embeddings", "--oov-range"});
     auto booleans = ConfigFlags::datasetSwitches();
-    booleans.insert({"--json", "--embeddings-frozen", "--amp", "--no-checkpoint"});
+    booleans.insert({"--json", "--embeddings-frozen", "--amp", "--tf32", "--deterministic", "--no-checkpoint"});
     return CliFlags(args, valued, booleans);
 }
 
@@ -93,6 +93,8 @@ void applyTrainingFlags(TrainConfig& c, const CliFlags& flags, bool hasBase)
     flags.update("--warmup-steps", c.warmupSteps);
     flags.update("--clip-norm", c.clipNorm);
     c.amp = c.amp || flags.has("--amp");
+    c.tf32 = c.tf32 || flags.has("--tf32");
+    c.deterministic = c.deterministic || flags.has("--deterministic");
     flags.update("--threads", c.threads);
 }
 
@@ -194,8 +196,8 @@ TrainCommand::Plan TrainCommand::planFrom(const CliFlags& flags)
         c.embeddingsPath = c.embeddingsFile(); // a preset's path is relative to the data folder
     if (auto problem = c.validate(); !problem.empty())
         throw CliUsageError(problem);
-    if (c.device == "cuda")
-        ComputeDevice::resolve("cuda"); // fail before opening anything
+    if (c.device != "auto")
+        ComputeDevice::resolve(c.device); // fail before opening anything
     return plan;
 }
 

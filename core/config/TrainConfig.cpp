@@ -1,5 +1,6 @@
 #include "core/config/TrainConfig.h"
 
+#include "core/config/DeviceSetting.h"
 #include "core/config/LearningRateSchedule.h"
 #include "core/data/DataLocator.h"
 #include "core/data/TextFile.h"
@@ -81,6 +82,8 @@ std::string TrainConfig::toJson(bool everyKey) const
             j[key] = value;
     };
     optional("probes", probes, defaults.probes);
+    optional("tf32", tf32, defaults.tf32);
+    optional("deterministic", deterministic, defaults.deterministic);
     optional("missing_values", missingValues, defaults.missingValues);
     optional("quoting", quoting, defaults.quoting);
     optional("categorical", categorical, defaults.categorical);
@@ -189,6 +192,8 @@ TrainConfig TrainConfig::fromJson(const std::string& text)
     read("epochs", c.epochs);
     read("patience", c.patience);
     read("amp", c.amp);
+    read("tf32", c.tf32);
+    read("deterministic", c.deterministic);
     read("batch_size", c.batchSize);
     read("sampling", c.sampling);
     read("data_dir", c.dataDir);
@@ -251,6 +256,8 @@ std::string TrainConfig::validate() const
         return "patience: must be 0 (off) or positive (got " + std::to_string(patience) + ")";
     if (amp && device == "cpu")
         return "amp: mixed precision is for CUDA devices; this run is on the CPU";
+    if (tf32 && device == "cpu")
+        return "tf32: TF32 matrix products are for CUDA devices; this run is on the CPU";
     if (batchSize < 1)
         return "batch_size: must be at least 1";
     if (sampling != "random" && sampling != "epochs")
@@ -261,8 +268,8 @@ std::string TrainConfig::validate() const
         return "eval_every: must be at least 1";
     if (logEvery < 1)
         return "log_every: must be at least 1";
-    if (device != "auto" && device != "cpu" && device != "cuda")
-        return "device: unknown '" + device + "' (known: auto, cpu, cuda)";
+    if (auto problem = DeviceSetting::problem(device); !problem.empty())
+        return problem;
     if (threads < 0)
         return "threads: must be 0 (all cores) or positive";
     if (!(oovRange >= 0.0))

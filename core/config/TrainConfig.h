@@ -25,6 +25,8 @@ struct TrainConfig {
     int epochs = 0;                  // > 0: the budget is this many passes over train (replaces steps)
     int patience = 0;                // early stopping: dev evaluations without improvement; 0 = off
     bool amp = false;                // CUDA only: bf16 autocast for forward passes
+    bool tf32 = false;               // CUDA only: float32 matrix products and convolutions in TF32 (Ampere and later)
+    bool deterministic = false;      // LibTorch's deterministic kernels only (CUDA: cuBLAS workspace fixed, no atomics)
     int batchSize = 32;
     std::string dataDir;             // where real data is looked for first ("" = ATTNLAB_DATA_DIR, user data folder)
     std::string sampling = "random"; // random: each batch drawn at random (thesis) | epochs: shuffled epochs
@@ -32,7 +34,7 @@ struct TrainConfig {
     int evalEvery = 50;              // steps between dev evaluations (and attention snapshots)
     int logEvery = 10;               // steps between train-metric points on the curves
     std::uint64_t seed = 1;
-    std::string device = "auto";     // auto | cpu | cuda
+    std::string device = "auto";     // auto | cpu | cuda | cuda:N (DeviceSetting)
     int threads = 0;                 // intra-op threads; 0 = all cores
     bool phrases = false;            // SST: train on every labelled phrase (thesis 5.2.1)
     // How messy files are read (DatasetOptions::missing, ::quoting, ::categorical). In the JSON only when

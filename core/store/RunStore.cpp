@@ -95,13 +95,15 @@ std::int64_t RunStore::beginRun(const RunInfo& info)
     const auto& c = info.config;
     const std::string configJson = c.toJson();
     const std::string host = HostInfo::hostName();
-    const json environment = {
+    json environment = {
         {"app_version", BuildInfo::appVersion()},       {"git_hash", BuildInfo::gitHash()},
         {"torch_version", info.torchVersion},           {"device", info.device},
         {"host", host},                                 {"os", HostInfo::operatingSystem()},
         {"cpu_model", HostInfo::cpuModel()},            {"cpu_cores", std::thread::hardware_concurrency()},
         {"dataset", c.dataset},                         {"allocator", AllocatorTuning::state()},
     };
+    for (const auto& [key, value] : info.environment)
+        environment[key] = value;
     SqliteStatement s(impl_->connection,
                       "INSERT INTO runs (name, status, started_at, config_json, seed, dataset, model, position,"
                       " app_version, git_hash, torch_version, device, host, pid, params, uuid, group_key,"

@@ -76,6 +76,11 @@ double estimateEta(const std::vector<std::unique_ptr<Slot>>& slots, std::size_t 
 
 LocalExecutor::LocalExecutor(Options options, const SweepFolder& folder) : options_(std::move(options)), folder_(folder) {}
 
+std::string LocalExecutor::deviceOfWorker(int worker, int gpus)
+{
+    return gpus > 0 ? "cuda:" + std::to_string((worker - 1) % gpus) : "";
+}
+
 int LocalExecutor::defaultWorkers(int cores) { return RunQueue::defaultWorkers(cores); }
 
 int LocalExecutor::defaultThreads(int cores, int workers) { return RunQueue::threadShare(cores, workers); }
@@ -117,11 +122,12 @@ std::vector<SweepOutcome> LocalExecutor::run(const std::vector<SweepRun>& runs, 
             slot->log.open(folder_.logPath(i), std::ios::trunc);
             slot->started = Clock::now();
             try {
-                slot->process = std::make_unique<ChildProcess>(
-                    std::vector<std::string>{options_.program, "train", "--config", folder_.configPath(i), "--db",
-                                             options_.storePath, "--threads", std::to_string(start.threads), "--tags",
-                                             "sweep:" + options_.sweepId, "--json"},
-                    folder_.resultPath(i));
+                std::vector<std::string> args{options_.program, "train", "--config", folder_.configPath(i), "--db",
+                                              options_.storePath, "--threads", std::to_string(start.threads), "--tags",
+                                              "sweep:" + options_.sweepId, "--json"};
+                if (const std::string device = deviceOfWorker(slot->worker, options_.gpus); !device.empty())
+                    args.insert(args.end(), {"--device", device});
+                slot->process = std::make_unique<ChildProcess>(args, folder_.resultPath(i));
             } catch (const std::exception& e) {
                 SweepOutcome o{i, slot->run.label(), 127, "failed", 0.0, folder_.logPath(i), e.what()};
                 slot->log << e.what() << "\n";

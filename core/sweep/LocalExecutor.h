@@ -26,7 +26,12 @@ public:
         std::string sweepId;
         int workers = 1;
         int threads = 1;         // intra-op threads per run
+        // GPUs to share among the workers: worker w trains on cuda:((w - 1) mod gpus), so runs on different
+        // workers use different GPUs where there are enough, and queue on one otherwise; 0 = each run's own device.
+        int gpus = 0;
     };
+    // The device a worker's runs are given ("" = their configuration's).
+    static std::string deviceOfWorker(int worker, int gpus);
 
     LocalExecutor(Options options, const SweepFolder& folder);
 

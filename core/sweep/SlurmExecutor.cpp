@@ -128,7 +128,9 @@ std::string scriptFor(const SweepFolder& folder, const SlurmExecutor::Options& o
       << "i=$(sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" " << quoted(tasksFile) << ")\n"
       << "rm -f \"$dir/task-$i.exit\"\n"
       << quoted(o.program) << " train --config \"$dir/run-$i.json\" --db \"$dir/task-$i.sqlite\" --threads \"${SLURM_CPUS_PER_TASK:-"
-      << o.cpusPerTask << "}\" --tags sweep:" << o.sweepId << " --json > \"$dir/run-$i.out\" 2> \"$dir/run-$i.log\" &\n"
+      << o.cpusPerTask << "}\" --tags sweep:" << o.sweepId
+      // Slurm's --gpus-per-task sets CUDA_VISIBLE_DEVICES to the task's own GPUs: the first is cuda:0 there.
+      << (o.gpusPerTask > 0 ? " --device cuda:0" : "") << " --json > \"$dir/run-$i.out\" 2> \"$dir/run-$i.log\" &\n"
       << "pid=$!\n"
       << "# scancel sends TERM: pass it on and wait, so train stores its run as cancelled and the exit code is kept.\n"
       << "trap 'kill -TERM $pid 2>/dev/null' TERM INT\n"

@@ -3,6 +3,7 @@
 #include "core/config/TrainPreset.h"
 #include "core/data/BatchBuilder.h"
 #include "core/data/Vocabulary.h"
+#include "core/nn/TorchCompat.h"
 #include "core/nn/layers/TensorConversions.h"
 #include "core/nn/models/ModelFactory.h"
 #include "core/nn/training/Optimizer.h"
@@ -61,7 +62,7 @@ ModelCharacteristics::Result ModelCharacteristics::measure(const ModelConfig& mo
         throw std::invalid_argument("epochs >= 1, predict passes >= 0 and batch size >= 1 are needed");
     ComputeDevice::setThreads(settings.threads);
     const std::string deviceName = ComputeDevice::resolve(settings.device);
-    const torch::Device device(deviceName == "cuda" ? torch::kCUDA : torch::kCPU);
+    const torch::Device device(deviceName);
     torch::manual_seed(settings.seed);
 
     const Vocabulary vocabulary = Vocabulary::fromExamples(dataset.train);
@@ -76,8 +77,12 @@ ModelCharacteristics::Result ModelCharacteristics::measure(const ModelConfig& mo
         dev.push_back(TensorBatch::from(b, device));
 
     Result r;
-    r.memoryKind = deviceName == "cuda" ? "cpu resident set (CUDA allocator peak not measured by this build)"
-                                        : "cpu resident set";
+    r.memoryKind = "cpu resident set";
+    if (device.is_cuda()) {
+        torch_compat::resetCudaPeak(device.index());
+        r.memoryKind = torch_compat::cudaPeakBytes(device.index()) ? "gpu allocator peak (LibTorch's caching allocator)"
+                                                                  : "cpu resident set (this LibTorch cannot say the GPU's peak)";
+    }
     r.device = ComputeDevice::describe(deviceName);
     const bool peakReset = ProcessMemory::resetPeak();
     if (!peakReset)
@@ -106,7 +111,7 @@ ModelCharacteristics::Result ModelCharacteristics::measure(const ModelConfig& mo
     std::mt19937_64 rng(settings.seed);
 
     network->train();
-    double lossSum = 0.0;
+    torch::Tensor lossSum = torch::zeros({}, torch::TensorOptions().dtype(torch::kDouble).device(device));
     int lossCount = 0;
     int done = 0;
     const auto trainStart = Clock::now();
@@ -119,7 +124,7 @@ ModelCharacteristics::Result ModelCharacteristics::measure(const ModelConfig& mo
             loss.backward();
             optimizer.step(settings.learningRate);
             if (last) {
-                lossSum += loss.item<double>(); // also waits for the device, so the time is the work's
+                lossSum += loss.detach().to(torch::kDouble); // summed on the device, read once after
                 ++lossCount;
             }
             if (batchDone)
@@ -127,10 +132,13 @@ ModelCharacteristics::Result ModelCharacteristics::measure(const ModelConfig& mo
         }
     }
     if (device.is_cuda())
-        torch::cuda::synchronize();
+        torch::cuda::synchronize(); // the time is the work's, not the queue's
     r.trainSeconds = std::chrono::duration<double>(Clock::now() - trainStart).count();
-    r.lastTrainLoss = lossCount ? lossSum / lossCount : 0.0;
+    r.lastTrainLoss = lossCount ? lossSum.item<double>() / lossCount : 0.0;
     r.peakMemoryMb = mib(ProcessMemory::peakResidentBytes());
+    if (device.is_cuda())
+        if (const auto peak = torch_compat::cudaPeakBytes(device.index()))
+            r.peakMemoryMb = mib(*peak);
 
     torch::NoGradGuard noGrad;
     network->eval();

@@ -9,6 +9,7 @@
 #include "core/training/ComputeDevice.h"
 
 #include <chrono>
+#include <cstdlib>
 #include <memory>
 
 namespace attnlab {
@@ -39,6 +40,34 @@ std::string usePretrainedEmbeddings(SequenceClassifier& model, const WordEmbeddi
     return "embeddings: " + config.embeddingsPath + " (" + std::to_string(embeddings.dimension()) + "-d, " +
            std::to_string(found) + " of " + std::to_string(vocabulary.size() - 1) + " words found, " +
            (config.embeddingsFrozen ? "frozen" : "fine-tuned") + ")";
+}
+
+// How a run computes beyond the seed, as the device text and the environment store it: "" on the CPU
+// unless deterministic, else e.g. "fp32, no TF32" or "bf16 autocast, TF32 matmul, deterministic".
+std::string numericsNote(const TrainConfig& config, const torch::Device& device)
+{
+    if (!device.is_cuda())
+        return config.deterministic ? "deterministic" : "";
+    std::string note = config.amp ? "bf16 autocast" : "fp32";
+    note += config.tf32 ? ", TF32 matmul" : ", no TF32";
+    if (config.deterministic)
+        note += ", deterministic";
+    return note;
+}
+
+// Process-wide LibTorch switches a run asks for (runs sharing a process share them: the window trains one
+// CUDA run at a time, sweeps run each in its own process).
+void applyNumerics(const TrainConfig& config, const torch::Device& device)
+{
+    if (device.is_cuda()) {
+        at::globalContext().setAllowTF32CuBLAS(config.tf32);
+        at::globalContext().setAllowTF32CuDNN(config.tf32);
+        at::globalContext().setBenchmarkCuDNN(!config.deterministic);
+    }
+    if (config.deterministic) // cuBLAS is reproducible only with a fixed workspace, set before its first use
+        setenv("CUBLAS_WORKSPACE_CONFIG", ":4096:8", /*overwrite=*/0);
+    at::globalContext().setDeterministicCuDNN(config.deterministic);
+    at::globalContext().setDeterministicAlgorithms(config.deterministic, /*warn_only=*/false);
 }
 
 bool isOutOfMemory(const std::string& message)
@@ -159,8 +188,13 @@ RunSummary Trainer::runTask(const Dataset& dataset, TrainingObserver& observer, 
             return finish(RunStatus::Failed, problem);
         ComputeDevice::setThreads(config_.threads);
         const std::string deviceName = ComputeDevice::resolve(config_.device);
-        const torch::Device device(deviceName == "cuda" ? torch::kCUDA : torch::kCPU);
-        info.device = summary.device = ComputeDevice::describe(deviceName);
+        const torch::Device device(deviceName);
+        const std::string numerics = numericsNote(config_, device);
+        info.device = summary.device = ComputeDevice::describe(deviceName) + (numerics.empty() ? "" : " [" + numerics + "]");
+        info.environment = ComputeDevice::environment(deviceName);
+        if (!numerics.empty())
+            info.environment["numerics"] = numerics;
+        applyNumerics(config_, device);
         torch::manual_seed(config_.seed);
 
         auto prepared = prepare(dataset, config_, device, info);
@@ -195,10 +229,19 @@ RunSummary Trainer::runTask(const Dataset& dataset, TrainingObserver& observer, 
         const std::string what = e.what();
         summary.steps = stepsDone;
         const std::string firstLine = what.substr(0, what.find('\n'));
-        if (isOutOfMemory(what))
+        if (isOutOfMemory(what)) {
+            // On a GPU, what is free after the failed allocation (LibTorch's own line says what was asked).
+            std::string free;
+            try {
+                if (const auto memory = ComputeDevice::memoryInfo(ComputeDevice::resolve(config_.device)))
+                    free = " (free now " + std::to_string(memory->first >> 20) + " MiB of " +
+                           std::to_string(memory->second >> 20) + " MiB)";
+            } catch (const std::exception&) { // the device is gone too: the message says what is known
+            }
             return finish(RunStatus::Failed, "out of memory on " + summary.device + " with model " + config_.model.model +
                                                  ", d_model " + std::to_string(config_.model.dModel) + ", batch " +
-                                                 std::to_string(config_.batchSize) + ": " + firstLine);
+                                                 std::to_string(config_.batchSize) + ": " + firstLine + free);
+        }
         return finish(RunStatus::Failed, firstLine);
     }
 }

@@ -5,8 +5,10 @@
 #include "tests/support/CliProcess.h"
 
 #include "core/store/RunStore.h"
+#include "core/sweep/LocalExecutor.h"
 #include "core/sweep/RunQueue.h"
 #include "core/sweep/SweepPlan.h"
+#include "core/training/ComputeDevice.h"
 
 #include <QtCore/QDir>
 #include <QtCore/QFile>
@@ -256,6 +258,24 @@ private Q_SLOTS:
         QCOMPARE(r.lastJson()["counts"].toObject()["incomplete"].toInt(), 1);
     }
 
+    // --gpus N spreads the workers over the GPUs; asking for GPUs that are not there fails before any run.
+    void localWorkersShareTheGpus()
+    {
+        QCOMPARE(attnlab::LocalExecutor::deviceOfWorker(1, 0), std::string());
+        QCOMPARE(attnlab::LocalExecutor::deviceOfWorker(1, 2), std::string("cuda:0"));
+        QCOMPARE(attnlab::LocalExecutor::deviceOfWorker(2, 2), std::string("cuda:1"));
+        QCOMPARE(attnlab::LocalExecutor::deviceOfWorker(3, 2), std::string("cuda:0"));
+        QCOMPARE(attnlab::LocalExecutor::deviceOfWorker(4, 1), std::string("cuda:0"));
+        if (attnlab::ComputeDevice::cudaDeviceCount() >= 64)
+            QSKIP("this machine has 64 GPUs");
+        QTemporaryDir dir;
+        const auto r = runCli({"sweep", "--models", "bow", "--positions", "none", "--seeds", "1", "--set", kTiny, "--gpus", "64",
+                               "--db", dir.filePath("runs.sqlite")});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("device: cuda:63 was requested but"), qPrintable(r.err));
+        QVERIFY(!QFile::exists(dir.filePath("runs.sqlite")));
+    }
+
     // More runs than the cluster's MaxArraySize: several arrays, each within it, every run in exactly one.
     // sbatch, squeue and scontrol are stand-ins on PATH that record what they were asked.
     void slurmArraysAreSplitAtMaxArraySize()
@@ -277,11 +297,19 @@ private Q_SLOTS:
         env.insert("PATH", bin + ":" + env.value("PATH"));
         p.setProcessEnvironment(env);
         p.start(QStringLiteral(ATTNLAB_CLI_PATH), {"sweep", "--models", "bow", "--positions", "none", "--seeds", "1,2,3,4,5",
-                                                   "--set", kTiny, "--executor", "slurm", "--array-limit", "1", "--db", db, "--json"});
+                                                   "--set", kTiny, "--executor", "slurm", "--array-limit", "1",
+                                                   "--gpus-per-task", "1", "--db", db, "--json"});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 0);
         const auto o = QJsonDocument::fromJson(p.readAllStandardOutput().trimmed()).object();
         QCOMPARE(o["jobs"].toArray(), QJsonArray({"100", "101", "102"}));
+        { // a task's GPU reaches its run: Slurm's CUDA_VISIBLE_DEVICES makes it cuda:0 there
+            QFile script(QDir(o["folder"].toString()).filePath("submit-0.sh"));
+            QVERIFY(script.open(QIODevice::ReadOnly));
+            const QString text = QString::fromUtf8(script.readAll());
+            QVERIFY(text.contains("#SBATCH --gpus-per-task=1\n"));
+            QVERIFY(text.contains(" --device cuda:0 --json"));
+        }
         const QDir folder(o["folder"].toString());
         QStringList tasks, arrays;
         for (int n = 0; n < 3; ++n) {

@@ -123,13 +123,28 @@ private Q_SLOTS:
         auto b = torch::tensor({0.0}, torch::requires_grad());
         a.mutable_grad() = torch::tensor({3.0});
         b.mutable_grad() = torch::tensor({4.0});
-        QVERIFY(std::abs(Optimizer::clipGradients({a, b}, 1.0) - 5.0) < 1e-6);
+        QVERIFY(std::abs(Optimizer::clipGradients({a, b}, 1.0).item<double>() - 5.0) < 1e-6);
         QVERIFY(std::abs(a.grad().item<double>() - 0.6) < 1e-6);
         QVERIFY(std::abs(b.grad().item<double>() - 0.8) < 1e-6);
     }
 
     void configRejectsWhatCannotWork()
     {
+        { // the GPU's settings: a device's shape, TF32 only on CUDA, and the JSON of runs that never set them unchanged
+            TrainConfig g;
+            g.device = "cuda:1";
+            QCOMPARE(g.validate(), std::string());
+            g.device = "gpu0";
+            QCOMPARE(g.validate(), std::string("device: unknown 'gpu0' (known: auto, cpu, cuda, cuda:N)"));
+            g.device = "cpu";
+            g.tf32 = true;
+            QCOMPARE(g.validate(), std::string("tf32: TF32 matrix products are for CUDA devices; this run is on the CPU"));
+            QVERIFY(TrainConfig{}.toJson().find("tf32") == std::string::npos);
+            QVERIFY(TrainConfig{}.toJson().find("deterministic") == std::string::npos);
+            g.deterministic = true;
+            const TrainConfig back = TrainConfig::fromJson(g.toJson());
+            QVERIFY(back.tf32 && back.deterministic);
+        }
         TrainConfig c;
         c.optimizer = "rmsprop";
         QVERIFY(QString::fromStdString(c.validate()).startsWith("optimizer: unknown 'rmsprop' (known: adam, adadelta, sgd)"));

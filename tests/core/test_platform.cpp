@@ -1,5 +1,6 @@
 // Facts of the process: which BLAS LibTorch got (Debian's reference BLAS is ~13x slower, DESIGN.md trap 3),
 // and the malloc settings that keep a training step's large buffers in the process.
+#include "core/config/DeviceSetting.h"
 #include "core/platform/AllocatorTuning.h"
 #include "core/platform/BlasLibrary.h"
 #include "core/training/ComputeDevice.h"
@@ -46,6 +47,54 @@ using namespace attnlab;
 class PlatformTest : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // Devices: the setting's shape, then what this machine has. Without a usable GPU (every CI machine) a
+    // CUDA device is refused naming why; the build says what it is in one phrase (--version).
+    void devicesAreCheckedAndNamed()
+    {
+        QCOMPARE(DeviceSetting::problem("auto"), std::string());
+        QCOMPARE(DeviceSetting::problem("cuda:12"), std::string());
+        QCOMPARE(DeviceSetting::problem("cuda:"), std::string("device: 'cuda:' is not a CUDA device (write cuda:0, cuda:1, ...)"));
+        QCOMPARE(DeviceSetting::problem("cuda:x"), std::string("device: 'cuda:x' is not a CUDA device (write cuda:0, cuda:1, ...)"));
+        QCOMPARE(DeviceSetting::problem("gpu"), std::string("device: unknown 'gpu' (known: auto, cpu, cuda, cuda:N)"));
+        QCOMPARE(ComputeDevice::resolve("cpu"), std::string("cpu"));
+        QCOMPARE(ComputeDevice::cudaIndex("cuda:3"), 3);
+        QCOMPARE(ComputeDevice::cudaIndex("cpu"), -1);
+        const std::string build = ComputeDevice::buildDescription();
+        QVERIFY2(QString::fromStdString(build).startsWith(QString::fromStdString("LibTorch " + ComputeDevice::torchVersion() + ", ")),
+                 build.c_str());
+#if defined(ATTNLAB_TORCH_CUDA)
+        QVERIFY(ComputeDevice::cudaBuilt());
+        QVERIFY2(build.find("MKL + oneDNN") != std::string::npos, build.c_str());
+        QVERIFY2(build.find("CUDA 13.0 built, ") != std::string::npos, build.c_str());
+        QCOMPARE(ComputeDevice::cudaVersion(), std::string("13.0"));
+        QVERIFY2(!ComputeDevice::cudnnVersion().empty(), "the wheel links cuDNN");
+#else
+        QVERIFY(!ComputeDevice::cudaBuilt());
+        QVERIFY2(build.find("CPU only") != std::string::npos, build.c_str());
+#endif
+        if (ComputeDevice::cudaAvailable()) {
+            QCOMPARE(ComputeDevice::resolve("auto"), std::string("cuda:0"));
+            QCOMPARE(ComputeDevice::resolve("cuda"), std::string("cuda:0"));
+            QCOMPARE(int(ComputeDevice::gpus().size()), ComputeDevice::cudaDeviceCount());
+            return;
+        }
+        QVERIFY(build.find("no device") != std::string::npos || build.find("CPU only") != std::string::npos);
+        QCOMPARE(ComputeDevice::resolve("auto"), std::string("cpu"));
+        QVERIFY(ComputeDevice::gpus().empty());
+        QVERIFY(!ComputeDevice::memoryInUse("cuda:0"));
+        try {
+            ComputeDevice::resolve("cuda:1");
+            QFAIL("cuda:1 resolved on a machine without a GPU");
+        } catch (const std::invalid_argument& e) {
+            const QString message = e.what();
+            QVERIFY2(message.startsWith("device: cuda:1 was requested but "), e.what());
+            QVERIFY2(message.contains(ComputeDevice::cudaBuilt() ? "no CUDA device is usable here" : "built without CUDA"), e.what());
+        }
+        const auto facts = ComputeDevice::environment("cpu");
+        QCOMPARE(facts.at("torch_build"), build);
+        QVERIFY(!facts.count("gpu_name"));
+    }
+
     // Two trainings in one process (the window's compare mode) each keep their own thread count: a thread
     // that set 1 must not train with the 2 another thread set afterwards. LibTorch's lazy per-thread
     // init re-applied the last count set anywhere at a thread's first parallel op (or first
@@ -94,9 +143,14 @@ private Q_SLOTS:
     }
 
     // This test program links LibTorch, so its BLAS is mapped; setup.sh installs libopenblas0-openmp, and
-    // the alternatives system then points libblas.so.3 at it.
+    // the alternatives system then points libblas.so.3 at it. The pypi flavour's MKL is linked into
+    // libtorch_cpu.so itself: no BLAS library is mapped, and none can be the slow one.
     void thisProcessGotOpenBlas()
     {
+        if (ComputeDevice::buildDescription().find(", MKL") != std::string::npos) {
+            QVERIFY(BlasLibrary::slowWarning().empty());
+            QSKIP("this LibTorch carries MKL inside (the pypi flavour)");
+        }
         const std::string path = BlasLibrary::loadedPath();
         QVERIFY2(!path.empty(), "no BLAS mapped into a LibTorch process");
         QVERIFY2(BlasLibrary::classify(path) == BlasLibrary::Kind::OpenBlas, path.c_str());

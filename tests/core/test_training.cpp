@@ -6,6 +6,7 @@
 #include "core/nn/models/ModelFactory.h"
 #include "core/nn/training/AdadeltaOptimizer.h"
 #include "core/nn/training/ClassificationTask.h"
+#include "core/nn/training/StepStatistics.h"
 #include "core/training/CancelToken.h"
 #include "core/training/Trainer.h"
 
@@ -70,6 +71,46 @@ RunSummary train(const TrainConfig& config, const TextDataset& data, RecordingOb
 class TestTraining : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // What the loop reads once per interval on a GPU (deferred) equals what it reads every step on the CPU:
+    // the same loss and metric sums, counts, and the first step whose loss was not finite with that loss.
+    // The deferred path runs here on CPU tensors, as it runs on CUDA ones.
+    void stepStatisticsDeferredEqualsImmediate()
+    {
+        const std::vector<double> losses = {1.25, 0.5, std::nan(""), 2.0, INFINITY, 0.25};
+        const std::vector<double> metrics = {3, 4, 5, 6, 7, 8};
+        StepStatistics now(false), later(true);
+        auto finite = [&](std::size_t i) { return torch::tensor(i == 2 ? 0.0 : losses[i], torch::kFloat); };
+        for (std::size_t i = 0; i < 3; ++i) { // an interval of finite losses: 1.25, 0.5, 0
+            const auto read = now.add(static_cast<int>(i + 1), finite(i),
+                                      torch::tensor(static_cast<std::int64_t>(metrics[i])), 32);
+            QVERIFY(read.has_value());
+            QVERIFY(!later.add(static_cast<int>(i + 1), finite(i),
+                               torch::tensor(static_cast<std::int64_t>(metrics[i])), 32)
+                         .has_value());
+        }
+        const auto a = now.flush(), b = later.flush();
+        QCOMPARE(a.steps, 3);
+        QCOMPARE(b.steps, 3);
+        QCOMPARE(a.lossSum, 1.75);
+        QCOMPARE(b.lossSum, 1.75);
+        QCOMPARE(a.metricSum, 12.0);
+        QCOMPARE(b.metricSum, 12.0);
+        QCOMPARE(a.count, std::int64_t(96));
+        QCOMPARE(b.count, std::int64_t(96));
+        QCOMPARE(a.firstNonFiniteStep, 0);
+        QCOMPARE(b.firstNonFiniteStep, 0);
+        for (std::size_t i = 2; i < losses.size(); ++i) { // then NaN at step 3, 2.0, inf at step 5, 0.25
+            now.add(static_cast<int>(i + 1), torch::tensor(losses[i]), torch::Tensor(), 1);
+            later.add(static_cast<int>(i + 1), torch::tensor(losses[i]), torch::Tensor(), 1);
+        }
+        const auto c = now.flush(), d = later.flush();
+        QCOMPARE(c.firstNonFiniteStep, 3);
+        QCOMPARE(d.firstNonFiniteStep, 3);
+        QVERIFY(std::isnan(c.firstNonFiniteLoss) && std::isnan(d.firstNonFiniteLoss));
+        QCOMPARE(d.metricSum, 0.0);
+        QVERIFY(later.empty() && now.empty());
+    }
+
     void syntheticDataFollowsItsGrammar()
     {
         SyntheticSentiment::Options o;

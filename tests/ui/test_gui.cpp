@@ -200,7 +200,26 @@ void TestGui::setupPanelFollowsRegistry()
     QComboBox* deviceCombo = child<QComboBox>(&panel, "deviceCombo");
     auto* devices = qobject_cast<QStandardItemModel*>(deviceCombo->model());
     QVERIFY(devices);
-    QCOMPARE(devices->item(deviceCombo->findData(QStringLiteral("cuda")))->isEnabled(), ComputeDevice::cudaAvailable());
+    if (ComputeDevice::cudaAvailable()) { // every GPU listed by name and memory, selectable
+        for (const auto& gpu : ComputeDevice::gpus()) {
+            const int row = deviceCombo->findData(QString::fromStdString(gpu.id()));
+            QVERIFY(row >= 0);
+            QVERIFY(devices->item(row)->isEnabled());
+            QVERIFY(deviceCombo->itemText(row).contains(QString::fromStdString(gpu.name)));
+        }
+    } else { // a disabled "cuda" that says why
+        const int row = deviceCombo->findData(QStringLiteral("cuda"));
+        QVERIFY(row >= 0);
+        QVERIFY(!devices->item(row)->isEnabled());
+        QVERIFY(!deviceCombo->itemData(row, Qt::ToolTipRole).toString().isEmpty());
+    }
+    // TF32 and the deterministic option reach the configuration.
+    child<QCheckBox>(&panel, "tf32Box")->setChecked(true);
+    child<QCheckBox>(&panel, "deterministicBox")->setChecked(true);
+    QVERIFY(panel.config().tf32);
+    QVERIFY(panel.config().deterministic);
+    child<QCheckBox>(&panel, "tf32Box")->setChecked(false);
+    child<QCheckBox>(&panel, "deterministicBox")->setChecked(false);
     // The form's values are the config's.
     fillSmallRun(&panel, "ssan", "rpr", 123, 7);
     rprClip->setValue(4);

@@ -232,25 +232,38 @@ QWidget* SetupPanel::buildTrainingBox()
 
 QWidget* SetupPanel::buildComputeBox()
 {
-    device_ = choices(form_, "deviceCombo", {{tr("auto"), "auto"}, {tr("cpu"), "cpu"}, {tr("cuda"), "cuda"}});
-    bool cuda = false;
+    // auto, cpu, then each CUDA device by name and memory (data cuda:N); without one a disabled "cuda" that
+    // says why, so the choice is visible and its absence explained.
+    std::vector<GpuDevice> gpus;
     try {
-        cuda = ComputeDevice::cudaAvailable();
+        gpus = ComputeDevice::gpus();
     } catch (const std::exception&) {
-        cuda = false;
+        gpus.clear();
     }
-    if (!cuda) {
+    device_ = choices(form_, "deviceCombo", {{tr("auto"), "auto"}, {tr("cpu"), "cpu"}});
+    for (const auto& gpu : gpus)
+        device_->addItem(QString::fromStdString(gpu.label()), QString::fromStdString(gpu.id()));
+    if (gpus.empty())
+        device_->addItem(tr("cuda"), QStringLiteral("cuda"));
+    if (gpus.empty()) {
         if (auto* items = qobject_cast<QStandardItemModel*>(device_->model()))
             items->item(2)->setEnabled(false);
-        device_->setItemData(2, tr("No CUDA device is available to this build of LibTorch"), Qt::ToolTipRole);
+        device_->setItemData(2, ComputeDevice::cudaBuilt() ? tr("This LibTorch has CUDA, but no CUDA device is usable here")
+                                                           : tr("This build of LibTorch has no CUDA (build the pypi flavour)"),
+                             Qt::ToolTipRole);
     }
     threads_ = spin(form_, "threadsSpin", 0, 256);
     threads_->setSpecialValueText(tr("all cores"));
     amp_ = check(form_, "ampBox", tr("bf16 autocast (CUDA only)"), tr("Mixed precision for the forward passes on a CUDA device"));
+    tf32_ = check(form_, "tf32Box", tr("TF32 matrix products (CUDA only)"),
+                  tr("Float32 matrix products in TF32 on Ampere and later GPUs: faster, about 3 decimal digits"));
+    deterministic_ = check(form_, "deterministicBox", tr("deterministic kernels"),
+                           tr("Only LibTorch's deterministic algorithms: the same seed gives the same numbers on the same GPU"));
 
     auto* box = new QGroupBox(tr("Compute"), form_);
     auto* form = new QFormLayout(box);
-    for (const Row& r : std::vector<Row>{{tr("Device"), device_}, {tr("Threads"), threads_}, {tr("Precision"), amp_, true}}) {
+    for (const Row& r : std::vector<Row>{{tr("Device"), device_}, {tr("Threads"), threads_}, {tr("Precision"), amp_, true},
+                                         {tr("TF32"), tf32_, true}, {tr("Reproducible"), deterministic_, true}}) {
         form->addRow(r.label, r.field);
         advancedRows_.insert(r.field, r.advanced);
     }
@@ -433,6 +446,8 @@ TrainConfig SetupPanel::config() const
     config.device = device_->currentData().toString().toStdString();
     config.threads = threads_->value();
     config.amp = amp_->isChecked();
+    config.tf32 = tf32_->isChecked();
+    config.deterministic = deterministic_->isChecked();
     data_->apply(config);
     for (const QString& probe : probes_->text().split(QLatin1Char(';'), Qt::SkipEmptyParts))
         if (!probe.trimmed().isEmpty())
@@ -488,6 +503,8 @@ void SetupPanel::setConfig(const TrainConfig& config)
     selectData(device_, config.device);
     threads_->setValue(config.threads);
     amp_->setChecked(config.amp);
+    tf32_->setChecked(config.tf32);
+    deterministic_->setChecked(config.deterministic);
     data_->load(config);
     filling_ = false;
     updateDescriptions();

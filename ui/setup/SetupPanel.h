@@ -98,6 +98,8 @@ private:
     QSpinBox* filters_;
     QSpinBox* threads_;
     QCheckBox* amp_;
+    QCheckBox* tf32_;
+    QCheckBox* deterministic_;
     QDoubleSpinBox* learningRate_;
     QDoubleSpinBox* momentum_;
     QDoubleSpinBox* l2_;

@@ -1,19 +1,32 @@
 #include "core/nn/layers/TensorConversions.h"
 
 namespace attnlab {
+namespace {
+
+// Host memory onto the device. To a GPU through pinned (page-locked) memory and non_blocking, so the copy
+// is queued on the stream instead of waiting for the device; the caching host allocator keeps the pinned
+// block until the copy has run. On the CPU a copy, since `host` points into the caller's vectors.
+torch::Tensor toDevice(const torch::Tensor& host, const torch::Device& device, torch::ScalarType type)
+{
+    if (device.is_cuda())
+        return host.pin_memory().to(device, type, /*non_blocking=*/true);
+    return host.to(device, type, /*non_blocking=*/false, /*copy=*/true);
+}
+
+} // namespace
 
 TensorBatch TensorBatch::from(const Batch& batch, const torch::Device& device)
 {
     const auto longs = torch::TensorOptions().dtype(torch::kLong);
     TensorBatch t;
-    t.ids = torch::from_blob(const_cast<std::int64_t*>(batch.tokenIds.data()), {batch.batchSize, batch.maxLength}, longs)
-                .to(device, /*non_blocking=*/false, /*copy=*/true);
-    t.mask = torch::from_blob(const_cast<std::uint8_t*>(batch.mask.data()), {batch.batchSize, batch.maxLength},
-                              torch::TensorOptions().dtype(torch::kUInt8))
-                 .to(device, torch::kBool, false, true);
+    t.ids = toDevice(torch::from_blob(const_cast<std::int64_t*>(batch.tokenIds.data()), {batch.batchSize, batch.maxLength}, longs),
+                     device, torch::kLong);
+    t.mask = toDevice(torch::from_blob(const_cast<std::uint8_t*>(batch.mask.data()), {batch.batchSize, batch.maxLength},
+                                       torch::TensorOptions().dtype(torch::kUInt8)),
+                      device, torch::kBool);
     if (!batch.labels.empty())
-        t.labels = torch::from_blob(const_cast<std::int64_t*>(batch.labels.data()), {batch.batchSize}, longs)
-                       .to(device, false, true);
+        t.labels = toDevice(torch::from_blob(const_cast<std::int64_t*>(batch.labels.data()), {batch.batchSize}, longs), device,
+                            torch::kLong);
     return t;
 }
 

@@ -74,7 +74,7 @@ TrainingTask::Step ClassificationTask::trainStep(std::mt19937_64& rng, int /*bat
     auto logits = model_->forward(batch.ids, batch.mask);
     Step step;
     step.loss = torch::nn::functional::cross_entropy(logits, batch.labels);
-    step.trainMetric = static_cast<double>(logits.argmax(1).eq(batch.labels).sum().item<int64_t>());
+    step.trainMetric = logits.argmax(1).eq(batch.labels).sum(); // read by StepStatistics, not here
     step.count = batch.labels.size(0);
     return step;
 }

@@ -39,8 +39,18 @@ CheckpointRef ModelCheckpoint::save(torch::nn::Module& model, const TrainConfig&
                                             {"drivers", config.model.drivers},
                                             {"window", config.model.window}}},
                                  {"task", nlohmann::json::parse(taskMetadata)}};
+    // Written as CPU tensors, so that a run trained on a GPU explains on a machine without one; the model goes
+    // back to its device after (it is saved once training is over).
+    const auto parameters = model.parameters();
+    const torch::Device device = parameters.empty() ? torch::Device(torch::kCPU) : parameters.front().device();
     torch::serialize::OutputArchive archive;
-    model.save(archive);
+    if (device.is_cpu()) {
+        model.save(archive);
+    } else {
+        model.to(torch::kCPU);
+        model.save(archive);
+        model.to(device);
+    }
     archive.write(kMetaKey, c10::IValue(meta.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
     archive.save_to(partial.string());
     fs::rename(partial, path);
@@ -63,7 +73,7 @@ ModelCheckpoint::Opened ModelCheckpoint::open(const CheckpointRef& ref)
                                  ref.sha256.substr(0, 12) + "... the store recorded; the file was changed, so it is not loaded");
     Opened opened;
     try {
-        opened.archive.load_from(ref.path);
+        opened.archive.load_from(ref.path, torch::Device(torch::kCPU)); // any device's tensors, read onto the CPU
     } catch (const std::exception& e) {
         const std::string what = e.what();
         throw std::runtime_error(where + ": not a LibTorch archive (" + what.substr(0, what.find('\n')) + ")");

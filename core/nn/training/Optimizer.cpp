@@ -49,9 +49,22 @@ torch::Tensor Optimizer::l2Penalty(const std::vector<torch::Tensor>& parameters)
     return n ? sum / static_cast<double>(n) : torch::zeros({});
 }
 
-double Optimizer::clipGradients(const std::vector<torch::Tensor>& parameters, double maxNorm)
+torch::Tensor Optimizer::clipGradients(const std::vector<torch::Tensor>& parameters, double maxNorm)
 {
-    return torch::nn::utils::clip_grad_norm_(parameters, maxNorm);
+    torch::NoGradGuard noGrad;
+    std::vector<torch::Tensor> norms;
+    for (const auto& p : parameters)
+        if (p.grad().defined())
+            norms.push_back(p.grad().norm(2));
+    if (norms.empty())
+        return torch::zeros({});
+    const auto total = torch::stack(norms).norm(2); // ||g|| over all parameters: sqrt(sum_i ||g_i||^2)
+    // g <- g * min(1, maxNorm / (||g|| + 1e-6)), as torch.nn.utils.clip_grad_norm_ scales.
+    const auto factor = (maxNorm / (total + 1e-6)).clamp_max(1.0);
+    for (const auto& p : parameters)
+        if (p.grad().defined())
+            p.grad().mul_(factor);
+    return total;
 }
 
 } // namespace attnlab

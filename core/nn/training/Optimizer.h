@@ -20,8 +20,10 @@ public:
     // Thesis eq. 4.1's penalty without gamma: (1/n) sum of w_i^2 over the n weights of every weight
     // matrix/tensor (dim >= 2; biases and LayerNorm gains are not "weights").
     static torch::Tensor l2Penalty(const std::vector<torch::Tensor>& parameters);
-    // Scales all gradients so that their global L2 norm is at most maxNorm; returns the norm before.
-    static double clipGradients(const std::vector<torch::Tensor>& parameters, double maxNorm);
+    // Scales all gradients so that their global L2 norm is at most maxNorm; returns the norm before, as a
+    // scalar on the gradients' device. Computed there, never read: LibTorch's clip_grad_norm_ returns a double,
+    // which on a GPU waits for the device every step.
+    static torch::Tensor clipGradients(const std::vector<torch::Tensor>& parameters, double maxNorm);
 
 private:
     std::vector<torch::Tensor> parameters_;

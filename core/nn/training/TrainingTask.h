@@ -18,7 +18,7 @@ class TrainingTask {
 public:
     struct Step {
         torch::Tensor loss;         // scalar, with a graph
-        double trainMetric = 0.0;   // e.g. correct predictions in the batch (summed over the interval)
+        torch::Tensor trainMetric;  // scalar, e.g. correct predictions in the batch; undefined for none
         std::int64_t count = 0;     // examples in the batch
     };
     struct Evaluation {

@@ -1,0 +1,105 @@
+#pragma once
+// What differs between the two LibTorch flavours we build against (docs/ARCHITECTURE.md, Build): Debian's
+// 1.13.1 (CPU only, OpenBLAS) and PyPI's 2.11.0 (CUDA 13.0, MKL, oneDNN). Every version test of the project
+// lives here, so the rest of the engine reads one API. Private to the engine: it includes LibTorch.
+#include <torch/torch.h>
+
+#include <ATen/autocast_mode.h>
+#include <ATen/detail/CUDAHooksInterface.h>
+
+#include <cstdint>
+#include <optional>
+#include <utility>
+
+#if TORCH_VERSION_MAJOR >= 2
+#include <ATen/DeviceAccelerator.h>
+#endif
+#if defined(ATTNLAB_TORCH_CUDA) // cmake/TorchFlavour.cmake: this LibTorch has its CUDA backend and headers
+#include <c10/cuda/CUDAFunctions.h>
+#endif
+
+namespace attnlab::torch_compat {
+
+// CUDA autocast on or off for the calling thread, computing in `dtype` (bf16 here: it needs no loss scaling).
+// 2.x replaced the CUDA-only calls by per-device ones and deprecated the old ones.
+inline void setCudaAutocast(bool enabled, at::ScalarType dtype = at::kBFloat16)
+{
+#if TORCH_VERSION_MAJOR >= 2
+    at::autocast::set_autocast_dtype(at::kCUDA, dtype);
+    at::autocast::set_autocast_enabled(at::kCUDA, enabled);
+#else
+    at::autocast::set_autocast_gpu_dtype(dtype);
+    at::autocast::set_enabled(enabled);
+#endif
+    if (!enabled)
+        at::autocast::clear_cache();
+}
+
+// This LibTorch carries its CUDA backend (libtorch_cuda linked and registered), whether or not a device is
+// present: 2.x says so with isBuilt(); its hasCUDA() now also needs a device. 1.13's stub answers false to
+// hasCUDART() without the backend.
+inline bool cudaBackendBuilt()
+{
+#if TORCH_VERSION_MAJOR >= 2
+    return at::detail::getCUDAHooks().isBuilt();
+#else
+    return at::detail::getCUDAHooks().hasCUDART();
+#endif
+}
+
+// Bytes the caching allocator holds for tensors on CUDA device `index` now; nullopt where this LibTorch
+// cannot say (1.13's C++ API has no device-generic allocator statistics without the CUDA headers).
+inline std::optional<std::int64_t> cudaBytesAllocated([[maybe_unused]] int index)
+{
+#if TORCH_VERSION_MAJOR >= 2
+    const auto stats = at::accelerator::getDeviceStats(static_cast<c10::DeviceIndex>(index));
+    return stats.allocated_bytes[static_cast<std::size_t>(c10::CachingAllocator::StatType::AGGREGATE)].current;
+#else
+    return std::nullopt;
+#endif
+}
+
+// The most bytes the caching allocator held for tensors on CUDA device `index` since resetCudaPeak; nullopt
+// where this LibTorch cannot say.
+inline std::optional<std::int64_t> cudaPeakBytes([[maybe_unused]] int index)
+{
+#if TORCH_VERSION_MAJOR >= 2
+    const auto stats = at::accelerator::getDeviceStats(static_cast<c10::DeviceIndex>(index));
+    return stats.allocated_bytes[static_cast<std::size_t>(c10::CachingAllocator::StatType::AGGREGATE)].peak;
+#else
+    return std::nullopt;
+#endif
+}
+
+inline void resetCudaPeak([[maybe_unused]] int index)
+{
+#if TORCH_VERSION_MAJOR >= 2
+    at::accelerator::resetPeakStats(static_cast<c10::DeviceIndex>(index));
+#endif
+}
+
+// (free, total) bytes of CUDA device `index` as the driver reports them; nullopt where unknown.
+inline std::optional<std::pair<std::int64_t, std::int64_t>> cudaMemoryInfo([[maybe_unused]] int index)
+{
+#if TORCH_VERSION_MAJOR >= 2
+    const auto [free, total] = at::accelerator::getMemoryInfo(static_cast<c10::DeviceIndex>(index));
+    return std::make_pair(static_cast<std::int64_t>(free), static_cast<std::int64_t>(total));
+#else
+    return std::nullopt;
+#endif
+}
+
+// While on, any CUDA call that makes the host wait for the device (an .item(), a pageable copy, a stream
+// synchronisation) throws: the check that a training step makes none (tests/gpu). False where the build
+// has no CUDA backend.
+inline bool setCudaSynchronisationIsError([[maybe_unused]] bool on)
+{
+#if defined(ATTNLAB_TORCH_CUDA)
+    c10::cuda::warning_state().set_sync_debug_mode(on ? c10::cuda::SyncDebugMode::L_ERROR : c10::cuda::SyncDebugMode::L_DISABLED);
+    return true;
+#else
+    return false;
+#endif
+}
+
+} // namespace attnlab::torch_compat
