@@ -3,7 +3,7 @@
 #
 #   tools/device-check.sh prepare   here, on Debian 12: fetches the Debian packages the GPU machine lacks
 #                                   (SQLite, nlohmann-json, libcurl, libarchive, OpenSSL, zlib, Qt 6 Core/Test
-#                                   and moc) with apt-get download and unpacks them into .device/sysroot
+#                                   and moc) with apt-get download into one archive, .device/sysroot.tar.xz
 #                                   (ignored by git; the device tool carries it: carry [".device"]).
 #   tools/device-check.sh run       there, from the copied tree: builds engine + CLI + the gpu suite against
 #                                   that machine's own PyTorch (python3's torch, which must be the version
@@ -24,15 +24,19 @@ prepare)
             libarchive-dev libarchive13 libnghttp2-14 libpsl5 librtmp1 libssh2-1 libldap-2.5-0 libbrotli1 libsasl2-2
             libxml2 libicu72 liblz4-1 libacl1 libnettle8 libgnutls30 libhogweed6 libidn2-0 libunistring2 libp11-kit0
             libtasn1-6 libgmp10 libkrb5-3 libk5crypto3 libkrb5support0 libgssapi-krb5-2 libkeyutils1 libcom-err2
-            qt6-base-dev qt6-base-dev-tools libqt6core6 libqt6test6 libqt6dbus6 libqt6network6 libqt6concurrent6
-            libqt6gui6 libqt6widgets6 libqt6opengl6 libqt6openglwidgets6 libqt6sql6 libqt6xml6 libqt6printsupport6
-            libdouble-conversion3 libpcre2-16-0 libb2-1 libglib2.0-0 libmd4c0 libproxy1v5)
+            qt6-base-dev qt6-base-dev-tools libqt6core6 libqt6test6 libdouble-conversion3 libpcre2-16-0 libb2-1)
   rm -rf .device && mkdir -p .device/debs "$sysroot"
   grep -qx '/.device/' .git/info/exclude 2>/dev/null || echo '/.device/' >> .git/info/exclude
   (cd .device/debs && apt-get download "${packages[@]}" >/dev/null)
   for deb in .device/debs/*.deb; do dpkg-deb -x "$deb" "$sysroot"; done
-  rm -rf .device/debs "$sysroot"/usr/share/{doc,man,locale,lintian} "$sysroot"/usr/lib/x86_64-linux-gnu/*.a
-  echo "device-check: prepared $(du -sh .device | cut -f1) in .device: run it there with carry [\".device\"]"
+  # Headless: Qt's Core and Test are all the engine, the CLI and the gpu suite use; the rest of qt6-base-dev's
+  # headers go, and the tree travels as one xz archive (the device tool carries at most 64 MiB).
+  rm -rf .device/debs "$sysroot"/usr/share/{doc,man,locale,lintian,bug} "$sysroot"/usr/lib/x86_64-linux-gnu/*.a
+  for module in Gui Widgets OpenGL OpenGLWidgets Sql Network DBus Xml PrintSupport Concurrent; do
+    rm -rf "$sysroot/usr/include/x86_64-linux-gnu/qt6/Qt$module"
+  done
+  tar -C .device -cJf .device/sysroot.tar.xz sysroot && rm -rf "$sysroot"
+  echo "device-check: prepared .device/sysroot.tar.xz ($(du -sh .device/sysroot.tar.xz | cut -f1)): run it there with carry [\".device\"]"
   ;;
 run)
   command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true
@@ -41,7 +45,10 @@ run)
   have=$("$python" -c 'import torch; print(torch.__version__)' 2>/dev/null) || { echo "device-check: no torch in $python" >&2; exit 2; }
   [ "${have%%+*}" = "${pin#torch==}" ] || echo "device-check: warning: this machine has torch $have, the pin is $pin" >&2
   torch_root=$("$python" -c 'import os, torch; print(os.path.dirname(torch.__file__))')
-  [ -d "$sysroot" ] || { echo "device-check: no .device/sysroot (hint: tools/device-check.sh prepare, then carry .device)" >&2; exit 2; }
+  if [ ! -d "$sysroot" ]; then
+    [ -f .device/sysroot.tar.xz ] || { echo "device-check: no .device/sysroot.tar.xz (hint: tools/device-check.sh prepare, then carry .device)" >&2; exit 2; }
+    tar -C .device -xJf .device/sysroot.tar.xz
+  fi
   export PATH="$sysroot/usr/lib/qt6/libexec:$sysroot/usr/bin:$PATH"
   export LD_LIBRARY_PATH="$sysroot/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   build=build-device

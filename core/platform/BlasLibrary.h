@@ -4,8 +4,9 @@
 namespace attnlab {
 
 // Which BLAS LibTorch got. Debian's LibTorch calls whatever libblas.so.3 the alternatives system gives;
-// without libopenblas0-openmp that is the reference BLAS, about 13x slower for this work (DESIGN.md trap 3,
-// measured). Both programs read it from the process's own mappings at start and warn when it is slow.
+// without libopenblas0-openmp that is the reference BLAS, about 13x slower for this work (measured:
+// docs/ARCHITECTURE.md, Build, trap 3). Both programs read it from the process's own mappings at start and
+// warn when it is slow.
 class BlasLibrary {
 public:
     enum class Kind { OpenBlas, Blis, Mkl, Reference, Unknown };

@@ -171,7 +171,10 @@ std::string ComputeDevice::describe(const std::string& device)
 {
     const int index = cudaIndex(device);
     if (index < 0)
-        return "cpu (" + std::to_string(torch::get_num_threads()) + " threads)";
+    {
+        const int threads = torch::get_num_threads();
+        return "cpu (" + std::to_string(threads) + (threads == 1 ? " thread)" : " threads)");
+    }
     const GpuDevice gpu = CudaDriver::instance().device(index);
     std::string versions = "driver " + (driverVersion().empty() ? std::string("unknown") : driverVersion()) + ", CUDA " +
                            cudaVersion() + (cudnnVersion().empty() ? "" : ", cuDNN " + cudnnVersion());

@@ -242,6 +242,9 @@ RunSummary Trainer::runTask(const Dataset& dataset, TrainingObserver& observer, 
                                                  ", d_model " + std::to_string(config_.model.dModel) + ", batch " +
                                                  std::to_string(config_.batchSize) + ": " + firstLine + free);
         }
+        if (what.find("CUDA error") != std::string::npos || what.find("CUDA driver") != std::string::npos)
+            return finish(RunStatus::Failed, "the GPU failed (" + summary.device + ") with model " + config_.model.model +
+                                                 ", batch " + std::to_string(config_.batchSize) + ": " + firstLine);
         return finish(RunStatus::Failed, firstLine);
     }
 }

@@ -1,5 +1,5 @@
-// Facts of the process: which BLAS LibTorch got (Debian's reference BLAS is ~13x slower, DESIGN.md trap 3),
-// and the malloc settings that keep a training step's large buffers in the process.
+// Facts of the process: which BLAS LibTorch got (Debian's reference BLAS is ~13x slower: docs/ARCHITECTURE.md,
+// Build, trap 3), the devices and what the build is, and the malloc settings that keep a training step's large buffers in the process.
 #include "core/config/DeviceSetting.h"
 #include "core/platform/AllocatorTuning.h"
 #include "core/platform/BlasLibrary.h"

@@ -247,7 +247,7 @@ private Q_SLOTS:
         expectIntactWithAFailedRun(db, before, &run);
         if (QTest::currentTestFailed())
             return;
-        QVERIFY2(QString::fromStdString(run.message).startsWith("out of memory on cpu (1 threads) with model ssan"),
+        QVERIFY2(QString::fromStdString(run.message).startsWith("out of memory on cpu (1 thread) with model ssan"),
                  run.message.c_str());
     }
 

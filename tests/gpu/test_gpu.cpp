@@ -41,7 +41,7 @@ struct ThesisModel {
 const std::vector<ThesisModel> kModels = {
     {"lstm", "lstm", "none", "", 1},          {"bilstm", "bilstm", "none", "", 1},
     {"cnn", "cnn", "none", "", 1},            {"ssan-rpr", "ssan", "rpr", "", 1},
-    {"ssan-pe", "ssan", "pe", "", 1},         {"ssan2-rpr", "ssan", "rpr", "", 2},
+    {"ssan-pe", "ssan", "sinusoidal", "", 1},         {"ssan2-rpr", "ssan", "rpr", "", 2},
     {"transformer-rpr", "transformer", "rpr", "", 1}, {"essan-mean", "essan", "rpr", "mean", 1},
     {"essan", "essan", "rpr", "", 1},
 };

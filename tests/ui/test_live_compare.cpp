@@ -161,7 +161,8 @@ void TestLiveCompare::twoRunsSideBySide()
         QCOMPARE(statusText(record->status), statusText(RunStatus::Completed));
         QVERIFY2(hasTag(*record, view.comparisonTag()), qPrintable(view.comparisonTag()));
         QCOMPARE(record->seed, std::uint64_t(3));
-        QVERIFY2(QString::fromStdString(record->device).contains(QStringLiteral("(%1 threads)").arg(share)),
+        QVERIFY2(QString::fromStdString(record->device).contains(share == 1 ? QStringLiteral("(1 thread)")
+                                                                            : QStringLiteral("(%1 threads)").arg(share)),
                  record->device.c_str());
         int row = -1;
         for (int r = 0; r < 2; ++r) {
