@@ -62,7 +62,7 @@ if [ "$flavour" = pypi ]; then
   if ! "$venv/bin/python" -c "import torch, sys; sys.exit(torch.__version__.split('+')[0] != '$version')" 2>/dev/null; then
     echo "== installing $pin into $venv (about 4.6 GB with its CUDA libraries)"
     step=$(date +%s)
-    python3 -m venv "$venv"
+    /usr/bin/python3 -m venv "$venv" # Debian's Python (python3-venv), whatever else is first on PATH
     "$venv/bin/pip" install --quiet --disable-pip-version-check -r packaging/torch-pypi.txt
     echo "== installed in $(( $(date +%s) - step )) s"
   fi
