@@ -14,7 +14,7 @@
 #include "core/store/RunStore.h"
 #include "core/store/StoreObserver.h"
 #include "core/data/DatasetCatalog.h"
-#include "core/training/CancelToken.h"
+#include "core/platform/CancelToken.h"
 #include "core/training/ComputeDevice.h"
 #include "core/training/ModelExplainer.h"
 #include "core/training/Trainer.h"

@@ -111,8 +111,9 @@ void ConfigFlags::applyDataFlags(const CliFlags& flags, TrainConfig& c)
 ModelConfig ConfigFlags::modelConfig(const CliFlags& flags, const ModelConfig* base)
 {
     ModelConfig m = base ? *base : ModelConfig{};
-    m.model = base ? flags.text("--model", m.model) : flags.required("--model");
-    m.position = base ? flags.text("--position", m.position) : flags.required("--position");
+    // Without a base, what is not given stays "" for withDefaults, which needs the dataset to choose.
+    m.model = flags.text("--model", base ? m.model : std::string());
+    m.position = flags.text("--position", base ? m.position : std::string());
     flags.update("--d-model", m.dModel);
     flags.update("--embedding-dim", m.embeddingDim);
     flags.update("--layers", m.layers);
@@ -130,6 +131,51 @@ ModelConfig ConfigFlags::modelConfig(const CliFlags& flags, const ModelConfig* b
     flags.update("--activation", m.activation);
     flags.update("--pooling", m.pooling);
     return m;
+}
+
+const std::vector<std::pair<std::string, std::string>>& ConfigFlags::flagKeys()
+{
+    static const std::vector<std::pair<std::string, std::string>> pairs = {
+        {"--dataset", "dataset"}, {"--model", "model"}, {"--position", "position"}, {"--d-model", "d_model"},
+        {"--embedding-dim", "embedding_dim"}, {"--layers", "layers"}, {"--rpr-clip", "rpr_clip"},
+        {"--ff-hidden", "ff_hidden"}, {"--dropout-keep", "dropout_keep"}, {"--dropout-points", "dropout_points"},
+        {"--dropout-input-keep", "dropout_input_keep"}, {"--dropout-hidden-keep", "dropout_hidden_keep"},
+        {"--dropout-output-keep", "dropout_output_keep"}, {"--heads", "heads"}, {"--ffn-hidden", "ffn_hidden"},
+        {"--filters", "filters"}, {"--max-length", "max_length"}, {"--activation", "activation"}, {"--pooling", "pooling"},
+        {"--optimizer", "optimizer"}, {"--lr", "learning_rate"}, {"--momentum", "momentum"}, {"--l2", "l2"},
+        {"--weight-decay", "weight_decay"}, {"--lr-schedule", "lr_schedule"}, {"--lr-decay-every", "lr_decay_every"},
+        {"--lr-decay-gamma", "lr_decay_gamma"}, {"--warmup-steps", "warmup_steps"}, {"--clip-norm", "clip_norm"},
+        {"--epochs", "epochs"}, {"--patience", "patience"}, {"--amp", "amp"}, {"--tf32", "tf32"},
+        {"--batch-size", "batch_size"}, {"--sampling", "sampling"}, {"--steps", "steps"}, {"--eval-every", "eval_every"},
+        {"--log-every", "log_every"}, {"--seed", "seed"}, {"--device", "device"}, {"--threads", "threads"},
+        {"--oov-range", "oov_range"}, {"--embeddings", "embeddings"}, {"--missing", "missing_values"},
+        {"--quoting", "quoting"}, {"--categorical", "categorical"}, {"--tokenizer", "tokenizer"},
+        {"--distance", "distance"}, {"--window", "window"}, {"--lag", "lag"}, {"--delimiter", "delimiter"},
+        {"--header", "header"},
+    };
+    return pairs;
+}
+
+std::string ConfigFlags::inFlagTerms(const std::string& problem, const CliFlags& flags)
+{
+    const auto colon = problem.find(':');
+    if (colon == std::string::npos)
+        return problem;
+    const std::string key = problem.substr(0, colon);
+    for (const auto& [flag, k] : flagKeys())
+        if (k == key && flags.has(flag))
+            return flag + problem.substr(colon);
+    return problem;
+}
+
+void ConfigFlags::fillDefaults(std::string& dataset, ModelConfig& model)
+{
+    if (dataset.empty())
+        dataset = Registry::kDefaultDataset;
+    if (model.model.empty())
+        model.model = Registry::defaultModel(dataset);
+    if (model.position.empty())
+        model.position = Registry::defaultPosition(model.model);
 }
 
 void ConfigFlags::checkIds(const std::string& dataset, const std::string& model, const std::string& position)

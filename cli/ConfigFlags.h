@@ -6,6 +6,8 @@
 
 #include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace attnlab {
 
@@ -27,11 +29,19 @@ public:
     static DatasetOptions datasetOptions(const CliFlags& flags);
     // The data flags given, written into the config's dataset keys (over a preset's or config file's).
     static void applyDataFlags(const CliFlags& flags, TrainConfig& config);
-    // Without a base, --model and --position are required; with one (a preset or config file), every
-    // flag given overrides the base's value.
+    // Without a base, what --model and --position do not say is left "" (fillDefaults chooses); with one (a
+    // preset or config file), every flag given overrides the base's value.
     static ModelConfig modelConfig(const CliFlags& flags, const ModelConfig* base = nullptr);
     // Unknown ids are usage errors that list the known ones.
+    // What the user left out: the dataset (the built-in synthetic-sentiment), the model (Registry::defaultModel
+    // of the dataset) and the position technique (Registry::defaultPosition of the model).
+    static void fillDefaults(std::string& dataset, ModelConfig& model);
     static void checkIds(const std::string& dataset, const std::string& model, const std::string& position);
+    // The one mapping of command-line flags to the configuration keys they set ({"--lr", "learning_rate"}, ...).
+    static const std::vector<std::pair<std::string, std::string>>& flagKeys();
+    // An engine message that starts with a key ("learning_rate: must be ...") in the user's words: the flag
+    // when the value came from one ("--lr: must be ..."), else the key as the JSON config or preset wrote it.
+    static std::string inFlagTerms(const std::string& problem, const CliFlags& flags);
     static void checkDataset(const std::string& dataset);
     // The model completed with what the dataset decides (its classes and vocabulary, or the series'
     // drivers and window) and checked: a setting that cannot work is a usage error before anything runs.

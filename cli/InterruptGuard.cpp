@@ -1,6 +1,6 @@
 #include "cli/InterruptGuard.h"
 
-#include "core/training/CancelToken.h"
+#include "core/platform/CancelToken.h"
 
 #include <atomic>
 #include <csignal>

@@ -4,7 +4,7 @@
 #include "core/config/TrainConfig.h"
 #include "core/results/RunResult.h"
 #include "core/store/RunExport.h"
-#include "core/store/RunRecord.h"
+#include "core/results/RunRecord.h"
 #include "core/store/RunStore.h"
 #include "ui/MainMenus.h"
 #include "ui/Workspace.h"
@@ -272,7 +272,7 @@ void MainWindow::addToComparison()
 {
     TrainConfig config = setup_->config();
     if (const std::string problem = config.validate(); !problem.empty()) {
-        statusBar()->showMessage(tr("Cannot add: %1").arg(qs(problem)));
+        statusBar()->showMessage(tr("Cannot add: %1").arg(setup_->inFieldTerms(problem)));
         return;
     }
     if (config.checkpointDir.empty() && keepCheckpoints())
@@ -398,7 +398,7 @@ void MainWindow::startRun(TrainConfig config)
     if (config.checkpointDir.empty() && keepCheckpoints())
         config.checkpointDir = RunStore::checkpointFolderOf(dbPath_.toStdString());
     if (const std::string problem = config.validate(); !problem.empty()) {
-        statusBar()->showMessage(tr("Cannot train: %1").arg(qs(problem)));
+        statusBar()->showMessage(tr("Cannot train: %1").arg(setup_->inFieldTerms(problem)));
         return;
     }
     if (!worker_->start(config))

@@ -6,7 +6,7 @@
 #include "core/store/RunStore.h"
 #include "core/training/ComputeDevice.h"
 #include "core/training/ModelCharacteristics.h"
-#include "core/training/RunInfo.h"
+#include "core/results/RunInfo.h"
 
 #include <nlohmann/json.hpp>
 

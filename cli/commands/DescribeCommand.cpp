@@ -14,8 +14,9 @@ namespace attnlab {
 int DescribeCommand::run(const std::vector<std::string>& args)
 {
     const CliFlags flags(args, ConfigFlags::modelFlags(), {"--json"});
-    const ModelConfig flagged = ConfigFlags::modelConfig(flags);
-    const std::string datasetId = flags.required("--dataset");
+    ModelConfig flagged = ConfigFlags::modelConfig(flags);
+    std::string datasetId = flags.text("--dataset", "");
+    ConfigFlags::fillDefaults(datasetId, flagged);
     ConfigFlags::checkIds(datasetId, flagged.model, flagged.position);
     // A sentence classifier: a time-series id is refused by the text loader, naming the problem.
     const LoadedDataset data{false, DatasetCatalog::load(datasetId), {}};

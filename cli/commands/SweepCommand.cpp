@@ -9,7 +9,7 @@
 #include "core/sweep/SweepFolder.h"
 #include "core/sweep/SweepPlan.h"
 #include "core/sweep/SweepSpec.h"
-#include "core/training/CancelToken.h"
+#include "core/platform/CancelToken.h"
 #include "core/training/ComputeDevice.h"
 
 #include <nlohmann/json.hpp>

@@ -4,13 +4,15 @@
 #include "cli/ConfigFlags.h"
 #include "cli/InterruptGuard.h"
 #include "cli/TerminalProgress.h"
+#include "core/config/Registry.h"
 #include "core/config/TrainPreset.h"
+#include "core/data/DataLocator.h"
 #include "core/data/DatasetCatalog.h"
 #include "core/data/WordEmbeddings.h"
 #include "core/results/RunResult.h"
 #include "core/store/RunStore.h"
 #include "core/store/StoreObserver.h"
-#include "core/training/CompositeObserver.h"
+#include "core/results/CompositeObserver.h"
 #include "core/training/ComputeDevice.h"
 #include "core/training/Trainer.h"
 
@@ -155,7 +157,15 @@ TrainCommand::Plan TrainCommand::planFrom(const CliFlags& flags)
     TrainConfig& c = plan.config;
     c = base ? base->config : TrainConfig{};
     c.model = ConfigFlags::modelConfig(flags, base ? &base->config.model : nullptr);
-    c.dataset = base ? flags.text("--dataset", c.dataset) : flags.required("--dataset");
+    c.dataset = flags.text("--dataset", base ? c.dataset : std::string());
+    // A preset's model changed on the command line keeps the preset's position only where the new model takes
+    // it ("--preset table5.3-ssan-rpr --model lstm" is an LSTM, with no position technique).
+    if (base && flags.has("--model") && !flags.has("--position")) {
+        const RegistryEntry* entry = Registry::find(Registry::models(), c.model.model);
+        if (entry && std::find(entry->positions.begin(), entry->positions.end(), c.model.position) == entry->positions.end())
+            c.model.position.clear();
+    }
+    ConfigFlags::fillDefaults(c.dataset, c.model);
     ConfigFlags::checkIds(c.dataset, c.model.model, c.model.position);
     // The data flags override the base's data settings, and the stored config says how the data was read.
     ConfigFlags::applyDataFlags(flags, c);
@@ -193,9 +203,21 @@ TrainCommand::Plan TrainCommand::planFrom(const CliFlags& flags)
     if (plan.repeats < 1)
         throw CliUsageError("--repeat: at least 1 run (got " + std::to_string(plan.repeats) + ")");
     if (!c.embeddingsPath.empty())
-        c.embeddingsPath = c.embeddingsFile(); // a preset's path is relative to the data folder
+        c.embeddingsPath = DataLocator::locateFile(c.embeddingsPath, c.dataDir); // a preset's path is relative to the data folder
     if (auto problem = c.validate(); !problem.empty())
-        throw CliUsageError(problem);
+        throw CliUsageError(ConfigFlags::inFlagTerms(problem, flags));
+    // The model's own settings too, before any data is read: the sizes the data will set are stood in for
+    // here (modelFor checks them for real once it is read).
+    ModelConfig shape = c.model;
+    if (DatasetCatalog::isRegression(c.dataset)) {
+        shape.drivers = std::max(1, shape.drivers);
+        shape.window = std::max(2, c.window);
+    } else {
+        shape.numClasses = std::max(2, shape.numClasses);
+        shape.vocabularySize = std::max(3, shape.vocabularySize);
+    }
+    if (auto problem = shape.validate(); !problem.empty())
+        throw CliUsageError(ConfigFlags::inFlagTerms(problem, flags));
     if (c.device != "auto")
         ComputeDevice::resolve(c.device); // fail before opening anything
     return plan;

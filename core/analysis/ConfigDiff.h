@@ -1,5 +1,5 @@
 #pragma once
-#include "core/store/RunRecord.h"
+#include "core/results/RunRecord.h"
 
 #include <string>
 #include <vector>

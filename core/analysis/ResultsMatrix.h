@@ -1,7 +1,7 @@
 #pragma once
 #include "core/analysis/TableDocument.h"
 #include "core/analysis/ThesisReference.h"
-#include "core/store/RunRecord.h"
+#include "core/results/RunRecord.h"
 
 #include <optional>
 #include <string>

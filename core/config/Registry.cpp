@@ -91,6 +91,17 @@ bool Registry::takesPosition(const std::string& model)
     return !entry || !(entry->positions.size() == 1 && entry->positions.front() == "none");
 }
 
+std::string Registry::defaultPosition(const std::string& model)
+{
+    return takesPosition(model) ? "rpr" : "none";
+}
+
+std::string Registry::defaultModel(const std::string& datasetId)
+{
+    const RegistryEntry* entry = find(datasets(), datasetId);
+    return entry && entry->task == "regression" ? "essan" : "ssan";
+}
+
 std::string Registry::modelLabel(const std::string& model, const std::string& position)
 {
     const std::string name = nameOf(models(), model);

@@ -19,6 +19,13 @@ public:
     // Whether the model has a choice of position technique (the SANs); RNNs, CNN and the time-series
     // baselines take none. Unknown models: true (their position is shown rather than hidden).
     static bool takesPosition(const std::string& model);
+    // The position technique a model gets when none is named: "none" for a model that takes none, "rpr" for
+    // the self-attention models (the thesis' best for SSAN, Table 5.3, and ESSAN's in chapters 5 and 6).
+    static std::string defaultPosition(const std::string& model);
+    // The model trained when none is named: "ssan" for sentence classification (the window's first model),
+    // "essan" for a time series (the thesis' self-attention regressor).
+    static std::string defaultModel(const std::string& datasetId);
+    static constexpr const char* kDefaultDataset = "synthetic-sentiment"; // the built-in data, as the window starts
     // "SSAN + Relative (RPR)", "SSAN (no position)", or "LSTM" alone for a model that takes no position technique ("DA-RNN +
     // None" would suggest a choice that does not exist).
     static std::string modelLabel(const std::string& model, const std::string& position);

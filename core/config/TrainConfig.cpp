@@ -2,8 +2,6 @@
 
 #include "core/config/DeviceSetting.h"
 #include "core/config/LearningRateSchedule.h"
-#include "core/data/DataLocator.h"
-#include "core/data/TextFile.h"
 #include "core/platform/JsonInteger.h"
 
 #include <nlohmann/json.hpp>
@@ -312,17 +310,6 @@ std::vector<std::string> TrainConfig::unknownKeys(const std::string& json)
             if (!known.contains(item.key()))
                 unknown.push_back(item.key());
     return unknown;
-}
-
-} // namespace attnlab
-
-namespace attnlab {
-
-std::string TrainConfig::embeddingsFile() const
-{
-    if (embeddingsPath.empty() || TextFile::exists(embeddingsPath) || embeddingsPath.front() == '/')
-        return embeddingsPath;
-    return DataLocator::join(DataLocator::locate(embeddingsPath, dataDir), embeddingsPath); // locate gives the folder
 }
 
 } // namespace attnlab

@@ -79,9 +79,6 @@ struct TrainConfig {
     // Throws std::invalid_argument naming the key on bad JSON.
     static TrainConfig fromJson(const std::string& json);
     std::string validate() const;
-    // The embeddings file to read: embeddingsPath as given when it exists, else looked up in the data
-    // folders (a preset names "embeddings/glove...gz"); throws DataError naming the places searched.
-    std::string embeddingsFile() const;
     // Keys fromJson does not know (typos in a config file); empty when all are known.
     static std::vector<std::string> unknownKeys(const std::string& json);
 };

@@ -1,6 +1,7 @@
 #include "core/data/DataLocator.h"
 
 #include "core/data/DataError.h"
+#include "core/data/TextFile.h"
 
 #include <cstdlib>
 #include <sys/stat.h>
@@ -46,6 +47,13 @@ std::string DataLocator::locate(const std::string& relative, const std::string& 
     throw DataError(relative, 0,
                     "not found in the data folders (" + searched +
                         "); set ATTNLAB_DATA_DIR or --data-dir, or fetch/import it (attnlab-cli fetch)");
+}
+
+std::string DataLocator::locateFile(const std::string& path, const std::string& explicitDir)
+{
+    if (path.empty() || TextFile::exists(path) || path.front() == '/')
+        return path;
+    return join(locate(path, explicitDir), path); // locate gives the folder
 }
 
 } // namespace attnlab

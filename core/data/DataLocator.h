@@ -15,6 +15,9 @@ public:
     // naming every place searched and how to get the data.
     static std::string locate(const std::string& relative, const std::string& explicitDir = {});
     static std::string join(const std::string& dir, const std::string& relative);
+    // A file a setting names relative to the data folder (a preset's word vectors): as given when it exists or
+    // is absolute, else where locate finds it; "" stays "".
+    static std::string locateFile(const std::string& path, const std::string& explicitDir = {});
 };
 
 } // namespace attnlab

@@ -11,7 +11,9 @@
 #include "core/data/readers/SyntheticLag.h"
 #include "core/data/readers/SyntheticSentiment.h"
 
+#include <functional>
 #include <stdexcept>
+#include <vector>
 
 namespace attnlab {
 namespace {
@@ -21,22 +23,91 @@ namespace {
     throw std::invalid_argument("unknown dataset '" + id + "' (known: " + Registry::idList(Registry::datasets()) + ")");
 }
 
-std::string folderOf(const std::string& id, const DatasetOptions& options)
+// How each dataset is read: one entry per registry id (Registry::datasets() holds its name, description and
+// task, for the lists people see). A new dataset is one entry here and one there.
+struct DatasetReader {
+    std::string id;
+    std::string folder;    // relative to the data folder ("sentiment/sst"); "" for generated data and the user's files
+    std::string tokenizer; // how typed text is split for it; "" = the options' (csv-text)
+    std::function<TextDataset(const std::string& folder, const DatasetOptions&)> text;     // classification
+    std::function<SeriesDataset(const std::string& folder, const DatasetOptions&)> series; // regression
+};
+
+const std::vector<DatasetReader>& readers()
 {
-    const std::string relative = DatasetCatalog::dataFolder(id);
-    return DataLocator::join(DataLocator::locate(relative, options.dataDir), relative);
+    using O = const DatasetOptions&;
+    using F = const std::string&;
+    static const std::vector<DatasetReader> table = {
+        {"synthetic-sentiment", "", "whitespace",
+         [](F, O options) {
+             SyntheticSentiment::Options o;
+             o.seed = options.seed;
+             o.trainSize = options.syntheticTrain;
+             o.devSize = options.syntheticDev;
+             o.testSize = options.syntheticTest;
+             o.orderDependent = options.orderDependent;
+             o.minFillers = options.minFillers;
+             o.maxFillers = options.maxFillers;
+             o.distance = options.distance;
+             return SyntheticSentiment::generate(o);
+         },
+         {}},
+        {"sst-fine", "sentiment/sst", "ptb", [](F folder, O options) { return SstReader::read(folder, false, options); }, {}},
+        {"sst-binary", "sentiment/sst", "ptb", [](F folder, O options) { return SstReader::read(folder, true, options); }, {}},
+        // OpeNER is distributed tokenised; SenTube comments are raw text; SemEval is tweets.
+        {"opener", "sentiment/opener", "whitespace",
+         [](F folder, O options) {
+             return LabelledLinesReader::read(folder,
+                                              {"opener", "OpeNER hotel reviews", {"strneg", "neg", "pos", "strpos"},
+                                               {"very negative", "negative", "positive", "very positive"}},
+                                              Tokenizer(Tokenizer::Style::Whitespace, options.lowercase));
+         },
+         {}},
+        {"sentube-auto", "sentiment/sentube_auto", "ptb",
+         [](F folder, O options) {
+             return LabelledLinesReader::read(folder, {"sentube-auto", "SenTube automobiles", {"neg", "pos"}, {"negative", "positive"}},
+                                              Tokenizer(Tokenizer::Style::Ptb, options.lowercase));
+         },
+         {}},
+        {"sentube-tablets", "sentiment/sentube_tablets", "ptb",
+         [](F folder, O options) {
+             return LabelledLinesReader::read(folder, {"sentube-tablets", "SenTube tablets", {"neg", "pos"}, {"negative", "positive"}},
+                                              Tokenizer(Tokenizer::Style::Ptb, options.lowercase));
+         },
+         {}},
+        {"semeval2013", "sentiment/semeval", "tweet",
+         [](F folder, O options) { return SemEvalReader::read(folder, Tokenizer(Tokenizer::Style::Tweet, options.lowercase)); },
+         {}},
+        {"csv-text", "", "", [](F, O options) { return CsvTextReader::read(options); }, {}},
+        {"sml2010", "sml2010", "", {}, [](F folder, O options) { return Sml2010Reader::read(folder, options); }},
+        {"csv-series", "", "", {}, [](F, O options) { return CsvSeriesReader::read(options); }},
+        {"synthetic-lag", "", "", {}, [](F, O options) { return SyntheticLag::generate(options); }},
+    };
+    return table;
+}
+
+const DatasetReader& readerOf(const std::string& id)
+{
+    for (const auto& r : readers())
+        if (r.id == id)
+            return r;
+    unknown(id);
+}
+
+std::string folderOf(const DatasetReader& reader, const DatasetOptions& options)
+{
+    if (reader.folder.empty())
+        return {};
+    return DataLocator::join(DataLocator::locate(reader.folder, options.dataDir), reader.folder);
 }
 
 } // namespace
 
 std::string DatasetCatalog::dataFolder(const std::string& id)
 {
-    if (id == "sst-fine" || id == "sst-binary") return "sentiment/sst";
-    if (id == "opener") return "sentiment/opener";
-    if (id == "sentube-auto") return "sentiment/sentube_auto";
-    if (id == "sentube-tablets") return "sentiment/sentube_tablets";
-    if (id == "semeval2013") return "sentiment/semeval";
-    if (id == "sml2010") return "sml2010";
+    for (const auto& r : readers())
+        if (r.id == id)
+            return r.folder;
     return {};
 }
 
@@ -68,64 +139,25 @@ TextDataset DatasetCatalog::load(const std::string& id, const DatasetOptions& op
 {
     TextDataset dataset = read(id, options);
     dataset.lowercase = options.lowercase;
-    if (id == "synthetic-sentiment" || id == "opener")
-        dataset.tokenizer = "whitespace";
-    else if (id == "semeval2013")
-        dataset.tokenizer = "tweet";
-    else if (id == "csv-text")
-        dataset.tokenizer = options.tokenizer;
-    else
-        dataset.tokenizer = "ptb"; // SST's trees and SenTube's comments
+    const std::string& tokenizer = readerOf(id).tokenizer;
+    dataset.tokenizer = tokenizer.empty() ? options.tokenizer : tokenizer;
     return dataset;
 }
 
 TextDataset DatasetCatalog::read(const std::string& id, const DatasetOptions& options)
 {
-    if (id == "synthetic-sentiment") {
-        SyntheticSentiment::Options o;
-        o.seed = options.seed;
-        o.trainSize = options.syntheticTrain;
-        o.devSize = options.syntheticDev;
-        o.testSize = options.syntheticTest;
-        o.orderDependent = options.orderDependent;
-        o.minFillers = options.minFillers;
-        o.maxFillers = options.maxFillers;
-        o.distance = options.distance;
-        return SyntheticSentiment::generate(o);
-    }
-    if (id == "sst-fine" || id == "sst-binary")
-        return SstReader::read(folderOf(id, options), id == "sst-binary", options);
-    // OpeNER is distributed tokenised; SenTube comments are raw text; SemEval is tweets.
-    if (id == "opener")
-        return LabelledLinesReader::read(folderOf(id, options),
-                                         {id, "OpeNER hotel reviews", {"strneg", "neg", "pos", "strpos"},
-                                          {"very negative", "negative", "positive", "very positive"}},
-                                         Tokenizer(Tokenizer::Style::Whitespace, options.lowercase));
-    if (id == "sentube-auto" || id == "sentube-tablets")
-        return LabelledLinesReader::read(folderOf(id, options),
-                                         {id, id == "sentube-auto" ? "SenTube automobiles" : "SenTube tablets",
-                                          {"neg", "pos"}, {"negative", "positive"}},
-                                         Tokenizer(Tokenizer::Style::Ptb, options.lowercase));
-    if (id == "semeval2013")
-        return SemEvalReader::read(folderOf(id, options), Tokenizer(Tokenizer::Style::Tweet, options.lowercase));
-    if (id == "csv-text")
-        return CsvTextReader::read(options);
-    if (isRegression(id))
+    const DatasetReader& reader = readerOf(id);
+    if (!reader.text)
         throw std::invalid_argument("dataset '" + id + "' is a regression (time-series) dataset, not a classification one");
-    unknown(id);
+    return reader.text(folderOf(reader, options), options);
 }
 
 SeriesDataset DatasetCatalog::loadSeries(const std::string& id, const DatasetOptions& options)
 {
-    if (id == "sml2010")
-        return Sml2010Reader::read(folderOf(id, options), options);
-    if (id == "csv-series")
-        return CsvSeriesReader::read(options);
-    if (id == "synthetic-lag")
-        return SyntheticLag::generate(options);
-    if (Registry::find(Registry::datasets(), id))
+    const DatasetReader& reader = readerOf(id);
+    if (!reader.series)
         throw std::invalid_argument("dataset '" + id + "' is a classification dataset, not a time series");
-    unknown(id);
+    return reader.series(folderOf(reader, options), options);
 }
 
 } // namespace attnlab

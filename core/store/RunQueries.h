@@ -2,7 +2,7 @@
 #include "core/results/AttentionSnapshot.h"
 #include "core/results/MetricPoint.h"
 #include "core/store/RunFilter.h"
-#include "core/store/RunRecord.h"
+#include "core/results/RunRecord.h"
 
 #include <cstdint>
 #include <optional>

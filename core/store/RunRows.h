@@ -1,6 +1,6 @@
 #pragma once
 #include "core/results/MetricPoint.h"
-#include "core/store/RunRecord.h"
+#include "core/results/RunRecord.h"
 
 #include <cstdint>
 #include <string>

@@ -3,8 +3,8 @@
 #include "core/results/MetricPoint.h"
 #include "core/results/RunSummary.h"
 #include "core/store/RunFilter.h"
-#include "core/store/RunRecord.h"
-#include "core/training/RunInfo.h"
+#include "core/results/RunRecord.h"
+#include "core/results/RunInfo.h"
 
 #include <cstdint>
 #include <memory>

@@ -1,6 +1,6 @@
 #pragma once
 #include "core/store/RunStore.h"
-#include "core/training/TrainingObserver.h"
+#include "core/results/TrainingObserver.h"
 
 #include <atomic>
 #include <condition_variable>

@@ -5,7 +5,7 @@
 #include "core/sweep/RunQueue.h"
 #include "core/sweep/SweepFolder.h"
 #include "core/sweep/SweepObserver.h"
-#include "core/training/CancelToken.h"
+#include "core/platform/CancelToken.h"
 
 #include <nlohmann/json.hpp>
 

@@ -56,9 +56,11 @@ SweepPlan SweepPlan::expand(const SweepSpec& spec)
     SweepPlan plan;
     plan.spec_ = spec;
     const auto base = nlohmann::json::parse(spec.baseJson);
-    bool seedAxis = false;
-    for (const auto& axis : spec.axes)
+    bool seedAxis = false, positionGiven = base.contains("position");
+    for (const auto& axis : spec.axes) {
         seedAxis = seedAxis || axis.first == "seed";
+        positionGiven = positionGiven || axis.first == "position";
+    }
     const std::vector<std::string> presets = spec.presets.empty() ? std::vector<std::string>{""} : spec.presets;
     std::map<std::string, int> seen; // key -> index of the run that has it
     for (const auto& presetName : presets) {
@@ -84,6 +86,16 @@ SweepPlan SweepPlan::expand(const SweepSpec& spec)
             // As train does: another optimiser starts from its own default rate unless a rate is given.
             if (!lrGiven && j["optimizer"].get<std::string>() != start.optimizer)
                 j["learning_rate"] = TrainConfig::defaultLearningRate(j["optimizer"].get<std::string>());
+            // A position the user did not write (none in the base or the grid: the default's, or a preset's for
+            // its own model) follows the model: an LSTM in a grid of models gets none, not the SSAN's rpr.
+            // A combination the user did write that cannot run is still skipped with its reason.
+            if (!positionGiven && j["model"].is_string()) {
+                const std::string model = j["model"].get<std::string>();
+                const RegistryEntry* entry = Registry::find(Registry::models(), model);
+                const std::string position = j["position"].is_string() ? j["position"].get<std::string>() : "";
+                if (entry && std::find(entry->positions.begin(), entry->positions.end(), position) == entry->positions.end())
+                    j["position"] = Registry::defaultPosition(model);
+            }
             const TrainConfig combined = TrainConfig::fromJson(j.dump());
             checkId(Registry::datasets(), "dataset", combined.dataset);
             checkId(Registry::models(), "model", combined.model.model);

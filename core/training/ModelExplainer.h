@@ -4,7 +4,7 @@
 #include "core/results/ExamplePrediction.h"
 #include "core/results/ModelExplanation.h"
 #include "core/results/PositionView.h"
-#include "core/store/RunRecord.h"
+#include "core/results/RunRecord.h"
 
 #include <memory>
 #include <optional>

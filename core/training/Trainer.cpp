@@ -1,5 +1,6 @@
 #include "core/training/Trainer.h"
 
+#include "core/data/DataLocator.h"
 #include "core/data/Vocabulary.h"
 #include "core/data/WordEmbeddings.h"
 #include "core/nn/models/ModelFactory.h"
@@ -92,7 +93,7 @@ PreparedTask prepare(const TextDataset& dataset, const TrainConfig& config, cons
     modelConfig.numClasses = dataset.numClasses();
     std::unique_ptr<WordEmbeddings> embeddings;
     if (!config.embeddingsPath.empty()) {
-        embeddings = std::make_unique<WordEmbeddings>(WordEmbeddings::load(config.embeddingsFile()));
+        embeddings = std::make_unique<WordEmbeddings>(WordEmbeddings::load(DataLocator::locateFile(config.embeddingsPath, config.dataDir)));
         if (modelConfig.embeddingDim == 0)
             modelConfig.embeddingDim = embeddings->dimension(); // the file sets the input width
         else if (modelConfig.embeddingDim != embeddings->dimension())

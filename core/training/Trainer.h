@@ -4,8 +4,8 @@
 #include "core/data/SeriesDataset.h"
 #include "core/data/TextDataset.h"
 #include "core/results/RunSummary.h"
-#include "core/training/CancelToken.h"
-#include "core/training/TrainingObserver.h"
+#include "core/platform/CancelToken.h"
+#include "core/results/TrainingObserver.h"
 
 namespace attnlab {
 

@@ -200,6 +200,73 @@ private Q_SLOTS:
             }
     }
 
+    // Issue 28: a refused setting is named as the user gave it. Every flag of train that can be refused, with
+    // a value that is: stderr's first line names the flag, not the configuration key the engine checks.
+    void refusedFlagsAreNamedAsTyped_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        const QList<QStringList> rows = {
+            {"--lr", "nan"}, {"--d-model", "0"}, {"--embedding-dim", "-1"}, {"--layers", "0"}, {"--rpr-clip", "0"},
+            {"--ff-hidden", "0", "--model", "lstm"}, {"--dropout-keep", "1.5"}, {"--dropout-points", "everywhere"},
+            {"--dropout-input-keep", "2"}, {"--dropout-hidden-keep", "2"}, {"--dropout-output-keep", "2"},
+            {"--heads", "7"}, {"--ffn-hidden", "-1", "--model", "transformer"}, {"--filters", "0", "--model", "cnn"},
+            {"--max-length", "0"}, {"--activation", "tanh"}, {"--pooling", "last"}, {"--optimizer", "rmsprop"},
+            {"--momentum", "1.5", "--optimizer", "sgd"}, {"--l2", "-1"}, {"--weight-decay", "-1"}, {"--lr-schedule", "cyclic"},
+            {"--warmup-steps", "-1"}, {"--clip-norm", "-1"}, {"--epochs", "-1"}, {"--patience", "-1"},
+            {"--batch-size", "0"}, {"--sampling", "bootstrap"}, {"--steps", "0"}, {"--eval-every", "0"}, {"--log-every", "0"},
+            {"--device", "gpu"}, {"--threads", "-1"}, {"--oov-range", "-1"}, {"--tokenizer", "nltk"},
+            {"--distance", "-1"}, {"--tf32", "--device", "cpu"},
+        };
+        for (const auto& row : rows)
+            QTest::newRow(qPrintable(row.join(' '))) << row;
+    }
+    void refusedFlagsAreNamedAsTyped()
+    {
+        QFETCH(QStringList, args);
+        const QString db = QDir::temp().filePath("never-written-flags.sqlite");
+        const auto r = runCli(QStringList{"train", "--steps", "5", "--db", db} + args);
+        QCOMPARE(r.code, 2);
+        const QString first = r.err.trimmed().split('\n').first();
+        QVERIFY2(first.startsWith("attnlab-cli: " + args.first() + ": "), qPrintable(first));
+        QVERIFY(!QFile::exists(db));
+        // The same setting in a JSON config is named by its key there.
+        if (args.first() == "--lr") {
+            QTemporaryDir dir;
+            QFile config(dir.filePath("bad.json"));
+            QVERIFY(config.open(QIODevice::WriteOnly));
+            config.write(R"({"dataset": "synthetic-sentiment", "model": "ssan", "position": "rpr", "learning_rate": -1})");
+            config.close();
+            const auto j = runCli({"train", "--config", config.fileName(), "--db", db});
+            QCOMPARE(j.code, 2);
+            QVERIFY2(j.err.startsWith("attnlab-cli: learning_rate: "), qPrintable(j.err));
+        }
+    }
+
+    // The defaults a new user meets: train and describe with nothing named take the built-in data, SSAN and RPR;
+    // a model that takes no position technique gets none; a time series gets ESSAN.
+    void modelsBringTheirDefaults()
+    {
+        const auto lstm = runCli({"describe", "--model", "lstm", "--json"});
+        QCOMPARE(lstm.code, 0);
+        QCOMPARE(lstm.lastJson()["position"].toString(), QString("none"));
+        QCOMPARE(lstm.lastJson()["dataset"].toString(), QString("synthetic-sentiment"));
+        const auto bare = runCli({"describe", "--json"});
+        QCOMPARE(bare.code, 0);
+        QCOMPARE(bare.lastJson()["model"].toString(), QString("ssan"));
+        QCOMPARE(bare.lastJson()["position"].toString(), QString("rpr"));
+        QTemporaryDir dir;
+        const auto trained = runCli({"train", "--model", "lstm", "--steps", "5", "--no-checkpoint", "--json", "--db",
+                                     dir.filePath("runs.sqlite")});
+        QVERIFY2(trained.code == 0, qPrintable(trained.err));
+        const auto shown = runCli({"runs", "show", "1", "--json", "--db", dir.filePath("runs.sqlite")});
+        QVERIFY2(shown.out.contains("\"position\":\"none\""), qPrintable(shown.out.left(400)));
+        // A preset's model changed on the command line drops the position the new model does not take.
+        const auto preset = runCli({"train", "--preset", "teach-long-range-ssan-rpr", "--model", "cnn", "--steps", "3",
+                                    "--no-checkpoint", "--db", dir.filePath("runs.sqlite")});
+        QVERIFY2(preset.code == 0, qPrintable(preset.err));
+        QVERIFY(runCli({"--help"}).out.contains("--model ssan (essan for a time series)"));
+    }
+
     // --help and --version everywhere; a usage error is one line naming the setting plus a hint, not the
     // whole usage; a learning rate of nan is named as the learning rate (it was reported as weight decay).
     void helpVersionAndShortErrors()
@@ -218,13 +285,13 @@ private Q_SLOTS:
         QCOMPARE(nan.code, 2);
         const QStringList lines = nan.err.trimmed().split('\n');
         QCOMPARE(lines.size(), 2);
-        QVERIFY2(lines[0].startsWith("attnlab-cli: learning_rate:"), qPrintable(lines[0]));
+        QVERIFY2(lines[0].startsWith("attnlab-cli: --lr:"), qPrintable(lines[0]));
         QVERIFY2(lines[1].contains("attnlab-cli --help"), qPrintable(lines[1]));
         QVERIFY(!QFile::exists(QDir::temp().filePath("never-written.sqlite")));
         const auto inf = runCli({"train", "--dataset", "synthetic-sentiment", "--model", "ssan", "--position", "rpr",
                                  "--lr", "inf", "--db", QDir::temp().filePath("never-written.sqlite")});
         QCOMPARE(inf.code, 2);
-        QVERIFY2(inf.err.startsWith("attnlab-cli: learning_rate:"), qPrintable(inf.err));
+        QVERIFY2(inf.err.startsWith("attnlab-cli: --lr:"), qPrintable(inf.err));
     }
 
     void badInputIsRefusedClearly()
@@ -246,7 +313,7 @@ private Q_SLOTS:
         r = runCli({"train", "--dataset", "synthetic-sentiment", "--model", "ssan", "--position", "rpr", "--rpr-clip", "0",
                  "--steps", "5", "--db", QDir::temp().filePath("attnlab-test-never-created.sqlite")});
         QCOMPARE(r.code, 2); // refused before training, with the setting named, and nothing stored
-        QVERIFY(r.err.contains("rpr_clip: the clipping distance k must be at least 1"));
+        QVERIFY(r.err.contains("--rpr-clip: the clipping distance k must be at least 1"));
         QVERIFY(!QFile::exists(QDir::temp().filePath("attnlab-test-never-created.sqlite")));
     }
 

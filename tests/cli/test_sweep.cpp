@@ -179,6 +179,32 @@ private Q_SLOTS:
         QCOMPARE(runCli({"sweep", "--help"}).code, 0);
     }
 
+    // Issue 28: a grid that never names a position gives each model its own default (LSTM none, SSAN rpr), so
+    // no run is skipped; a preset's position stays with the preset's own model.
+    void unwrittenPositionsFollowTheModel()
+    {
+        QTemporaryDir dir;
+        const QString spec = writeFile(dir, "models.json", R"({"base": {"dataset": "synthetic-sentiment", "steps": 20},
+            "grid": {"model": ["ssan", "lstm"], "seed": [1, 2, 3]}})");
+        auto r = runCli({"sweep", spec, "--dry-run", "--json", "--db", dir.filePath("runs.sqlite")});
+        QCOMPARE(r.code, 0);
+        QStringList labels;
+        for (const auto run : r.lastJson()["runs"].toArray())
+            labels << run.toObject()["label"].toString();
+        QCOMPARE(labels, QStringList({"synthetic-sentiment ssan/rpr seed 1", "synthetic-sentiment ssan/rpr seed 2",
+                                      "synthetic-sentiment ssan/rpr seed 3", "synthetic-sentiment lstm/none seed 1",
+                                      "synthetic-sentiment lstm/none seed 2", "synthetic-sentiment lstm/none seed 3"}));
+        QCOMPARE(r.lastJson()["skipped"].toArray().size(), 0);
+        r = runCli({"sweep", "--presets", "teach-long-range-ssan-rpr", "--models", "ssan,cnn", "--seeds", "1", "--dry-run",
+                    "--json", "--db", dir.filePath("runs.sqlite")});
+        QCOMPARE(r.code, 0);
+        labels.clear();
+        for (const auto run : r.lastJson()["runs"].toArray())
+            labels << run.toObject()["label"].toString();
+        QCOMPARE(labels.size(), 2);
+        QVERIFY2(labels[0].contains("ssan/rpr") && labels[1].contains("cnn/none"), qPrintable(labels.join(" | ")));
+    }
+
     // 2 models x 2 seeds with 2 workers: each run in the store exactly once, tagged with the sweep, its stored
     // configuration giving back the planned key; the same sweep again trains nothing.
     void localSweepStoresEachRunOnceAndResumes()

@@ -4,9 +4,9 @@
 #include "core/config/TrainConfig.h"
 #include "core/data/BatchBuilder.h"
 #include "core/data/DatasetCatalog.h"
-#include "core/training/CancelToken.h"
+#include "core/platform/CancelToken.h"
 #include "core/training/Trainer.h"
-#include "core/training/TrainingObserver.h"
+#include "core/results/TrainingObserver.h"
 
 #include <QtTest/QtTest>
 

@@ -1,5 +1,6 @@
 // Readers, tokenisation, statistics and bad input (issue 3). Real-data checks read ATTNLAB_DATA_DIR
 // (set by CTest from ATTNLAB_SHARED_DATASETS, and by .ci/run); without data they fail in CI, skip elsewhere.
+#include "core/config/Registry.h"
 #include "core/data/CsvTable.h"
 #include "core/data/DataError.h"
 #include "core/data/DatasetCatalog.h"
@@ -58,6 +59,38 @@ void expectDataError(F f, const QString& file, int line, const QString& words)
 class TestDatasets : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // Issue 28: the catalog is one table of readers. Every dataset the registry lists has one, of its task:
+    // a classification id refuses loadSeries and a regression id refuses load, each naming the id; the
+    // generated ones load as their task; an id in neither is refused listing the known ones.
+    void everyRegisteredDatasetHasOneReader()
+    {
+        for (const auto& entry : Registry::datasets()) {
+            const bool regression = entry.task == "regression";
+            QCOMPARE(DatasetCatalog::isRegression(entry.id), regression);
+            try {
+                if (regression)
+                    DatasetCatalog::load(entry.id, DatasetOptions{});
+                else
+                    DatasetCatalog::loadSeries(entry.id, DatasetOptions{});
+                QFAIL(qPrintable(QString::fromStdString(entry.id) + " loaded as the other task"));
+            } catch (const std::invalid_argument& e) {
+                const QString message = e.what();
+                QVERIFY2(message.startsWith(QString::fromStdString("dataset '" + entry.id + "' is a ")), e.what());
+            }
+        }
+        QVERIFY(!DatasetCatalog::load("synthetic-sentiment", DatasetOptions{}).train.empty());
+        QCOMPARE(DatasetCatalog::load("synthetic-sentiment", DatasetOptions{}).tokenizer, std::string("whitespace"));
+        QVERIFY(!DatasetCatalog::loadSeries("synthetic-lag", DatasetOptions{}).train.empty());
+        QCOMPARE(DatasetCatalog::dataFolder("sst-binary"), std::string("sentiment/sst"));
+        QCOMPARE(DatasetCatalog::dataFolder("csv-text"), std::string());
+        try {
+            DatasetCatalog::load("imdb", DatasetOptions{});
+            QFAIL("imdb loaded");
+        } catch (const std::invalid_argument& e) {
+            QVERIFY2(QString(e.what()).startsWith("unknown dataset 'imdb' (known: synthetic-sentiment,"), e.what());
+        }
+    }
+
     // ---- thesis Table 5.2 and 5.2.1, measured on the real files ----
     void sentimentCountsMatchTheThesis()
     {

@@ -7,7 +7,7 @@
 #include "core/data/readers/SyntheticSentiment.h"
 #include "core/store/RunStore.h"
 #include "core/store/StoreObserver.h"
-#include "core/training/CancelToken.h"
+#include "core/platform/CancelToken.h"
 #include "core/training/ModelExplainer.h"
 #include "core/training/Trainer.h"
 

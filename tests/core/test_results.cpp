@@ -2,7 +2,7 @@
 // accuracy), test figures only for completed runs, and the same keys in every JSON. Values by hand.
 #include "core/config/TrainConfig.h"
 #include "core/results/RunResult.h"
-#include "core/store/RunRecord.h"
+#include "core/results/RunRecord.h"
 
 #include <QtTest/QtTest>
 

@@ -7,7 +7,7 @@
 #include "core/nn/training/AdadeltaOptimizer.h"
 #include "core/nn/training/ClassificationTask.h"
 #include "core/nn/training/StepStatistics.h"
-#include "core/training/CancelToken.h"
+#include "core/platform/CancelToken.h"
 #include "core/training/Trainer.h"
 
 #include <QtCore/QDir>

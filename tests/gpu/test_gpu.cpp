@@ -3,11 +3,11 @@
 // as a failed run, and no host synchronisation inside a step. Skips with one line where no CUDA device is
 // usable (every CPU-only machine, and the CUDA build without a GPU).
 #include "core/data/DatasetCatalog.h"
-#include "core/training/CancelToken.h"
+#include "core/platform/CancelToken.h"
 #include "core/training/ComputeDevice.h"
 #include "core/training/ModelExplainer.h"
 #include "core/training/Trainer.h"
-#include "core/training/TrainingObserver.h"
+#include "core/results/TrainingObserver.h"
 
 #include <QtCore/QTemporaryDir>
 #include <QtTest/QtTest>

@@ -5,7 +5,7 @@
 #include "core/data/DatasetCatalog.h"
 #include "core/store/RunStore.h"
 #include "core/store/StoreObserver.h"
-#include "core/training/CancelToken.h"
+#include "core/platform/CancelToken.h"
 #include "core/training/ModelExplainer.h"
 #include "core/training/Trainer.h"
 #include "tests/support/RealData.h"
@@ -211,6 +211,59 @@ private slots:
         QVERIFY(view.grab().save(QStringLiteral(ATTNLAB_BUILD_DIR "/screenshots/explorer-text.png")));
     }
 
+    // Issue 28: a run on the user's own TSV lists its examples: the browser reads the file, columns and
+    // delimiter from the run's configuration (it used to ask for the file again) and predicts every test row
+    // to the confusion matrix the run stored.
+    void ownFileRunListsItsExamples()
+    {
+        QTemporaryDir dir;
+        QFile tsv(dir.filePath(QStringLiteral("reviews.tsv")));
+        QVERIFY(tsv.open(QIODevice::WriteOnly));
+        tsv.write("review\tverdict\n");
+        const char* good[] = {"a fine warm film", "truly good and moving", "charming and clever", "a great joy"};
+        const char* bad[] = {"dull and slow", "a boring mess", "truly awful acting", "tedious and flat"};
+        for (int i = 0; i < 300; ++i)
+            tsv.write(QByteArray(i % 2 ? bad[i % 4] : good[i % 4]) + " " + QByteArray::number(i % 7) + "\t" +
+                      (i % 2 ? "neg" : "pos") + "\n");
+        tsv.close();
+        const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+        qint64 runId = 0;
+        {
+            RunStore store(db.toStdString());
+            TrainConfig c;
+            c.dataset = "csv-text";
+            c.file = tsv.fileName().toStdString();
+            c.textColumn = "review";
+            c.labelColumn = "verdict";
+            c.model.model = "ssan";
+            c.model.position = "rpr";
+            c.model.dModel = 16;
+            c.steps = 30;
+            c.evalEvery = 10;
+            c.device = "cpu";
+            c.checkpointDir = RunStore::checkpointFolderOf(store.path());
+            StoreObserver observer(store);
+            CancelToken cancel;
+            Trainer(c).run(DatasetCatalog::loadAny(c.dataset, c.datasetOptions()), observer, cancel);
+            runId = observer.runId();
+        }
+        RunStore store(db.toStdString());
+        const auto record = *store.run(runId);
+        ExplorerView view;
+        view.setStore(&store);
+        view.resize(1100, 760);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setRun(runId);
+        QVERIFY(settle(view));
+        child<QTabWidget>(&view, "explorerLowerTabs")->setCurrentIndex(1);
+        auto* browser = child<DatasetBrowser>(&view, "datasetBrowser");
+        QVERIFY(QTest::qWaitFor([&] { return browser->isLoaded(); }, 60000));
+        child<QComboBox>(browser, "browserSplit")->setCurrentIndex(1); // test
+        QCOMPARE(browser->confusion(), RunSummary::fromJson(record.summaryJson).testConfusion);
+        QVERIFY(browser->shownCount() > 0);
+    }
+
     void runsThatCannotBeExploredSayWhy()
     {
         QTemporaryDir dir;
@@ -257,6 +310,36 @@ private slots:
         QVERIFY(known->isVisible());
         QVERIFY2(known->text().contains(QStringLiteral("lag 3")) && known->text().contains(QStringLiteral("uniform 25.0%")),
                  qPrintable(known->text()));
+    }
+
+    // Issue 28: in the window at its default size (1400x900) and at 1280x720, with the Runs dock below, every
+    // panel of the Explorer has room without scrolling: the maps and the lower panels (timeline, examples,
+    // positions) stand side by side on the wide, short tab, each at least 180 px tall on screen.
+    void explorerPanelsHaveRoomInTheWindow()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+        const qint64 runId = trainInto(db, "essan", "synthetic-sentiment", true);
+        QVERIFY(QDir().mkpath(QStringLiteral(ATTNLAB_BUILD_DIR "/screenshots")));
+        for (const QSize size : {QSize(1400, 900), QSize(1280, 720)}) {
+            MainWindow window(db);
+            window.resize(size);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            window.showRun(runId);
+            auto* tabs = child<QTabWidget>(&window, "workspaceTabs");
+            tabs->setCurrentIndex(1);
+            QTest::qWait(50);
+            auto* explorer = child<ExplorerView>(&window, "explorerView");
+            QCOMPARE(explorer->panelsOrientation(), Qt::Horizontal);
+            const QString where = QStringLiteral("%1x%2").arg(size.width()).arg(size.height());
+            for (const char* name : {"explorerLowerTabs", "explorerHeatmap"}) {
+                auto* panel = child<QWidget>(explorer, name);
+                const QRect shown = panel->visibleRegion().boundingRect();
+                QVERIFY2(shown.height() >= 180, qPrintable(where + " " + name + ": " + QString::number(shown.height()) + " px shown"));
+            }
+            QVERIFY(window.grab().save(QStringLiteral(ATTNLAB_BUILD_DIR "/screenshots/explorer-") + where + ".png"));
+        }
     }
 
     // A DA-RNN run on SML2010 in the window: RMSE, not accuracy; no position technique; time steps, not

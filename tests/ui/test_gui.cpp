@@ -115,6 +115,7 @@ private slots:
     void closingMidRunStoresCancelledRun();
     void historyFiltersTagsAndRepeats();
     void heatmapShowsPoolingAndInputAttention();
+    void heatmapLabelsStayLegibleAtProjectorSize();
     void regressionRunReadsAsRmse();
     void selectSeveralRefreshAndDelete();
     void openAndImportRunDatabases();
@@ -218,8 +219,17 @@ void TestGui::setupPanelFollowsRegistry()
     child<QCheckBox>(&panel, "deterministicBox")->setChecked(true);
     QVERIFY(panel.config().tf32);
     QVERIFY(panel.config().deterministic);
+    // Issue 28: a refused setting is named by its field's label in the window, not by its key.
+    choose(deviceCombo, "cpu");
+    const std::string problem = panel.config().validate();
+    QCOMPARE(problem, std::string("tf32: TF32 matrix products are for CUDA devices; this run is on the CPU"));
+    QCOMPARE(panel.inFieldTerms(problem), QStringLiteral("TF32: TF32 matrix products are for CUDA devices; this run is on the CPU"));
+    QCOMPARE(panel.inFieldTerms("learning_rate: must be a positive number (got nan)"),
+             QStringLiteral("Learning rate: must be a positive number (got nan)"));
+    QCOMPARE(panel.inFieldTerms("no key here"), QStringLiteral("no key here"));
     child<QCheckBox>(&panel, "tf32Box")->setChecked(false);
     child<QCheckBox>(&panel, "deterministicBox")->setChecked(false);
+    choose(deviceCombo, "auto");
     // The form's values are the config's.
     fillSmallRun(&panel, "ssan", "rpr", 123, 7);
     rprClip->setValue(4);
@@ -589,6 +599,70 @@ void TestGui::heatmapShowsPoolingAndInputAttention()
     QCOMPARE(heatmap.valueLabelCount(), 0); // a matrix: colour only
     plot->replot();
     QVERIFY(heatmap.grab().save(shots + QStringLiteral("/heatmap-input-attention.png")));
+}
+
+// Issue 28: a real SST sentence of 25 tokens in a side-by-side panel at 1280x720 (the map itself about
+// 110 px square there) had its key labels run into each other. Now the labels drawn never overlap (a font
+// whose line fits its cell, upright keys where a word is wider than its cell, every second label where even
+// 7 points do not fit), and Enlarge (or a double click) shows the map at the screen's size, where every one
+// of the 25 labels is drawn.
+void TestGui::heatmapLabelsStayLegibleAtProjectorSize()
+{
+    const std::vector<std::string> sentence = {
+        "it", "'s", "a", "lovely", "film", "with", "lovely", "performances", "by", "buy", "and", "accorsi",
+        "but", "the", "screenplay", "is", "an", "unbelievably", "contrived", "and", "ultimately", "tiresome",
+        "affair", "overall", "."};
+    AttentionSnapshot snapshot;
+    snapshot.step = 100;
+    snapshot.tokens = sentence;
+    AttentionMap map;
+    map.size = static_cast<int>(sentence.size());
+    map.weights.assign(static_cast<std::size_t>(map.size * map.size), 1.0f / static_cast<float>(map.size));
+    snapshot.maps.push_back(map);
+    const QString shots = QStringLiteral(ATTNLAB_BUILD_DIR "/screenshots");
+    QVERIFY(QDir().mkpath(shots));
+    for (const QSize size : {QSize(340, 250), QSize(620, 420), QSize(1150, 620)}) {
+        AttentionHeatmap heatmap;
+        heatmap.resize(size);
+        heatmap.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&heatmap));
+        heatmap.setSnapshot(snapshot);
+        child<QCustomPlot>(&heatmap, "attentionPlot")->replot();
+        heatmap.setSnapshot(snapshot); // laid out once: the cells' real size
+        const auto labels = heatmap.tokenLabels();
+        const QString where = QStringLiteral("%1x%2: cells %3 x %4 px").arg(size.width()).arg(size.height())
+                                  .arg(labels.cellWidth).arg(labels.cellHeight);
+        if (size.width() >= 1150) { // the enlarged size: every label
+            QCOMPARE(labels.keyStride, 1);
+            QCOMPARE(labels.queryStride, 1);
+        }
+        QVERIFY2(labels.keyFont.pointSizeF() >= 7.0 && labels.queryFont.pointSizeF() >= 7.0, qPrintable(where));
+        QVERIFY2(QFontMetrics(labels.queryFont).height() <= labels.cellHeight * labels.queryStride, qPrintable(where));
+        const QFontMetrics keys(labels.keyFont);
+        if (labels.keyRotation == 0.0) { // across: every (elided) label fits its cell
+            for (const auto& token : sentence)
+                QVERIFY2(std::min(keys.horizontalAdvance(QString::fromStdString(token)), 9 * keys.averageCharWidth()) + 4 <=
+                             labels.cellWidth,
+                         qPrintable(where + " " + QString::fromStdString(token)));
+        } else { // upright: one line's height per drawn label
+            QCOMPARE(labels.keyRotation, 90.0);
+            QVERIFY2(keys.height() <= labels.cellWidth * labels.keyStride, qPrintable(where));
+        }
+        QVERIFY(heatmap.grab().save(shots + QStringLiteral("/heatmap-25-tokens-%1x%2.png").arg(size.width()).arg(size.height())));
+        if (size.width() == 340) { // the side-by-side panel: Enlarge opens the map at the screen's size
+            auto* button = child<QPushButton>(&heatmap, "attentionEnlargeButton");
+            QVERIFY(button->isEnabled());
+            QTest::mouseClick(button, Qt::LeftButton);
+            auto* large = heatmap.window()->findChild<AttentionHeatmap*>(QStringLiteral("attentionHeatmapEnlarged"));
+            QVERIFY(large);
+            QVERIFY(QTest::qWaitForWindowExposed(large->window()));
+            large->setSnapshot(snapshot);
+            QCOMPARE(large->tokenLabels().keyStride, 1);
+            QCOMPARE(large->tokenLabels().queryStride, 1);
+            QVERIFY(large->grab().save(shots + QStringLiteral("/heatmap-25-tokens-enlarged.png")));
+            large->window()->close();
+        }
+    }
 }
 
 QTEST_MAIN(TestGui)

@@ -7,6 +7,7 @@
 #include "tests/support/WidgetLookup.h"
 #include "ui/plots/AttentionHeatmap.h"
 #include "ui/plots/LiveComparisonPlot.h"
+#include "ui/training/ComparisonReplay.h"
 #include "ui/training/ComparisonResultsModel.h"
 #include "ui/training/LiveComparisonView.h"
 #include "ui/training/TrainingQueue.h"
@@ -18,6 +19,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSlider>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -182,6 +184,43 @@ void TestLiveCompare::twoRunsSideBySide()
     const QString png = dir.filePath(QStringLiteral("curves.png"));
     QCOMPARE(view.exportPlot(png, 800, 500, 96), QString());
     QVERIFY(QFileInfo(png).size() > 5000);
+
+    // Issue 28: the finished runs replay in step. The bar shows once both ended; at any step each run's curve
+    // has exactly its stored points up to it and its map is its latest stored snapshot at or before it; a
+    // whole replay takes the chosen time, and pauses where it is.
+    auto* replay = view.replay();
+    QVERIFY(replay->isVisible());
+    const int fullLoss = dataCount(plot, QStringLiteral("trainLossGraph0"));
+    QVERIFY(fullLoss > 0);
+    QCOMPARE(replay->lastStep(), 200);
+    child<QSlider>(replay, "replaySlider")->setValue(100);
+    QCOMPARE(replay->step(), 100);
+    for (int i = 0; i < 2; ++i) {
+        const qint64 runId = view.queue()->entry(i).runId;
+        const auto losses = store.metricSeries(runId, "train", "loss");
+        const auto upTo = std::count_if(losses.begin(), losses.end(), [](const auto& p) { return p.first <= 100; });
+        QCOMPARE(dataCount(plot, QStringLiteral("trainLossGraph%1").arg(i)), static_cast<int>(upTo));
+    }
+    QVERIFY(ssanMap->snapshot().has_value());
+    QCOMPARE(ssanMap->snapshot()->step, 100); // evaluations every 50 steps: the one at 100
+    child<QSlider>(replay, "replaySlider")->setValue(99);
+    QCOMPARE(ssanMap->snapshot()->step, 50);
+    QVERIFY(dataCount(plot, QStringLiteral("trainLossGraph0")) < fullLoss);
+
+    replay->setSeconds(2);
+    replay->showStep(0);
+    QSignalSpy ended(replay, &ui::ComparisonReplay::finished);
+    QElapsedTimer clock;
+    clock.start();
+    QTest::mouseClick(child<QPushButton>(replay, "replayButton"), Qt::LeftButton);
+    QVERIFY(replay->isPlaying());
+    QTest::qWait(700);
+    QVERIFY2(replay->step() > 0 && replay->step() < 200, qPrintable(QString::number(replay->step())));
+    QVERIFY(QTest::qWaitFor([&] { return ended.count() == 1; }, 10000));
+    QVERIFY2(clock.elapsed() >= 1800, qPrintable(QString::number(clock.elapsed()))); // it took the time asked
+    QCOMPARE(dataCount(plot, QStringLiteral("trainLossGraph0")), fullLoss);
+    QCOMPARE(ssanMap->snapshot()->step, 200);
+    QVERIFY(!replay->isPlaying());
 }
 
 void TestLiveCompare::stoppingOneStopsOnlyThatOne()

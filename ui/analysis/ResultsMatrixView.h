@@ -1,6 +1,6 @@
 #pragma once
 #include "core/analysis/TableDocument.h"
-#include "core/store/RunRecord.h"
+#include "core/results/RunRecord.h"
 
 #include <QWidget>
 

@@ -1,6 +1,6 @@
 #pragma once
 #include "core/analysis/CurveBand.h"
-#include "core/store/RunRecord.h"
+#include "core/results/RunRecord.h"
 #include "ui/analysis/CompareOptions.h"
 
 #include <QtCore/QHash>

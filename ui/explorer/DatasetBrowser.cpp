@@ -188,12 +188,9 @@ void DatasetBrowser::load()
         auto result = std::make_shared<Result>();
         try {
             const TrainConfig& config = explainer->config();
-            DatasetOptions options; // the run's own data settings, as the window's worker read them
-            options.dataDir = config.dataDir;
-            options.missing = config.missingValues;
-            options.quoting = config.quoting;
-            options.categorical = config.categorical;
-            const TextDataset data = DatasetCatalog::load(config.dataset, options);
+            // Every data setting the run was trained with, as the window's worker read them: the user's own
+            // file, its columns and delimiter too (the hand-picked subset here lost them, issue 28).
+            const TextDataset data = DatasetCatalog::load(config.dataset, config.datasetOptions());
             if (data.classNames != explainer->classNames())
                 throw std::runtime_error("the dataset's classes are not the ones the model was trained on");
             result->dev = {data.dev, explainer->predict(data.dev)};

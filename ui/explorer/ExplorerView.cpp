@@ -157,13 +157,17 @@ ExplorerView::ExplorerView(QWidget* parent) : QWidget(parent)
     lower_->addTab(browser_, tr("Dataset &examples"));
     positions_ = new PositionTechniqueView(this);
     lower_->addTab(positions_, tr("&Position technique"));
-    auto* vertical = new QSplitter(Qt::Vertical, this);
-    vertical->setObjectName(QStringLiteral("explorerVerticalSplitter"));
-    vertical->addWidget(split);
-    vertical->addWidget(lower_);
-    vertical->setStretchFactor(0, 3);
-    vertical->setStretchFactor(1, 1);
-    layout->addWidget(vertical, 1);
+    // The maps and the lower panels (timeline, examples, positions): side by side on a wide, short view, as
+    // the tab is at the window's default size and at 1280x720 with the Runs dock below it (stacked, the lower
+    // panels got a few pixels there, issue 28); stacked when the view is tall.
+    panels_ = new QSplitter(Qt::Horizontal, this);
+    panels_->setObjectName(QStringLiteral("explorerPanelsSplitter"));
+    panels_->addWidget(split);
+    panels_->addWidget(lower_);
+    panels_->setStretchFactor(0, 3);
+    panels_->setStretchFactor(1, 2);
+    lower_->setMinimumSize(260, 180);
+    layout->addWidget(panels_, 1);
     connect(browser_, &DatasetBrowser::exampleChosen, this, [this](const QString& text) {
         input_->setText(text);
         requestExplanation(); // at once: it was chosen, not typed
@@ -523,6 +527,19 @@ void ExplorerView::hideEvent(QHideEvent* event)
 {
     timeline_->stop(); // no animation behind another tab
     QWidget::hideEvent(event);
+}
+
+Qt::Orientation ExplorerView::panelsOrientation() const
+{
+    return panels_->orientation();
+}
+
+void ExplorerView::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    const Qt::Orientation wanted = width() >= 2 * height() ? Qt::Horizontal : Qt::Vertical;
+    if (panels_->orientation() != wanted)
+        panels_->setOrientation(wanted);
 }
 
 void ExplorerView::showEvent(QShowEvent* event)

@@ -1,7 +1,7 @@
 #pragma once
 #include "core/results/AttentionSnapshot.h"
 #include "core/results/ModelExplanation.h"
-#include "core/store/RunRecord.h"
+#include "core/results/RunRecord.h"
 
 #include <QFutureWatcher>
 #include <QWidget>
@@ -13,6 +13,7 @@
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QSplitter;
 class QTabWidget;
 class QTimer;
 
@@ -61,6 +62,8 @@ public:
     bool showingTimeline() const { return timelineShown_; }
     std::vector<int> timelineSteps() const;
     void showStep(int step); // the stored snapshot nearest to step (of the chosen probe), as the slider does
+    // The maps beside the lower panels on a wide, short view, above them on a tall one.
+    Qt::Orientation panelsOrientation() const;
     // Parts by object name: explorerInput, explorerNotes, explorerTokens, explorerWeights, explorerTimeline,
     // explorerPlay, explorerDevPlot (TrainingTimeline), classProbabilityChart, attentionThumbnailGrid, explorerHeatmap.
 
@@ -70,6 +73,7 @@ signals:
 
 protected:
     void hideEvent(QHideEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
     void showEvent(QShowEvent* event) override;
 
 private:
@@ -108,7 +112,8 @@ private:
     ClassProbabilityChart* probabilities_;
     AttentionThumbnailGrid* grid_;
     AttentionHeatmap* heatmap_;
-    QTabWidget* lower_;      // the training timeline, the dataset browser
+    QTabWidget* lower_;
+    QSplitter* panels_;      // the training timeline, the dataset browser
     DatasetBrowser* browser_;
     PositionTechniqueView* positions_;
     TrainingTimeline* timeline_;

@@ -1,6 +1,10 @@
 #include "ui/plots/AttentionHeatmap.h"
 
 #include <QComboBox>
+#include <QDialog>
+#include <QGuiApplication>
+#include <QPushButton>
+#include <QScreen>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QStackedWidget>
@@ -12,11 +16,15 @@
 namespace attnlab::ui {
 namespace {
 
-QSharedPointer<QCPAxisTickerText> tokenTicker(const std::vector<std::string>& tokens)
+// Every stride-th token as a tick label, each elided to maxWidth pixels in `font` ("unbelievab…").
+QSharedPointer<QCPAxisTickerText> tokenTicker(const std::vector<std::string>& tokens, const QFont& font, int maxWidth,
+                                              int stride)
 {
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    for (std::size_t i = 0; i < tokens.size(); ++i)
-        ticker->addTick(static_cast<double>(i), QString::fromStdString(tokens[i]));
+    const QFontMetrics metrics(font);
+    for (std::size_t i = 0; i < tokens.size(); i += static_cast<std::size_t>(std::max(1, stride)))
+        ticker->addTick(static_cast<double>(i),
+                        metrics.elidedText(QString::fromStdString(tokens[i]), Qt::ElideRight, maxWidth));
     return ticker;
 }
 
@@ -30,14 +38,21 @@ AttentionHeatmap::AttentionHeatmap(QWidget* parent) : QWidget(parent)
     mapSelector_ = new QComboBox(this);
     mapSelector_->setObjectName(QStringLiteral("attentionMapSelector"));
     mapSelector_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    enlargeButton_ = new QPushButton(tr("Enlarge"), this);
+    enlargeButton_->setObjectName(QStringLiteral("attentionEnlargeButton"));
+    enlargeButton_->setToolTip(tr("This map in a window of its own, with every token's label (or double-click the map)"));
+    enlargeButton_->setEnabled(false);
+    connect(enlargeButton_, &QPushButton::clicked, this, [this] { enlarge(); });
     auto* header = new QHBoxLayout;
     header->addWidget(mapLabel_);
     header->addWidget(mapSelector_);
     header->addStretch(1);
+    header->addWidget(enlargeButton_);
 
     plot_ = new QCustomPlot(this);
     plot_->setObjectName(QStringLiteral("attentionPlot"));
     plot_->setMinimumSize(320, 300);
+    connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this](QMouseEvent*) { enlarge(); });
     title_ = new QCPTextElement(plot_, tr("Attention"), QFont(font().family(), 11, QFont::Bold));
     plot_->plotLayout()->insertRow(0);
     plot_->plotLayout()->addElement(0, 0, title_);
@@ -47,7 +62,6 @@ AttentionHeatmap::AttentionHeatmap(QWidget* parent) : QWidget(parent)
     keys->setLabel(tr("key (attended token)"));
     queries->setLabel(tr("query"));
     queries->setRangeReversed(true); // first token at the top, as the sentence is read
-    keys->setTickLabelRotation(60);
     for (QCPAxis* axis : {keys, queries}) {
         axis->grid()->setVisible(false);
         axis->setSubTicks(false);
@@ -99,6 +113,7 @@ void AttentionHeatmap::showPlaceholder(const QString& text)
 {
     snapshot_.reset();
     views_.clear();
+    enlargeButton_->setEnabled(false);
     {
         const QSignalBlocker blocker(mapSelector_);
         mapSelector_->clear();
@@ -122,6 +137,7 @@ void AttentionHeatmap::setSnapshot(const AttentionSnapshot& snapshot)
     // Keep the view the user is looking at across evaluations.
     const QString previous = mapSelector_->currentText();
     snapshot_ = snapshot;
+    enlargeButton_->setEnabled(true);
     views_.clear();
     const bool severalMaps = snapshot.maps.size() > 1;
     // A window's "tokens" are time steps: every axis and title says so.
@@ -217,8 +233,7 @@ void AttentionHeatmap::showMap(int index)
         return;
     const View& view = views_[static_cast<std::size_t>(index)];
     const int rows = static_cast<int>(view.rows.size()), columns = static_cast<int>(view.columns.size());
-    plot_->xAxis->setTicker(tokenTicker(view.columns));
-    plot_->yAxis->setTicker(tokenTicker(view.rows));
+    fitTokenLabels(view);
     plot_->xAxis->setLabel(view.xLabel);
     plot_->yAxis->setLabel(view.yLabel);
     QCPColorMapData* data = colorMap_->data();
@@ -279,6 +294,78 @@ int AttentionHeatmap::plotAreaWidth() const
     // labels and the colour scale).
     const int rect = plot_->axisRect()->width();
     return rect > 50 ? rect : std::max(100, plot_->width() - 140);
+}
+
+QWidget* AttentionHeatmap::enlarge()
+{
+    if (!snapshot_)
+        return nullptr;
+    auto* dialog = new QDialog(window());
+    dialog->setObjectName(QStringLiteral("attentionEnlarged"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(tr("Attention — %1").arg(fullTitle_));
+    auto* layout = new QVBoxLayout(dialog);
+    auto* large = new AttentionHeatmap(dialog);
+    large->setObjectName(QStringLiteral("attentionHeatmapEnlarged"));
+    large->enlargeButton_->hide();
+    layout->addWidget(large);
+    const QScreen* screen = QGuiApplication::screenAt(mapToGlobal(rect().center()));
+    const QRect room = (screen ? screen : QGuiApplication::primaryScreen())->availableGeometry();
+    dialog->resize(room.width() * 9 / 10, room.height() * 9 / 10);
+    large->setSnapshot(*snapshot_);
+    large->showView(currentMapIndex());
+    dialog->show();
+    large->setSnapshot(*snapshot_); // laid out at its size now: the labels fitted to the real cells
+    large->showView(currentMapIndex());
+    return dialog;
+}
+
+int AttentionHeatmap::plotAreaHeight() const
+{
+    const int rect = plot_->axisRect()->height();
+    return rect > 50 ? rect : std::max(100, plot_->height() - 140);
+}
+
+// A label is legible when its line fits its cell: across a cell for the queries (rows), and along it for the
+// keys, turned upright where the word is wider than the cell. The font shrinks from the window's down to
+// 7 points to fit; below that every second (third, ...) label is drawn. Long words are elided to 9 average
+// characters, so a 25-token sentence keeps the cells, not the labels, most of the room.
+void AttentionHeatmap::fitTokenLabels(const View& view)
+{
+    const int columns = std::max<int>(1, static_cast<int>(view.columns.size()));
+    const int rows = std::max<int>(1, static_cast<int>(view.rows.size()));
+    TokenLabels fitted;
+    fitted.cellWidth = plotAreaWidth() / columns;
+    fitted.cellHeight = plotAreaHeight() / rows;
+    const auto fit = [&](int room, int* stride) {
+        QFont f = plot_->font();
+        const qreal largest = f.pointSizeF() > 0 ? f.pointSizeF() : 9.0;
+        for (qreal size = largest; size >= 7.0; size -= 0.5) {
+            f.setPointSizeF(size);
+            if (QFontMetrics(f).height() <= room) {
+                *stride = 1;
+                return f;
+            }
+        }
+        f.setPointSizeF(7.0);
+        *stride = std::max(1, (QFontMetrics(f).height() + room - 1) / std::max(1, room));
+        return f;
+    };
+    fitted.queryFont = fit(fitted.cellHeight, &fitted.queryStride);
+    fitted.keyFont = fit(fitted.cellWidth, &fitted.keyStride);
+    const QFontMetrics keyMetrics(fitted.keyFont);
+    const int longest = 9 * keyMetrics.averageCharWidth();
+    int widest = 0;
+    for (const auto& token : view.columns)
+        widest = std::max(widest, std::min(longest, keyMetrics.horizontalAdvance(QString::fromStdString(token))));
+    fitted.keyRotation = widest + 4 <= fitted.cellWidth ? 0.0 : 90.0;
+    plot_->xAxis->setTickLabelFont(fitted.keyFont);
+    plot_->yAxis->setTickLabelFont(fitted.queryFont);
+    plot_->xAxis->setTickLabelRotation(fitted.keyRotation);
+    plot_->xAxis->setTicker(tokenTicker(view.columns, fitted.keyFont, longest, fitted.keyStride));
+    plot_->yAxis->setTicker(
+        tokenTicker(view.rows, fitted.queryFont, 9 * QFontMetrics(fitted.queryFont).averageCharWidth(), fitted.queryStride));
+    tokenLabels_ = fitted;
 }
 
 // The title on one line when it fits, else on two at its dash, each line elided to the plot's width:

@@ -12,6 +12,7 @@ class QCPColorScale;
 class QCPItemText;
 class QCPTextElement;
 class QLabel;
+class QPushButton;
 class QStackedWidget;
 
 namespace attnlab::ui {
@@ -42,6 +43,19 @@ public:
     // A single-row view (pooling weights) also prints each weight on its cell: near-uniform weights all
     // look like the top of the colour scale, and the numbers tell them apart.
     int valueLabelCount() const { return static_cast<int>(valueLabels_.size()); }
+    // How the token labels were fitted to the cells (issue 28: at 1280x720 side by side they overlapped):
+    // the font of each axis's labels, the keys' rotation (0 when every label fits across its cell, else
+    // upright), and every how many tokens a label is drawn (1 unless cells are thinner than a 6-point line).
+    struct TokenLabels {
+        QFont keyFont, queryFont;
+        double keyRotation = 0.0;
+        int keyStride = 1, queryStride = 1;
+        int cellWidth = 0, cellHeight = 0; // pixels
+    };
+    TokenLabels tokenLabels() const { return tokenLabels_; }
+    // The map at the screen's size in a window of its own (the Enlarge button, or a double click on the map):
+    // a small panel thins its labels out, the enlarged map shows every one. Object name attentionEnlarged.
+    QWidget* enlarge();
     // The parts are reached by their object names: attentionMapSelector, attentionPlot, attentionColorMap.
 
 protected:
@@ -51,6 +65,7 @@ private:
     void showMap(int index);
     void fitTitle();
     int plotAreaWidth() const; // pixels across the cells
+    int plotAreaHeight() const;
     // One drawable matrix: rows on y (top first), columns on x.
     struct View {
         QString name, title, xLabel, yLabel;
@@ -58,8 +73,12 @@ private:
         std::vector<float> values; // rows x columns, row-major
     };
     std::vector<View> views_;
+    // Fits the token labels to the cells: font size, rotation, elision and stride (tokenLabels()).
+    void fitTokenLabels(const View& view);
+    TokenLabels tokenLabels_;
 
     QComboBox* mapSelector_;
+    QPushButton* enlargeButton_;
     QLabel* mapLabel_;
     QStackedWidget* stack_;
     QLabel* placeholder_;

@@ -58,6 +58,15 @@ void LiveComparisonPlot::clear()
     rescale();
 }
 
+void LiveComparisonPlot::clearMetrics(int index)
+{
+    if (index < 0 || index >= runCount())
+        return;
+    const Run& run = runs_[static_cast<std::size_t>(index)];
+    for (QCPGraph* graph : {run.trainLoss, run.devMetric, run.testMetric})
+        graph->data()->clear();
+}
+
 void LiveComparisonPlot::setTitle(const QString& title)
 {
     title_->setText(title);

@@ -27,6 +27,7 @@ public:
     // (runs of a comparison add their plans one by one; clear() starts again).
     void setPlannedSteps(int steps);
     void addMetrics(int index, const std::vector<MetricPoint>& points);
+    void clearMetrics(int index); // run `index` without points (a replay draws them again up to its step)
     QString metricName() const { return metric_; } // "accuracy" or "rmse"
 
 private:

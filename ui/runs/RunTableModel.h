@@ -1,6 +1,6 @@
 #pragma once
 #include "core/results/RunSummary.h"
-#include "core/store/RunRecord.h"
+#include "core/results/RunRecord.h"
 
 #include "ui/runs/RunFilterQuery.h"
 

@@ -1,5 +1,6 @@
 #include "ui/setup/DataSection.h"
 
+#include "core/data/DataLocator.h"
 #include "core/data/DatasetCatalog.h"
 #include "core/data/WordEmbeddings.h"
 #include "ui/setup/DatasetStatisticsCache.h"
@@ -290,7 +291,7 @@ void DataSection::showCoverage()
             const LoadedDataset data = DatasetCatalog::loadAny(c.dataset, c.datasetOptions());
             if (data.regression)
                 return tr("Word vectors apply to text datasets only; this one is a time series.");
-            const auto vectors = WordEmbeddings::load(c.embeddingsFile());
+            const auto vectors = WordEmbeddings::load(DataLocator::locateFile(c.embeddingsPath, c.dataDir));
             const auto coverage = vectors.coverage({&data.text.train, &data.text.dev, &data.text.test});
             return tr("Covers %1% of the word types and %2% of the tokens (%3-d vectors)")
                 .arg(100.0 * coverage.typeRate(), 0, 'f', 1)

@@ -1,5 +1,5 @@
 #pragma once
-#include "core/training/CancelToken.h"
+#include "core/platform/CancelToken.h"
 
 #include <QDialog>
 #include <QElapsedTimer>

@@ -4,7 +4,7 @@
 #include "core/config/Registry.h"
 #include "core/config/TeachingScenario.h"
 #include "core/config/TrainPreset.h"
-#include "core/store/RunRecord.h"
+#include "core/results/RunRecord.h"
 
 #include <QComboBox>
 #include <QFileInfo>

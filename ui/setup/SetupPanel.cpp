@@ -27,6 +27,7 @@
 #include <exception>
 #include <stdexcept>
 #include <utility>
+#include <tuple>
 #include <vector>
 
 namespace attnlab::ui {
@@ -268,6 +269,43 @@ QWidget* SetupPanel::buildComputeBox()
         advancedRows_.insert(r.field, r.advanced);
     }
     return box;
+}
+
+QString SetupPanel::inFieldTerms(const std::string& problem)
+{
+    const auto colon = problem.find(':');
+    const QString text = QString::fromStdString(problem);
+    if (colon == std::string::npos)
+        return text;
+    const std::string key = problem.substr(0, colon);
+    // The configuration keys the form sets, with the label of the row that sets each.
+    const std::vector<std::tuple<const char*, QString, QWidget*>> fields = {
+        {"position", tr("Position"), position_},       {"rpr_clip", tr("RPR clip k"), rprClip_},
+        {"d_model", tr("d_model"), dModel_},            {"layers", tr("Layers"), layers_},
+        {"heads", tr("Heads"), heads_},                 {"activation", tr("Activation"), activation_},
+        {"pooling", tr("Pooling"), pooling_},           {"dropout_keep", tr("Dropout keep"), dropoutKeep_},
+        {"max_length", tr("Max length"), maxLength_},   {"ffn_hidden", tr("FFN size"), ffnHidden_},
+        {"ff_hidden", tr("Dense size"), ffHidden_},     {"filters", tr("Filters"), filters_},
+        {"optimizer", tr("Optimizer"), optimizer_},     {"learning_rate", tr("Learning rate"), learningRate_},
+        {"momentum", tr("Momentum"), momentum_},         {"lr_schedule", tr("Schedule"), schedule_},
+        {"lr_decay_every", tr("Decay every"), decayEvery_}, {"lr_decay_gamma", tr("Decay factor"), decayGamma_},
+        {"warmup_steps", tr("Warm-up steps"), warmup_}, {"l2", tr("L2 (eq. 4.1)"), l2_},
+        {"weight_decay", tr("Weight decay"), weightDecay_}, {"clip_norm", tr("Clip gradients"), clipNorm_},
+        {"steps", tr("Steps"), steps_},                 {"epochs", tr("Epochs"), epochs_},
+        {"patience", tr("Patience"), patience_},        {"sampling", tr("Batches"), sampling_},
+        {"batch_size", tr("Batch size"), batchSize_},   {"eval_every", tr("Eval every"), evalEvery_},
+        {"log_every", tr("Log every"), logEvery_},      {"device", tr("Device"), device_},
+        {"threads", tr("Threads"), threads_},           {"amp", tr("Precision"), amp_},
+        {"tf32", tr("TF32"), tf32_},                    {"deterministic", tr("Reproducible"), deterministic_},
+    };
+    for (const auto& [name, label, widget] : fields) {
+        if (key != name)
+            continue;
+        if (widget && widget->isEnabled() && widget->isVisible())
+            widget->setFocus(Qt::OtherFocusReason);
+        return label + text.mid(static_cast<int>(colon));
+    }
+    return text;
 }
 
 void SetupPanel::watch(QWidget* widget)

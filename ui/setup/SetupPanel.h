@@ -29,6 +29,9 @@ public:
     ~SetupPanel() override;
 
     TrainConfig config() const;
+    // An engine message that starts with a configuration key ("learning_rate: must be ...") in the form's
+    // words: the field's label ("Learning rate: must be ..."); the field gets the focus. Unknown keys as given.
+    QString inFieldTerms(const std::string& problem);
     void setConfig(const TrainConfig& config);
     int repeats() const; // runs of this configuration, seeds seed .. seed + repeats - 1
     void setRepeats(int repeats);

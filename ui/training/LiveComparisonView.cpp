@@ -1,10 +1,12 @@
 #include "ui/training/LiveComparisonView.h"
 
 #include "core/config/Registry.h"
+#include "core/store/RunStore.h"
 #include "ui/analysis/PlotExporter.h"
 #include "ui/analysis/RunPalette.h"
 #include "ui/plots/AttentionHeatmap.h"
 #include "ui/plots/LiveComparisonPlot.h"
+#include "ui/training/ComparisonReplay.h"
 #include "ui/training/ComparisonResultsModel.h"
 #include "ui/training/TrainingQueue.h"
 
@@ -47,7 +49,7 @@ QString swatchStyle(const QColor& colour)
 } // namespace
 
 LiveComparisonView::LiveComparisonView(const QString& dbPath, QWidget* parent)
-    : QWidget(parent), queue_(new TrainingQueue(dbPath, this))
+    : QWidget(parent), queue_(new TrainingQueue(dbPath, this)), dbPath_(dbPath), replay_(new ComparisonReplay(this))
 {
     setObjectName(QStringLiteral("liveComparisonView"));
 
@@ -110,7 +112,17 @@ LiveComparisonView::LiveComparisonView(const QString& dbPath, QWidget* parent)
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(header);
+    layout->addWidget(replay_);
     layout->addWidget(vertical, 1);
+    connect(replay_, &ComparisonReplay::frame, this,
+            [this](int, const std::vector<std::vector<MetricPoint>>& metrics, const std::vector<const AttentionSnapshot*>& maps) {
+                for (std::size_t i = 0; i < metrics.size() && i < entries_.size(); ++i) {
+                    plot_->clearMetrics(static_cast<int>(i));
+                    plot_->addMetrics(static_cast<int>(i), metrics[i]);
+                    if (maps[i])
+                        entries_[i].heatmap->setSnapshot(*maps[i]);
+                }
+            });
 
     connect(stopAll_, &QPushButton::clicked, this, &LiveComparisonView::stopAll);
     connect(export_, &QPushButton::clicked, this, &LiveComparisonView::onExportClicked);
@@ -164,6 +176,14 @@ LiveComparisonView::LiveComparisonView(const QString& dbPath, QWidget* parent)
     connect(queue_, &TrainingQueue::allFinished, this, [this] {
         stopAll_->setEnabled(false);
         updateThreadsLabel();
+        std::vector<qint64> runIds; // in the view's order; a run that never reached the store plays as empty
+        for (int i = 0; i < queue_->count(); ++i)
+            runIds.push_back(queue_->entry(i).runId);
+        try {
+            replay_->load(RunStore(dbPath_.toStdString()), runIds);
+        } catch (const std::exception&) {
+            replay_->clear(); // the store is unreadable now: nothing to replay, the live results stay
+        }
         emit allFinished();
     });
 }
@@ -176,6 +196,7 @@ LiveComparisonView::~LiveComparisonView()
 
 void LiveComparisonView::reset()
 {
+    replay_->clear();
     for (auto& e : entries_)
         delete e.panel;
     entries_.clear();

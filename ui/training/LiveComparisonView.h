@@ -15,6 +15,7 @@ class QTableView;
 namespace attnlab::ui {
 
 class AttentionHeatmap;
+class ComparisonReplay;
 class ComparisonResultsModel;
 class LiveComparisonPlot;
 class TrainingQueue;
@@ -26,7 +27,8 @@ class TrainingQueue;
 // a Stop button; a result strip fills as runs end. Every run is a normal run in the store, tagged
 // compare:<id>. Parts by object name: compareInfoLabel, threadsLabel, stopAllButton, exportPlotButton,
 // liveComparisonPlot, compareResultsTable, and per run i: compareEntry<i>, entryTitle<i>, entryStatus<i>,
-// entryStop<i>, entryHeatmap<i>, entryExpected<i> (a lesson on real data: what RESULTS.md measured).
+// entryStop<i>, entryHeatmap<i>, entryExpected<i> (a lesson on real data: what RESULTS.md measured). When all
+// have ended, a replay bar plays them back in step at a pace a class can follow (comparisonReplay).
 class LiveComparisonView : public QWidget {
     Q_OBJECT
 public:
@@ -60,6 +62,9 @@ public:
     QString comparisonTag() const; // "compare:<id>" of the comparison shown
     // Saves the curves as PNG, SVG or PDF (by extension); "" when written, else what went wrong.
     QString exportPlot(const QString& path, int width = 1920, int height = 1200, int dpi = 192);
+    // Once every run has ended: their stored curves and attention played back in step (ComparisonReplay,
+    // object name comparisonReplay); hidden while runs train.
+    ComparisonReplay* replay() const { return replay_; }
 
 signals:
     void runStored(qint64 runId); // a compared run ended and is in the store
@@ -84,6 +89,8 @@ private:
     void onExportClicked();
 
     TrainingQueue* queue_;
+    QString dbPath_;
+    ComparisonReplay* replay_;
     QLabel* info_;
     QLabel* threads_;
     QPushButton* stopAll_;

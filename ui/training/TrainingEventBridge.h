@@ -1,6 +1,6 @@
 #pragma once
 #include "core/store/StoreObserver.h"
-#include "core/training/TrainingObserver.h"
+#include "core/results/TrainingObserver.h"
 #include "ui/training/CoreMetaTypes.h"
 
 #include <QMutex>

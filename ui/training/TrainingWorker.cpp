@@ -3,7 +3,7 @@
 #include "core/data/DatasetCatalog.h"
 #include "core/store/RunStore.h"
 #include "core/store/StoreObserver.h"
-#include "core/training/CompositeObserver.h"
+#include "core/results/CompositeObserver.h"
 #include "core/training/Trainer.h"
 #include "ui/training/TrainingEventBridge.h"
 

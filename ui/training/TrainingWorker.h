@@ -1,6 +1,6 @@
 #pragma once
 #include "core/config/TrainConfig.h"
-#include "core/training/CancelToken.h"
+#include "core/platform/CancelToken.h"
 #include "ui/training/CoreMetaTypes.h"
 
 #include <QObject>

@@ -1,6 +1,6 @@
 #pragma once
 #include "core/data/install/DatasetManifest.h"
-#include "core/training/CancelToken.h"
+#include "core/platform/CancelToken.h"
 
 #include <cstdint>
 #include <functional>

@@ -1,7 +1,7 @@
 #pragma once
 // PRIVATE engine header: includes LibTorch.
 #include "core/config/TrainConfig.h"
-#include "core/store/RunRecord.h"
+#include "core/results/RunRecord.h"
 
 #include <torch/torch.h>
 

@@ -3,8 +3,8 @@
 #include "core/config/TrainConfig.h"
 #include "core/nn/training/TrainingTask.h"
 #include "core/results/RunStatus.h"
-#include "core/training/CancelToken.h"
-#include "core/training/TrainingObserver.h"
+#include "core/platform/CancelToken.h"
+#include "core/results/TrainingObserver.h"
 
 #include <functional>
 #include <optional>

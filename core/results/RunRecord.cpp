@@ -1,4 +1,4 @@
-#include "core/store/RunRecord.h"
+#include "core/results/RunRecord.h"
 
 namespace attnlab {
 

@@ -1,5 +1,5 @@
 #pragma once
-#include "core/training/TrainingObserver.h"
+#include "core/results/TrainingObserver.h"
 
 #include <vector>
 

@@ -2,9 +2,9 @@
 #include "core/results/AttentionSnapshot.h"
 #include "core/results/MetricPoint.h"
 #include "core/results/RunSummary.h"
-#include "core/store/RunRecord.h"
-#include "core/training/ProgressEvent.h"
-#include "core/training/RunInfo.h"
+#include "core/results/RunRecord.h"
+#include "core/results/ProgressEvent.h"
+#include "core/results/RunInfo.h"
 
 namespace attnlab {
 
