@@ -537,7 +537,9 @@ Qt::Orientation ExplorerView::panelsOrientation() const
 void ExplorerView::resizeEvent(QResizeEvent* event)
 {
     QWidget::resizeEvent(event);
-    const Qt::Orientation wanted = width() >= 2 * height() ? Qt::Horizontal : Qt::Vertical;
+    // Stacked, the maps (a 300 px plot at least) and the lower panels (180 px) need about 720 px with the
+    // input rows above them: less than that, or a view much wider than tall, and they go side by side.
+    const Qt::Orientation wanted = height() < 720 || width() >= 2 * height() ? Qt::Horizontal : Qt::Vertical;
     if (panels_->orientation() != wanted)
         panels_->setOrientation(wanted);
 }
