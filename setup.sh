@@ -30,8 +30,10 @@ fi
 if [ "$mode" = test ]; then
   packages+=(dpkg-dev file desktop-file-utils appstream)
 fi
+# qt6-svg-dev, not its virtual name libqt6svg6-dev: dpkg-query never sees a virtual package installed, so every
+# run went to apt-get update for it (each CI log began "== installing: libqt6svg6-dev").
 if [ "$gui" = ON ]; then
-  packages+=(qt6-base-dev-tools libgl-dev libqcustomplot-dev libqcustomplot2.1-qt6 libqt6svg6-dev fonts-dejavu-core
+  packages+=(qt6-base-dev-tools libgl-dev libqcustomplot-dev libqcustomplot2.1-qt6 qt6-svg-dev fonts-dejavu-core
              poppler-utils) # poppler-utils: pdftoppm, with which the compare view's test renders its PDF
 fi
 missing=()

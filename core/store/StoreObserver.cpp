@@ -126,6 +126,7 @@ void StoreObserver::writerLoop()
     std::unique_lock lock(mutex_);
     auto deadline = Clock::now() + std::chrono::seconds(1);
     std::optional<Clock::time_point> lockedSince; // the file has been locked by another process since then
+    bool endRetried = false; // the run's end, taken with a write that failed, was queued again once
     for (;;) {
         wake_.wait_until(lock, deadline, [&] { return urgent_ || stopping_; });
         // Take the whole queue; whatever arrives from now on is stored within a second of now.
@@ -202,6 +203,14 @@ void StoreObserver::writerLoop()
             if (!error_) {
                 error_ = error;
                 writeFailed_ = true;
+            }
+            // The run's end came in the batch whose write failed (a disk full at the last rows): it goes round
+            // once more on its own, as dropping mode writes only the end, so the run is stored as failed with
+            // its reason instead of being left running (found one time in three on a full tmpfs).
+            if (finished && !endRetried) {
+                endRetried = true;
+                finished_ = finished;
+                continue;
             }
         }
         storedCount_ = taken;
