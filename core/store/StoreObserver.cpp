@@ -31,6 +31,7 @@ void StoreObserver::onStarted(const RunInfo& info)
         runId_ = id;
         dropping_ = false;
         restored_ = false;
+        reserve_.take(store_.path());
     }
     if (!writer_.joinable())
         writer_ = std::thread(&StoreObserver::writerLoop, this);
@@ -149,6 +150,7 @@ void StoreObserver::writerLoop()
         // What is written leaves the vectors, so after an error they hold exactly what is not stored.
         std::exception_ptr error;
         bool locked = false;
+        bool endWritten = false;
         if (dropping) { // after a failed write only the run's end is written: the failure and its reason
             metrics.clear();
             attention.clear();
@@ -173,6 +175,7 @@ void StoreObserver::writerLoop()
                 }
                 store_.finishRun(runId, summary);
                 finished.reset();
+                endWritten = true;
                 if (store_.restoreIfDeleted()) // deleted at the very end: the finished row goes back too
                     restored_ = true;
             }
@@ -200,6 +203,7 @@ void StoreObserver::writerLoop()
         }
         if (error) {
             dropping_ = true;
+            reserve_.release(); // the room kept for this: the run's end is written next
             if (!error_) {
                 error_ = error;
                 writeFailed_ = true;
@@ -213,6 +217,8 @@ void StoreObserver::writerLoop()
                 continue;
             }
         }
+        if (endWritten)
+            reserve_.release(); // the run is whole in the store: the room goes back to the disk
         storedCount_ = taken;
         stored_.notify_all();
         if (stopping && queuedCount_ == storedCount_)

@@ -1,4 +1,5 @@
 #pragma once
+#include "core/store/DiskReserve.h"
 #include "core/store/RunStore.h"
 #include "core/results/TrainingObserver.h"
 
@@ -25,7 +26,8 @@ namespace attnlab {
 // rather than training on with nothing stored. A file locked by another process is waited for instead:
 // the rows stay queued and are written when the lock goes (for up to kLockedRetrySeconds, then it fails
 // too). A file deleted during the run is written back from the open connection (RunStore::restoreIfDeleted),
-// and the run's message says so.
+// and the run's message says so. While a run writes, DiskReserve keeps room beside the file, given back at
+// the first failed write, so a disk that filled up still takes the run's end.
 class StoreObserver : public TrainingObserver {
 public:
     static constexpr int kLockedRetrySeconds = 60;
@@ -72,6 +74,7 @@ private:
     std::exception_ptr error_; // a failed write, reported by the next event or flush()
     std::atomic<bool> writeFailed_{false}; // error_ is set: read without the mutex on every event
     bool dropping_ = false; // a write of this run failed: only its end (failed, with the reason) is written
+    DiskReserve reserve_;   // room for the run's end on a full disk (mutex_)
     bool restored_ = false; // the file was deleted during the run and written back (writer thread only)
     std::thread writer_;
 };

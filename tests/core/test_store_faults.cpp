@@ -2,6 +2,7 @@
 // file-size limit on the child process), the file read-only, the file deleted while the run writes, and
 // the file locked by another process for longer than the busy timeout. Each time: a clear one-line
 // message naming the file, an intact database, and the runs stored before untouched.
+#include "core/store/DiskReserve.h"
 #include "core/store/RunStore.h"
 #include "tests/support/CliProcess.h"
 #include "tests/support/RawSqlite.h"
@@ -18,6 +19,7 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <linux/capability.h>
@@ -136,6 +138,32 @@ void expectContiguousLosses(const RunStore& store, std::int64_t runId)
 class TestStoreFaults : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // The room a run keeps beside its database for its end: real blocks (a sparse file would free nothing),
+    // gone when released or when its holder goes, and nothing for an in-memory store.
+    void theReserveIsRealRoomGivenBack()
+    {
+        QTemporaryDir dir;
+        const std::string db = dir.filePath("runs.sqlite").toStdString();
+        const std::string file = db + "-reserve";
+        {
+            DiskReserve reserve;
+            reserve.take(db);
+            QVERIFY(reserve.held());
+            struct stat info {};
+            QCOMPARE(::stat(file.c_str(), &info), 0);
+            QCOMPARE(std::int64_t(info.st_size), DiskReserve::kBytes);
+            QVERIFY2(std::int64_t(info.st_blocks) * 512 >= DiskReserve::kBytes, "the blocks are allocated");
+            reserve.release();
+            QVERIFY(!QFile::exists(QString::fromStdString(file)));
+            reserve.release(); // twice is harmless
+            reserve.take(db);
+        }
+        QVERIFY2(!QFile::exists(QString::fromStdString(file)), "given back by the destructor");
+        DiskReserve memory;
+        memory.take(":memory:");
+        QVERIFY(!memory.held());
+    }
+
     // RLIMIT_FSIZE set in the child before exec, SIGXFSZ ignored: a write past 256 KiB fails with EFBIG, as
     // a full disk fails with ENOSPC. The run stops at its next step (it used to train on to its end with
     // nothing stored) and ends as failed with a message that says the limit was hit.
@@ -224,6 +252,7 @@ private Q_SLOTS:
             return;
         QVERIFY2(QString::fromStdString(run.message).contains("the disk is full"), run.message.c_str());
         QVERIFY(run.steps > 0);
+        QVERIFY2(!QFile::exists(db + "-reserve"), "the room kept for the run's end was given back");
         qInfo("stopped at step %d; message: %s", run.steps, run.message.c_str());
     }
 
