@@ -1,6 +1,7 @@
 #include "core/training/Trainer.h"
 
 #include "core/data/DataLocator.h"
+#include "core/data/OwnDataFiles.h"
 #include "core/data/Vocabulary.h"
 #include "core/data/WordEmbeddings.h"
 #include "core/nn/models/ModelFactory.h"
@@ -195,6 +196,9 @@ RunSummary Trainer::runTask(const Dataset& dataset, TrainingObserver& observer, 
         info.environment = ComputeDevice::environment(deviceName);
         if (!numerics.empty())
             info.environment["numerics"] = numerics;
+        // The user's own files, fingerprinted: a view reading the run's data later knows if they moved or changed.
+        for (auto& [key, sha256] : OwnDataFiles::fingerprints(config_.datasetOptions()))
+            info.environment[key] = sha256;
         applyNumerics(config_, device);
         torch::manual_seed(config_.seed);
 

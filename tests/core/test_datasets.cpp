@@ -5,6 +5,7 @@
 #include "core/data/DataError.h"
 #include "core/data/DatasetCatalog.h"
 #include "core/data/DatasetStatistics.h"
+#include "core/data/OwnDataFiles.h"
 #include "core/data/readers/SstTree.h"
 #include "core/data/readers/SyntheticSentiment.h"
 #include "core/data/TextFile.h"
@@ -59,6 +60,59 @@ void expectDataError(F f, const QString& file, int line, const QString& words)
 class TestDatasets : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // A run's own files, fingerprinted and checked again (issue 28): the sha256 of "abc" is the FIPS 180-2
+    // example's; moved, changed and unrecorded files are told apart, and the problem names file and setting.
+    void ownDataFilesAreFingerprintedAndChecked()
+    {
+        QTemporaryDir dir;
+        const std::string train = dir.filePath("train.tsv").toStdString(), test = dir.filePath("test.tsv").toStdString();
+        for (const auto& path : {train, test}) {
+            QFile f(QString::fromStdString(path));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("abc");
+        }
+        DatasetOptions o;
+        o.trainFile = train;
+        o.testFile = test;
+        const auto files = OwnDataFiles::of(o);
+        QCOMPARE(files.size(), std::size_t(2));
+        QCOMPARE(files[0].key, std::string("train_file"));
+        QCOMPARE(files[1].key, std::string("test_file"));
+        const std::string abc = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+        const auto recorded = OwnDataFiles::fingerprints(o);
+        QCOMPARE(recorded.at("data_sha256.train_file"), abc);
+        QCOMPARE(recorded.size(), std::size_t(2));
+        const std::string environment = "{\"device\":\"cpu\",\"data_sha256.train_file\":\"" + abc + "\"}";
+        QCOMPARE(OwnDataFiles::recorded(environment).size(), std::size_t(1));
+        QVERIFY(OwnDataFiles::recorded("not json").empty());
+
+        auto checks = OwnDataFiles::check(o, recorded);
+        QVERIFY(checks[0].state == OwnDataFiles::State::Unchanged && checks[1].state == OwnDataFiles::State::Unchanged);
+        QVERIFY(OwnDataFiles::problem(checks).empty());
+        QVERIFY(OwnDataFiles::check(o, {})[0].state == OwnDataFiles::State::NotRecorded);
+
+        {
+            QFile f(QString::fromStdString(test));
+            QVERIFY(f.open(QIODevice::Append));
+            f.write("d");
+        }
+        checks = OwnDataFiles::check(o, recorded);
+        QVERIFY(checks[1].state == OwnDataFiles::State::Changed);
+        QVERIFY2(OwnDataFiles::problem(checks).find(test + " (setting test_file) has changed since the run (sha256 ba7816bf8f01") != std::string::npos,
+                 OwnDataFiles::problem(checks).c_str());
+
+        const std::string moved = dir.filePath("elsewhere.tsv").toStdString();
+        QVERIFY(QFile::rename(QString::fromStdString(train), QString::fromStdString(moved)));
+        checks = OwnDataFiles::check(o, recorded);
+        QVERIFY(checks[0].state == OwnDataFiles::State::Missing);
+        QVERIFY2(OwnDataFiles::problem(checks).find(train + " (setting train_file) is no longer there") != std::string::npos,
+                 OwnDataFiles::problem(checks).c_str());
+        QVERIFY(OwnDataFiles::relocate(o, "train_file", moved));
+        QVERIFY(!OwnDataFiles::relocate(o, "dataset", moved));
+        QVERIFY(OwnDataFiles::check(o, recorded)[0].state == OwnDataFiles::State::Unchanged);
+        QVERIFY(OwnDataFiles::of(DatasetOptions{}).empty()); // a built-in dataset has none
+    }
+
     // Issue 28: the catalog is one table of readers. Every dataset the registry lists has one, of its task:
     // a classification id refuses loadSeries and a regression id refuses load, each naming the id; the
     // generated ones load as their task; an id in neither is refused listing the known ones.

@@ -3,6 +3,7 @@
 // thumbnail opening its map, the timeline showing the stored snapshots, runs that cannot be explored
 // saying why, and a time-series run reading as one in every view of the window.
 #include "core/data/DatasetCatalog.h"
+#include "core/data/install/Sha256.h"
 #include "core/store/RunStore.h"
 #include "core/store/StoreObserver.h"
 #include "core/platform/CancelToken.h"
@@ -27,7 +28,10 @@
 #include <QTableWidget>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QScrollArea>
+#include <QSettings>
+#include <QStandardPaths>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QTabWidget>
@@ -80,6 +84,12 @@ bool settle(ExplorerView& view, int timeoutMs = 20000)
 class TestExplorer : public QObject {
     Q_OBJECT
 private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true); // located files are remembered in QSettings: not the user's
+        QSettings().remove(QStringLiteral("locatedDataFiles"));
+    }
+
     void typedSentenceMatchesTheEngine()
     {
         QTemporaryDir dir;
@@ -263,6 +273,67 @@ private slots:
         child<QComboBox>(browser, "browserSplit")->setCurrentIndex(1); // test
         QCOMPARE(browser->confusion(), RunSummary::fromJson(record.summaryJson).testConfusion);
         QVERIFY(browser->shownCount() > 0);
+        QVERIFY(browser->fileProblem().isEmpty());
+        // The run recorded its file's sha256 when it started.
+        const std::string sha = Sha256::ofFile(tsv.fileName().toStdString());
+        QVERIFY2(record.environmentJson.find("\"data_sha256.file\":\"" + sha + "\"") != std::string::npos,
+                 record.environmentJson.c_str());
+
+        auto* locate = child<QPushButton>(browser, "browserLocate");
+        auto* useChanged = child<QPushButton>(browser, "browserUseChanged");
+        auto* summary = child<QLabel>(browser, "browserSummary");
+        const auto reopen = [&] {
+            view.setStore(&store); // forgets the shown run
+            view.setRun(runId);
+            return QTest::qWaitFor([&] { return !view.isBusy() && !browser->isLoading(); }, 60000);
+        };
+        const auto settled = [&] {
+            return QTest::qWaitFor([&] { return !browser->isLoading() && (browser->isLoaded() || !browser->fileProblem().isEmpty()); }, 60000);
+        };
+
+        // Moved since the run: said with the path and the setting, and the file can be located.
+        const QString moved = dir.filePath(QStringLiteral("moved-reviews.tsv"));
+        QVERIFY(QFile::rename(tsv.fileName(), moved));
+        QVERIFY(reopen());
+        QVERIFY(settled());
+        QVERIFY(!browser->isLoaded());
+        QVERIFY2(browser->fileProblem().contains(QStringLiteral("no longer there")) &&
+                     browser->fileProblem().contains(tsv.fileName()) && browser->fileProblem().contains(QStringLiteral("setting file")),
+                 qPrintable(browser->fileProblem()));
+        QVERIFY(summary->text().contains(browser->fileProblem()));
+        QVERIFY(!locate->isHidden());
+        QVERIFY(useChanged->isHidden()); // nothing to list as it is
+        browser->locateFile(QStringLiteral("file"), moved);
+        QVERIFY(settled());
+        QVERIFY2(browser->isLoaded(), qPrintable(summary->text()));
+        child<QComboBox>(browser, "browserSplit")->setCurrentIndex(1);
+        QCOMPARE(browser->confusion(), RunSummary::fromJson(record.summaryJson).testConfusion);
+        QVERIFY2(summary->text().contains(QStringLiteral("located there")), qPrintable(summary->text()));
+        QVERIFY(locate->isHidden());
+
+        // Remembered: opened again, the run reads it from where it was located, with no question.
+        QVERIFY(reopen());
+        QVERIFY(settled());
+        QVERIFY2(browser->isLoaded(), qPrintable(summary->text()));
+
+        // Changed since the run: said with both digests' starts; it can be listed as it is, saying so.
+        {
+            QFile f(moved);
+            QVERIFY(f.open(QIODevice::Append));
+            f.write("an added row of praise\tpos\n");
+        }
+        QVERIFY(reopen());
+        QVERIFY(settled());
+        QVERIFY(!browser->isLoaded());
+        QVERIFY2(browser->fileProblem().contains(QStringLiteral("has changed since the run")) &&
+                     browser->fileProblem().contains(QString::fromStdString(sha.substr(0, 12))),
+                 qPrintable(browser->fileProblem()));
+        QVERIFY(!useChanged->isHidden());
+        QVERIFY(!locate->isHidden());
+        browser->useChangedFile();
+        QVERIFY(settled());
+        QVERIFY2(browser->isLoaded(), qPrintable(summary->text()));
+        QVERIFY2(summary->text().contains(QStringLiteral("as it is now")), qPrintable(summary->text()));
     }
 
     void runsThatCannotBeExploredSayWhy()

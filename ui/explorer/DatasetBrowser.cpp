@@ -1,11 +1,16 @@
 #include "ui/explorer/DatasetBrowser.h"
 
 #include "core/data/DatasetCatalog.h"
+#include "core/data/OwnDataFiles.h"
 #include "core/training/ModelExplainer.h"
 #include "ui/explorer/ExampleFilterProxy.h"
 #include "ui/explorer/ExamplePredictionModel.h"
 
 #include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QPushButton>
+#include <QSettings>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -37,6 +42,14 @@ DatasetBrowser::DatasetBrowser(QWidget* parent) : QWidget(parent)
     summary_ = new QLabel(this);
     summary_->setObjectName(QStringLiteral("browserSummary"));
     summary_->setWordWrap(true);
+    locate_ = new QPushButton(tr("Locate the File…"), this);
+    locate_->setObjectName(QStringLiteral("browserLocate"));
+    locate_->setToolTip(tr("Choose where the run's data file is now; a file with other contents is said to differ"));
+    locate_->setVisible(false);
+    useChanged_ = new QPushButton(tr("List It as It Is"), this);
+    useChanged_->setObjectName(QStringLiteral("browserUseChanged"));
+    useChanged_->setToolTip(tr("List the file's examples as they are now: not the ones the run was tested on"));
+    useChanged_->setVisible(false);
 
     model_ = new ExamplePredictionModel(this);
     proxy_ = new ExampleFilterProxy(this);
@@ -76,7 +89,11 @@ DatasetBrowser::DatasetBrowser(QWidget* parent) : QWidget(parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(controls);
-    layout->addWidget(summary_);
+    auto* summaryRow = new QHBoxLayout;
+    summaryRow->addWidget(summary_, 1);
+    summaryRow->addWidget(locate_);
+    summaryRow->addWidget(useChanged_);
+    layout->addLayout(summaryRow);
     layout->addWidget(split, 1);
 
     loading_ = new QFutureWatcher<std::shared_ptr<Result>>(this);
@@ -86,6 +103,15 @@ DatasetBrowser::DatasetBrowser(QWidget* parent) : QWidget(parent)
             return;
         if (!result->error.isEmpty()) {
             clear(result->error);
+            return;
+        }
+        if (!result->fileProblem.isEmpty()) {
+            clear(tr("Cannot list the run's examples: %1.").arg(result->fileProblem));
+            fileProblem_ = result->fileProblem;
+            problemKey_ = result->problemKey;
+            problemSha256_ = result->problemSha256;
+            locate_->setVisible(true);
+            useChanged_->setVisible(result->problemIsChange);
             return;
         }
         data_ = *result;
@@ -99,6 +125,21 @@ DatasetBrowser::DatasetBrowser(QWidget* parent) : QWidget(parent)
         }
         showSplit();
     });
+    connect(locate_, &QPushButton::clicked, this, [this] {
+        const QString start = QFileInfo(QString::fromStdString(
+                                            [&] {
+                                                for (const auto& f : OwnDataFiles::of(options_))
+                                                    if (QString::fromStdString(f.key) == problemKey_)
+                                                        return f.path;
+                                                return std::string();
+                                            }()))
+                                  .absolutePath();
+        const QString path = QFileDialog::getOpenFileName(this, tr("Locate the Run's Data File"), start,
+                                                          tr("CSV/TSV files (*.csv *.tsv *.txt);;All files (*)"));
+        if (!path.isEmpty())
+            locateFile(problemKey_, path);
+    });
+    connect(useChanged_, &QPushButton::clicked, this, &DatasetBrowser::useChangedFile);
     connect(split_, &QComboBox::currentIndexChanged, this, &DatasetBrowser::showSplit);
     connect(show_, &QComboBox::currentIndexChanged, this, [this](int mode) {
         proxy_->setMisclassifiedOnly(mode == 1);
@@ -128,13 +169,48 @@ DatasetBrowser::~DatasetBrowser()
     loading_->waitForFinished();
 }
 
-void DatasetBrowser::setExplainer(std::shared_ptr<const ModelExplainer> explainer)
+void DatasetBrowser::setExplainer(std::shared_ptr<const ModelExplainer> explainer, const std::string& environmentJson)
 {
     clear(explainer ? tr("Reading the dataset and predicting every example…")
                     : tr("The dataset browser needs the run's saved weights (see above)."));
     explainer_ = std::move(explainer);
+    recorded_ = OwnDataFiles::recorded(environmentJson);
+    acceptChanged_ = false;
+    if (explainer_) {
+        // Every data setting the run was trained with, as the window's worker read them: the user's own
+        // file, its columns and delimiter too (the hand-picked subset here lost them, issue 28).
+        options_ = explainer_->config().datasetOptions();
+        // A file located before for this run's contents is read from there while the old place is empty.
+        const QSettings settings;
+        for (const auto& f : OwnDataFiles::of(options_)) {
+            const auto sha = recorded_.find(OwnDataFiles::environmentKey(f.key));
+            if (sha == recorded_.end() || QFileInfo::exists(QString::fromStdString(f.path)))
+                continue;
+            const QString located = settings.value(QStringLiteral("locatedDataFiles/") + QString::fromStdString(sha->second)).toString();
+            if (!located.isEmpty() && QFileInfo::exists(located))
+                OwnDataFiles::relocate(options_, f.key, located.toStdString());
+        }
+    }
     if (explainer_ && isVisible())
         load();
+}
+
+void DatasetBrowser::locateFile(const QString& key, const QString& path)
+{
+    if (!explainer_ || !OwnDataFiles::relocate(options_, key.toStdString(), path.toStdString()))
+        return;
+    acceptChanged_ = false;
+    clear(tr("Reading the dataset and predicting every example…"));
+    load();
+}
+
+void DatasetBrowser::useChangedFile()
+{
+    if (!explainer_)
+        return;
+    acceptChanged_ = true;
+    clear(tr("Reading the dataset and predicting every example…"));
+    load();
 }
 
 void DatasetBrowser::clear(const QString& why)
@@ -146,6 +222,9 @@ void DatasetBrowser::clear(const QString& why)
     confusion_->setRowCount(0);
     confusion_->setColumnCount(0);
     summary_->setText(why);
+    fileProblem_.clear();
+    locate_->setVisible(false);
+    useChanged_->setVisible(false);
 }
 
 bool DatasetBrowser::isLoading() const
@@ -183,14 +262,38 @@ void DatasetBrowser::showEvent(QShowEvent* event)
 void DatasetBrowser::load()
 {
     auto explainer = explainer_;
+    const DatasetOptions options = options_;
+    const auto recorded = recorded_;
+    const bool acceptChanged = acceptChanged_;
+    const DatasetOptions original = explainer->config().datasetOptions();
     summary_->setText(tr("Reading the dataset and predicting every example…"));
-    loading_->setFuture(QtConcurrent::run([explainer] {
+    loading_->setFuture(QtConcurrent::run([explainer, options, original, recorded, acceptChanged] {
         auto result = std::make_shared<Result>();
         try {
-            const TrainConfig& config = explainer->config();
-            // Every data setting the run was trained with, as the window's worker read them: the user's own
-            // file, its columns and delimiter too (the hand-picked subset here lost them, issue 28).
-            const TextDataset data = DatasetCatalog::load(config.dataset, config.datasetOptions());
+            // The user's own files first: are they still the run's? (hashing reads them, so off the UI thread)
+            const auto checks = OwnDataFiles::check(options, recorded);
+            for (const auto& c : checks) {
+                const bool changed = c.state == OwnDataFiles::State::Changed;
+                if (c.state == OwnDataFiles::State::Missing || (changed && !acceptChanged)) {
+                    result->fileProblem = QString::fromStdString(OwnDataFiles::problem({c}));
+                    result->problemKey = QString::fromStdString(c.key);
+                    result->problemSha256 = QString::fromStdString(c.recordedSha256);
+                    result->problemIsChange = changed;
+                    return result;
+                }
+                if (changed)
+                    result->note = tr("Listed from %1 as it is now: it has changed since the run, so these are not "
+                                      "the examples the run was tested on. ").arg(QString::fromStdString(c.path));
+            }
+            const auto originals = OwnDataFiles::of(original);
+            for (std::size_t i = 0; i < checks.size() && i < originals.size(); ++i)
+                if (checks[i].path != originals[i].path && checks[i].state == OwnDataFiles::State::Unchanged) {
+                    result->note += tr("Read from %1, the run's file (same sha256) located there. ")
+                                        .arg(QString::fromStdString(checks[i].path));
+                    QSettings().setValue(QStringLiteral("locatedDataFiles/") + QString::fromStdString(checks[i].recordedSha256),
+                                         QString::fromStdString(checks[i].path));
+                }
+            const TextDataset data = DatasetCatalog::load(explainer->config().dataset, options);
             if (data.classNames != explainer->classNames())
                 throw std::runtime_error("the dataset's classes are not the ones the model was trained on");
             result->dev = {data.dev, explainer->predict(data.dev)};
@@ -250,7 +353,7 @@ void DatasetBrowser::updateSummary()
     QString cell;
     if (proxy_->predicted() >= 0)
         cell = tr(" · gold %1, predicted %2").arg(data_.classes.value(proxy_->gold()), data_.classes.value(proxy_->predicted()));
-    summary_->setText(tr("%1 of %2 %3 examples shown%4 · accuracy %5%")
+    summary_->setText(data_.note + tr("%1 of %2 %3 examples shown%4 · accuracy %5%")
                           .arg(shownCount())
                           .arg(p.size())
                           .arg(split_->currentText())

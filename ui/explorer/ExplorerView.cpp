@@ -206,7 +206,7 @@ ExplorerView::ExplorerView(QWidget* parent) : QWidget(parent)
             return;
         }
         explainer_ = loaded->explainer;
-        browser_->setExplainer(explainer_);
+        browser_->setExplainer(explainer_, run_.environmentJson);
         positions_->setViews(loaded->positions, tr("This model has no position technique to show (%1).")
                                                     .arg(qs(explainer_->config().model.position)));
         setTypingEnabled(true, QString());
