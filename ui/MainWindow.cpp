@@ -22,6 +22,7 @@
 #include "ui/setup/PresetChooser.h"
 #include "ui/setup/SetupPanel.h"
 #include "ui/training/DeviceLabel.h"
+#include "ui/training/RunReplay.h"
 #include "ui/training/LiveComparisonView.h"
 #include "ui/training/RepeatSeries.h"
 #include "ui/training/RunToolBar.h"
@@ -82,6 +83,7 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
     // The workspace: the training view, and the analyst's views over the run list's selection and the store.
     workspace_ = new Workspace(dbPath_);
     training_ = workspace_->training();
+    trainingReplay_ = workspace_->trainingReplay();
     explorer_ = workspace_->explorer();
     explorerPage_ = workspace_->explorerPage();
     compareArea_ = workspace_->compareArea();
@@ -154,6 +156,11 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
         updateSummaryLine();
     });
     connect(runList_, &RunListPanel::runSelected, this, &MainWindow::showRun);
+    connect(trainingReplay_, &RunReplay::frame, this,
+            [this](int step, const std::vector<std::vector<MetricPoint>>& metrics, const std::vector<const AttentionSnapshot*>& maps) {
+                if (!metrics.empty())
+                    training_->showReplayFrame(step, metrics.front(), maps.front());
+            });
     const auto say = [this](const QString& text) { statusBar()->showMessage(text, 8000); };
     connect(matrix_, &ResultsMatrixView::statusMessage, this, say);
     connect(differences_, &RunDifferencesView::statusMessage, this, say);
@@ -172,6 +179,7 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
         if (!ids.contains(training_->shownRunId()))
             return;
         training_->showNothing();
+        trainingReplay_->clear();
         explorer_->clear(tr("Select a run in the run list to explore its model."));
     });
     // Straight from the bridge: its signals already arrive on this (GUI) thread, coalesced.
@@ -341,6 +349,7 @@ bool MainWindow::openStore(const QString& path)
     worker_->setDbPath(path);
     QSettings().setValue(QStringLiteral("store/path"), path);
     training_->showNothing();
+    trainingReplay_->clear();
     refreshRuns();
     statusBar()->showMessage(tr("Opened %1: %2").arg(path, runsText(runList_->runCount())));
     return true;
@@ -406,6 +415,7 @@ void MainWindow::startRun(TrainConfig config)
     setup_->setTrainingActive(true);
     runBar_->runBegun(config.steps);
     liveConfig_ = config;
+    trainingReplay_->clear();
     training_->beginLive(config.steps, config.evalEvery, runHeadline(0, config.model.model, config.model.position, config.dataset),
                          tr("loading the dataset…"));
     loss_->clear();
@@ -449,9 +459,22 @@ QString MainWindow::runHeadline(qint64 runId, const std::string& model, const st
     return runId > 0 ? tr("Run #%1 · %2").arg(runId).arg(what) : what;
 }
 
+void MainWindow::loadTrainingReplay(qint64 runId)
+{
+    if (!store_ || runId <= 0)
+        return;
+    try {
+        trainingReplay_->load(*store_, {runId});
+    } catch (const std::exception& e) {
+        trainingReplay_->clear(); // the curves shown stay; only the replay is missing
+        statusBar()->showMessage(tr("Cannot read run #%1 for its replay: %2").arg(runId).arg(qs(e.what())), 8000);
+    }
+}
+
 void MainWindow::showRun(qint64 runId)
 {
     if (isTraining() && runId == training_->liveRunId()) {
+        trainingReplay_->clear();
         training_->showLive();
         return;
     }
@@ -474,6 +497,7 @@ void MainWindow::showRun(qint64 runId)
                               qs(RunResult(record->summary()).brief()),
                               record->status == RunStatus::Completed ? plannedSteps : record->steps,
                               store_->metrics(runId), store_->latestAttention(runId), record->steps, evalEvery);
+        loadTrainingReplay(runId);
         details_->setRun(*record, store_->characteristics(runId));
         if (workspace_->currentWidget() == explorerPage_)
             explorer_->setRun(runId);
@@ -541,6 +565,7 @@ void MainWindow::onRunFinished(qint64 runId, const RunSummary& summary)
     const QString text = tr("Run #%1 %2").arg(runId).arg(qs(result.sentence()));
     statusBar()->showMessage(text);
     training_->liveFinished(qs(result.brief()), summary.steps);
+    loadTrainingReplay(runId);
     if (summary.status == RunStatus::Failed || summary.status == RunStatus::Diverged)
         onFailed(tr("Run #%1 %2: %3").arg(runId).arg(qs(toString(summary.status)), qs(summary.message)));
 }

@@ -34,6 +34,7 @@ class CompareView;
 class ExplorerView;
 class LiveComparisonView;
 class PresentationMode;
+class RunReplay;
 class ResultsMatrixView;
 class RunDetailsView;
 class RunDifferencesView;
@@ -106,6 +107,7 @@ private:
     void onFailed(const QString& message);
     void onIdle();
     void startRun(attnlab::TrainConfig config); // one run of the form's configuration (a repeat: seed + i)
+    void loadTrainingReplay(qint64 runId); // a finished run shown in the Training tab
     void updateSummaryLine(); // the designer in one line, shown in presentation mode
     // Window-modal, not blocking; the box's object name lets tests find it.
     void showWarning(const QString& title, const QString& text, const char* objectName = "warningMessage");
@@ -118,6 +120,7 @@ private:
     TrainingWorker* worker_;
     SetupPanel* setup_;
     TrainingView* training_; // the Training tab: curves and attention, live or stored
+    RunReplay* trainingReplay_; // above it: a finished run played back
     RunListPanel* runList_;
     Workspace* workspace_; // Training, Explorer, Compare, Results matrix, Run details, Side by side
     QSplitter* compareArea_;

@@ -6,21 +6,31 @@
 #include "ui/analysis/RunDifferencesView.h"
 #include "ui/explorer/ExplorerView.h"
 #include "ui/training/LiveComparisonView.h"
+#include "ui/training/RunReplay.h"
 #include "ui/training/TrainingView.h"
 
 #include <QScrollArea>
 #include <QSplitter>
+#include <QVBoxLayout>
 
 namespace attnlab::ui {
 
 Workspace::Workspace(const QString& dbPath, QWidget* parent)
-    : QTabWidget(parent), training_(new TrainingView), explorer_(new ExplorerView), explorerPage_(new QScrollArea),
+    : QTabWidget(parent), training_(new TrainingView), trainingReplay_(new RunReplay), explorer_(new ExplorerView), explorerPage_(new QScrollArea),
       compareArea_(new QSplitter(Qt::Vertical)), compareView_(new CompareView), differences_(new RunDifferencesView),
       matrix_(new ResultsMatrixView), details_(new RunDetailsView), live_(new LiveComparisonView(dbPath))
 {
     setObjectName(QStringLiteral("workspaceTabs"));
     setDocumentMode(true);
-    addTab(training_, tr("&Training"));
+    // A stored run plays back at a pace a class can follow (issue 28): the bar shows only when there is one.
+    auto* trainingPage = new QWidget;
+    trainingPage->setObjectName(QStringLiteral("trainingPage"));
+    trainingReplay_->setObjectName(QStringLiteral("trainingReplay"));
+    auto* trainingLayout = new QVBoxLayout(trainingPage);
+    trainingLayout->setContentsMargins(0, 0, 0, 0);
+    trainingLayout->addWidget(trainingReplay_);
+    trainingLayout->addWidget(training_, 1);
+    addTab(trainingPage, tr("&Training"));
     explorerPage_->setObjectName(QStringLiteral("explorerScroll"));
     explorerPage_->setWidget(explorer_);
     explorerPage_->setWidgetResizable(true);

@@ -13,10 +13,11 @@ class LiveComparisonView;
 class ResultsMatrixView;
 class RunDetailsView;
 class RunDifferencesView;
+class RunReplay;
 class TrainingView;
 
 // The window's centre: one tab per view, in the order of View → Ctrl+1..6: Training (the live or selected
-// run), Explorer (the selected run's model; it scrolls below ~630 px of height, a projector's 720 lines
+// run, a finished one with a replay bar above it), Explorer (the selected run's model; it scrolls below ~630 px of height, a projector's 720 lines
 // less the toolbar and the runs dock), Compare (the selection's curves and differences), Results matrix,
 // Run details, Side by side. The window wires them to the run list, the store and the worker.
 class Workspace : public QTabWidget {
@@ -25,6 +26,7 @@ public:
     explicit Workspace(const QString& dbPath, QWidget* parent = nullptr);
 
     TrainingView* training() const { return training_; }
+    RunReplay* trainingReplay() const { return trainingReplay_; } // above the Training tab's plots (trainingReplay)
     ExplorerView* explorer() const { return explorer_; }
     QWidget* explorerPage() const; // the explorer's tab (a scroll area)
     QSplitter* compareArea() const { return compareArea_; }
@@ -36,6 +38,7 @@ public:
 
 private:
     TrainingView* training_;
+    RunReplay* trainingReplay_;
     ExplorerView* explorer_;
     QScrollArea* explorerPage_;
     QSplitter* compareArea_;

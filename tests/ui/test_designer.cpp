@@ -31,6 +31,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QStatusBar>
 #include <QtTest/QtTest>
 #include <qcustomplot.h>
 
@@ -287,7 +288,21 @@ private slots:
         QVERIFY(window.palette().color(QPalette::Window) == Qt::white || window.palette().color(QPalette::Window) == Qt::black);
         const QString shots = QStringLiteral(ATTNLAB_BUILD_DIR "/screenshots");
         QDir().mkpath(shots);
+        // Every permanent status-bar text is whole, at once and at a projector's size (issue 28: they were cut
+        // in the grab just after F11: the larger font, the old layout).
+        const auto statusTextsCut = [&] {
+            QString cut;
+            for (QLabel* label : window.statusBar()->findChildren<QLabel*>())
+                if (label->isVisible() && !label->text().isEmpty() && label->width() < label->sizeHint().width())
+                    cut += QStringLiteral("%1 (%2 px of %3) ").arg(label->text()).arg(label->width()).arg(label->sizeHint().width());
+            return cut;
+        };
+        QVERIFY2(statusTextsCut().isEmpty(), qPrintable(statusTextsCut()));
         window.grab().save(shots + QStringLiteral("/presentation.png"));
+        window.showNormal();
+        window.resize(1280, 720);
+        QVERIFY2(statusTextsCut().isEmpty(), qPrintable(statusTextsCut()));
+        window.grab().save(shots + QStringLiteral("/presentation-1280x720.png"));
         child<QAction>(&window, "presentationAction")->trigger();
         QVERIFY(designer->isVisible());
         QVERIFY(!summary->isVisible());

@@ -13,6 +13,7 @@
 #include "ui/runs/RunTableModel.h"
 #include "ui/setup/DatasetStatisticsCache.h"
 #include "ui/setup/SetupPanel.h"
+#include "ui/training/RunReplay.h"
 #include "ui/training/TrainingWorker.h"
 #include "tests/support/StoreFixtures.h"
 #include "tests/support/WidgetLookup.h"
@@ -390,6 +391,35 @@ void TestGui::trainFromTheWindow()
     QCOMPARE(testAccuracyGraph->dataCount(), 1);
     QVERIFY(!heatmap->isPlaceholderShown());
     QCOMPARE(colorMap->data()->keySize(), n);
+    QCOMPARE(heatmap->snapshot()->step, store.latestAttention(runId)->step);
+
+    // The Training tab's replay (issue 28): a step shows the stored points up to it and the map of the last
+    // evaluation at or before it; played over 2 s it ends where the run did.
+    auto* replay = child<RunReplay>(&window, "trainingReplay");
+    QVERIFY(replay->isVisible());
+    QCOMPARE(replay->lastStep(), steps);
+    const int at = 120;
+    replay->showStep(at);
+    std::size_t lossesUpTo = 0;
+    for (const auto& p : stored)
+        lossesUpTo += p.split == "train" && p.name == "loss" && p.step <= at ? 1 : 0;
+    QVERIFY(lossesUpTo > 0 && lossesUpTo < count(stored, "train", "loss"));
+    QCOMPARE(static_cast<std::size_t>(trainLossGraph->dataCount()), lossesUpTo);
+    int mapStep = 0;
+    for (const int s : store.attentionSteps(runId))
+        if (s <= at)
+            mapStep = std::max(mapStep, s);
+    QVERIFY(mapStep > 0);
+    QCOMPARE(heatmap->snapshot()->step, mapStep);
+    replay->showStep(0);
+    QCOMPARE(trainLossGraph->dataCount(), 0);
+    QVERIFY(heatmap->isPlaceholderShown()); // no evaluation yet at step 0
+    replay->setSeconds(2);
+    replay->play();
+    QVERIFY(replay->isPlaying());
+    QTRY_VERIFY_WITH_TIMEOUT(!replay->isPlaying(), 15000);
+    QCOMPARE(replay->step(), steps);
+    QCOMPARE(static_cast<std::size_t>(trainLossGraph->dataCount()), count(stored, "train", "loss"));
     QCOMPARE(heatmap->snapshot()->step, store.latestAttention(runId)->step);
 
     // A screenshot for the eye (and the README).

@@ -7,7 +7,7 @@
 #include "tests/support/WidgetLookup.h"
 #include "ui/plots/AttentionHeatmap.h"
 #include "ui/plots/LiveComparisonPlot.h"
-#include "ui/training/ComparisonReplay.h"
+#include "ui/training/RunReplay.h"
 #include "ui/training/ComparisonResultsModel.h"
 #include "ui/training/LiveComparisonView.h"
 #include "ui/training/TrainingQueue.h"
@@ -209,7 +209,7 @@ void TestLiveCompare::twoRunsSideBySide()
 
     replay->setSeconds(2);
     replay->showStep(0);
-    QSignalSpy ended(replay, &ui::ComparisonReplay::finished);
+    QSignalSpy ended(replay, &ui::RunReplay::finished);
     QElapsedTimer clock;
     clock.start();
     QTest::mouseClick(child<QPushButton>(replay, "replayButton"), Qt::LeftButton);

@@ -1,5 +1,6 @@
 #include "ui/presentation/PresentationMode.h"
 
+#include <QCoreApplication>
 #include <QMainWindow>
 #include <QSettings>
 #include <qcustomplot.h>
@@ -117,6 +118,9 @@ void PresentationMode::setActive(bool active)
             w->show();
         wasMaximized_ ? window_->showMaximized() : window_->showNormal();
     }
+    // Lay out with the new font now: the status bar kept its old widths until the next event loop pass, so
+    // its texts were cut in what a grab (or a slow projector's first frame) showed.
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
     emit activeChanged(active_);
 }
 

@@ -6,7 +6,7 @@
 #include "ui/analysis/RunPalette.h"
 #include "ui/plots/AttentionHeatmap.h"
 #include "ui/plots/LiveComparisonPlot.h"
-#include "ui/training/ComparisonReplay.h"
+#include "ui/training/RunReplay.h"
 #include "ui/training/ComparisonResultsModel.h"
 #include "ui/training/TrainingQueue.h"
 
@@ -49,7 +49,7 @@ QString swatchStyle(const QColor& colour)
 } // namespace
 
 LiveComparisonView::LiveComparisonView(const QString& dbPath, QWidget* parent)
-    : QWidget(parent), queue_(new TrainingQueue(dbPath, this)), dbPath_(dbPath), replay_(new ComparisonReplay(this))
+    : QWidget(parent), queue_(new TrainingQueue(dbPath, this)), dbPath_(dbPath), replay_(new RunReplay(this))
 {
     setObjectName(QStringLiteral("liveComparisonView"));
 
@@ -114,7 +114,7 @@ LiveComparisonView::LiveComparisonView(const QString& dbPath, QWidget* parent)
     layout->addLayout(header);
     layout->addWidget(replay_);
     layout->addWidget(vertical, 1);
-    connect(replay_, &ComparisonReplay::frame, this,
+    connect(replay_, &RunReplay::frame, this,
             [this](int, const std::vector<std::vector<MetricPoint>>& metrics, const std::vector<const AttentionSnapshot*>& maps) {
                 for (std::size_t i = 0; i < metrics.size() && i < entries_.size(); ++i) {
                     plot_->clearMetrics(static_cast<int>(i));

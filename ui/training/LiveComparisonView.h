@@ -15,7 +15,7 @@ class QTableView;
 namespace attnlab::ui {
 
 class AttentionHeatmap;
-class ComparisonReplay;
+class RunReplay;
 class ComparisonResultsModel;
 class LiveComparisonPlot;
 class TrainingQueue;
@@ -62,9 +62,9 @@ public:
     QString comparisonTag() const; // "compare:<id>" of the comparison shown
     // Saves the curves as PNG, SVG or PDF (by extension); "" when written, else what went wrong.
     QString exportPlot(const QString& path, int width = 1920, int height = 1200, int dpi = 192);
-    // Once every run has ended: their stored curves and attention played back in step (ComparisonReplay,
+    // Once every run has ended: their stored curves and attention played back in step (RunReplay,
     // object name comparisonReplay); hidden while runs train.
-    ComparisonReplay* replay() const { return replay_; }
+    RunReplay* replay() const { return replay_; }
 
 signals:
     void runStored(qint64 runId); // a compared run ended and is in the store
@@ -90,7 +90,7 @@ private:
 
     TrainingQueue* queue_;
     QString dbPath_;
-    ComparisonReplay* replay_;
+    RunReplay* replay_;
     QLabel* info_;
     QLabel* threads_;
     QPushButton* stopAll_;

@@ -23,6 +23,7 @@ TrainingView::TrainingView(QWidget* parent)
 void TrainingView::beginLive(int plannedSteps, int evalEvery, const QString& title, const QString& subtitle)
 {
     liveRunId_ = 0;
+    liveEnded_ = false;
     livePlannedSteps_ = plannedSteps;
     liveEvalEvery_ = evalEvery;
     liveMetrics_.clear();
@@ -74,8 +75,11 @@ void TrainingView::drawLiveAttention()
 
 void TrainingView::liveFinished(const QString& subtitle, int steps)
 {
+    liveEnded_ = true;
     if (!showingLive_)
         return;
+    shownSteps_ = steps; // what a replay of it says at its end
+    shownEvalEvery_ = liveEvalEvery_;
     liveSubtitle_ = subtitle;
     curves_->setTitle(liveTitle_, liveSubtitle_);
     if (heatmapTimer_->isActive()) { // the last evaluation's map, now
@@ -114,6 +118,8 @@ void TrainingView::showStored(qint64 runId, const QString& title, const QString&
     showingLive_ = false;
     heatmapTimer_->stop();
     shownRunId_ = runId;
+    shownSteps_ = steps;
+    shownEvalEvery_ = evalEvery;
     curves_->clear();
     curves_->setPlannedSteps(plannedSteps);
     curves_->setTitle(title, subtitle);
@@ -122,6 +128,20 @@ void TrainingView::showStored(qint64 runId, const QString& title, const QString&
         heatmap_->setSnapshot(*snapshot);
     else
         showNoAttention(steps, evalEvery);
+}
+
+void TrainingView::showReplayFrame(int step, const std::vector<MetricPoint>& metrics, const AttentionSnapshot* map)
+{
+    if ((showingLive_ && !liveEnded_) || shownRunId_ == 0)
+        return;
+    curves_->setMetrics(metrics); // the planned x range stays: the curves grow across it
+    const int steps = shownSteps_, evalEvery = shownEvalEvery_;
+    if (map)
+        heatmap_->setSnapshot(*map);
+    else if (step >= steps || (evalEvery > 0 && steps < evalEvery))
+        showNoAttention(steps, evalEvery); // at its end: why the run has none at all
+    else
+        heatmap_->showPlaceholder(tr("Step %1: no dev evaluation yet, so no attention.").arg(step));
 }
 
 void TrainingView::showNothing()

@@ -46,6 +46,9 @@ public:
                     const std::vector<MetricPoint>& metrics, const std::optional<AttentionSnapshot>& snapshot,
                     int steps, int evalEvery);
     void showNothing(); // no run selected (another store, the shown run deleted)
+    // One frame of a stored run's replay (RunReplay): its points up to a step and its map at or before it
+    // (nullptr: no evaluation yet). Ignored while the live run is shown.
+    void showReplayFrame(int step, const std::vector<MetricPoint>& metrics, const AttentionSnapshot* map);
 
     static constexpr qint64 kLiveHeatmapMs = 500;
 
@@ -63,9 +66,11 @@ private:
     std::vector<MetricPoint> liveMetrics_;
     std::optional<AttentionSnapshot> liveAttention_;
     bool showingLive_ = false;
+    bool liveEnded_ = false; // the live run has finished: a replay may draw over it
     QElapsedTimer sinceHeatmap_; // the live map's last redraw
     QTimer* heatmapTimer_;       // a redraw that waits for its turn
     qint64 shownRunId_ = 0;
+    int shownSteps_ = 0, shownEvalEvery_ = 0; // the stored run's, for its placeholder's reason
 };
 
 } // namespace attnlab::ui

@@ -1,4 +1,4 @@
-#include "ui/training/ComparisonReplay.h"
+#include "ui/training/RunReplay.h"
 
 #include "core/store/RunStore.h"
 
@@ -14,7 +14,7 @@
 
 namespace attnlab::ui {
 
-ComparisonReplay::ComparisonReplay(QWidget* parent) : QWidget(parent), timer_(new QTimer(this))
+RunReplay::RunReplay(QWidget* parent) : QWidget(parent), timer_(new QTimer(this))
 {
     setObjectName(QStringLiteral("comparisonReplay"));
     button_ = new QPushButton(tr("▶ Replay"));
@@ -39,7 +39,7 @@ ComparisonReplay::ComparisonReplay(QWidget* parent) : QWidget(parent), timer_(ne
     layout->addWidget(new QLabel(tr("over")));
     layout->addWidget(seconds_);
     timer_->setInterval(33); // ~30 frames a second
-    connect(timer_, &QTimer::timeout, this, &ComparisonReplay::tick);
+    connect(timer_, &QTimer::timeout, this, &RunReplay::tick);
     connect(button_, &QPushButton::clicked, this, [this] { isPlaying() ? pause() : play(); });
     connect(slider_, &QSlider::valueChanged, this, [this](int value) {
         if (value == step_)
@@ -50,7 +50,7 @@ ComparisonReplay::ComparisonReplay(QWidget* parent) : QWidget(parent), timer_(ne
     clear();
 }
 
-void ComparisonReplay::load(const RunStore& store, const std::vector<qint64>& runIds)
+void RunReplay::load(const RunStore& store, const std::vector<qint64>& runIds)
 {
     pause();
     runs_.clear();
@@ -71,7 +71,7 @@ void ComparisonReplay::load(const RunStore& store, const std::vector<qint64>& ru
     showStep(lastStep_); // as it ended, until played
 }
 
-void ComparisonReplay::clear()
+void RunReplay::clear()
 {
     pause();
     runs_.clear();
@@ -79,12 +79,12 @@ void ComparisonReplay::clear()
     setVisible(false);
 }
 
-bool ComparisonReplay::isPlaying() const
+bool RunReplay::isPlaying() const
 {
     return timer_->isActive();
 }
 
-void ComparisonReplay::play()
+void RunReplay::play()
 {
     if (runs_.empty() || lastStep_ <= 0)
         return;
@@ -95,18 +95,18 @@ void ComparisonReplay::play()
     tick();
 }
 
-void ComparisonReplay::pause()
+void RunReplay::pause()
 {
     timer_->stop();
     button_->setText(tr("▶ Replay"));
 }
 
-void ComparisonReplay::setSeconds(int seconds)
+void RunReplay::setSeconds(int seconds)
 {
     seconds_->setValue(seconds);
 }
 
-void ComparisonReplay::showStep(int step)
+void RunReplay::showStep(int step)
 {
     step_ = std::clamp(step, 0, lastStep_);
     {
@@ -117,7 +117,7 @@ void ComparisonReplay::showStep(int step)
     emitFrame();
 }
 
-void ComparisonReplay::tick()
+void RunReplay::tick()
 {
     // The steps left at the chosen pace: a whole replay (0 to the last step) takes seconds_ seconds.
     const double perMs = static_cast<double>(lastStep_) / (seconds_->value() * 1000.0);
@@ -129,7 +129,7 @@ void ComparisonReplay::tick()
     }
 }
 
-void ComparisonReplay::emitFrame()
+void RunReplay::emitFrame()
 {
     std::vector<std::vector<MetricPoint>> metrics;
     std::vector<const AttentionSnapshot*> maps;

@@ -25,14 +25,14 @@ namespace attnlab::ui {
 // then moves one step counter over the longest run in a chosen time (default 20 s): at each frame every run
 // shows its points up to that step and its latest snapshot at or before it. Pause, and a slider to any step.
 // Object names: replayButton, replaySlider, replaySeconds, replayStep.
-class ComparisonReplay : public QWidget {
+class RunReplay : public QWidget {
     Q_OBJECT
 public:
     struct Run {
         std::vector<MetricPoint> metrics;     // by step
         std::vector<AttentionSnapshot> maps;  // probe 0, by step
     };
-    explicit ComparisonReplay(QWidget* parent = nullptr);
+    explicit RunReplay(QWidget* parent = nullptr);
 
     // The runs to play (their order is the view's), read from the store; enables the bar.
     void load(const attnlab::RunStore& store, const std::vector<qint64>& runIds);
