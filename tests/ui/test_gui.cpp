@@ -421,6 +421,7 @@ void TestGui::trainFromTheWindow()
     QCOMPARE(replay->step(), steps);
     QCOMPARE(static_cast<std::size_t>(trainLossGraph->dataCount()), count(stored, "train", "loss"));
     QCOMPARE(heatmap->snapshot()->step, store.latestAttention(runId)->step);
+    replay->setSeconds(20); // as a user finds it, for the screenshot
 
     // A screenshot for the eye (and the README).
     curves->replot();
