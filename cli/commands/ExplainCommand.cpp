@@ -48,6 +48,40 @@ void printMap(std::ostream& out, const std::vector<std::string>& tokens, const A
     }
 }
 
+// The methods as columns, the tokens as rows (a sentence reads down), scores to 3 decimals; below, what
+// each column is, and integrated gradients' completeness.
+void printAttributions(std::ostream& out, const ModelExplanation& e, const std::vector<TokenAttribution>& attributions)
+{
+    if (attributions.empty())
+        return;
+    const auto& first = attributions.front();
+    out << "explained: p(" << e.classNames[static_cast<std::size_t>(first.targetClass)] << ") = " << fixed(first.probability, 4)
+        << (first.targetClass == e.predicted ? " (the predicted class)" : "") << "\n";
+    std::size_t width = 6;
+    for (const auto& t : e.tokens)
+        width = std::max(width, std::min<std::size_t>(t.size(), 16) + 2);
+    out << padded("token", width);
+    for (const auto& a : attributions)
+        out << padded(a.method, std::max<std::size_t>(a.method.size() + 2, 11));
+    out << "\n";
+    for (std::size_t t = 0; t < e.tokens.size(); ++t) {
+        out << padded(e.tokens[t].substr(0, 16), width);
+        for (const auto& a : attributions)
+            out << padded(a.available() ? fixed(a.scores[t], 3) : std::string("-"), std::max<std::size_t>(a.method.size() + 2, 11));
+        out << "\n";
+    }
+    for (const auto& a : attributions) {
+        out << "  " << a.method << ": " << AttributionOptions::describe(a.method);
+        if (!a.note.empty())
+            out << " [" << a.note << "]";
+        out << " (" << fixed(1000.0 * a.seconds, 1) << " ms)\n";
+        if (a.method == "ig" && a.available())
+            out << "    " << a.steps << " steps from the " << a.baseline << " baseline: p(baseline) = "
+                << fixed(a.baselineProbability, 4) << ", completeness gap |sum - (p(x) - p(baseline))| = "
+                << fixed(a.completenessGap, 5) << "\n";
+    }
+}
+
 std::string describeSteps(const std::vector<CheckpointRef>& checkpoints)
 {
     std::string steps;
@@ -60,7 +94,9 @@ std::string describeSteps(const std::vector<CheckpointRef>& checkpoints)
 
 int ExplainCommand::run(const std::vector<std::string>& args)
 {
-    const CliFlags flags(args, {"--run", "--text", "--step", "--probe", "--db"}, {"--json"});
+    const CliFlags flags(args, {"--run", "--text", "--step", "--probe", "--db", "--method", "--target", "--ig-steps",
+                                "--ig-baseline", "--occlusion"},
+                         {"--json"});
     const std::int64_t runId = runIdFrom(flags.required("--run"));
     std::optional<int> step;
     if (flags.has("--step")) {
@@ -123,12 +159,67 @@ int ExplainCommand::run(const std::vector<std::string>& args)
         return 0;
     }
 
+    // Explanation methods (issue 26): --method a,b or all; their options checked before the model is loaded.
+    std::vector<std::string> methods;
+    AttributionOptions options;
+    if (flags.has("--method")) {
+        const std::string list = flags.text("--method", "");
+        if (list != "all")
+            for (std::size_t from = 0; from <= list.size();) {
+                const auto comma = std::min(list.find(',', from), list.size());
+                const std::string m = list.substr(from, comma - from);
+                if (!AttributionOptions::known(m)) {
+                    std::string known;
+                    for (const auto& k : AttributionOptions::methods())
+                        known += (known.empty() ? "" : ", ") + k;
+                    throw CliUsageError("--method: unknown method '" + m + "' (known: " + known + ", or all)");
+                }
+                methods.push_back(m);
+                from = comma + 1;
+            }
+        options.targetClass = static_cast<int>(flags.integer("--target", -1));
+        options.igSteps = static_cast<int>(flags.integer("--ig-steps", options.igSteps));
+        options.igBaseline = flags.text("--ig-baseline", options.igBaseline);
+        options.occlusion = flags.text("--occlusion", options.occlusion);
+        if (std::string problem = options.validate(); !problem.empty()) {
+            for (const auto& [key, flag] : {std::pair<std::string, std::string>{"ig_steps", "--ig-steps"},
+                                            {"ig_baseline", "--ig-baseline"}, {"occlusion", "--occlusion"},
+                                            {"target class", "--target"}})
+                if (problem.rfind(key, 0) == 0)
+                    problem = flag + problem.substr(key.size());
+            throw CliUsageError(problem);
+        }
+    } else {
+        for (const char* flag : {"--target", "--ig-steps", "--ig-baseline", "--occlusion"})
+            if (flags.has(flag))
+                throw CliUsageError(std::string(flag) + " goes with --method (which explanation methods to run)");
+    }
+
     const ModelExplainer explainer(*chosen);
     const ModelExplanation e = explainer.explain(flags.required("--text"));
+    std::vector<TokenAttribution> attributions;
+    if (flags.has("--method")) {
+        try {
+            attributions = explainer.attribute(flags.required("--text"), methods, options);
+        } catch (const std::invalid_argument& error) {
+            std::string what = error.what(); // "target class 7: the model has 5 classes (0..4)"
+            if (what.rfind("target class ", 0) == 0)
+                what = "--target " + what.substr(13);
+            throw CliUsageError(what);
+        }
+    }
     if (json) {
         auto j = nlohmann::json::parse(e.toJson());
         j["run_id"] = runId;
         j["checkpoint"] = chosen->path;
+        if (flags.has("--method")) {
+            j["attributions"] = nlohmann::json::array();
+            for (const auto& a : attributions) {
+                auto entry = nlohmann::json::parse(a.toJson());
+                entry["target"] = e.classNames.at(static_cast<std::size_t>(a.targetClass)); // as "predicted" names it
+                j["attributions"].push_back(std::move(entry));
+            }
+        }
         out_ << j.dump() << "\n";
         return 0;
     }
@@ -152,6 +243,10 @@ int ExplainCommand::run(const std::vector<std::string>& args)
     for (std::size_t c = 0; c < e.classNames.size(); ++c)
         out_ << "  " << padded(e.classNames[c], nameWidth + 1) << fixed(e.probabilities[c], 4) << "  "
              << std::string(static_cast<std::size_t>(e.probabilities[c] * 40.0 + 0.5), '#') << "\n";
+    if (flags.has("--method")) {
+        printAttributions(out_, e, attributions);
+        return 0;
+    }
     for (const auto& m : e.attention.maps) {
         out_ << "layer " << m.layer + 1 << " head " << m.head + 1 << " (rows attend to columns)\n";
         printMap(out_, e.tokens, m);

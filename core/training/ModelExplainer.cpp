@@ -8,6 +8,7 @@
 #include "core/nn/layers/TensorConversions.h"
 #include "core/nn/models/ModelFactory.h"
 #include "core/nn/training/ModelCheckpoint.h"
+#include "core/nn/training/TokenAttributor.h"
 
 #include <nlohmann/json.hpp>
 
@@ -118,6 +119,39 @@ ModelExplanation ModelExplainer::explain(const std::string& text) const
     out.probabilities.assign(probabilities.data_ptr<double>(), probabilities.data_ptr<double>() + probabilities.numel());
     out.predicted = static_cast<int>(probabilities.argmax().item<std::int64_t>());
     out.rollout = AttentionRollout::of(out.attention.maps);
+    return out;
+}
+
+std::vector<TokenAttribution> ModelExplainer::attribute(const std::string& text, const std::vector<std::string>& methods,
+                                                        const AttributionOptions& options) const
+{
+    const std::vector<std::string>& chosen = methods.empty() ? AttributionOptions::methods() : methods;
+    for (const auto& m : chosen)
+        if (!AttributionOptions::known(m)) {
+            std::string known;
+            for (const auto& k : AttributionOptions::methods())
+                known += (known.empty() ? "" : ", ") + k;
+            throw std::invalid_argument("unknown explanation method '" + m + "' (known: " + known + ")");
+        }
+    if (const std::string problem = options.validate(); !problem.empty())
+        throw std::invalid_argument(problem);
+    // Tokenised and cut exactly as explain() does, so the scores line up with its tokens.
+    auto tokens = impl_->tokenizer.tokenize(text);
+    if (impl_->maxLength > 0 && tokens.size() > static_cast<std::size_t>(impl_->maxLength))
+        tokens.resize(static_cast<std::size_t>(impl_->maxLength));
+    std::vector<TokenAttribution> out;
+    if (tokens.empty())
+        return out;
+    std::vector<std::int64_t> ids;
+    for (const auto& token : tokens)
+        ids.push_back(impl_->vocabulary.id(token));
+    const auto batch = TensorBatch::from(BatchBuilder::pad({ids}, {}), torch::kCPU);
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    TokenAttributor attributor(*impl_->model, batch.ids, batch.mask, Vocabulary::kUnknown);
+    for (const auto& m : chosen) {
+        out.push_back(attributor.run(m, options));
+        out.back().tokens = tokens;
+    }
     return out;
 }
 

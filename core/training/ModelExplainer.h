@@ -1,10 +1,12 @@
 #pragma once
+#include "core/config/AttributionOptions.h"
 #include "core/config/TrainConfig.h"
 #include "core/data/TextExample.h"
 #include "core/results/ExamplePrediction.h"
 #include "core/results/ModelExplanation.h"
 #include "core/results/PositionView.h"
 #include "core/results/RunRecord.h"
+#include "core/results/TokenAttribution.h"
 
 #include <memory>
 #include <optional>
@@ -27,6 +29,12 @@ public:
     ModelExplainer& operator=(const ModelExplainer&) = delete;
 
     ModelExplanation explain(const std::string& text) const;
+    // Explanation methods on one typed sentence (issue 26; AttributionOptions::methods(), empty = all): each
+    // one score per token (as explain() tokenises it) for one class. Methods that do not apply to the model
+    // (rollout without self-attention) come back with no scores and a note saying why. Throws
+    // std::invalid_argument naming an unknown method or a bad option.
+    std::vector<TokenAttribution> attribute(const std::string& text, const std::vector<std::string>& methods = {},
+                                            const AttributionOptions& options = {}) const;
     // Every example of a split, in its order, in batches (no attention recorded): gold, prediction and
     // class probabilities, exactly as the run's evaluation computed them (same vocabulary, same cut to
     // max_length).

@@ -302,6 +302,42 @@ private Q_SLOTS:
         QVERIFY2(r.out.contains("prediction: ") && r.out.contains("layer 2 head 2") && r.out.contains("attention rollout"),
                  qPrintable(r.out));
 
+        // Explanation methods (issue 26): every one in JSON, a score per token, IG's completeness reported;
+        // the text form a column per method; bad methods and options refused naming the flag (exit 2).
+        r = runCli({"explain", "--run", id, "--text", "The acting is not charming", "--db", db, "--method", "all",
+                    "--ig-steps", "16", "--json"});
+        QCOMPARE(r.code, 0);
+        const auto attributions = r.json().object()["attributions"].toArray();
+        QCOMPARE(attributions.size(), 7);
+        for (const auto a : attributions) {
+            QCOMPARE(a.toObject()["scores"].toArray().size(), 5);
+            QCOMPARE(a.toObject()["target"].toString(), r.json().object()["predicted"].toString());
+        }
+        const auto ig = attributions[5].toObject();
+        QCOMPARE(ig["method"].toString(), QString("ig"));
+        QCOMPARE(ig["steps"].toInt(), 16);
+        double igSum = 0.0;
+        for (const auto v : ig["scores"].toArray())
+            igSum += v.toDouble();
+        QVERIFY(std::abs(std::abs(igSum - (ig["probability"].toDouble() - ig["baseline_probability"].toDouble())) -
+                         ig["completeness_gap"].toDouble()) < 1e-9);
+        r = runCli({"explain", "--run", id, "--text", "not bad at all", "--db", db, "--method", "occlusion,ig", "--target", "0"});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("occlusion") && r.out.contains("completeness gap") && r.out.contains("p(very negative)"),
+                 qPrintable(r.out));
+        r = runCli({"explain", "--run", id, "--text", "not bad", "--db", db, "--method", "lime"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--method: unknown method 'lime'"), qPrintable(r.err));
+        r = runCli({"explain", "--run", id, "--text", "not bad", "--db", db, "--method", "ig", "--ig-steps", "0"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--ig-steps: between 1 and 1024"), qPrintable(r.err));
+        r = runCli({"explain", "--run", id, "--text", "not bad", "--db", db, "--method", "ig", "--target", "9"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--target 9: the model has 5 classes"), qPrintable(r.err));
+        r = runCli({"explain", "--run", id, "--text", "not bad", "--db", db, "--ig-steps", "8"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--ig-steps goes with --method"), qPrintable(r.err));
+
         // --step S where no weights of S were kept: the stored snapshot nearest to S, said so on stderr.
         r = runCli({"explain", "--run", id, "--step", "19", "--text", "not bad", "--db", db, "--json"});
         QCOMPARE(r.code, 0);

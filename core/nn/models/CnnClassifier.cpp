@@ -16,10 +16,15 @@ CnnClassifier::CnnClassifier(const ModelConfig& config) : config_(config)
     dropout_ = register_module("dropout", DropoutPoints(config));
 }
 
-torch::Tensor CnnClassifier::forward(const torch::Tensor& ids, const torch::Tensor& mask)
+torch::Tensor CnnClassifier::embed(const torch::Tensor& ids)
 {
-    const int64_t length = ids.size(1);
-    auto x = dropout_->input(embedding_(ids)) * mask.unsqueeze(-1).to(torch::kFloat); // zeros after the real tokens
+    return embedding_(ids);
+}
+
+torch::Tensor CnnClassifier::forwardEmbedded(const torch::Tensor& embedded, const torch::Tensor& mask)
+{
+    const int64_t length = embedded.size(1);
+    auto x = dropout_->input(embedded) * mask.unsqueeze(-1).to(torch::kFloat); // zeros after the real tokens
     x = torch::constant_pad_nd(x.transpose(1, 2), {0, kWidths[2] - 1});        // [B, E, T + 3]
     auto lengths = mask.sum(1, /*keepdim=*/true);                              // [B, 1]
     auto starts = torch::arange(length, lengths.options()).unsqueeze(0);       // [1, T]

@@ -15,7 +15,8 @@ namespace attnlab {
 class CnnClassifier : public SequenceClassifier {
 public:
     explicit CnnClassifier(const ModelConfig& config);
-    torch::Tensor forward(const torch::Tensor& ids, const torch::Tensor& mask) override;
+    torch::Tensor embed(const torch::Tensor& ids) override;
+    torch::Tensor forwardEmbedded(const torch::Tensor& embedded, const torch::Tensor& mask) override;
     std::string summary() const override;
 
 private:

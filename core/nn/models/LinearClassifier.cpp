@@ -20,11 +20,16 @@ LinearClassifier::LinearClassifier(const ModelConfig& config) : config_(config),
     }
 }
 
-torch::Tensor LinearClassifier::forward(const torch::Tensor& ids, const torch::Tensor& mask)
+torch::Tensor LinearClassifier::embed(const torch::Tensor& ids)
+{
+    return bagOfWords_ ? wordWeights_(ids) : embedding_(ids); // Bow: each word's row of W is its "embedding"
+}
+
+torch::Tensor LinearClassifier::forwardEmbedded(const torch::Tensor& embedded, const torch::Tensor& mask)
 {
     if (bagOfWords_) // sum of per-word rows = W times the count vector
-        return (wordWeights_(ids) * mask.unsqueeze(-1).to(torch::kFloat)).sum(1) + bias_;
-    return output_(SequencePoolingImpl::maskedMean(dropout_->input(embedding_(ids)), mask));
+        return (embedded * mask.unsqueeze(-1).to(torch::kFloat)).sum(1) + bias_;
+    return output_(SequencePoolingImpl::maskedMean(dropout_->input(embedded), mask));
 }
 
 std::string LinearClassifier::summary() const

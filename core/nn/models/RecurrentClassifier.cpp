@@ -23,9 +23,14 @@ RecurrentClassifier::RecurrentClassifier(const ModelConfig& config)
     dropout_ = register_module("dropout", DropoutPoints(config));
 }
 
-torch::Tensor RecurrentClassifier::forward(const torch::Tensor& ids, const torch::Tensor& mask)
+torch::Tensor RecurrentClassifier::embed(const torch::Tensor& ids)
 {
-    auto encoded = encoder_(dropout_->input(embedding_(ids)), mask, /*withStates=*/attentionPooling_);
+    return embedding_(ids);
+}
+
+torch::Tensor RecurrentClassifier::forwardEmbedded(const torch::Tensor& embedded, const torch::Tensor& mask)
+{
+    auto encoded = encoder_(dropout_->input(embedded), mask, /*withStates=*/attentionPooling_);
     torch::Tensor sentence = encoded.final;
     if (attentionPooling_) {
         auto scores = attentionScore_(torch::tanh(attentionHidden_(encoded.states))).squeeze(-1); // [B, T]

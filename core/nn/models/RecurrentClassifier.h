@@ -14,7 +14,8 @@ namespace attnlab {
 class RecurrentClassifier : public SequenceClassifier {
 public:
     explicit RecurrentClassifier(const ModelConfig& config);
-    torch::Tensor forward(const torch::Tensor& ids, const torch::Tensor& mask) override;
+    torch::Tensor embed(const torch::Tensor& ids) override;
+    torch::Tensor forwardEmbedded(const torch::Tensor& embedded, const torch::Tensor& mask) override;
     void setRecordAttention(bool on) override { record_ = on; }
     torch::Tensor recordedPooling() const override { return record_ ? lastPooling_ : torch::Tensor(); }
     std::string summary() const override;

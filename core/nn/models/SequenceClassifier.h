@@ -11,10 +11,16 @@
 namespace attnlab {
 
 // Base of every sentence classifier module: token ids [B,T] + mask [B,T] (true = real token) -> logits [B,C].
-// Attention-bearing models keep the last forward's weights when asked to, and only then.
+// Attention-bearing models keep the last forward's weights when asked to, and only then; with autograd on,
+// the kept weights stay in the graph (gradient-weighted attention differentiates the output by them).
 class SequenceClassifier : public torch::nn::Module {
 public:
-    virtual torch::Tensor forward(const torch::Tensor& ids, const torch::Tensor& mask) = 0;
+    torch::Tensor forward(const torch::Tensor& ids, const torch::Tensor& mask) { return forwardEmbedded(embed(ids), mask); }
+    // The forward in two halves, so attribution methods can take gradients with respect to the word vectors
+    // and feed changed ones (integrated gradients' path): the table lookup [B,T] -> [B,T,E] (nothing else:
+    // positions, dropout and projections belong to the second half), and everything after it.
+    virtual torch::Tensor embed(const torch::Tensor& ids) = 0;
+    virtual torch::Tensor forwardEmbedded(const torch::Tensor& embedded, const torch::Tensor& mask) = 0;
     // One tensor per layer, [B, heads, T, T]; empty unless recording was switched on before forward().
     virtual std::vector<torch::Tensor> recordedAttention() const { return {}; }
     virtual void setRecordAttention(bool) {}

@@ -31,16 +31,21 @@ SsanClassifier::SsanClassifier(const ModelConfig& config, bool extended)
     dropout_ = register_module("dropout", DropoutPoints(config));
 }
 
-torch::Tensor SsanClassifier::forward(const torch::Tensor& ids, const torch::Tensor& mask)
+torch::Tensor SsanClassifier::embed(const torch::Tensor& ids)
+{
+    return embedding_(ids);
+}
+
+torch::Tensor SsanClassifier::forwardEmbedded(const torch::Tensor& embedded, const torch::Tensor& mask)
 {
     if (record_)
         recorded_.clear();
     auto realPositions = mask.unsqueeze(-1).to(torch::kFloat);
-    auto x = dropout_->input(positions_(embedding_(ids)));
+    auto x = dropout_->input(positions_(embedded));
     for (std::size_t l = 0; l < attention_.size(); ++l) {
         auto attended = attention_[l]->forward(x, mask);
         if (record_)
-            recorded_.push_back(attended.weights.detach());
+            recorded_.push_back(torch::GradMode::is_enabled() ? attended.weights : attended.weights.detach());
         x = Activation::apply(activation_, afterAttention_[l](attended.output));
         if (extended_)
             x = x * realPositions; // 4.2.1: padded positions back to zero after the FF

@@ -21,7 +21,8 @@ namespace attnlab {
 class SsanClassifier : public SequenceClassifier {
 public:
     SsanClassifier(const ModelConfig& config, bool extended);
-    torch::Tensor forward(const torch::Tensor& ids, const torch::Tensor& mask) override;
+    torch::Tensor embed(const torch::Tensor& ids) override;
+    torch::Tensor forwardEmbedded(const torch::Tensor& embedded, const torch::Tensor& mask) override;
     std::vector<torch::Tensor> recordedAttention() const override { return recorded_; }
     void setRecordAttention(bool on) override { record_ = on; recorded_.clear(); }
     torch::Tensor recordedPooling() const override { return record_ ? pooling_->lastWeights() : torch::Tensor(); }

@@ -37,18 +37,23 @@ TransformerClassifier::TransformerClassifier(const ModelConfig& config)
     dropout_ = register_module("dropout", DropoutPoints(config));
 }
 
-torch::Tensor TransformerClassifier::forward(const torch::Tensor& ids, const torch::Tensor& mask)
+torch::Tensor TransformerClassifier::embed(const torch::Tensor& ids)
+{
+    return embedding_(ids);
+}
+
+torch::Tensor TransformerClassifier::forwardEmbedded(const torch::Tensor& embedded, const torch::Tensor& mask)
 {
     if (record_)
         recorded_.clear();
-    auto x = positions_(embedding_(ids));
+    auto x = positions_(embedded);
     if (inputProjection_)
         x = inputProjection_(x);
     x = dropout_->input(x);
     for (std::size_t l = 0; l < attention_.size(); ++l) {
         auto attended = attention_[l]->forward(x, mask);
         if (record_)
-            recorded_.push_back(attended.weights.detach());
+            recorded_.push_back(torch::GradMode::is_enabled() ? attended.weights : attended.weights.detach());
         x = attentionNorm_[l](x + dropout_->hidden(attended.output));
         auto ffn = ffnOut_[l](dropout_->hidden(Activation::apply(activation_, ffnIn_[l](x))));
         x = ffnNorm_[l](x + dropout_->hidden(ffn));

@@ -17,7 +17,8 @@ namespace attnlab {
 class TransformerClassifier : public SequenceClassifier {
 public:
     explicit TransformerClassifier(const ModelConfig& config);
-    torch::Tensor forward(const torch::Tensor& ids, const torch::Tensor& mask) override;
+    torch::Tensor embed(const torch::Tensor& ids) override;
+    torch::Tensor forwardEmbedded(const torch::Tensor& embedded, const torch::Tensor& mask) override;
     std::vector<torch::Tensor> recordedAttention() const override { return recorded_; }
     void setRecordAttention(bool on) override { record_ = on; recorded_.clear(); }
     torch::Tensor recordedPooling() const override { return record_ ? pooling_->lastWeights() : torch::Tensor(); }
