@@ -4,6 +4,7 @@
 #include "cli/commands/BenchCommand.h"
 #include "cli/commands/DescribeCommand.h"
 #include "cli/commands/ExplainCommand.h"
+#include "cli/commands/FaithfulnessCommand.h"
 #include "cli/commands/InstallCommand.h"
 #include "cli/commands/ListCommand.h"
 #include "cli/commands/PresetsCommand.h"
@@ -52,6 +53,11 @@ const char* kUsage =
     "        [--ig-steps 32] [--ig-baseline pad|zero] [--occlusion unk|remove]\n"
     "        --method: instead of the maps, a score per token from each explanation method, for class C\n"
     "        (default: the predicted one); integrated gradients report their completeness gap\n"
+    "  faithfulness --run N [--split dev|test] [--methods a,b|all] [--limit K] [--ig-steps S] [--seed S]\n"
+    "               [--recompute] [--db FILE] [--json]\n"
+    "                                        how faithful each explanation method is to the run's model: deletion and\n"
+    "                                        insertion curves, AOPC, a random order, Kendall's tau with attention;\n"
+    "                                        stored with the run (shown from the store next time); Ctrl-C: exit 130\n"
     "  presets [--lessons] [--json]          the presets of the thesis experiments and teaching (train --preset NAME);\n"
     "                                        --lessons: the window's side-by-side lessons and their presets\n"
     "  stats DATASET [--phrases] [--embeddings FILE] [dataset options] [--json]\n"
@@ -149,6 +155,7 @@ std::unique_ptr<Command> CliApp::commandNamed(const std::string& name)
     if (name == "bench") return std::make_unique<BenchCommand>(out_, err_);
     if (name == "sweep") return std::make_unique<SweepCommand>(out_, err_);
     if (name == "explain") return std::make_unique<ExplainCommand>(out_, err_);
+    if (name == "faithfulness") return std::make_unique<FaithfulnessCommand>(out_, err_);
     return nullptr;
 }
 

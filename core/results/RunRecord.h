@@ -58,6 +58,12 @@ struct Characteristic {
     std::string unit;   // e.g. "", "MB", "s"
 };
 
+// A computation made on a finished run and kept with it, so a view shows it without recomputing: e.g. kind
+// "faithfulness", key "dev" (the split), json its FaithfulnessReport. One per run, kind and key.
+struct StoredAnalysis {
+    std::string kind, key, json, createdAt;
+};
+
 // A saved model file that belongs to a run.
 struct CheckpointRef {
     int step = 0;
@@ -69,7 +75,7 @@ struct CheckpointRef {
 // store had recorded for them (only those; a file another remaining run still refers to is kept).
 struct RunDeletion {
     std::vector<std::int64_t> runs; // the ids that were there and are gone
-    int metrics = 0, attention = 0, characteristics = 0, checkpoints = 0; // rows removed
+    int metrics = 0, attention = 0, characteristics = 0, checkpoints = 0, analyses = 0; // rows removed
     std::vector<std::string> filesRemoved;
     std::vector<std::string> filesNotRemoved; // "PATH: why" (already gone, no permission, ...)
 };
@@ -96,6 +102,7 @@ struct RunBundle {
     std::vector<std::string> attentionJson; // AttentionSnapshot::toJson per evaluation, by step
     std::vector<Characteristic> characteristics;
     std::vector<CheckpointRef> checkpoints;
+    std::vector<StoredAnalysis> analyses;
 };
 
 } // namespace attnlab

@@ -52,6 +52,9 @@ json runToJson(const RunBundle& b)
     json attention = json::array();
     for (const auto& text : b.attentionJson)
         attention.push_back(embedded(text));
+    json analyses = json::array();
+    for (const auto& a : b.analyses)
+        analyses.push_back({{"kind", a.kind}, {"key", a.key}, {"result", embedded(a.json)}, {"created_at", a.createdAt}});
     json characteristics = json::array();
     for (const auto& c : b.characteristics)
         characteristics.push_back({{"name", c.name}, {"value", c.value}, {"unit", c.unit}});
@@ -90,6 +93,7 @@ json runToJson(const RunBundle& b)
         {"attention", attention},
         {"characteristics", characteristics},
         {"checkpoints", checkpoints},
+        {"analyses", analyses},
     };
 }
 
@@ -149,6 +153,9 @@ RunBundle runFromJson(const json& j)
     for (const auto& c : j.value("characteristics", json::array()))
         b.characteristics.push_back({c.at("name").get<std::string>(), c.at("value").get<double>(),
                                      c.value("unit", std::string())});
+    for (const auto& a : j.value("analyses", json::array()))
+        b.analyses.push_back({a.at("kind").get<std::string>(), a.at("key").get<std::string>(),
+                              unembedded(a.at("result")), a.value("created_at", std::string())});
     for (const auto& c : j.value("checkpoints", json::array()))
         b.checkpoints.push_back({wholeNumber(c.at("step")), c.at("path").get<std::string>(),
                                  c.value("sha256", std::string())});

@@ -177,6 +177,10 @@ RunBundle RunQueries::bundle(std::int64_t runId) const
     b.attentionJson = attentionJson(runId);
     b.characteristics = characteristics(runId);
     b.checkpoints = checkpoints(runId);
+    SqliteStatement analyses(connection_, "SELECT kind, key, json, created_at FROM analyses WHERE run_id=? ORDER BY kind, key");
+    analyses.bind(1, runId);
+    while (analyses.step())
+        b.analyses.push_back({analyses.text(0), analyses.text(1), analyses.text(2), analyses.text(3)});
     return b;
 }
 

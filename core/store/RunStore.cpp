@@ -314,6 +314,7 @@ RunDeletion RunStore::deleteRuns(const std::vector<std::int64_t>& runIds)
         remove("DELETE FROM attention WHERE run_id=?", removed.attention);
         remove("DELETE FROM characteristics WHERE run_id=?", removed.characteristics);
         remove("DELETE FROM checkpoints WHERE run_id=?", removed.checkpoints);
+        remove("DELETE FROM analyses WHERE run_id=?", removed.analyses);
         int runs = 0;
         remove("DELETE FROM runs WHERE id=?", runs);
     });
@@ -343,6 +344,40 @@ void RunStore::appendCharacteristics(std::int64_t runId, const std::vector<Chara
         return;
     std::lock_guard lock(impl_->mutex);
     impl_->connection.transaction([&] { RunRows::insertCharacteristics(impl_->connection, runId, values); });
+}
+
+void RunStore::putAnalysis(std::int64_t runId, const std::string& kind, const std::string& key, const std::string& json)
+{
+    std::lock_guard lock(impl_->mutex);
+    const SqliteConnection& c = impl_->connection;
+    c.transaction([&] {
+        SqliteStatement exists(c, "SELECT 1 FROM runs WHERE id=?");
+        exists.bind(1, runId);
+        if (!exists.step())
+            throw std::invalid_argument("run store " + path() + ": no run " + std::to_string(runId));
+        SqliteStatement s(c, "INSERT OR REPLACE INTO analyses (run_id, kind, key, json, created_at) VALUES (?,?,?,?,?)");
+        s.bind(1, runId).bind(2, kind).bind(3, key).bind(4, json).bind(5, RunStamp::nowIso());
+        s.run();
+    });
+}
+
+std::optional<StoredAnalysis> RunStore::analysis(std::int64_t runId, const std::string& kind, const std::string& key) const
+{
+    for (auto& a : analyses(runId))
+        if (a.kind == kind && a.key == key)
+            return std::move(a);
+    return std::nullopt;
+}
+
+std::vector<StoredAnalysis> RunStore::analyses(std::int64_t runId) const
+{
+    std::lock_guard lock(impl_->mutex);
+    SqliteStatement s(impl_->connection, "SELECT kind, key, json, created_at FROM analyses WHERE run_id=? ORDER BY kind, key");
+    s.bind(1, runId);
+    std::vector<StoredAnalysis> out;
+    while (s.step())
+        out.push_back({s.text(0), s.text(1), s.text(2), s.text(3)});
+    return out;
 }
 
 void RunStore::addCheckpoint(std::int64_t runId, int step, const std::string& file, const std::string& sha256)
@@ -568,6 +603,13 @@ std::int64_t RunStore::importRun(const RunBundle& b)
         RunRows::insertAttention(c, id, attention);
         RunRows::insertCharacteristics(c, id, b.characteristics);
         RunRows::insertCheckpoints(c, id, b.checkpoints);
+        SqliteStatement analysis(c, "INSERT INTO analyses (run_id, kind, key, json, created_at) VALUES (?,?,?,?,?)");
+        for (const auto& a : b.analyses) {
+            analysis.bind(1, id).bind(2, a.kind).bind(3, a.key).bind(4, a.json)
+                .bind(5, a.createdAt.empty() ? RunStamp::nowIso() : a.createdAt);
+            analysis.run();
+            analysis.reset();
+        }
         return id;
     });
 }

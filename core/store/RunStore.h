@@ -24,7 +24,7 @@ namespace attnlab {
 // may share the training thread's store.
 class RunStore {
 public:
-    static constexpr int kSchemaVersion = 3;
+    static constexpr int kSchemaVersion = 4;
     static constexpr int kDefaultBusyTimeoutMs = 5000; // the GUI and a CLI run may share one file
 
     explicit RunStore(const std::string& path, int busyTimeoutMs = kDefaultBusyTimeoutMs);
@@ -61,6 +61,8 @@ public:
     RunDeletion deleteRuns(const std::vector<std::int64_t>& runIds);
     void appendCharacteristics(std::int64_t runId, const std::vector<Characteristic>& values); // one transaction
     void addCheckpoint(std::int64_t runId, int step, const std::string& path, const std::string& sha256);
+    // Keeps (replacing) an analysis of a run (StoredAnalysis); throws std::invalid_argument for an unknown run.
+    void putAnalysis(std::int64_t runId, const std::string& kind, const std::string& key, const std::string& json);
 
     // Reading.
     std::vector<RunRecord> listRuns() const;          // newest first
@@ -81,6 +83,8 @@ public:
     std::vector<AttentionSnapshot> attentionProbes(std::int64_t runId) const;
     std::vector<Characteristic> characteristics(std::int64_t runId) const; // in the order appended
     std::vector<CheckpointRef> checkpoints(std::int64_t runId) const;      // by step
+    std::optional<StoredAnalysis> analysis(std::int64_t runId, const std::string& kind, const std::string& key) const;
+    std::vector<StoredAnalysis> analyses(std::int64_t runId) const;      // by kind and key
     std::vector<RunAggregate> aggregates() const; // one per group key, by dataset, model, position
     // The same from runs already listed (all of them): a view that has listRuns() needs no second query.
     static std::vector<RunAggregate> aggregatesOf(const std::vector<RunRecord>& runs);

@@ -48,6 +48,8 @@ void RunStoreSchema::migrate() const
         migrateToVersion2();
     if (found < 3)
         migrateToVersion3();
+    if (found < 4)
+        migrateToVersion4();
     addReadIndexes();
 }
 
@@ -171,6 +173,20 @@ void RunStoreSchema::migrateToVersion3() const
         connection_.exec("CREATE INDEX runs_by_started ON runs(started_at);"
                          "CREATE INDEX runs_by_status ON runs(status);"
                          "PRAGMA user_version = 3;");
+    });
+}
+
+// Schema 4: analyses made on finished runs and kept with them (issue 26: faithfulness per split), one row
+// per run, kind and key, the result as JSON.
+void RunStoreSchema::migrateToVersion4() const
+{
+    connection_.transaction([&] {
+        if (version() >= 4) // another process migrated while we waited for the lock
+            return;
+        connection_.exec("CREATE TABLE IF NOT EXISTS analyses ("
+                         " run_id INTEGER NOT NULL REFERENCES runs(id), kind TEXT NOT NULL, key TEXT NOT NULL,"
+                         " json TEXT NOT NULL, created_at TEXT NOT NULL, PRIMARY KEY (run_id, kind, key));"
+                         "PRAGMA user_version = 4;");
     });
 }
 

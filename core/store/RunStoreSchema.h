@@ -20,6 +20,7 @@ private:
     void migrateToVersion1() const;
     void migrateToVersion2() const;
     void migrateToVersion3() const;
+    void migrateToVersion4() const;
     void addReadIndexes() const;
 
     const SqliteConnection& connection_;

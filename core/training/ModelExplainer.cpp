@@ -125,6 +125,14 @@ ModelExplanation ModelExplainer::explain(const std::string& text) const
 std::vector<TokenAttribution> ModelExplainer::attribute(const std::string& text, const std::vector<std::string>& methods,
                                                         const AttributionOptions& options) const
 {
+    // Tokenised as explain() does, so the scores line up with its tokens.
+    return attributeTokens(impl_->tokenizer.tokenize(text), methods, options);
+}
+
+std::vector<TokenAttribution> ModelExplainer::attributeTokens(std::vector<std::string> tokens,
+                                                              const std::vector<std::string>& methods,
+                                                              const AttributionOptions& options) const
+{
     const std::vector<std::string>& chosen = methods.empty() ? AttributionOptions::methods() : methods;
     for (const auto& m : chosen)
         if (!AttributionOptions::known(m)) {
@@ -135,8 +143,6 @@ std::vector<TokenAttribution> ModelExplainer::attribute(const std::string& text,
         }
     if (const std::string problem = options.validate(); !problem.empty())
         throw std::invalid_argument(problem);
-    // Tokenised and cut exactly as explain() does, so the scores line up with its tokens.
-    auto tokens = impl_->tokenizer.tokenize(text);
     if (impl_->maxLength > 0 && tokens.size() > static_cast<std::size_t>(impl_->maxLength))
         tokens.resize(static_cast<std::size_t>(impl_->maxLength));
     std::vector<TokenAttribution> out;
@@ -152,6 +158,36 @@ std::vector<TokenAttribution> ModelExplainer::attribute(const std::string& text,
         out.push_back(attributor.run(m, options));
         out.back().tokens = tokens;
     }
+    return out;
+}
+
+std::vector<std::vector<double>> ModelExplainer::probabilitiesOf(const std::vector<std::vector<std::string>>& inputs) const
+{
+    std::vector<std::vector<double>> out;
+    if (inputs.empty())
+        return out;
+    std::vector<std::vector<std::int64_t>> ids;
+    for (const auto& tokens : inputs) {
+        std::vector<std::int64_t> row;
+        for (const auto& t : tokens) {
+            if (impl_->maxLength > 0 && row.size() == static_cast<std::size_t>(impl_->maxLength))
+                break;
+            row.push_back(t == "<unk>" ? Vocabulary::kUnknown : impl_->vocabulary.id(t));
+        }
+        if (row.empty())
+            throw std::invalid_argument("probabilitiesOf: an input without tokens");
+        ids.push_back(std::move(row));
+    }
+    const auto batch = TensorBatch::from(BatchBuilder::pad(ids, {}), torch::kCPU);
+    torch::NoGradGuard noGrad;
+    torch::Tensor p;
+    {
+        std::lock_guard<std::mutex> lock(impl_->mutex);
+        p = torch::softmax(impl_->model->forward(batch.ids, batch.mask).to(torch::kDouble), 1).contiguous();
+    }
+    const auto classes = p.size(1);
+    for (std::int64_t row = 0; row < p.size(0); ++row)
+        out.emplace_back(p.data_ptr<double>() + row * classes, p.data_ptr<double>() + (row + 1) * classes);
     return out;
 }
 

@@ -35,6 +35,13 @@ public:
     // std::invalid_argument naming an unknown method or a bad option.
     std::vector<TokenAttribution> attribute(const std::string& text, const std::vector<std::string>& methods = {},
                                             const AttributionOptions& options = {}) const;
+    // The same on tokens already split (a dataset's example): cut to max_length, then scored. The tokens
+    // of each result are the ones scored.
+    std::vector<TokenAttribution> attributeTokens(std::vector<std::string> tokens, const std::vector<std::string>& methods,
+                                                  const AttributionOptions& options = {}) const;
+    // Class probabilities of many token sequences at once (faithfulness curves: one sentence with tokens
+    // deleted or given back), [input][class]; "<unk>" is the unknown word, as the vocabulary has it.
+    std::vector<std::vector<double>> probabilitiesOf(const std::vector<std::vector<std::string>>& inputs) const;
     // Every example of a split, in its order, in batches (no attention recorded): gold, prediction and
     // class probabilities, exactly as the run's evaluation computed them (same vocabulary, same cut to
     // max_length).

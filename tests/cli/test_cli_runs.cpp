@@ -338,6 +338,31 @@ private Q_SLOTS:
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("--ig-steps goes with --method"), qPrintable(r.err));
 
+        // Faithfulness (issue 26): a limited measure is shown, not stored; the full one is stored with the run
+        // and shown from the store the next time; bad options exit 2 naming the flag.
+        r = runCli({"faithfulness", "--run", id, "--db", db, "--limit", "5", "--methods", "ig,attention", "--json"});
+        QCOMPARE(r.code, 0);
+        auto report = r.json().object();
+        QCOMPARE(report["examples"].toInt(), 5);
+        QCOMPARE(report["methods"].toArray().size(), 3); // ig, attention, random
+        QCOMPARE(report["methods"].toArray()[2].toObject()["method"].toString(), QString("random"));
+        QCOMPARE(report["methods"].toArray()[0].toObject()["deletion"].toArray().size(), 11);
+        QVERIFY2(r.err.contains("faithfulness: 5 / 5 sentences"), qPrintable(r.err));
+        r = runCli({"faithfulness", "--run", id, "--db", db});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("AOPC del") && r.out.contains("occlusion") && r.out.contains("random"), qPrintable(r.out));
+        r = runCli({"faithfulness", "--run", id, "--db", db, "--json"});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.err.contains("faithfulness: stored"), qPrintable(r.err));
+        QCOMPARE(r.json().object()["methods"].toArray().size(), 8);
+        QVERIFY(r.json().object()["examples"].toInt() > 5);
+        r = runCli({"faithfulness", "--run", id, "--db", db, "--split", "train"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--split: dev or test"), qPrintable(r.err));
+        r = runCli({"faithfulness", "--run", id, "--db", db, "--methods", "saliency"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--methods: unknown method 'saliency'"), qPrintable(r.err));
+
         // --step S where no weights of S were kept: the stored snapshot nearest to S, said so on stderr.
         r = runCli({"explain", "--run", id, "--step", "19", "--text", "not bad", "--db", db, "--json"});
         QCOMPARE(r.code, 0);

@@ -8,6 +8,7 @@
 #include "core/platform/CancelToken.h"
 #include "core/store/RunStore.h"
 #include "core/store/StoreObserver.h"
+#include "core/training/FaithfulnessEvaluator.h"
 #include "core/training/ModelExplainer.h"
 #include "core/training/Trainer.h"
 
@@ -18,6 +19,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 using namespace attnlab;
 
@@ -247,6 +249,90 @@ private Q_SLOTS:
         other.targetClass = 9;
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, explainer.attribute(text, {"ig"}, other));
         QVERIFY(explainer.attribute("", {"ig"}).empty());
+
+        // Faithfulness on three dev sentences, recomputed here from the methods' scores and the model's
+        // probabilities of the deleted and restored sentences: orders, <unk> replacement, the 11 points, the
+        // averages and AOPC.
+        const auto dev = DatasetCatalog::load("synthetic-sentiment", {}).dev;
+        const std::vector<TextExample> three(dev.begin(), dev.begin() + 3);
+        FaithfulnessEvaluator::Options options;
+        options.methods = {"occlusion", "attention"};
+        CancelToken never;
+        int calls = 0;
+        const auto report = FaithfulnessEvaluator(explainer).evaluate(three, "dev", options, never, [&](int done, int total) {
+            QCOMPARE(total, 3);
+            QCOMPARE(done, ++calls);
+        });
+        QCOMPARE(calls, 3);
+        QVERIFY(report.complete);
+        QCOMPARE(report.examples, 3);
+        QCOMPARE(report.methods.size(), std::size_t(3)); // occlusion, attention, random
+        QCOMPARE(report.methods[2].method, std::string("random"));
+        std::vector<double> deletion(FaithfulnessReport::kPoints, 0.0), insertion(FaithfulnessReport::kPoints, 0.0);
+        double tau = 0;
+        for (const auto& example : three) {
+            const auto scored = explainer.attributeTokens(example.tokens, {"occlusion", "attention"});
+            const auto& s = scored[0].scores;
+            std::vector<int> order(s.size());
+            std::iota(order.begin(), order.end(), 0);
+            std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return s[std::size_t(a)] > s[std::size_t(b)]; });
+            const std::size_t n = s.size();
+            for (int i = 0; i < FaithfulnessReport::kPoints; ++i) {
+                const auto k = static_cast<std::size_t>(std::lround(i / 10.0 * static_cast<double>(n)));
+                auto deleted = example.tokens;
+                std::vector<std::string> given(n, "<unk>");
+                for (std::size_t j = 0; j < k; ++j) {
+                    deleted[std::size_t(order[j])] = "<unk>";
+                    given[std::size_t(order[j])] = example.tokens[std::size_t(order[j])];
+                }
+                const auto p = explainer.probabilitiesOf({deleted, given});
+                deletion[std::size_t(i)] += p[0][std::size_t(scored[0].targetClass)] / 3;
+                insertion[std::size_t(i)] += p[1][std::size_t(scored[0].targetClass)] / 3;
+            }
+            tau += FaithfulnessEvaluator::kendallTau(s, scored[1].scores) / 3;
+        }
+        const auto* occlusionReport = report.find("occlusion");
+        QVERIFY(occlusionReport && occlusionReport->sentences == 3);
+        double aopc = 0;
+        for (int i = 0; i < FaithfulnessReport::kPoints; ++i) {
+            // 1e-6: the evaluator runs all of a sentence's curve points in one batch, this check two at a time,
+            // and float kernels of other batch sizes round differently.
+            QVERIFY2(std::abs(occlusionReport->deletion[std::size_t(i)] - deletion[std::size_t(i)]) < 1e-6,
+                     qPrintable(QString::number(occlusionReport->deletion[std::size_t(i)] - deletion[std::size_t(i)])));
+            QVERIFY(std::abs(occlusionReport->insertion[std::size_t(i)] - insertion[std::size_t(i)]) < 1e-6);
+            aopc += (deletion[0] - deletion[std::size_t(i)]) / FaithfulnessReport::kPoints;
+        }
+        QVERIFY(std::abs(occlusionReport->deletionAopc - aopc) < 1e-6);
+        QVERIFY(std::abs(occlusionReport->tauWithAttention - tau) < 1e-9);
+        QVERIFY(std::isnan(report.find("attention")->tauWithAttention));
+        // Every order starts from the whole sentence and ends at all <unk>: the same first and last points.
+        QVERIFY(std::abs(report.methods[2].deletion.front() - deletion.front()) < 1e-6);
+        QVERIFY(std::abs(report.methods[2].deletion.back() - deletion.back()) < 1e-6);
+        const auto back = FaithfulnessReport::fromJson(report.toJson());
+        QCOMPARE(back.methods.size(), report.methods.size());
+        QCOMPARE(back.methods[0].deletion, report.methods[0].deletion);
+        QVERIFY(std::isnan(back.methods[1].tauWithAttention));
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, FaithfulnessReport::fromJson("{\"split\":1}"));
+
+        CancelToken cancelled;
+        cancelled.cancel();
+        const auto stopped = FaithfulnessEvaluator(explainer).evaluate(three, "dev", options, cancelled);
+        QVERIFY(!stopped.complete);
+        QCOMPARE(stopped.examples, 0);
+    }
+
+    // The evaluator's small parts by hand: Kendall's tau-b (scipy.stats.kendalltau gives the same: 1, -1,
+    // 0.8165 for [1,1,2] against [1,2,3]), the order of scores with ties, and the 11 points of a 4-token curve.
+    void faithfulnessPartsByHand()
+    {
+        QCOMPARE(FaithfulnessEvaluator::kendallTau({1, 2, 3, 4}, {10, 20, 30, 40}), 1.0);
+        QCOMPARE(FaithfulnessEvaluator::kendallTau({1, 2, 3, 4}, {4, 3, 2, 1}), -1.0);
+        QVERIFY(std::abs(FaithfulnessEvaluator::kendallTau({1, 1, 2}, {1, 2, 3}) - 2.0 / std::sqrt(6.0)) < 1e-12);
+        QVERIFY(std::isnan(FaithfulnessEvaluator::kendallTau({1, 1, 1}, {1, 2, 3})));
+        QVERIFY(std::isnan(FaithfulnessEvaluator::kendallTau({1}, {1})));
+        QCOMPARE(FaithfulnessEvaluator::orderOf({0.1, 0.5, 0.5, -2}), (std::vector<int>{1, 2, 0, 3}));
+        QCOMPARE(FaithfulnessEvaluator::atPoints({10, 11, 12, 13, 14}),
+                 (std::vector<double>{10, 10, 11, 11, 12, 12, 12, 13, 13, 14, 14}));
     }
 };
 

@@ -308,7 +308,7 @@ private Q_SLOTS:
         }
         RunStore store(path);
         RawDb raw(path);
-        QCOMPARE(raw.scalar("PRAGMA user_version"), std::string("3"));
+        QCOMPARE(raw.scalar("PRAGMA user_version"), std::to_string(RunStore::kSchemaVersion));
         auto column = [&](const char* name, std::int64_t id) {
             return raw.scalar(std::string("SELECT ") + name + " FROM runs WHERE id=" + std::to_string(id));
         };
@@ -423,6 +423,35 @@ private Q_SLOTS:
         QCOMPARE(checkpoints[0].step, 100); // by step
         QCOMPARE(checkpoints[0].sha256, std::string("bb"));
         QCOMPARE(checkpoints[1].path, std::string("/runs/1/step200.pt"));
+    }
+
+    // Analyses kept with a run (issue 26: faithfulness per split): replaced by key, listed by kind and key,
+    // refused for an unknown run, carried by export and import, removed with the run.
+    void analysesAreKeptWithTheRun()
+    {
+        QTemporaryDir dir;
+        RunStore store(dir.filePath("runs.sqlite").toStdString());
+        const auto id = store.beginRun(sampleInfo());
+        store.putAnalysis(id, "faithfulness", "dev", R"({"examples":3})");
+        store.putAnalysis(id, "faithfulness", "test", R"({"examples":4})");
+        store.putAnalysis(id, "faithfulness", "dev", R"({"examples":5})"); // replaces
+        QCOMPARE(store.analyses(id).size(), std::size_t(2));
+        QCOMPARE(store.analysis(id, "faithfulness", "dev")->json, std::string(R"({"examples":5})"));
+        QVERIFY(!store.analysis(id, "faithfulness", "train").has_value());
+        QVERIFY(!store.analysis(id, "faithfulness", "dev")->createdAt.empty());
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, store.putAnalysis(id + 7, "faithfulness", "dev", "{}"));
+
+        RunStore other(dir.filePath("other.sqlite").toStdString());
+        const auto copy = other.importRun(store.bundle(id));
+        QCOMPARE(other.analysis(copy, "faithfulness", "test")->json, std::string(R"({"examples":4})"));
+        QCOMPARE(other.analysis(copy, "faithfulness", "test")->createdAt, store.analysis(id, "faithfulness", "test")->createdAt);
+
+        RunSummary done;
+        done.status = RunStatus::Completed;
+        store.finishRun(id, done);
+        const auto removed = store.deleteRuns({id});
+        QCOMPARE(removed.analyses, 2);
+        QVERIFY(store.analyses(id).empty());
     }
 
     void listRunsFiltersAndSorts()

@@ -1,0 +1,145 @@
+#include "cli/commands/FaithfulnessCommand.h"
+
+#include "cli/CliFlags.h"
+#include "cli/InterruptGuard.h"
+#include "cli/TerminalProgress.h"
+#include "cli/commands/RunIds.h"
+#include "core/data/DatasetCatalog.h"
+#include "core/training/FaithfulnessEvaluator.h"
+#include "core/training/ModelExplainer.h"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <ostream>
+
+namespace attnlab {
+namespace {
+
+std::string fixed(double value, int decimals)
+{
+    if (std::isnan(value))
+        return "-";
+    char text[32];
+    std::snprintf(text, sizeof text, "%.*f", decimals, value);
+    return text;
+}
+
+std::string padded(std::string text, std::size_t width)
+{
+    if (text.size() < width)
+        text.append(width - text.size(), ' ');
+    return text;
+}
+
+void printReport(std::ostream& out, const FaithfulnessReport& r)
+{
+    out << r.examples << " " << r.split << " sentences" << (r.complete ? "" : " (stopped early: not stored)") << " in "
+        << fixed(r.seconds, 1) << " s; deletion = tokens replaced by <unk> in the method's order, most important first\n";
+    out << padded("method", 12) << padded("AOPC del", 10) << padded("ins area", 10) << padded("tau attn", 10)
+        << padded("p at 0%  20%   40%   60%   80%   100% deleted", 46) << "seconds\n";
+    for (const auto& m : r.methods) {
+        out << padded(m.method, 12);
+        if (m.sentences == 0) {
+            out << "-  " << m.note << "\n";
+            continue;
+        }
+        out << padded(fixed(m.deletionAopc, 3), 10) << padded(fixed(m.insertionArea, 3), 10)
+            << padded(fixed(m.tauWithAttention, 3), 10);
+        std::string curve;
+        for (int i = 0; i < FaithfulnessReport::kPoints; i += 2)
+            curve += fixed(m.deletion[static_cast<std::size_t>(i)], 3) + " ";
+        out << padded(curve, 46) << fixed(m.seconds, 2) << "\n";
+    }
+    out << "AOPC del: mean drop of p(predicted) over 0%..100% deleted (higher = the method's top tokens carry the "
+           "prediction); ins area: mean p as tokens are given back (higher = better); tau attn: Kendall's tau-b with "
+           "attention's ranking, per sentence, averaged\n";
+}
+
+} // namespace
+
+int FaithfulnessCommand::run(const std::vector<std::string>& args)
+{
+    const CliFlags flags(args, {"--run", "--split", "--methods", "--limit", "--ig-steps", "--seed", "--db"},
+                         {"--json", "--recompute"});
+    const std::int64_t runId = runIdFrom(flags.required("--run"));
+    const std::string split = flags.text("--split", "dev");
+    if (split != "dev" && split != "test")
+        throw CliUsageError("--split: dev or test, got '" + split + "'");
+    FaithfulnessEvaluator::Options options;
+    if (flags.has("--methods") && flags.text("--methods", "") != "all") {
+        const std::string list = flags.text("--methods", "");
+        for (std::size_t from = 0; from <= list.size();) {
+            const auto comma = std::min(list.find(',', from), list.size());
+            const std::string m = list.substr(from, comma - from);
+            if (!AttributionOptions::known(m)) {
+                std::string known;
+                for (const auto& k : AttributionOptions::methods())
+                    known += (known.empty() ? "" : ", ") + k;
+                throw CliUsageError("--methods: unknown method '" + m + "' (known: " + known + ", or all)");
+            }
+            options.methods.push_back(m);
+            from = comma + 1;
+        }
+    }
+    options.attribution.igSteps = static_cast<int>(flags.integer("--ig-steps", options.attribution.igSteps));
+    if (const std::string problem = options.attribution.validate(); !problem.empty())
+        throw CliUsageError("--ig-steps" + problem.substr(problem.find(':')));
+    const long long seed = flags.integer("--seed", 1);
+    if (seed < 0)
+        throw CliUsageError("--seed: 0 or more, got " + flags.text("--seed", ""));
+    options.seed = static_cast<std::uint64_t>(seed);
+    const long long limit = flags.integer("--limit", 0);
+    if (limit < 0)
+        throw CliUsageError("--limit: the number of sentences (0 = all), got " + flags.text("--limit", ""));
+    const bool json = flags.has("--json");
+    // Options other than the defaults measure something else than the stored report: computed again.
+    const bool defaults = !flags.has("--methods") && !flags.has("--ig-steps") && !flags.has("--seed") && limit == 0;
+
+    RunStore store(flags.text("--db", RunStore::defaultPath()));
+    const RunRecord run = existingRun(store, runId);
+    if (defaults && !flags.has("--recompute"))
+        if (const auto stored = store.analysis(runId, "faithfulness", split)) {
+            const auto report = FaithfulnessReport::fromJson(stored->json);
+            err_ << "faithfulness: stored " << stored->createdAt << " (--recompute measures it again)\n";
+            if (json)
+                out_ << stored->json << "\n";
+            else
+                printReport(out_, report);
+            return 0;
+        }
+
+    const auto chosen = ModelExplainer::choose(store.checkpoints(runId), run.bestStep);
+    if (!chosen)
+        throw std::runtime_error("run " + std::to_string(runId) + " kept no weights (it was trained with --no-checkpoint, "
+                                 "or did not complete): faithfulness needs its model; train it again");
+    const ModelExplainer explainer(*chosen);
+    const TrainConfig& config = explainer.config();
+    const TextDataset data = DatasetCatalog::load(config.dataset, config.datasetOptions());
+    std::vector<TextExample> examples = split == "dev" ? data.dev : data.test;
+    if (limit > 0 && examples.size() > static_cast<std::size_t>(limit))
+        examples.resize(static_cast<std::size_t>(limit));
+
+    CancelToken cancel;
+    const InterruptGuard guard(cancel);
+    TerminalProgress progress(err_);
+    auto lastReport = std::chrono::steady_clock::now() - std::chrono::hours(1);
+    const auto report = FaithfulnessEvaluator(explainer).evaluate(examples, split, options, cancel, [&](int done, int total) {
+        const auto now = std::chrono::steady_clock::now();
+        if (done < total && now - lastReport < std::chrono::seconds(1))
+            return;
+        lastReport = now;
+        progress.report("progress", "faithfulness: " + std::to_string(done) + " / " + std::to_string(total) + " sentences");
+    });
+    if (report.complete && defaults)
+        store.putAnalysis(runId, "faithfulness", split, report.toJson());
+    if (json)
+        out_ << report.toJson() << "\n";
+    else
+        printReport(out_, report);
+    return report.complete ? 0 : 130;
+}
+
+} // namespace attnlab
