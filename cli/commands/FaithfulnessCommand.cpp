@@ -5,6 +5,7 @@
 #include "cli/TerminalProgress.h"
 #include "cli/commands/RunIds.h"
 #include "core/data/DatasetCatalog.h"
+#include "core/training/ComputeDevice.h"
 #include "core/training/FaithfulnessEvaluator.h"
 #include "core/training/ModelExplainer.h"
 
@@ -115,6 +116,7 @@ int FaithfulnessCommand::run(const std::vector<std::string>& args)
     if (!chosen)
         throw std::runtime_error("run " + std::to_string(runId) + " kept no weights (it was trained with --no-checkpoint, "
                                  "or did not complete): faithfulness needs its model; train it again");
+    ComputeDevice::setThreads(0); // every core, as training uses
     const ModelExplainer explainer(*chosen);
     const TrainConfig& config = explainer.config();
     const TextDataset data = DatasetCatalog::load(config.dataset, config.datasetOptions());

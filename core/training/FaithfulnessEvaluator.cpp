@@ -97,6 +97,46 @@ FaithfulnessReport FaithfulnessEvaluator::evaluate(const std::vector<TextExample
     report.igBaseline = options.attribution.igBaseline;
     report.occlusion = options.attribution.occlusion;
     const int total = static_cast<int>(examples.size());
+    // A sentence whose scores are in and whose curve points wait for the group's one forward pass.
+    struct Pending {
+        int target = 0;
+        int length = 0;
+        std::vector<int> ks;                      // the k that the 11 points sample, each once
+        std::vector<std::string> orderNames;
+        std::vector<std::vector<std::size_t>> rows; // per order: deletion rows of ks, then insertion rows
+    };
+    std::vector<std::vector<std::string>> inputs; // the group's curve points, all sentences
+    std::vector<Pending> pending;
+    const auto flush = [&] {
+        if (pending.empty())
+            return;
+        const auto probabilities = explainer_.probabilitiesOf(inputs);
+        for (const auto& sentence : pending) {
+            for (std::size_t o = 0; o < sentence.orderNames.size(); ++o) {
+                // The curve over 0..T known at the sampled k: atPoints reads only those.
+                const auto points = static_cast<std::size_t>(sentence.length + 1);
+                std::vector<double> deletion(points), insertion(points);
+                const auto& rows = sentence.rows[o];
+                for (std::size_t j = 0; j < sentence.ks.size(); ++j) {
+                    const auto k = static_cast<std::size_t>(sentence.ks[j]);
+                    deletion[k] = probabilities[rows[j]][static_cast<std::size_t>(sentence.target)];
+                    insertion[k] = probabilities[rows[sentence.ks.size() + j]][static_cast<std::size_t>(sentence.target)];
+                }
+                auto& t = totals[sentence.orderNames[o]];
+                const auto d = atPoints(deletion), in = atPoints(insertion);
+                for (int i = 0; i < FaithfulnessReport::kPoints; ++i) {
+                    t.deletion[static_cast<std::size_t>(i)] += d[static_cast<std::size_t>(i)];
+                    t.insertion[static_cast<std::size_t>(i)] += in[static_cast<std::size_t>(i)];
+                }
+                ++t.sentences;
+            }
+        }
+        report.examples += static_cast<int>(pending.size());
+        inputs.clear();
+        pending.clear();
+        if (progress)
+            progress(report.examples, total);
+    };
     for (const auto& example : examples) {
         if (cancel.isCancelled()) {
             report.complete = false;
@@ -137,45 +177,46 @@ FaithfulnessReport FaithfulnessEvaluator::evaluate(const std::vector<TextExample
         std::shuffle(shuffled.begin(), shuffled.end(), random);
         orders.emplace_back("random", shuffled);
 
-        // Every curve point of this sentence in one batch: per order, T+1 deletions then T+1 insertions.
-        const int target = attributions.front().targetClass;
-        std::vector<std::vector<std::string>> inputs;
-        for (const auto& [method, order] : orders) {
-            for (int k = 0; k <= length; ++k) {
-                auto deleted = tokens;
-                for (int i = 0; i < k; ++i)
-                    deleted[static_cast<std::size_t>(order[static_cast<std::size_t>(i)])] = "<unk>";
-                inputs.push_back(std::move(deleted));
-            }
-            for (int k = 0; k <= length; ++k) {
-                std::vector<std::string> given(tokens.size(), "<unk>");
-                for (int i = 0; i < k; ++i) {
-                    const auto at = static_cast<std::size_t>(order[static_cast<std::size_t>(i)]);
-                    given[at] = tokens[at];
-                }
-                inputs.push_back(std::move(given));
-            }
+        // This sentence's curve points, for the group's batch: per order, the deletions then the insertions
+        // of the k that the 11 points sample (k = round(f T)); the sentence itself and its all-<unk> form,
+        // shared by every order, once.
+        Pending sentence;
+        sentence.target = attributions.front().targetClass;
+        sentence.length = length;
+        for (int i = 0; i < FaithfulnessReport::kPoints; ++i) {
+            const int k = static_cast<int>(std::lround(static_cast<double>(i) / (FaithfulnessReport::kPoints - 1) * length));
+            if (sentence.ks.empty() || sentence.ks.back() != k)
+                sentence.ks.push_back(k);
         }
-        const auto probabilities = explainer_.probabilitiesOf(inputs);
-        std::size_t row = 0;
-        for (const auto& [method, order] : orders) {
-            std::vector<double> deletion, insertion;
-            for (int k = 0; k <= length; ++k)
-                deletion.push_back(probabilities[row++][static_cast<std::size_t>(target)]);
-            for (int k = 0; k <= length; ++k)
-                insertion.push_back(probabilities[row++][static_cast<std::size_t>(target)]);
-            auto& t = totals[method];
-            const auto d = atPoints(deletion), in = atPoints(insertion);
-            for (int i = 0; i < FaithfulnessReport::kPoints; ++i) {
-                t.deletion[static_cast<std::size_t>(i)] += d[static_cast<std::size_t>(i)];
-                t.insertion[static_cast<std::size_t>(i)] += in[static_cast<std::size_t>(i)];
+        const std::size_t whole = inputs.size(), unknown = whole + 1;
+        inputs.push_back(tokens);
+        inputs.emplace_back(tokens.size(), "<unk>");
+        const auto inputOf = [&](int k, bool deletion, const std::vector<int>& order) -> std::size_t {
+            if ((deletion && k == 0) || (!deletion && k == length))
+                return whole;
+            if ((deletion && k == length) || (!deletion && k == 0))
+                return unknown;
+            auto changed = deletion ? tokens : std::vector<std::string>(tokens.size(), "<unk>");
+            for (int i = 0; i < k; ++i) {
+                const auto at = static_cast<std::size_t>(order[static_cast<std::size_t>(i)]);
+                changed[at] = deletion ? std::string("<unk>") : tokens[at];
             }
-            ++t.sentences;
+            inputs.push_back(std::move(changed));
+            return inputs.size() - 1;
+        };
+        for (const auto& [name, order] : orders) {
+            std::vector<std::size_t> rows;
+            for (const bool deletion : {true, false})
+                for (const int k : sentence.ks)
+                    rows.push_back(inputOf(k, deletion, order));
+            sentence.orderNames.push_back(name);
+            sentence.rows.push_back(std::move(rows));
         }
-        ++report.examples;
-        if (progress)
-            progress(report.examples, total);
+        pending.push_back(std::move(sentence));
+        if (pending.size() == kSentencesPerBatch)
+            flush();
     }
+    flush();
 
     std::vector<std::string> listed = methods;
     listed.push_back("random");
