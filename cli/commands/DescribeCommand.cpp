@@ -13,7 +13,7 @@ namespace attnlab {
 
 int DescribeCommand::run(const std::vector<std::string>& args)
 {
-    const CliFlags flags(args, ConfigFlags::modelFlags(), {"--json"});
+    const CliFlags flags(args, ConfigFlags::modelFlags(), {"--json", "--uniform-attention"});
     ModelConfig flagged = ConfigFlags::modelConfig(flags);
     std::string datasetId = flags.text("--dataset", "");
     ConfigFlags::fillDefaults(datasetId, flagged);

@@ -39,7 +39,8 @@ CliFlags trainFlags(const std::vector<std::string>& args)
     valued.insert(ConfigFlags::datasetFlags().begin(), ConfigFlags::datasetFlags().end());
     valued.insert({"--embeddings", "--oov-range"});
     auto booleans = ConfigFlags::datasetSwitches();
-    booleans.insert({"--json", "--embeddings-frozen", "--amp", "--tf32", "--deterministic", "--no-checkpoint"});
+    booleans.insert({"--json", "--embeddings-frozen", "--amp", "--tf32", "--deterministic", "--no-checkpoint",
+                     "--uniform-attention"});
     return CliFlags(args, valued, booleans);
 }
 
@@ -96,6 +97,7 @@ void applyTrainingFlags(TrainConfig& c, const CliFlags& flags, bool hasBase)
     flags.update("--clip-norm", c.clipNorm);
     c.amp = c.amp || flags.has("--amp");
     c.tf32 = c.tf32 || flags.has("--tf32");
+    c.model.uniformAttention = c.model.uniformAttention || flags.has("--uniform-attention");
     c.deterministic = c.deterministic || flags.has("--deterministic");
     flags.update("--threads", c.threads);
 }

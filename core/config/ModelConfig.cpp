@@ -96,6 +96,13 @@ std::string ModelConfig::validate() const
     if (!pooling.empty() && !contains(entry->pooling, pooling))
         return "pooling: '" + pooling + "' does not apply to model '" + model + "'" +
                (entry->pooling.empty() ? std::string(" (it has no pooling choice)") : " (it takes: " + joined(entry->pooling) + ")");
+    if (uniformAttention) {
+        if (model != "ssan" && model != "essan" && model != "transformer")
+            return "uniform_attention: model '" + model + "' has no self-attention to make uniform (ssan, essan, transformer have)";
+        if (position == "rope" || position == "alibi")
+            return "uniform_attention: position '" + position + "' acts on the attention scores, which uniform attention "
+                   "does not compute (use none, sinusoidal, learned or rpr)";
+    }
     if (!(dropoutKeep > 0.0 && dropoutKeep <= 1.0))
         return "dropout_keep: a keep probability must be in (0, 1] (got " + std::to_string(dropoutKeep) + ")";
     for (const auto& [key, keep] : {std::pair<const char*, double>{"dropout_input_keep", dropoutInputKeep},

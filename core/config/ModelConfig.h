@@ -31,6 +31,11 @@ struct ModelConfig {
     double dropoutInputKeep = 0.0;  // per-point keep probabilities; 0 = dropoutKeep
     double dropoutHiddenKeep = 0.0;
     double dropoutOutputKeep = 0.0;
+    // Issue 26's baseline: every attention weight frozen to 1/n over the real tokens (the query and key
+    // projections, and RPR's key table, are then not built; RPR's value table stays). If the model scores the
+    // same, its task did not need attention. Self-attention classifiers only; not with rope or alibi, which
+    // act on the scores that uniform attention does not have.
+    bool uniformAttention = false;
     int vocabularySize = 0;         // set from the dataset (classification)
     int numClasses = 0;             // set from the dataset (classification)
     int drivers = 0;                // set from the dataset (regression): driving series F; > 0 means regression

@@ -259,12 +259,16 @@ private Q_SLOTS:
         options.methods = {"occlusion", "attention"};
         CancelToken never;
         int calls = 0;
+        int lastDone = 0;
         const auto report = FaithfulnessEvaluator(explainer).evaluate(three, "dev", options, never, [&](int done, int total) {
             QCOMPARE(total, 3);
-            QCOMPARE(done, 3); // one batch of sentences
+            QVERIFY(done > lastDone && done <= 3); // after every batch of sentences
+            lastDone = done;
             ++calls;
         });
-        QCOMPARE(calls, 1);
+        const auto batch = static_cast<int>(FaithfulnessEvaluator::kSentencesPerBatch);
+        QCOMPARE(calls, (3 + batch - 1) / batch);
+        QCOMPARE(lastDone, 3);
         QVERIFY(report.complete);
         QCOMPARE(report.examples, 3);
         QCOMPARE(report.methods.size(), std::size_t(3)); // occlusion, attention, random
@@ -320,6 +324,57 @@ private Q_SLOTS:
         const auto stopped = FaithfulnessEvaluator(explainer).evaluate(three, "dev", options, cancelled);
         QVERIFY(!stopped.complete);
         QCOMPARE(stopped.examples, 0);
+    }
+
+    // The uniform-attention baseline (issue 26): every recorded weight is 1/n over the sentence's real tokens
+    // and 0 on padding; the parameter count drops by exactly the query and key projections (and RPR's key
+    // table) of every layer; models without self-attention and score-side positions are refused by name;
+    // the setting survives the configuration's JSON and is not written when off.
+    void uniformAttentionIsUniformAndSmaller()
+    {
+        for (const char* name : {"ssan", "essan", "transformer"}) {
+            for (const char* position : {"rpr", "none"}) {
+                ModelConfig c = smallModel(name);
+                c.position = position;
+                torch::manual_seed(1);
+                const auto learned = ModelFactory::create(c);
+                c.uniformAttention = true;
+                QVERIFY2(c.validate().empty(), c.validate().c_str());
+                const auto uniform = ModelFactory::create(c);
+                const std::int64_t d = c.dModel, in = c.inputDim(), dh = d / c.heads;
+                const std::int64_t perLayer = 2 * (in * d + d) + (std::string(position) == "rpr" ? (2 * c.rprClip + 1) * dh : 0);
+                QCOMPARE(learned->trainableParametersWithoutEmbedding() - uniform->trainableParametersWithoutEmbedding(),
+                         c.layers * perLayer);
+                uniform->eval();
+                const auto ids = torch::tensor({5, 9, 13, 2, 27, 31, 8, 0, 0, 3, 4, 0, 0, 0}, torch::kLong).view({2, 7});
+                const auto mask = ids.ne(0);
+                torch::NoGradGuard noGrad;
+                uniform->setRecordAttention(true);
+                uniform->forward(ids, mask);
+                const auto layers = uniform->recordedAttention();
+                uniform->setRecordAttention(false);
+                QCOMPARE(static_cast<int>(layers.size()), c.layers);
+                for (const auto& w : layers) {
+                    // Sentence 0: 7 real tokens; sentence 1: 2 (ids 3, 4 after the padding are not real either:
+                    // the mask says which are).
+                    const auto expected = mask.to(torch::kFloat) / mask.sum(1, true).to(torch::kFloat); // [B, T]
+                    const auto diff = (w - expected.view({2, 1, 1, 7})).abs().max().item<double>();
+                    QVERIFY2(diff < 1e-6, qPrintable(QString("%1 %2: %3").arg(name, position).arg(diff)));
+                }
+            }
+        }
+        ModelConfig lstm = smallModel("lstm");
+        lstm.uniformAttention = true;
+        QVERIFY(lstm.validate().find("uniform_attention: model 'lstm' has no self-attention") == 0);
+        ModelConfig rope = smallModel("essan");
+        rope.position = "rope";
+        rope.uniformAttention = true;
+        QVERIFY(rope.validate().find("uniform_attention: position 'rope'") == 0);
+
+        TrainConfig t;
+        QVERIFY(t.toJson().find("uniform_attention") == std::string::npos);
+        t.model.uniformAttention = true;
+        QVERIFY(TrainConfig::fromJson(t.toJson()).model.uniformAttention);
     }
 
     // The evaluator's small parts by hand: Kendall's tau-b (scipy.stats.kendalltau gives the same: 1, -1,

@@ -11,8 +11,10 @@ SelfAttentionImpl::SelfAttentionImpl(const SelfAttentionOptions& options) : opti
 {
     TORCH_CHECK(options.heads > 0 && options.dModel % options.heads == 0, "heads (", options.heads,
                 ") must divide d_model (", options.dModel, ")");
-    query_ = register_module("query", torch::nn::Linear(options.inputDim, options.dModel));
-    key_ = register_module("key", torch::nn::Linear(options.inputDim, options.dModel));
+    if (!options.uniform) { // uniform attention computes no scores, so it has nothing to make q and k for
+        query_ = register_module("query", torch::nn::Linear(options.inputDim, options.dModel));
+        key_ = register_module("key", torch::nn::Linear(options.inputDim, options.dModel));
+    }
     value_ = register_module("value", torch::nn::Linear(options.inputDim, options.dModel));
     if (options.outputProjection)
         output_ = register_module("output", torch::nn::Linear(options.dModel, options.dModel));
@@ -20,11 +22,13 @@ SelfAttentionImpl::SelfAttentionImpl(const SelfAttentionOptions& options) : opti
     if (options.position == "rpr") {
         TORCH_CHECK(options.rprClip >= 1, "rpr_clip must be at least 1");
         // w^K and w^V of eq. 3.8-3.9.
-        relKeys_ = register_parameter("rel_keys", torch::empty({2 * options.rprClip + 1, headSize}));
-        relValues_ = register_parameter("rel_values", torch::empty({2 * options.rprClip + 1, headSize}));
         const double bound = 1.0 / std::sqrt(static_cast<double>(headSize));
         torch::NoGradGuard noGrad;
-        relKeys_.uniform_(-bound, bound);
+        if (!options.uniform) { // a^K only enters the scores
+            relKeys_ = register_parameter("rel_keys", torch::empty({2 * options.rprClip + 1, headSize}));
+            relKeys_.uniform_(-bound, bound);
+        }
+        relValues_ = register_parameter("rel_values", torch::empty({2 * options.rprClip + 1, headSize}));
         relValues_.uniform_(-bound, bound);
     }
     if (options.position == "rope")
@@ -79,7 +83,18 @@ SelfAttentionImpl::Result SelfAttentionImpl::forward(const torch::Tensor& x, con
             y = y * realPositions;
         return y.view({batch, length, heads, headSize}).transpose(1, 2); // [B, H, T, dh]
     };
-    auto q = project(query_), k = project(key_), v = project(value_);
+    auto v = project(value_);
+    if (options_.uniform) {
+        // Equal scores for every pair: the softmax gives each real key 1/n and masks the padded ones exactly
+        // as for learned scores. The value side (and RPR's a^V_ij) is unchanged.
+        const auto zeros = torch::zeros({batch, heads, length, headSize}, v.options());
+        auto result = attend(zeros, zeros, v, mask, torch::Tensor(), relValues_, options_.rprClip);
+        result.output = result.output.transpose(1, 2).reshape({batch, length, options_.dModel});
+        if (output_)
+            result.output = output_(result.output);
+        return result;
+    }
+    auto q = project(query_), k = project(key_);
     torch::Tensor bias;
     if (options_.position == "rope") {
         q = PositionEncoding::rotary(q);

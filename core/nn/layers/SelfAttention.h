@@ -16,6 +16,7 @@ struct SelfAttentionOptions {
     bool maskProjections = false;              // ESSAN 4.2.1: zero padded positions after every FF layer
     std::string position = "none";             // rpr | rope | alibi act inside attention; others outside
     int rprClip = 0;
+    bool uniform = false; // every weight 1/n over the real keys: no query or key projection, no RPR key table
 };
 
 // Scaled dot-product self-attention (thesis eq. 3.1-3.5), multi-head (section 3.2.2), with the position

@@ -22,6 +22,7 @@ SsanClassifier::SsanClassifier(const ModelConfig& config, bool extended)
         o.maskProjections = extended;
         o.position = config.position;
         o.rprClip = config.rprClip;
+        o.uniform = config.uniformAttention;
         attention_.push_back(register_module("attention" + std::to_string(l), SelfAttention(o)));
         afterAttention_.push_back(register_module("ff" + std::to_string(l), torch::nn::Linear(d, d)));
     }
@@ -64,6 +65,8 @@ std::string SsanClassifier::summary() const
     s << ", " << (config_.position == "rpr" ? "RPR k=" + std::to_string(config_.rprClip) : "position " + config_.position)
       << ", " << activation_ << ", " << config_.poolingOr(extended_ ? "attention" : "mean") << " pooling, "
       << config_.numClasses << " classes, dropout keep " << dropout_->describe();
+    if (config_.uniformAttention)
+        s << ", uniform attention (1/n, no query or key projections)";
     return s.str();
 }
 

@@ -25,6 +25,7 @@ TransformerClassifier::TransformerClassifier(const ModelConfig& config)
         o.outputProjection = true;
         o.position = config.position;
         o.rprClip = config.rprClip;
+        o.uniform = config.uniformAttention;
         const auto n = std::to_string(l);
         attention_.push_back(register_module("attention" + n, SelfAttention(o)));
         attentionNorm_.push_back(register_module("attention_norm" + n, torch::nn::LayerNorm(torch::nn::LayerNormOptions({d}))));
