@@ -163,20 +163,11 @@ int ExplainCommand::run(const std::vector<std::string>& args)
     std::vector<std::string> methods;
     AttributionOptions options;
     if (flags.has("--method")) {
-        const std::string list = flags.text("--method", "");
-        if (list != "all")
-            for (std::size_t from = 0; from <= list.size();) {
-                const auto comma = std::min(list.find(',', from), list.size());
-                const std::string m = list.substr(from, comma - from);
-                if (!AttributionOptions::known(m)) {
-                    std::string known;
-                    for (const auto& k : AttributionOptions::methods())
-                        known += (known.empty() ? "" : ", ") + k;
-                    throw CliUsageError("--method: unknown method '" + m + "' (known: " + known + ", or all)");
-                }
-                methods.push_back(m);
-                from = comma + 1;
-            }
+        try {
+            methods = AttributionOptions::parseList(flags.text("--method", ""));
+        } catch (const std::invalid_argument& error) {
+            throw CliUsageError(std::string("--method: ") + error.what());
+        }
         options.targetClass = static_cast<int>(flags.integer("--target", -1));
         options.igSteps = static_cast<int>(flags.integer("--ig-steps", options.igSteps));
         options.igBaseline = flags.text("--ig-baseline", options.igBaseline);

@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdio>
 #include <ostream>
+#include <stdexcept>
 
 namespace attnlab {
 namespace {
@@ -70,20 +71,10 @@ int FaithfulnessCommand::run(const std::vector<std::string>& args)
     if (split != "dev" && split != "test")
         throw CliUsageError("--split: dev or test, got '" + split + "'");
     FaithfulnessEvaluator::Options options;
-    if (flags.has("--methods") && flags.text("--methods", "") != "all") {
-        const std::string list = flags.text("--methods", "");
-        for (std::size_t from = 0; from <= list.size();) {
-            const auto comma = std::min(list.find(',', from), list.size());
-            const std::string m = list.substr(from, comma - from);
-            if (!AttributionOptions::known(m)) {
-                std::string known;
-                for (const auto& k : AttributionOptions::methods())
-                    known += (known.empty() ? "" : ", ") + k;
-                throw CliUsageError("--methods: unknown method '" + m + "' (known: " + known + ", or all)");
-            }
-            options.methods.push_back(m);
-            from = comma + 1;
-        }
+    try {
+        options.methods = AttributionOptions::parseList(flags.text("--methods", ""));
+    } catch (const std::invalid_argument& error) {
+        throw CliUsageError(std::string("--methods: ") + error.what());
     }
     options.attribution.igSteps = static_cast<int>(flags.integer("--ig-steps", options.attribution.igSteps));
     if (const std::string problem = options.attribution.validate(); !problem.empty())

@@ -1,6 +1,7 @@
 #include "core/config/AttributionOptions.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace attnlab {
 
@@ -14,6 +15,26 @@ bool AttributionOptions::known(const std::string& method)
 {
     const auto& all = methods();
     return std::find(all.begin(), all.end(), method) != all.end();
+}
+
+std::vector<std::string> AttributionOptions::parseList(const std::string& list)
+{
+    std::vector<std::string> chosen;
+    if (list.empty() || list == "all")
+        return chosen;
+    for (std::size_t from = 0; from <= list.size();) {
+        const auto comma = std::min(list.find(',', from), list.size());
+        const std::string m = list.substr(from, comma - from);
+        if (!known(m)) {
+            std::string names;
+            for (const auto& k : methods())
+                names += (names.empty() ? "" : ", ") + k;
+            throw std::invalid_argument("unknown method '" + m + "' (known: " + names + ", or all)");
+        }
+        chosen.push_back(m);
+        from = comma + 1;
+    }
+    return chosen;
 }
 
 std::string AttributionOptions::describe(const std::string& method)

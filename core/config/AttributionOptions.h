@@ -17,6 +17,9 @@ struct AttributionOptions {
     // rollout, attngrad, then the attributions.
     static const std::vector<std::string>& methods();
     static bool known(const std::string& method);
+    // "a,b" -> {a, b}; "all" or "" -> {} (every method). Throws std::invalid_argument "unknown method 'x'
+    // (known: ..., or all)" for a name not in methods().
+    static std::vector<std::string> parseList(const std::string& list);
     static std::string describe(const std::string& method); // one line: what the score is
     // "" or why the options cannot be used (names the setting: ig steps, baseline, occlusion).
     std::string validate() const;

@@ -135,12 +135,8 @@ std::vector<TokenAttribution> ModelExplainer::attributeTokens(std::vector<std::s
 {
     const std::vector<std::string>& chosen = methods.empty() ? AttributionOptions::methods() : methods;
     for (const auto& m : chosen)
-        if (!AttributionOptions::known(m)) {
-            std::string known;
-            for (const auto& k : AttributionOptions::methods())
-                known += (known.empty() ? "" : ", ") + k;
-            throw std::invalid_argument("unknown explanation method '" + m + "' (known: " + known + ")");
-        }
+        if (!AttributionOptions::known(m))
+            AttributionOptions::parseList(m); // throws, naming the method and the known ones
     if (const std::string problem = options.validate(); !problem.empty())
         throw std::invalid_argument(problem);
     if (impl_->maxLength > 0 && tokens.size() > static_cast<std::size_t>(impl_->maxLength))
