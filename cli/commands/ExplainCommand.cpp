@@ -1,6 +1,7 @@
 #include "cli/commands/ExplainCommand.h"
 
 #include "cli/CliFlags.h"
+#include "cli/TextCells.h"
 #include "cli/commands/RunIds.h"
 #include "core/config/Registry.h"
 #include "core/store/RunStore.h"
@@ -16,34 +17,20 @@
 namespace attnlab {
 namespace {
 
-std::string fixed(double value, int decimals)
-{
-    char text[32];
-    std::snprintf(text, sizeof text, "%.*f", decimals, value);
-    return text;
-}
-
-std::string padded(std::string text, std::size_t width)
-{
-    if (text.size() < width)
-        text.append(width - text.size(), ' ');
-    return text;
-}
-
 // A map as a table: one row per query token, one column per key, weights to 3 decimals.
 void printMap(std::ostream& out, const std::vector<std::string>& tokens, const AttentionMap& map)
 {
     std::size_t width = 5;
     for (const auto& t : tokens)
         width = std::max(width, std::min<std::size_t>(t.size(), 12) + 1);
-    out << "  " << padded("", width);
+    out << "  " << paddedCell("", width);
     for (const auto& t : tokens)
-        out << padded(t.substr(0, 12), width);
+        out << paddedCell(t.substr(0, 12), width);
     out << "\n";
     for (int q = 0; q < map.size; ++q) {
-        out << "  " << padded(tokens[static_cast<std::size_t>(q)].substr(0, 12), width);
+        out << "  " << paddedCell(tokens[static_cast<std::size_t>(q)].substr(0, 12), width);
         for (int k = 0; k < map.size; ++k)
-            out << padded(fixed(map.at(q, k), 3), width);
+            out << paddedCell(fixedCell(map.at(q, k), 3), width);
         out << "\n";
     }
 }
@@ -55,30 +42,30 @@ void printAttributions(std::ostream& out, const ModelExplanation& e, const std::
     if (attributions.empty())
         return;
     const auto& first = attributions.front();
-    out << "explained: p(" << e.classNames[static_cast<std::size_t>(first.targetClass)] << ") = " << fixed(first.probability, 4)
+    out << "explained: p(" << e.classNames[static_cast<std::size_t>(first.targetClass)] << ") = " << fixedCell(first.probability, 4)
         << (first.targetClass == e.predicted ? " (the predicted class)" : "") << "\n";
     std::size_t width = 6;
     for (const auto& t : e.tokens)
         width = std::max(width, std::min<std::size_t>(t.size(), 16) + 2);
-    out << padded("token", width);
+    out << paddedCell("token", width);
     for (const auto& a : attributions)
-        out << padded(a.method, std::max<std::size_t>(a.method.size() + 2, 11));
+        out << paddedCell(a.method, std::max<std::size_t>(a.method.size() + 2, 11));
     out << "\n";
     for (std::size_t t = 0; t < e.tokens.size(); ++t) {
-        out << padded(e.tokens[t].substr(0, 16), width);
+        out << paddedCell(e.tokens[t].substr(0, 16), width);
         for (const auto& a : attributions)
-            out << padded(a.available() ? fixed(a.scores[t], 3) : std::string("-"), std::max<std::size_t>(a.method.size() + 2, 11));
+            out << paddedCell(a.available() ? fixedCell(a.scores[t], 3) : std::string("-"), std::max<std::size_t>(a.method.size() + 2, 11));
         out << "\n";
     }
     for (const auto& a : attributions) {
         out << "  " << a.method << ": " << AttributionOptions::describe(a.method);
         if (!a.note.empty())
             out << " [" << a.note << "]";
-        out << " (" << fixed(1000.0 * a.seconds, 1) << " ms)\n";
+        out << " (" << fixedCell(1000.0 * a.seconds, 1) << " ms)\n";
         if (a.method == "ig" && a.available())
             out << "    " << a.steps << " steps from the " << a.baseline << " baseline: p(baseline) = "
-                << fixed(a.baselineProbability, 4) << ", completeness gap |sum - (p(x) - p(baseline))| = "
-                << fixed(a.completenessGap, 5) << "\n";
+                << fixedCell(a.baselineProbability, 4) << ", completeness gap |sum - (p(x) - p(baseline))| = "
+                << fixedCell(a.completenessGap, 5) << "\n";
     }
 }
 
@@ -153,7 +140,7 @@ int ExplainCommand::run(const std::vector<std::string>& args)
         if (!snapshot->pooling.empty()) {
             out_ << snapshot->poolingName << ":";
             for (std::size_t i = 0; i < snapshot->pooling.size() && i < snapshot->tokens.size(); ++i)
-                out_ << " " << snapshot->tokens[i] << " " << fixed(snapshot->pooling[i], 3);
+                out_ << " " << snapshot->tokens[i] << " " << fixedCell(snapshot->pooling[i], 3);
             out_ << "\n";
         }
         return 0;
@@ -227,12 +214,12 @@ int ExplainCommand::run(const std::vector<std::string>& args)
         tokens += (i ? " " : "") + e.tokens[i] + (e.unknown[i] ? "(?)" : "");
     out_ << "tokens: " << tokens << "\n";
     out_ << "prediction: " << e.classNames[static_cast<std::size_t>(e.predicted)] << " ("
-         << fixed(100.0 * e.probabilities[static_cast<std::size_t>(e.predicted)], 1) << "%)\n";
+         << fixedCell(100.0 * e.probabilities[static_cast<std::size_t>(e.predicted)], 1) << "%)\n";
     std::size_t nameWidth = 0;
     for (const auto& c : e.classNames)
         nameWidth = std::max(nameWidth, c.size());
     for (std::size_t c = 0; c < e.classNames.size(); ++c)
-        out_ << "  " << padded(e.classNames[c], nameWidth + 1) << fixed(e.probabilities[c], 4) << "  "
+        out_ << "  " << paddedCell(e.classNames[c], nameWidth + 1) << fixedCell(e.probabilities[c], 4) << "  "
              << std::string(static_cast<std::size_t>(e.probabilities[c] * 40.0 + 0.5), '#') << "\n";
     if (flags.has("--method")) {
         printAttributions(out_, e, attributions);
@@ -245,7 +232,7 @@ int ExplainCommand::run(const std::vector<std::string>& args)
     if (!e.attention.pooling.empty()) {
         out_ << e.attention.poolingName << ":";
         for (std::size_t i = 0; i < e.tokens.size(); ++i)
-            out_ << " " << e.tokens[i] << " " << fixed(e.attention.pooling[i], 3);
+            out_ << " " << e.tokens[i] << " " << fixedCell(e.attention.pooling[i], 3);
         out_ << "\n";
     }
     if (e.rollout && e.attention.maps.size() > 1) {

@@ -1,6 +1,7 @@
 #include "cli/commands/FaithfulnessCommand.h"
 
 #include "cli/CliFlags.h"
+#include "cli/TextCells.h"
 #include "cli/InterruptGuard.h"
 #include "cli/TerminalProgress.h"
 #include "cli/commands/RunIds.h"
@@ -20,40 +21,24 @@
 namespace attnlab {
 namespace {
 
-std::string fixed(double value, int decimals)
-{
-    if (std::isnan(value))
-        return "-";
-    char text[32];
-    std::snprintf(text, sizeof text, "%.*f", decimals, value);
-    return text;
-}
-
-std::string padded(std::string text, std::size_t width)
-{
-    if (text.size() < width)
-        text.append(width - text.size(), ' ');
-    return text;
-}
-
 void printReport(std::ostream& out, const FaithfulnessReport& r)
 {
     out << r.examples << " " << r.split << " sentences" << (r.complete ? "" : " (stopped early: not stored)") << " in "
-        << fixed(r.seconds, 1) << " s; deletion = tokens replaced by <unk> in the method's order, most important first\n";
-    out << padded("method", 12) << padded("AOPC del", 10) << padded("ins area", 10) << padded("tau attn", 10)
-        << padded("p at 0%  20%   40%   60%   80%   100% deleted", 46) << "seconds\n";
+        << fixedCell(r.seconds, 1) << " s; deletion = tokens replaced by <unk> in the method's order, most important first\n";
+    out << paddedCell("method", 12) << paddedCell("AOPC del", 10) << paddedCell("ins area", 10) << paddedCell("tau attn", 10)
+        << paddedCell("p at 0%  20%   40%   60%   80%   100% deleted", 46) << "seconds\n";
     for (const auto& m : r.methods) {
-        out << padded(m.method, 12);
+        out << paddedCell(m.method, 12);
         if (m.sentences == 0) {
             out << "-  " << m.note << "\n";
             continue;
         }
-        out << padded(fixed(m.deletionAopc, 3), 10) << padded(fixed(m.insertionArea, 3), 10)
-            << padded(fixed(m.tauWithAttention, 3), 10);
+        out << paddedCell(fixedCell(m.deletionAopc, 3), 10) << paddedCell(fixedCell(m.insertionArea, 3), 10)
+            << paddedCell(fixedCell(m.tauWithAttention, 3), 10);
         std::string curve;
         for (int i = 0; i < FaithfulnessReport::kPoints; i += 2)
-            curve += fixed(m.deletion[static_cast<std::size_t>(i)], 3) + " ";
-        out << padded(curve, 46) << fixed(m.seconds, 2) << "\n";
+            curve += fixedCell(m.deletion[static_cast<std::size_t>(i)], 3) + " ";
+        out << paddedCell(curve, 46) << fixedCell(m.seconds, 2) << "\n";
     }
     out << "AOPC del: mean drop of p(predicted) over 0%..100% deleted (higher = the method's top tokens carry the "
            "prediction); ins area: mean p as tokens are given back (higher = better); tau attn: Kendall's tau-b with "
