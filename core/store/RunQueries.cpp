@@ -177,10 +177,15 @@ RunBundle RunQueries::bundle(std::int64_t runId) const
     b.attentionJson = attentionJson(runId);
     b.characteristics = characteristics(runId);
     b.checkpoints = checkpoints(runId);
-    SqliteStatement analyses(connection_, "SELECT kind, key, json, created_at FROM analyses WHERE run_id=? ORDER BY kind, key");
-    analyses.bind(1, runId);
-    while (analyses.step())
-        b.analyses.push_back({analyses.text(0), analyses.text(1), analyses.text(2), analyses.text(3)});
+    try { // a store that never kept an analysis has no analyses table
+        SqliteStatement analyses(connection_, "SELECT a.kind, a.key, a.json, a.created_at FROM analyses a JOIN runs r"
+                                              " ON r.id = a.run_id AND r.uuid = a.run_uuid WHERE a.run_id=?"
+                                              " ORDER BY a.kind, a.key");
+        analyses.bind(1, runId);
+        while (analyses.step())
+            b.analyses.push_back({analyses.text(0), analyses.text(1), analyses.text(2), analyses.text(3)});
+    } catch (const std::exception&) {
+    }
     return b;
 }
 

@@ -314,7 +314,8 @@ RunDeletion RunStore::deleteRuns(const std::vector<std::int64_t>& runIds)
         remove("DELETE FROM attention WHERE run_id=?", removed.attention);
         remove("DELETE FROM characteristics WHERE run_id=?", removed.characteristics);
         remove("DELETE FROM checkpoints WHERE run_id=?", removed.checkpoints);
-        remove("DELETE FROM analyses WHERE run_id=?", removed.analyses);
+        if (RunStoreSchema::hasAnalysesTable(c))
+            remove("DELETE FROM analyses WHERE run_id=?", removed.analyses);
         int runs = 0;
         remove("DELETE FROM runs WHERE id=?", runs);
     });
@@ -351,12 +352,14 @@ void RunStore::putAnalysis(std::int64_t runId, const std::string& kind, const st
     std::lock_guard lock(impl_->mutex);
     const SqliteConnection& c = impl_->connection;
     c.transaction([&] {
-        SqliteStatement exists(c, "SELECT 1 FROM runs WHERE id=?");
-        exists.bind(1, runId);
-        if (!exists.step())
+        RunStoreSchema::addAnalysesTable(c);
+        SqliteStatement uuid(c, "SELECT uuid FROM runs WHERE id=?");
+        uuid.bind(1, runId);
+        if (!uuid.step())
             throw std::invalid_argument("run store " + path() + ": no run " + std::to_string(runId));
-        SqliteStatement s(c, "INSERT OR REPLACE INTO analyses (run_id, kind, key, json, created_at) VALUES (?,?,?,?,?)");
-        s.bind(1, runId).bind(2, kind).bind(3, key).bind(4, json).bind(5, RunStamp::nowIso());
+        SqliteStatement s(c, "INSERT OR REPLACE INTO analyses (run_id, run_uuid, kind, key, json, created_at)"
+                             " VALUES (?,?,?,?,?,?)");
+        s.bind(1, runId).bind(2, uuid.text(0)).bind(3, kind).bind(4, key).bind(5, json).bind(6, RunStamp::nowIso());
         s.run();
     });
 }
@@ -372,7 +375,10 @@ std::optional<StoredAnalysis> RunStore::analysis(std::int64_t runId, const std::
 std::vector<StoredAnalysis> RunStore::analyses(std::int64_t runId) const
 {
     std::lock_guard lock(impl_->mutex);
-    SqliteStatement s(impl_->connection, "SELECT kind, key, json, created_at FROM analyses WHERE run_id=? ORDER BY kind, key");
+    if (!RunStoreSchema::hasAnalysesTable(impl_->connection))
+        return {};
+    SqliteStatement s(impl_->connection, "SELECT a.kind, a.key, a.json, a.created_at FROM analyses a JOIN runs r"
+                                         " ON r.id = a.run_id AND r.uuid = a.run_uuid WHERE a.run_id=? ORDER BY a.kind, a.key");
     s.bind(1, runId);
     std::vector<StoredAnalysis> out;
     while (s.step())
@@ -603,12 +609,15 @@ std::int64_t RunStore::importRun(const RunBundle& b)
         RunRows::insertAttention(c, id, attention);
         RunRows::insertCharacteristics(c, id, b.characteristics);
         RunRows::insertCheckpoints(c, id, b.checkpoints);
-        SqliteStatement analysis(c, "INSERT INTO analyses (run_id, kind, key, json, created_at) VALUES (?,?,?,?,?)");
-        for (const auto& a : b.analyses) {
-            analysis.bind(1, id).bind(2, a.kind).bind(3, a.key).bind(4, a.json)
-                .bind(5, a.createdAt.empty() ? RunStamp::nowIso() : a.createdAt);
-            analysis.run();
-            analysis.reset();
+        if (!b.analyses.empty()) {
+            RunStoreSchema::addAnalysesTable(c);
+            SqliteStatement analysis(c, "INSERT OR REPLACE INTO analyses (run_id, run_uuid, kind, key, json, created_at)"
+                                        " VALUES (?,?,?,?,?,?)");
+            for (const auto& a : b.analyses) {
+                analysis.bind(1, id).bind(2, r.uuid).bind(3, a.kind).bind(4, a.key).bind(5, a.json)
+                    .bind(6, a.createdAt.empty() ? RunStamp::nowIso() : a.createdAt);
+                analysis.run();
+            }
         }
         return id;
     });

@@ -24,7 +24,7 @@ namespace attnlab {
 // may share the training thread's store.
 class RunStore {
 public:
-    static constexpr int kSchemaVersion = 4;
+    static constexpr int kSchemaVersion = 3;
     static constexpr int kDefaultBusyTimeoutMs = 5000; // the GUI and a CLI run may share one file
 
     explicit RunStore(const std::string& path, int busyTimeoutMs = kDefaultBusyTimeoutMs);

@@ -48,8 +48,6 @@ void RunStoreSchema::migrate() const
         migrateToVersion2();
     if (found < 3)
         migrateToVersion3();
-    if (found < 4)
-        migrateToVersion4();
     addReadIndexes();
 }
 
@@ -176,18 +174,24 @@ void RunStoreSchema::migrateToVersion3() const
     });
 }
 
-// Schema 4: analyses made on finished runs and kept with them (issue 26: faithfulness per split), one row
-// per run, kind and key, the result as JSON.
-void RunStoreSchema::migrateToVersion4() const
+// Analyses made on finished runs and kept with them (issue 26: faithfulness per split), one row per run, kind
+// and key, the result as JSON. Created by the first analysis stored, not at open: older builds open the file as
+// before and ignore it, and a store that never keeps one is byte for byte what it was. (Created at every open,
+// the table made test_gui's rename-over-a-live-file case read the new file through the old file's WAL; not
+// understood yet, so not done.) Each row names its run's uuid too and is read only while the run with that id
+// has that uuid: rows an older build left behind when it deleted their run never attach to a later run that
+// gets the same id.
+void RunStoreSchema::addAnalysesTable(const SqliteConnection& connection)
 {
-    connection_.transaction([&] {
-        if (version() >= 4) // another process migrated while we waited for the lock
-            return;
-        connection_.exec("CREATE TABLE IF NOT EXISTS analyses ("
-                         " run_id INTEGER NOT NULL REFERENCES runs(id), kind TEXT NOT NULL, key TEXT NOT NULL,"
-                         " json TEXT NOT NULL, created_at TEXT NOT NULL, PRIMARY KEY (run_id, kind, key));"
-                         "PRAGMA user_version = 4;");
-    });
+    connection.exec("CREATE TABLE IF NOT EXISTS analyses ("
+                    " run_id INTEGER NOT NULL, run_uuid TEXT NOT NULL, kind TEXT NOT NULL, key TEXT NOT NULL,"
+                    " json TEXT NOT NULL, created_at TEXT NOT NULL, PRIMARY KEY (run_id, kind, key))");
+}
+
+bool RunStoreSchema::hasAnalysesTable(const SqliteConnection& connection)
+{
+    SqliteStatement exists(connection, "SELECT 1 FROM sqlite_master WHERE type='table' AND name='analyses'");
+    return exists.step();
 }
 
 } // namespace attnlab

@@ -15,12 +15,15 @@ public:
     // Throws std::runtime_error naming the file for a newer schema or an SQLite file with other tables.
     void migrate() const;
     int version() const;
+    // The analyses table (issue 26), made by the first analysis stored; see RunStoreSchema.cpp.
+    static void addAnalysesTable(const SqliteConnection& connection);
+    static bool hasAnalysesTable(const SqliteConnection& connection);
 
 private:
     void migrateToVersion1() const;
     void migrateToVersion2() const;
     void migrateToVersion3() const;
-    void migrateToVersion4() const;
+
     void addReadIndexes() const;
 
     const SqliteConnection& connection_;
