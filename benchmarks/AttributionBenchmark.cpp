@@ -15,12 +15,12 @@
 #include "core/training/ModelExplainer.h"
 #include "core/training/Trainer.h"
 
-#include <QtCore/QTemporaryDir>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
+#include <stdlib.h>
 #include <map>
 #include <random>
 #include <string>
@@ -50,8 +50,14 @@ int main(int argc, char** argv)
 {
     const int inputs = option(argc, argv, "--inputs", 50), tokens = option(argc, argv, "--tokens", 30),
               sentences = option(argc, argv, "--faithfulness", 100), threads = option(argc, argv, "--threads", 2);
-    QTemporaryDir dir;
-    RunStore store(dir.filePath("runs.sqlite").toStdString());
+    char folder[] = "/tmp/attnlab-bench-attribution-XXXXXX"; // no Qt here: the fuzzing build has none
+    if (!mkdtemp(folder))
+        return std::perror("mkdtemp"), 1;
+    struct Cleanup {
+        std::string path;
+        ~Cleanup() { std::filesystem::remove_all(path); }
+    } cleanup{folder};
+    RunStore store(std::string(folder) + "/runs.sqlite");
     TrainConfig c;
     c.model.model = "essan";
     c.model.position = "rpr";
