@@ -4,7 +4,9 @@
 #include "cli/commands/BenchCommand.h"
 #include "cli/commands/DescribeCommand.h"
 #include "cli/commands/ExplainCommand.h"
+#include "cli/commands/AgreementCommand.h"
 #include "cli/commands/FaithfulnessCommand.h"
+#include "cli/commands/PermutationCommand.h"
 #include "cli/commands/InstallCommand.h"
 #include "cli/commands/ListCommand.h"
 #include "cli/commands/PresetsCommand.h"
@@ -58,6 +60,12 @@ const char* kUsage =
     "                                        how faithful each explanation method is to the run's model: deletion and\n"
     "                                        insertion curves, AOPC, a random order, Kendall's tau with attention;\n"
     "                                        stored with the run (shown from the store next time); Ctrl-C: exit 130\n"
+    "  agreement --runs A,B,... [--split dev|test] [--methods a,b|all] [--limit K] [--ig-steps S] [--db FILE] [--json]\n"
+    "                                        runs that differ only in their seed: Jensen-Shannon distance between their\n"
+    "                                        attention (and each method's) token distributions, and to their attributions\n"
+    "  permutation --run N [--split dev|test] [--permutations 20] [--limit K] [--seed S] [--db FILE] [--json]\n"
+    "                                        Jain & Wallace's test: how much the prediction moves (total variation\n"
+    "                                        distance) when every attention distribution is permuted over the tokens\n"
     "  presets [--lessons] [--json]          the presets of the thesis experiments and teaching (train --preset NAME);\n"
     "                                        --lessons: the window's side-by-side lessons and their presets\n"
     "  stats DATASET [--phrases] [--embeddings FILE] [dataset options] [--json]\n"
@@ -156,6 +164,8 @@ std::unique_ptr<Command> CliApp::commandNamed(const std::string& name)
     if (name == "sweep") return std::make_unique<SweepCommand>(out_, err_);
     if (name == "explain") return std::make_unique<ExplainCommand>(out_, err_);
     if (name == "faithfulness") return std::make_unique<FaithfulnessCommand>(out_, err_);
+    if (name == "agreement") return std::make_unique<AgreementCommand>(out_, err_);
+    if (name == "permutation") return std::make_unique<PermutationCommand>(out_, err_);
     return nullptr;
 }
 

@@ -143,11 +143,19 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
     connect(runBar_, &RunToolBar::compareClicked, this, &MainWindow::startComparison);
     connect(live_, &LiveComparisonView::planChanged, runBar_, &RunToolBar::setWaitingComparisons);
     connect(setup_, &SetupPanel::scenarioChosen, this, [this](const std::vector<TrainConfig>& configs, const QString& title,
-                                                              const QStringList& expected) {
-        live_->setPlan(configs, title, expected);
+                                                              const QStringList& expected, const QString& opens) {
+        live_->setPlan(configs, title, expected, opens);
         statusBar()->showMessage(tr("%1: Compare trains its %2 configurations side by side").arg(title).arg(configs.size()), 8000);
     });
     connect(live_, &LiveComparisonView::runStored, this, &MainWindow::refreshRuns);
+    connect(live_, &LiveComparisonView::lessonEnded, this, [this](const QString& opens, qint64 firstRun) {
+        if (opens != QLatin1String("faithfulness") || firstRun <= 0)
+            return;
+        runList_->selectRun(firstRun, true);
+        workspace_->setCurrentWidget(explorerPage_);
+        explorer_->setRun(firstRun);
+        explorer_->openFaithfulness();
+    });
     connect(setup_, &SetupPanel::changed, this, &MainWindow::updateSummaryLine);
     connect(setup_, &SetupPanel::importRequested, this, &MainWindow::importOwnData);
     connect(setup_, &SetupPanel::message, this, [this](const QString& text) { statusBar()->showMessage(text, 8000); });

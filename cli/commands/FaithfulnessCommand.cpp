@@ -40,6 +40,14 @@ void printReport(std::ostream& out, const FaithfulnessReport& r)
             curve += fixedCell(m.deletion[static_cast<std::size_t>(i)], 3) + " ";
         out << paddedCell(curve, 46) << fixedCell(m.seconds, 2) << "\n";
     }
+    if (r.contrastSentences > 0) { // the built-in grammar: the clause after the last "but" decides the label
+        out << "Known answer: the top token in the deciding clause (after the last \"but\"), of " << r.contrastSentences
+            << " sentences with a contrast:";
+        for (const auto& m : r.methods)
+            if (m.sentences > 0)
+                out << " " << m.method << " " << fixedCell(100.0 * m.clauseHits / r.contrastSentences, 1) << "%";
+        out << " (the clause's mean share of the tokens: " << fixedCell(100.0 * r.clauseChance, 1) << "%)\n";
+    }
     out << "AOPC del: mean drop of p(predicted) over 0%..100% deleted (higher = the method's top tokens carry the "
            "prediction); ins area: mean p as tokens are given back (higher = better); tau attn: Kendall's tau-b with "
            "attention's ranking, per sentence, averaged\n";

@@ -38,6 +38,11 @@ TeachingScenario TeachingScenario::parse(const std::string& json, const std::str
         return list;
     };
     s.presets = presets(j, "presets");
+    if (j.contains("opens")) {
+        if (!j.at("opens").is_string() || j.at("opens").get<std::string>() != "faithfulness")
+            throw std::invalid_argument(source + ": 'opens' must be \"faithfulness\" (the view the lesson ends in)");
+        s.opens = j.at("opens").get<std::string>();
+    }
     if (j.contains("real_data")) {
         const auto& real = j.at("real_data");
         if (!real.is_object())

@@ -19,6 +19,9 @@ struct TeachingScenario {
     std::string realTitle;  // "SAN vs RNN on SST-fine"
     std::string realLesson; // what the class should see there, with the measured numbers
     std::vector<const TrainPreset*> realPresets;
+    // What the window opens once every run of the lesson has ended (optional "opens"): "" nothing, or
+    // "faithfulness": the Explorer on the lesson's first run, its Faithfulness tab measured.
+    std::string opens;
 
     // Throws std::invalid_argument naming `source` and the key: missing keys, unknown presets, fewer than 2
     // or more than 4 presets.

@@ -25,13 +25,17 @@ std::string FaithfulnessReport::toJson() const
         j["tau_with_attention"] = std::isnan(m.tauWithAttention) ? nlohmann::json(nullptr) : nlohmann::json(m.tauWithAttention);
         if (!m.note.empty())
             j["note"] = m.note;
+        if (contrastSentences > 0)
+            j["clause_hits"] = m.clauseHits;
         list.push_back(std::move(j));
     }
-    return nlohmann::json{{"split", split},         {"examples", examples},      {"seconds", seconds},
-                          {"seed", seed},           {"ig_steps", igSteps},       {"ig_baseline", igBaseline},
-                          {"occlusion", occlusion}, {"complete", complete},      {"points", kPoints},
-                          {"methods", list}}
-        .dump();
+    nlohmann::json out{{"split", split},         {"examples", examples},      {"seconds", seconds},
+                       {"seed", seed},           {"ig_steps", igSteps},       {"ig_baseline", igBaseline},
+                       {"occlusion", occlusion}, {"complete", complete},      {"points", kPoints},
+                       {"methods", list}};
+    if (contrastSentences > 0)
+        out["known_answer"] = {{"contrast_sentences", contrastSentences}, {"chance", clauseChance}};
+    return out.dump();
 }
 
 FaithfulnessReport FaithfulnessReport::fromJson(const std::string& text)
@@ -47,6 +51,10 @@ FaithfulnessReport FaithfulnessReport::fromJson(const std::string& text)
         r.igBaseline = j.value("ig_baseline", std::string());
         r.occlusion = j.value("occlusion", std::string());
         r.complete = j.value("complete", true);
+        if (const auto known = j.find("known_answer"); known != j.end()) {
+            r.contrastSentences = known->at("contrast_sentences").get<int>();
+            r.clauseChance = known->at("chance").get<double>();
+        }
         for (const auto& m : j.at("methods")) {
             Method x;
             x.method = m.at("method").get<std::string>();
@@ -60,6 +68,7 @@ FaithfulnessReport FaithfulnessReport::fromJson(const std::string& text)
                 x.tauWithAttention = tau.get<double>();
             x.seconds = m.value("seconds", 0.0);
             x.note = m.value("note", std::string());
+            x.clauseHits = m.value("clause_hits", 0);
             r.methods.push_back(std::move(x));
         }
         return r;

@@ -27,6 +27,9 @@ struct FaithfulnessReport {
         double tauWithAttention = std::numeric_limits<double>::quiet_NaN();
         double seconds = 0;                  // computing its scores, over all sentences
         std::string note;
+        // Data with a known answer (the built-in grammar, where the clause after the last "but" decides):
+        // of the contrastSentences, how many had this method's top token inside that clause.
+        int clauseHits = 0;
     };
 
     std::string split;                       // dev | test
@@ -37,6 +40,10 @@ struct FaithfulnessReport {
     std::string igBaseline, occlusion;
     bool complete = true;                    // false when cancelled: the means are over `examples` so far
     std::vector<Method> methods;             // the requested methods in order, then "random"
+    // The known answer, on synthetic-sentiment only (0 and NaN elsewhere): sentences with a contrast, and
+    // the share of them a top token drawn at random would put in the deciding clause (its mean length share).
+    int contrastSentences = 0;
+    double clauseChance = std::numeric_limits<double>::quiet_NaN();
 
     const Method* find(const std::string& method) const;
     std::string toJson() const;

@@ -1,5 +1,6 @@
 #include "core/training/FaithfulnessEvaluator.h"
 
+#include "core/data/readers/SyntheticSentiment.h"
 #include "core/training/ModelExplainer.h"
 
 #include <algorithm>
@@ -28,6 +29,7 @@ struct Totals {
     int taus = 0;
     double seconds = 0;
     std::string note;
+    int clauseHits = 0;
 };
 
 } // namespace
@@ -79,6 +81,39 @@ double FaithfulnessEvaluator::kendallTau(const std::vector<double>& a, const std
     return (concordant - discordant) / denominator;
 }
 
+std::vector<SentenceDeletionCurve> FaithfulnessEvaluator::deletionCurves(const std::vector<TokenAttribution>& attributions) const
+{
+    std::vector<SentenceDeletionCurve> curves;
+    std::vector<std::vector<std::string>> inputs;
+    int target = -1;
+    for (const auto& a : attributions) {
+        if (!a.available() || a.tokens.empty())
+            continue;
+        target = a.targetClass;
+        SentenceDeletionCurve curve;
+        curve.method = a.method;
+        curve.order = orderOf(a.scores);
+        auto changed = a.tokens;
+        inputs.push_back(changed);
+        for (const int at : curve.order) {
+            changed[static_cast<std::size_t>(at)] = "<unk>";
+            inputs.push_back(changed);
+        }
+        curves.push_back(std::move(curve));
+    }
+    if (curves.empty())
+        return curves;
+    const auto probabilities = explainer_.probabilitiesOf(inputs);
+    std::size_t row = 0;
+    for (auto& curve : curves) {
+        for (std::size_t k = 0; k <= curve.order.size(); ++k)
+            curve.probabilities.push_back(probabilities[row++][static_cast<std::size_t>(target)]);
+        for (const double p : curve.probabilities)
+            curve.aopc += (curve.probabilities.front() - p) / static_cast<double>(curve.probabilities.size());
+    }
+    return curves;
+}
+
 FaithfulnessReport FaithfulnessEvaluator::evaluate(const std::vector<TextExample>& examples, const std::string& split,
                                                    const Options& options, const CancelToken& cancel,
                                                    const Progress& progress) const
@@ -97,6 +132,9 @@ FaithfulnessReport FaithfulnessEvaluator::evaluate(const std::vector<TextExample
     report.igBaseline = options.attribution.igBaseline;
     report.occlusion = options.attribution.occlusion;
     const int total = static_cast<int>(examples.size());
+    // The known answer: the built-in grammar's label is decided by the clause after the last "but".
+    const bool knownClause = explainer_.config().dataset == "synthetic-sentiment";
+    double clauseShare = 0;
     // A sentence whose scores are in and whose curve points wait for the group's one forward pass.
     struct Pending {
         int target = 0;
@@ -154,6 +192,12 @@ FaithfulnessReport FaithfulnessEvaluator::evaluate(const std::vector<TextExample
             if (a.method == "attention" && a.available())
                 attention = &a.scores;
 
+        // Sentences with a contrast only: without one, the whole sentence is the deciding clause.
+        const std::size_t clause = knownClause ? SyntheticSentiment::decidingClauseStart(tokens) : 0;
+        if (clause > 0) {
+            ++report.contrastSentences;
+            clauseShare += static_cast<double>(tokens.size() - clause) / static_cast<double>(tokens.size());
+        }
         std::vector<std::pair<std::string, std::vector<int>>> orders;
         for (const auto& a : attributions) {
             if (std::find(methods.begin(), methods.end(), a.method) == methods.end())
@@ -165,6 +209,8 @@ FaithfulnessReport FaithfulnessEvaluator::evaluate(const std::vector<TextExample
                 continue;
             }
             orders.emplace_back(a.method, orderOf(a.scores));
+            if (clause > 0 && static_cast<std::size_t>(orders.back().second.front()) >= clause)
+                ++t.clauseHits;
             if (attention && a.method != "attention") {
                 if (const double tau = kendallTau(a.scores, *attention); !std::isnan(tau)) {
                     t.tau += tau;
@@ -175,6 +221,8 @@ FaithfulnessReport FaithfulnessEvaluator::evaluate(const std::vector<TextExample
         std::vector<int> shuffled(static_cast<std::size_t>(length));
         std::iota(shuffled.begin(), shuffled.end(), 0);
         std::shuffle(shuffled.begin(), shuffled.end(), random);
+        if (clause > 0 && static_cast<std::size_t>(shuffled.front()) >= clause)
+            ++totals["random"].clauseHits;
         orders.emplace_back("random", shuffled);
 
         // This sentence's curve points, for the group's batch: per order, the deletions then the insertions
@@ -229,6 +277,7 @@ FaithfulnessReport FaithfulnessEvaluator::evaluate(const std::vector<TextExample
             m.sentences = t.sentences;
             m.seconds = t.seconds;
             m.note = t.sentences == 0 ? t.note : std::string();
+            m.clauseHits = t.clauseHits;
             if (t.taus > 0)
                 m.tauWithAttention = t.tau / t.taus;
             if (t.sentences > 0) {
@@ -244,6 +293,8 @@ FaithfulnessReport FaithfulnessEvaluator::evaluate(const std::vector<TextExample
         }
         report.methods.push_back(std::move(m));
     }
+    if (report.contrastSentences > 0)
+        report.clauseChance = clauseShare / report.contrastSentences;
     report.seconds = secondsSince(start);
     return report;
 }

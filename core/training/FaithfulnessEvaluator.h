@@ -3,6 +3,8 @@
 #include "core/data/TextExample.h"
 #include "core/platform/CancelToken.h"
 #include "core/results/FaithfulnessReport.h"
+#include "core/results/SentenceDeletionCurve.h"
+#include "core/results/TokenAttribution.h"
 
 #include <cstdint>
 #include <functional>
@@ -19,6 +21,8 @@ class ModelExplainer;
 // deleted by replacing them with <unk> rather than removing them, so a sentence keeps its length and its
 // positions (a position technique would otherwise see every later token move). All of one sentence's curve
 // points go through the model in one batch with those of the next sentences, only those the 11 points sample.
+// On the built-in grammar, whose label the clause after the last "but" decides, it also counts how often each
+// method's top token falls in that clause (the known answer).
 class FaithfulnessEvaluator {
 public:
     struct Options {
@@ -37,6 +41,11 @@ public:
     // Stops early (complete = false) when cancelled; progress after every batch of sentences.
     FaithfulnessReport evaluate(const std::vector<TextExample>& examples, const std::string& split, const Options& options,
                                 const CancelToken& cancel, const Progress& progress = {}) const;
+
+    // One sentence's deletion curves, every k from 0 to T (not only the 11 points), for the methods that
+    // scored it (attributions of one sentence and one target class, as ModelExplainer::attribute returns
+    // them; methods without scores are left out). One forward pass for all of them.
+    std::vector<SentenceDeletionCurve> deletionCurves(const std::vector<TokenAttribution>& attributions) const;
 
     // Token indices by decreasing score (ties: earlier first).
     static std::vector<int> orderOf(const std::vector<double>& scores);

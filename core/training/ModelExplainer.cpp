@@ -4,6 +4,7 @@
 #include "core/data/BatchBuilder.h"
 #include "core/data/Tokenizer.h"
 #include "core/data/Vocabulary.h"
+#include "core/nn/layers/AttentionPermutation.h"
 #include "core/nn/layers/PositionEncoding.h"
 #include "core/nn/layers/TensorConversions.h"
 #include "core/nn/models/ModelFactory.h"
@@ -184,6 +185,48 @@ std::vector<std::vector<double>> ModelExplainer::probabilitiesOf(const std::vect
     const auto classes = p.size(1);
     for (std::int64_t row = 0; row < p.size(0); ++row)
         out.emplace_back(p.data_ptr<double>() + row * classes, p.data_ptr<double>() + (row + 1) * classes);
+    return out;
+}
+
+std::vector<std::vector<double>> ModelExplainer::probabilitiesWithAttentionPermuted(
+    const std::vector<std::string>& tokens, const std::vector<std::vector<int>>& orders) const
+{
+    std::vector<std::vector<double>> out;
+    if (orders.empty())
+        return out;
+    std::vector<std::int64_t> row;
+    for (const auto& t : tokens) {
+        if (impl_->maxLength > 0 && row.size() == static_cast<std::size_t>(impl_->maxLength))
+            break;
+        row.push_back(t == "<unk>" ? Vocabulary::kUnknown : impl_->vocabulary.id(t));
+    }
+    std::vector<std::int64_t> flat;
+    for (const auto& order : orders) {
+        std::vector<bool> seen(row.size(), false);
+        for (const int j : order) {
+            if (j < 0 || static_cast<std::size_t>(j) >= row.size() || seen[static_cast<std::size_t>(j)])
+                throw std::invalid_argument("probabilitiesWithAttentionPermuted: an order that is not a permutation of the " +
+                                            std::to_string(row.size()) + " tokens");
+            seen[static_cast<std::size_t>(j)] = true;
+        }
+        if (order.size() != row.size())
+            throw std::invalid_argument("probabilitiesWithAttentionPermuted: an order of " + std::to_string(order.size()) +
+                                        " positions for " + std::to_string(row.size()) + " tokens");
+        flat.insert(flat.end(), order.begin(), order.end());
+    }
+    const auto count = static_cast<std::int64_t>(orders.size()), length = static_cast<std::int64_t>(row.size());
+    const auto ids = torch::tensor(row, torch::kLong).unsqueeze(0).expand({count, length}).contiguous();
+    const auto mask = torch::ones({count, length}, torch::kBool);
+    torch::NoGradGuard noGrad;
+    torch::Tensor p;
+    {
+        std::lock_guard<std::mutex> lock(impl_->mutex);
+        const AttentionPermutation permuted(torch::tensor(flat, torch::kLong).view({count, length}));
+        p = torch::softmax(impl_->model->forward(ids, mask).to(torch::kDouble), 1).contiguous();
+    }
+    const auto classes = p.size(1);
+    for (std::int64_t r = 0; r < p.size(0); ++r)
+        out.emplace_back(p.data_ptr<double>() + r * classes, p.data_ptr<double>() + (r + 1) * classes);
     return out;
 }
 

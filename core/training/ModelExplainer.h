@@ -42,6 +42,11 @@ public:
     // Class probabilities of many token sequences at once (faithfulness curves: one sentence with tokens
     // deleted or given back), [input][class]; "<unk>" is the unknown word, as the vocabulary has it.
     std::vector<std::vector<double>> probabilitiesOf(const std::vector<std::vector<std::string>>& inputs) const;
+    // Class probabilities of one token sequence with every attention distribution of the model permuted
+    // over its tokens (the permutation test; nn/layers/AttentionPermutation): one row per order, each a
+    // permutation of 0..T-1 for the T tokens (after the cut to max_length), [order][class].
+    std::vector<std::vector<double>> probabilitiesWithAttentionPermuted(const std::vector<std::string>& tokens,
+                                                                        const std::vector<std::vector<int>>& orders) const;
     // Every example of a split, in its order, in batches (no attention recorded): gold, prediction and
     // class probabilities, exactly as the run's evaluation computed them (same vocabulary, same cut to
     // max_length).

@@ -185,7 +185,8 @@ private Q_SLOTS:
         QStringList lessons;
         for (const auto l : QJsonDocument::fromJson(r.out.toUtf8()).array())
             lessons << l.toObject()["id"].toString();
-        QCOMPARE(lessons, (QStringList{"san-vs-rnn", "why-position-matters", "long-range", "which-driver-and-lag"}));
+        QCOMPARE(lessons, (QStringList{"san-vs-rnn", "why-position-matters", "long-range", "which-driver-and-lag",
+                                       "is-attention-an-explanation"}));
         // SAN vs RNN on real data uses the presets RESULTS.md measured, and they say what they reached.
         const auto sanVsRnn = QJsonDocument::fromJson(r.out.toUtf8()).array()[0].toObject()["real_data"].toObject();
         QCOMPARE(sanVsRnn["presets"].toArray().toVariantList(), (QVariantList{"repro-sst-fine-ssan-rpr", "repro-sst-fine-lstm"}));

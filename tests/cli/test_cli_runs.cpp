@@ -363,6 +363,48 @@ private Q_SLOTS:
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("--methods: unknown method 'saliency'"), qPrintable(r.err));
 
+        // Agreement across seeds (issue 26): a second run of the same model, another seed; the distances are
+        // Jensen-Shannon distances in [0, 1], attention's own distance to attention is not printed.
+        r = runCli({"train", "--dataset", "synthetic-sentiment", "--model", "essan", "--position", "rpr", "--d-model", "16",
+                    "--layers", "2", "--heads", "2", "--steps", "40", "--eval-every", "20", "--device", "cpu", "--db", db,
+                    "--seed", "9", "--json"});
+        QCOMPARE(r.code, 0);
+        const QString second = QString::number(r.json().object()["run_id"].toInteger());
+        r = runCli({"agreement", "--runs", id + "," + second, "--db", db, "--limit", "4", "--methods", "occlusion", "--json"});
+        QCOMPARE(r.code, 0);
+        const auto agreement = r.json().object();
+        QCOMPARE(agreement["examples"].toInt(), 4);
+        QCOMPARE(agreement["runs"].toArray().size(), 2);
+        QCOMPARE(agreement["methods"].toArray().size(), 2); // attention, occlusion
+        for (const auto m : agreement["methods"].toArray()) {
+            QCOMPARE(m.toObject()["sentences"].toInt(), 4);
+            const double across = m.toObject()["js_across_seeds"].toDouble();
+            QVERIFY(across > 0 && across <= 1);
+        }
+        QVERIFY(agreement["methods"].toArray()[1].toObject()["js_to_attention"].toDouble() > 0);
+        QVERIFY2(r.err.contains("agreement: 4 / 4 sentences"), qPrintable(r.err));
+        r = runCli({"agreement", "--runs", id + "," + second, "--db", db, "--limit", "2", "--methods", "grad"});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("JS across seeds") && r.out.contains("grad"), qPrintable(r.out));
+        r = runCli({"agreement", "--runs", id, "--db", db});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--runs: at least two run ids"), qPrintable(r.err));
+
+        // The permutation test (issue 26): a TVD per sentence in [0, 1], summarised; bad counts exit 2.
+        r = runCli({"permutation", "--run", id, "--db", db, "--limit", "3", "--permutations", "5", "--json"});
+        QCOMPARE(r.code, 0);
+        const auto permutation = r.json().object();
+        QCOMPARE(permutation["tested"].toInt(), 3);
+        QCOMPARE(permutation["permutations"].toInt(), 5);
+        QVERIFY(permutation["median_tvd"].toDouble() >= 0 && permutation["median_tvd"].toDouble() <= 1);
+        QCOMPARE(permutation["by_peak_attention"].toArray().size(), 3);
+        r = runCli({"permutation", "--run", id, "--db", db, "--limit", "2", "--permutations", "3"});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("median TVD") && r.out.contains("by the largest attention weight"), qPrintable(r.out));
+        r = runCli({"permutation", "--run", id, "--db", db, "--permutations", "0"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--permutations: between 1 and 1000"), qPrintable(r.err));
+
         // --step S where no weights of S were kept: the stored snapshot nearest to S, said so on stderr.
         r = runCli({"explain", "--run", id, "--step", "19", "--text", "not bad", "--db", db, "--json"});
         QCOMPARE(r.code, 0);

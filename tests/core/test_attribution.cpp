@@ -10,6 +10,8 @@
 #include "core/store/StoreObserver.h"
 #include "core/training/FaithfulnessEvaluator.h"
 #include "core/training/ModelExplainer.h"
+#include "core/training/SeedAgreement.h"
+#include "core/training/AttentionPermutationTest.h"
 #include "core/training/Trainer.h"
 
 #include <torch/torch.h>
@@ -20,6 +22,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <random>
 
 using namespace attnlab;
 
@@ -319,6 +322,116 @@ private Q_SLOTS:
         QVERIFY(std::isnan(back.methods[1].tauWithAttention));
         QVERIFY_THROWS_EXCEPTION(std::runtime_error, FaithfulnessReport::fromJson("{\"split\":1}"));
 
+        // The known answer of the built-in grammar: the clause after the last "but" decides. Counted by hand
+        // from the same scores: sentences with a contrast, the top token's place, the clause's length share.
+        int contrast = 0, occlusionHits = 0;
+        double share = 0;
+        for (const auto& example : three) {
+            const auto but = std::find(example.tokens.rbegin(), example.tokens.rend(), "but");
+            if (but == example.tokens.rend())
+                continue;
+            const auto start = static_cast<std::size_t>(but.base() - example.tokens.begin());
+            QCOMPARE(SyntheticSentiment::decidingClauseStart(example.tokens), start);
+            ++contrast;
+            share += static_cast<double>(example.tokens.size() - start) / static_cast<double>(example.tokens.size());
+            const auto s = explainer.attributeTokens(example.tokens, {"occlusion"}).front().scores;
+            if (static_cast<std::size_t>(FaithfulnessEvaluator::orderOf(s).front()) >= start)
+                ++occlusionHits;
+        }
+        QCOMPARE(report.contrastSentences, contrast);
+        QCOMPARE(occlusionReport->clauseHits, occlusionHits);
+        if (contrast > 0)
+            QVERIFY(std::abs(report.clauseChance - share / contrast) < 1e-12);
+        QCOMPARE(back.contrastSentences, report.contrastSentences);
+        QCOMPARE(back.methods[0].clauseHits, report.methods[0].clauseHits);
+        QCOMPARE(SyntheticSentiment::decidingClauseStart({"it", "is", "good"}), std::size_t(0));
+        QCOMPARE(SyntheticSentiment::decidingClauseStart({"a", "but", "b", "but", "c", "d"}), std::size_t(4));
+
+        // One sentence's deletion curves at every k: the whole sentence first, then its tokens replaced by
+        // <unk> one by one in the method's order, the last point all <unk>; AOPC the mean drop.
+        const auto scores = explainer.attribute(text, {"ig", "attention", "rollout"});
+        const auto curves = FaithfulnessEvaluator(explainer).deletionCurves(scores);
+        QCOMPARE(curves.size(), std::size_t(3));
+        for (std::size_t m = 0; m < curves.size(); ++m) {
+            const auto& curve = curves[m];
+            QCOMPARE(curve.method, scores[m].method);
+            QCOMPARE(curve.order, FaithfulnessEvaluator::orderOf(scores[m].scores));
+            QCOMPARE(curve.probabilities.size(), e.tokens.size() + 1);
+            QVERIFY(std::abs(curve.probabilities.front() - scores[m].probability) < 1e-5);
+            auto changed = e.tokens;
+            double drop = 0;
+            for (std::size_t k = 0; k <= e.tokens.size(); ++k) {
+                if (k > 0)
+                    changed[static_cast<std::size_t>(curve.order[k - 1])] = "<unk>";
+                const double p = explainer.probabilitiesOf({changed})[0][static_cast<std::size_t>(e.predicted)];
+                QVERIFY2(std::abs(curve.probabilities[k] - p) < 1e-6, qPrintable(QString::number(curve.probabilities[k] - p)));
+                drop += (curve.probabilities.front() - curve.probabilities[k]) / static_cast<double>(e.tokens.size() + 1);
+            }
+            QVERIFY(std::abs(curve.aopc - drop) < 1e-12);
+        }
+        QVERIFY(FaithfulnessEvaluator(explainer).deletionCurves({}).empty());
+
+        // Seed agreement of a run with itself: every distance across "seeds" is 0, attention's distance to
+        // itself too, and each method's distance to attention is the one computed here from its scores.
+        SeedAgreement::Options agreeing;
+        agreeing.methods = {"occlusion"};
+        const auto self = SeedAgreement::measure({&explainer, &explainer}, three, "dev", agreeing, never);
+        QCOMPARE(self.examples, 3);
+        QCOMPARE(self.methods.size(), std::size_t(2));
+        QCOMPARE(self.methods[0].method, std::string("attention"));
+        double toAttention = 0;
+        for (const auto& example : three) {
+            const auto scored = explainer.attributeTokens(example.tokens, {"attention", "occlusion"});
+            toAttention += SeedAgreement::jensenShannonDistance(SeedAgreement::distributionOf(scored[0].scores),
+                                                                SeedAgreement::distributionOf(scored[1].scores)) / 3;
+        }
+        for (const auto& m : self.methods) {
+            QCOMPARE(m.sentences, 3);
+            QVERIFY(m.acrossSeeds < 1e-7);
+        }
+        QVERIFY(self.methods[0].toAttention < 1e-7);
+        QVERIFY(std::abs(self.methods[1].toAttention - toAttention) < 1e-9);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, SeedAgreement::measure({&explainer}, three, "dev", agreeing, never));
+
+        // The permutation test: the identity order changes nothing; another order moves the output; the
+        // report's medians are those of the total variation distances recomputed here with the same orders.
+        const auto tokens = e.tokens;
+        std::vector<int> identity(tokens.size());
+        std::iota(identity.begin(), identity.end(), 0);
+        std::vector<int> reversed(identity.rbegin(), identity.rend());
+        const auto permuted = explainer.probabilitiesWithAttentionPermuted(tokens, {identity, reversed});
+        for (std::size_t c = 0; c < permuted[0].size(); ++c)
+            QVERIFY(std::abs(permuted[0][c] - e.probabilities[c]) < 1e-6);
+        QVERIFY(AttentionPermutationTest::totalVariation(permuted[1], permuted[0]) > 1e-4);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, explainer.probabilitiesWithAttentionPermuted(tokens, {{0, 0}}));
+        AttentionPermutationTest::Options permutation;
+        permutation.permutations = 6;
+        permutation.seed = 5;
+        const auto test = AttentionPermutationTest::measure(explainer, three, "dev", permutation, never);
+        std::mt19937_64 random(5);
+        std::vector<double> medians;
+        for (const auto& example : three) {
+            const auto original = explainer.probabilitiesOf({example.tokens}).front();
+            std::vector<std::vector<int>> orders;
+            for (int i = 0; i < 6; ++i) {
+                std::vector<int> order(example.tokens.size());
+                std::iota(order.begin(), order.end(), 0);
+                std::shuffle(order.begin(), order.end(), random);
+                orders.push_back(order);
+            }
+            std::vector<double> tvd;
+            for (const auto& p : explainer.probabilitiesWithAttentionPermuted(example.tokens, orders))
+                tvd.push_back(AttentionPermutationTest::totalVariation(original, p));
+            medians.push_back(AttentionPermutationTest::quantile(tvd, 0.5));
+        }
+        QCOMPARE(test.tested, 3);
+        QVERIFY(std::abs(test.medianTvd - AttentionPermutationTest::quantile(medians, 0.5)) < 1e-12);
+        QVERIFY(std::abs(test.meanTvd - (medians[0] + medians[1] + medians[2]) / 3) < 1e-12);
+        QCOMPARE(test.sentencesByPeak[0] + test.sentencesByPeak[1] + test.sentencesByPeak[2], 3);
+        QCOMPARE(AttentionPermutationTest::totalVariation({0.5, 0.5}, {1, 0}), 0.5);
+        QCOMPARE(AttentionPermutationTest::quantile({4, 1, 3, 2}, 0.5), 2.5);
+        QCOMPARE(AttentionPermutationTest::quantile({4, 1, 3, 2}, 0.25), 1.75);
+
         CancelToken cancelled;
         cancelled.cancel();
         const auto stopped = FaithfulnessEvaluator(explainer).evaluate(three, "dev", options, cancelled);
@@ -381,6 +494,14 @@ private Q_SLOTS:
     // 0.8165 for [1,1,2] against [1,2,3]), the order of scores with ties, and the 11 points of a 4-token curve.
     void faithfulnessPartsByHand()
     {
+        // Jensen-Shannon distance (base 2) by hand: p = (1, 0), q = (1/2, 1/2), m = (3/4, 1/4):
+        // KL(p||m) = log2(4/3), KL(q||m) = (log2(2/3) + log2(2)) / 2, JSD = their mean, distance = sqrt.
+        const double jsd = (std::log2(4.0 / 3.0) + (std::log2(2.0 / 3.0) + 1.0) / 2.0) / 2.0;
+        QVERIFY(std::abs(SeedAgreement::jensenShannonDistance({1, 0}, {0.5, 0.5}) - std::sqrt(jsd)) < 1e-12);
+        QCOMPARE(SeedAgreement::jensenShannonDistance({1, 0, 0}, {0, 0, 1}), 1.0);
+        QCOMPARE(SeedAgreement::jensenShannonDistance({0.2, 0.8}, {0.2, 0.8}), 0.0);
+        QCOMPARE(SeedAgreement::distributionOf({-1, 3}), (std::vector<double>{0.25, 0.75}));
+        QCOMPARE(SeedAgreement::distributionOf({0, 0}), (std::vector<double>{0.5, 0.5}));
         QCOMPARE(FaithfulnessEvaluator::kendallTau({1, 2, 3, 4}, {10, 20, 30, 40}), 1.0);
         QCOMPARE(FaithfulnessEvaluator::kendallTau({1, 2, 3, 4}, {4, 3, 2, 1}), -1.0);
         QVERIFY(std::abs(FaithfulnessEvaluator::kendallTau({1, 1, 2}, {1, 2, 3}) - 2.0 / std::sqrt(6.0)) < 1e-12);

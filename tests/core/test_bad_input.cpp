@@ -447,6 +447,8 @@ private Q_SLOTS:
         refusedLesson(R"(, "real_data": {"title": "T", "lesson": "L", "presets": ["repro-sst-fine-lstm"]})", "2 to 4");
         refusedLesson(R"(, "real_data": {"title": "T", "presets": ["repro-sst-fine-lstm", "repro-sst-fine-ssan"]})", "'real_data.lesson'");
         refusedLesson(R"(, "real_data": {"title": "T", "lesson": "L", "presets": ["repro-sst-fine-lstm", "repro-sml2010-narx"]})", "one dataset");
+        refusedLesson(R"(, "opens": "explorer")", "'opens' must be \"faithfulness\"");
+        QCOMPARE(TeachingScenario::parse(lesson(R"(, "opens": "faithfulness")"), "s.json").opens, std::string("faithfulness"));
         // The shipped lessons: SAN vs RNN and Why position matters have a real-data variant whose presets say what they reached.
         for (const char* id : {"san-vs-rnn", "why-position-matters"}) {
             const TeachingScenario* shipped = TeachingScenario::find(id);

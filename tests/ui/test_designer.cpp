@@ -116,7 +116,20 @@ private slots:
         QCOMPARE(positions, (QStringList{"none", "sinusoidal", "rpr"}));
         QVERIFY(child<QCheckBox>(&panel, "orderDependentBox")->isChecked()); // the form shows the first one
         QCOMPARE(spy.at(0).at(1).toString(), QStringLiteral("Why position matters"));
-        QCOMPARE(TeachingScenario::all().size(), std::size_t(4));
+        QCOMPARE(TeachingScenario::all().size(), std::size_t(5));
+        QCOMPARE(spy.at(0).at(3).toString(), QString()); // opens nothing at its end
+
+        // "Is attention an explanation?": ESSAN, SSAN and the SSAN with uniform attention; it ends in the
+        // Explorer's Faithfulness tab (MainWindow, on LiveComparisonView::lessonEnded).
+        QVERIFY(panel.presets()->choose(QStringLiteral("lesson:is-attention-an-explanation")));
+        const auto debate = spy.last().at(0).value<std::vector<TrainConfig>>();
+        QCOMPARE(debate.size(), std::size_t(3));
+        QCOMPARE(QString::fromStdString(debate[0].model.model), QStringLiteral("essan"));
+        QVERIFY(!debate[1].model.uniformAttention);
+        QVERIFY(debate[2].model.uniformAttention);
+        QCOMPARE(spy.last().at(3).toString(), QStringLiteral("faithfulness"));
+        spy.clear();
+        QVERIFY(panel.presets()->choose(QStringLiteral("lesson:why-position-matters")));
 
         // The same lesson on real data: the presets RESULTS.md measured, with what each reached.
         QVERIFY(panel.presets()->choose(QStringLiteral("lesson:why-position-matters:real")));

@@ -3,13 +3,17 @@
 #include "core/results/AttentionCsv.h"
 
 #include "core/analysis/AttentionRollout.h"
-#include "core/analysis/KnownAnswerAttention.h"
 #include "core/config/Registry.h"
 #include "core/store/RunStore.h"
+#include "core/training/FaithfulnessEvaluator.h"
 #include "core/training/ModelExplainer.h"
 #include "ui/analysis/ExportDialog.h"
 #include "ui/analysis/PlotExporter.h"
 #include "ui/explorer/AttentionThumbnailGrid.h"
+#include "ui/explorer/AttributionPanel.h"
+#include "ui/explorer/FaithfulnessView.h"
+#include "ui/explorer/KnownAnswerLabel.h"
+#include "ui/explorer/SentenceDeletionPlot.h"
 #include "ui/explorer/ClassProbabilityChart.h"
 #include "ui/explorer/DatasetBrowser.h"
 #include "ui/explorer/PositionTechniqueView.h"
@@ -20,7 +24,6 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -63,6 +66,13 @@ AttentionSnapshot withRollout(AttentionSnapshot snapshot)
 
 } // namespace
 
+struct ExplorerView::Explained {
+    ModelExplanation explanation;
+    std::vector<TokenAttribution> attributions;   // the chosen methods, on the predicted class
+    std::vector<SentenceDeletionCurve> curves;    // their deletion curves on this sentence
+    QString attributionError;
+};
+
 struct ExplorerView::Loaded {
     std::shared_ptr<const ModelExplainer> explainer;
     std::vector<PositionView> positions;
@@ -93,9 +103,7 @@ ExplorerView::ExplorerView(QWidget* parent) : QWidget(parent)
     tokens_->setObjectName(QStringLiteral("explorerTokens"));
     tokens_->setWordWrap(true);
     tokens_->setTextFormat(Qt::RichText);
-    knownAnswer_ = new QLabel(this);
-    knownAnswer_->setObjectName(QStringLiteral("explorerKnownAnswer"));
-    knownAnswer_->setWordWrap(true);
+    knownAnswer_ = new KnownAnswerLabel(this);
     source_ = new QLabel(this);
     source_->setObjectName(QStringLiteral("explorerSource"));
     source_->setStyleSheet(QStringLiteral("color: palette(mid);"));
@@ -127,11 +135,20 @@ ExplorerView::ExplorerView(QWidget* parent) : QWidget(parent)
     leftLayout->addWidget(probabilities_);
     leftLayout->addWidget(new QLabel(tr("<b>All maps</b> — click one to enlarge"), left));
     leftLayout->addWidget(gridScroll, 2);
-    auto* right = new QWidget(this);
-    auto* rightLayout = new QVBoxLayout(right);
-    rightLayout->setContentsMargins(0, 0, 0, 0);
-    rightLayout->addWidget(heatmap_, 1);
-    rightLayout->addWidget(exportMap, 0, Qt::AlignRight);
+    auto* mapPart = new QWidget(this);
+    auto* mapLayout = new QVBoxLayout(mapPart);
+    mapLayout->setContentsMargins(0, 0, 0, 0);
+    mapLayout->addWidget(heatmap_, 1);
+    mapLayout->addWidget(exportMap, 0, Qt::AlignRight);
+    // Under the map: what each explanation method credits, token by token (issue 26).
+    attributions_ = new AttributionPanel(this);
+    auto* right = mapSplitter_ = new QSplitter(Qt::Vertical, this);
+    right->setObjectName(QStringLiteral("explorerMapSplitter"));
+    right->addWidget(mapPart);
+    right->addWidget(attributions_);
+    right->setStretchFactor(0, 3);
+    right->setStretchFactor(1, 1);
+    right->setChildrenCollapsible(false);
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->setObjectName(QStringLiteral("explorerSplitter"));
     split->addWidget(left);
@@ -157,6 +174,14 @@ ExplorerView::ExplorerView(QWidget* parent) : QWidget(parent)
     lower_->addTab(browser_, tr("Dataset &examples"));
     positions_ = new PositionTechniqueView(this);
     lower_->addTab(positions_, tr("&Position technique"));
+    deletion_ = new SentenceDeletionPlot(this);
+    lower_->addTab(deletion_, tr("&Deletion curve"));
+    faithfulness_ = new FaithfulnessView(this);
+    lower_->addTab(faithfulness_, tr("&Faithfulness"));
+    connect(deletion_, &SentenceDeletionPlot::statusMessage, this, &ExplorerView::statusMessage);
+    connect(faithfulness_, &FaithfulnessView::statusMessage, this, &ExplorerView::statusMessage);
+    connect(attributions_, &AttributionPanel::statusMessage, this, &ExplorerView::statusMessage);
+    connect(attributions_, &AttributionPanel::methodsChanged, this, &ExplorerView::requestExplanation);
     // The maps and the lower panels (timeline, examples, positions): side by side on a wide, short view, as
     // the tab is at the window's default size and at 1280x720 with the Runs dock below it (stacked, the lower
     // panels got a few pixels there, issue 28); stacked when the view is tall.
@@ -176,7 +201,7 @@ ExplorerView::ExplorerView(QWidget* parent) : QWidget(parent)
     debounce_ = new QTimer(this);
     debounce_->setSingleShot(true);
     debounce_->setInterval(150); // recompute once typing pauses, not at every key
-    explaining_ = new QFutureWatcher<ModelExplanation>(this);
+    explaining_ = new QFutureWatcher<std::shared_ptr<Explained>>(this);
     loading_ = new QFutureWatcher<std::shared_ptr<Loaded>>(this);
 
     connect(input_, &QLineEdit::textChanged, debounce_, qOverload<>(&QTimer::start));
@@ -188,9 +213,9 @@ ExplorerView::ExplorerView(QWidget* parent) : QWidget(parent)
         if (index >= 0 && index < static_cast<int>(checkpoints_.size()))
             loadExplainer(checkpoints_[static_cast<std::size_t>(index)]);
     });
-    connect(explaining_, &QFutureWatcher<ModelExplanation>::finished, this, [this] {
+    connect(explaining_, &QFutureWatcher<std::shared_ptr<Explained>>::finished, this, [this] {
         explainDelivery_ = false;
-        showExplanation(explaining_->result());
+        showExplanation(*explaining_->result());
         if (pending_) { // the user typed on while this one ran: the latest text wins
             pending_ = false;
             startExplanation(pendingText_);
@@ -207,6 +232,11 @@ ExplorerView::ExplorerView(QWidget* parent) : QWidget(parent)
         }
         explainer_ = loaded->explainer;
         browser_->setExplainer(explainer_, run_.environmentJson);
+        faithfulness_->setRun(store_, runId_, explainer_, QString());
+        if (openFaithfulnessPending_) {
+            openFaithfulnessPending_ = false;
+            openFaithfulness();
+        }
         positions_->setViews(loaded->positions, tr("This model has no position technique to show (%1).")
                                                     .arg(qs(explainer_->config().model.position)));
         setTypingEnabled(true, QString());
@@ -255,10 +285,12 @@ void ExplorerView::clear(const QString& why)
     notes_->clear();
     notes_->setVisible(false);
     source_->clear();
-    knownAnswer_->clear();
-    knownAnswer_->setVisible(false);
+    knownAnswer_->showFor({});
     showPrediction({}, {});
     browser_->setExplainer(nullptr);
+    attributions_->showPlaceholder(tr("Type a sentence to see what each method credits."));
+    deletion_->showPlaceholder(tr("Type a sentence: its deletion curve for each chosen method appears here."));
+    faithfulness_->setRun(store_, 0, nullptr, tr("Select a text run with saved weights to measure its explanations."));
     positions_->setViews({}, tr("The position technique is read from the run's saved weights."));
     grid_->clear(QString());
     heatmap_->showPlaceholder(why);
@@ -339,6 +371,10 @@ void ExplorerView::setRun(qint64 runId)
                                  ? tr("1 saved weight file, %1 MB on disk").arg(megabytes)
                                  : tr("%1 saved weight files, %2 MB on disk").arg(checkpoints_.size()).arg(megabytes));
     }
+    // Until the weights open (or if they cannot), a stored report can still be read.
+    faithfulness_->setRun(store_, runId, nullptr,
+                          run_.regression ? tr("A time-series model: the explanation methods score the tokens of text.")
+                                          : tr("Measuring needs the run's saved weights."));
     if (run_.regression) {
         setTypingEnabled(false, tr("A time-series model: typed text does not apply. Its attention over each window "
                                    "is in the stored snapshots (the timeline below)."));
@@ -398,11 +434,25 @@ void ExplorerView::startExplanation(const QString& text)
     if (!explainer)
         return;
     explainDelivery_ = true;
-    explaining_->setFuture(QtConcurrent::run([explainer, text] { return explainer->explain(text.toStdString()); }));
+    const auto methods = attributions_->methods();
+    explaining_->setFuture(QtConcurrent::run([explainer, text, methods] {
+        auto out = std::make_shared<Explained>();
+        out->explanation = explainer->explain(text.toStdString());
+        if (methods.empty() || out->explanation.tokens.empty())
+            return out;
+        try { // the predicted class, as the faithfulness curves follow it
+            out->attributions = explainer->attribute(text.toStdString(), methods);
+            out->curves = FaithfulnessEvaluator(*explainer).deletionCurves(out->attributions);
+        } catch (const std::exception& e) {
+            out->attributionError = QString::fromStdString(e.what());
+        }
+        return out;
+    }));
 }
 
-void ExplorerView::showExplanation(const ModelExplanation& e)
+void ExplorerView::showExplanation(const Explained& result)
 {
+    const ModelExplanation& e = result.explanation;
     explanation_ = e;
     QStringList notes;
     for (const auto& n : e.notes())
@@ -423,9 +473,21 @@ void ExplorerView::showExplanation(const ModelExplanation& e)
         grid_->clear(tr("Type a sentence to see the model's attention on it."));
         heatmap_->showPlaceholder(tr("Type a sentence to see the model's attention on it."));
         shown_ = {};
+        attributions_->showPlaceholder(tr("Type a sentence to see what each method credits."));
+        deletion_->showPlaceholder(tr("Type a sentence: its deletion curve for each chosen method appears here."));
     } else {
         showPrediction(e.classNames, e.probabilities);
         showSnapshot(e.attention, false);
+        if (!result.attributionError.isEmpty())
+            attributions_->showPlaceholder(tr("The explanation methods failed: %1").arg(result.attributionError));
+        else
+            attributions_->setAttributions(result.attributions, e.classNames);
+        // Every row in view: the map gives up what the rows need (it keeps its own minimum).
+        const int needed = attributions_->minimumSizeHint().height();
+        if (const auto sizes = mapSplitter_->sizes(); sizes.size() == 2 && sizes[1] < needed)
+            mapSplitter_->setSizes({sizes[0] + sizes[1] - needed, needed});
+        const auto predicted = static_cast<std::size_t>(e.predicted);
+        deletion_->setCurves(result.curves, e.tokens, predicted < e.classNames.size() ? qs(e.classNames[predicted]) : QString());
     }
     emit explained();
 }
@@ -434,26 +496,7 @@ void ExplorerView::showSnapshot(const AttentionSnapshot& snapshot, bool fromTime
 {
     timelineShown_ = fromTimeline;
     shown_ = withRollout(snapshot);
-    // Synthetic series: does the attention find the driver and lag the data was made from?
-    const auto known = KnownAnswerAttention::of(snapshot);
-    knownAnswer_->setVisible(known.has_value());
-    if (known) {
-        QStringList parts;
-        if (known->driverShare >= 0.0)
-            parts << tr("input attention on %1: %2% (uniform %3%)")
-                         .arg(qs(known->driver))
-                         .arg(100.0 * known->driverShare, 0, 'f', 1)
-                         .arg(100.0 * known->driverUniform, 0, 'f', 1);
-        if (known->lagShare >= 0.0)
-            parts << tr("temporal attention on t-%1: %2% (uniform %3%)")
-                         .arg(known->lag)
-                         .arg(100.0 * known->lagShare, 0, 'f', 1)
-                         .arg(100.0 * known->lagUniform, 0, 'f', 1);
-        knownAnswer_->setText(tr("<b>Known answer</b>: the target follows %1 at lag %2. %3")
-                                  .arg(qs(known->driver).toHtmlEscaped())
-                                  .arg(known->lag)
-                                  .arg(parts.join(QStringLiteral("; "))));
-    }
+    knownAnswer_->showFor(snapshot); // synthetic series: does the attention find the driver and lag?
     const int view = std::max(0, heatmap_->currentMapIndex());
     grid_->setSnapshot(shown_);
     heatmap_->setSnapshot(shown_);
@@ -468,12 +511,24 @@ void ExplorerView::showStep(int step)
     if (!snapshot)
         return;
     timeline_->showStored(snapshot->step);
+    attributions_->showPlaceholder(tr("The explanation methods run on a typed sentence, with the run's saved weights."));
     source_->setText(tr("Stored at step %1 of training: %2, as the model saw it then")
                          .arg(snapshot->step)
                          .arg(snapshot->probeLabel.empty() ? tr("the run's probe input") : qs(snapshot->probeLabel)));
     tokens_->setText(snapshot->series ? QString() : tr("Tokens: %1").arg(joined(snapshot->tokens).toHtmlEscaped()));
     showPrediction(snapshot->classes, std::vector<double>(snapshot->probabilities.begin(), snapshot->probabilities.end()));
     showSnapshot(*snapshot, true);
+}
+
+void ExplorerView::openFaithfulness()
+{
+    lower_->setCurrentWidget(faithfulness_);
+    if (!explainer_) { // measured once the weights are open
+        openFaithfulnessPending_ = runId_ > 0 && !run_.regression;
+        return;
+    }
+    if (!faithfulness_->report() && !faithfulness_->isMeasuring())
+        faithfulness_->measure();
 }
 
 std::vector<int> ExplorerView::timelineSteps() const { return timeline_->steps(); }
@@ -511,12 +566,9 @@ void ExplorerView::exportMap()
     // The numbers beside the picture: every map of the input as long-format CSV.
     const QString csvPath = dialog.path().section(QLatin1Char('.'), 0, -2) + QStringLiteral(".csv");
     QFile csv(csvPath);
-    if (!csv.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
-        emit statusMessage(tr("Saved %1, but not the numbers: %2: %3").arg(dialog.path(), csvPath, csv.errorString()));
-        return;
-    }
     const std::string text = AttentionCsv::of(shown_);
-    if (csv.write(text.data(), static_cast<qint64>(text.size())) != static_cast<qint64>(text.size())) {
+    if (!csv.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
+        csv.write(text.data(), static_cast<qint64>(text.size())) != static_cast<qint64>(text.size())) {
         emit statusMessage(tr("Saved %1, but not the numbers: %2: %3").arg(dialog.path(), csvPath, csv.errorString()));
         return;
     }

@@ -26,6 +26,10 @@ namespace attnlab::ui {
 
 class AttentionHeatmap;
 class AttentionThumbnailGrid;
+class AttributionPanel;
+class FaithfulnessView;
+class KnownAnswerLabel;
+class SentenceDeletionPlot;
 class ClassProbabilityChart;
 class DatasetBrowser;
 class PositionTechniqueView;
@@ -38,7 +42,8 @@ class TrainingTimeline;
 // dev curve and a cursor at the same step. Runs without usable weights (none kept, file changed, a time
 // series) show their snapshots and say why typing is off. Below the maps, the dataset browser lists the
 // run's dev and test examples with their predictions (double-clicking one explains it), and the position
-// technique made visible.
+// technique made visible. Under the large map, the typed sentence's tokens shaded by the chosen explanation
+// methods (AttributionPanel); in the lower tabs, that sentence's deletion curves and the run's faithfulness.
 class ExplorerView : public QWidget {
     Q_OBJECT
 public:
@@ -62,6 +67,12 @@ public:
     bool showingTimeline() const { return timelineShown_; }
     std::vector<int> timelineSteps() const;
     void showStep(int step); // the stored snapshot nearest to step (of the chosen probe), as the slider does
+    AttributionPanel* attributionPanel() const { return attributions_; }
+    SentenceDeletionPlot* sentenceDeletion() const { return deletion_; }
+    FaithfulnessView* faithfulness() const { return faithfulness_; }
+    // The Faithfulness tab in front, measured at once where the run has no stored report (the lesson
+    // "Is attention an explanation?" ends here).
+    void openFaithfulness();
     // The maps beside the lower panels on a wide, short view, above them on a tall one.
     Qt::Orientation panelsOrientation() const;
     // Parts by object name: explorerInput, explorerNotes, explorerTokens, explorerWeights, explorerTimeline,
@@ -78,10 +89,11 @@ protected:
 
 private:
     struct Loaded; // the result of opening a checkpoint on the worker thread
+    struct Explained; // the typed sentence's explanation, attributions and deletion curves
     void loadExplainer(const CheckpointRef& checkpoint);
     void requestExplanation();
     void startExplanation(const QString& text);
-    void showExplanation(const ModelExplanation& e);
+    void showExplanation(const Explained& e);
     void showSnapshot(const AttentionSnapshot& snapshot, bool fromTimeline);
     void exportMap();
     void setTypingEnabled(bool enabled, const QString& why);
@@ -107,7 +119,7 @@ private:
     QLabel* notes_;
     QLabel* tokens_;
     QLabel* source_;
-    QLabel* knownAnswer_; // synthetic-lag: attention on the true driver and lag
+    KnownAnswerLabel* knownAnswer_; // synthetic-lag: attention on the true driver and lag
     QLabel* predictionLabel_;
     ClassProbabilityChart* probabilities_;
     AttentionThumbnailGrid* grid_;
@@ -118,7 +130,12 @@ private:
     PositionTechniqueView* positions_;
     TrainingTimeline* timeline_;
     QTimer* debounce_;
-    QFutureWatcher<ModelExplanation>* explaining_;
+    AttributionPanel* attributions_;
+    QSplitter* mapSplitter_; // the large map above the explanation rows
+    SentenceDeletionPlot* deletion_;
+    FaithfulnessView* faithfulness_;
+    bool openFaithfulnessPending_ = false; // openFaithfulness() before the weights opened
+    QFutureWatcher<std::shared_ptr<Explained>>* explaining_;
     QFutureWatcher<std::shared_ptr<Loaded>>* loading_;
 };
 

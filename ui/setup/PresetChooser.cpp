@@ -136,7 +136,7 @@ void PresetChooser::onActivated(int index)
         description_->setVisible(true);
         chosen_ = configs.front();
         emit presetChosen(chosen_, 1);
-        emit scenarioChosen(configs, real ? qs(s->realTitle) : qs(s->title), expected);
+        emit scenarioChosen(configs, real ? qs(s->realTitle) : qs(s->title), expected, qs(s->opens));
         return;
     }
     if (const TrainPreset* p = TrainPreset::find(name.toStdString())) {

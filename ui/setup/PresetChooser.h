@@ -36,7 +36,8 @@ signals:
     void presetChosen(const attnlab::TrainConfig& config, int repeats);
     // A lesson: its presets' configurations, to be trained side by side.
     // `expected`: per configuration, what docs/RESULTS.md measured for its preset (empty where nothing was).
-    void scenarioChosen(const std::vector<attnlab::TrainConfig>& configs, const QString& title, const QStringList& expected);
+    void scenarioChosen(const std::vector<attnlab::TrainConfig>& configs, const QString& title, const QStringList& expected,
+                        const QString& opens);
     void openRequested(const QString& path); // a recent file picked from the menu
 
 private:

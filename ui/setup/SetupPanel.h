@@ -59,7 +59,8 @@ public:
 
 signals:
     void changed(); // any setting of the form
-    void scenarioChosen(const std::vector<attnlab::TrainConfig>& configs, const QString& title, const QStringList& expected);
+    void scenarioChosen(const std::vector<attnlab::TrainConfig>& configs, const QString& title, const QStringList& expected,
+                        const QString& opens);
     void importRequested(); // "Your own data…"
     void message(const QString& text);
 

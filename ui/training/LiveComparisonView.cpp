@@ -25,6 +25,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <utility>
 #include <set>
 
 namespace attnlab::ui {
@@ -185,6 +186,8 @@ LiveComparisonView::LiveComparisonView(const QString& dbPath, QWidget* parent)
             replay_->clear(); // the store is unreadable now: nothing to replay, the live results stay
         }
         emit allFinished();
+        if (!runningOpens_.isEmpty() && !runIds.empty())
+            emit lessonEnded(std::exchange(runningOpens_, QString()), runIds.front());
     });
 }
 
@@ -209,10 +212,12 @@ QString LiveComparisonView::labelOf(const TrainConfig& config) const
     return qs(Registry::modelLabel(config.model.model, config.model.position));
 }
 
-void LiveComparisonView::setPlan(const std::vector<TrainConfig>& configs, const QString& title, const QStringList& expected)
+void LiveComparisonView::setPlan(const std::vector<TrainConfig>& configs, const QString& title, const QStringList& expected,
+                                 const QString& opens)
 {
     plan_ = configs;
     planTitle_ = title;
+    planOpens_ = opens;
     planExpected_ = expected;
     emit planChanged(planSize());
 }
@@ -226,6 +231,7 @@ QString LiveComparisonView::addToPlan(const TrainConfig& config)
         plan_.clear();
         planTitle_.clear();
         planExpected_.clear();
+        planOpens_.clear();
     }
     plan_.push_back(config);
     emit planChanged(planSize());
@@ -254,6 +260,8 @@ QString LiveComparisonView::startPlan(const std::string& dataDir, const std::str
             entries_[static_cast<std::size_t>(i)].expected->setVisible(true);
         }
     expected_ = expected;
+    runningOpens_ = planOpens_;
+    planOpens_.clear();
     plan_.clear();
     planTitle_.clear();
     planExpected_.clear();

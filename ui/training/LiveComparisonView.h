@@ -43,7 +43,9 @@ public:
     // The comparison to start next, "the plan": a lesson's configurations, or those added one by one (Add to
     // side by side). planChanged says how many wait (the toolbar's "Compare (n)").
     // `expected`: per configuration, what its preset is expected to reach (shown on its panel and in the results).
-    void setPlan(const std::vector<attnlab::TrainConfig>& configs, const QString& title, const QStringList& expected = {});
+    // `opens`: the view the window opens when the lesson's runs have all ended (TeachingScenario::opens).
+    void setPlan(const std::vector<attnlab::TrainConfig>& configs, const QString& title, const QStringList& expected = {},
+                 const QString& opens = {});
     // To the running comparison's queue when one runs, else to the plan (the user's own list replaces a
     // lesson's). What happened, in words, for the status bar.
     QString addToPlan(const attnlab::TrainConfig& config);
@@ -68,6 +70,8 @@ public:
 
 signals:
     void runStored(qint64 runId); // a compared run ended and is in the store
+    // A lesson with a view to open ended (after allFinished): that view, and the first run's id.
+    void lessonEnded(const QString& opens, qint64 firstRunId);
     void allFinished();
     void planChanged(int waiting);
 
@@ -103,6 +107,7 @@ private:
     std::vector<EntryWidgets> entries_;
     std::vector<attnlab::TrainConfig> plan_;
     QString planTitle_; // the lesson's title; empty: the user's own list
+    QString planOpens_, runningOpens_; // the lesson's view to open at its end (waiting, running)
     QStringList planExpected_; // per plan entry, its preset's expected result ("" for none)
     QStringList expected_;     // the same for the comparison shown, by queue index
 };

@@ -106,6 +106,12 @@ int SyntheticSentiment::labelOf(const std::vector<std::string>& tokens)
     return clauseLabel(std::vector<std::string>(but.base(), tokens.end()));
 }
 
+std::size_t SyntheticSentiment::decidingClauseStart(const std::vector<std::string>& tokens)
+{
+    const auto but = std::find(tokens.rbegin(), tokens.rend(), "but");
+    return but == tokens.rend() ? 0 : static_cast<std::size_t>(but.base() - tokens.begin());
+}
+
 TextDataset SyntheticSentiment::generate(const Options& options)
 {
     if (options.trainSize < 1 || options.devSize < 1 || options.testSize < 1)

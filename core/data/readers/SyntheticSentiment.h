@@ -37,6 +37,9 @@ public:
     static std::vector<std::string> probeSentence();
     // Label of a token sequence under the grammar's semantics (used to check generated data).
     static int labelOf(const std::vector<std::string>& tokens);
+    // Where the clause that decides the label starts: the token after the last "but", 0 without one (the
+    // whole sentence decides). The known answer an explanation of this data should point into (issue 26).
+    static std::size_t decidingClauseStart(const std::vector<std::string>& tokens);
 };
 
 } // namespace attnlab

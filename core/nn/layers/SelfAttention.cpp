@@ -1,6 +1,7 @@
 #include "core/nn/layers/SelfAttention.h"
 
 #include "core/nn/layers/Activation.h"
+#include "core/nn/layers/AttentionPermutation.h"
 #include "core/nn/layers/PositionEncoding.h"
 
 #include <cmath>
@@ -62,7 +63,7 @@ SelfAttentionImpl::Result SelfAttentionImpl::attend(const torch::Tensor& q, cons
         scores = scores + bias.unsqueeze(0);
     // Padded keys get no weight: -1e9 underflows to exactly 0 after exp.
     scores = scores.masked_fill(mask.view({batch, 1, 1, length}).logical_not(), -1e9);
-    auto weights = torch::softmax(scores, -1);
+    auto weights = AttentionPermutation::applyTo(torch::softmax(scores, -1)); // as it is, unless a permutation test runs
     auto output = torch::matmul(weights, v);
     if (relValues.defined()) {
         // sum_j alpha_ij a^V_ij = sum_r (sum_{j: idx(i,j)=r} alpha_ij) w^V_r: scatter weights into the table rows.

@@ -1,6 +1,7 @@
 #include "core/nn/layers/SequencePooling.h"
 
 #include "core/nn/layers/Activation.h"
+#include "core/nn/layers/AttentionPermutation.h"
 
 #include <cmath>
 
@@ -32,7 +33,7 @@ torch::Tensor SequencePoolingImpl::forward(const torch::Tensor& x, const torch::
         projected = projected * mask.unsqueeze(-1).to(x.dtype());
     auto q = maskedMean(projected, mask);                                               // [B, d]
     auto scores = torch::bmm(x, q.unsqueeze(-1)).squeeze(-1) / std::sqrt(static_cast<double>(x.size(2)));
-    auto weights = torch::softmax(scores.masked_fill(mask.logical_not(), -1e9), -1);    // [B, T]
+    auto weights = AttentionPermutation::applyTo(torch::softmax(scores.masked_fill(mask.logical_not(), -1e9), -1)); // [B, T]
     lastWeights_ = weights.detach();
     return torch::bmm(weights.unsqueeze(1), x).squeeze(1);
 }

@@ -1,5 +1,7 @@
 #include "core/nn/models/RecurrentClassifier.h"
 
+#include "core/nn/layers/AttentionPermutation.h"
+
 #include <sstream>
 
 namespace attnlab {
@@ -34,7 +36,7 @@ torch::Tensor RecurrentClassifier::forwardEmbedded(const torch::Tensor& embedded
     torch::Tensor sentence = encoded.final;
     if (attentionPooling_) {
         auto scores = attentionScore_(torch::tanh(attentionHidden_(encoded.states))).squeeze(-1); // [B, T]
-        auto weights = torch::softmax(scores.masked_fill(mask.logical_not(), -1e9), -1);
+        auto weights = AttentionPermutation::applyTo(torch::softmax(scores.masked_fill(mask.logical_not(), -1e9), -1));
         if (record_)
             lastPooling_ = weights.detach();
         sentence = torch::bmm(weights.unsqueeze(1), encoded.states).squeeze(1);
