@@ -146,7 +146,9 @@ int CliApp::run(const std::vector<std::string>& args)
     } catch (const CliUsageError& e) {
         return usage(e.what());
     } catch (const std::exception& e) {
-        err_ << "attnlab-cli: " << e.what() << "\n";
+        // One line: LibTorch's errors carry a C++ backtrace after their first line.
+        const std::string message = e.what();
+        err_ << "attnlab-cli: " << message.substr(0, message.find('\n')) << "\n";
         return 1;
     }
 }

@@ -474,6 +474,13 @@ private Q_SLOTS:
                     const auto diff = (w - expected.view({2, 1, 1, 7})).abs().max().item<double>();
                     QVERIFY2(diff < 1e-6, qPrintable(QString("%1 %2: %3").arg(name, position).arg(diff)));
                 }
+                // Fixed weights have no gradient to weight them by: attngrad says so (it threw from autograd);
+                // the gradient methods still work through the values.
+                const auto one = sentence({5, 9, 13, 2});
+                TokenAttributor attributor(*uniform, one, torch::ones_like(one, torch::kBool), 1);
+                const auto weighted = attributor.run("attngrad", {});
+                QVERIFY2(!weighted.available() && weighted.note.find("fixed") != std::string::npos, weighted.note.c_str());
+                QVERIFY(attributor.run("gradxinput", {}).available());
             }
         }
         ModelConfig lstm = smallModel("lstm");

@@ -135,8 +135,20 @@ void TokenAttributor::attentionGradient(TokenAttribution& out, std::int64_t c)
         out.note = "no self-attention layers to weight by gradients";
         return;
     }
-    const auto grads = torch::autograd::grad({p}, layers, {}, /*retain_graph=*/false, /*create_graph=*/false,
+    // Uniform attention's weights are constants (1/n, no scores), so autograd cannot differentiate by them.
+    std::vector<torch::Tensor> learned;
+    for (const auto& layer : layers)
+        if (layer.requires_grad())
+            learned.push_back(layer);
+    if (learned.empty()) {
+        out.note = "the attention weights are fixed (uniform attention): nothing to weight by gradients";
+        return;
+    }
+    const auto found = torch::autograd::grad({p}, learned, {}, /*retain_graph=*/false, /*create_graph=*/false,
                                              /*allow_unused=*/true);
+    std::vector<torch::Tensor> grads;
+    for (std::size_t l = 0, next = 0; l < layers.size(); ++l)
+        grads.push_back(layers[l].requires_grad() ? found[next++] : torch::Tensor());
     // Chefer et al. 2021 (eq. 5-6): R = I; per layer, Ā = E_h[(∇A ⊙ A)+], R = R + Ā R.
     auto r = torch::eye(length_, torch::TensorOptions().dtype(torch::kDouble));
     for (std::size_t l = 0; l < layers.size(); ++l) {
