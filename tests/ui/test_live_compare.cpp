@@ -379,7 +379,10 @@ void TestLiveCompare::timeSeriesRunsCompareByRmse()
         return c;
     };
     // Through the plan, as a lesson on real data arrives: the first run says what it is expected to reach.
-    view.setPlan({series("darnn"), series("narx")}, QStringLiteral("lesson"), {QStringLiteral("0.0312 ± 0.0010 test MAE (5 runs)"), QString()});
+    // A lesson that opens a view at its end (TeachingScenario::opens): lessonEnded names it and the first run.
+    QSignalSpy ended(&view, &LiveComparisonView::lessonEnded);
+    view.setPlan({series("darnn"), series("narx")}, QStringLiteral("lesson"), {QStringLiteral("0.0312 ± 0.0010 test MAE (5 runs)"), QString()},
+                 QStringLiteral("faithfulness"));
     QCOMPARE(view.startPlan(std::string(), std::string()), QString());
     QCOMPARE(child<QLabel>(&view, "entryExpected0")->text(), QStringLiteral("expected: 0.0312 ± 0.0010 test MAE (5 runs)"));
     // NARX has no attention: its panel says so while it trains instead of waiting for a map that never comes.
@@ -388,6 +391,9 @@ void TestLiveCompare::timeSeriesRunsCompareByRmse()
     QVERIFY(!child<QLabel>(&view, "entryExpected0")->isHidden());
     QVERIFY(child<QLabel>(&view, "entryExpected1")->isHidden());
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 240000);
+    QCOMPARE(ended.count(), 1);
+    QCOMPARE(ended.at(0).at(0).toString(), QStringLiteral("faithfulness"));
+    QCOMPARE(ended.at(0).at(1).toLongLong(), view.queue()->entry(0).runId);
     auto* plot = child<LiveComparisonPlot>(&view, "liveComparisonPlot");
     QCOMPARE(plot->metricName(), QStringLiteral("rmse"));
     for (int i = 0; i < 2; ++i) {
