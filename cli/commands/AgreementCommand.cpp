@@ -4,7 +4,7 @@
 #include "cli/InterruptGuard.h"
 #include "cli/TerminalProgress.h"
 #include "cli/TextCells.h"
-#include "cli/commands/RunIds.h"
+#include "cli/commands/StoredModelSplit.h"
 #include "core/data/DatasetCatalog.h"
 #include "core/training/ComputeDevice.h"
 #include "core/training/ModelExplainer.h"
@@ -51,9 +51,7 @@ int AgreementCommand::run(const std::vector<std::string>& args)
         ids.push_back(runIdFrom(text));
     if (ids.size() < 2)
         throw CliUsageError("--runs: at least two run ids, e.g. --runs 3,4,5 (runs of one model, different seeds)");
-    const std::string split = flags.text("--split", "dev");
-    if (split != "dev" && split != "test")
-        throw CliUsageError("--split: dev or test, got '" + split + "'");
+    const SplitChoice choice = SplitChoice::from(flags);
     SeedAgreement::Options options;
     try {
         options.methods = AttributionOptions::parseList(flags.text("--methods", ""));
@@ -63,20 +61,12 @@ int AgreementCommand::run(const std::vector<std::string>& args)
     options.attribution.igSteps = static_cast<int>(flags.integer("--ig-steps", options.attribution.igSteps));
     if (const std::string problem = options.attribution.validate(); !problem.empty())
         throw CliUsageError("--ig-steps" + problem.substr(problem.find(':')));
-    const long long limit = flags.integer("--limit", 0);
-    if (limit < 0)
-        throw CliUsageError("--limit: the number of sentences (0 = all), got " + flags.text("--limit", ""));
 
     RunStore store(flags.text("--db", RunStore::defaultPath()));
     std::vector<std::unique_ptr<ModelExplainer>> explainers;
     std::vector<const ModelExplainer*> pointers;
     for (const auto id : ids) {
-        const RunRecord run = existingRun(store, id);
-        const auto chosen = ModelExplainer::choose(store.checkpoints(id), run.bestStep);
-        if (!chosen)
-            throw std::runtime_error("run " + std::to_string(id) + " kept no weights (trained with --no-checkpoint, or "
-                                     "it did not complete): agreement needs every run's model");
-        explainers.push_back(std::make_unique<ModelExplainer>(*chosen));
+        explainers.push_back(storedModel(store, id, "agreement"));
         pointers.push_back(explainers.back().get());
         const auto& first = pointers.front()->config();
         const auto& config = pointers.back()->config();
@@ -85,23 +75,12 @@ int AgreementCommand::run(const std::vector<std::string>& args)
                                 std::to_string(ids.front()) + " on " + first.dataset + ": compare runs of one dataset");
     }
     ComputeDevice::setThreads(0);
-    const TrainConfig& config = pointers.front()->config();
-    const TextDataset data = DatasetCatalog::load(config.dataset, config.datasetOptions());
-    std::vector<TextExample> examples = split == "dev" ? data.dev : data.test;
-    if (limit > 0 && examples.size() > static_cast<std::size_t>(limit))
-        examples.resize(static_cast<std::size_t>(limit));
+    const std::vector<TextExample> examples = choice.examplesOf(*pointers.front());
 
     CancelToken cancel;
     const InterruptGuard guard(cancel);
     TerminalProgress progress(err_);
-    auto last = std::chrono::steady_clock::now() - std::chrono::hours(1);
-    auto report = SeedAgreement::measure(pointers, examples, split, options, cancel, [&](int done, int total) {
-        const auto now = std::chrono::steady_clock::now();
-        if (done < total && now - last < std::chrono::seconds(1))
-            return;
-        last = now;
-        progress.report("progress", "agreement: " + std::to_string(done) + " / " + std::to_string(total) + " sentences");
-    });
+    auto report = SeedAgreement::measure(pointers, examples, choice.split, options, cancel, sentenceProgress(progress, "agreement"));
     report.runs.assign(ids.begin(), ids.end());
     if (flags.has("--json"))
         out_ << report.toJson() << "\n";

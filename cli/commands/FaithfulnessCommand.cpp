@@ -4,7 +4,7 @@
 #include "cli/TextCells.h"
 #include "cli/InterruptGuard.h"
 #include "cli/TerminalProgress.h"
-#include "cli/commands/RunIds.h"
+#include "cli/commands/StoredModelSplit.h"
 #include "core/data/DatasetCatalog.h"
 #include "core/training/ComputeDevice.h"
 #include "core/training/FaithfulnessEvaluator.h"
@@ -60,9 +60,8 @@ int FaithfulnessCommand::run(const std::vector<std::string>& args)
     const CliFlags flags(args, {"--run", "--split", "--methods", "--limit", "--ig-steps", "--seed", "--db"},
                          {"--json", "--recompute"});
     const std::int64_t runId = runIdFrom(flags.required("--run"));
-    const std::string split = flags.text("--split", "dev");
-    if (split != "dev" && split != "test")
-        throw CliUsageError("--split: dev or test, got '" + split + "'");
+    const SplitChoice choice = SplitChoice::from(flags);
+    const std::string& split = choice.split;
     FaithfulnessEvaluator::Options options;
     try {
         options.methods = AttributionOptions::parseList(flags.text("--methods", ""));
@@ -76,15 +75,13 @@ int FaithfulnessCommand::run(const std::vector<std::string>& args)
     if (seed < 0)
         throw CliUsageError("--seed: 0 or more, got " + flags.text("--seed", ""));
     options.seed = static_cast<std::uint64_t>(seed);
-    const long long limit = flags.integer("--limit", 0);
-    if (limit < 0)
-        throw CliUsageError("--limit: the number of sentences (0 = all), got " + flags.text("--limit", ""));
+    const long long limit = choice.limit;
     const bool json = flags.has("--json");
     // Options other than the defaults measure something else than the stored report: computed again.
     const bool defaults = !flags.has("--methods") && !flags.has("--ig-steps") && !flags.has("--seed") && limit == 0;
 
     RunStore store(flags.text("--db", RunStore::defaultPath()));
-    const RunRecord run = existingRun(store, runId);
+    existingRun(store, runId); // an unknown run is refused before anything else is read
     if (defaults && !flags.has("--recompute"))
         if (const auto stored = store.analysis(runId, "faithfulness", split)) {
             const auto report = FaithfulnessReport::fromJson(stored->json);
@@ -96,29 +93,16 @@ int FaithfulnessCommand::run(const std::vector<std::string>& args)
             return 0;
         }
 
-    const auto chosen = ModelExplainer::choose(store.checkpoints(runId), run.bestStep);
-    if (!chosen)
-        throw std::runtime_error("run " + std::to_string(runId) + " kept no weights (it was trained with --no-checkpoint, "
-                                 "or did not complete): faithfulness needs its model; train it again");
     ComputeDevice::setThreads(0); // every core, as training uses
-    const ModelExplainer explainer(*chosen);
-    const TrainConfig& config = explainer.config();
-    const TextDataset data = DatasetCatalog::load(config.dataset, config.datasetOptions());
-    std::vector<TextExample> examples = split == "dev" ? data.dev : data.test;
-    if (limit > 0 && examples.size() > static_cast<std::size_t>(limit))
-        examples.resize(static_cast<std::size_t>(limit));
+    const auto model = storedModel(store, runId, "faithfulness");
+    const ModelExplainer& explainer = *model;
+    const std::vector<TextExample> examples = choice.examplesOf(explainer);
 
     CancelToken cancel;
     const InterruptGuard guard(cancel);
     TerminalProgress progress(err_);
-    auto lastReport = std::chrono::steady_clock::now() - std::chrono::hours(1);
-    const auto report = FaithfulnessEvaluator(explainer).evaluate(examples, split, options, cancel, [&](int done, int total) {
-        const auto now = std::chrono::steady_clock::now();
-        if (done < total && now - lastReport < std::chrono::seconds(1))
-            return;
-        lastReport = now;
-        progress.report("progress", "faithfulness: " + std::to_string(done) + " / " + std::to_string(total) + " sentences");
-    });
+    const auto report = FaithfulnessEvaluator(explainer).evaluate(examples, split, options, cancel,
+                                                                  sentenceProgress(progress, "faithfulness"));
     if (report.complete && defaults)
         store.putAnalysis(runId, "faithfulness", split, report.toJson());
     if (json)

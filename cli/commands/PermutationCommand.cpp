@@ -4,7 +4,7 @@
 #include "cli/InterruptGuard.h"
 #include "cli/TerminalProgress.h"
 #include "cli/TextCells.h"
-#include "cli/commands/RunIds.h"
+#include "cli/commands/StoredModelSplit.h"
 #include "core/data/DatasetCatalog.h"
 #include "core/training/AttentionPermutationTest.h"
 #include "core/training/ComputeDevice.h"
@@ -45,9 +45,7 @@ int PermutationCommand::run(const std::vector<std::string>& args)
 {
     const CliFlags flags(args, {"--run", "--split", "--permutations", "--limit", "--seed", "--db"}, {"--json"});
     const std::int64_t runId = runIdFrom(flags.required("--run"));
-    const std::string split = flags.text("--split", "dev");
-    if (split != "dev" && split != "test")
-        throw CliUsageError("--split: dev or test, got '" + split + "'");
+    const SplitChoice choice = SplitChoice::from(flags);
     AttentionPermutationTest::Options options;
     const long long permutations = flags.integer("--permutations", options.permutations);
     if (permutations < 1 || permutations > 1000)
@@ -57,35 +55,17 @@ int PermutationCommand::run(const std::vector<std::string>& args)
     if (seed < 0)
         throw CliUsageError("--seed: 0 or more, got " + flags.text("--seed", ""));
     options.seed = static_cast<std::uint64_t>(seed);
-    const long long limit = flags.integer("--limit", 0);
-    if (limit < 0)
-        throw CliUsageError("--limit: the number of sentences (0 = all), got " + flags.text("--limit", ""));
 
     RunStore store(flags.text("--db", RunStore::defaultPath()));
-    const RunRecord run = existingRun(store, runId);
-    const auto chosen = ModelExplainer::choose(store.checkpoints(runId), run.bestStep);
-    if (!chosen)
-        throw std::runtime_error("run " + std::to_string(runId) + " kept no weights (trained with --no-checkpoint, or "
-                                 "it did not complete): the permutation test needs its model; train it again");
     ComputeDevice::setThreads(0);
-    const ModelExplainer explainer(*chosen);
-    const TrainConfig& config = explainer.config();
-    const TextDataset data = DatasetCatalog::load(config.dataset, config.datasetOptions());
-    std::vector<TextExample> examples = split == "dev" ? data.dev : data.test;
-    if (limit > 0 && examples.size() > static_cast<std::size_t>(limit))
-        examples.resize(static_cast<std::size_t>(limit));
+    const auto explainer = storedModel(store, runId, "the permutation test");
+    const std::vector<TextExample> examples = choice.examplesOf(*explainer);
 
     CancelToken cancel;
     const InterruptGuard guard(cancel);
     TerminalProgress progress(err_);
-    auto last = std::chrono::steady_clock::now() - std::chrono::hours(1);
-    const auto report = AttentionPermutationTest::measure(explainer, examples, split, options, cancel, [&](int done, int total) {
-        const auto now = std::chrono::steady_clock::now();
-        if (done < total && now - last < std::chrono::seconds(1))
-            return;
-        last = now;
-        progress.report("progress", "permutation: " + std::to_string(done) + " / " + std::to_string(total) + " sentences");
-    });
+    const auto report = AttentionPermutationTest::measure(*explainer, examples, choice.split, options, cancel,
+                                                          sentenceProgress(progress, "permutation"));
     if (flags.has("--json"))
         out_ << report.toJson() << "\n";
     else

@@ -1,13 +1,10 @@
 #include "ui/explorer/AttributionPanel.h"
 
 #include "core/config/AttributionOptions.h"
-#include "ui/analysis/ExportDialog.h"
-#include "ui/analysis/PlotExporter.h"
+#include "ui/analysis/FigureExport.h"
 #include "ui/explorer/AttributionRowsPlot.h"
 
 #include <QAction>
-#include <QDir>
-#include <QFile>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMenu>
@@ -164,31 +161,21 @@ void AttributionPanel::exportRows()
         emit statusMessage(tr("Nothing to export: no sentence has been explained."));
         return;
     }
-    ExportDialog dialog(QDir::home().filePath(QStringLiteral("explanations.png")), this);
-    if (dialog.exec() != QDialog::Accepted)
-        return;
-    if (const QString error = PlotExporter::save({rows_->plot()}, dialog.path(), dialog.exportWidth(),
-                                                 dialog.exportHeight(), dialog.dpi());
-        !error.isEmpty()) {
-        emit statusMessage(error);
-        return;
-    }
-    QString text = QStringLiteral("method,target_class,position,token,score\n");
-    for (const auto& a : attributions_)
-        for (std::size_t i = 0; i < a.scores.size(); ++i)
-            text += QStringLiteral("%1,%2,%3,\"%4\",%5\n")
-                        .arg(qs(a.method))
-                        .arg(a.targetClass)
-                        .arg(i)
-                        .arg(qs(a.tokens[i]).replace(QLatin1Char('"'), QStringLiteral("\"\"")))
-                        .arg(a.scores[i], 0, 'g', 9);
-    const QString csvPath = dialog.path().section(QLatin1Char('.'), 0, -2) + QStringLiteral(".csv");
-    QFile csv(csvPath);
-    if (!csv.open(QIODevice::WriteOnly | QIODevice::Truncate) || csv.write(text.toUtf8()) < 0) {
-        emit statusMessage(tr("Saved %1, but not the scores: %2: %3").arg(dialog.path(), csvPath, csv.errorString()));
-        return;
-    }
-    emit statusMessage(tr("Saved %1 and its scores in %2").arg(dialog.path(), csvPath));
+    const auto scores = attributions_;
+    const QString message = FigureExport::run(this, rows_->plot(), QStringLiteral("explanations.png"), [scores] {
+        QString text = QStringLiteral("method,target_class,position,token,score\n");
+        for (const auto& a : scores)
+            for (std::size_t i = 0; i < a.scores.size(); ++i)
+                text += QStringLiteral("%1,%2,%3,\"%4\",%5\n")
+                            .arg(qs(a.method))
+                            .arg(a.targetClass)
+                            .arg(i)
+                            .arg(qs(a.tokens[i]).replace(QLatin1Char('"'), QStringLiteral("\"\"")))
+                            .arg(a.scores[i], 0, 'g', 9);
+        return text;
+    });
+    if (!message.isEmpty())
+        emit statusMessage(message);
 }
 
 } // namespace attnlab::ui

@@ -7,8 +7,7 @@
 #include "core/store/RunStore.h"
 #include "core/training/FaithfulnessEvaluator.h"
 #include "core/training/ModelExplainer.h"
-#include "ui/analysis/ExportDialog.h"
-#include "ui/analysis/PlotExporter.h"
+#include "ui/analysis/FigureExport.h"
 #include "ui/explorer/AttentionThumbnailGrid.h"
 #include "ui/explorer/AttributionPanel.h"
 #include "ui/explorer/FaithfulnessView.h"
@@ -21,8 +20,6 @@
 #include "ui/plots/AttentionHeatmap.h"
 
 #include <QComboBox>
-#include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -554,25 +551,13 @@ void ExplorerView::exportMap()
         emit statusMessage(tr("Nothing to export: no map is shown."));
         return;
     }
-    ExportDialog dialog(QDir::home().filePath(QStringLiteral("attention-run%1.png").arg(runId_)), this);
-    if (dialog.exec() != QDialog::Accepted)
-        return;
     auto* plot = heatmap_->findChild<QCustomPlot*>(QStringLiteral("attentionPlot"));
-    const QString error = PlotExporter::save({plot}, dialog.path(), dialog.exportWidth(), dialog.exportHeight(), dialog.dpi());
-    if (!error.isEmpty()) {
-        emit statusMessage(error);
-        return;
-    }
+    const AttentionSnapshot shown = shown_;
     // The numbers beside the picture: every map of the input as long-format CSV.
-    const QString csvPath = dialog.path().section(QLatin1Char('.'), 0, -2) + QStringLiteral(".csv");
-    QFile csv(csvPath);
-    const std::string text = AttentionCsv::of(shown_);
-    if (!csv.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
-        csv.write(text.data(), static_cast<qint64>(text.size())) != static_cast<qint64>(text.size())) {
-        emit statusMessage(tr("Saved %1, but not the numbers: %2: %3").arg(dialog.path(), csvPath, csv.errorString()));
-        return;
-    }
-    emit statusMessage(tr("Saved %1 and its numbers in %2").arg(dialog.path(), csvPath));
+    const QString message = FigureExport::run(this, plot, QStringLiteral("attention-run%1.png").arg(runId_),
+                                              [shown] { return QString::fromStdString(AttentionCsv::of(shown)); });
+    if (!message.isEmpty())
+        emit statusMessage(message);
 }
 
 void ExplorerView::hideEvent(QHideEvent* event)

@@ -4,13 +4,10 @@
 #include "core/store/RunStore.h"
 #include "core/training/FaithfulnessEvaluator.h"
 #include "core/training/ModelExplainer.h"
-#include "ui/analysis/ExportDialog.h"
-#include "ui/analysis/PlotExporter.h"
+#include "ui/analysis/FigureExport.h"
 #include "ui/explorer/MethodStyle.h"
 
 #include <QComboBox>
-#include <QDir>
-#include <QFile>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -319,43 +316,33 @@ void FaithfulnessView::exportReport()
         emit statusMessage(tr("Nothing to export: faithfulness has not been measured for this run."));
         return;
     }
-    ExportDialog dialog(QDir::home().filePath(QStringLiteral("faithfulness-run%1.png").arg(runId_)), this);
-    if (dialog.exec() != QDialog::Accepted)
-        return;
-    if (const QString error = PlotExporter::save({plot_}, dialog.path(), dialog.exportWidth(), dialog.exportHeight(), dialog.dpi());
-        !error.isEmpty()) {
-        emit statusMessage(error);
-        return;
-    }
-    // One row per method: the table's numbers, then both curves' 11 points.
-    QString text = QStringLiteral("method,sentences,deletion_aopc,insertion_area,tau_with_attention,clause_hits");
-    for (int i = 0; i < FaithfulnessReport::kPoints; ++i)
-        text += QStringLiteral(",deletion_%1").arg(10 * i);
-    for (int i = 0; i < FaithfulnessReport::kPoints; ++i)
-        text += QStringLiteral(",insertion_%1").arg(10 * i);
-    text += QLatin1Char('\n');
-    for (const auto& m : report_->methods) {
-        text += QStringLiteral("%1,%2,%3,%4,%5,%6")
-                    .arg(qs(m.method))
-                    .arg(m.sentences)
-                    .arg(m.deletionAopc, 0, 'g', 9)
-                    .arg(m.insertionArea, 0, 'g', 9)
-                    .arg(std::isnan(m.tauWithAttention) ? QString() : QString::number(m.tauWithAttention, 'g', 9))
-                    .arg(report_->contrastSentences > 0 ? QString::number(m.clauseHits) : QString());
-        for (const auto* values : {&m.deletion, &m.insertion})
+    const FaithfulnessReport report = *report_;
+    const QString message = FigureExport::run(this, plot_, QStringLiteral("faithfulness-run%1.png").arg(runId_), [report] {
+        // One row per method: the table's numbers, then both curves' 11 points.
+        QString text = QStringLiteral("method,sentences,deletion_aopc,insertion_area,tau_with_attention,clause_hits");
+        for (const char* curve : {"deletion", "insertion"})
             for (int i = 0; i < FaithfulnessReport::kPoints; ++i)
-                text += QLatin1Char(',') + (static_cast<std::size_t>(i) < values->size()
-                                                ? QString::number((*values)[static_cast<std::size_t>(i)], 'g', 9)
-                                                : QString());
+                text += QStringLiteral(",%1_%2").arg(QLatin1String(curve)).arg(10 * i);
         text += QLatin1Char('\n');
-    }
-    const QString csvPath = dialog.path().section(QLatin1Char('.'), 0, -2) + QStringLiteral(".csv");
-    QFile csv(csvPath);
-    if (!csv.open(QIODevice::WriteOnly | QIODevice::Truncate) || csv.write(text.toUtf8()) < 0) {
-        emit statusMessage(tr("Saved %1, but not the numbers: %2: %3").arg(dialog.path(), csvPath, csv.errorString()));
-        return;
-    }
-    emit statusMessage(tr("Saved %1 and its numbers in %2").arg(dialog.path(), csvPath));
+        for (const auto& m : report.methods) {
+            text += QStringLiteral("%1,%2,%3,%4,%5,%6")
+                        .arg(qs(m.method))
+                        .arg(m.sentences)
+                        .arg(m.deletionAopc, 0, 'g', 9)
+                        .arg(m.insertionArea, 0, 'g', 9)
+                        .arg(std::isnan(m.tauWithAttention) ? QString() : QString::number(m.tauWithAttention, 'g', 9))
+                        .arg(report.contrastSentences > 0 ? QString::number(m.clauseHits) : QString());
+            for (const auto* values : {&m.deletion, &m.insertion})
+                for (int i = 0; i < FaithfulnessReport::kPoints; ++i)
+                    text += QLatin1Char(',') + (static_cast<std::size_t>(i) < values->size()
+                                                    ? QString::number((*values)[static_cast<std::size_t>(i)], 'g', 9)
+                                                    : QString());
+            text += QLatin1Char('\n');
+        }
+        return text;
+    });
+    if (!message.isEmpty())
+        emit statusMessage(message);
 }
 
 } // namespace attnlab::ui

@@ -1,11 +1,8 @@
 #include "ui/explorer/SentenceDeletionPlot.h"
 
-#include "ui/analysis/ExportDialog.h"
-#include "ui/analysis/PlotExporter.h"
+#include "ui/analysis/FigureExport.h"
 #include "ui/explorer/MethodStyle.h"
 
-#include <QDir>
-#include <QFile>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -90,33 +87,25 @@ void SentenceDeletionPlot::exportCurves()
         emit statusMessage(tr("Nothing to export: no sentence has been explained."));
         return;
     }
-    ExportDialog dialog(QDir::home().filePath(QStringLiteral("deletion-curve.png")), this);
-    if (dialog.exec() != QDialog::Accepted)
-        return;
-    if (const QString error = PlotExporter::save({plot_}, dialog.path(), dialog.exportWidth(), dialog.exportHeight(), dialog.dpi());
-        !error.isEmpty()) {
-        emit statusMessage(error);
-        return;
-    }
-    // Long format: one row per method and step, with the token replaced at that step.
-    QString text = QStringLiteral("method,replaced,token,probability\n");
-    for (const auto& c : curves_)
-        for (std::size_t k = 0; k < c.probabilities.size(); ++k) {
-            const QString token = k == 0 ? QString()
-                                         : QString::fromStdString(tokens_[static_cast<std::size_t>(c.order[k - 1])]);
-            text += QStringLiteral("%1,%2,\"%3\",%4\n")
-                        .arg(QString::fromStdString(c.method))
-                        .arg(k)
-                        .arg(QString(token).replace(QLatin1Char('"'), QStringLiteral("\"\"")))
-                        .arg(c.probabilities[k], 0, 'g', 9);
-        }
-    const QString csvPath = dialog.path().section(QLatin1Char('.'), 0, -2) + QStringLiteral(".csv");
-    QFile csv(csvPath);
-    if (!csv.open(QIODevice::WriteOnly | QIODevice::Truncate) || csv.write(text.toUtf8()) < 0) {
-        emit statusMessage(tr("Saved %1, but not the numbers: %2: %3").arg(dialog.path(), csvPath, csv.errorString()));
-        return;
-    }
-    emit statusMessage(tr("Saved %1 and its numbers in %2").arg(dialog.path(), csvPath));
+    const auto curves = curves_;
+    const auto tokens = tokens_;
+    const QString message = FigureExport::run(this, plot_, QStringLiteral("deletion-curve.png"), [curves, tokens] {
+        // Long format: one row per method and step, with the token replaced at that step.
+        QString text = QStringLiteral("method,replaced,token,probability\n");
+        for (const auto& c : curves)
+            for (std::size_t k = 0; k < c.probabilities.size(); ++k) {
+                const QString token =
+                    k == 0 ? QString() : QString::fromStdString(tokens[static_cast<std::size_t>(c.order[k - 1])]);
+                text += QStringLiteral("%1,%2,\"%3\",%4\n")
+                            .arg(QString::fromStdString(c.method))
+                            .arg(k)
+                            .arg(QString(token).replace(QLatin1Char('"'), QStringLiteral("\"\"")))
+                            .arg(c.probabilities[k], 0, 'g', 9);
+            }
+        return text;
+    });
+    if (!message.isEmpty())
+        emit statusMessage(message);
 }
 
 } // namespace attnlab::ui
