@@ -56,7 +56,7 @@ using namespace attnlab::ui;
 namespace {
 
 qint64 trainInto(const QString& db, const std::string& model, const std::string& dataset, bool keepWeights,
-                 const std::string& dataDir = {})
+                 const std::string& dataDir = {}, int steps = 120)
 {
     RunStore store(db.toStdString());
     TrainConfig c;
@@ -66,8 +66,8 @@ qint64 trainInto(const QString& db, const std::string& model, const std::string&
     c.model.dModel = 32;
     c.model.layers = model == "essan" ? 2 : 1;
     c.model.heads = model == "essan" ? 2 : 1;
-    c.steps = 120;
-    c.evalEvery = 20;
+    c.steps = steps;
+    c.evalEvery = steps / 6;
     c.seed = 4;
     c.device = "cpu";
     c.dataDir = dataDir;
@@ -352,7 +352,8 @@ private slots:
     {
         QTemporaryDir dir;
         const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
-        const qint64 runId = trainInto(db, "essan", "synthetic-sentiment", true);
+        // Trained long enough to find the grammar's deciding clause (the screenshots show a model that works).
+        const qint64 runId = trainInto(db, "essan", "synthetic-sentiment", true, {}, 600);
         RunStore store(db.toStdString());
         const auto record = *store.run(runId);
         const ModelExplainer engine(*ModelExplainer::choose(store.checkpoints(runId), record.bestStep));

@@ -278,6 +278,8 @@ void FaithfulnessView::showReport()
                                 : tr("%1 (area %2)").arg(qs(m.method)).arg(m.insertionArea, 0, 'f', 3));
     }
     plot_->xAxis->setLabel(deletion ? tr("% of tokens deleted") : tr("% of tokens given back"));
+    // The legend where the curves are not: falling curves leave the top right free, rising ones the bottom right.
+    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignRight | (deletion ? Qt::AlignTop : Qt::AlignBottom));
     plot_->yAxis->setLabel(tr("mean p(predicted class)"));
     plot_->replot(QCustomPlot::rpQueuedReplot);
 
