@@ -4,10 +4,14 @@ the side-by-side in docs/BENCHMARKS.md: SST-fine sentences, shuffled epochs of l
 (shuffle, pools of 20 batches sorted by length, batch order shuffled: BatchBuilder::epochBatches), Adam 1e-3,
 zero_grad in place; then predictions for dev P times in batches of 32 sorted by length. Models are
 benchmarks/model_step.py's twins at d_model 300 with the vocabulary of SST-fine train. Run with Debian's
-python3-torch (the same LibTorch 1.13 as the C++ build):
+python3-torch (the same LibTorch 1.13 as the C++ build), or with the PyTorch 2.11 users install from PyPI (issue 25:
+the pypi flavour's environment, ~/.cache/attnlab/venv-torch-2.11.0/bin/python), eager or --compile:
     /usr/bin/python3 benchmarks/train_loop.py [--data-dir DIR] [--epochs N] [--batches N] [--passes N] [--threads N] [--seed S]
                                               [--models lstm,bilstm,cnn,ssan-rpr,ssan-pe,transformer-rpr,ssan2-rpr,essan,essan-mean]
-                                              [--with-test] [--save DIR]
+                                              [--with-test] [--save DIR] [--compile]
+--compile: torch.compile (inductor, dynamic shapes: every batch has its own length) for the training step's
+model and for prediction; the first training batch, where compiling happens, is timed on its own ("first s")
+and stays in "train s" and in the process's wall time.
 """
 import argparse, os, random, re, sys, time
 import torch
@@ -62,6 +66,7 @@ def main():
     p.add_argument('--seed', type=int, default=1, help='initialisation and batch order')
     p.add_argument('--save', default='', help='save each trained model\'s weights (state_dict) to this folder, '
                    'as attnlab-cli keeps every run\'s weights')
+    p.add_argument('--compile', action='store_true', help='torch.compile the model (PyTorch 2.x; inductor on CPU)')
     p.add_argument('--with-test', action='store_true',
                    help='also predict the test set once after the dev passes (as attnlab-cli train measures test)')
     a = p.parse_args()
@@ -87,8 +92,8 @@ def main():
     print(f'# PyTorch {torch.__version__}, {torch.get_num_threads()} threads; SST-fine train {len(train)} sentences, '
           f'{a.epochs} epochs x {per_epoch} batches of 32, dev {a.passes} x {len(dev_batches)} batches; '
           f'vocabulary {len(vocab)}')
-    row = '{:<18} {:>10} {:>10} {:>10} {:>10}'
-    print(row.format('model', 'params', 'train s', 's/epoch', 'predict s'))
+    row = '{:<18} {:>10} {:>10} {:>10} {:>10} {:>10}'
+    print(row.format('model', 'params', 'train s', 's/epoch', 'predict s', 'first s'))
     for name in [m for m in a.models.split(',') if m]:
         if name not in makers:
             print(f'# no twin for {name}')
@@ -97,7 +102,9 @@ def main():
         model = makers[name]()
         params = sum(p.numel() for n, p in model.named_parameters() if not n.startswith('emb.'))
         opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+        run = torch.compile(model, dynamic=True) if a.compile else model  # shares the parameters
         rng = random.Random(a.seed)
+        first_s = 0.0
         model.train()
         start = time.perf_counter()
         done = 0
@@ -108,22 +115,25 @@ def main():
                 done += 1
                 ids, mask, labels = pad([train[i] for i in indices])
                 opt.zero_grad(set_to_none=False)
-                F.cross_entropy(model(ids, mask), labels).backward()
+                F.cross_entropy(run(ids, mask), labels).backward()
                 opt.step()
+                if done == 1:
+                    first_s = time.perf_counter() - start
         train_s = time.perf_counter() - start
         model.eval()
         start = time.perf_counter()
         with torch.no_grad():
             for _ in range(a.passes):
                 for ids, mask, _ in dev_batches:
-                    model(ids, mask).argmax(1)
+                    run(ids, mask).argmax(1)
             for ids, mask, _ in test_batches:
-                model(ids, mask).argmax(1)
+                run(ids, mask).argmax(1)
         predict_s = time.perf_counter() - start
         if a.save:
             os.makedirs(a.save, exist_ok=True)
             torch.save(model.state_dict(), os.path.join(a.save, f'{name}-seed{a.seed}.pt'))
-        print(row.format(name, params, f'{train_s:.1f}', f'{train_s / a.epochs:.1f}', f'{predict_s:.2f}'), flush=True)
+        print(row.format(name, params, f'{train_s:.1f}', f'{train_s / a.epochs:.1f}', f'{predict_s:.2f}', f'{first_s:.2f}'),
+              flush=True)
 
 
 if __name__ == '__main__':

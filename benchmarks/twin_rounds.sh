@@ -7,6 +7,9 @@
 # and stores the run (--no-checkpoint: the twin saves nothing either); the twin predicts dev and test once
 # (--with-test: the same work; until 2026-11-25 it predicted dev only, a third of ours).
 #   benchmarks/twin_rounds.sh [BATCHES=100] [ROUNDS=5] [MODELS="lstm bilstm cnn ssan-rpr ssan-pe ssan2-rpr transformer-rpr essan essan-mean"]
+# The twin's flavour (issue 25): TWIN_PYTHON (default Debian's /usr/bin/python3 with python3-torch 1.13; the pypi
+# flavour's ~/.cache/attnlab/venv-torch-2.11.0/bin/python for PyTorch 2.11) and TWIN_ARGS (e.g. --compile).
+# Ours: CLI (default build/app/attnlab-cli; build-pypi/app/attnlab-cli for LibTorch 2.11).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 batches=${1:-100}
@@ -15,10 +18,14 @@ models=${3:-"lstm bilstm cnn ssan-rpr ssan-pe ssan2-rpr transformer-rpr essan es
 cli=${CLI:-build/app/attnlab-cli}
 data=${ATTNLAB_DATA_DIR:-../shared/datasets}
 threads=${THREADS:-$(nproc)}
+twin_python=${TWIN_PYTHON:-/usr/bin/python3}
+read -r -a twin_args <<<"${TWIN_ARGS:-}"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
-printf '# %s threads, %s batches, %s rounds (median), SST-fine, d_model 300\n' "$threads" "$batches" "$rounds"
+printf '# %s threads, %s batches, %s rounds (median), SST-fine, d_model 300; ours %s (%s), twin %s %s (PyTorch %s)\n' \
+       "$threads" "$batches" "$rounds" "$cli" "$("$cli" --version | head -1)" "$twin_python" "${TWIN_ARGS:-eager}" \
+       "$("$twin_python" -c 'import torch; print(torch.__version__)')"
 printf '%-16s %8s %8s %7s %9s %9s %10s %10s %8s %8s\n' model 'C++ s' 'twin s' ratio 'C++ sys%' 'twin sys%' \
        'C++ faults' 'twin flt' 'C++ MiB' 'twin MiB'
 for model in $models; do
@@ -40,8 +47,9 @@ for model in $models; do
         --d-model 300 --optimizer adam --lr 0.001 --batch-size 32 --sampling epochs --steps "$batches" \
         --eval-every "$batches" --threads "$threads" --no-checkpoint --db "$work/runs.sqlite" --json >/dev/null 2>&1
     cat "$work/t" >>"$work/cpp"
-    /usr/bin/time -f '%e %U %S %R %M' -o "$work/t" /usr/bin/python3 benchmarks/train_loop.py --data-dir "$data" \
-        --models "$model" --epochs 1 --batches "$batches" --passes 1 --with-test --threads "$threads" >/dev/null
+    /usr/bin/time -f '%e %U %S %R %M' -o "$work/t" "$twin_python" benchmarks/train_loop.py --data-dir "$data" \
+        --models "$model" --epochs 1 --batches "$batches" --passes 1 --with-test --threads "$threads" \
+        ${twin_args[@]+"${twin_args[@]}"} >/dev/null
     cat "$work/t" >>"$work/py"
   done
   col() { awk -v c="$2" '{print $c}' "$1" | median; }

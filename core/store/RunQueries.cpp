@@ -2,6 +2,7 @@
 
 #include "core/store/RunColumns.h"
 #include "core/store/SqliteConnection.h"
+#include "core/store/RunStoreSchema.h"
 #include "core/store/SqliteStatement.h"
 
 #include <algorithm>
@@ -177,16 +178,22 @@ RunBundle RunQueries::bundle(std::int64_t runId) const
     b.attentionJson = attentionJson(runId);
     b.characteristics = characteristics(runId);
     b.checkpoints = checkpoints(runId);
-    try { // a store that never kept an analysis has no analyses table
-        SqliteStatement analyses(connection_, "SELECT a.kind, a.key, a.json, a.created_at FROM analyses a JOIN runs r"
-                                              " ON r.id = a.run_id AND r.uuid = a.run_uuid WHERE a.run_id=?"
-                                              " ORDER BY a.kind, a.key");
-        analyses.bind(1, runId);
-        while (analyses.step())
-            b.analyses.push_back({analyses.text(0), analyses.text(1), analyses.text(2), analyses.text(3)});
-    } catch (const std::exception&) {
-    }
+    b.analyses = analyses(runId);
     return b;
+}
+
+std::vector<StoredAnalysis> RunQueries::analyses(std::int64_t runId) const
+{
+    if (!RunStoreSchema::hasAnalysesTable(connection_)) // a store that never kept an analysis
+        return {};
+    // Joined on the uuid as well: a run id reused after a delete does not inherit another run's analyses.
+    SqliteStatement s(connection_, "SELECT a.kind, a.key, a.json, a.created_at FROM analyses a JOIN runs r"
+                                   " ON r.id = a.run_id AND r.uuid = a.run_uuid WHERE a.run_id=? ORDER BY a.kind, a.key");
+    s.bind(1, runId);
+    std::vector<StoredAnalysis> out;
+    while (s.step())
+        out.push_back({s.text(0), s.text(1), s.text(2), s.text(3)});
+    return out;
 }
 
 std::vector<std::vector<std::pair<int, double>>> RunQueries::curves(const std::vector<std::int64_t>& runIds,

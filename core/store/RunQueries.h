@@ -33,6 +33,7 @@ public:
     std::vector<std::string> attentionJson(std::int64_t runId) const; // every snapshot as stored, by step
     std::vector<Characteristic> characteristics(std::int64_t runId) const;
     std::vector<CheckpointRef> checkpoints(std::int64_t runId) const;
+    std::vector<StoredAnalysis> analyses(std::int64_t runId) const; // by kind and key
     RunBundle bundle(std::int64_t runId) const; // throws std::invalid_argument for an unknown run
 
     // Comparing runs: one metric of many runs in one query, (step, value) by step (then value) per run,

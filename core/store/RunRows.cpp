@@ -1,6 +1,8 @@
 #include "core/store/RunRows.h"
 
 #include "core/store/SqliteConnection.h"
+#include "core/store/RunStamp.h"
+#include "core/store/RunStoreSchema.h"
 #include "core/store/SqliteStatement.h"
 
 namespace attnlab {
@@ -38,6 +40,20 @@ void RunRows::insertCheckpoints(const SqliteConnection& c, std::int64_t runId, c
     SqliteStatement s(c, "INSERT INTO checkpoints (run_id, step, path, sha256) VALUES (?,?,?,?)");
     for (const auto& ref : refs) {
         s.bind(1, runId).bind(2, ref.step).bind(3, ref.path).bind(4, ref.sha256);
+        s.run();
+    }
+}
+
+void RunRows::insertAnalyses(const SqliteConnection& c, std::int64_t runId, const std::string& runUuid,
+                             const std::vector<StoredAnalysis>& analyses)
+{
+    if (analyses.empty())
+        return;
+    RunStoreSchema::addAnalysesTable(c);
+    SqliteStatement s(c, "INSERT OR REPLACE INTO analyses (run_id, run_uuid, kind, key, json, created_at) VALUES (?,?,?,?,?,?)");
+    for (const auto& a : analyses) {
+        s.bind(1, runId).bind(2, runUuid).bind(3, a.kind).bind(4, a.key).bind(5, a.json)
+            .bind(6, a.createdAt.empty() ? RunStamp::nowIso() : a.createdAt);
         s.run();
     }
 }

@@ -21,6 +21,9 @@ public:
                                 const std::vector<std::pair<int, std::string>>& stepAndJson);
     static void insertCharacteristics(const SqliteConnection& c, std::int64_t runId, const std::vector<Characteristic>& values);
     static void insertCheckpoints(const SqliteConnection& c, std::int64_t runId, const std::vector<CheckpointRef>& refs);
+    // Replacing those of the same kind and key; the analyses table is made by the first one (RunStoreSchema).
+    static void insertAnalyses(const SqliteConnection& c, std::int64_t runId, const std::string& runUuid,
+                               const std::vector<StoredAnalysis>& analyses);
 };
 
 } // namespace attnlab

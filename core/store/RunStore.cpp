@@ -352,15 +352,11 @@ void RunStore::putAnalysis(std::int64_t runId, const std::string& kind, const st
     std::lock_guard lock(impl_->mutex);
     const SqliteConnection& c = impl_->connection;
     c.transaction([&] {
-        RunStoreSchema::addAnalysesTable(c);
         SqliteStatement uuid(c, "SELECT uuid FROM runs WHERE id=?");
         uuid.bind(1, runId);
         if (!uuid.step())
             throw std::invalid_argument("run store " + path() + ": no run " + std::to_string(runId));
-        SqliteStatement s(c, "INSERT OR REPLACE INTO analyses (run_id, run_uuid, kind, key, json, created_at)"
-                             " VALUES (?,?,?,?,?,?)");
-        s.bind(1, runId).bind(2, uuid.text(0)).bind(3, kind).bind(4, key).bind(5, json).bind(6, RunStamp::nowIso());
-        s.run();
+        RunRows::insertAnalyses(c, runId, uuid.text(0), {{kind, key, json, std::string()}});
     });
 }
 
@@ -375,15 +371,7 @@ std::optional<StoredAnalysis> RunStore::analysis(std::int64_t runId, const std::
 std::vector<StoredAnalysis> RunStore::analyses(std::int64_t runId) const
 {
     std::lock_guard lock(impl_->mutex);
-    if (!RunStoreSchema::hasAnalysesTable(impl_->connection))
-        return {};
-    SqliteStatement s(impl_->connection, "SELECT a.kind, a.key, a.json, a.created_at FROM analyses a JOIN runs r"
-                                         " ON r.id = a.run_id AND r.uuid = a.run_uuid WHERE a.run_id=? ORDER BY a.kind, a.key");
-    s.bind(1, runId);
-    std::vector<StoredAnalysis> out;
-    while (s.step())
-        out.push_back({s.text(0), s.text(1), s.text(2), s.text(3)});
-    return out;
+    return RunQueries(impl_->connection).analyses(runId);
 }
 
 void RunStore::addCheckpoint(std::int64_t runId, int step, const std::string& file, const std::string& sha256)
@@ -609,16 +597,7 @@ std::int64_t RunStore::importRun(const RunBundle& b)
         RunRows::insertAttention(c, id, attention);
         RunRows::insertCharacteristics(c, id, b.characteristics);
         RunRows::insertCheckpoints(c, id, b.checkpoints);
-        if (!b.analyses.empty()) {
-            RunStoreSchema::addAnalysesTable(c);
-            SqliteStatement analysis(c, "INSERT OR REPLACE INTO analyses (run_id, run_uuid, kind, key, json, created_at)"
-                                        " VALUES (?,?,?,?,?,?)");
-            for (const auto& a : b.analyses) {
-                analysis.bind(1, id).bind(2, r.uuid).bind(3, a.kind).bind(4, a.key).bind(5, a.json)
-                    .bind(6, a.createdAt.empty() ? RunStamp::nowIso() : a.createdAt);
-                analysis.run();
-            }
-        }
+        RunRows::insertAnalyses(c, id, r.uuid, b.analyses);
         return id;
     });
 }
