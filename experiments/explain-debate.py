@@ -63,8 +63,9 @@ for d in datasets:
         print(f"| {d} | {m} | " + " | ".join(mean_std(per[k]) if per[k] else "–" for k in METHODS + ["random"]) + " |")
 
 print(f"\n### Seeds: Jensen-Shannon distance across the seeds' runs and to each run's attention ({limit} dev sentences)\n")
-print("| dataset | model | attention across seeds | " + " | ".join(f"{k}: across / to attention" for k in METHODS[1:]) + " |")
-print("| --- | --- | ---: |" + " ---: |" * (len(METHODS) - 1))
+print("| dataset | model | attention across seeds | attention to uniform | "
+      + " | ".join(f"{k}: across / to attention" for k in METHODS[1:]) + " |")
+print("| --- | --- | ---: | ---: |" + " ---: |" * (len(METHODS) - 1))
 for d in datasets:
     for m in models:
         ids = [str(rid) for rid, _ in groups.get((d, m, False), [])]
@@ -72,7 +73,8 @@ for d in datasets:
             continue
         a = {x["method"]: x for x in run("agreement", "--runs", ",".join(ids), "--limit", limit)["methods"]}
         cells = [f"{a[k]['js_across_seeds']:.3f} / {a[k]['js_to_attention']:.3f}" if a[k]["sentences"] else "–" for k in METHODS[1:]]
-        print(f"| {d} | {m} | {a['attention']['js_across_seeds']:.3f} | " + " | ".join(cells) + " |")
+        print(f"| {d} | {m} | {a['attention']['js_across_seeds']:.3f} | {a['attention']['js_to_uniform']:.3f} | "
+              + " | ".join(cells) + " |")
 
 print(f"\n### Permutation test: attention permuted over the tokens, 20 times per sentence ({limit} dev sentences)\n")
 print("| dataset | model | median TVD | sentences with median TVD < 0.05 | prediction changed |")

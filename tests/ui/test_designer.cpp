@@ -128,6 +128,13 @@ private slots:
         QVERIFY(!debate[1].model.uniformAttention);
         QVERIFY(debate[2].model.uniformAttention);
         QCOMPARE(spy.last().at(3).toString(), QStringLiteral("faithfulness"));
+        QVERIFY(panel.presets()->choose(QStringLiteral("lesson:is-attention-an-explanation:real")));
+        const auto debateReal = spy.last().at(0).value<std::vector<TrainConfig>>();
+        QCOMPARE(debateReal.size(), std::size_t(3));
+        for (const auto& c : debateReal)
+            QCOMPARE(QString::fromStdString(c.dataset), QStringLiteral("sst-fine"));
+        QVERIFY(debateReal[2].model.uniformAttention);
+        QCOMPARE(spy.last().at(2).toStringList().front(), QString::fromUtf8("44.2 \u00b1 1.0% test accuracy (5 runs)"));
         spy.clear();
         QVERIFY(panel.presets()->choose(QStringLiteral("lesson:why-position-matters")));
 
