@@ -508,7 +508,7 @@ void ExplorerView::showStep(int step)
     if (!snapshot)
         return;
     timeline_->showStored(snapshot->step);
-    attributions_->showPlaceholder(tr("The explanation methods run on a typed sentence, with the run's saved weights."));
+    attributions_->showPlaceholder(tr("Explanations need a typed sentence."));
     source_->setText(tr("Stored at step %1 of training: %2, as the model saw it then")
                          .arg(snapshot->step)
                          .arg(snapshot->probeLabel.empty() ? tr("the run's probe input") : qs(snapshot->probeLabel)));
