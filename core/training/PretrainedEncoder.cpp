@@ -111,6 +111,7 @@ ModelExplanation PretrainedEncoder::explain(const std::string& text) const
     out.weights = "pretrained";
     const auto encoding = impl_->tokenizer->encode(text, impl_->config.maxPositions);
     out.tokens = encoding.tokens;
+    out.pieceWords = encoding.words;
     out.truncatedTokens = encoding.truncated;
     for (int id : encoding.ids)
         out.unknown.push_back(id == impl_->tokenizer->unkId());

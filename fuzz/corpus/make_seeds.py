@@ -77,6 +77,32 @@ seed("fuzz_manifest", "hand-made", [], json.dumps({"id": "tiny", "name": "Tiny",
 with open(os.path.join(HERE, "..", "..", "datasets", "sml2010.json"), "rb") as f:
     seed("fuzz_manifest", "sml2010", [], f.read())
 
+
+# Issue 27: a pretrained model's weights and tokenizer. A tiny safetensors file (three dtypes, metadata), then a
+# WordPiece vocabulary with sentences that reach its branches (accents, CJK, punctuation, specials, long words).
+def safetensors(tensors, metadata=None):
+    header, data = {}, b""
+    for name, (dtype, shape, raw) in tensors.items():
+        header[name] = {"dtype": dtype, "shape": shape, "data_offsets": [len(data), len(data) + len(raw)]}
+        data += raw
+    if metadata:
+        header["__metadata__"] = metadata
+    h = json.dumps(header).encode()
+    return struct.pack("<Q", len(h)) + h + data
+
+
+seed("fuzz_safetensors", "three-dtypes", [], safetensors({
+    "embeddings.word_embeddings.weight": ("F32", [2, 2], struct.pack("<4f", 1.5, -2.0, 0.25, 1e-3)),
+    "h": ("F16", [3], bytes.fromhex("003c00c1ff7b")), "b": ("BF16", [], bytes.fromhex("4940")),
+    "position_ids": ("I64", [1, 2], struct.pack("<2q", 0, 1))}, {"format": "pt"}))
+seed("fuzz_safetensors", "empty", [], safetensors({}))
+VOCAB = "[PAD]\n[UNK]\n[CLS]\n[SEP]\n[MASK]\nun\n##aff\n##able\nunaffable\n##a\ncafe\n!\n,\n##ly\nhappy\n\u4e2d\n$\n"
+seed("fuzz_wordpiece", "plain", [0, 0], VOCAB, "Unaffable, happy caf\u00e9!", "")
+seed("fuzz_wordpiece", "specials-cjk-cut", [1, 5], VOCAB, "happy[MASK]\u4e2d\u4e2dunaffablea soft\u00adhappy " + "a" * 101,
+     json.dumps({"do_lower_case": False, "strip_accents": None, "tokenize_chinese_chars": True}))
+seed("fuzz_wordpiece", "uncased-config", [1, 0], VOCAB, "\u0130stanbul \u03a3\u039f\u03a3 caf\u00e9 \t\r\n",
+     json.dumps({"do_lower_case": True}))
+
 if len(sys.argv) > 1:  # a store and its export, from a tiny run of the built CLI
     cli = sys.argv[1]
     with tempfile.TemporaryDirectory() as tmp:

@@ -28,6 +28,8 @@ BertConfig BertConfig::fromJson(const std::string& json, const std::string& sour
         j = nlohmann::json::parse(json);
     } catch (const nlohmann::json::parse_error& e) {
         throw DataError(source, 0, "not JSON (byte " + std::to_string(e.byte) + ")");
+    } catch (const nlohmann::json::exception&) { // out_of_range: a number like 1e999
+        throw DataError(source, 0, "holds a number JSON cannot represent");
     }
     if (!j.is_object())
         throw DataError(source, 0, "not a JSON object");

@@ -118,6 +118,8 @@ void SafetensorsFile::parseHeader(const std::string& header, std::size_t dataSiz
         j = nlohmann::json::parse(header);
     } catch (const nlohmann::json::parse_error& e) {
         throw DataError(path_, 0, "header is not JSON (byte " + std::to_string(e.byte) + " of the header)");
+    } catch (const nlohmann::json::exception&) { // out_of_range: a number like 1e999
+        throw DataError(path_, 0, "header holds a number JSON cannot represent");
     }
     if (!j.is_object())
         throw DataError(path_, 0, "header is not a JSON object");

@@ -210,6 +210,8 @@ WordPieceTokenizer WordPieceTokenizer::fromFolder(const std::string& folder)
             j = nlohmann::json::parse(text.str());
         } catch (const nlohmann::json::parse_error& e) {
             throw DataError(configPath, 0, "not JSON (byte " + std::to_string(e.byte) + ")");
+        } catch (const nlohmann::json::exception&) { // out_of_range: a number like 1e999
+            throw DataError(configPath, 0, "holds a number JSON cannot represent");
         }
         if (!j.is_object())
             throw DataError(configPath, 0, "not a JSON object");
