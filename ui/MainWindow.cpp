@@ -18,6 +18,7 @@
 #include "ui/runs/StoreFileWatcher.h"
 #include "ui/runs/RunListPanel.h"
 #include "ui/setup/DataImportDialog.h"
+#include "ui/explorer/PretrainedView.h"
 #include "ui/setup/DatasetsDialog.h"
 #include "ui/setup/PresetChooser.h"
 #include "ui/setup/SetupPanel.h"
@@ -173,6 +174,9 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
     connect(matrix_, &ResultsMatrixView::statusMessage, this, say);
     connect(differences_, &RunDifferencesView::statusMessage, this, say);
     connect(explorer_, &ExplorerView::statusMessage, this, say);
+    workspace_->pretrained()->setDataDir(qs(setup_->config().dataDir)); // opened when its tab is first shown
+    connect(workspace_->pretrained(), &PretrainedView::statusMessage, this, say);
+    connect(workspace_->pretrained(), &PretrainedView::installRequested, this, &MainWindow::showDatasets);
     // The explorer opens a run's model only when it is looked at: selecting runs costs nothing otherwise.
     connect(workspace_, &QTabWidget::currentChanged, this, [this] {
         const qint64 run = training_->showingLive() ? training_->liveRunId() : training_->shownRunId();
@@ -276,6 +280,7 @@ void MainWindow::showDatasets()
     auto* dialog = new DatasetsDialog(qs(setup_->config().dataDir), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &DatasetsDialog::datasetsChanged, setup_, &SetupPanel::dataFilesChanged);
+    connect(dialog, &DatasetsDialog::datasetsChanged, workspace_->pretrained(), &PretrainedView::reload); // a model installed
     connect(dialog, &DatasetsDialog::lessonRequested, this, [this] {
         designerDock_->show();
         setup_->presets()->choose(QStringLiteral("lesson:san-vs-rnn"));

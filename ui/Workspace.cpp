@@ -5,6 +5,7 @@
 #include "ui/analysis/RunDetailsView.h"
 #include "ui/analysis/RunDifferencesView.h"
 #include "ui/explorer/ExplorerView.h"
+#include "ui/explorer/PretrainedView.h"
 #include "ui/training/LiveComparisonView.h"
 #include "ui/training/RunReplay.h"
 #include "ui/training/TrainingView.h"
@@ -18,7 +19,7 @@ namespace attnlab::ui {
 Workspace::Workspace(const QString& dbPath, QWidget* parent)
     : QTabWidget(parent), training_(new TrainingView), trainingReplay_(new RunReplay), explorer_(new ExplorerView), explorerPage_(new QScrollArea),
       compareArea_(new QSplitter(Qt::Vertical)), compareView_(new CompareView), differences_(new RunDifferencesView),
-      matrix_(new ResultsMatrixView), details_(new RunDetailsView), live_(new LiveComparisonView(dbPath))
+      matrix_(new ResultsMatrixView), details_(new RunDetailsView), live_(new LiveComparisonView(dbPath)), pretrained_(new PretrainedView)
 {
     setObjectName(QStringLiteral("workspaceTabs"));
     setDocumentMode(true);
@@ -46,6 +47,8 @@ Workspace::Workspace(const QString& dbPath, QWidget* parent)
     addTab(details_, tr("Run &details"));
     live_->setObjectName(QStringLiteral("liveComparisonView"));
     addTab(live_, tr("&Side by side"));
+    pretrained_->setObjectName(QStringLiteral("pretrainedView"));
+    addTab(pretrained_, tr("&Pretrained"));
 }
 
 QWidget* Workspace::explorerPage() const { return explorerPage_; }

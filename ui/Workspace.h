@@ -10,16 +10,17 @@ namespace attnlab::ui {
 class CompareView;
 class ExplorerView;
 class LiveComparisonView;
+class PretrainedView;
 class ResultsMatrixView;
 class RunDetailsView;
 class RunDifferencesView;
 class RunReplay;
 class TrainingView;
 
-// The window's centre: one tab per view, in the order of View → Ctrl+1..6: Training (the live or selected
+// The window's centre: one tab per view, in the order of View → Ctrl+1..7: Training (the live or selected
 // run, a finished one with a replay bar above it), Explorer (the selected run's model; it scrolls below ~630 px of height, a projector's 720 lines
 // less the toolbar and the runs dock), Compare (the selection's curves and differences), Results matrix,
-// Run details, Side by side. The window wires them to the run list, the store and the worker.
+// Run details, Side by side, Pretrained (a pretrained transformer's heads, issue 27). The window wires them to the run list, the store and the worker.
 class Workspace : public QTabWidget {
     Q_OBJECT
 public:
@@ -35,6 +36,7 @@ public:
     ResultsMatrixView* matrix() const { return matrix_; }
     RunDetailsView* details() const { return details_; }
     LiveComparisonView* live() const { return live_; }
+    PretrainedView* pretrained() const { return pretrained_; }
 
 private:
     TrainingView* training_;
@@ -47,6 +49,7 @@ private:
     ResultsMatrixView* matrix_;
     RunDetailsView* details_;
     LiveComparisonView* live_;
+    PretrainedView* pretrained_;
 };
 
 } // namespace attnlab::ui

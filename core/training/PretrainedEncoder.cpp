@@ -8,6 +8,7 @@
 #include "core/nn/models/BertEncoder.h"
 
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <mutex>
 
@@ -151,7 +152,30 @@ std::vector<PositionView> PretrainedEncoder::positionViews(int length) const
     const auto unit = torch::nn::functional::normalize(table, torch::nn::functional::NormalizeFuncOptions().dim(1));
     const auto cosine = torch::matmul(unit, unit.t()).contiguous();
     similarity.values.assign(cosine.data_ptr<float>(), cosine.data_ptr<float>() + cosine.numel());
-    return {vectors, similarity};
+    // The same matrix for sinusoidal encodings of the same size (Vaswani et al. 2017, eq. in 3.5:
+    // PE(p, 2i) = sin(p / 10000^(2i/d)), PE(p, 2i+1) = cos(...)), beside it: learned vs fixed positions.
+    const int d = impl_->config.hiddenSize;
+    std::vector<double> sinusoid(static_cast<std::size_t>(length) * d);
+    for (int p = 0; p < length; ++p)
+        for (int i = 0; i < d; ++i) {
+            const double angle = p / std::pow(10000.0, (2 * (i / 2)) / static_cast<double>(d));
+            sinusoid[static_cast<std::size_t>(p) * d + i] = i % 2 == 0 ? std::sin(angle) : std::cos(angle);
+        }
+    PositionView fixed = similarity;
+    fixed.name = "sinusoidal positions: cosine similarity";
+    fixed.about = "cos(PE_i, PE_j) of sinusoidal encodings of the same size (Vaswani et al. 2017), for comparison: "
+                  "a smooth band that depends on |i - j| only.";
+    fixed.values.assign(static_cast<std::size_t>(length) * length, 0.0f);
+    for (int i = 0; i < length; ++i)
+        for (int j = 0; j < length; ++j) {
+            double dot = 0, ni = 0, nj = 0;
+            for (int k = 0; k < d; ++k) {
+                const double a = sinusoid[static_cast<std::size_t>(i) * d + k], b = sinusoid[static_cast<std::size_t>(j) * d + k];
+                dot += a * b, ni += a * a, nj += b * b;
+            }
+            fixed.values[static_cast<std::size_t>(i) * length + j] = static_cast<float>(dot / std::sqrt(ni * nj));
+        }
+    return {similarity, fixed, vectors};
 }
 
 const BertConfig& PretrainedEncoder::config() const { return impl_->config; }

