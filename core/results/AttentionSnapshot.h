@@ -15,7 +15,7 @@ struct AttentionMap {
 
 // The probe input's attention at one evaluation step: a sentence's tokens, or a window's time steps.
 struct AttentionSnapshot {
-    int step = 0;
+    int step = 0; // -1: not a training step (a pretrained model's maps)
     std::vector<std::string> tokens;
     std::vector<AttentionMap> maps; // self-attention, per layer and head (tokens x tokens)
     // Weights over the tokens with which the model pools them into one vector: ESSAN's AttnSeqRep,

@@ -10,11 +10,14 @@
 #include "ui/explorer/PretrainedView.h"
 #include "ui/plots/AttentionHeatmap.h"
 
+#include <QApplication>
 #include <QCheckBox>
+#include <QDir>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
 
@@ -97,6 +100,18 @@ private Q_SLOTS:
         }
         QCOMPARE(merged.maps.back().layer, -1); // the rollout, grouped the same way
         QCOMPARE(part<AttentionThumbnailGrid>(&view, "pretrainedGrid")->thumbnailCount(), 73);
+        // What the README shows: a head that follows the previous word, at a projector's 1280x720.
+        part<QCheckBox>(&view, "pretrainedHideSpecial")->setChecked(false);
+        part<AttentionThumbnailGrid>(&view, "pretrainedGrid")->mapClicked(2 * 12 + 3);
+        QApplication::processEvents();
+        QVERIFY(QDir().mkpath(QStringLiteral(ATTNLAB_BUILD_DIR "/screenshots")));
+        QVERIFY(view.grab().save(QStringLiteral(ATTNLAB_BUILD_DIR "/screenshots/pretrained-1280x720.png")));
+        auto* tabs = part<QTabWidget>(&view, "pretrainedTabs");
+        tabs->setCurrentIndex(1);
+        QApplication::processEvents();
+        QVERIFY(view.grab().save(QStringLiteral(ATTNLAB_BUILD_DIR "/screenshots/pretrained-positions-1280x720.png")));
+        tabs->setCurrentIndex(0);
+        part<QCheckBox>(&view, "pretrainedHideSpecial")->setChecked(true);
         // The switches are kept for the next session.
         QCOMPARE(QSettings().value(QStringLiteral("pretrained/mergeWords")).toBool(), true);
     }

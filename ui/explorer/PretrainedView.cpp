@@ -17,6 +17,7 @@
 #include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrent>
@@ -154,18 +155,17 @@ PretrainedView::PretrainedView(QWidget* parent)
     maps->addWidget(right);
     maps->setStretchFactor(0, 1);
     maps->setStretchFactor(1, 1);
-    auto* vertical = new QSplitter(Qt::Vertical, this);
-    vertical->setObjectName(QStringLiteral("pretrainedSplitter"));
-    vertical->addWidget(maps);
-    vertical->addWidget(positions_);
-    vertical->setStretchFactor(0, 3);
-    vertical->setStretchFactor(1, 1);
-    vertical->setChildrenCollapsible(false);
+    // Heads and positions as tabs, not stacked: a 64 x 64 similarity matrix needs the height a projector lacks.
+    auto* tabs = new QTabWidget(this);
+    tabs->setObjectName(QStringLiteral("pretrainedTabs"));
+    tabs->setDocumentMode(true);
+    tabs->addTab(maps, tr("&Heads"));
+    tabs->addTab(positions_, tr("Position &embeddings: learned vs sinusoidal"));
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(headerRow);
     layout->addLayout(inputRow);
     layout->addWidget(tokens_);
-    layout->addWidget(vertical, 1);
+    layout->addWidget(tabs, 1);
 }
 
 PretrainedView::~PretrainedView()
@@ -263,7 +263,7 @@ void PretrainedView::redraw()
     const ModelExplanation& e = *explanation_;
     const bool merge = mergeWords_->isChecked(), hide = hideSpecial_->isChecked();
     AttentionSnapshot s;
-    s.step = 0;
+    s.step = -1; // not trained here: the heatmap's title has no step
     std::vector<std::string> labels = e.tokens;
     int groups = static_cast<int>(e.tokens.size());
     std::vector<int> grouping(e.tokens.size());

@@ -281,9 +281,10 @@ void AttentionHeatmap::showMap(int index)
             valueLabels_.push_back(label);
         }
     }
-    fullTitle_ = tr("step %1").arg(snapshot_->step);
+    // A pretrained model's maps have no training step (step -1): the title is the view's alone.
+    fullTitle_ = snapshot_->step >= 0 ? tr("step %1").arg(snapshot_->step) : QString();
     if (!view.title.isEmpty())
-        fullTitle_ += QStringLiteral(" — ") + view.title;
+        fullTitle_ += (fullTitle_.isEmpty() ? QString() : QStringLiteral(" — ")) + view.title;
     fitTitle();
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }

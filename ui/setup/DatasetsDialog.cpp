@@ -120,7 +120,7 @@ DatasetsDialog::DatasetsDialog(const QString& dataDir, QWidget* parent)
     connect(download_, &QPushButton::clicked, this, &DatasetsDialog::download);
     connect(import_, &QPushButton::clicked, this, [this] {
         const QString source = QFileDialog::getOpenFileName(this, tr("Import a dataset from a file or archive"), QString(),
-                                                            tr("Archives and data files (*.tar *.gz *.tgz *.xz *.zip *.txt *.tsv *.csv);;All files (*)"));
+                                                            tr("Archives and data files (*.tar *.gz *.tgz *.xz *.zip *.whl *.txt *.tsv *.csv *.json *.safetensors);;All files (*)"));
         if (!source.isEmpty())
             importFrom(source);
     });
