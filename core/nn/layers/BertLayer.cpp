@@ -6,30 +6,38 @@
 
 namespace attnlab {
 
-namespace {
-// A plain module standing for one level of Hugging Face's parameter names ("attention", "attention.self").
-std::shared_ptr<torch::nn::Module> level(torch::nn::Module& parent, const std::string& name)
+std::shared_ptr<torch::nn::Module> bertLevel(torch::nn::Module& parent, const std::string& name)
 {
     return parent.register_module(name, std::make_shared<torch::nn::Module>());
 }
-} // namespace
+
+BertDense bertDense(torch::nn::Module& parent, const std::string& name, int64_t out, int64_t in)
+{
+    auto level = bertLevel(parent, name);
+    return {level->register_parameter("weight", torch::empty({out, in})), level->register_parameter("bias", torch::empty({out}))};
+}
+
+BertNorm bertNorm(torch::nn::Module& parent, const std::string& name, int64_t size, double eps)
+{
+    auto level = bertLevel(parent, name);
+    return {level->register_parameter("weight", torch::empty({size})), level->register_parameter("bias", torch::empty({size})), eps};
+}
 
 BertLayerImpl::BertLayerImpl(int64_t hidden, int64_t heads, int64_t intermediate, double eps, double dropout) : heads_(heads)
 {
     TORCH_CHECK(heads > 0 && hidden % heads == 0, "heads (", heads, ") must divide the hidden size (", hidden, ")");
-    auto attention = level(*this, "attention");
-    auto self = level(*attention, "self");
-    query_ = self->register_module("query", torch::nn::Linear(hidden, hidden));
-    key_ = self->register_module("key", torch::nn::Linear(hidden, hidden));
-    value_ = self->register_module("value", torch::nn::Linear(hidden, hidden));
-    auto attentionOutput = level(*attention, "output");
-    attentionOut_ = attentionOutput->register_module("dense", torch::nn::Linear(hidden, hidden));
-    attentionNorm_ = attentionOutput->register_module(
-        "LayerNorm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({hidden}).eps(eps)));
-    intermediate_ = level(*this, "intermediate")->register_module("dense", torch::nn::Linear(hidden, intermediate));
-    auto output = level(*this, "output");
-    output_ = output->register_module("dense", torch::nn::Linear(intermediate, hidden));
-    outputNorm_ = output->register_module("LayerNorm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({hidden}).eps(eps)));
+    auto attention = bertLevel(*this, "attention");
+    auto self = bertLevel(*attention, "self");
+    query_ = bertDense(*self, "query", hidden, hidden);
+    key_ = bertDense(*self, "key", hidden, hidden);
+    value_ = bertDense(*self, "value", hidden, hidden);
+    auto attentionOutput = bertLevel(*attention, "output");
+    attentionOut_ = bertDense(*attentionOutput, "dense", hidden, hidden);
+    attentionNorm_ = bertNorm(*attentionOutput, "LayerNorm", hidden, eps);
+    intermediate_ = bertDense(*bertLevel(*this, "intermediate"), "dense", intermediate, hidden);
+    auto output = bertLevel(*this, "output");
+    output_ = bertDense(*output, "dense", hidden, intermediate);
+    outputNorm_ = bertNorm(*output, "LayerNorm", hidden, eps);
     dropout_ = register_module("dropout", torch::nn::Dropout(dropout));
 }
 

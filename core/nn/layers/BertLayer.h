@@ -8,8 +8,24 @@ namespace attnlab {
 //   A = softmax(Q K^T / sqrt(d_h) + mask) per head,   Q = X W^Q, K = X W^K, V = X W^V
 //   X' = LayerNorm(X + (A V) W^O)
 //   Y  = LayerNorm(X' + GELU(X' W_1) W_2)
-// Its submodules are named as Hugging Face's BertLayer names them ("attention.self.query", "intermediate.dense",
-// "output.LayerNorm", ...), so a pretrained file's tensors load by name.
+// Its parameters are named as Hugging Face's BertLayer names them ("attention.self.query.weight",
+// "intermediate.dense.bias", "output.LayerNorm.weight", ...), so a pretrained file's tensors load by name. They are
+// allocated, not initialised (torch::empty): they always come from a file, and initialising 1.8 M values per layer
+// at random only to overwrite them was most of the time opening a model took (perf, issue 27).
+struct BertDense {
+    torch::Tensor weight, bias; // [out, in], [out]: y = x W^T + b
+    torch::Tensor operator()(const torch::Tensor& x) const { return torch::linear(x, weight, bias); }
+};
+struct BertNorm {
+    torch::Tensor weight, bias; // gamma, beta
+    double eps = 1e-12;
+    torch::Tensor operator()(const torch::Tensor& x) const { return torch::layer_norm(x, {weight.size(0)}, weight, bias, eps); }
+};
+// A plain module standing for one level of Hugging Face's names ("attention", "attention.self").
+std::shared_ptr<torch::nn::Module> bertLevel(torch::nn::Module& parent, const std::string& name);
+BertDense bertDense(torch::nn::Module& parent, const std::string& name, int64_t out, int64_t in);
+BertNorm bertNorm(torch::nn::Module& parent, const std::string& name, int64_t size, double eps);
+
 class BertLayerImpl : public torch::nn::Module {
 public:
     BertLayerImpl(int64_t hidden, int64_t heads, int64_t intermediate, double eps, double dropout);
@@ -23,10 +39,8 @@ public:
 
 private:
     int64_t heads_;
-    torch::nn::Linear query_{nullptr}, key_{nullptr}, value_{nullptr}, attentionOut_{nullptr};
-    torch::nn::LayerNorm attentionNorm_{nullptr};
-    torch::nn::Linear intermediate_{nullptr}, output_{nullptr};
-    torch::nn::LayerNorm outputNorm_{nullptr};
+    BertDense query_, key_, value_, attentionOut_, intermediate_, output_;
+    BertNorm attentionNorm_, outputNorm_;
     torch::nn::Dropout dropout_{nullptr};
 };
 TORCH_MODULE(BertLayer);

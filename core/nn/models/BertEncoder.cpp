@@ -3,16 +3,12 @@
 #include "core/data/DataError.h"
 #include "core/data/pretrained/SafetensorsFile.h"
 
+#include <cstdint>
 #include <limits>
 
 namespace attnlab {
 
 namespace {
-std::shared_ptr<torch::nn::Module> level(torch::nn::Module& parent, const std::string& name)
-{
-    return parent.register_module(name, std::make_shared<torch::nn::Module>());
-}
-
 std::string shapeText(const std::vector<int64_t>& shape)
 {
     std::string s = "[";
@@ -25,21 +21,23 @@ std::string shapeText(const std::vector<int64_t>& shape)
 BertEncoderImpl::BertEncoderImpl(const BertConfig& config, double dropout) : config_(config)
 {
     const int64_t hidden = config.hiddenSize;
-    auto embeddings = level(*this, "embeddings");
-    words_ = embeddings->register_module("word_embeddings", torch::nn::Embedding(config.vocabSize, hidden));
-    positions_ = embeddings->register_module("position_embeddings", torch::nn::Embedding(config.maxPositions, hidden));
-    types_ = embeddings->register_module("token_type_embeddings", torch::nn::Embedding(config.typeVocabSize, hidden));
-    embeddingNorm_ = embeddings->register_module(
-        "LayerNorm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({hidden}).eps(config.layerNormEps)));
+    auto embeddings = bertLevel(*this, "embeddings");
+    auto table = [&](const char* name, int64_t rows) {
+        return bertLevel(*embeddings, name)->register_parameter("weight", torch::empty({rows, hidden}));
+    };
+    words_ = table("word_embeddings", config.vocabSize);
+    positions_ = table("position_embeddings", config.maxPositions);
+    types_ = table("token_type_embeddings", config.typeVocabSize);
+    embeddingNorm_ = bertNorm(*embeddings, "LayerNorm", hidden, config.layerNormEps);
     dropout_ = register_module("dropout", torch::nn::Dropout(dropout));
-    auto stack = level(*level(*this, "encoder"), "layer");
+    auto stack = bertLevel(*bertLevel(*this, "encoder"), "layer");
     for (int l = 0; l < config.layers; ++l)
         layers_.push_back(stack->register_module(
             std::to_string(l), BertLayer(hidden, config.heads, config.intermediateSize, config.layerNormEps, dropout)));
-    pooler_ = level(*this, "pooler")->register_module("dense", torch::nn::Linear(hidden, hidden));
+    pooler_ = bertDense(*bertLevel(*this, "pooler"), "dense", hidden, hidden);
 }
 
-torch::Tensor BertEncoderImpl::embed(const torch::Tensor& ids) { return words_(ids); }
+torch::Tensor BertEncoderImpl::embed(const torch::Tensor& ids) { return torch::embedding(words_, ids); }
 
 BertEncoderImpl::Output BertEncoderImpl::forward(const torch::Tensor& ids, const torch::Tensor& mask)
 {
@@ -48,7 +46,8 @@ BertEncoderImpl::Output BertEncoderImpl::forward(const torch::Tensor& ids, const
                 config_.maxPositions, " positions");
     const auto positions = torch::arange(length, torch::TensorOptions().dtype(torch::kLong).device(ids.device()));
     const auto types = torch::zeros_like(ids); // one segment: sentence A
-    auto h = dropout_(embeddingNorm_(words_(ids) + positions_(positions).unsqueeze(0) + types_(types)));
+    auto h = dropout_(embeddingNorm_(torch::embedding(words_, ids) + torch::embedding(positions_, positions).unsqueeze(0) +
+                                     torch::embedding(types_, types)));
     // Padding's keys get the dtype's lowest value before the softmax (Hugging Face's extended mask).
     torch::Tensor additive = torch::zeros({1, 1, 1, length}, h.options());
     if (mask.defined())
@@ -79,9 +78,15 @@ int64_t BertEncoderImpl::load(const SafetensorsFile& file)
         if (e->shape != expected)
             throw DataError(file.path(), 0, "tensor \"" + e->name + "\" is " + shapeText(e->shape) + ", the model's " +
                                                 p.key() + " is " + shapeText(expected) + " (config.json and the weights disagree)");
-        const auto values32 = file.floats(e->name);
-        p.value().copy_(torch::from_blob(const_cast<float*>(values32.data()), expected, torch::kFloat32));
-        values += static_cast<int64_t>(values32.size());
+        const auto* raw = file.data(*e);
+        if (e->dtype == "F32" && reinterpret_cast<std::uintptr_t>(raw) % alignof(float) == 0) {
+            // Straight from the mapped file (little-endian, as every machine we build for): one copy, not two.
+            p.value().copy_(torch::from_blob(const_cast<unsigned char*>(raw), expected, torch::kFloat32));
+        } else { // F16/BF16 widened, or an unaligned F32 tensor, through a float vector
+            const auto values32 = file.floats(e->name);
+            p.value().copy_(torch::from_blob(const_cast<float*>(values32.data()), expected, torch::kFloat32));
+        }
+        values += p.value().numel();
     }
     return values;
 }

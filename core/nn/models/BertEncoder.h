@@ -32,20 +32,20 @@ public:
     torch::Tensor embed(const torch::Tensor& ids);
 
     // Every parameter from the file by its name, shape checked; a DataError names the file and the tensor for
-    // a missing tensor or a shape that differs. Tensors of the file this model has no use for (position_ids)
+    // a missing tensor or a shape that differs. Until then the parameters hold whatever memory held. Tensors of the file this model has no use for (position_ids)
     // are ignored. Returns how many values were loaded.
     int64_t load(const SafetensorsFile& file);
 
     const BertConfig& config() const { return config_; }
-    torch::Tensor positionEmbeddings() const { return positions_->weight; } // [max_positions, hidden]
+    torch::Tensor positionEmbeddings() const { return positions_; } // [max_positions, hidden]
 
 private:
     BertConfig config_;
-    torch::nn::Embedding words_{nullptr}, positions_{nullptr}, types_{nullptr};
-    torch::nn::LayerNorm embeddingNorm_{nullptr};
+    torch::Tensor words_, positions_, types_; // embedding tables, allocated uninitialised (see BertLayer)
+    BertNorm embeddingNorm_;
     torch::nn::Dropout dropout_{nullptr};
     std::vector<BertLayer> layers_;
-    torch::nn::Linear pooler_{nullptr};
+    BertDense pooler_;
 };
 TORCH_MODULE(BertEncoder);
 
