@@ -90,7 +90,7 @@ std::string pretrainedFolder(const std::string& value, const std::string& dataDi
         return PretrainedEncoder::locate(id, dataDir);
     if (value.find('/') == std::string::npos && value.find('.') == std::string::npos)
         throw CliUsageError("--pretrained " + value + ": not a pretrained model's id (all-minilm-l6-v2, or minilm) "
-                            "nor a folder; `attnlab-cli list` shows the datasets and models");
+                            "nor a folder; `attnlab-cli list` names the pretrained models");
     return value;
 }
 

@@ -2,6 +2,8 @@
 
 #include "cli/CliFlags.h"
 #include "core/config/Registry.h"
+#include "core/data/install/DatasetManifest.h"
+#include "core/training/PretrainedEncoder.h"
 
 #include <nlohmann/json.hpp>
 
@@ -38,6 +40,24 @@ void printEntries(std::ostream& out, const char* title, const std::vector<Regist
     }
 }
 
+// Pretrained models (issue 27): the manifests of task "pretrained", each with where it is installed, if it is.
+nlohmann::json pretrainedJson()
+{
+    nlohmann::json a = nlohmann::json::array();
+    for (const auto& m : DatasetManifest::all()) {
+        if (m.task != "pretrained")
+            continue;
+        std::string folder;
+        try {
+            folder = PretrainedEncoder::locate(m.id);
+        } catch (const std::exception&) {
+        }
+        a.push_back({{"id", m.id}, {"name", m.name}, {"license", m.license}, {"bytes", m.totalBytes()},
+                     {"installed", folder.empty() ? nlohmann::json(nullptr) : nlohmann::json(folder)}});
+    }
+    return a;
+}
+
 } // namespace
 
 int ListCommand::run(const std::vector<std::string>& args)
@@ -45,13 +65,19 @@ int ListCommand::run(const std::vector<std::string>& args)
     const CliFlags flags(args, {}, {"--json"});
     if (flags.has("--json")) {
         out_ << nlohmann::json{{"datasets", entriesJson(Registry::datasets())}, {"models", entriesJson(Registry::models())},
-                               {"positions", entriesJson(Registry::positions())}}.dump()
+                               {"positions", entriesJson(Registry::positions())}, {"pretrained", pretrainedJson()}}.dump()
              << "\n";
         return 0;
     }
     printEntries(out_, "datasets", Registry::datasets());
     printEntries(out_, "models", Registry::models());
     printEntries(out_, "positions", Registry::positions());
+    out_ << "pretrained models (explain --pretrained ID; fetch ID or import ID FILE to install):\n";
+    for (const auto& m : pretrainedJson()) {
+        const std::string id = m["id"];
+        out_ << "  " << id << std::string(id.size() < 22 ? 22 - id.size() : 1, ' ') << m["name"].get<std::string>() << " ["
+             << (m["installed"].is_null() ? std::string("not installed") : "installed: " + m["installed"].get<std::string>()) << "]\n";
+    }
     return 0;
 }
 

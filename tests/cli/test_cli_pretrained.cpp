@@ -5,6 +5,7 @@
 
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonObject>
+#include <QtCore/QProcess>
 #include <QtCore/QTemporaryDir>
 #include <QtTest/QtTest>
 
@@ -64,6 +65,17 @@ private Q_SLOTS:
                 sum += w[q * 6 + k].toDouble();
             QVERIFY(std::abs(sum - 1.0) < 1e-4); // still a distribution after merging and hiding
         }
+        // `list` names the model and where it is installed (through --data-dir's folder via ATTNLAB_DATA_DIR).
+        QProcess list;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("ATTNLAB_DATA_DIR"), data_.path());
+        list.setProcessEnvironment(env);
+        list.start(QStringLiteral(ATTNLAB_CLI_PATH), {QStringLiteral("list"), QStringLiteral("--json")});
+        QVERIFY(list.waitForFinished(60000));
+        const QJsonArray models = QJsonDocument::fromJson(list.readAllStandardOutput()).object()["pretrained"].toArray();
+        QCOMPARE(models.size(), 1);
+        QCOMPARE(models[0].toObject()["id"].toString(), QString("all-minilm-l6-v2"));
+        QVERIFY(models[0].toObject()["installed"].toString().startsWith(data_.path()));
         // The table form names what was merged and how.
         const CliResult table = runCli({"explain", "--pretrained", "minilm", "--data-dir", data_.path(), "--text", text,
                                         "--words", "--layer", "1", "--head", "1"});
