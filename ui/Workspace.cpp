@@ -47,8 +47,15 @@ Workspace::Workspace(const QString& dbPath, QWidget* parent)
     addTab(details_, tr("Run &details"));
     live_->setObjectName(QStringLiteral("liveComparisonView"));
     addTab(live_, tr("&Side by side"));
+    // In a scroll area, as the explorer: its header, switches and maps must not raise the window's minimum
+    // height above a projector's 720 lines.
     pretrained_->setObjectName(QStringLiteral("pretrainedView"));
-    addTab(pretrained_, tr("&Pretrained"));
+    auto* pretrainedPage = new QScrollArea;
+    pretrainedPage->setObjectName(QStringLiteral("pretrainedScroll"));
+    pretrainedPage->setWidget(pretrained_);
+    pretrainedPage->setWidgetResizable(true);
+    pretrainedPage->setFrameShape(QFrame::NoFrame);
+    addTab(pretrainedPage, tr("&Pretrained"));
 }
 
 QWidget* Workspace::explorerPage() const { return explorerPage_; }
