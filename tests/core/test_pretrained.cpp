@@ -268,6 +268,7 @@ void TestPretrained::vocabularyErrors()
     QCOMPARE(error("[UNK]\n[CLS]\n[SEP]\nword\nword\n"), QString(":5: \"word\" is already entry 3"));
     QCOMPARE(error("[UNK]\n\n[CLS]\n[SEP]\n"), QString(":2: empty vocabulary entry"));
     QCOMPARE(error("[UNK]\n[SEP]\n"), QString(": no [CLS] entry: not a BERT vocabulary"));
+    QCOMPARE(error("[UNK]\n\xff\xfe\n[CLS]\n[SEP]\n"), QString(":2: invalid UTF-8 at byte 1 of the line"));
 }
 
 void TestPretrained::piecesMergedIntoWords()

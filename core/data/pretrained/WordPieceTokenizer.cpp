@@ -1,6 +1,7 @@
 #include "core/data/pretrained/WordPieceTokenizer.h"
 
 #include "core/data/DataError.h"
+#include "core/data/TextFile.h"
 
 #include <nlohmann/json.hpp>
 #include <unicode/normalizer2.h>
@@ -170,15 +171,11 @@ struct WordPieceTokenizer::Impl {
 WordPieceTokenizer::WordPieceTokenizer(const std::string& vocabPath, const Options& options) : impl_(std::make_unique<Impl>())
 {
     impl_->options = options;
-    std::ifstream in(vocabPath, std::ios::binary);
-    if (!in)
-        throw DataError(vocabPath, 0, "cannot read the vocabulary");
-    std::string line;
-    int number = 0;
-    while (std::getline(in, line)) {
-        ++number;
-        if (!line.empty() && line.back() == '\r')
-            line.pop_back();
+    // TextFile: LF or CRLF, every line checked to be UTF-8 (a bad byte named with its line).
+    const auto lines = TextFile::readLines(vocabPath);
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const std::string& line = lines[i];
+        const int number = static_cast<int>(i) + 1;
         if (line.empty())
             throw DataError(vocabPath, number, "empty vocabulary entry");
         if (!impl_->ids.emplace(line, static_cast<int>(impl_->vocab.size())).second)
