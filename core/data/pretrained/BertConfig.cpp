@@ -1,6 +1,7 @@
 #include "core/data/pretrained/BertConfig.h"
 
 #include "core/data/DataError.h"
+#include "core/data/pretrained/PretrainedJson.h"
 #include "core/platform/JsonInteger.h"
 
 #include <nlohmann/json.hpp>
@@ -23,14 +24,7 @@ BertConfig BertConfig::fromFile(const std::string& path)
 
 BertConfig BertConfig::fromJson(const std::string& json, const std::string& source)
 {
-    nlohmann::json j;
-    try {
-        j = nlohmann::json::parse(json);
-    } catch (const nlohmann::json::parse_error& e) {
-        throw DataError(source, 0, "not JSON (byte " + std::to_string(e.byte) + ")");
-    } catch (const nlohmann::json::exception&) { // out_of_range: a number like 1e999
-        throw DataError(source, 0, "holds a number JSON cannot represent");
-    }
+    const nlohmann::json j = PretrainedJson::parse(json, source);
     if (!j.is_object())
         throw DataError(source, 0, "not a JSON object");
     BertConfig c;

@@ -1,6 +1,7 @@
 #include "core/data/pretrained/SafetensorsFile.h"
 
 #include "core/data/DataError.h"
+#include "core/data/pretrained/PretrainedJson.h"
 #include "core/platform/JsonInteger.h"
 
 #include <nlohmann/json.hpp>
@@ -113,14 +114,7 @@ SafetensorsFile::~SafetensorsFile()
 
 void SafetensorsFile::parseHeader(const std::string& header, std::size_t dataSize)
 {
-    nlohmann::json j;
-    try {
-        j = nlohmann::json::parse(header);
-    } catch (const nlohmann::json::parse_error& e) {
-        throw DataError(path_, 0, "header is not JSON (byte " + std::to_string(e.byte) + " of the header)");
-    } catch (const nlohmann::json::exception&) { // out_of_range: a number like 1e999
-        throw DataError(path_, 0, "header holds a number JSON cannot represent");
-    }
+    const nlohmann::json j = PretrainedJson::parse(header, path_, "header");
     if (!j.is_object())
         throw DataError(path_, 0, "header is not a JSON object");
     for (auto it = j.begin(); it != j.end(); ++it) {

@@ -1,6 +1,7 @@
 #include "core/data/pretrained/WordPieceTokenizer.h"
 
 #include "core/data/DataError.h"
+#include "core/data/pretrained/PretrainedJson.h"
 #include "core/data/TextFile.h"
 
 #include <nlohmann/json.hpp>
@@ -202,14 +203,7 @@ WordPieceTokenizer WordPieceTokenizer::fromFolder(const std::string& folder)
         std::ifstream in(configPath);
         std::stringstream text;
         text << in.rdbuf();
-        nlohmann::json j;
-        try {
-            j = nlohmann::json::parse(text.str());
-        } catch (const nlohmann::json::parse_error& e) {
-            throw DataError(configPath, 0, "not JSON (byte " + std::to_string(e.byte) + ")");
-        } catch (const nlohmann::json::exception&) { // out_of_range: a number like 1e999
-            throw DataError(configPath, 0, "holds a number JSON cannot represent");
-        }
+        const nlohmann::json j = PretrainedJson::parse(text.str(), configPath);
         if (!j.is_object())
             throw DataError(configPath, 0, "not a JSON object");
         auto flag = [&](const char* key, bool fallback) {
