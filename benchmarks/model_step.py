@@ -175,7 +175,7 @@ class Recurrent(nn.Module):
         self.hidden, self.out, self.drop = nn.Linear(width, 50), nn.Linear(50, C), nn.Dropout(0.2)
 
     def forward(self, ids, mask):
-        packed = nn.utils.rnn.pack_padded_sequence(self.drop(self.emb(ids)), mask.sum(1), batch_first=True,
+        packed = nn.utils.rnn.pack_padded_sequence(self.drop(self.emb(ids)), mask.sum(1).cpu(), batch_first=True,
                                                    enforce_sorted=False)
         out, h = self.rnn(packed)
         if self.attention:

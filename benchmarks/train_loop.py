@@ -8,7 +8,7 @@ python3-torch (the same LibTorch 1.13 as the C++ build), or with the PyTorch 2.1
 the pypi flavour's environment, ~/.cache/attnlab/venv-torch-2.11.0/bin/python), eager or --compile:
     /usr/bin/python3 benchmarks/train_loop.py [--data-dir DIR] [--epochs N] [--batches N] [--passes N] [--threads N] [--seed S]
                                               [--models lstm,bilstm,cnn,ssan-rpr,ssan-pe,transformer-rpr,ssan2-rpr,essan,essan-mean]
-                                              [--with-test] [--save DIR] [--compile]
+                                              [--with-test] [--save DIR] [--compile] [--device cpu|cuda]
 --compile: torch.compile (inductor, dynamic shapes: every batch has its own length) for the training step's
 model and for prediction; the first training batch, where compiling happens, is timed on its own ("first s")
 and stays in "train s" and in the process's wall time.
@@ -35,12 +35,16 @@ def read_sst(path):
     return examples
 
 
-def pad(batch):
+def pad(batch, device='cpu'):
+    # Built on the CPU and moved once (as BatchBuilder's tensors are): with --device cuda the default device is
+    # the GPU, and a tensor per row there would be a copy per row.
     t = max(len(ids) for ids, _ in batch)
-    ids = torch.zeros(len(batch), t, dtype=torch.long)
+    ids = torch.zeros(len(batch), t, dtype=torch.long, device='cpu')
     for i, (seq, _) in enumerate(batch):
-        ids[i, :len(seq)] = torch.tensor(seq)
-    return ids, ids != 0, torch.tensor([label for _, label in batch])
+        ids[i, :len(seq)] = torch.tensor(seq, device='cpu')
+    labels = torch.tensor([label for _, label in batch], device='cpu')
+    ids, labels = ids.to(device), labels.to(device)
+    return ids, ids != 0, labels
 
 
 def epoch_batches(examples, rng, size):
@@ -66,11 +70,17 @@ def main():
     p.add_argument('--seed', type=int, default=1, help='initialisation and batch order')
     p.add_argument('--save', default='', help='save each trained model\'s weights (state_dict) to this folder, '
                    'as attnlab-cli keeps every run\'s weights')
+    p.add_argument('--device', default='cpu', help='cpu, cuda or cuda:N (PyTorch 2.x: the default device, so '
+                   'the twins\' parameters and the tensors their forward makes live there)')
     p.add_argument('--compile', action='store_true', help='torch.compile the model (PyTorch 2.x; inductor on CPU)')
     p.add_argument('--with-test', action='store_true',
                    help='also predict the test set once after the dev passes (as attnlab-cli train measures test)')
     a = p.parse_args()
     torch.set_num_threads(a.threads)
+    device = torch.device(a.device)
+    if device.type != 'cpu':
+        torch.set_default_device(device)
+    sync = (lambda: torch.cuda.synchronize(device)) if device.type == 'cuda' else (lambda: None)
     sst = os.path.join(a.data_dir, 'sentiment', 'sst')
     train, dev = read_sst(os.path.join(sst, 'train.txt')), read_sst(os.path.join(sst, 'dev.txt'))
     vocab = {'<pad>': 0, '<unk>': 1}
@@ -84,12 +94,12 @@ def main():
               'ssan-rpr': lambda: ms.Ssan('rpr'), 'ssan-pe': lambda: ms.Ssan('sinusoidal'),
               'transformer-rpr': lambda: ms.Transformer(10, 4), 'ssan2-rpr': lambda: ms.Ssan('rpr', layers=2),
               'essan': lambda: ms.Ssan('rpr', 15, True), 'essan-mean': lambda: ms.Ssan('rpr', 15, True, 'mean')}
-    by_length = lambda s: [pad(b) for b in (lambda s: [s[i:i + 32] for i in range(0, len(s), 32)])(  # noqa: E731
+    by_length = lambda s: [pad(b, device) for b in (lambda s: [s[i:i + 32] for i in range(0, len(s), 32)])(  # noqa: E731
         sorted(s, key=lambda e: len(e[0])))]
     dev_batches = by_length(dev)
     test_batches = by_length(encode(read_sst(os.path.join(sst, 'test.txt')))) if a.with_test else []
     per_epoch = (len(train) + 31) // 32
-    print(f'# PyTorch {torch.__version__}, {torch.get_num_threads()} threads; SST-fine train {len(train)} sentences, '
+    print(f'# PyTorch {torch.__version__} on {device}, {torch.get_num_threads()} threads; SST-fine train {len(train)} sentences, '
           f'{a.epochs} epochs x {per_epoch} batches of 32, dev {a.passes} x {len(dev_batches)} batches; '
           f'vocabulary {len(vocab)}')
     row = '{:<18} {:>10} {:>10} {:>10} {:>10} {:>10}'
@@ -117,12 +127,14 @@ def main():
                 if a.batches and done >= a.batches:
                     break
                 done += 1
-                ids, mask, labels = pad([train[i] for i in indices])
+                ids, mask, labels = pad([train[i] for i in indices], device)
                 opt.zero_grad(set_to_none=False)
                 F.cross_entropy(run(ids, mask), labels).backward()
                 opt.step()
                 if done == 1:
+                    sync()
                     first_s = time.perf_counter() - start
+        sync()
         train_s = time.perf_counter() - start
         model.eval()
         start = time.perf_counter()
@@ -132,6 +144,7 @@ def main():
                     run(ids, mask).argmax(1)
             for ids, mask, _ in test_batches:
                 run(ids, mask).argmax(1)
+        sync()
         predict_s = time.perf_counter() - start
         if a.save:
             os.makedirs(a.save, exist_ok=True)

@@ -10,6 +10,8 @@
 # The twin's flavour (issue 25): TWIN_PYTHON (default Debian's /usr/bin/python3 with python3-torch 1.13; the pypi
 # flavour's ~/.cache/attnlab/venv-torch-2.11.0/bin/python for PyTorch 2.11) and TWIN_ARGS (e.g. --compile).
 # Ours: CLI (default build/app/attnlab-cli; build-pypi/app/attnlab-cli for LibTorch 2.11).
+# DEVICE (e.g. cuda:0; default: neither side is told, so both run on the CPU as before) goes to both sides' --device.
+# TIME: GNU time (default /usr/bin/time; a GPU machine without it can carry Debian's).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 batches=${1:-100}
@@ -18,13 +20,15 @@ models=${3:-"lstm bilstm cnn ssan-rpr ssan-pe ssan2-rpr transformer-rpr essan es
 cli=${CLI:-build/app/attnlab-cli}
 data=${ATTNLAB_DATA_DIR:-../shared/datasets}
 threads=${THREADS:-$(nproc)}
+gnu_time=${TIME:-/usr/bin/time}
+device_args=(); [ -n "${DEVICE:-}" ] && device_args=(--device "$DEVICE")
 twin_python=${TWIN_PYTHON:-/usr/bin/python3}
 read -r -a twin_args <<<"${TWIN_ARGS:-}"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
-printf '# %s threads, %s batches, %s rounds (median), SST-fine, d_model 300; ours %s (%s), twin %s %s (PyTorch %s)\n' \
-       "$threads" "$batches" "$rounds" "$cli" "$("$cli" --version | head -1)" "$twin_python" "${TWIN_ARGS:-eager}" \
+printf '# %s threads, %s batches, %s rounds (median), SST-fine, d_model 300, device %s; ours %s (%s), twin %s %s (PyTorch %s)\n' \
+       "$threads" "$batches" "$rounds" "${DEVICE:-cpu}" "$cli" "$("$cli" --version | head -1)" "$twin_python" "${TWIN_ARGS:-eager}" \
        "$("$twin_python" -c 'import torch; print(torch.__version__)')"
 printf '%-16s %8s %8s %7s %9s %9s %10s %10s %8s %8s\n' model 'C++ s' 'twin s' ratio 'C++ sys%' 'twin sys%' \
        'C++ faults' 'twin flt' 'C++ MiB' 'twin MiB'
@@ -43,20 +47,21 @@ for model in $models; do
   esac
   : >"$work/cpp" ; : >"$work/py"
   for r in $(seq 1 "$rounds"); do
-    /usr/bin/time -f '%e %U %S %R %M' -o "$work/t" env ATTNLAB_DATA_DIR="$data" "$cli" train --dataset sst-fine "${args[@]}" \
+    "$gnu_time" -f '%e %U %S %R %M' -o "$work/t" env ATTNLAB_DATA_DIR="$data" "$cli" train --dataset sst-fine "${args[@]}" \
         --d-model 300 --optimizer adam --lr 0.001 --batch-size 32 --sampling epochs --steps "$batches" \
-        --eval-every "$batches" --threads "$threads" --no-checkpoint --db "$work/runs.sqlite" --json >/dev/null 2>&1
+        --eval-every "$batches" --threads "$threads" ${device_args[@]+"${device_args[@]}"} --no-checkpoint --db "$work/runs.sqlite" --json >/dev/null 2>&1
     cat "$work/t" >>"$work/cpp"
-    /usr/bin/time -f '%e %U %S %R %M' -o "$work/t" "$twin_python" benchmarks/train_loop.py --data-dir "$data" \
+    "$gnu_time" -f '%e %U %S %R %M' -o "$work/t" "$twin_python" benchmarks/train_loop.py --data-dir "$data" \
         --models "$model" --epochs 1 --batches "$batches" --passes 1 --with-test --threads "$threads" \
-        ${twin_args[@]+"${twin_args[@]}"} >/dev/null
+        ${device_args[@]+"${device_args[@]}"} ${twin_args[@]+"${twin_args[@]}"} >/dev/null
     cat "$work/t" >>"$work/py"
   done
   col() { awk -v c="$2" '{print $c}' "$1" | median; }
   sysshare() { awk '{print 100 * $3 / ($2 + $3)}' "$1" | median; }
   cw=$(col "$work/cpp" 1); pw=$(col "$work/py" 1)
+  div() { awk -v a="$1" -v b="$2" 'BEGIN {print a / b}'; } # awk, not bc: GPU machines may lack bc
   printf '%-16s %8.2f %8.2f %7.2f %8.1f%% %8.1f%% %10.0f %10.0f %8.0f %8.0f\n' "$model" "$cw" "$pw" \
-         "$(echo "$cw / $pw" | bc -l)" "$(sysshare "$work/cpp")" "$(sysshare "$work/py")" \
-         "$(col "$work/cpp" 4)" "$(col "$work/py" 4)" "$(echo "$(col "$work/cpp" 5) / 1024" | bc -l)" \
-         "$(echo "$(col "$work/py" 5) / 1024" | bc -l)"
+         "$(div "$cw" "$pw")" "$(sysshare "$work/cpp")" "$(sysshare "$work/py")" \
+         "$(col "$work/cpp" 4)" "$(col "$work/py" 4)" "$(div "$(col "$work/cpp" 5)" 1024)" \
+         "$(div "$(col "$work/py" 5)" 1024)"
 done

@@ -2,16 +2,22 @@
 # One command for a machine with a GPU (docs/ARCHITECTURE.md, Build; README, "Training on a GPU").
 #
 #   tools/device-check.sh prepare   here, on Debian 12: fetches the Debian packages the GPU machine lacks
-#                                   (SQLite, nlohmann-json, libcurl, libarchive, OpenSSL, zlib, Qt 6 Core/Test
-#                                   and moc) with apt-get download into one archive, .device/sysroot.tar.xz
-#                                   (ignored by git; the device tool carries it: carry [".device"]).
-#   tools/device-check.sh run       there, from the copied tree: builds engine + CLI + the gpu suite against
-#                                   that machine's own PyTorch (python3's torch, which must be the version
-#                                   pinned in packaging/torch-pypi.txt), runs `ctest -L gpu`, then the GPU
-#                                   benchmarks: `attnlab-cli bench` on cuda:0 for the nine Table 5.4 models
-#                                   (SST-fine where ATTNLAB_DATA_DIR has it, else the built-in data), and the
-#                                   same on the CPU for the speed-up; prints the table for docs/BENCHMARKS.md.
-#                                   Results also go to $OUT (the device tool brings them back) when set.
+#                                   (SQLite, nlohmann-json, libcurl, libarchive, OpenSSL, zlib, ICU, GLib, Qt 6
+#                                   Core/Test and moc, GNU time) with apt-get download into one archive,
+#                                   .device/sysroot.tar.xz; copies SST (from ATTNLAB_DATA_DIR, default
+#                                   ../shared/datasets) to .device/data; and, when build-pypi has them, the CLI
+#                                   and test_gpu built here against the pinned PyPI LibTorch, stripped, to
+#                                   .device/bin (ignored by git; the device tool carries it: carry [".device"]).
+#   tools/device-check.sh run       there, from the copied tree: the prebuilt CLI and test_gpu where they run
+#                                   against that machine's own PyTorch (python3's torch, which must be the
+#                                   version pinned in packaging/torch-pypi.txt), else builds engine + CLI + the
+#                                   gpu suite there; runs test_gpu, then `attnlab-cli bench` on cuda:0 for the
+#                                   nine Table 5.4 models (10 epochs of SST-fine, each model on its own), then
+#                                   benchmarks/twin_rounds.sh on cuda:0 for SSAN + RPR and the LSTM against the
+#                                   PyTorch twin, eager (3 rounds) and --compile (1 round). Results also go to
+#                                   $OUT (the device tool brings them back) when set.
+# Session 16 (2026-11-26) ran these steps on an H200 in 380 s of a 900 s lease: the prebuilt binaries ran there
+# (Ubuntu 24.04); test_gpu needed GLib (Qt 6 Core's), which is in the list now.
 # Exit codes: 0 all ran and passed, 1 a build or test failed, 2 usage or a missing prerequisite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,7 +30,8 @@ prepare)
             libarchive-dev libarchive13 libnghttp2-14 libpsl5 librtmp1 libssh2-1 libldap-2.5-0 libbrotli1 libsasl2-2
             libxml2 libicu72 libicu-dev icu-devtools liblz4-1 libacl1 libnettle8 libgnutls30 libhogweed6 libidn2-0 libunistring2 libp11-kit0
             libtasn1-6 libgmp10 libkrb5-3 libk5crypto3 libkrb5support0 libgssapi-krb5-2 libkeyutils1 libcom-err2
-            qt6-base-dev qt6-base-dev-tools libqt6core6 libqt6test6 libdouble-conversion3 libpcre2-16-0 libb2-1)
+            qt6-base-dev qt6-base-dev-tools libqt6core6 libqt6test6 libdouble-conversion3 libpcre2-16-0 libb2-1
+            libglib2.0-0 time)
   rm -rf .device && mkdir -p .device/debs "$sysroot"
   grep -qx '/.device/' .git/info/exclude 2>/dev/null || echo '/.device/' >> .git/info/exclude
   (cd .device/debs && apt-get download "${packages[@]}" >/dev/null)
@@ -36,6 +43,12 @@ prepare)
     rm -rf "$sysroot/usr/include/x86_64-linux-gnu/qt6/Qt$module"
   done
   tar -C .device -cJf .device/sysroot.tar.xz sysroot && rm -rf "$sysroot"
+  data=${ATTNLAB_DATA_DIR:-../shared/datasets}
+  if [ -d "$data/sentiment/sst" ]; then mkdir -p .device/data/sentiment && cp -r "$data/sentiment/sst" .device/data/sentiment/; fi
+  mkdir -p .device/bin
+  for built in build-pypi/app/attnlab-cli build-pypi/tests/test_gpu; do
+    [ -x "$built" ] && strip -o ".device/bin/$(basename "$built")" "$built"
+  done
   echo "device-check: prepared .device/sysroot.tar.xz ($(du -sh .device/sysroot.tar.xz | cut -f1)): run it there with carry [\".device\"]"
   ;;
 run)
@@ -49,37 +62,56 @@ run)
     [ -f .device/sysroot.tar.xz ] || { echo "device-check: no .device/sysroot.tar.xz (hint: tools/device-check.sh prepare, then carry .device)" >&2; exit 2; }
     tar -C .device -xJf .device/sysroot.tar.xz
   fi
-  export PATH="$sysroot/usr/lib/qt6/libexec:$sysroot/usr/bin:$PATH"
-  export LD_LIBRARY_PATH="$sysroot/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-  build=build-device
-  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DATTNLAB_GUI=OFF -DATTNLAB_TORCH_ROOT="$torch_root" \
-        -DCMAKE_PREFIX_PATH="$sysroot/usr;$sysroot/usr/lib/x86_64-linux-gnu/cmake" \
-        -DCMAKE_INCLUDE_PATH="$sysroot/usr/include" -DCMAKE_LIBRARY_PATH="$sysroot/usr/lib/x86_64-linux-gnu" \
-        -DCMAKE_BUILD_RPATH="$sysroot/usr/lib/x86_64-linux-gnu" >/dev/null
-  cmake --build "$build" -j "$(nproc)" --target attnlab-cli test_gpu
-  "$build/app/attnlab-cli" --version
+  libs="$torch_root/lib:$sysroot/usr/lib/x86_64-linux-gnu"
+  out=${OUT:-.device/out}; mkdir -p "$out"
+  # The prebuilt binaries run through a wrapper that gives them (and bench's child processes) the libraries;
+  # python3 there keeps its own.
+  printf '#!/bin/sh\nLD_LIBRARY_PATH=%s exec %s "$@"\n' "$libs" "$PWD/.device/bin/attnlab-cli" > .device/attnlab-cli
+  chmod +x .device/attnlab-cli
+  cli=$PWD/.device/attnlab-cli test_gpu=(env LD_LIBRARY_PATH="$libs" .device/bin/test_gpu)
+  if ! { [ -x .device/bin/attnlab-cli ] && [ -x .device/bin/test_gpu ] && "$cli" --version; }; then
+    echo "device-check: no prebuilt binaries that run here: building"
+    export PATH="$sysroot/usr/lib/qt6/libexec:$sysroot/usr/bin:$PATH"
+    build=build-device
+    cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DATTNLAB_GUI=OFF -DATTNLAB_TORCH_ROOT="$torch_root" \
+          -DCMAKE_PREFIX_PATH="$sysroot/usr;$sysroot/usr/lib/x86_64-linux-gnu/cmake" \
+          -DCMAKE_INCLUDE_PATH="$sysroot/usr/include" -DCMAKE_LIBRARY_PATH="$sysroot/usr/lib/x86_64-linux-gnu" \
+          -DCMAKE_BUILD_RPATH="$sysroot/usr/lib/x86_64-linux-gnu" >/dev/null
+    cmake --build "$build" -j "$(nproc)" --target attnlab-cli test_gpu || exit 1
+    cli=$PWD/$build/app/attnlab-cli test_gpu=("$build/tests/test_gpu")
+    "$cli" --version
+  fi
   status=0
-  (cd "$build" && ctest --output-on-failure -L gpu) || status=1
+  QT_QPA_PLATFORM=offscreen "${test_gpu[@]}" || status=1
+  [ -z "${ATTNLAB_DATA_DIR:-}" ] && [ -d .device/data/sentiment/sst ] && export ATTNLAB_DATA_DIR=$PWD/.device/data
   dataset=synthetic-sentiment
-  [ -n "${ATTNLAB_DATA_DIR:-}" ] && [ -d "$ATTNLAB_DATA_DIR/sst" ] && dataset=sst-fine
-  models=lstm,bilstm,cnn,ssan-rpr,ssan-pe,ssan2-rpr,transformer-rpr,essan-mean,essan
-  out=${OUT:-$build}
-  for device in cuda:0 cpu; do
-    threads=$([ "$device" = cpu ] && echo 2 || echo 0)
-    "$build/app/attnlab-cli" bench --models "$models" --dataset "$dataset" --device "$device" --threads "$threads" \
-        --epochs "$([ "$device" = cpu ] && echo 1 || echo 10)" --no-store --json > "$out/bench-${device/:/}.json" || status=1
+  [ -n "${ATTNLAB_DATA_DIR:-}" ] && [ -d "$ATTNLAB_DATA_DIR/sentiment/sst" ] && dataset=sst-fine
+  for model in ssan-rpr lstm bilstm cnn ssan-pe ssan2-rpr transformer-rpr essan-mean essan; do
+    timeout 120 "$cli" bench --models "$model" --dataset "$dataset" --device cuda:0 --epochs 10 --no-store --json \
+        > "$out/bench-$model.json" || status=1
   done
-  "$python" - "$out/bench-cuda0.json" "$out/bench-cpu.json" <<'PY' | tee "$out/gpu-table.md"
-import json, sys
-gpu, cpu = (json.load(open(p)) for p in sys.argv[1:3])
-rows = {m["id"]: m for m in cpu.get("models", [])}
-print("| model | GPU s/epoch | CPU (2 threads) s/epoch | GPU speed-up |\n|---|---|---|---|")
-for m in gpu.get("models", []):
-    c = rows.get(m["id"], {})
-    g_epoch, c_epoch = m.get("seconds_per_epoch"), c.get("seconds_per_epoch")
-    ratio = f"{c_epoch / g_epoch:.1f}x" if g_epoch and c_epoch else "-"
-    print(f"| {m['id']} | {g_epoch} | {c_epoch} | {ratio} |")
+  "$python" - "$out" <<'PY' | tee "$out/gpu-table.md"
+import glob, json, sys
+print("| model | params | GPU train 10 epochs s | s/epoch | predict 10x dev s | GPU peak MiB |\n|---|---|---|---|---|---|")
+for path in sorted(glob.glob(sys.argv[1] + "/bench-*.json")):
+    try:
+        m = json.load(open(path))["models"][0]
+    except (ValueError, KeyError, IndexError):
+        print(f"| {path} | failed | | | | |"); continue
+    print(f"| {m['id']} | {m['params']} | {m['train_seconds']:.2f} | {m['seconds_per_epoch']:.3f} | "
+          f"{m['predict_seconds']:.3f} | {m.get('peak_memory_mib') or 0:.0f} |")
 PY
+  # The device tool brings back at most 8 files: the nine models' JSON travel as one archive.
+  (cd "$out" && tar -cf bench.tar bench-*.json && rm -f bench-*.json)
+  if [ "$dataset" = sst-fine ]; then
+    for twin in "" --compile; do # inductor's warnings (TF32, online softmax) filtered out of the table
+      CLI=$cli TWIN_PYTHON=$python TWIN_ARGS=$twin DEVICE=cuda:0 THREADS=2 TIME=$sysroot/usr/bin/time \
+          timeout 300 bash benchmarks/twin_rounds.sh 100 "$([ -z "$twin" ] && echo 3 || echo 1)" "ssan-rpr lstm" \
+          > "$out/twins-raw.txt" 2>&1 || status=1
+      grep -v -i 'warn\|online softmax\|split the\|important use\|^$' "$out/twins-raw.txt" | tee -a "$out/twins.txt"
+    done
+    rm -f "$out/twins-raw.txt"
+  fi
   exit $status
   ;;
 *)

@@ -15,6 +15,7 @@
 #include <ATen/DeviceAccelerator.h>
 #endif
 #if defined(ATTNLAB_TORCH_CUDA) // cmake/TorchFlavour.cmake: this LibTorch has its CUDA backend and headers
+#include <c10/cuda/CUDACachingAllocator.h>
 #include <c10/cuda/CUDAFunctions.h>
 #endif
 
@@ -86,6 +87,21 @@ inline std::optional<std::pair<std::int64_t, std::int64_t>> cudaMemoryInfo([[may
     return std::make_pair(static_cast<std::int64_t>(free), static_cast<std::int64_t>(total));
 #else
     return std::nullopt;
+#endif
+}
+
+// The caching allocator's cap on device `index` as a share of its memory; cached blocks are returned first
+// so a lower cap holds at once. False where the build has no CUDA backend.
+inline bool setCudaMemoryFraction([[maybe_unused]] int index, [[maybe_unused]] double fraction)
+{
+#if defined(ATTNLAB_TORCH_CUDA)
+    // The allocator of a device exists after its first allocation (PyTorch's lazy init): make one.
+    (void)torch::empty({1}, torch::TensorOptions().device(torch::kCUDA, static_cast<c10::DeviceIndex>(index)));
+    c10::cuda::CUDACachingAllocator::emptyCache();
+    c10::cuda::CUDACachingAllocator::setMemoryFraction(fraction, static_cast<c10::DeviceIndex>(index));
+    return true;
+#else
+    return false;
 #endif
 }
 

@@ -258,6 +258,14 @@ std::optional<std::pair<std::int64_t, std::int64_t>> ComputeDevice::memoryInfo(c
     return torch_compat::cudaMemoryInfo(index);
 }
 
+bool ComputeDevice::limitMemory(const std::string& device, double fraction)
+{
+    const int index = cudaIndex(device);
+    if (index < 0 || !cudaAvailable() || !(fraction > 0.0 && fraction <= 1.0))
+        return false;
+    return torch_compat::setCudaMemoryFraction(index, fraction);
+}
+
 void ComputeDevice::setThreads(int threads)
 {
     const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));

@@ -39,6 +39,11 @@ public:
     static std::optional<std::int64_t> memoryInUse(const std::string& device);
     // (free, total) bytes of a CUDA device; nullopt where unknown.
     static std::optional<std::pair<std::int64_t, std::int64_t>> memoryInfo(const std::string& device);
+    // The share (0, 1] of a CUDA device's memory this process may take, as PyTorch's
+    // torch.cuda.set_per_process_memory_fraction: past it an allocation fails as out of memory. For sharing a
+    // GPU, and for the test that a run out of memory fails cleanly on a GPU of any size. False where this
+    // LibTorch has no CUDA backend or the device is not a CUDA one.
+    static bool limitMemory(const std::string& device, double fraction);
     // Intra-op threads of the calling thread (OpenMP builds: each training thread keeps its own count, so
     // runs sharing a process each get a share); 0 means one per available core (Debian's LibTorch starts
     // with one; docs/ARCHITECTURE.md, Build).

@@ -128,6 +128,9 @@ private Q_SLOTS:
             auto a = model->forward(alone, alone.ne(0))[0];
             auto b = model->forward(batch, batch.ne(0))[0];
             QVERIFY2(torch::allclose(a, b, 1e-5, 1e-5), (c.name() + ": alone vs in a padded batch").c_str());
+            // The training loop's form: the rows' lengths from the host (TensorBatch::lengths), shorter row first.
+            const auto h = model->forward(batch, batch.ne(0), torch::tensor({3L, 7L}));
+            QVERIFY2(torch::allclose(model->forward(batch, batch.ne(0)), h, 1e-6, 1e-6), (c.name() + ": host lengths").c_str());
             auto garbage = batch.clone();
             garbage[0][5] = 20; // content in the padded slots, still masked out
             garbage[0][6] = 21;

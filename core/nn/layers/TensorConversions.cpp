@@ -24,6 +24,8 @@ TensorBatch TensorBatch::from(const Batch& batch, const torch::Device& device)
     t.mask = toDevice(torch::from_blob(const_cast<std::uint8_t*>(batch.mask.data()), {batch.batchSize, batch.maxLength},
                                        torch::TensorOptions().dtype(torch::kUInt8)),
                       device, torch::kBool);
+    if (batch.lengths.size() == static_cast<std::size_t>(batch.batchSize))
+        t.lengths = torch::tensor(batch.lengths, longs);
     if (!batch.labels.empty())
         t.labels = toDevice(torch::from_blob(const_cast<std::int64_t*>(batch.labels.data()), {batch.batchSize}, longs), device,
                             torch::kLong);

@@ -6,9 +6,11 @@
 
 namespace attnlab {
 
-// A Batch as tensors on a device: ids [B,T] long, mask [B,T] bool, labels [B] long.
+// A Batch as tensors on a device: ids [B,T] long, mask [B,T] bool, labels [B] long; and lengths [B] long
+// on the host, always: packing a recurrent model's input needs them there, and reading them back from a
+// GPU mask would make every step wait for the device.
 struct TensorBatch {
-    torch::Tensor ids, mask, labels;
+    torch::Tensor ids, mask, labels, lengths;
     static TensorBatch from(const Batch& batch, const torch::Device& device);
 };
 

@@ -32,7 +32,7 @@ torch::Tensor RecurrentClassifier::embed(const torch::Tensor& ids)
 
 torch::Tensor RecurrentClassifier::forwardEmbedded(const torch::Tensor& embedded, const torch::Tensor& mask)
 {
-    auto encoded = encoder_(dropout_->input(embedded), mask, /*withStates=*/attentionPooling_);
+    auto encoded = encoder_(dropout_->input(embedded), mask, /*withStates=*/attentionPooling_, hostLengths());
     torch::Tensor sentence = encoded.final;
     if (attentionPooling_) {
         auto scores = attentionScore_(torch::tanh(attentionHidden_(encoded.states))).squeeze(-1); // [B, T]

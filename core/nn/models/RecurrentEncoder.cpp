@@ -17,11 +17,19 @@ RecurrentEncoderImpl::RecurrentEncoderImpl(const std::string& cell, int inputSiz
 }
 
 RecurrentEncoderImpl::Result RecurrentEncoderImpl::forward(const torch::Tensor& x, const torch::Tensor& mask,
-                                                           bool withStates)
+                                                           bool withStates, const torch::Tensor& hostLengths)
 {
     namespace rnn = torch::nn::utils::rnn;
-    auto lengths = mask.sum(1).clamp_min(1).to(torch::kCPU, torch::kLong);
-    auto packed = rnn::pack_padded_sequence(x, lengths, /*batch_first=*/true, /*enforce_sorted=*/false);
+    // Packing takes the lengths on the host. Empty rows count as one step, as the mask's sum did.
+    auto lengths = (hostLengths.defined() ? hostLengths : mask.sum(1).to(torch::kCPU, torch::kLong)).clamp_min(1);
+    // pack_padded_sequence(enforce_sorted=false) as LibTorch writes it, but with the longest-first order sent
+    // to a GPU through pinned memory without waiting: LibTorch's own copies it from pageable memory, which
+    // makes every step wait for the device (tests/gpu, noStepWaitsForTheDevice).
+    auto [sortedLengths, order] = torch::sort(lengths, /*dim=*/-1, /*descending=*/true);
+    if (x.is_cuda())
+        order = order.pin_memory().to(x.device(), torch::kLong, /*non_blocking=*/true);
+    auto [data, batchSizes] = torch::_pack_padded_sequence(x.index_select(0, order), sortedLengths, /*batch_first=*/true);
+    rnn::PackedSequence packed(data, batchSizes, order, /*unsorted_indices=*/{});
     torch::Tensor hidden;
     auto out = [&]() -> rnn::PackedSequence {
         if (lstm_) {

@@ -17,8 +17,10 @@ public:
 
     RecurrentEncoderImpl(const std::string& cell, int inputSize, int hidden, int layers, bool bidirectional);
     // withStates: also unpack the per-step states (attention pooling needs them; the final state alone
-    // does not, and the unpacking is work on every step of training).
-    Result forward(const torch::Tensor& x, const torch::Tensor& mask, bool withStates = true);
+    // does not, and the unpacking is work on every step of training). hostLengths: the rows' lengths [B] on
+    // the host where the caller has them; else they are read from the mask (a wait for a GPU).
+    Result forward(const torch::Tensor& x, const torch::Tensor& mask, bool withStates = true,
+                   const torch::Tensor& hostLengths = {});
 
 private:
     std::string cell_;

@@ -2,6 +2,17 @@
 
 namespace attnlab {
 
+torch::Tensor SequenceClassifier::forward(const torch::Tensor& ids, const torch::Tensor& mask, const torch::Tensor& hostLengths)
+{
+    // Held for this call only (cleared however it ends), so a later forward(ids, mask) never sees stale lengths.
+    struct Scope {
+        torch::Tensor& slot;
+        ~Scope() { slot = torch::Tensor(); }
+    } scope{hostLengths_};
+    hostLengths_ = hostLengths;
+    return forwardEmbedded(embed(ids), mask);
+}
+
 std::int64_t SequenceClassifier::trainableParametersWithoutEmbedding() const
 {
     std::int64_t count = 0;

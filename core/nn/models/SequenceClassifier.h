@@ -16,6 +16,9 @@ namespace attnlab {
 class SequenceClassifier : public torch::nn::Module {
 public:
     torch::Tensor forward(const torch::Tensor& ids, const torch::Tensor& mask) { return forwardEmbedded(embed(ids), mask); }
+    // The same, with the rows' real lengths [B] on the host (TensorBatch::lengths): models that pack by length
+    // (the recurrent ones) read them there instead of from the mask, which on a GPU would wait for the device.
+    torch::Tensor forward(const torch::Tensor& ids, const torch::Tensor& mask, const torch::Tensor& hostLengths);
     // The forward in two halves, so attribution methods can take gradients with respect to the word vectors
     // and feed changed ones (integrated gradients' path): the table lookup [B,T] -> [B,T,E] (nothing else:
     // positions, dropout and projections belong to the second half), and everything after it.
@@ -40,6 +43,14 @@ public:
     // of the very same pass).
     std::vector<AttentionMap> attentionOfFirst(const torch::Tensor& ids, const torch::Tensor& mask,
                                                std::vector<float>* pooling, torch::Tensor* logits);
+
+protected:
+    // The host lengths of the forward in progress; undefined outside forward(ids, mask, hostLengths), and then
+    // a model computes them from the mask.
+    const torch::Tensor& hostLengths() const { return hostLengths_; }
+
+private:
+    torch::Tensor hostLengths_;
 };
 
 } // namespace attnlab

@@ -71,7 +71,7 @@ ClassificationTask::ClassificationTask(std::shared_ptr<SequenceClassifier> model
 TrainingTask::Step ClassificationTask::trainStep(std::mt19937_64& rng, int /*batchSize: the sampler's*/)
 {
     const auto batch = TensorBatch::from(sampler_.next(rng), device_);
-    auto logits = model_->forward(batch.ids, batch.mask);
+    auto logits = model_->forward(batch.ids, batch.mask, batch.lengths);
     Step step;
     step.loss = torch::nn::functional::cross_entropy(logits, batch.labels);
     step.trainMetric = logits.argmax(1).eq(batch.labels).sum(); // read by StepStatistics, not here
@@ -87,7 +87,7 @@ TrainingTask::Evaluation ClassificationTask::evaluate(bool test)
     int64_t count = 0;
     std::vector<int> truth, predicted;
     for (const auto& b : test ? test_ : dev_) {
-        auto logits = model_->forward(b.ids, b.mask);
+        auto logits = model_->forward(b.ids, b.mask, b.lengths);
         lossSum += torch::nn::functional::cross_entropy(
                        logits, b.labels, torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum))
                        .item<double>();
