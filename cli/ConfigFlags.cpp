@@ -132,6 +132,8 @@ ModelConfig ConfigFlags::modelConfig(const CliFlags& flags, const ModelConfig* b
     flags.update("--pooling", m.pooling);
     if (flags.has("--uniform-attention"))
         m.uniformAttention = true;
+    if (flags.has("--frozen-encoder"))
+        m.frozenEncoder = true;
     return m;
 }
 
@@ -148,7 +150,7 @@ const std::vector<std::pair<std::string, std::string>>& ConfigFlags::flagKeys()
         {"--weight-decay", "weight_decay"}, {"--lr-schedule", "lr_schedule"}, {"--lr-decay-every", "lr_decay_every"},
         {"--lr-decay-gamma", "lr_decay_gamma"}, {"--warmup-steps", "warmup_steps"}, {"--clip-norm", "clip_norm"},
         {"--epochs", "epochs"}, {"--patience", "patience"}, {"--amp", "amp"}, {"--tf32", "tf32"},
-        {"--uniform-attention", "uniform_attention"},
+        {"--uniform-attention", "uniform_attention"}, {"--frozen-encoder", "frozen_encoder"},
         {"--batch-size", "batch_size"}, {"--sampling", "sampling"}, {"--steps", "steps"}, {"--eval-every", "eval_every"},
         {"--log-every", "log_every"}, {"--seed", "seed"}, {"--device", "device"}, {"--threads", "threads"},
         {"--oov-range", "oov_range"}, {"--embeddings", "embeddings"}, {"--missing", "missing_values"},

@@ -40,7 +40,7 @@ CliFlags trainFlags(const std::vector<std::string>& args)
     valued.insert({"--embeddings", "--oov-range"});
     auto booleans = ConfigFlags::datasetSwitches();
     booleans.insert({"--json", "--embeddings-frozen", "--amp", "--tf32", "--deterministic", "--no-checkpoint",
-                     "--uniform-attention"});
+                     "--uniform-attention", "--frozen-encoder"});
     return CliFlags(args, valued, booleans);
 }
 
@@ -98,6 +98,7 @@ void applyTrainingFlags(TrainConfig& c, const CliFlags& flags, bool hasBase)
     c.amp = c.amp || flags.has("--amp");
     c.tf32 = c.tf32 || flags.has("--tf32");
     c.model.uniformAttention = c.model.uniformAttention || flags.has("--uniform-attention");
+    c.model.frozenEncoder = c.model.frozenEncoder || flags.has("--frozen-encoder");
     c.deterministic = c.deterministic || flags.has("--deterministic");
     flags.update("--threads", c.threads);
 }

@@ -96,6 +96,8 @@ std::string ModelConfig::validate() const
     if (!pooling.empty() && !contains(entry->pooling, pooling))
         return "pooling: '" + pooling + "' does not apply to model '" + model + "'" +
                (entry->pooling.empty() ? std::string(" (it has no pooling choice)") : " (it takes: " + joined(entry->pooling) + ")");
+    if (frozenEncoder && entry->pretrained.empty())
+        return "frozen_encoder: model '" + model + "' has no pretrained encoder to freeze (minilm has)";
     if (uniformAttention) {
         if (model != "ssan" && model != "essan" && model != "transformer")
             return "uniform_attention: model '" + model + "' has no self-attention to make uniform (ssan, essan, transformer have)";

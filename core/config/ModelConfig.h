@@ -36,6 +36,9 @@ struct ModelConfig {
     // same, its task did not need attention. Self-attention classifiers only; not with rope or alibi, which
     // act on the scores that uniform attention does not have.
     bool uniformAttention = false;
+    // A pretrained model (RegistryEntry::pretrained): keep its encoder as loaded and train the classification
+    // head only (fast; the encoder's features as they came). False fine-tunes everything.
+    bool frozenEncoder = false;
     int vocabularySize = 0;         // set from the dataset (classification)
     int numClasses = 0;             // set from the dataset (classification)
     int drivers = 0;                // set from the dataset (regression): driving series F; > 0 means regression

@@ -1,5 +1,7 @@
 #include "core/config/Registry.h"
 
+#include <algorithm>
+
 namespace attnlab {
 
 const std::vector<RegistryEntry>& Registry::datasets()
@@ -51,6 +53,10 @@ const std::vector<RegistryEntry>& Registry::models()
         {"cnn", "CNN", "Kim-style CNN: filters of width 2, 3, 4, max-over-time pooling, 50-d ReLU layer, softmax", onlyNone,
          "classification", {},
          {"d_model", "filters", "ff_hidden", "dropout_keep", "dropout_points"}, allPoints, {"input", "hidden"}},
+        {"minilm", "MiniLM (pretrained)",
+         "all-MiniLM-L6-v2, a pretrained 6-layer BERT-style encoder (12 heads, hidden 384, learned positions), fine-tuned "
+         "with a linear head on its pooled [CLS]; word pieces; needs the model installed (File > Datasets...)",
+         {"learned"}, "classification", {}, {"frozen_encoder"}, {}, {}, "all-minilm-l6-v2"},
         {"bow", "Bow", "Logistic regression on the bag of words (Barnes et al.); add L2 in training", onlyNone, "classification", {}, {}},
         {"ave", "Ave", "Logistic regression on the average of the word embeddings (Barnes et al.)", onlyNone, "classification", {},
          {"d_model", "dropout_keep", "dropout_points"}, inputOnly, {}},
@@ -93,6 +99,9 @@ bool Registry::takesPosition(const std::string& model)
 
 std::string Registry::defaultPosition(const std::string& model)
 {
+    const RegistryEntry* entry = find(models(), model);
+    if (entry && !entry->positions.empty() && std::find(entry->positions.begin(), entry->positions.end(), "rpr") == entry->positions.end())
+        return entry->positions.front(); // a pretrained model's own technique (minilm: learned)
     return takesPosition(model) ? "rpr" : "none";
 }
 

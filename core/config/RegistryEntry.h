@@ -15,6 +15,9 @@ struct RegistryEntry {
     std::vector<std::string> options;    // models only: ModelConfig settings that matter to it
     std::vector<std::string> dropoutAllowed; // models only: dropout points it has (input, hidden, output)
     std::vector<std::string> dropoutDefault; // models only: the points used when none are chosen
+    // Models only: the pretrained model (a datasets/*.json manifest of task "pretrained") whose weights
+    // start it; "" for the models trained from scratch. Its sizes come from that model's config.json.
+    std::string pretrained = {};
 };
 
 } // namespace attnlab

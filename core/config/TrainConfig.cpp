@@ -82,6 +82,7 @@ std::string TrainConfig::toJson(bool everyKey) const
     optional("probes", probes, defaults.probes);
     optional("tf32", tf32, defaults.tf32);
     optional("uniform_attention", model.uniformAttention, defaults.model.uniformAttention);
+    optional("frozen_encoder", model.frozenEncoder, defaults.model.frozenEncoder);
     optional("deterministic", deterministic, defaults.deterministic);
     optional("missing_values", missingValues, defaults.missingValues);
     optional("quoting", quoting, defaults.quoting);
@@ -179,6 +180,7 @@ TrainConfig TrainConfig::fromJson(const std::string& text)
     read("activation", c.model.activation);
     read("pooling", c.model.pooling);
     read("uniform_attention", c.model.uniformAttention);
+    read("frozen_encoder", c.model.frozenEncoder);
     read("optimizer", c.optimizer);
     read("learning_rate", c.learningRate);
     read("momentum", c.momentum);

@@ -1,5 +1,8 @@
 #include "core/data/Tokenizer.h"
 
+#include "core/data/Vocabulary.h"
+#include "core/data/pretrained/WordPieceTokenizer.h"
+
 #include <algorithm>
 #include <cctype>
 #include <stdexcept>
@@ -35,6 +38,20 @@ const char* kContractions[] = {"n't", "'s", "'m", "'re", "'ve", "'ll", "'d"};
 } // namespace
 
 Tokenizer::Tokenizer(Style style, bool lowercase) : style_(style), lowercase_(lowercase) {}
+
+Tokenizer Tokenizer::forRun(const std::string& name, bool lowercase, const Vocabulary& vocabulary)
+{
+    if (name != "wordpiece")
+        return Tokenizer(styleFromName(name), lowercase);
+    std::vector<std::string> entries;
+    for (std::int64_t id = 2; id < vocabulary.size(); ++id) // 0 and 1: <pad> and <unk>
+        entries.push_back(vocabulary.token(id));
+    WordPieceTokenizer::Options options;
+    options.lowercase = options.stripAccents = lowercase;
+    Tokenizer t(Style::Whitespace, lowercase);
+    t.pieces_ = std::make_shared<const WordPieceTokenizer>(entries, options, "the run's vocabulary of word pieces");
+    return t;
+}
 
 Tokenizer::Style Tokenizer::styleFromName(const std::string& name)
 {
@@ -154,6 +171,8 @@ void Tokenizer::splitChunk(const std::string& chunk, std::vector<std::string>& o
 
 std::vector<std::string> Tokenizer::tokenize(const std::string& text) const
 {
+    if (pieces_)
+        return pieces_->encode(text).tokens;
     std::vector<std::string> tokens;
     std::size_t i = 0;
     while (i < text.size()) {

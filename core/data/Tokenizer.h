@@ -1,8 +1,12 @@
 #pragma once
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace attnlab {
+
+class Vocabulary;
+class WordPieceTokenizer;
 
 // Splits raw text into tokens the way the datasets and the embeddings expect (docs/DATASETS.md):
 // - Whitespace: the text is already tokenised (OpeNER); only PTB bracket codes are mapped.
@@ -11,6 +15,8 @@ namespace attnlab {
 //   so that they match the word vectors (GloVe has "(" but not "-lrb-").
 // - Tweet: Ptb plus whole URLs, @users, #hashtags and emoticons (":)", ":-(", "<3") kept as one token.
 // Lowercasing is optional (embedding look-ups fall back to lowercase anyway).
+// A pretrained model's runs (RegistryEntry::pretrained) are "wordpiece": BERT's tokenizer over the run's
+// vocabulary of pieces, [CLS] first and [SEP] last (WordPieceTokenizer).
 class Tokenizer {
 public:
     enum class Style { Whitespace, Ptb, Tweet };
@@ -23,11 +29,16 @@ public:
     // ASCII lowercase plus the Latin-1 supplement's capitals (É -> é); other bytes unchanged.
     static std::string lowercased(const std::string& token);
     static Style styleFromName(const std::string& name); // whitespace | ptb | tweet; throws on others
+    // How a trained model's text is split: its run's tokenizer name (a style, or "wordpiece": the pieces are
+    // the vocabulary's entries after <pad> and <unk>; lowercase then also strips accents, as uncased BERT).
+    static Tokenizer forRun(const std::string& name, bool lowercase, const Vocabulary& vocabulary);
 
 private:
     void splitChunk(const std::string& chunk, std::vector<std::string>& out) const;
     Style style_;
     bool lowercase_;
+    std::shared_ptr<const WordPieceTokenizer> pieces_; // set: "wordpiece"
+
 };
 
 } // namespace attnlab

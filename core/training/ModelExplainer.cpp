@@ -59,8 +59,8 @@ ModelExplainer::ModelExplainer(const CheckpointRef& checkpoint) : impl_(std::mak
             throw std::runtime_error("its vocabulary has " + std::to_string(impl_->vocabulary.size()) +
                                      " entries, its model " + std::to_string(impl_->config.model.vocabularySize));
         impl_->classes = task.at("classes").get<std::vector<std::string>>();
-        impl_->tokenizer = Tokenizer(Tokenizer::styleFromName(task.at("tokenizer").get<std::string>()),
-                                     task.at("lowercase").get<bool>());
+        impl_->tokenizer = Tokenizer::forRun(task.at("tokenizer").get<std::string>(), task.at("lowercase").get<bool>(),
+                                             impl_->vocabulary);
         impl_->maxLength = task.at("max_length").get<int>();
     } catch (const nlohmann::json::exception& e) {
         throw std::runtime_error(where + ": its settings are incomplete (" + e.what() + ")");

@@ -1,17 +1,26 @@
 #include "core/training/Trainer.h"
 
+#include "core/config/Registry.h"
+#include "core/data/DataError.h"
 #include "core/data/DataLocator.h"
 #include "core/data/OwnDataFiles.h"
+#include "core/data/Tokenizer.h"
 #include "core/data/Vocabulary.h"
 #include "core/data/WordEmbeddings.h"
+#include "core/data/pretrained/BertConfig.h"
+#include "core/data/pretrained/SafetensorsFile.h"
+#include "core/data/pretrained/WordPieceTokenizer.h"
+#include "core/nn/models/BertClassifier.h"
 #include "core/nn/models/ModelFactory.h"
 #include "core/nn/training/ClassificationTask.h"
 #include "core/nn/training/RegressionTask.h"
 #include "core/nn/training/TrainingLoop.h"
 #include "core/training/ComputeDevice.h"
+#include "core/training/PretrainedEncoder.h"
 
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
 
 namespace attnlab {
@@ -84,10 +93,89 @@ struct PreparedTask {
     std::string problem;
 };
 
+// A pretrained model (RegistryEntry::pretrained) fine-tuned on a text dataset: the examples re-read as its word
+// pieces ([CLS] ... [SEP], what it was trained on), a vocabulary of all its pieces (so no dev or test piece is
+// unknown), its sizes from its config.json, and its weights loaded before the first step.
+PreparedTask preparePretrained(const TextDataset& dataset, const TrainConfig& config, const torch::Device& device,
+                               RunInfo& info, const std::string& pretrainedId)
+{
+    namespace fs = std::filesystem;
+    if (!config.embeddingsPath.empty())
+        return {nullptr, "embeddings: model '" + config.model.model + "' brings its own word-piece table (leave embeddings empty)"};
+    std::string folder;
+    try {
+        folder = PretrainedEncoder::locate(pretrainedId, config.dataDir);
+    } catch (const DataError& e) {
+        return {nullptr, "model '" + config.model.model + "' starts from the pretrained model " + pretrainedId +
+                             ", which is not installed (File > Datasets..., or attnlab-cli fetch " + pretrainedId + "): " + e.what()};
+    }
+    for (const char* name : {"config.json", "vocab.txt", "model.safetensors"})
+        if (!fs::exists(fs::path(folder) / name))
+            return {nullptr, "model '" + config.model.model + "' needs the pretrained model " + pretrainedId + ": " +
+                                 (fs::path(folder) / name).string() + " is missing (install it: File > Datasets..., or "
+                                 "attnlab-cli fetch " + pretrainedId + ")"};
+    const BertConfig bert = BertConfig::fromFile((fs::path(folder) / "config.json").string());
+    const WordPieceTokenizer tokenizer = WordPieceTokenizer::fromFolder(folder);
+
+    TextDataset pieces = dataset;
+    pieces.tokenizer = "wordpiece";
+    pieces.lowercase = tokenizer.options().lowercase;
+    int truncated = 0;
+    auto reread = [&](std::vector<std::string>& tokens) {
+        std::string text;
+        for (const auto& t : tokens)
+            text += (text.empty() ? "" : " ") + Tokenizer::fromPtbBracket(t);
+        auto encoded = tokenizer.encode(text, bert.maxPositions);
+        truncated += encoded.truncated > 0;
+        tokens = std::move(encoded.tokens);
+    };
+    for (auto* split : {&pieces.train, &pieces.dev, &pieces.test})
+        for (auto& example : *split)
+            reread(example.tokens);
+    if (!pieces.probeTokens.empty())
+        reread(pieces.probeTokens);
+
+    Vocabulary vocabulary;
+    // wordRows[our id] = the pretrained table's row: <pad> is [PAD] (or [UNK]), <unk> is [UNK], then every piece.
+    std::vector<std::int64_t> wordRows = {tokenizer.padId() >= 0 ? tokenizer.padId() : tokenizer.unkId(), tokenizer.unkId()};
+    for (int id = 0; id < tokenizer.size(); ++id) {
+        vocabulary.add(tokenizer.tokenOf(id));
+        wordRows.push_back(id);
+    }
+    ModelConfig modelConfig = config.model;
+    modelConfig.position = "learned";
+    modelConfig.dModel = bert.hiddenSize;
+    modelConfig.layers = bert.layers;
+    modelConfig.heads = bert.heads;
+    modelConfig.ffnHidden = bert.intermediateSize;
+    modelConfig.maxLength = bert.maxPositions;
+    modelConfig.activation = "gelu";
+    modelConfig.vocabularySize = static_cast<int>(vocabulary.size());
+    modelConfig.numClasses = dataset.numClasses();
+    info.config.model = modelConfig;
+    if (auto problem = modelConfig.validate(); !problem.empty())
+        return {nullptr, problem};
+    auto model = ModelFactory::create(modelConfig);
+    const SafetensorsFile weights((fs::path(folder) / "model.safetensors").string());
+    const std::int64_t loaded = dynamic_cast<BertClassifier&>(*model).loadPretrained(weights, wordRows);
+    model->to(device);
+    info.parameters = model->trainableParametersWithoutEmbedding();
+    info.modelSummary = model->summary() + "; pretrained: " + pretrainedId + " (" + std::to_string(loaded) +
+                        " values from " + folder + ")";
+    auto task = std::make_unique<ClassificationTask>(model, pieces, vocabulary, device, config.sampling, config.batchSize,
+                                                     modelConfig.maxLength, config.probes);
+    info.notes = task->notes();
+    if (truncated > 0)
+        info.notes.push_back(std::to_string(truncated) + " examples cut to the model's " + std::to_string(bert.maxPositions) + " pieces");
+    return {std::move(task), {}};
+}
+
 PreparedTask prepare(const TextDataset& dataset, const TrainConfig& config, const torch::Device& device, RunInfo& info)
 {
     if (dataset.train.empty() || dataset.dev.empty())
         return {nullptr, "dataset '" + dataset.id + "': train and dev splits must not be empty"};
+    if (const RegistryEntry* entry = Registry::find(Registry::models(), config.model.model); entry && !entry->pretrained.empty())
+        return preparePretrained(dataset, config, device, info, entry->pretrained);
     const Vocabulary vocabulary = Vocabulary::fromExamples(dataset.train);
     ModelConfig modelConfig = config.model;
     modelConfig.vocabularySize = static_cast<int>(vocabulary.size());

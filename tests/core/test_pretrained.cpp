@@ -9,13 +9,20 @@
 #include "core/data/pretrained/BertConfig.h"
 #include "core/data/pretrained/SafetensorsFile.h"
 #include "core/data/pretrained/WordPieceTokenizer.h"
+#include "core/data/DatasetCatalog.h"
+#include "core/platform/CancelToken.h"
+#include "core/results/TrainingObserver.h"
+#include "core/training/ModelExplainer.h"
 #include "core/training/PretrainedEncoder.h"
+#include "core/training/Trainer.h"
 
 #include <QtCore/QTemporaryDir>
 #include <QtTest/QtTest>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <cstring>
 #include <fstream>
 #include <memory>
@@ -113,6 +120,9 @@ private Q_SLOTS:
     void explainsWithAllHeads();
     void learnedPositions();
     void damagedModelFolder();
+    void frozenFineTuningKeepsTheEncoder();
+    void fineTuningTrainsTheWholeEncoder();
+    void fineTuningWithoutTheModel();
 };
 
 void TestPretrained::initTestCase()
@@ -469,6 +479,117 @@ void TestPretrained::damagedModelFolder()
     } catch (const DataError& e) {
         QVERIFY2(QString(e.what()).endsWith("vocab.txt: missing: a pretrained model's folder holds config.json, vocab.txt and model.safetensors"), e.what());
     }
+}
+
+namespace {
+
+struct FineTuneRecorder : TrainingObserver {
+    RunInfo info;
+    std::vector<CheckpointRef> checkpoints;
+    void onStarted(const RunInfo& i) override { info = i; }
+    void onCheckpoint(const CheckpointRef& c) override { checkpoints.push_back(c); }
+};
+
+TrainConfig fineTuneConfig(const std::string& modelFolder, const std::string& checkpointDir, bool frozen, int steps)
+{
+    TrainConfig c;
+    c.dataset = "synthetic-sentiment";
+    c.model.model = "minilm";
+    c.model.position = "learned";
+    c.model.frozenEncoder = frozen;
+    c.dataDir = std::filesystem::path(modelFolder).parent_path().parent_path().string(); // DATA/pretrained/<id>
+    c.checkpointDir = checkpointDir;
+    c.steps = steps;
+    c.evalEvery = steps;
+    c.batchSize = 16;
+    c.learningRate = frozen ? 1e-3 : 1e-4;
+    c.threads = 2;
+    return c;
+}
+
+} // namespace
+
+// Issue 27, item 5: the frozen encoder is the pretrained one, through the trainer, the checkpoint and the
+// explainer: the fine-tuned run's 72 maps on a sentence are the pretrained model's own.
+void TestPretrained::frozenFineTuningKeepsTheEncoder()
+{
+    if (!needModel())
+        QSKIP("no all-MiniLM-L6-v2 installed and no ATTNLAB_PRETRAINED_WHEEL");
+    QTemporaryDir checkpoints;
+    const TextDataset data = DatasetCatalog::load("synthetic-sentiment");
+    CancelToken cancel;
+    FineTuneRecorder r;
+    const auto summary = Trainer(fineTuneConfig(modelFolder_, checkpoints.path().toStdString(), true, 20)).run(data, r, cancel);
+    QVERIFY2(summary.status == RunStatus::Completed, summary.message.c_str());
+    QCOMPARE(summary.parameters, std::int64_t(384 * 5 + 5)); // the head alone trains: W_c [5 x 384] and b_c
+    QCOMPARE(r.info.config.model.dModel, 384);               // the sizes of config.json, not the defaults
+    QCOMPARE(r.info.config.model.layers, 6);
+    QCOMPARE(r.info.config.model.vocabularySize, 30522 + 2); // every piece, then <pad> and <unk>
+    QVERIFY(r.info.modelSummary.find("22713984 values") != std::string::npos); // the encoder + 2 rows for <pad>, <unk>
+    QVERIFY(!r.checkpoints.empty());
+
+    const ModelExplainer explainer(r.checkpoints.back());
+    const std::string text = "A wonderfully unpredictable film!";
+    const auto tuned = explainer.explain(text);
+    const auto reference = encoder_->explain(text);
+    QCOMPARE(tuned.tokens, reference.tokens); // [CLS] a wonderful ##ly unpredictable film ! [SEP]
+    QCOMPARE(tuned.tokens.front(), std::string("[CLS]"));
+    QCOMPARE(tuned.attention.maps.size(), std::size_t(72));
+    QCOMPARE(tuned.attention.maps.size(), reference.attention.maps.size());
+    float worst = 0.0f;
+    for (std::size_t m = 0; m < tuned.attention.maps.size(); ++m)
+        for (std::size_t i = 0; i < tuned.attention.maps[m].weights.size(); ++i)
+            worst = std::max(worst, std::abs(tuned.attention.maps[m].weights[i] - reference.attention.maps[m].weights[i]));
+    QVERIFY2(worst < 1e-5f, qPrintable(QString("largest difference %1").arg(worst)));
+    double sum = 0.0;
+    for (double p : tuned.probabilities)
+        sum += p;
+    QVERIFY(std::abs(sum - 1.0) < 1e-6);
+    // Attribution reads the classifier's one position, [CLS]: the attention method's scores are its row.
+    const auto attention = explainer.attribute(text, {"attention"}, AttributionOptions{});
+    QCOMPARE(attention.size(), std::size_t(1));
+    QVERIFY(attention[0].note.find("[CLS] row") != std::string::npos);
+}
+
+void TestPretrained::fineTuningTrainsTheWholeEncoder()
+{
+    if (!needModel())
+        QSKIP("no all-MiniLM-L6-v2 installed and no ATTNLAB_PRETRAINED_WHEEL");
+    QTemporaryDir checkpoints;
+    const TextDataset data = DatasetCatalog::load("synthetic-sentiment");
+    CancelToken cancel;
+    FineTuneRecorder r;
+    const auto summary = Trainer(fineTuneConfig(modelFolder_, checkpoints.path().toStdString(), false, 3)).run(data, r, cancel);
+    QVERIFY2(summary.status == RunStatus::Completed, summary.message.c_str());
+    // Everything but the word table trains (the thesis' count leaves the word table out): 22,713,216 values in
+    // the file, less its 30,522 x 384 word table, plus the head's 384 x 5 + 5.
+    QCOMPARE(summary.parameters, std::int64_t(22713216 - 30522 * 384 + 384 * 5 + 5));
+    const ModelExplainer explainer(r.checkpoints.back());
+    const auto tuned = explainer.explain("not good at all");
+    const auto reference = encoder_->explain("not good at all");
+    float worst = 0.0f;
+    for (std::size_t m = 0; m < tuned.attention.maps.size(); ++m)
+        for (std::size_t i = 0; i < tuned.attention.maps[m].weights.size(); ++i)
+            worst = std::max(worst, std::abs(tuned.attention.maps[m].weights[i] - reference.attention.maps[m].weights[i]));
+    QVERIFY2(worst > 1e-6f, "three Adam steps on the whole encoder left every attention weight as it was");
+}
+
+void TestPretrained::fineTuningWithoutTheModel()
+{
+    QTemporaryDir empty;
+    TrainConfig c = fineTuneConfig((empty.path() + "/pretrained/x").toStdString(), "", true, 2);
+    c.dataDir = empty.path().toStdString();
+    const TextDataset data = DatasetCatalog::load("synthetic-sentiment");
+    CancelToken cancel;
+    FineTuneRecorder r;
+    const auto summary = Trainer(c).run(data, r, cancel);
+    QCOMPARE(int(summary.status), int(RunStatus::Failed));
+    QVERIFY2(summary.message.find("all-minilm-l6-v2") != std::string::npos, summary.message.c_str());
+    // Freezing is a setting of the pretrained model only.
+    TrainConfig ssan;
+    ssan.model.model = "ssan";
+    ssan.model.frozenEncoder = true;
+    QVERIFY(ssan.model.validate().find("frozen_encoder") == 0);
 }
 
 QTEST_GUILESS_MAIN(TestPretrained)

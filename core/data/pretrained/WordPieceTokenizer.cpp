@@ -169,11 +169,16 @@ struct WordPieceTokenizer::Impl {
     }
 };
 
-WordPieceTokenizer::WordPieceTokenizer(const std::string& vocabPath, const Options& options) : impl_(std::make_unique<Impl>())
+WordPieceTokenizer::WordPieceTokenizer(const std::string& vocabPath, const Options& options)
+    // TextFile: LF or CRLF, every line checked to be UTF-8 (a bad byte named with its line).
+    : WordPieceTokenizer(TextFile::readLines(vocabPath), options, vocabPath)
+{
+}
+
+WordPieceTokenizer::WordPieceTokenizer(const std::vector<std::string>& lines, const Options& options, const std::string& vocabPath)
+    : impl_(std::make_unique<Impl>())
 {
     impl_->options = options;
-    // TextFile: LF or CRLF, every line checked to be UTF-8 (a bad byte named with its line).
-    const auto lines = TextFile::readLines(vocabPath);
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const std::string& line = lines[i];
         const int number = static_cast<int>(i) + 1;

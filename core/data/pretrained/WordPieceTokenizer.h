@@ -41,6 +41,9 @@ public:
     // vocab.txt: one entry per line, the line's index its id. A duplicate or empty entry, or missing [UNK],
     // [CLS] or [SEP], is a DataError naming the file and line.
     WordPieceTokenizer(const std::string& vocabPath, const Options& options);
+    // The same from the entries themselves (a fine-tuned model's checkpoint keeps them); `source` names them
+    // in errors.
+    WordPieceTokenizer(const std::vector<std::string>& vocabulary, const Options& options, const std::string& source);
     // A model folder: vocab.txt, with do_lower_case / strip_accents / tokenize_chinese_chars read from
     // tokenizer_config.json when it is there.
     static WordPieceTokenizer fromFolder(const std::string& folder);

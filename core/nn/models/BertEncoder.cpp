@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <stdexcept>
 
 namespace attnlab {
 
@@ -41,17 +42,21 @@ torch::Tensor BertEncoderImpl::embed(const torch::Tensor& ids) { return torch::e
 
 BertEncoderImpl::Output BertEncoderImpl::forward(const torch::Tensor& ids, const torch::Tensor& mask)
 {
-    const int64_t length = ids.size(1);
+    return forwardEmbedded(embed(ids), mask);
+}
+
+BertEncoderImpl::Output BertEncoderImpl::forwardEmbedded(const torch::Tensor& wordVectors, const torch::Tensor& mask)
+{
+    const int64_t batch = wordVectors.size(0), length = wordVectors.size(1);
     TORCH_CHECK(length <= config_.maxPositions, "an input of ", length, " tokens is longer than the model's ",
                 config_.maxPositions, " positions");
-    const auto positions = torch::arange(length, torch::TensorOptions().dtype(torch::kLong).device(ids.device()));
-    const auto types = torch::zeros_like(ids); // one segment: sentence A
-    auto h = dropout_(embeddingNorm_(torch::embedding(words_, ids) + torch::embedding(positions_, positions).unsqueeze(0) +
-                                     torch::embedding(types_, types)));
+    const auto positions = torch::arange(length, torch::TensorOptions().dtype(torch::kLong).device(wordVectors.device()));
+    // One segment (sentence A): token type 0 everywhere, the same row added at every position.
+    auto h = dropout_(embeddingNorm_(wordVectors + torch::embedding(positions_, positions).unsqueeze(0) + types_[0]));
     // Padding's keys get the dtype's lowest value before the softmax (Hugging Face's extended mask).
     torch::Tensor additive = torch::zeros({1, 1, 1, length}, h.options());
     if (mask.defined())
-        additive = (1.0 - mask.to(h.dtype())).view({ids.size(0), 1, 1, length}) * std::numeric_limits<float>::lowest();
+        additive = (1.0 - mask.to(h.dtype())).view({batch, 1, 1, length}) * std::numeric_limits<float>::lowest();
     Output out;
     for (auto& layer : layers_) {
         auto r = layer->forward(h, additive);
@@ -63,7 +68,7 @@ BertEncoderImpl::Output BertEncoderImpl::forward(const torch::Tensor& ids, const
     return out;
 }
 
-int64_t BertEncoderImpl::load(const SafetensorsFile& file)
+int64_t BertEncoderImpl::load(const SafetensorsFile& file, const std::vector<int64_t>& wordRows)
 {
     torch::NoGradGuard noGrad;
     int64_t values = 0;
@@ -74,11 +79,28 @@ int64_t BertEncoderImpl::load(const SafetensorsFile& file)
             e = file.find("bert." + p.key());
         if (!e)
             throw DataError(file.path(), 0, "no tensor \"" + p.key() + "\": not the weights of this BERT configuration");
-        const auto expected = p.value().sizes().vec();
+        auto expected = p.value().sizes().vec();
+        const bool reordered = !wordRows.empty() && p.key() == "embeddings.word_embeddings.weight";
+        if (reordered) {
+            if (static_cast<int64_t>(wordRows.size()) != expected[0])
+                throw std::invalid_argument("BertEncoder::load: " + std::to_string(wordRows.size()) + " word rows for a table of " +
+                                            std::to_string(expected[0]));
+            expected[0] = e->shape.empty() ? 0 : e->shape[0]; // the file's own rows, then picked
+        }
         if (e->shape != expected)
             throw DataError(file.path(), 0, "tensor \"" + e->name + "\" is " + shapeText(e->shape) + ", the model's " +
                                                 p.key() + " is " + shapeText(expected) + " (config.json and the weights disagree)");
         const auto* raw = file.data(*e);
+        if (reordered) {
+            const auto values32 = file.floats(e->name);
+            const auto table = torch::from_blob(const_cast<float*>(values32.data()), expected, torch::kFloat32);
+            const auto rows = torch::tensor(wordRows, torch::kLong);
+            TORCH_CHECK(rows.min().item<int64_t>() >= 0 && rows.max().item<int64_t>() < expected[0],
+                        "a word row outside the file's table");
+            p.value().copy_(table.index_select(0, rows));
+            values += p.value().numel();
+            continue;
+        }
         if (e->dtype == "F32" && reinterpret_cast<std::uintptr_t>(raw) % alignof(float) == 0) {
             // Straight from the mapped file (little-endian, as every machine we build for): one copy, not two.
             p.value().copy_(torch::from_blob(const_cast<unsigned char*>(raw), expected, torch::kFloat32));

@@ -28,13 +28,17 @@ public:
     };
     // ids: [batch, T] long; mask: [batch, T], 1 for tokens and 0 for padding (undefined: no padding).
     Output forward(const torch::Tensor& ids, const torch::Tensor& mask = {});
-    // The embedding layer's output for given word vectors (attribution methods go through here).
+    // The word table's rows for ids [batch, T] -> [batch, T, hidden] (attribution methods take gradients here).
     torch::Tensor embed(const torch::Tensor& ids);
+    // forward() from those word vectors: positions, segment, LayerNorm and the layers.
+    Output forwardEmbedded(const torch::Tensor& wordVectors, const torch::Tensor& mask = {});
 
     // Every parameter from the file by its name, shape checked; a DataError names the file and the tensor for
     // a missing tensor or a shape that differs. Until then the parameters hold whatever memory held. Tensors of the file this model has no use for (position_ids)
     // are ignored. Returns how many values were loaded.
-    int64_t load(const SafetensorsFile& file);
+    // wordRows: this model's word table row i is the file's row wordRows[i] (a fine-tuned classifier's
+    // vocabulary orders the pieces its own way); empty: the tables have the same rows.
+    int64_t load(const SafetensorsFile& file, const std::vector<int64_t>& wordRows = {});
 
     const BertConfig& config() const { return config_; }
     torch::Tensor positionEmbeddings() const { return positions_; } // [max_positions, hidden]

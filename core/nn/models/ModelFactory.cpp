@@ -1,5 +1,6 @@
 #include "core/nn/models/ModelFactory.h"
 
+#include "core/nn/models/BertClassifier.h"
 #include "core/nn/models/CnnClassifier.h"
 #include "core/nn/models/DarnnRegressor.h"
 #include "core/nn/models/EssanRegressor.h"
@@ -28,6 +29,8 @@ std::shared_ptr<SequenceClassifier> ModelFactory::create(const ModelConfig& conf
         return std::make_shared<RecurrentClassifier>(config);
     if (m == "cnn")
         return std::make_shared<CnnClassifier>(config);
+    if (m == "minilm")
+        return std::make_shared<BertClassifier>(config);
     if (m == "bow" || m == "ave")
         return std::make_shared<LinearClassifier>(config);
     throw std::invalid_argument("model: no implementation for '" + m + "'");

@@ -17,7 +17,9 @@ std::int64_t SequenceClassifier::trainableParametersWithoutEmbedding() const
 {
     std::int64_t count = 0;
     for (const auto& item : named_parameters(/*recurse=*/true)) {
-        if (item.key().rfind("embedding.", 0) == 0 || !item.value().requires_grad())
+        const auto& key = item.key();
+        const bool wordTable = key.rfind("embedding.", 0) == 0 || key == "encoder.embeddings.word_embeddings.weight";
+        if (wordTable || !item.value().requires_grad())
             continue;
         count += item.value().numel();
     }

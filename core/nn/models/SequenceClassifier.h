@@ -30,6 +30,9 @@ public:
     // Pooling weights over positions [B, T] of the last recorded forward, for models that pool by attention.
     virtual torch::Tensor recordedPooling() const { return {}; }
     virtual std::string poolingName() const { return "attention pooling"; }
+    // The one position whose last-layer state the classifier reads (BERT's [CLS]: 0), or -1 where it pools
+    // all of them (mean, max, attention). Attribution reads attention out from there.
+    virtual int readoutPosition() const { return -1; }
     virtual std::string summary() const = 0;
 
     // Trainable parameters except the word embedding table (the thesis' convention, Table 5.4).

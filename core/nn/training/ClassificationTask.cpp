@@ -54,7 +54,7 @@ ClassificationTask::ClassificationTask(std::shared_ptr<SequenceClassifier> model
     };
     addProbe("probe sentence", dataset.probeTokens);
     if (!probeTexts.empty()) {
-        const Tokenizer tokenizer(Tokenizer::styleFromName(dataset.tokenizer), dataset.lowercase);
+        const Tokenizer tokenizer = Tokenizer::forRun(dataset.tokenizer, dataset.lowercase, vocabulary);
         for (std::size_t i = 0; i < probeTexts.size(); ++i)
             addProbe("your probe " + std::to_string(i + 1), tokenizer.tokenize(probeTexts[i]));
     } else {

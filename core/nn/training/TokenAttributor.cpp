@@ -32,12 +32,31 @@ std::vector<double> TokenAttributor::values(const torch::Tensor& scores)
 
 torch::Tensor TokenAttributor::readout()
 {
-    // The sentence vector is a weighted sum of the last layer's positions: by the pooling weights where the
-    // model pools by attention (AttnSeqRep, attention pooling), else by the mean over real positions.
     std::vector<float> pooling;
     model_.attentionOfFirst(ids_, mask_, &pooling);
-    if (static_cast<std::int64_t>(pooling.size()) == length_)
+    return readoutOf(pooling, nullptr);
+}
+
+torch::Tensor TokenAttributor::readoutOf(const std::vector<float>& pooling, std::string* name) const
+{
+    // The sentence vector is a weighted sum of the last layer's positions: by the pooling weights where the
+    // model pools by attention (AttnSeqRep, attention pooling), all on one position where it reads one (BERT's
+    // [CLS]), else by the mean over real positions.
+    if (static_cast<std::int64_t>(pooling.size()) == length_) {
+        if (name)
+            *name = model_.poolingName() + " weights";
         return torch::tensor(pooling, torch::kDouble);
+    }
+    const int position = model_.readoutPosition();
+    if (position >= 0 && position < length_) {
+        if (name)
+            *name = "position " + std::to_string(position + 1) + " (the token the classifier reads: [CLS])";
+        auto w = torch::zeros({length_}, torch::kDouble);
+        w[position] = 1.0;
+        return w;
+    }
+    if (name)
+        *name = "the mean over positions";
     return torch::full({length_}, 1.0 / static_cast<double>(length_), torch::kDouble);
 }
 
@@ -87,8 +106,10 @@ void TokenAttributor::attention(TokenAttribution& out)
         out.note = "this model has no attention";
         return;
     }
-    // The last layer: its heads averaged, then the weight each key receives averaged over the queries.
+    // The last layer: its heads averaged, then the weight each key receives averaged over the queries, or the
+    // one query the classifier reads (BERT's [CLS]).
     const int last = maps.back().layer;
+    const int readQuery = model_.readoutPosition() < length_ ? model_.readoutPosition() : -1;
     std::vector<double> scores(static_cast<std::size_t>(length_), 0.0);
     int heads = 0;
     for (const auto& m : maps) {
@@ -96,14 +117,16 @@ void TokenAttributor::attention(TokenAttribution& out)
             continue;
         ++heads;
         for (int q = 0; q < m.size; ++q)
-            for (int k = 0; k < m.size; ++k)
-                scores[static_cast<std::size_t>(k)] += m.at(q, k);
+            if (readQuery < 0 || q == readQuery)
+                for (int k = 0; k < m.size; ++k)
+                    scores[static_cast<std::size_t>(k)] += m.at(q, k);
     }
+    const double queries = readQuery < 0 ? static_cast<double>(length_) : 1.0;
     for (auto& s : scores)
-        s /= static_cast<double>(heads) * static_cast<double>(length_);
+        s /= static_cast<double>(heads) * queries;
     out.scores = std::move(scores);
-    out.note = "layer " + std::to_string(last + 1) + "'s weights averaged over " + std::to_string(heads) +
-               " heads and the queries";
+    out.note = "layer " + std::to_string(last + 1) + "'s weights averaged over " + std::to_string(heads) + " heads" +
+               (readQuery < 0 ? std::string(" and the queries") : ", the [CLS] row (the token the classifier reads)");
 }
 
 void TokenAttributor::rollout(TokenAttribution& out)
@@ -116,17 +139,18 @@ void TokenAttributor::rollout(TokenAttribution& out)
         return;
     }
     const auto r = torch::tensor(rolled->weights, torch::kDouble).view({length_, length_}); // [query, key]
-    const bool pooled = static_cast<std::int64_t>(pooling.size()) == length_;
-    const auto w = pooled ? torch::tensor(pooling, torch::kDouble) : torch::full({length_}, 1.0 / length_, torch::kDouble);
+    std::string by;
+    const auto w = readoutOf(pooling, &by);
     out.scores = values(w.matmul(r)); // sum_q w_q R[q,k]: the sentence vector's share of each input token
-    out.note = std::string("rollout read out by ") + (pooled ? model_.poolingName() + " weights" : "the mean over positions");
+    out.note = "rollout read out by " + by;
 }
 
 void TokenAttributor::attentionGradient(TokenAttribution& out, std::int64_t c)
 {
     torch::AutoGradMode gradients(true);
     model_.setRecordAttention(true);
-    const auto embedded = model_.embed(ids_).detach();
+    // A leaf that wants gradients, so the weights stay in the graph when no parameter does (a frozen encoder).
+    const auto embedded = model_.embed(ids_).detach().requires_grad_(true);
     const auto p = probability(embedded, mask_, c).sum();
     const auto layers = model_.recordedAttention(); // still in the graph: recorded with autograd on
     const auto pooling = model_.recordedPooling();
@@ -159,11 +183,15 @@ void TokenAttributor::attentionGradient(TokenAttribution& out, std::int64_t c)
         const auto mixed = (g * a).clamp_min(0.0).mean(0);                        // [T, T]
         r = r + mixed.matmul(r);
     }
-    const bool pooled = pooling.defined() && pooling.size(-1) == length_;
-    const auto w = pooled ? pooling[0].detach().to(torch::kCPU, torch::kDouble)
-                          : torch::full({length_}, 1.0 / length_, torch::kDouble);
+    std::vector<float> poolingWeights;
+    if (pooling.defined() && pooling.size(-1) == length_) {
+        const auto first = pooling[0].detach().to(torch::kCPU, torch::kFloat).contiguous();
+        poolingWeights.assign(first.data_ptr<float>(), first.data_ptr<float>() + first.numel());
+    }
+    std::string by;
+    const auto w = readoutOf(poolingWeights, &by);
     out.scores = values(w.matmul(r));
-    out.note = std::string("read out by ") + (pooled ? model_.poolingName() + " weights" : "the mean over positions");
+    out.note = "read out by " + by;
 }
 
 void TokenAttributor::gradient(TokenAttribution& out, std::int64_t c, bool timesInput)

@@ -1,0 +1,57 @@
+#include "core/nn/models/BertClassifier.h"
+
+#include "core/data/pretrained/SafetensorsFile.h"
+
+namespace attnlab {
+
+BertConfig BertClassifier::encoderConfig(const ModelConfig& config)
+{
+    BertConfig b;
+    b.vocabSize = config.vocabularySize;
+    b.hiddenSize = config.dModel;
+    b.layers = config.layers;
+    b.heads = config.heads;
+    b.intermediateSize = config.ffnHidden > 0 ? config.ffnHidden : 4 * config.dModel;
+    b.maxPositions = config.maxLength;
+    return b;
+}
+
+BertClassifier::BertClassifier(const ModelConfig& config) : config_(config)
+{
+    // BERT's own dropout (hidden_dropout_prob 0.1) in the encoder and before the head, as Devlin et al.; not
+    // the thesis' dropout settings, which the registry does not offer for this model.
+    const double drop = 0.1;
+    encoder_ = register_module("encoder", BertEncoder(encoderConfig(config), drop));
+    dropout_ = register_module("dropout", torch::nn::Dropout(drop));
+    output_ = register_module("output", torch::nn::Linear(config.dModel, config.numClasses));
+    if (config.frozenEncoder)
+        for (auto& p : encoder_->parameters())
+            p.set_requires_grad(false);
+}
+
+torch::Tensor BertClassifier::embed(const torch::Tensor& ids)
+{
+    return encoder_->embed(ids);
+}
+
+torch::Tensor BertClassifier::forwardEmbedded(const torch::Tensor& embedded, const torch::Tensor& mask)
+{
+    auto out = encoder_->forwardEmbedded(embedded, mask); // [B, T, H], pooled [B, H], per layer [B, heads, T, T]
+    if (record_)
+        recorded_ = out.attentions;
+    return output_(dropout_(out.pooled)); // [B, C]
+}
+
+std::string BertClassifier::summary() const
+{
+    return "MiniLM-style BERT encoder (" + std::to_string(config_.layers) + " layers, " + std::to_string(config_.heads) +
+           " heads, hidden " + std::to_string(config_.dModel) + ", learned positions), pooled [CLS] -> " +
+           std::to_string(config_.numClasses) + " classes" + (config_.frozenEncoder ? ", encoder frozen (head only)" : ", fine-tuned");
+}
+
+int64_t BertClassifier::loadPretrained(const SafetensorsFile& file, const std::vector<int64_t>& wordRows)
+{
+    return encoder_->load(file, wordRows);
+}
+
+} // namespace attnlab

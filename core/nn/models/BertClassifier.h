@@ -1,0 +1,46 @@
+#pragma once
+// PRIVATE engine header: includes LibTorch.
+#include "core/config/ModelConfig.h"
+#include "core/nn/models/BertEncoder.h"
+#include "core/nn/models/SequenceClassifier.h"
+
+#include <vector>
+
+namespace attnlab {
+
+class SafetensorsFile;
+
+// A pretrained BERT-style encoder fine-tuned for sentence classification (Devlin et al. 2019, 4.1; the
+// `minilm` registry model): the pooled [CLS] vector, dropout, one linear layer to the classes.
+//   pooled = tanh(W_p H_L[CLS] + b_p)      (BertEncoder's pooler)
+//   logits = W_c dropout(pooled) + b_c
+// Sizes come from the ModelConfig (d_model = hidden, layers, heads, ffn_hidden = intermediate, max_length =
+// positions, vocabulary = the run's pieces), so a checkpoint rebuilds it without the pretrained files; the
+// Trainer fills the encoder from them before the first step (loadPretrained). Frozen: only the head trains.
+class BertClassifier : public SequenceClassifier {
+public:
+    explicit BertClassifier(const ModelConfig& config);
+    static BertConfig encoderConfig(const ModelConfig& config);
+
+    torch::Tensor embed(const torch::Tensor& ids) override;
+    torch::Tensor forwardEmbedded(const torch::Tensor& embedded, const torch::Tensor& mask) override;
+    std::vector<torch::Tensor> recordedAttention() const override { return recorded_; }
+    void setRecordAttention(bool on) override { record_ = on; recorded_.clear(); }
+    std::string summary() const override;
+    int readoutPosition() const override { return 0; } // the pooled [CLS]
+
+    // The encoder's weights from the file; wordRows[i]: the file's word-table row of this model's piece i.
+    // Returns how many values were loaded.
+    int64_t loadPretrained(const SafetensorsFile& file, const std::vector<int64_t>& wordRows);
+    BertEncoder& encoder() { return encoder_; }
+
+private:
+    ModelConfig config_;
+    BertEncoder encoder_{nullptr};
+    torch::nn::Dropout dropout_{nullptr};
+    torch::nn::Linear output_{nullptr};
+    bool record_ = false;
+    std::vector<torch::Tensor> recorded_;
+};
+
+} // namespace attnlab
