@@ -56,7 +56,7 @@ const std::vector<RegistryEntry>& Registry::models()
         {"minilm", "MiniLM (pretrained)",
          "all-MiniLM-L6-v2, a pretrained 6-layer BERT-style encoder (12 heads, hidden 384, learned positions), fine-tuned "
          "with a linear head on its pooled [CLS]; word pieces; needs the model installed (File > Datasets...)",
-         {"learned"}, "classification", {}, {"frozen_encoder"}, {}, {}, "all-minilm-l6-v2"},
+         {"learned"}, "classification", {}, {"frozen_encoder", "dropout_points"}, {"output"}, {"output"}, "all-minilm-l6-v2"},
         {"bow", "Bow", "Logistic regression on the bag of words (Barnes et al.); add L2 in training", onlyNone, "classification", {}, {}},
         {"ave", "Ave", "Logistic regression on the average of the word embeddings (Barnes et al.)", onlyNone, "classification", {},
          {"d_model", "dropout_keep", "dropout_points"}, inputOnly, {}},
@@ -122,7 +122,7 @@ std::string Registry::modelLabel(const std::string& model, const std::string& po
 
 bool Registry::hasAttention(const std::string& model)
 {
-    for (const char* id : {"ssan", "essan", "transformer", "rnn-attention", "attn-rnn", "darnn"})
+    for (const char* id : {"ssan", "essan", "transformer", "rnn-attention", "attn-rnn", "darnn", "minilm"})
         if (model == id)
             return true;
     return false;

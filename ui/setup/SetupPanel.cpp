@@ -117,6 +117,8 @@ QWidget* SetupPanel::buildModelBox()
     model_->setObjectName(QStringLiteral("modelCombo"));
     for (const auto& entry : Registry::models())
         addEntry(model_, entry);
+    frozenEncoder_ = check(form_, "frozenEncoderBox", tr("Train the head only"),
+                           tr("Keep the pretrained encoder as loaded and train only the classification layer (fast)"));
     position_ = new QComboBox(form_);
     position_->setObjectName(QStringLiteral("positionCombo"));
     rprClip_ = spin(form_, "rprClipSpin", 1, 512);
@@ -148,6 +150,7 @@ QWidget* SetupPanel::buildModelBox()
     auto* box = new QGroupBox(tr("Model"), form_);
     auto* form = new QFormLayout(box);
     for (const Row& r : std::vector<Row>{{tr("Architecture"), model_},
+                                         {tr("Pretrained encoder"), frozenEncoder_},
                                          {tr("Position"), position_},
                                          {tr("RPR clip k"), rprClip_},
                                          {tr("d_model"), dModel_},
@@ -369,6 +372,10 @@ void SetupPanel::updateDescriptions()
     // Options the chosen model has (registry); the pooling list is the model's own choices.
     const RegistryEntry* model = currentEntry(model_, Registry::models());
     heads_->setEnabled(hasOption(model, "heads"));
+    frozenEncoder_->setEnabled(hasOption(model, "frozen_encoder"));
+    // A pretrained model's sizes are its own (config.json): the form's sizes do not apply to it.
+    for (QWidget* size : {static_cast<QWidget*>(dModel_), static_cast<QWidget*>(layers_), static_cast<QWidget*>(maxLength_)})
+        size->setEnabled(!model || model->pretrained.empty());
     activation_->setEnabled(hasOption(model, "activation"));
     refill(pooling_, [&] {
         pooling_->addItem(tr("model default"), QString());
@@ -443,6 +450,7 @@ TrainConfig SetupPanel::config() const
     // widgets' enabled state, which the locked form changes during a run).
     const RegistryEntry* entry = currentEntry(model_, Registry::models());
     config.model.heads = hasOption(entry, "heads") ? heads_->value() : 1;
+    config.model.frozenEncoder = hasOption(entry, "frozen_encoder") && frozenEncoder_->isChecked();
     config.model.activation = hasOption(entry, "activation") ? activation_->currentData().toString().toStdString() : std::string();
     config.model.pooling = entry && !entry->pooling.empty() ? pooling_->currentData().toString().toStdString() : std::string();
     config.model.dropoutKeep = dropoutKeep_->value();
@@ -505,6 +513,7 @@ void SetupPanel::setConfig(const TrainConfig& config)
     layers_->setValue(config.model.layers);
     rprClip_->setValue(config.model.rprClip);
     heads_->setValue(config.model.heads);
+    frozenEncoder_->setChecked(config.model.frozenEncoder);
     selectData(activation_, config.model.activation);
     updateDescriptions(); // the model's pooling choices
     selectData(pooling_, config.model.pooling);

@@ -94,6 +94,7 @@ private:
     QLineEdit* probes_; // TrainConfig::probes, ';'-separated
     QSpinBox* rprClip_;
     QSpinBox* heads_;          // enabled for models whose registry options include "heads"
+    QCheckBox* frozenEncoder_; // enabled for models with a pretrained encoder ("frozen_encoder")
     QComboBox* activation_;    // "" = the model's default
     QComboBox* pooling_;       // the model's pooling choices; "" = its default
     QSpinBox* maxLength_;

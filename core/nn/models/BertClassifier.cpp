@@ -18,12 +18,26 @@ BertConfig BertClassifier::encoderConfig(const ModelConfig& config)
 
 BertClassifier::BertClassifier(const ModelConfig& config) : config_(config)
 {
-    // BERT's own dropout (hidden_dropout_prob 0.1) in the encoder and before the head, as Devlin et al.; not
-    // the thesis' dropout settings, which the registry does not offer for this model.
-    const double drop = 0.1;
+    // BERT's own dropout (hidden_dropout_prob 0.1) in the encoder and before the head, as Devlin et al., not the
+    // thesis' keep probabilities; dropout_points none (or keep 1) switches it off.
+    const double drop = config.keepAt("output") < 1.0 ? 0.1 : 0.0;
     encoder_ = register_module("encoder", BertEncoder(encoderConfig(config), drop));
     dropout_ = register_module("dropout", torch::nn::Dropout(drop));
     output_ = register_module("output", torch::nn::Linear(config.dModel, config.numClasses));
+    // BertEncoder allocates its parameters uninitialised (loading overwrites them); a classifier may train or
+    // load a checkpoint without the pretrained file, so it starts as BERT does: N(0, 0.02), LayerNorm 1 and 0.
+    {
+        torch::NoGradGuard noGrad;
+        for (auto& p : encoder_->named_parameters()) {
+            const auto& name = p.key();
+            if (name.size() >= 6 && name.compare(name.size() - 5, 5, ".bias") == 0)
+                p.value().zero_();
+            else if (name.find("LayerNorm") != std::string::npos)
+                p.value().fill_(1.0);
+            else
+                p.value().normal_(0.0, 0.02);
+        }
+    }
     if (config.frozenEncoder)
         for (auto& p : encoder_->parameters())
             p.set_requires_grad(false);
