@@ -55,8 +55,9 @@ const std::vector<RegistryEntry>& Registry::models()
          {"d_model", "filters", "ff_hidden", "dropout_keep", "dropout_points"}, allPoints, {"input", "hidden"}},
         {"minilm", "MiniLM (pretrained)",
          "all-MiniLM-L6-v2, a pretrained 6-layer BERT-style encoder (12 heads, hidden 384, learned positions), fine-tuned "
-         "with a linear head on its pooled [CLS]; word pieces; needs the model installed (File > Datasets...)",
-         {"learned"}, "classification", {}, {"frozen_encoder", "dropout_points"}, {"output"}, {"output"}, "all-minilm-l6-v2"},
+         "with a linear head on the mean of its last layer (its own sentence vector; pooling cls: BERT's pooled [CLS]); "
+         "word pieces; needs the model installed (File > Datasets...)",
+         {"learned"}, "classification", {"mean", "cls"}, {"frozen_encoder", "pooling", "dropout_points"}, {"output"}, {"output"}, "all-minilm-l6-v2"},
         {"bow", "Bow", "Logistic regression on the bag of words (Barnes et al.); add L2 in training", onlyNone, "classification", {}, {}},
         {"ave", "Ave", "Logistic regression on the average of the word embeddings (Barnes et al.)", onlyNone, "classification", {},
          {"d_model", "dropout_keep", "dropout_points"}, inputOnly, {}},

@@ -79,6 +79,8 @@ private Q_SLOTS:
             QVERIFY2(logits.sizes() == torch::IntArrayRef({2, 3}), c.name().c_str());
             torch::nn::functional::cross_entropy(logits, torch::tensor({0L, 2L})).backward();
             for (const auto& p : model->named_parameters()) {
+                if (!p.value().requires_grad())
+                    continue; // switched off by design: minilm's pooler under mean pooling
                 const auto label = c.name() + " " + p.key();
                 QVERIFY2(p.value().grad().defined(), label.c_str());
                 QVERIFY2(p.value().grad().abs().sum().item<double>() > 0.0, label.c_str());

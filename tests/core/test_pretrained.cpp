@@ -545,10 +545,10 @@ void TestPretrained::frozenFineTuningKeepsTheEncoder()
     for (double p : tuned.probabilities)
         sum += p;
     QVERIFY(std::abs(sum - 1.0) < 1e-6);
-    // Attribution reads the classifier's one position, [CLS]: the attention method's scores are its row.
+    // Attribution reads the sentence vector as the classifier does: the mean over positions here ...
     const auto attention = explainer.attribute(text, {"attention"}, AttributionOptions{});
     QCOMPARE(attention.size(), std::size_t(1));
-    QVERIFY(attention[0].note.find("[CLS] row") != std::string::npos);
+    QVERIFY2(attention[0].note.find("and the queries") != std::string::npos, attention[0].note.c_str());
 }
 
 void TestPretrained::fineTuningTrainsTheWholeEncoder()
@@ -561,9 +561,10 @@ void TestPretrained::fineTuningTrainsTheWholeEncoder()
     FineTuneRecorder r;
     const auto summary = Trainer(fineTuneConfig(modelFolder_, checkpoints.path().toStdString(), false, 3)).run(data, r, cancel);
     QVERIFY2(summary.status == RunStatus::Completed, summary.message.c_str());
-    // Everything but the word table trains (the thesis' count leaves the word table out): 22,713,216 values in
-    // the file, less its 30,522 x 384 word table, plus the head's 384 x 5 + 5.
-    QCOMPARE(summary.parameters, std::int64_t(22713216 - 30522 * 384 + 384 * 5 + 5));
+    // Everything but the word table and the pooler trains (the thesis' count leaves the word table out; mean
+    // pooling does not use the pooler): 22,713,216 values in the file, less its 30,522 x 384 word table and the
+    // pooler's 384 x 384 + 384, plus the head's 384 x 5 + 5.
+    QCOMPARE(summary.parameters, std::int64_t(22713216 - 30522 * 384 - (384 * 384 + 384) + 384 * 5 + 5));
     const ModelExplainer explainer(r.checkpoints.back());
     const auto tuned = explainer.explain("not good at all");
     const auto reference = encoder_->explain("not good at all");
@@ -572,6 +573,16 @@ void TestPretrained::fineTuningTrainsTheWholeEncoder()
         for (std::size_t i = 0; i < tuned.attention.maps[m].weights.size(); ++i)
             worst = std::max(worst, std::abs(tuned.attention.maps[m].weights[i] - reference.attention.maps[m].weights[i]));
     QVERIFY2(worst > 1e-6f, "three Adam steps on the whole encoder left every attention weight as it was");
+
+    // ... and [CLS] alone with BERT's pooled output, where the pooler trains too.
+    TrainConfig cls = fineTuneConfig(modelFolder_, checkpoints.path().toStdString(), false, 1);
+    cls.model.pooling = "cls";
+    FineTuneRecorder c;
+    const auto clsSummary = Trainer(cls).run(data, c, cancel);
+    QVERIFY2(clsSummary.status == RunStatus::Completed, clsSummary.message.c_str());
+    QCOMPARE(clsSummary.parameters, std::int64_t(22713216 - 30522 * 384 + 384 * 5 + 5));
+    const auto rolled = ModelExplainer(c.checkpoints.back()).attribute("not good at all", {"rollout"}, AttributionOptions{});
+    QVERIFY2(rolled[0].note.find("[CLS]") != std::string::npos, rolled[0].note.c_str());
 }
 
 void TestPretrained::fineTuningWithoutTheModel()

@@ -16,7 +16,7 @@ BertConfig BertClassifier::encoderConfig(const ModelConfig& config)
     return b;
 }
 
-BertClassifier::BertClassifier(const ModelConfig& config) : config_(config)
+BertClassifier::BertClassifier(const ModelConfig& config) : config_(config), cls_(config.poolingOr("mean") == "cls")
 {
     // BERT's own dropout (hidden_dropout_prob 0.1) in the encoder and before the head, as Devlin et al., not the
     // thesis' keep probabilities; dropout_points none (or keep 1) switches it off.
@@ -38,9 +38,17 @@ BertClassifier::BertClassifier(const ModelConfig& config) : config_(config)
                 p.value().normal_(0.0, 0.02);
         }
     }
-    if (config.frozenEncoder)
-        for (auto& p : encoder_->parameters())
-            p.set_requires_grad(false);
+    for (auto& p : encoder_->named_parameters())
+        // Frozen: nothing of the encoder trains. Mean pooling: the pooler takes no part, so it trains neither.
+        if (config.frozenEncoder || (!cls_ && p.key().rfind("pooler.", 0) == 0))
+            p.value().set_requires_grad(false);
+}
+
+void BertClassifier::train(bool on)
+{
+    torch::nn::Module::train(on);
+    if (config_.frozenEncoder)
+        encoder_->eval();
 }
 
 torch::Tensor BertClassifier::embed(const torch::Tensor& ids)
@@ -53,13 +61,20 @@ torch::Tensor BertClassifier::forwardEmbedded(const torch::Tensor& embedded, con
     auto out = encoder_->forwardEmbedded(embedded, mask); // [B, T, H], pooled [B, H], per layer [B, heads, T, T]
     if (record_)
         recorded_ = out.attentions;
-    return output_(dropout_(out.pooled)); // [B, C]
+    torch::Tensor sentence = out.pooled;
+    if (!cls_) {
+        const auto m = mask.defined() ? mask.to(out.lastHidden.dtype()).unsqueeze(-1)                     // [B, T, 1]
+                                      : torch::ones({embedded.size(0), embedded.size(1), 1}, out.lastHidden.options());
+        sentence = (out.lastHidden * m).sum(1) / m.sum(1).clamp_min(1.0); // [B, H]
+    }
+    return output_(dropout_(sentence)); // [B, C]
 }
 
 std::string BertClassifier::summary() const
 {
     return "MiniLM-style BERT encoder (" + std::to_string(config_.layers) + " layers, " + std::to_string(config_.heads) +
-           " heads, hidden " + std::to_string(config_.dModel) + ", learned positions), pooled [CLS] -> " +
+           " heads, hidden " + std::to_string(config_.dModel) + ", learned positions), " +
+           (cls_ ? "pooled [CLS]" : "mean of the last layer") + " -> " +
            std::to_string(config_.numClasses) + " classes" + (config_.frozenEncoder ? ", encoder frozen (head only)" : ", fine-tuned");
 }
 

@@ -10,10 +10,12 @@ namespace attnlab {
 
 class SafetensorsFile;
 
-// A pretrained BERT-style encoder fine-tuned for sentence classification (Devlin et al. 2019, 4.1; the
-// `minilm` registry model): the pooled [CLS] vector, dropout, one linear layer to the classes.
-//   pooled = tanh(W_p H_L[CLS] + b_p)      (BertEncoder's pooler)
-//   logits = W_c dropout(pooled) + b_c
+// A pretrained BERT-style encoder fine-tuned for sentence classification (the `minilm` registry model): a
+// sentence vector from the last layer, dropout, one linear layer to the classes.
+//   pooling "mean" (default): s = sum_t m_t H_L[t] / sum_t m_t   (all-MiniLM-L6-v2's own sentence vector:
+//                             sentence-transformers trained it through this mean, not through the pooler)
+//   pooling "cls":            s = tanh(W_p H_L[CLS] + b_p)       (Devlin et al. 2019's pooled output)
+//   logits = W_c dropout(s) + b_c
 // Sizes come from the ModelConfig (d_model = hidden, layers, heads, ffn_hidden = intermediate, max_length =
 // positions, vocabulary = the run's pieces), so a checkpoint rebuilds it without the pretrained files; the
 // Trainer fills the encoder from them before the first step (loadPretrained). Frozen: only the head trains.
@@ -27,7 +29,9 @@ public:
     std::vector<torch::Tensor> recordedAttention() const override { return recorded_; }
     void setRecordAttention(bool on) override { record_ = on; recorded_.clear(); }
     std::string summary() const override;
-    int readoutPosition() const override { return 0; } // the pooled [CLS]
+    int readoutPosition() const override { return cls_ ? 0 : -1; } // [CLS], or the mean over positions
+    // Frozen, the encoder stays in evaluation mode (no dropout): it is a fixed feature extractor then.
+    void train(bool on = true) override;
 
     // The encoder's weights from the file; wordRows[i]: the file's word-table row of this model's piece i.
     // Returns how many values were loaded.
@@ -39,6 +43,7 @@ private:
     BertEncoder encoder_{nullptr};
     torch::nn::Dropout dropout_{nullptr};
     torch::nn::Linear output_{nullptr};
+    bool cls_ = false; // pooling "cls"
     bool record_ = false;
     std::vector<torch::Tensor> recorded_;
 };
