@@ -169,6 +169,29 @@ private Q_SLOTS:
         }
     }
 
+    // A frozen pretrained encoder keeps each sentence's vector (BertClassifier): what the cache returns is what
+    // the encoder computes, for rows seen before and new ones in the same batch.
+    void frozenEncoderCacheGivesTheEncodersOutput()
+    {
+        ModelConfig config = tinyConfig({"minilm", "learned"});
+        config.frozenEncoder = true;
+        torch::manual_seed(4);
+        auto model = ModelFactory::create(config);
+        model->eval();
+        torch::NoGradGuard noGrad;
+        auto first = ids({{2, 3, 4}, {5, 6, 7, 8}}, 4);
+        auto mixed = ids({{5, 6, 7, 8, 0}, {9, 10, 11, 12, 13}}, 5); // one row seen (padded wider), one new
+        const auto a = model->forward(first, first.ne(0));
+        const auto b = model->forward(mixed, mixed.ne(0));
+        torch::Tensor direct;
+        model->attentionOfFirst(mixed, mixed.ne(0), nullptr, &direct); // recording: the encoder itself
+        QVERIFY(torch::allclose(b, direct, 1e-5, 1e-6));
+        QVERIFY(torch::allclose(b[0], a[1], 1e-5, 1e-6));
+        model->train(); // the head's dropout trains; the frozen encoder stays as it is
+        const auto children = model->named_children();
+        QVERIFY(children.contains("encoder") && children["encoder"]->is_training() == false);
+    }
+
     void invalidCombinationsAreRejectedBeforeTraining()
     {
         auto config = tinyConfig({"transformer", "rpr"});

@@ -42,6 +42,8 @@ BertClassifier::BertClassifier(const ModelConfig& config) : config_(config), cls
         // Frozen: nothing of the encoder trains. Mean pooling: the pooler takes no part, so it trains neither.
         if (config.frozenEncoder || (!cls_ && p.key().rfind("pooler.", 0) == 0))
             p.value().set_requires_grad(false);
+    if (config.frozenEncoder)
+        encoder_->eval();
 }
 
 void BertClassifier::train(bool on)
@@ -53,21 +55,68 @@ void BertClassifier::train(bool on)
 
 torch::Tensor BertClassifier::embed(const torch::Tensor& ids)
 {
-    return encoder_->embed(ids);
+    lastEmbedded_ = encoder_->embed(ids);
+    lastIds_ = ids;
+    return lastEmbedded_;
+}
+
+torch::Tensor BertClassifier::sentenceOf(const BertEncoderImpl::Output& out, const torch::Tensor& mask) const
+{
+    if (cls_)
+        return out.pooled;
+    const auto m = mask.defined() ? mask.to(out.lastHidden.dtype()).unsqueeze(-1) // [B, T, 1]
+                                  : torch::ones({out.lastHidden.size(0), out.lastHidden.size(1), 1}, out.lastHidden.options());
+    return (out.lastHidden * m).sum(1) / m.sum(1).clamp_min(1.0); // [B, H]
+}
+
+torch::Tensor BertClassifier::cachedSentences(const torch::Tensor& embedded, const torch::Tensor& mask)
+{
+    // Key: the row's real pieces (ids up to its length). Rows not seen yet go through the encoder together.
+    const auto ids = lastIds_.contiguous();
+    const auto lengths = mask.sum(1).to(torch::kLong).contiguous();
+    const int64_t batch = ids.size(0), width = ids.size(1);
+    std::vector<std::string> keys(static_cast<std::size_t>(batch));
+    std::vector<int64_t> missing, freshRow(static_cast<std::size_t>(batch), -1);
+    for (int64_t b = 0; b < batch; ++b) {
+        const auto* row = ids.data_ptr<int64_t>() + b * width;
+        auto& key = keys[static_cast<std::size_t>(b)];
+        key.assign(reinterpret_cast<const char*>(row), static_cast<std::size_t>(lengths.data_ptr<int64_t>()[b]) * sizeof(int64_t));
+        if (!sentences_.count(key)) {
+            freshRow[static_cast<std::size_t>(b)] = static_cast<int64_t>(missing.size());
+            missing.push_back(b);
+        }
+    }
+    torch::Tensor fresh;
+    if (!missing.empty()) {
+        torch::NoGradGuard noGrad;
+        const auto rows = torch::tensor(missing, torch::kLong);
+        const auto subMask = mask.index_select(0, rows);
+        fresh = sentenceOf(encoder_->forwardEmbedded(embedded.index_select(0, rows), subMask), subMask); // [M, H]
+        constexpr std::size_t kMaxSentences = 500000; // ~0.8 GB at hidden 384; past it, rows are computed each time
+        for (std::size_t i = 0; i < missing.size() && sentences_.size() < kMaxSentences; ++i)
+            sentences_.emplace(keys[static_cast<std::size_t>(missing[i])], fresh[static_cast<int64_t>(i)].clone());
+    }
+    std::vector<torch::Tensor> out;
+    out.reserve(static_cast<std::size_t>(batch));
+    for (int64_t b = 0; b < batch; ++b) {
+        const int64_t f = freshRow[static_cast<std::size_t>(b)];
+        out.push_back(f >= 0 ? fresh[f] : sentences_.at(keys[static_cast<std::size_t>(b)]));
+    }
+    return torch::stack(out); // [B, H]
 }
 
 torch::Tensor BertClassifier::forwardEmbedded(const torch::Tensor& embedded, const torch::Tensor& mask)
 {
+    // The cache serves only what the encoder would compute the same way again: frozen, on the CPU, no maps
+    // asked for, and word vectors that are embed()'s own (attribution's changed or differentiated ones are not).
+    const bool cacheable = config_.frozenEncoder && !record_ && mask.defined() && embedded.is_cpu() &&
+                           !embedded.requires_grad() && lastEmbedded_.defined() && embedded.is_same(lastEmbedded_);
+    if (cacheable)
+        return output_(dropout_(cachedSentences(embedded, mask))); // [B, C]
     auto out = encoder_->forwardEmbedded(embedded, mask); // [B, T, H], pooled [B, H], per layer [B, heads, T, T]
     if (record_)
         recorded_ = out.attentions;
-    torch::Tensor sentence = out.pooled;
-    if (!cls_) {
-        const auto m = mask.defined() ? mask.to(out.lastHidden.dtype()).unsqueeze(-1)                     // [B, T, 1]
-                                      : torch::ones({embedded.size(0), embedded.size(1), 1}, out.lastHidden.options());
-        sentence = (out.lastHidden * m).sum(1) / m.sum(1).clamp_min(1.0); // [B, H]
-    }
-    return output_(dropout_(sentence)); // [B, C]
+    return output_(dropout_(sentenceOf(out, mask))); // [B, C]
 }
 
 std::string BertClassifier::summary() const

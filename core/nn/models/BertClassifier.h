@@ -4,6 +4,8 @@
 #include "core/nn/models/BertEncoder.h"
 #include "core/nn/models/SequenceClassifier.h"
 
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace attnlab {
@@ -18,7 +20,9 @@ class SafetensorsFile;
 //   logits = W_c dropout(s) + b_c
 // Sizes come from the ModelConfig (d_model = hidden, layers, heads, ffn_hidden = intermediate, max_length =
 // positions, vocabulary = the run's pieces), so a checkpoint rebuilds it without the pretrained files; the
-// Trainer fills the encoder from them before the first step (loadPretrained). Frozen: only the head trains.
+// Trainer fills the encoder from them before the first step (loadPretrained). Frozen: only the head trains,
+// and on the CPU each sentence's vector is computed once and kept (the encoder is then a fixed function of
+// the pieces), so epochs after the first and every evaluation cost the head alone.
 class BertClassifier : public SequenceClassifier {
 public:
     explicit BertClassifier(const ModelConfig& config);
@@ -45,6 +49,11 @@ private:
     torch::nn::Linear output_{nullptr};
     bool cls_ = false; // pooling "cls"
     bool record_ = false;
+    torch::Tensor sentenceOf(const BertEncoderImpl::Output& out, const torch::Tensor& mask) const; // [B, H]
+    torch::Tensor cachedSentences(const torch::Tensor& embedded, const torch::Tensor& mask);      // [B, H]
+    torch::Tensor lastIds_; // the ids of the word vectors embed() returned last, to key the cache by
+    torch::Tensor lastEmbedded_;
+    std::unordered_map<std::string, torch::Tensor> sentences_; // a sentence's pieces -> its vector [H]
     std::vector<torch::Tensor> recorded_;
 };
 
