@@ -2,7 +2,9 @@
 
 #include "cli/CliFlags.h"
 #include "cli/ConfigFlags.h"
+#include "core/config/Registry.h"
 #include "core/data/DatasetCatalog.h"
+#include "core/training/PretrainedEncoder.h"
 #include "core/training/TextClassifier.h"
 
 #include <nlohmann/json.hpp>
@@ -13,14 +15,19 @@ namespace attnlab {
 
 int DescribeCommand::run(const std::vector<std::string>& args)
 {
-    const CliFlags flags(args, ConfigFlags::modelFlags(), {"--json", "--uniform-attention"});
+    const CliFlags flags(args, ConfigFlags::modelFlags(), {"--json", "--uniform-attention", "--frozen-encoder"});
     ModelConfig flagged = ConfigFlags::modelConfig(flags);
     std::string datasetId = flags.text("--dataset", "");
     ConfigFlags::fillDefaults(datasetId, flagged);
     ConfigFlags::checkIds(datasetId, flagged.model, flagged.position);
     // A sentence classifier: a time-series id is refused by the text loader, naming the problem.
     const LoadedDataset data{false, DatasetCatalog::load(datasetId), {}};
-    const ModelConfig m = ConfigFlags::modelFor(flagged, data);
+    ModelConfig m = ConfigFlags::modelFor(flagged, data);
+    if (const RegistryEntry* entry = Registry::find(Registry::models(), m.model); entry && !entry->pretrained.empty()) {
+        // Its sizes are the pretrained model's (config.json): it must be installed to be described.
+        const std::string folder = PretrainedEncoder::locate(entry->pretrained);
+        m = PretrainedEncoder::classifierConfig(m, BertConfig::fromFile(folder + "/config.json"));
+    }
     TextClassifier classifier(m);
     const auto params = classifier.trainableParameters();
     if (flags.has("--json")) {

@@ -53,6 +53,20 @@ Tokenizer Tokenizer::forRun(const std::string& name, bool lowercase, const Vocab
     return t;
 }
 
+std::string Tokenizer::textOf(const std::vector<std::string>& tokens)
+{
+    std::string text;
+    for (const auto& t : tokens) {
+        if (t == "[CLS]" || t == "[SEP]" || t == "[PAD]")
+            continue;
+        if (t.size() > 2 && t.compare(0, 2, "##") == 0 && !text.empty())
+            text += t.substr(2);
+        else
+            text += (text.empty() ? "" : " ") + t;
+    }
+    return text;
+}
+
 Tokenizer::Style Tokenizer::styleFromName(const std::string& name)
 {
     if (name == "whitespace") return Style::Whitespace;

@@ -24,6 +24,9 @@ public:
     explicit Tokenizer(Style style = Style::Ptb, bool lowercase = false);
     std::vector<std::string> tokenize(const std::string& text) const;
 
+    // Tokens back into a sentence to type: joined by spaces, a word piece's "##" continuation glued to the piece
+    // before it, and BERT's [CLS], [SEP] and [PAD] left out (tokenizing the text adds them again).
+    static std::string textOf(const std::vector<std::string>& tokens);
     // -LRB- -> "(" etc.; any other token unchanged.
     static std::string fromPtbBracket(const std::string& token);
     // ASCII lowercase plus the Latin-1 supplement's capitals (É -> é); other bytes unchanged.

@@ -62,6 +62,20 @@ std::string PretrainedEncoder::locate(const std::string& id, const std::string& 
     return DataLocator::join(DataLocator::locate(manifest->folder, explicitDataDir), manifest->folder);
 }
 
+ModelConfig PretrainedEncoder::classifierConfig(const ModelConfig& base, const BertConfig& bert)
+{
+    ModelConfig m = base;
+    m.position = "learned";
+    m.dModel = bert.hiddenSize;
+    m.layers = bert.layers;
+    m.heads = bert.heads;
+    m.ffnHidden = bert.intermediateSize;
+    m.maxLength = bert.maxPositions;
+    m.activation = "gelu";
+    m.vocabularySize = bert.vocabSize + 2; // Vocabulary's <pad> and <unk>, then every piece
+    return m;
+}
+
 PretrainedEncoder::PretrainedEncoder(const std::string& folder) : impl_(std::make_unique<Impl>())
 {
     const auto start = std::chrono::steady_clock::now();

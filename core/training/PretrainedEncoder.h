@@ -1,4 +1,5 @@
 #pragma once
+#include "core/config/ModelConfig.h"
 #include "core/data/pretrained/BertConfig.h"
 #include "core/data/pretrained/WordPieceTokenizer.h"
 #include "core/results/AttentionSnapshot.h"
@@ -23,6 +24,10 @@ public:
     // The folder of an installed pretrained model (a manifest's `folder`, looked for along DataLocator's search
     // path); throws a DataError saying how to install it.
     static std::string locate(const std::string& id = kDefaultId, const std::string& explicitDataDir = {});
+    // A classifier on this encoder (the registry's `minilm`) as built: `base` with the sizes of config.json
+    // (hidden, layers, heads, intermediate, positions), learned positions, GELU, and a vocabulary of every
+    // piece plus <pad> and <unk>. The form's own sizes do not apply to a pretrained model.
+    static ModelConfig classifierConfig(const ModelConfig& base, const BertConfig& bert);
 
     // Throws a DataError naming the file (and the tensor or key) when a file is missing, damaged or does not fit.
     explicit PretrainedEncoder(const std::string& folder);

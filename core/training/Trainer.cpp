@@ -139,18 +139,13 @@ PreparedTask preparePretrained(const TextDataset& dataset, const TrainConfig& co
     // wordRows[our id] = the pretrained table's row: <pad> is [PAD] (or [UNK]), <unk> is [UNK], then every piece.
     std::vector<std::int64_t> wordRows = {tokenizer.padId() >= 0 ? tokenizer.padId() : tokenizer.unkId(), tokenizer.unkId()};
     for (int id = 0; id < tokenizer.size(); ++id) {
-        vocabulary.add(tokenizer.tokenOf(id));
+        if (vocabulary.add(tokenizer.tokenOf(id)) != static_cast<std::int64_t>(wordRows.size()))
+            return {nullptr, (fs::path(folder) / "vocab.txt").string() + ":" + std::to_string(id + 1) + ": \"" +
+                                 tokenizer.tokenOf(id) + "\" is one of the run's own tokens (<pad>, <unk>)"};
         wordRows.push_back(id);
     }
-    ModelConfig modelConfig = config.model;
-    modelConfig.position = "learned";
-    modelConfig.dModel = bert.hiddenSize;
-    modelConfig.layers = bert.layers;
-    modelConfig.heads = bert.heads;
-    modelConfig.ffnHidden = bert.intermediateSize;
-    modelConfig.maxLength = bert.maxPositions;
-    modelConfig.activation = "gelu";
-    modelConfig.vocabularySize = static_cast<int>(vocabulary.size());
+    ModelConfig modelConfig = PretrainedEncoder::classifierConfig(config.model, bert);
+    modelConfig.vocabularySize = static_cast<int>(vocabulary.size()); // the same count, as built
     modelConfig.numClasses = dataset.numClasses();
     info.config.model = modelConfig;
     if (auto problem = modelConfig.validate(); !problem.empty())

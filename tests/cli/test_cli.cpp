@@ -186,7 +186,7 @@ private Q_SLOTS:
         for (const auto l : QJsonDocument::fromJson(r.out.toUtf8()).array())
             lessons << l.toObject()["id"].toString();
         QCOMPARE(lessons, (QStringList{"san-vs-rnn", "why-position-matters", "long-range", "which-driver-and-lag",
-                                       "is-attention-an-explanation"}));
+                                       "is-attention-an-explanation", "2018-vs-pretrained"}));
         // SAN vs RNN on real data uses the presets RESULTS.md measured, and they say what they reached.
         const auto sanVsRnn = QJsonDocument::fromJson(r.out.toUtf8()).array()[0].toObject()["real_data"].toObject();
         QCOMPARE(sanVsRnn["presets"].toArray().toVariantList(), (QVariantList{"repro-sst-fine-ssan-rpr", "repro-sst-fine-lstm"}));

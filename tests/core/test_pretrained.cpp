@@ -10,6 +10,7 @@
 #include "core/data/pretrained/SafetensorsFile.h"
 #include "core/data/pretrained/WordPieceTokenizer.h"
 #include "core/data/DatasetCatalog.h"
+#include "core/data/Tokenizer.h"
 #include "core/platform/CancelToken.h"
 #include "core/results/TrainingObserver.h"
 #include "core/training/ModelExplainer.h"
@@ -534,6 +535,9 @@ void TestPretrained::frozenFineTuningKeepsTheEncoder()
     const auto reference = encoder_->explain(text);
     QCOMPARE(tuned.tokens, reference.tokens); // [CLS] a wonderful ##ly unpredictable film ! [SEP]
     QCOMPARE(tuned.tokens.front(), std::string("[CLS]"));
+    // Tokens back to text (the Explorer starts its input from a probe's tokens): the same pieces again.
+    QCOMPARE(Tokenizer::textOf(tuned.tokens), std::string("a wonderfully unpredictable film !"));
+    QCOMPARE(encoder_->tokenizer().encode(Tokenizer::textOf(tuned.tokens)).tokens, tuned.tokens);
     QCOMPARE(tuned.attention.maps.size(), std::size_t(72));
     QCOMPARE(tuned.attention.maps.size(), reference.attention.maps.size());
     float worst = 0.0f;

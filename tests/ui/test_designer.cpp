@@ -116,7 +116,7 @@ private slots:
         QCOMPARE(positions, (QStringList{"none", "sinusoidal", "rpr"}));
         QVERIFY(child<QCheckBox>(&panel, "orderDependentBox")->isChecked()); // the form shows the first one
         QCOMPARE(spy.at(0).at(1).toString(), QStringLiteral("Why position matters"));
-        QCOMPARE(TeachingScenario::all().size(), std::size_t(5));
+        QCOMPARE(TeachingScenario::all().size(), std::size_t(6));
         QCOMPARE(spy.at(0).at(3).toString(), QString()); // opens nothing at its end
 
         // "Is attention an explanation?": ESSAN, SSAN and the SSAN with uniform attention; it ends in the
@@ -128,6 +128,17 @@ private slots:
         QVERIFY(!debate[1].model.uniformAttention);
         QVERIFY(debate[2].model.uniformAttention);
         QCOMPARE(spy.last().at(3).toString(), QStringLiteral("faithfulness"));
+
+        // "2018 vs pretrained" (issue 27): the thesis' SSAN + RPR and LSTM beside MiniLM with its encoder frozen,
+        // on the synthetic sentences and on SST-fine.
+        QVERIFY(panel.presets()->choose(QStringLiteral("lesson:2018-vs-pretrained")));
+        const auto pretrained = spy.last().at(0).value<std::vector<TrainConfig>>();
+        QCOMPARE(pretrained.size(), std::size_t(3));
+        QCOMPARE(QString::fromStdString(pretrained[2].model.model), QStringLiteral("minilm"));
+        QVERIFY(pretrained[2].model.frozenEncoder);
+        QVERIFY(panel.presets()->choose(QStringLiteral("lesson:2018-vs-pretrained:real")));
+        for (const auto& c : spy.last().at(0).value<std::vector<TrainConfig>>())
+            QCOMPARE(QString::fromStdString(c.dataset), QStringLiteral("sst-fine"));
         QVERIFY(panel.presets()->choose(QStringLiteral("lesson:is-attention-an-explanation:real")));
         const auto debateReal = spy.last().at(0).value<std::vector<TrainConfig>>();
         QCOMPARE(debateReal.size(), std::size_t(3));

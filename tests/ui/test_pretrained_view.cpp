@@ -2,10 +2,17 @@
 // worker when the tab is shown, every head of a typed sentence drawn (72 thumbnails + the rollout), word pieces
 // merged and [CLS]/[SEP] hidden as TokenGrouping does, learned positions beside sinusoidal ones; without the
 // model, the tab says so and offers File > Datasets....
+#include "core/data/DatasetCatalog.h"
 #include "core/data/install/DatasetInstaller.h"
 #include "core/data/install/DatasetManifest.h"
+#include "core/platform/CancelToken.h"
+#include "core/store/RunStore.h"
+#include "core/store/StoreObserver.h"
+#include "core/training/ModelExplainer.h"
 #include "core/training/PretrainedEncoder.h"
+#include "core/training/Trainer.h"
 #include "ui/Workspace.h"
+#include "ui/explorer/ExplorerView.h"
 #include "ui/explorer/AttentionThumbnailGrid.h"
 #include "ui/explorer/PretrainedView.h"
 #include "ui/plots/AttentionHeatmap.h"
@@ -133,6 +140,58 @@ private Q_SLOTS:
         part<QPushButton>(&view, "pretrainedInstall")->click();
         QCOMPARE(asked.count(), 1);
         qputenv("ATTNLAB_DATA_DIR", dataDir);
+    }
+
+    // A fine-tuned MiniLM is a run like the others: the Explorer answers typed text from its checkpoint, over
+    // word pieces, with its prediction and all 72 maps.
+    void aFineTunedRunInTheExplorer()
+    {
+        if (!imported_)
+            QSKIP("no ATTNLAB_PRETRAINED_WHEEL");
+        QTemporaryDir dir;
+        const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+        qint64 runId = 0;
+        {
+            RunStore store(db.toStdString());
+            TrainConfig c;
+            c.dataset = "synthetic-sentiment";
+            c.model.model = "minilm";
+            c.model.position = "learned";
+            c.model.frozenEncoder = true;
+            c.steps = 30;
+            c.evalEvery = 15;
+            c.dataDir = data_.path().toStdString();
+            c.checkpointDir = RunStore::checkpointFolderOf(store.path());
+            StoreObserver observer(store);
+            CancelToken cancel;
+            Trainer(c).run(DatasetCatalog::load("synthetic-sentiment"), observer, cancel);
+            runId = observer.runId();
+        }
+        RunStore store(db.toStdString());
+        const auto record = *store.run(runId);
+        const ModelExplainer engine(*ModelExplainer::choose(store.checkpoints(runId), record.bestStep));
+        ExplorerView view;
+        view.setStore(&store);
+        view.resize(1280, 720);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setRun(runId);
+        QVERIFY(QTest::qWaitFor([&] { return !view.isBusy() && view.explanation().has_value(); }, 30000));
+        auto* input = part<QLineEdit>(&view, "explorerInput");
+        input->clear();
+        QTest::keyClicks(input, QStringLiteral("a wonderfully unpredictable film"));
+        QVERIFY(QTest::qWaitFor([&] { return !view.isBusy() && view.explanation() &&
+                                             view.explanation()->text == "a wonderfully unpredictable film"; }, 30000));
+        const auto expected = engine.explain("a wonderfully unpredictable film");
+        QCOMPARE(view.explanation()->tokens, expected.tokens);
+        QCOMPARE(view.explanation()->tokens.front(), std::string("[CLS]"));
+        QCOMPARE(view.explanation()->probabilities, expected.probabilities);
+        QCOMPARE(view.shownSnapshot().maps.size(), std::size_t(72 + 1)); // 6 layers x 12 heads, the rollout
+        QVERIFY(part<AttentionThumbnailGrid>(&view, "attentionThumbnailGrid")->thumbnailCount() >= 73);
+        // New thumbnails are shown by the next turn of the event loop (QLayout's queued show).
+        QTRY_VERIFY(part<QWidget>(part<AttentionThumbnailGrid>(&view, "attentionThumbnailGrid"), "thumbnail0")->isVisible());
+        QVERIFY(QDir().mkpath(QStringLiteral(ATTNLAB_BUILD_DIR "/screenshots")));
+        QVERIFY(view.grab().save(QStringLiteral(ATTNLAB_BUILD_DIR "/screenshots/explorer-minilm-1280x720.png")));
     }
 
     void aTabOfTheWorkspace()

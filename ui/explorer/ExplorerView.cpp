@@ -1,5 +1,6 @@
 #include "ui/explorer/ExplorerView.h"
 
+#include "core/data/Tokenizer.h"
 #include "core/results/AttentionCsv.h"
 
 #include "core/analysis/AttentionRollout.h"
@@ -238,7 +239,7 @@ ExplorerView::ExplorerView(QWidget* parent) : QWidget(parent)
                                                     .arg(qs(explainer_->config().model.position)));
         setTypingEnabled(true, QString());
         if (input_->text().trimmed().isEmpty() && !shown_.tokens.empty() && !shown_.series)
-            input_->setText(joined(shown_.tokens)); // start from the probe sentence
+            input_->setText(qs(Tokenizer::textOf(shown_.tokens))); // start from the probe sentence
         else
             requestExplanation();
     });
@@ -342,7 +343,7 @@ void ExplorerView::setRun(qint64 runId)
     // The timeline: steps only (one snapshot is read at a time), the probes, and the dev curve.
     std::vector<TrainingTimeline::Probe> probes;
     for (const auto& p : store_->attentionProbes(runId)) {
-        const QString text = joined(p.tokens);
+        const QString text = qs(Tokenizer::textOf(p.tokens));
         probes.push_back({p.probeLabel.empty() ? text : QStringLiteral("%1: %2").arg(qs(p.probeLabel), text), text});
     }
     std::vector<std::pair<int, double>> dev;
