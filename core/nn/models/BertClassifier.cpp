@@ -55,9 +55,12 @@ void BertClassifier::train(bool on)
 
 torch::Tensor BertClassifier::embed(const torch::Tensor& ids)
 {
-    lastEmbedded_ = encoder_->embed(ids);
-    lastIds_ = ids;
-    return lastEmbedded_;
+    auto embedded = encoder_->embed(ids);
+    if (config_.frozenEncoder) { // only the frozen encoder's cache keys by them; fine-tuning keeps no batch alive
+        lastEmbedded_ = embedded;
+        lastIds_ = ids;
+    }
+    return embedded;
 }
 
 torch::Tensor BertClassifier::sentenceOf(const BertEncoderImpl::Output& out, const torch::Tensor& mask) const
