@@ -1,5 +1,7 @@
 #include "core/nn/models/RecurrentEncoder.h"
 
+#include "core/nn/layers/LstmLayer.h"
+
 namespace attnlab {
 
 RecurrentEncoderImpl::RecurrentEncoderImpl(const std::string& cell, int inputSize, int hidden, int layers, bool bidirectional)
@@ -21,11 +23,13 @@ RecurrentEncoderImpl::Result RecurrentEncoderImpl::forward(const torch::Tensor& 
 {
     namespace rnn = torch::nn::utils::rnn;
     // Packing takes the lengths on the host. Empty rows count as one step, as the mask's sum did.
-    auto lengths = (hostLengths.defined() ? hostLengths : mask.sum(1).to(torch::kCPU, torch::kLong)).clamp_min(1);
+    auto lengths = (hostLengths.defined() ? hostLengths : mask.sum(1)).to(torch::kCPU, torch::kLong).clamp_min(1);
     // pack_padded_sequence(enforce_sorted=false) as LibTorch writes it, but with the longest-first order sent
     // to a GPU through pinned memory without waiting: LibTorch's own copies it from pageable memory, which
     // makes every step wait for the device (tests/gpu, noStepWaitsForTheDevice).
     auto [sortedLengths, order] = torch::sort(lengths, /*dim=*/-1, /*descending=*/true);
+    if (lstm_ && !x.is_cuda())
+        return forwardLstmOnCpu(x, sortedLengths, order, withStates);
     if (x.is_cuda())
         order = order.pin_memory().to(x.device(), torch::kLong, /*non_blocking=*/true);
     auto [data, batchSizes] = torch::_pack_padded_sequence(x.index_select(0, order), sortedLengths, /*batch_first=*/true);
@@ -47,6 +51,48 @@ RecurrentEncoderImpl::Result RecurrentEncoderImpl::forward(const torch::Tensor& 
     // hidden: [layers * directions, B, H]; the last layer's directions are the last rows.
     auto final = bidirectional_ ? torch::cat({hidden[-2], hidden[-1]}, 1) : hidden[-1];
     return {states, final};
+}
+
+RecurrentEncoderImpl::Result RecurrentEncoderImpl::forwardLstmOnCpu(const torch::Tensor& x, const torch::Tensor& sortedLengths,
+                                                                    const torch::Tensor& order, bool withStates)
+{
+    // The same parameters as torch::nn::LSTM (checkpoints do not change), run by LstmLayer: sorted longest
+    // first and time-major, so each step's rows are a prefix and each step's slice is contiguous.
+    const int64_t rows = x.size(0), steps = sortedLengths[0].item<int64_t>();
+    std::vector<int64_t> batchSizes(static_cast<std::size_t>(steps), 0);
+    const auto* length = sortedLengths.data_ptr<int64_t>();
+    for (int64_t b = 0; b < rows; ++b)
+        for (int64_t t = 0; t < length[b]; ++t)
+            ++batchSizes[static_cast<std::size_t>(t)];
+    auto input = x.index_select(0, order).narrow(1, 0, steps).transpose(0, 1).contiguous(); // [T, B, I]
+    const auto& options = lstm_->options;
+    const auto parameters = lstm_->named_parameters(/*recurse=*/false);
+    torch::Tensor final;
+    for (int64_t layer = 0; layer < options.num_layers(); ++layer) {
+        std::vector<torch::Tensor> states, finals;
+        for (const std::string suffix : {"", "_reverse"}) {
+            if (!suffix.empty() && !options.bidirectional())
+                break;
+            const auto name = [&](const char* what) { return what + std::to_string(layer) + suffix; };
+            auto r = LstmLayer::run(input, batchSizes,
+                                    {parameters[name("weight_ih_l")], parameters[name("weight_hh_l")],
+                                     parameters[name("bias_ih_l")], parameters[name("bias_hh_l")]},
+                                    /*reverse=*/!suffix.empty());
+            states.push_back(r.states);
+            finals.push_back(r.final);
+        }
+        input = states.size() == 1 ? states[0] : torch::cat(states, 2);
+        final = finals.size() == 1 ? finals[0] : torch::cat(finals, 1);
+    }
+    // Back to the caller's row order (and [B, T, ...], padded to its length).
+    auto unsort = torch::empty_like(order).scatter_(0, order, torch::arange(rows));
+    torch::Tensor statesOut;
+    if (withStates) {
+        statesOut = input.transpose(0, 1).index_select(0, unsort);
+        if (steps < x.size(1))
+            statesOut = torch::constant_pad_nd(statesOut, {0, 0, 0, x.size(1) - steps});
+    }
+    return {statesOut, final.index_select(0, unsort)};
 }
 
 } // namespace attnlab

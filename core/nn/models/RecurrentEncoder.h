@@ -23,6 +23,10 @@ public:
                    const torch::Tensor& hostLengths = {});
 
 private:
+    // The LSTM on the CPU: LstmLayer's hand-written backward (issue 25); on a GPU, cuDNN's packed LSTM.
+    Result forwardLstmOnCpu(const torch::Tensor& x, const torch::Tensor& sortedLengths, const torch::Tensor& order,
+                            bool withStates);
+
     std::string cell_;
     bool bidirectional_;
     torch::nn::LSTM lstm_{nullptr};

@@ -1,0 +1,130 @@
+#include "core/nn/layers/LstmLayer.h"
+
+namespace attnlab {
+
+namespace {
+
+using torch::autograd::AutogradContext;
+using torch::autograd::variable_list;
+
+// Each row's last step in time order: the row is active while batchSizes[t] > row.
+std::vector<int64_t> lastSteps(const std::vector<int64_t>& batchSizes)
+{
+    std::vector<int64_t> last(static_cast<std::size_t>(batchSizes.front()), 0);
+    for (std::size_t t = 0; t < batchSizes.size(); ++t)
+        for (int64_t b = 0; b < batchSizes[t]; ++b)
+            last[static_cast<std::size_t>(b)] = static_cast<int64_t>(t);
+    return last;
+}
+
+struct LstmFunction : public torch::autograd::Function<LstmFunction> {
+    static variable_list forward(AutogradContext* ctx, const torch::Tensor& x, const torch::Tensor& wIh,
+                                 const torch::Tensor& wHh, const torch::Tensor& bIh, const torch::Tensor& bHh,
+                                 const std::vector<int64_t>& batchSizes, bool reverse)
+    {
+        const int64_t steps = x.size(0), rows = x.size(1), hidden = wHh.size(1);
+        // The input's share of every gate for every step at once: [T, B, 4H]; each step then adds its
+        // recurrent term in place and turns the four gates into their activations.
+        auto gates = torch::addmm(bIh + bHh, x.reshape({steps * rows, x.size(2)}), wIh.t()).view({steps, rows, 4 * hidden});
+        auto cells = torch::zeros({steps, rows, hidden}, x.options());    // c_t, zeros past each length
+        auto tanhCells = torch::zeros({steps, rows, hidden}, x.options()); // tanh(c_t), kept for the backward
+        auto states = torch::zeros({steps, rows, hidden}, x.options());   // h_t
+        const auto wHhT = wHh.t();
+        for (int64_t k = 0; k < steps; ++k) {
+            const int64_t t = reverse ? steps - 1 - k : k, n = batchSizes[static_cast<std::size_t>(t)];
+            const int64_t previous = reverse ? t + 1 : t - 1; // rows past its batch size are zero: a fresh start
+            auto g = gates[t].narrow(0, 0, n);
+            if (k > 0)
+                g.addmm_(states[previous].narrow(0, 0, n), wHhT);
+            g.narrow(1, 0, 2 * hidden).sigmoid_(); // i, f
+            g.narrow(1, 2 * hidden, hidden).tanh_();
+            g.narrow(1, 3 * hidden, hidden).sigmoid_(); // o
+            auto c = cells[t].narrow(0, 0, n);
+            if (k > 0)
+                torch::mul_out(c, g.narrow(1, hidden, hidden), cells[previous].narrow(0, 0, n));
+            c.addcmul_(g.narrow(1, 0, hidden), g.narrow(1, 2 * hidden, hidden));
+            auto tc = tanhCells[t].narrow(0, 0, n);
+            torch::tanh_out(tc, c);
+            auto h = states[t].narrow(0, 0, n);
+            torch::mul_out(h, g.narrow(1, 3 * hidden, hidden), tc);
+        }
+        torch::Tensor final;
+        if (reverse)
+            final = states[0].clone();
+        else
+            final = states.index({torch::tensor(lastSteps(batchSizes)), torch::arange(rows)});
+        ctx->saved_data["batchSizes"] = batchSizes;
+        ctx->saved_data["reverse"] = reverse;
+        ctx->save_for_backward({x, wIh, wHh, gates, cells, tanhCells, states});
+        return {states, final};
+    }
+
+    static variable_list backward(AutogradContext* ctx, variable_list grads)
+    {
+        const auto saved = ctx->get_saved_variables();
+        const auto &x = saved[0], &wIh = saved[1], &wHh = saved[2], &gates = saved[3], &cells = saved[4],
+                   &tanhCells = saved[5], &states = saved[6];
+        const auto batchSizes = ctx->saved_data["batchSizes"].toIntVector();
+        const bool reverse = ctx->saved_data["reverse"].toBool();
+        const int64_t steps = x.size(0), rows = x.size(1), hidden = wHh.size(1);
+        // dL/dh_t from above (the states' gradient) and from the final state, which is some step's h_t.
+        auto dStates = grads[0].defined() ? grads[0].clone() : torch::zeros_like(states);
+        if (grads[1].defined()) {
+            if (reverse)
+                dStates[0] += grads[1];
+            else
+                dStates.index_put_({torch::tensor(lastSteps(batchSizes)), torch::arange(rows)}, grads[1], /*accumulate=*/true);
+        }
+        auto dGates = torch::zeros_like(gates); // dL/d(pre-activation gates), zeros past each length
+        auto dhCarry = torch::zeros({rows, hidden}, x.options()); // dL/dh_t through step t+1's recurrence
+        auto dcCarry = torch::zeros({rows, hidden}, x.options());
+        for (int64_t k = steps - 1; k >= 0; --k) { // the forward's steps, last first
+            const int64_t t = reverse ? steps - 1 - k : k, n = batchSizes[static_cast<std::size_t>(t)];
+            const int64_t previous = reverse ? t + 1 : t - 1;
+            const auto g = gates[t].narrow(0, 0, n);
+            const auto i = g.narrow(1, 0, hidden), f = g.narrow(1, hidden, hidden), gg = g.narrow(1, 2 * hidden, hidden),
+                       o = g.narrow(1, 3 * hidden, hidden);
+            const auto tc = tanhCells[t].narrow(0, 0, n);
+            auto dh = dStates[t].narrow(0, 0, n) + dhCarry.narrow(0, 0, n);
+            auto dc = dcCarry.narrow(0, 0, n) + dh * o * (1 - tc * tc);
+            auto dg = dGates[t].narrow(0, 0, n);
+            dg.narrow(1, 0, hidden).copy_(dc * gg * i * (1 - i));
+            if (k > 0)
+                dg.narrow(1, hidden, hidden).copy_(dc * cells[previous].narrow(0, 0, n) * f * (1 - f));
+            dg.narrow(1, 2 * hidden, hidden).copy_(dc * i * (1 - gg * gg));
+            dg.narrow(1, 3 * hidden, hidden).copy_(dh * tc * o * (1 - o));
+            dcCarry.narrow(0, 0, n).copy_(dc * f);
+            auto dhPrevious = dhCarry.narrow(0, 0, n);
+            torch::mm_out(dhPrevious, dg, wHh);
+        }
+        // The weights' gradients as one GEMM each over all steps: the recurrent one pairs step t's gates
+        // with h of the step before it (the first step's h is zero).
+        const auto flatGates = dGates.view({steps * rows, 4 * hidden});
+        torch::Tensor dX, dWIh, dWHh, dBias;
+        if (ctx->needs_input_grad(0))
+            dX = flatGates.mm(wIh).view({steps, rows, x.size(2)});
+        dWIh = flatGates.t().mm(x.reshape({steps * rows, x.size(2)}));
+        if (steps > 1) {
+            auto later = dGates.narrow(0, reverse ? 0 : 1, steps - 1).reshape({-1, 4 * hidden});
+            auto before = states.narrow(0, reverse ? 1 : 0, steps - 1).reshape({-1, hidden});
+            dWHh = later.t().mm(before);
+        } else {
+            dWHh = torch::zeros_like(wHh);
+        }
+        dBias = flatGates.sum(0);
+        return {dX, dWIh, dWHh, dBias, dBias, torch::Tensor(), torch::Tensor()};
+    }
+};
+
+} // namespace
+
+LstmLayer::Result LstmLayer::run(const torch::Tensor& x, const std::vector<int64_t>& batchSizes, const Weights& weights,
+                                 bool reverse)
+{
+    TORCH_CHECK(x.dim() == 3 && static_cast<int64_t>(batchSizes.size()) == x.size(0) && batchSizes.front() == x.size(1),
+                "LstmLayer: x must be [T, B, I] with one batch size per step, the first the whole batch");
+    auto out = LstmFunction::apply(x.contiguous(), weights.ih, weights.hh, weights.biasIh, weights.biasHh, batchSizes, reverse);
+    return {out[0], out[1]};
+}
+
+} // namespace attnlab

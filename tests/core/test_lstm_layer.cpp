@@ -1,0 +1,130 @@
+// Issue 25: the CPU LSTM with its hand-written backward (LstmLayer, through RecurrentEncoder) against
+// LibTorch's own packed LSTM with the same weights: states, final states and every gradient, in double
+// precision, for rows of different lengths in any order, one or two layers, one or both directions.
+#include "core/nn/layers/LstmLayer.h"
+#include "core/nn/models/RecurrentEncoder.h"
+
+#include <QtTest/QtTest>
+
+using namespace attnlab;
+
+namespace {
+
+struct Outputs {
+    torch::Tensor states, final;
+    std::vector<torch::Tensor> gradients; // input, then the LSTM's parameters in registration order
+};
+
+// loss = <states, a> + <final, b>, so every output element reaches the gradients with its own weight.
+Outputs lossAndGradients(const torch::Tensor& states, const torch::Tensor& final, const torch::Tensor& x,
+                         const std::vector<torch::Tensor>& parameters, const torch::Tensor& a, const torch::Tensor& b)
+{
+    auto loss = (states * a).sum() + (final * b).sum();
+    std::vector<torch::Tensor> inputs{x};
+    inputs.insert(inputs.end(), parameters.begin(), parameters.end());
+    return {states.detach(), final.detach(), torch::autograd::grad({loss}, inputs)};
+}
+
+double largestDifference(const Outputs& ours, const Outputs& reference)
+{
+    double worst = (ours.states - reference.states).abs().max().item<double>();
+    worst = std::max(worst, (ours.final - reference.final).abs().max().item<double>());
+    for (std::size_t i = 0; i < ours.gradients.size(); ++i)
+        worst = std::max(worst, (ours.gradients[i] - reference.gradients[i]).abs().max().item<double>());
+    return worst;
+}
+
+} // namespace
+
+class TestLstmLayer : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void matchesLibTorchsPackedLstm_data()
+    {
+        QTest::addColumn<int>("layers");
+        QTest::addColumn<bool>("bidirectional");
+        QTest::newRow("1 layer") << 1 << false;
+        QTest::newRow("1 layer, both directions") << 1 << true;
+        QTest::newRow("2 layers, both directions") << 2 << true;
+        QTest::newRow("2 layers") << 2 << false;
+    }
+
+    void matchesLibTorchsPackedLstm()
+    {
+        QFETCH(int, layers);
+        QFETCH(bool, bidirectional);
+        torch::manual_seed(7);
+        const int64_t inputSize = 5, hidden = 4, rows = 5, padded = 7;
+        RecurrentEncoder encoder("lstm", inputSize, hidden, layers, bidirectional);
+        encoder->to(torch::kDouble);
+        torch::nn::LSTM reference(torch::nn::LSTMOptions(inputSize, hidden).num_layers(layers).batch_first(true)
+                                      .bidirectional(bidirectional));
+        reference->to(torch::kDouble);
+        {
+            torch::NoGradGuard noGrad;
+            auto from = encoder->parameters(), to = reference->parameters();
+            QCOMPARE(from.size(), to.size());
+            for (std::size_t i = 0; i < from.size(); ++i)
+                to[i].copy_(from[i]);
+        }
+        // Unsorted, two rows of equal length, a row of one step, and padding past the longest row.
+        const auto lengths = torch::tensor({3, 1, 5, 5, 2}, torch::kLong);
+        const auto mask = torch::arange(padded).unsqueeze(0) < lengths.unsqueeze(1);
+        // Padding holds garbage on purpose: neither LSTM may read it.
+        auto x = torch::randn({rows, padded, inputSize}, torch::kDouble).requires_grad_(true);
+        const int directions = bidirectional ? 2 : 1;
+        const auto a = torch::randn({rows, padded, directions * hidden}, torch::kDouble) * mask.unsqueeze(-1);
+        const auto b = torch::randn({rows, directions * hidden}, torch::kDouble);
+
+        auto ours = encoder(x, mask, /*withStates=*/true, lengths);
+        QVERIFY(ours.states.sizes() == torch::IntArrayRef({rows, padded, directions * hidden}));
+        const auto oursOut = lossAndGradients(ours.states, ours.final, x, encoder->parameters(), a, b);
+
+        namespace rnn = torch::nn::utils::rnn;
+        auto [packedOut, state] = reference->forward_with_packed_input(
+            rnn::pack_padded_sequence(x, lengths, /*batch_first=*/true, /*enforce_sorted=*/false));
+        auto states = std::get<0>(rnn::pad_packed_sequence(packedOut, /*batch_first=*/true, 0.0, padded));
+        auto h = std::get<0>(state);
+        auto final = bidirectional ? torch::cat({h[-2], h[-1]}, 1) : h[-1];
+        const auto referenceOut = lossAndGradients(states, final, x, reference->parameters(), a, b);
+
+        const double difference = largestDifference(oursOut, referenceOut);
+        QVERIFY2(difference < 1e-12, qPrintable(QString("largest difference %1").arg(difference)));
+        // Padded steps: zero states, and no gradient reaches padded inputs.
+        QCOMPARE(ours.states[1].narrow(0, 1, padded - 1).abs().max().item<double>(), 0.0);
+        QCOMPARE(oursOut.gradients[0][1].narrow(0, 1, padded - 1).abs().max().item<double>(), 0.0);
+    }
+
+    void onlyTheFinalStateNeedsNoStates()
+    {
+        // Without states asked for, the final state and its gradients are the same.
+        torch::manual_seed(3);
+        RecurrentEncoder encoder("lstm", 3, 4, 1, true);
+        encoder->to(torch::kDouble);
+        const auto lengths = torch::tensor({2, 4, 1}, torch::kLong);
+        const auto mask = torch::arange(4).unsqueeze(0) < lengths.unsqueeze(1);
+        auto x = torch::randn({3, 4, 3}, torch::kDouble).requires_grad_(true);
+        auto with = encoder(x, mask, true, lengths).final;
+        auto without = encoder(x, mask, false, lengths);
+        QVERIFY(!without.states.defined());
+        QVERIFY(torch::equal(with, without.final));
+        auto g1 = torch::autograd::grad({with.sum()}, {x})[0];
+        auto g2 = torch::autograd::grad({without.final.sum()}, {x})[0];
+        QVERIFY(torch::allclose(g1, g2, 0.0, 1e-14));
+    }
+
+    void handChecksOneStep()
+    {
+        // One step from zero state, one unit: c = i g, h = o tanh(c), with the gates computed by hand.
+        const auto x = torch::tensor({{{2.0}}}, torch::kDouble); // [T=1, B=1, I=1]
+        LstmLayer::Weights w{torch::tensor({{0.5}, {-1.0}, {0.25}, {1.0}}, torch::kDouble), torch::zeros({4, 1}, torch::kDouble),
+                             torch::tensor({0.0, 0.0, 0.0, -1.0}, torch::kDouble), torch::zeros({4}, torch::kDouble)};
+        auto r = LstmLayer::run(x, {1}, w, false);
+        const double i = 1 / (1 + std::exp(-1.0)), g = std::tanh(0.5), o = 1 / (1 + std::exp(-1.0));
+        QVERIFY(std::abs(r.final.item<double>() - o * std::tanh(i * g)) < 1e-15);
+        QVERIFY(std::abs(r.states[0][0][0].item<double>() - o * std::tanh(i * g)) < 1e-15);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestLstmLayer)
+#include "test_lstm_layer.moc"
