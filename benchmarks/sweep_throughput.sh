@@ -2,7 +2,8 @@
 # Issue 16: runs per hour of a repeat (SEEDS seeds) of one model on SST-fine, three ways, on this machine:
 #   sweep       attnlab-cli sweep, the local executor's default workers x threads (2 cores: 2 x 1)
 #   sequential  attnlab-cli train --repeat SEEDS, one run after another with every core
-#   pytorch     benchmarks/train_loop.py (the PyTorch twin, Debian's python3-torch) run SEEDS times, one
+#   pytorch     benchmarks/train_loop.py (the PyTorch twin: TWIN_PYTHON, default Debian's python3-torch 1.13;
+#               ~/.cache/attnlab/venv-torch-2.11.0/bin/python for PyPI's 2.11, issue 25) run SEEDS times, one
 #               after another with every core, the way a user would loop over seeds
 # Each run: d_model 300, Adam 1e-3, batch 32, shuffled epochs of length-bucketed batches, BATCHES training
 # batches, random embeddings. Ours also evaluates dev and test once at the end and saves the weights; so
@@ -17,6 +18,7 @@ models=${3:-"ssan-rpr lstm"}
 cli=${CLI:-build/app/attnlab-cli}
 data=${ATTNLAB_DATA_DIR:-../shared/datasets}
 cores=$(nproc)
+twin_python=${TWIN_PYTHON:-/usr/bin/python3}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # What the twin does after training. TWIN=same (the default since 2026-11-25): what ours does, dev and test
@@ -29,7 +31,8 @@ case $twin in
 esac
 now() { date +%s.%N; }
 seedList=$(seq -s, 1 "$seeds")
-printf '# %s cores, %s seeds, %s batches per run, SST-fine, d_model 300\n' "$cores" "$seeds" "$batches"
+printf '# %s cores, %s seeds, %s batches per run, SST-fine, d_model 300; ours %s, twin PyTorch %s\n' "$cores" "$seeds" \
+       "$batches" "$("$cli" --version | head -1)" "$("$twin_python" -c 'import torch; print(torch.__version__)')"
 printf '%-9s %-11s %9s %10s %13s\n' model way 'wall s' 'runs/hour' 'vs pytorch'
 for model in $models; do
   case $model in
@@ -40,7 +43,7 @@ for model in $models; do
   set_keys="d_model=300;optimizer=adam;learning_rate=0.001;batch_size=32;sampling=epochs;steps=$batches;eval_every=$batches"
   t0=$(now)
   for s in $(seq 1 "$seeds"); do
-    /usr/bin/python3 benchmarks/train_loop.py --data-dir "$data" --models "$model" --epochs 1 --batches "$batches" \
+    "$twin_python" benchmarks/train_loop.py --data-dir "$data" --models "$model" --epochs 1 --batches "$batches" \
                      $twin_work --threads "$cores" --seed "$s" >/dev/null
   done
   pytorch=$(echo "$(now) - $t0" | bc)
