@@ -7,16 +7,6 @@ namespace {
 using torch::autograd::AutogradContext;
 using torch::autograd::variable_list;
 
-// Each row's last step in time order: the row is active while batchSizes[t] > row.
-std::vector<int64_t> lastSteps(const std::vector<int64_t>& batchSizes)
-{
-    std::vector<int64_t> last(static_cast<std::size_t>(batchSizes.front()), 0);
-    for (std::size_t t = 0; t < batchSizes.size(); ++t)
-        for (int64_t b = 0; b < batchSizes[t]; ++b)
-            last[static_cast<std::size_t>(b)] = static_cast<int64_t>(t);
-    return last;
-}
-
 struct LstmFunction : public torch::autograd::Function<LstmFunction> {
     static variable_list forward(AutogradContext* ctx, const torch::Tensor& x, const torch::Tensor& wIh,
                                  const torch::Tensor& wHh, const torch::Tensor& bIh, const torch::Tensor& bHh,
@@ -48,11 +38,7 @@ struct LstmFunction : public torch::autograd::Function<LstmFunction> {
             auto h = states[t].narrow(0, 0, n);
             torch::mul_out(h, g.narrow(1, 3 * hidden, hidden), tc);
         }
-        torch::Tensor final;
-        if (reverse)
-            final = states[0].clone();
-        else
-            final = states.index({torch::tensor(lastSteps(batchSizes)), torch::arange(rows)});
+        auto final = RecurrentSteps::finalOf(states, batchSizes, reverse);
         ctx->saved_data["batchSizes"] = batchSizes;
         ctx->saved_data["reverse"] = reverse;
         ctx->save_for_backward({x, wIh, wHh, gates, cells, tanhCells, states});
@@ -69,12 +55,7 @@ struct LstmFunction : public torch::autograd::Function<LstmFunction> {
         const int64_t steps = x.size(0), rows = x.size(1), hidden = wHh.size(1);
         // dL/dh_t from above (the states' gradient) and from the final state, which is some step's h_t.
         auto dStates = grads[0].defined() ? grads[0].clone() : torch::zeros_like(states);
-        if (grads[1].defined()) {
-            if (reverse)
-                dStates[0] += grads[1];
-            else
-                dStates.index_put_({torch::tensor(lastSteps(batchSizes)), torch::arange(rows)}, grads[1], /*accumulate=*/true);
-        }
+        RecurrentSteps::addFinalGradient(dStates, grads[1], batchSizes, reverse);
         auto dGates = torch::zeros_like(gates); // dL/d(pre-activation gates), zeros past each length
         auto dhCarry = torch::zeros({rows, hidden}, x.options()); // dL/dh_t through step t+1's recurrence
         auto dcCarry = torch::zeros({rows, hidden}, x.options());
@@ -118,11 +99,10 @@ struct LstmFunction : public torch::autograd::Function<LstmFunction> {
 
 } // namespace
 
-LstmLayer::Result LstmLayer::run(const torch::Tensor& x, const std::vector<int64_t>& batchSizes, const Weights& weights,
-                                 bool reverse)
+RecurrentSteps LstmLayer::run(const torch::Tensor& x, const std::vector<int64_t>& batchSizes, const RecurrentWeights& weights,
+                              bool reverse)
 {
-    TORCH_CHECK(x.dim() == 3 && static_cast<int64_t>(batchSizes.size()) == x.size(0) && batchSizes.front() == x.size(1),
-                "LstmLayer: x must be [T, B, I] with one batch size per step, the first the whole batch");
+    RecurrentSteps::check(x, batchSizes, "LstmLayer");
     auto out = LstmFunction::apply(x.contiguous(), weights.ih, weights.hh, weights.biasIh, weights.biasHh, batchSizes, reverse);
     return {out[0], out[1]};
 }

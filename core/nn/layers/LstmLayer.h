@@ -1,8 +1,6 @@
 #pragma once
 // PRIVATE engine header: includes LibTorch.
-#include <torch/torch.h>
-
-#include <vector>
+#include "core/nn/layers/RecurrentSteps.h"
 
 namespace attnlab {
 
@@ -15,18 +13,11 @@ namespace attnlab {
 //   o = σ(W_io x_t + ... )   c_t = f ⊙ c_{t-1} + i ⊙ g   h_t = o ⊙ tanh(c_t)
 class LstmLayer {
 public:
-    struct Weights {
-        torch::Tensor ih, hh, biasIh, biasHh; // [4H, I], [4H, H], [4H], [4H]
-    };
-    struct Result {
-        torch::Tensor states; // [T, B, H] time-major, zeros past each row's length
-        torch::Tensor final;  // [B, H]: the state after each row's last step in this direction
-    };
-
     // x: [T, B, I] time-major, rows sorted longest first; batchSizes[t]: how many rows are longer than t
     // (non-increasing, every row at least one step). reverse: read each row from its own last step back.
-    static Result run(const torch::Tensor& x, const std::vector<int64_t>& batchSizes, const Weights& weights,
-                      bool reverse);
+    // weights: [4H, I], [4H, H], [4H], [4H].
+    static RecurrentSteps run(const torch::Tensor& x, const std::vector<int64_t>& batchSizes, const RecurrentWeights& weights,
+                              bool reverse);
 };
 
 } // namespace attnlab

@@ -1,5 +1,6 @@
 #include "core/nn/models/RecurrentEncoder.h"
 
+#include "core/nn/layers/GruLayer.h"
 #include "core/nn/layers/LstmLayer.h"
 
 namespace attnlab {
@@ -28,8 +29,8 @@ RecurrentEncoderImpl::Result RecurrentEncoderImpl::forward(const torch::Tensor& 
     // to a GPU through pinned memory without waiting: LibTorch's own copies it from pageable memory, which
     // makes every step wait for the device (tests/gpu, noStepWaitsForTheDevice).
     auto [sortedLengths, order] = torch::sort(lengths, /*dim=*/-1, /*descending=*/true);
-    if (lstm_ && !x.is_cuda())
-        return forwardLstmOnCpu(x, sortedLengths, order, withStates);
+    if ((lstm_ || gru_) && !x.is_cuda())
+        return forwardOnCpu(x, sortedLengths, order, withStates);
     if (x.is_cuda())
         order = order.pin_memory().to(x.device(), torch::kLong, /*non_blocking=*/true);
     auto [data, batchSizes] = torch::_pack_padded_sequence(x.index_select(0, order), sortedLengths, /*batch_first=*/true);
@@ -53,11 +54,11 @@ RecurrentEncoderImpl::Result RecurrentEncoderImpl::forward(const torch::Tensor& 
     return {states, final};
 }
 
-RecurrentEncoderImpl::Result RecurrentEncoderImpl::forwardLstmOnCpu(const torch::Tensor& x, const torch::Tensor& sortedLengths,
-                                                                    const torch::Tensor& order, bool withStates)
+RecurrentEncoderImpl::Result RecurrentEncoderImpl::forwardOnCpu(const torch::Tensor& x, const torch::Tensor& sortedLengths,
+                                                                const torch::Tensor& order, bool withStates)
 {
-    // The same parameters as torch::nn::LSTM (checkpoints do not change), run by LstmLayer: sorted longest
-    // first and time-major, so each step's rows are a prefix and each step's slice is contiguous.
+    // The same parameters as torch::nn::LSTM / GRU (checkpoints do not change), run by LstmLayer / GruLayer:
+    // sorted longest first and time-major, so each step's rows are a prefix and each step's slice is contiguous.
     const int64_t rows = x.size(0), steps = sortedLengths[0].item<int64_t>();
     std::vector<int64_t> batchSizes(static_cast<std::size_t>(steps), 0);
     const auto* length = sortedLengths.data_ptr<int64_t>();
@@ -65,19 +66,19 @@ RecurrentEncoderImpl::Result RecurrentEncoderImpl::forwardLstmOnCpu(const torch:
         for (int64_t t = 0; t < length[b]; ++t)
             ++batchSizes[static_cast<std::size_t>(t)];
     auto input = x.index_select(0, order).narrow(1, 0, steps).transpose(0, 1).contiguous(); // [T, B, I]
-    const auto& options = lstm_->options;
-    const auto parameters = lstm_->named_parameters(/*recurse=*/false);
+    const int64_t layers = lstm_ ? lstm_->options.num_layers() : gru_->options.num_layers();
+    const auto parameters = (lstm_ ? lstm_->named_parameters(/*recurse=*/false) : gru_->named_parameters(/*recurse=*/false));
     torch::Tensor final;
-    for (int64_t layer = 0; layer < options.num_layers(); ++layer) {
+    for (int64_t layer = 0; layer < layers; ++layer) {
         std::vector<torch::Tensor> states, finals;
         for (const std::string suffix : {"", "_reverse"}) {
-            if (!suffix.empty() && !options.bidirectional())
+            if (!suffix.empty() && !bidirectional_)
                 break;
             const auto name = [&](const char* what) { return what + std::to_string(layer) + suffix; };
-            auto r = LstmLayer::run(input, batchSizes,
-                                    {parameters[name("weight_ih_l")], parameters[name("weight_hh_l")],
-                                     parameters[name("bias_ih_l")], parameters[name("bias_hh_l")]},
-                                    /*reverse=*/!suffix.empty());
+            const RecurrentWeights weights{parameters[name("weight_ih_l")], parameters[name("weight_hh_l")],
+                                           parameters[name("bias_ih_l")], parameters[name("bias_hh_l")]};
+            auto r = lstm_ ? LstmLayer::run(input, batchSizes, weights, /*reverse=*/!suffix.empty())
+                           : GruLayer::run(input, batchSizes, weights, /*reverse=*/!suffix.empty());
             states.push_back(r.states);
             finals.push_back(r.final);
         }

@@ -23,9 +23,10 @@ public:
                    const torch::Tensor& hostLengths = {});
 
 private:
-    // The LSTM on the CPU: LstmLayer's hand-written backward (issue 25); on a GPU, cuDNN's packed LSTM.
-    Result forwardLstmOnCpu(const torch::Tensor& x, const torch::Tensor& sortedLengths, const torch::Tensor& order,
-                            bool withStates);
+    // The LSTM and GRU on the CPU: LstmLayer's and GruLayer's hand-written backward (issue 25); on a GPU,
+    // cuDNN's packed ones; the plain RNN, LibTorch's packed one everywhere.
+    Result forwardOnCpu(const torch::Tensor& x, const torch::Tensor& sortedLengths, const torch::Tensor& order,
+                        bool withStates);
 
     std::string cell_;
     bool bidirectional_;

@@ -1,6 +1,8 @@
-// Issue 25: the CPU LSTM with its hand-written backward (LstmLayer, through RecurrentEncoder) against
-// LibTorch's own packed LSTM with the same weights: states, final states and every gradient, in double
-// precision, for rows of different lengths in any order, one or two layers, one or both directions.
+// Issue 25: the CPU LSTM and GRU with their hand-written backward (LstmLayer, GruLayer, through
+// RecurrentEncoder) against LibTorch's own packed LSTM and GRU with the same weights: states, final states
+// and every gradient, in double precision, for rows of different lengths in any order, one or two layers,
+// one or both directions.
+#include "core/nn/layers/GruLayer.h"
 #include "core/nn/layers/LstmLayer.h"
 #include "core/nn/models/RecurrentEncoder.h"
 
@@ -36,33 +38,45 @@ double largestDifference(const Outputs& ours, const Outputs& reference)
 
 } // namespace
 
-class TestLstmLayer : public QObject {
+class TestRecurrentLayers : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void matchesLibTorchsPackedLstm_data()
+    void matchesLibTorchsPackedCells_data()
     {
+        QTest::addColumn<QString>("cell");
         QTest::addColumn<int>("layers");
         QTest::addColumn<bool>("bidirectional");
-        QTest::newRow("1 layer") << 1 << false;
-        QTest::newRow("1 layer, both directions") << 1 << true;
-        QTest::newRow("2 layers, both directions") << 2 << true;
-        QTest::newRow("2 layers") << 2 << false;
+        for (const char* cell : {"lstm", "gru"}) {
+            QTest::addRow("%s, 1 layer", cell) << cell << 1 << false;
+            QTest::addRow("%s, 1 layer, both directions", cell) << cell << 1 << true;
+            QTest::addRow("%s, 2 layers, both directions", cell) << cell << 2 << true;
+            QTest::addRow("%s, 2 layers", cell) << cell << 2 << false;
+        }
     }
 
-    void matchesLibTorchsPackedLstm()
+    void matchesLibTorchsPackedCells()
     {
+        QFETCH(QString, cell);
         QFETCH(int, layers);
         QFETCH(bool, bidirectional);
         torch::manual_seed(7);
         const int64_t inputSize = 5, hidden = 4, rows = 5, padded = 7;
-        RecurrentEncoder encoder("lstm", inputSize, hidden, layers, bidirectional);
+        const bool lstm = cell == "lstm";
+        RecurrentEncoder encoder(cell.toStdString(), inputSize, hidden, layers, bidirectional);
         encoder->to(torch::kDouble);
-        torch::nn::LSTM reference(torch::nn::LSTMOptions(inputSize, hidden).num_layers(layers).batch_first(true)
-                                      .bidirectional(bidirectional));
-        reference->to(torch::kDouble);
+        torch::nn::LSTM referenceLstm{nullptr};
+        torch::nn::GRU referenceGru{nullptr};
+        if (lstm)
+            referenceLstm = torch::nn::LSTM(torch::nn::LSTMOptions(inputSize, hidden).num_layers(layers).batch_first(true)
+                                                .bidirectional(bidirectional));
+        else
+            referenceGru = torch::nn::GRU(torch::nn::GRUOptions(inputSize, hidden).num_layers(layers).batch_first(true)
+                                              .bidirectional(bidirectional));
+        torch::nn::Module& reference = lstm ? static_cast<torch::nn::Module&>(*referenceLstm) : *referenceGru;
+        reference.to(torch::kDouble);
         {
             torch::NoGradGuard noGrad;
-            auto from = encoder->parameters(), to = reference->parameters();
+            auto from = encoder->parameters(), to = reference.parameters();
             QCOMPARE(from.size(), to.size());
             for (std::size_t i = 0; i < from.size(); ++i)
                 to[i].copy_(from[i]);
@@ -81,18 +95,36 @@ private Q_SLOTS:
         const auto oursOut = lossAndGradients(ours.states, ours.final, x, encoder->parameters(), a, b);
 
         namespace rnn = torch::nn::utils::rnn;
-        auto [packedOut, state] = reference->forward_with_packed_input(
-            rnn::pack_padded_sequence(x, lengths, /*batch_first=*/true, /*enforce_sorted=*/false));
+        const auto packed = rnn::pack_padded_sequence(x, lengths, /*batch_first=*/true, /*enforce_sorted=*/false);
+        auto [packedOut, h] = [&]() -> std::pair<rnn::PackedSequence, torch::Tensor> {
+            if (lstm) {
+                auto out = referenceLstm->forward_with_packed_input(packed);
+                return {std::get<0>(out), std::get<0>(std::get<1>(out))};
+            }
+            auto out = referenceGru->forward_with_packed_input(packed);
+            return {std::get<0>(out), std::get<1>(out)};
+        }();
         auto states = std::get<0>(rnn::pad_packed_sequence(packedOut, /*batch_first=*/true, 0.0, padded));
-        auto h = std::get<0>(state);
         auto final = bidirectional ? torch::cat({h[-2], h[-1]}, 1) : h[-1];
-        const auto referenceOut = lossAndGradients(states, final, x, reference->parameters(), a, b);
+        const auto referenceOut = lossAndGradients(states, final, x, reference.parameters(), a, b);
 
         const double difference = largestDifference(oursOut, referenceOut);
         QVERIFY2(difference < 1e-12, qPrintable(QString("largest difference %1").arg(difference)));
         // Padded steps: zero states, and no gradient reaches padded inputs.
         QCOMPARE(ours.states[1].narrow(0, 1, padded - 1).abs().max().item<double>(), 0.0);
         QCOMPARE(oursOut.gradients[0][1].narrow(0, 1, padded - 1).abs().max().item<double>(), 0.0);
+    }
+
+    void handChecksOneGruStep()
+    {
+        // One step from zero state, one unit: r and z gate a zero h, so n = tanh(W_in x + b_in + r b_hn) and
+        // h = (1 - z) n.
+        const auto x = torch::tensor({{{2.0}}}, torch::kDouble);
+        RecurrentWeights w{torch::tensor({{0.5}, {-1.0}, {0.25}}, torch::kDouble), torch::zeros({3, 1}, torch::kDouble),
+                           torch::tensor({0.0, 1.0, 0.0}, torch::kDouble), torch::tensor({0.0, 0.0, 0.5}, torch::kDouble)};
+        auto steps = GruLayer::run(x, {1}, w, false);
+        const double r = 1 / (1 + std::exp(-1.0)), z = 1 / (1 + std::exp(1.0)), n = std::tanh(0.5 + r * 0.5);
+        QVERIFY(std::abs(steps.final.item<double>() - (1 - z) * n) < 1e-15);
     }
 
     void onlyTheFinalStateNeedsNoStates()
@@ -113,11 +145,11 @@ private Q_SLOTS:
         QVERIFY(torch::allclose(g1, g2, 0.0, 1e-14));
     }
 
-    void handChecksOneStep()
+    void handChecksOneLstmStep()
     {
         // One step from zero state, one unit: c = i g, h = o tanh(c), with the gates computed by hand.
         const auto x = torch::tensor({{{2.0}}}, torch::kDouble); // [T=1, B=1, I=1]
-        LstmLayer::Weights w{torch::tensor({{0.5}, {-1.0}, {0.25}, {1.0}}, torch::kDouble), torch::zeros({4, 1}, torch::kDouble),
+        RecurrentWeights w{torch::tensor({{0.5}, {-1.0}, {0.25}, {1.0}}, torch::kDouble), torch::zeros({4, 1}, torch::kDouble),
                              torch::tensor({0.0, 0.0, 0.0, -1.0}, torch::kDouble), torch::zeros({4}, torch::kDouble)};
         auto r = LstmLayer::run(x, {1}, w, false);
         const double i = 1 / (1 + std::exp(-1.0)), g = std::tanh(0.5), o = 1 / (1 + std::exp(-1.0));
@@ -126,5 +158,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestLstmLayer)
-#include "test_lstm_layer.moc"
+QTEST_APPLESS_MAIN(TestRecurrentLayers)
+#include "test_recurrent_layers.moc"
