@@ -77,19 +77,8 @@ struct GruFunction : public torch::autograd::Function<GruFunction> {
             auto dhPrevious = dhCarry.narrow(0, 0, n);
             torch::addmm_out(dhPrevious, dh * z, dw, wHh);
         }
-        const auto flatInput = dInput.view({steps * rows, 3 * hidden}), flatRecurrent = dRecurrent.view({steps * rows, 3 * hidden});
-        torch::Tensor dX, dWHh;
-        if (ctx->needs_input_grad(0))
-            dX = flatInput.mm(wIh).view({steps, rows, x.size(2)});
-        auto dWIh = flatInput.t().mm(x.reshape({steps * rows, x.size(2)}));
-        if (steps > 1) {
-            auto later = dRecurrent.narrow(0, reverse ? 0 : 1, steps - 1).reshape({-1, 3 * hidden});
-            auto before = states.narrow(0, reverse ? 1 : 0, steps - 1).reshape({-1, hidden});
-            dWHh = later.t().mm(before);
-        } else {
-            dWHh = torch::zeros_like(wHh);
-        }
-        return {dX, dWIh, dWHh, flatInput.sum(0), flatRecurrent.sum(0), torch::Tensor(), torch::Tensor()};
+        const auto g = RecurrentSteps::gradientsOf(dInput, dRecurrent, x, states, wIh, reverse, ctx->needs_input_grad(0));
+        return {g.input, g.ih, g.hh, dInput.sum(torch::IntArrayRef{0, 1}), dRecurrent.sum(torch::IntArrayRef{0, 1}), torch::Tensor(), torch::Tensor()};
     }
 };
 

@@ -78,22 +78,9 @@ struct LstmFunction : public torch::autograd::Function<LstmFunction> {
             auto dhPrevious = dhCarry.narrow(0, 0, n);
             torch::mm_out(dhPrevious, dg, wHh);
         }
-        // The weights' gradients as one GEMM each over all steps: the recurrent one pairs step t's gates
-        // with h of the step before it (the first step's h is zero).
-        const auto flatGates = dGates.view({steps * rows, 4 * hidden});
-        torch::Tensor dX, dWIh, dWHh, dBias;
-        if (ctx->needs_input_grad(0))
-            dX = flatGates.mm(wIh).view({steps, rows, x.size(2)});
-        dWIh = flatGates.t().mm(x.reshape({steps * rows, x.size(2)}));
-        if (steps > 1) {
-            auto later = dGates.narrow(0, reverse ? 0 : 1, steps - 1).reshape({-1, 4 * hidden});
-            auto before = states.narrow(0, reverse ? 1 : 0, steps - 1).reshape({-1, hidden});
-            dWHh = later.t().mm(before);
-        } else {
-            dWHh = torch::zeros_like(wHh);
-        }
-        dBias = flatGates.sum(0);
-        return {dX, dWIh, dWHh, dBias, dBias, torch::Tensor(), torch::Tensor()};
+        const auto g = RecurrentSteps::gradientsOf(dGates, dGates, x, states, wIh, reverse, ctx->needs_input_grad(0));
+        const auto dBias = dGates.sum(torch::IntArrayRef{0, 1});
+        return {g.input, g.ih, g.hh, dBias, dBias, torch::Tensor(), torch::Tensor()};
     }
 };
 

@@ -41,4 +41,24 @@ void RecurrentSteps::check(const torch::Tensor& x, const std::vector<int64_t>& b
                 layer, ": x must be [T, B, I] with one batch size per step, the first the whole batch");
 }
 
+RecurrentSteps::WeightGradients RecurrentSteps::gradientsOf(const torch::Tensor& dInputTerms, const torch::Tensor& dRecurrentTerms,
+                                                            const torch::Tensor& x, const torch::Tensor& states,
+                                                            const torch::Tensor& wIh, bool reverse, bool inputNeedsGradient)
+{
+    const int64_t steps = x.size(0), rows = x.size(1), gates = dInputTerms.size(2), hidden = states.size(2);
+    const auto flatInput = dInputTerms.view({steps * rows, gates});
+    WeightGradients g;
+    if (inputNeedsGradient)
+        g.input = flatInput.mm(wIh).view({steps, rows, x.size(2)});
+    g.ih = flatInput.t().mm(x.reshape({steps * rows, x.size(2)}));
+    if (steps > 1) {
+        auto later = dRecurrentTerms.narrow(0, reverse ? 0 : 1, steps - 1).reshape({-1, gates});
+        auto before = states.narrow(0, reverse ? 1 : 0, steps - 1).reshape({-1, hidden});
+        g.hh = later.t().mm(before);
+    } else {
+        g.hh = torch::zeros({gates, hidden}, x.options());
+    }
+    return g;
+}
+
 } // namespace attnlab

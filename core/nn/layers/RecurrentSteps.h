@@ -23,6 +23,16 @@ public:
     static void addFinalGradient(torch::Tensor& dStates, const torch::Tensor& dFinal, const std::vector<int64_t>& batchSizes,
                                  bool reverse);
     static void check(const torch::Tensor& x, const std::vector<int64_t>& batchSizes, const char* layer);
+
+    // The gradients of x [T, B, I], W_ih and W_hh as one GEMM each over all steps, from the gradients of the
+    // gates' input terms (W_i* x + b_i*) and recurrent terms (W_h* h + b_h*), [T, B, G*H] each (the same
+    // tensor for the LSTM). The recurrent one pairs step t with h of the step before it (the first's is zero).
+    struct WeightGradients {
+        torch::Tensor input, ih, hh;
+    };
+    static WeightGradients gradientsOf(const torch::Tensor& dInputTerms, const torch::Tensor& dRecurrentTerms,
+                                       const torch::Tensor& x, const torch::Tensor& states, const torch::Tensor& wIh,
+                                       bool reverse, bool inputNeedsGradient);
 };
 
 } // namespace attnlab
