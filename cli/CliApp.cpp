@@ -4,6 +4,7 @@
 #include "cli/commands/BenchCommand.h"
 #include "cli/commands/DescribeCommand.h"
 #include "cli/commands/ExplainCommand.h"
+#include "cli/commands/TranslateCommand.h"
 #include "cli/commands/AgreementCommand.h"
 #include "cli/commands/FaithfulnessCommand.h"
 #include "cli/commands/PermutationCommand.h"
@@ -40,6 +41,9 @@ const char* kUsage =
     "        [--tf32] [--deterministic] [--uniform-attention] [--frozen-encoder]\n"
     "        [--embeddings FILE [--embeddings-frozen] [--oov-range A]] [--phrases] [--checkpoint-dir DIR | --no-checkpoint]\n"
     "        [--tags a,b] [--probes \"sentence; sentence\"]\n"
+    "        translation: [--source de --target en] [--teacher-forcing R] [--label-smoothing E] [--beam K]\n"
+    "        [--length-penalty A] [--attention-score additive|dot|general|concat] [--alignment global|local-m|local-p]\n"
+    "        [--local-window D] [--max-pair-length N] [--source-column C --target-column C]\n"
     "        [model options] [dataset options]\n"
     "        [--json]  a preset or config gives every setting; flags override it. Without one: --dataset\n"
     "        synthetic-sentiment, --model ssan (essan for a time series), --position rpr for the self-attention\n"
@@ -49,6 +53,10 @@ const char* kUsage =
     "        checkpoints/ beside the store (--checkpoint-dir DIR: elsewhere; runs show lists them, explain uses them)\n"
     "        --probes: the inputs whose attention each evaluation stores besides the probe sentence\n"
     "        (default: one short dev example per class); the Explorer's timeline shows them\n"
+    "  translate --run N (--text \"a sentence\" | --file FILE) [--beam K] [--length-penalty A] [--step S] [--db FILE] [--json]\n"
+    "                                        a stored translation model on your text: the translation, each word's\n"
+    "                                        probability and its alignment (--json: every attention, the beam's hypotheses);\n"
+    "                                        --file: one sentence a line -> one translation a line, in order\n"
     "  explain --run N --text \"a sentence\" [--step S [--probe P]] [--db FILE] [--json]\n"
     "                                        a stored model on your sentence: tokens, probabilities, every attention map\n"
     "        [--method attention,rollout,attngrad,grad,gradxinput,ig,occlusion|all] [--target C]\n"
@@ -170,6 +178,7 @@ std::unique_ptr<Command> CliApp::commandNamed(const std::string& name)
     if (name == "bench") return std::make_unique<BenchCommand>(out_, err_);
     if (name == "sweep") return std::make_unique<SweepCommand>(out_, err_);
     if (name == "explain") return std::make_unique<ExplainCommand>(out_, err_);
+    if (name == "translate") return std::make_unique<TranslateCommand>(out_, err_);
     if (name == "faithfulness") return std::make_unique<FaithfulnessCommand>(out_, err_);
     if (name == "agreement") return std::make_unique<AgreementCommand>(out_, err_);
     if (name == "permutation") return std::make_unique<PermutationCommand>(out_, err_);

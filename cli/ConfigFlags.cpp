@@ -13,7 +13,8 @@ const std::set<std::string>& ConfigFlags::modelFlags()
     static const std::set<std::string> flags = {
         "--dataset", "--model", "--position", "--d-model", "--layers", "--rpr-clip", "--ff-hidden", "--dropout-keep",
         "--heads", "--ffn-hidden", "--filters", "--max-length", "--activation", "--pooling", "--dropout-points",
-        "--dropout-input-keep", "--dropout-hidden-keep", "--dropout-output-keep", "--embedding-dim"};
+        "--dropout-input-keep", "--dropout-hidden-keep", "--dropout-output-keep", "--embedding-dim",
+        "--attention-score", "--alignment", "--local-window"};
     return flags;
 }
 
@@ -22,7 +23,8 @@ const std::set<std::string>& ConfigFlags::datasetFlags()
     static const std::set<std::string> flags = {
         "--data-dir", "--file", "--train-file", "--dev-file", "--test-file", "--text-column", "--label-column",
         "--target-column", "--drivers", "--delimiter", "--header", "--window", "--tokenizer", "--lag", "--distance",
-        "--min-fillers", "--max-fillers", "--dataset-seed", "--missing", "--quoting", "--categorical"};
+        "--min-fillers", "--max-fillers", "--dataset-seed", "--missing", "--quoting", "--categorical",
+        "--source", "--target", "--source-column", "--max-pair-length"};
     return flags;
 }
 
@@ -48,6 +50,10 @@ DatasetOptions ConfigFlags::datasetOptions(const CliFlags& flags)
     flags.update("--label-column", o.labelColumn);
     flags.update("--target-column", o.targetColumn);
     flags.update("--tokenizer", o.tokenizer);
+    flags.update("--source", o.sourceLanguage);
+    flags.update("--target", o.targetLanguage);
+    flags.update("--source-column", o.sourceColumn);
+    flags.update("--max-pair-length", o.maxPairLength);
     // Not CliFlags::list: --drivers is optional, and its items are kept as given (list drops empty ones).
     for (std::string rest = flags.text("--drivers", ""); !rest.empty();) {
         const auto comma = rest.find(',');
@@ -93,6 +99,10 @@ void ConfigFlags::applyDataFlags(const CliFlags& flags, TrainConfig& c)
     if (flags.has("--quoting")) c.quoting = o.quoting;
     if (flags.has("--categorical")) c.categorical = o.categorical;
     if (flags.has("--tokenizer")) c.tokenizer = o.tokenizer;
+    if (flags.has("--source")) c.sourceLanguage = o.sourceLanguage;
+    if (flags.has("--target")) c.targetLanguage = o.targetLanguage;
+    if (flags.has("--source-column")) c.sourceColumn = o.sourceColumn;
+    if (flags.has("--max-pair-length")) c.maxPairLength = o.maxPairLength;
     if (flags.has("--distance")) c.distance = o.distance;
     if (flags.has("--window")) c.window = o.window;
     if (flags.has("--lag")) c.lag = o.lag;
@@ -130,6 +140,9 @@ ModelConfig ConfigFlags::modelConfig(const CliFlags& flags, const ModelConfig* b
     flags.update("--max-length", m.maxLength);
     flags.update("--activation", m.activation);
     flags.update("--pooling", m.pooling);
+    flags.update("--attention-score", m.attentionScore);
+    flags.update("--alignment", m.alignment);
+    flags.update("--local-window", m.localWindow);
     if (flags.has("--uniform-attention"))
         m.uniformAttention = true;
     if (flags.has("--frozen-encoder"))
@@ -156,7 +169,11 @@ const std::vector<std::pair<std::string, std::string>>& ConfigFlags::flagKeys()
         {"--oov-range", "oov_range"}, {"--embeddings", "embeddings"}, {"--missing", "missing_values"},
         {"--quoting", "quoting"}, {"--categorical", "categorical"}, {"--tokenizer", "tokenizer"},
         {"--distance", "distance"}, {"--window", "window"}, {"--lag", "lag"}, {"--delimiter", "delimiter"},
-        {"--header", "header"},
+        {"--header", "header"}, {"--attention-score", "attention_score"}, {"--alignment", "alignment"},
+        {"--local-window", "local_window"}, {"--source", "source_language"}, {"--target", "target_language"},
+        {"--source-column", "source_column"}, {"--max-pair-length", "max_pair_length"},
+        {"--teacher-forcing", "teacher_forcing"}, {"--label-smoothing", "label_smoothing"}, {"--beam", "beam_size"},
+        {"--length-penalty", "length_penalty"},
     };
     return pairs;
 }
@@ -204,6 +221,9 @@ ModelConfig ConfigFlags::modelFor(const ModelConfig& model, const LoadedDataset&
     if (data.regression) {
         m.drivers = data.series.drivers();
         m.window = data.series.window;
+    } else if (data.translation) { // the sizes Trainer gives the model (Vocabulary::fromPairs)
+        m.vocabularySize = static_cast<int>(Vocabulary::fromPairs(data.pairs.train, false).size());
+        m.targetVocabularySize = static_cast<int>(Vocabulary::fromPairs(data.pairs.train, true).size());
     } else {
         m.numClasses = data.text.numClasses();
         m.vocabularySize = static_cast<int>(Vocabulary::fromExamples(data.text.train).size());

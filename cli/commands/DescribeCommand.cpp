@@ -21,7 +21,8 @@ int DescribeCommand::run(const std::vector<std::string>& args)
     ConfigFlags::fillDefaults(datasetId, flagged);
     ConfigFlags::checkIds(datasetId, flagged.model, flagged.position);
     // A sentence classifier: a time-series id is refused by the text loader, naming the problem.
-    const LoadedDataset data{false, DatasetCatalog::load(datasetId), {}};
+    LoadedDataset data;
+    data.text = DatasetCatalog::load(datasetId);
     ModelConfig m = ConfigFlags::modelFor(flagged, data);
     if (const RegistryEntry* entry = Registry::find(Registry::models(), m.model); entry && !entry->pretrained.empty()) {
         // Its sizes are the pretrained model's (config.json): it must be installed to be described.

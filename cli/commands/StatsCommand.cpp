@@ -37,6 +37,8 @@ int StatsCommand::run(const std::vector<std::string>& args)
     const CliFlags flags(rest, valued, booleans);
     if (id.empty()) id = flags.required("--dataset");
     ConfigFlags::checkDataset(id);
+    if (DatasetCatalog::isTranslation(id) && flags.has("--embeddings")) // pairs have no text split to cover
+        throw CliUsageError("--embeddings: '" + id + "' is a translation dataset; word vectors apply to text classification datasets");
     const DatasetOptions options = ConfigFlags::datasetOptions(flags);
     nlohmann::json timings;
 

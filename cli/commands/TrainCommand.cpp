@@ -35,7 +35,8 @@ CliFlags trainFlags(const std::vector<std::string>& args)
     valued.insert({"--steps", "--seed", "--db", "--device", "--batch-size", "--eval-every", "--optimizer", "--lr",
                    "--threads", "--sampling", "--config", "--preset", "--repeat", "--momentum", "--l2", "--weight-decay",
                    "--lr-schedule", "--lr-decay-every", "--lr-decay-gamma", "--warmup-steps", "--clip-norm", "--epochs",
-                   "--patience", "--log-every", "--checkpoint-dir", "--tags", "--probes"});
+                   "--patience", "--log-every", "--checkpoint-dir", "--tags", "--probes", "--teacher-forcing",
+                   "--label-smoothing", "--beam", "--length-penalty"});
     valued.insert(ConfigFlags::datasetFlags().begin(), ConfigFlags::datasetFlags().end());
     valued.insert({"--embeddings", "--oov-range"});
     auto booleans = ConfigFlags::datasetSwitches();
@@ -95,6 +96,10 @@ void applyTrainingFlags(TrainConfig& c, const CliFlags& flags, bool hasBase)
     flags.update("--lr-decay-gamma", c.lrDecayGamma);
     flags.update("--warmup-steps", c.warmupSteps);
     flags.update("--clip-norm", c.clipNorm);
+    flags.update("--teacher-forcing", c.teacherForcing);
+    flags.update("--label-smoothing", c.labelSmoothing);
+    flags.update("--beam", c.beamSize);
+    flags.update("--length-penalty", c.lengthPenalty);
     c.amp = c.amp || flags.has("--amp");
     c.tf32 = c.tf32 || flags.has("--tf32");
     c.model.uniformAttention = c.model.uniformAttention || flags.has("--uniform-attention");
@@ -277,7 +282,11 @@ std::map<std::string, RepeatStatistics> TrainCommand::repeatStatistics(const std
         const RunSummary& s = r.summary;
         if (s.status != RunStatus::Completed)
             continue;
-        if (s.regression) {
+        if (s.translation) {
+            values["test_bleu"].push_back(s.testBleu);
+            values["test_chrf"].push_back(s.testChrf);
+            values["dev_bleu"].push_back(s.bestDevBleu);
+        } else if (s.regression) {
             values["test_mae"].push_back(s.testMae);
             values["test_rmse"].push_back(s.testRmse);
             values["test_mape"].push_back(s.testMape);

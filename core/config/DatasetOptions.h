@@ -33,15 +33,37 @@ struct DatasetOptions {
 
     // Time series (sml2010, csv-series, synthetic-lag).
     int window = 10;                     // T
-    double trainFraction = 0.7, devFraction = 0.15; // csv-series and synthetic-lag; sml2010 uses 3200/400/537
+    double trainFraction = 0.7, devFraction = 0.15; // csv-text, csv-series, csv-pairs and synthetic-lag; sml2010 uses 3200/400/537
     double scaleTop = 0.75;              // min-max scaling to [0, scaleTop] from train statistics
 
-    // The user's own files (csv-text, csv-series).
+    // Translation (issue 36): multi30k, synthetic-reverse/-copy/-sort/-dates, csv-pairs.
+    std::string sourceLanguage = "de"; // multi30k: en | de | fr, any direction...
+    std::string targetLanguage = "en"; // ...but not the source's
+    // multi30k, csv-pairs: tokens per side; a TRAIN pair with a side longer than this is dropped, counted in
+    // the notes (never silently); dev and test are never cut (their pairs over it are counted too). 0 = no cap.
+    int maxPairLength = 0;
+    // multi30k, csv-pairs: how lines become tokens: words (English, German, French; Tokenizer::Style::Words)
+    // | whitespace (already tokenised) | ptb | tweet. Lowercasing is `lowercase` above.
+    std::string translationTokenizer = "words";
+    // The synthetic tasks (SyntheticTranslation): pairs per split, and tokens per source sentence of the
+    // sequence tasks (reverse, copy, sort) in train and dev; reverse's test sentences are longer, from
+    // max + 1 to 2 x max tokens, to show what happens past the trained length.
+    int translationTrain = 10000, translationDev = 500, translationTest = 500;
+    int sequenceMinLength = 3, sequenceMaxLength = 10;
+
+    // The user's own files (csv-text, csv-series, csv-pairs).
     std::string file;                 // one CSV/TSV split by fractions, or...
     std::string trainFile, devFile, testFile; // ...one file per split
     std::string textColumn;           // name or 1-based number; "" = the first text-like column
     std::string labelColumn;          // name or 1-based number; "" = the last column
-    std::string targetColumn;         // csv-series: name or 1-based number (required)
+    // csv-series: name or 1-based number (required); csv-pairs: the target sentences' column ("" = the next
+    // text column after the source's)
+    std::string targetColumn;
+    std::string sourceColumn;         // csv-pairs: the source sentences' column, name or 1-based number; "" = the first text column
+    // csv-pairs from two files of parallel lines (one sentence a line, line i of each a pair) instead of a
+    // CSV/TSV: split by trainFraction/devFraction, or, with the dev and test pairs given, these are train's.
+    std::string sourceFile, targetFile;
+    std::string devSourceFile, devTargetFile, testSourceFile, testTargetFile;
     std::vector<std::string> driverColumns; // csv-series: empty = every other numeric column
     char delimiter = 0;               // 0 = detect (comma, tab, semicolon, bar)
     int header = -1;                  // -1 = detect, 0 = no header row, 1 = header row

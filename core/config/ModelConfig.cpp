@@ -58,7 +58,7 @@ std::string ModelConfig::validate() const
     const RegistryEntry* entry = Registry::find(Registry::models(), model);
     if (!entry)
         return "model: unknown id '" + model + "' (known: " + Registry::idList(Registry::models()) + ")";
-    const std::string task = isRegression() ? "regression" : "classification";
+    const std::string task = isRegression() ? "regression" : isTranslation() ? "translation" : "classification";
     if (entry->task != task && entry->task != "both")
         return "model: '" + model + "' is a " + entry->task + " model; this dataset needs " + task +
                " (models for it: " + [&] { std::string s; for (const auto& m : Registry::models())
@@ -118,6 +118,25 @@ std::string ModelConfig::validate() const
         if (!contains(entry->dropoutAllowed, point))
             return "dropout_points: model '" + model + "' has no '" + point + "' dropout point" +
                    (entry->dropoutAllowed.empty() ? std::string(" (it has none)") : " (it has: " + joined(entry->dropoutAllowed) + ")");
+    }
+    if (!attentionScore.empty() && attentionScore != "additive" && attentionScore != "dot" && attentionScore != "general" &&
+        attentionScore != "concat")
+        return "attention_score: unknown '" + attentionScore + "' (known: additive, dot, general, concat)";
+    if (alignment != "global" && alignment != "local-m" && alignment != "local-p")
+        return "alignment: unknown '" + alignment + "' (known: global, local-m, local-p)";
+    if (alignment != "global" && localWindow < 1)
+        return "local_window: Luong's local attention needs a window D of at least 1 (got " + std::to_string(localWindow) + ")";
+    if (isTranslation()) {
+        if (model == "seq2seq" && !attentionScore.empty())
+            return "attention_score: model 'seq2seq' has no attention (bahdanau and luong have)";
+        if (model == "seq2seq" || model == "bahdanau") {
+            if (alignment != "global")
+                return "alignment: local attention is Luong's (model luong); '" + model + "' attends globally";
+        }
+        if (vocabularySize < 3 || targetVocabularySize < 5)
+            return "vocabulary: the dataset gave too few tokens (" + std::to_string(vocabularySize) + " source, " +
+                   std::to_string(targetVocabularySize) + " target)";
+        return {};
     }
     if (isRegression())
         return window >= 2 ? std::string() : "window: a time-series model needs at least 2 steps (got " + std::to_string(window) + ")";

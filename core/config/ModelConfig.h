@@ -39,7 +39,13 @@ struct ModelConfig {
     // A pretrained model (RegistryEntry::pretrained): keep its encoder as loaded and train the classification
     // head only (fast; the encoder's features as they came). False fine-tunes everything.
     bool frozenEncoder = false;
-    int vocabularySize = 0;         // set from the dataset (classification)
+    // Translation (issue 36): how a recurrent decoder attends (RecurrentAttention). "" = the model's own score
+    // (bahdanau: additive, luong: general); alignment global | local-m | local-p with window D (Luong 3.2).
+    std::string attentionScore;
+    std::string alignment = "global";
+    int localWindow = 2;
+    int vocabularySize = 0;         // set from the dataset (classification; translation: the source side)
+    int targetVocabularySize = 0;   // set from the dataset (translation): > 0 means an encoder-decoder
     int numClasses = 0;             // set from the dataset (classification)
     int drivers = 0;                // set from the dataset (regression): driving series F; > 0 means regression
     int window = 0;                 // set from the dataset (regression): time steps T
@@ -47,6 +53,7 @@ struct ModelConfig {
     // Empty when the configuration can be built, else a message naming the setting.
     std::string validate() const;
     bool isRegression() const { return drivers > 0; }
+    bool isTranslation() const { return targetVocabularySize > 0; }
     int inputDim() const { return embeddingDim > 0 ? embeddingDim : dModel; }
     std::string activationOr(const std::string& fallback) const { return activation.empty() ? fallback : activation; }
     std::string poolingOr(const std::string& fallback) const { return pooling.empty() ? fallback : pooling; }

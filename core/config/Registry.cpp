@@ -19,6 +19,17 @@ const std::vector<RegistryEntry>& Registry::datasets()
         {"sml2010", "SML2010", "Indoor temperature from 16 driving series, window 10 (3200/400/537 windows)", {}, "regression"},
         {"synthetic-lag", "Synthetic lagged series", "Built-in series whose target follows one driver at a known lag (attention ground truth)", {}, "regression"},
         {"csv-series", "Your series (CSV/TSV)", "Your own CSV/TSV of numeric series: pick the target column, window and splits", {}, "regression"},
+        // Translation (issue 36): sentence pairs; the synthetic ones carry their gold alignment.
+        {"multi30k", "Multi30k", "Image descriptions in English, German and French, any direction (--source de --target en; 29000/1014/1000 pairs)",
+         {}, "translation"},
+        {"synthetic-reverse", "Synthetic reversal", "Built-in: a sentence of 25 animal words, reversed; test sentences longer than training ones (gold alignment)",
+         {}, "translation"},
+        {"synthetic-dates", "Synthetic dates", "Built-in: dates written a dozen ways ('thursday , the 26th of november 2026') to ISO dates (gold alignment)",
+         {}, "translation"},
+        {"synthetic-copy", "Synthetic copy", "Built-in: a sentence of animal words copied, the monotone alignment (gold alignment)", {}, "translation"},
+        {"synthetic-sort", "Synthetic sorting", "Built-in: distinct animal words put in alphabetical order, a permutation to find (gold alignment)",
+         {}, "translation"},
+        {"csv-pairs", "Your sentence pairs (CSV/TSV)", "Your own CSV/TSV of source and target sentences, or two files of parallel lines", {}, "translation"},
     };
     return list;
 }
@@ -61,6 +72,20 @@ const std::vector<RegistryEntry>& Registry::models()
         {"bow", "Bow", "Logistic regression on the bag of words (Barnes et al.); add L2 in training", onlyNone, "classification", {}, {}},
         {"ave", "Ave", "Logistic regression on the average of the word embeddings (Barnes et al.)", onlyNone, "classification", {},
          {"d_model", "dropout_keep", "dropout_points"}, inputOnly, {}},
+        {"seq2seq", "RNN encoder-decoder", "Translation without attention (Cho et al. 2014): a GRU reads the source into one vector "
+         "that the GRU decoder sees at every step; the baseline that forgets long sentences", onlyNone, "translation", {},
+         {"d_model", "layers", "embedding_dim", "dropout_keep", "dropout_points"}, {"input", "output"}, {"input", "output"}},
+        {"bahdanau", "Bahdanau attention", "Translation with additive attention (Bahdanau, Cho & Bengio 2015): bidirectional GRU "
+         "encoder, the decoder's previous state scores every source word before each step", onlyNone, "translation", {},
+         {"d_model", "layers", "embedding_dim", "attention_score", "dropout_keep", "dropout_points"}, {"input", "output"}, {"input", "output"}},
+        {"luong", "Luong attention", "Translation with Luong, Pham & Manning's (2015) attention: dot, general or concat scores, "
+         "global or local (local-m, local-p with window D), input feeding", onlyNone, "translation", {},
+         {"d_model", "layers", "embedding_dim", "attention_score", "alignment", "local_window", "dropout_keep", "dropout_points"},
+         {"input", "output"}, {"input", "output"}},
+        {"transformer-seq2seq", "Transformer encoder-decoder", "Translation with the Transformer (Vaswani et al. 2017): encoder "
+         "self-attention, the decoder's causal self-attention and cross-attention, heads and layers, pre-LN",
+         {"sinusoidal", "none", "learned", "rpr", "rope", "alibi"}, "translation", {},
+         {"d_model", "layers", "heads", "ffn_hidden", "rpr_clip", "activation", "dropout_keep", "dropout_points"}, allPoints, allPoints},
         {"narx", "NARX RNN", "Time series: one LSTM over driving series and target history, last state -> prediction", onlyNone,
          "regression", {}, {"d_model", "layers"}},
         {"encdec", "Encoder-decoder RNN", "Time series: LSTM encoder over the driving series, LSTM decoder over the target history (Cho et al.)",
@@ -101,7 +126,8 @@ bool Registry::takesPosition(const std::string& model)
 std::string Registry::defaultPosition(const std::string& model)
 {
     const RegistryEntry* entry = find(models(), model);
-    if (entry && !entry->positions.empty() && std::find(entry->positions.begin(), entry->positions.end(), "rpr") == entry->positions.end())
+    if (entry && !entry->positions.empty() &&
+        (entry->task == "translation" || std::find(entry->positions.begin(), entry->positions.end(), "rpr") == entry->positions.end()))
         return entry->positions.front(); // a pretrained model's own technique (minilm: learned)
     return takesPosition(model) ? "rpr" : "none";
 }
@@ -109,6 +135,8 @@ std::string Registry::defaultPosition(const std::string& model)
 std::string Registry::defaultModel(const std::string& datasetId)
 {
     const RegistryEntry* entry = find(datasets(), datasetId);
+    if (entry && entry->task == "translation")
+        return "bahdanau";
     return entry && entry->task == "regression" ? "essan" : "ssan";
 }
 
@@ -123,7 +151,7 @@ std::string Registry::modelLabel(const std::string& model, const std::string& po
 
 bool Registry::hasAttention(const std::string& model)
 {
-    for (const char* id : {"ssan", "essan", "transformer", "rnn-attention", "attn-rnn", "darnn", "minilm"})
+    for (const char* id : {"ssan", "essan", "transformer", "rnn-attention", "attn-rnn", "darnn", "minilm", "bahdanau", "luong", "transformer-seq2seq"})
         if (model == id)
             return true;
     return false;

@@ -10,7 +10,7 @@ struct RegistryEntry {
     std::string name;
     std::string description;
     std::vector<std::string> positions; // models only: position techniques that apply
-    std::string task = "classification"; // datasets: classification | regression; models also: both
+    std::string task = "classification"; // datasets: classification | regression | translation; models also: both
     std::vector<std::string> pooling;    // models only: pooling choices, the default first
     std::vector<std::string> options;    // models only: ModelConfig settings that matter to it
     std::vector<std::string> dropoutAllowed; // models only: dropout points it has (input, hidden, output)

@@ -105,6 +105,17 @@ std::string TrainConfig::toJson(bool everyKey) const
     optional("header", header, defaults.header);
     optional("train_fraction", trainFraction, defaults.trainFraction);
     optional("dev_fraction", devFraction, defaults.devFraction);
+    optional("teacher_forcing", teacherForcing, defaults.teacherForcing);
+    optional("label_smoothing", labelSmoothing, defaults.labelSmoothing);
+    optional("beam_size", beamSize, defaults.beamSize);
+    optional("length_penalty", lengthPenalty, defaults.lengthPenalty);
+    optional("attention_score", model.attentionScore, defaults.model.attentionScore);
+    optional("alignment", model.alignment, defaults.model.alignment);
+    optional("local_window", model.localWindow, defaults.model.localWindow);
+    optional("source_language", sourceLanguage, defaults.sourceLanguage);
+    optional("target_language", targetLanguage, defaults.targetLanguage);
+    optional("source_column", sourceColumn, defaults.sourceColumn);
+    optional("max_pair_length", maxPairLength, defaults.maxPairLength);
     return j.dump();
 }
 
@@ -232,6 +243,17 @@ TrainConfig TrainConfig::fromJson(const std::string& text)
     read("header", c.header);
     read("train_fraction", c.trainFraction);
     read("dev_fraction", c.devFraction);
+    read("teacher_forcing", c.teacherForcing);
+    read("label_smoothing", c.labelSmoothing);
+    read("beam_size", c.beamSize);
+    read("length_penalty", c.lengthPenalty);
+    read("attention_score", c.model.attentionScore);
+    read("alignment", c.model.alignment);
+    read("local_window", c.model.localWindow);
+    read("source_language", c.sourceLanguage);
+    read("target_language", c.targetLanguage);
+    read("source_column", c.sourceColumn);
+    read("max_pair_length", c.maxPairLength);
     return c;
 }
 
@@ -282,8 +304,8 @@ std::string TrainConfig::validate() const
         return "quoting: unknown '" + quoting + "' (known: auto, on, off)";
     if (categorical != "skip" && categorical != "onehot")
         return "categorical: unknown '" + categorical + "' (known: skip, onehot)";
-    if (!tokenizer.empty() && tokenizer != "ptb" && tokenizer != "whitespace" && tokenizer != "tweet")
-        return "tokenizer: unknown '" + tokenizer + "' (known: ptb, whitespace, tweet)";
+    if (!tokenizer.empty() && tokenizer != "ptb" && tokenizer != "whitespace" && tokenizer != "tweet" && tokenizer != "words")
+        return "tokenizer: unknown '" + tokenizer + "' (known: ptb, whitespace, tweet; words for translation)";
     if (distance < 0)
         return "distance: must be 0 (random) or positive (got " + std::to_string(distance) + ")";
     if (window < 1)
@@ -295,6 +317,22 @@ std::string TrainConfig::validate() const
     if (!(trainFraction > 0.0 && devFraction > 0.0 && trainFraction + devFraction < 1.0))
         return "train_fraction, dev_fraction: both above 0 and together below 1, the rest is test (got " +
                std::to_string(trainFraction) + ", " + std::to_string(devFraction) + ")";
+    if (!(teacherForcing >= 0.0 && teacherForcing <= 1.0))
+        return "teacher_forcing: a ratio in [0, 1] (got " + std::to_string(teacherForcing) + ")";
+    if (!(labelSmoothing >= 0.0 && labelSmoothing < 1.0))
+        return "label_smoothing: must be in [0, 1) (got " + std::to_string(labelSmoothing) + ")";
+    if (beamSize < 1 || beamSize > 64)
+        return "beam_size: 1 (greedy) to 64 (got " + std::to_string(beamSize) + ")";
+    if (!(std::isfinite(lengthPenalty) && lengthPenalty >= 0.0))
+        return "length_penalty: GNMT's alpha, 0 (none) or positive (got " + std::to_string(lengthPenalty) + ")";
+    for (const auto* language : {&sourceLanguage, &targetLanguage})
+        if (*language != "en" && *language != "de" && *language != "fr")
+            return std::string(language == &sourceLanguage ? "source_language" : "target_language") + ": unknown '" + *language +
+                   "' (multi30k has en, de, fr)";
+    if (maxPairLength < 0)
+        return "max_pair_length: 0 (no cap) or positive (got " + std::to_string(maxPairLength) + ")";
+    if (sourceLanguage == targetLanguage)
+        return "source_language, target_language: the same language ('" + sourceLanguage + "') on both sides";
     if (header < -1 || header > 1)
         return "header: -1 (detect), 0 (none) or 1 (a header row) (got " + std::to_string(header) + ")";
     return {};
@@ -347,6 +385,12 @@ DatasetOptions TrainConfig::datasetOptions() const
     o.header = header;
     o.trainFraction = trainFraction;
     o.devFraction = devFraction;
+    o.sourceLanguage = sourceLanguage;
+    o.targetLanguage = targetLanguage;
+    o.sourceColumn = sourceColumn;
+    o.maxPairLength = maxPairLength;
+    if (!tokenizer.empty())
+        o.translationTokenizer = tokenizer;
     return o;
 }
 

@@ -66,6 +66,14 @@ struct TrainConfig {
     // Sentences whose attention is recorded at every evaluation besides the dataset's probe sentence; empty =
     // a few dev examples, one per class (ClassificationTask). In the JSON only when given.
     std::vector<std::string> probes;
+    // Translation (issue 36). In the JSON only when not the default, like the dataset keys.
+    double teacherForcing = 1.0;     // recurrent decoders: share of steps fed the gold previous token (1 = always)
+    double labelSmoothing = 0.0;     // epsilon of label-smoothed cross-entropy (Szegedy et al. 2016; 0.1 in Vaswani et al.)
+    int beamSize = 1;                // how evaluation and `translate` decode: 1 = greedy, K = beam search
+    double lengthPenalty = 0.0;      // GNMT's alpha: beam scores are log P / ((5 + |Y|) / 6)^alpha
+    std::string sourceLanguage = "de", targetLanguage = "en"; // multi30k: en | de | fr, any direction
+    int maxPairLength = 0;           // translation: training pairs with a side longer than this are left out (counted); 0 = none
+    std::string sourceColumn;        // csv-pairs: name or 1-based number (its target side is target_column); "" = the first text column
 
     // The learning rate an optimiser starts from when nothing else is said: Adam 1e-3, ADADELTA 1.0
     // (rho 0.95, thesis 5.1.5), SGD 0.1; Adam's for an unknown name (validate() reports the name).

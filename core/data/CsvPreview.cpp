@@ -4,6 +4,7 @@
 #include "core/data/DataError.h"
 #include "core/data/DatasetCatalog.h"
 #include "core/data/NumericCell.h"
+#include "core/data/readers/CsvPairsReader.h"
 #include "core/data/readers/CsvTextReader.h"
 
 #include <algorithm>
@@ -125,6 +126,16 @@ int columnOf(const CsvTable& table, const std::string& nameOrNumber)
 void setRoles(CsvPreview& p, const CsvTable& table, const DatasetOptions& o)
 {
     p.roles.assign(p.columns.size(), CsvPreview::Role::None);
+    if (p.translation()) {
+        try {
+            const auto [source, target] = CsvPairsReader::columnsOf(table, o);
+            p.roles[static_cast<std::size_t>(source)] = CsvPreview::Role::Source;
+            p.roles[static_cast<std::size_t>(target)] = CsvPreview::Role::Target;
+        } catch (const DataError&) {
+            // Fewer than two text columns: the load says so.
+        }
+        return;
+    }
     if (!p.regression()) {
         try {
             const auto [text, label] = CsvTextReader::columnsOf(table, o);
@@ -164,6 +175,12 @@ bool CsvPreview::hasError() const
 
 std::vector<std::string> CsvPreview::filesOf(const DatasetOptions& o)
 {
+    if (!o.sourceFile.empty() || !o.targetFile.empty()) { // csv-pairs' parallel line files
+        std::vector<std::string> files;
+        for (const auto* f : {&o.sourceFile, &o.targetFile, &o.devSourceFile, &o.devTargetFile, &o.testSourceFile, &o.testTargetFile})
+            if (!f->empty()) files.push_back(*f);
+        return files;
+    }
     if (!o.trainFile.empty())
         return {o.trainFile, o.devFile, o.testFile};
     return {o.file};
@@ -185,6 +202,12 @@ CsvPreview CsvPreview::of(const std::string& datasetId, const DatasetOptions& op
             continue; // the load names the missing file or setting
         }
         facts.lines = nonBlankLines(text);
+        if (!options.sourceFile.empty() || !options.targetFile.empty()) { // a line file is no table: a sentence a line
+            facts.read = true;
+            facts.rows = facts.lines;
+            p.files.push_back(facts);
+            continue;
+        }
         try {
             CsvTable table = CsvTable::parse(text, paths[i], tableOpts);
             facts.read = true;
@@ -214,7 +237,11 @@ CsvPreview CsvPreview::of(const std::string& datasetId, const DatasetOptions& op
     try {
         const LoadedDataset data = DatasetCatalog::loadAny(datasetId, options);
         p.loaded = true;
-        if (data.regression) {
+        if (data.translation) {
+            p.train = static_cast<std::int64_t>(data.pairs.train.size());
+            p.dev = static_cast<std::int64_t>(data.pairs.dev.size());
+            p.test = static_cast<std::int64_t>(data.pairs.test.size());
+        } else if (data.regression) {
             p.train = static_cast<std::int64_t>(data.series.train.size());
             p.dev = static_cast<std::int64_t>(data.series.dev.size());
             p.test = static_cast<std::int64_t>(data.series.test.size());

@@ -7,7 +7,7 @@
 
 namespace attnlab {
 
-// What importing the user's own CSV/TSV (csv-text or csv-series) would give, for the import dialog: the
+// What importing the user's own CSV/TSV (csv-text, csv-series or csv-pairs) would give, for the import dialog: the
 // first file read by CsvTable as the load reads it (detected delimiter, header and quoting, column names,
 // the first rows, rows against the file's lines), then the load itself (DatasetCatalog::loadAny) for the
 // split sizes or the error that training would meet. Every problem names its file and, where there is
@@ -29,7 +29,8 @@ struct CsvPreview {
         int quotedSpans = 0;        // quoted fields that span lines (why rows can be fewer than lines)
     };
     // One column of the previewed table and the role the load gives it.
-    enum class Role { None, Text, Label, Target, Driver, Ignored };
+    // csv-pairs: Source and Target (the target sentences' column).
+    enum class Role { None, Text, Label, Target, Driver, Ignored, Source };
 
     std::string datasetId;
     // The previewed (first) file: what CsvTable detected, and its first rows. When the file has an error,
@@ -47,7 +48,7 @@ struct CsvPreview {
 
     // The load (DatasetCatalog::loadAny): split sizes (examples, or windows for a series) or the error.
     bool loaded = false;
-    std::int64_t train = 0, dev = 0, test = 0;
+    std::int64_t train = 0, dev = 0, test = 0;   // csv-pairs: sentence pairs
     std::vector<std::string> classes;            // csv-text
     std::vector<std::string> drivers;            // csv-series: the driving series the load uses
     std::string missingPolicy;                   // csv-series
@@ -55,12 +56,14 @@ struct CsvPreview {
     std::vector<Problem> problems;               // errors first, then notes; each once
 
     bool regression() const { return datasetId == "csv-series"; }
+    bool translation() const { return datasetId == "csv-pairs"; }
     bool hasError() const;
 
-    // Reads options' file(s) for dataset id csv-text or csv-series and loads them; never throws for bad
-    // data (it becomes a Problem).
+    // Reads options' file(s) for dataset id csv-text, csv-series or csv-pairs and loads them; never throws
+    // for bad data (it becomes a Problem). csv-pairs' parallel line files are counted, not read as tables.
     static CsvPreview of(const std::string& datasetId, const DatasetOptions& options, int maxRows = 50);
-    // The files an import reads: options.file, or train/dev/test files when a train file is given.
+    // The files an import reads: options.file, or train/dev/test files when a train file is given, or
+    // csv-pairs' line files (source, target, dev and test ones) when a source or target file is given.
     static std::vector<std::string> filesOf(const DatasetOptions& options);
 };
 

@@ -108,8 +108,10 @@ bool looksLikeHeader(const std::vector<RawRow>& rows)
 {
     if (rows.size() < 2)
         return false;
+    // Sentence pairs (csv-pairs) are text over text: only their usual names tell a header ("de,en").
     static const char* kNames[] = {"text", "label", "sentence", "review", "sentiment", "class", "target", "y", "date",
-                                   "time", "value", "id", "tweet", "comment", "category", "polarity"};
+                                   "time", "value", "id", "tweet", "comment", "category", "polarity", "source",
+                                   "translation", "src", "tgt", "en", "de", "fr", "english", "german", "french"};
     const auto& first = rows[0].fields;
     for (const auto& f : first) {
         const std::string lower = Tokenizer::lowercased(f);

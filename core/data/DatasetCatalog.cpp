@@ -2,14 +2,17 @@
 
 #include "core/config/Registry.h"
 #include "core/data/DataLocator.h"
+#include "core/data/readers/CsvPairsReader.h"
 #include "core/data/readers/CsvSeriesReader.h"
 #include "core/data/readers/CsvTextReader.h"
 #include "core/data/readers/LabelledLinesReader.h"
+#include "core/data/readers/Multi30kReader.h"
 #include "core/data/readers/SemEvalReader.h"
 #include "core/data/readers/Sml2010Reader.h"
 #include "core/data/readers/SstReader.h"
 #include "core/data/readers/SyntheticLag.h"
 #include "core/data/readers/SyntheticSentiment.h"
+#include "core/data/readers/SyntheticTranslation.h"
 
 #include <functional>
 #include <stdexcept>
@@ -28,10 +31,25 @@ namespace {
 struct DatasetReader {
     std::string id;
     std::string folder;    // relative to the data folder ("sentiment/sst"); "" for generated data and the user's files
-    std::string tokenizer; // how typed text is split for it; "" = the options' (csv-text)
+    std::string tokenizer; // how typed text is split for it; "" = the options' (csv-text: tokenizer; csv-pairs: translationTokenizer)
     std::function<TextDataset(const std::string& folder, const DatasetOptions&)> text;     // classification
     std::function<SeriesDataset(const std::string& folder, const DatasetOptions&)> series; // regression
+    std::function<TranslationDataset(const std::string& folder, const DatasetOptions&)> translation; // translation
 };
+
+// A built-in translation task with the options' sizes and lengths.
+TranslationDataset synthetic(const std::string& task, const DatasetOptions& options)
+{
+    SyntheticTranslation::Options o;
+    o.task = task;
+    o.seed = options.seed;
+    o.trainSize = options.translationTrain;
+    o.devSize = options.translationDev;
+    o.testSize = options.translationTest;
+    o.minLength = options.sequenceMinLength;
+    o.maxLength = options.sequenceMaxLength;
+    return SyntheticTranslation::generate(o);
+}
 
 const std::vector<DatasetReader>& readers()
 {
@@ -82,6 +100,13 @@ const std::vector<DatasetReader>& readers()
         {"sml2010", "sml2010", "", {}, [](F folder, O options) { return Sml2010Reader::read(folder, options); }},
         {"csv-series", "", "", {}, [](F, O options) { return CsvSeriesReader::read(options); }},
         {"synthetic-lag", "", "", {}, [](F, O options) { return SyntheticLag::generate(options); }},
+        // Translation: Multi30k's raw lines and the user's pairs are split into words; the synthetic pairs are tokens already.
+        {"multi30k", "translation/multi30k", "", {}, {}, [](F folder, O options) { return Multi30kReader::read(folder, options); }},
+        {"synthetic-reverse", "", "whitespace", {}, {}, [](F, O options) { return synthetic("reverse", options); }},
+        {"synthetic-dates", "", "whitespace", {}, {}, [](F, O options) { return synthetic("dates", options); }},
+        {"synthetic-copy", "", "whitespace", {}, {}, [](F, O options) { return synthetic("copy", options); }},
+        {"synthetic-sort", "", "whitespace", {}, {}, [](F, O options) { return synthetic("sort", options); }},
+        {"csv-pairs", "", "", {}, {}, [](F, O options) { return CsvPairsReader::read(options); }},
     };
     return table;
 }
@@ -92,6 +117,12 @@ const DatasetReader& readerOf(const std::string& id)
         if (r.id == id)
             return r;
     unknown(id);
+}
+
+// What a reader reads, in the words of the refusals ("dataset 'sml2010' is a regression (time-series) dataset, ...").
+std::string kindOf(const DatasetReader& reader)
+{
+    return reader.series ? "regression (time-series)" : reader.translation ? "translation (sentence pairs)" : "classification";
 }
 
 std::string folderOf(const DatasetReader& reader, const DatasetOptions& options)
@@ -117,12 +148,21 @@ bool DatasetCatalog::isRegression(const std::string& id)
     return entry && entry->task == "regression";
 }
 
+bool DatasetCatalog::isTranslation(const std::string& id)
+{
+    const auto* entry = Registry::find(Registry::datasets(), id);
+    return entry && entry->task == "translation";
+}
+
 LoadedDataset DatasetCatalog::loadAny(const std::string& id, const DatasetOptions& options)
 {
     LoadedDataset data;
     data.regression = isRegression(id);
+    data.translation = isTranslation(id);
     if (data.regression)
         data.series = loadSeries(id, options);
+    else if (data.translation)
+        data.pairs = loadTranslation(id, options);
     else
         data.text = load(id, options);
     return data;
@@ -148,7 +188,7 @@ TextDataset DatasetCatalog::read(const std::string& id, const DatasetOptions& op
 {
     const DatasetReader& reader = readerOf(id);
     if (!reader.text)
-        throw std::invalid_argument("dataset '" + id + "' is a regression (time-series) dataset, not a classification one");
+        throw std::invalid_argument("dataset '" + id + "' is a " + kindOf(reader) + " dataset, not a classification one");
     return reader.text(folderOf(reader, options), options);
 }
 
@@ -156,8 +196,19 @@ SeriesDataset DatasetCatalog::loadSeries(const std::string& id, const DatasetOpt
 {
     const DatasetReader& reader = readerOf(id);
     if (!reader.series)
-        throw std::invalid_argument("dataset '" + id + "' is a classification dataset, not a time series");
+        throw std::invalid_argument("dataset '" + id + "' is a " + kindOf(reader) + " dataset, not a time series");
     return reader.series(folderOf(reader, options), options);
+}
+
+TranslationDataset DatasetCatalog::loadTranslation(const std::string& id, const DatasetOptions& options)
+{
+    const DatasetReader& reader = readerOf(id);
+    if (!reader.translation)
+        throw std::invalid_argument("dataset '" + id + "' is a " + kindOf(reader) + " dataset, not a translation one (sentence pairs)");
+    TranslationDataset dataset = reader.translation(folderOf(reader, options), options);
+    dataset.lowercase = options.lowercase;
+    dataset.tokenizer = reader.tokenizer.empty() ? options.translationTokenizer : reader.tokenizer;
+    return dataset;
 }
 
 } // namespace attnlab

@@ -3,6 +3,7 @@
 #include "core/data/LoadedDataset.h"
 #include "core/data/SeriesDataset.h"
 #include "core/data/TextDataset.h"
+#include "core/data/TranslationDataset.h"
 
 #include <cstdint>
 #include <string>
@@ -17,10 +18,12 @@ public:
     static TextDataset load(const std::string& id, std::uint64_t seed = 7);
     static TextDataset load(const std::string& id, const DatasetOptions& options);          // classification ids
     static SeriesDataset loadSeries(const std::string& id, const DatasetOptions& options);  // regression ids
-    // Either task: the one call for "the data of this run" (the CLI's train and stats, the GUI's worker
+    static TranslationDataset loadTranslation(const std::string& id, const DatasetOptions& options); // translation ids
+    // Any task: the one call for "the data of this run" (the CLI's train and stats, the GUI's worker
     // and its statistics all load through it).
     static LoadedDataset loadAny(const std::string& id, const DatasetOptions& options);
     static bool isRegression(const std::string& id);
+    static bool isTranslation(const std::string& id);
     // Folder of a real dataset relative to the data folder ("sentiment/sst"); "" for generated or user files.
     static std::string dataFolder(const std::string& id);
 

@@ -49,7 +49,46 @@ DatasetStatistics DatasetStatistics::of(const TextDataset& d)
 
 DatasetStatistics DatasetStatistics::of(const LoadedDataset& d)
 {
-    return d.regression ? of(d.series) : of(d.text);
+    return d.regression ? of(d.series) : d.translation ? of(d.pairs) : of(d.text);
+}
+
+DatasetStatistics DatasetStatistics::of(const TranslationDataset& d)
+{
+    DatasetStatistics st;
+    st.id = d.id;
+    st.name = d.name;
+    st.task = "translation";
+    st.sourceLanguage = d.sourceLanguage;
+    st.targetLanguage = d.targetLanguage;
+    st.goldAlignment = d.goldAlignment;
+    st.notes = d.notes;
+    std::unordered_set<std::string> source, target, trainSource, trainTarget;
+    for (const auto& [name, pairs] : {std::pair{"train", &d.train}, {"dev", &d.dev}, {"test", &d.test}}) {
+        Split s;
+        s.name = name;
+        s.examples = static_cast<std::int64_t>(pairs->size());
+        std::int64_t sourceTokens = 0, targetTokens = 0;
+        for (const auto& p : *pairs) {
+            sourceTokens += static_cast<std::int64_t>(p.source.size());
+            targetTokens += static_cast<std::int64_t>(p.target.size());
+            s.maxLength = std::max<std::int64_t>(s.maxLength, static_cast<std::int64_t>(p.source.size()));
+            s.targetMaxLength = std::max<std::int64_t>(s.targetMaxLength, static_cast<std::int64_t>(p.target.size()));
+            source.insert(p.source.begin(), p.source.end());
+            target.insert(p.target.begin(), p.target.end());
+            if (pairs == &d.train) {
+                trainSource.insert(p.source.begin(), p.source.end());
+                trainTarget.insert(p.target.begin(), p.target.end());
+            }
+        }
+        s.averageLength = s.examples ? static_cast<double>(sourceTokens) / s.examples : 0.0;
+        s.targetAverageLength = s.examples ? static_cast<double>(targetTokens) / s.examples : 0.0;
+        st.splits.push_back(s);
+    }
+    st.vocabularySize = static_cast<std::int64_t>(source.size());
+    st.trainVocabularySize = static_cast<std::int64_t>(trainSource.size());
+    st.targetVocabularySize = static_cast<std::int64_t>(target.size());
+    st.trainTargetVocabularySize = static_cast<std::int64_t>(trainTarget.size());
+    return st;
 }
 
 DatasetStatistics DatasetStatistics::of(const SeriesDataset& d)
@@ -91,10 +130,13 @@ void DatasetStatistics::addCoverage(const TextDataset& d, const WordEmbeddings& 
 
 namespace {
 
-nlohmann::json splitJson(const DatasetStatistics::Split& s, bool regression)
+nlohmann::json splitJson(const DatasetStatistics::Split& s, bool regression, bool translation = false)
 {
     nlohmann::json j = {{"examples", s.examples}, {"average_length", s.averageLength}, {"max_length", s.maxLength}};
-    if (regression) {
+    if (translation) { // examples are pairs; the lengths above the source side's
+        j["target_average_length"] = s.targetAverageLength;
+        j["target_max_length"] = s.targetMaxLength;
+    } else if (regression) {
         j["target_min"] = s.targetMin;
         j["target_max"] = s.targetMax;
         j["target_mean"] = s.targetMean;
@@ -108,12 +150,20 @@ nlohmann::json splitJson(const DatasetStatistics::Split& s, bool regression)
 
 std::string DatasetStatistics::toJson() const
 {
-    const bool regression = task == "regression";
+    const bool regression = task == "regression", translation = task == "translation";
     nlohmann::json j = {{"dataset", id}, {"name", name}, {"task", task}};
     nlohmann::json splitsJson = nlohmann::json::object();
-    for (const auto& s : splits) splitsJson[s.name] = splitJson(s, regression);
+    for (const auto& s : splits) splitsJson[s.name] = splitJson(s, regression, translation);
     j["splits"] = splitsJson;
-    if (regression) {
+    if (translation) {
+        j["source_language"] = sourceLanguage;
+        j["target_language"] = targetLanguage;
+        j["vocabulary_size"] = vocabularySize;
+        j["train_vocabulary_size"] = trainVocabularySize;
+        j["target_vocabulary_size"] = targetVocabularySize;
+        j["train_target_vocabulary_size"] = trainTargetVocabularySize;
+        j["gold_alignment"] = goldAlignment;
+    } else if (regression) {
         j["window"] = window;
         j["drivers"] = drivers;
         j["target"] = target;
@@ -144,8 +194,11 @@ std::string DatasetStatistics::toText() const
     o << name << " (" << id << ", " << task << ")\n";
     auto line = [&](const Split& s) {
         o << "  " << std::left << std::setw(15) << s.name << std::right << std::setw(8) << s.examples
-          << (task == "regression" ? " windows" : " examples");
-        if (task == "regression") {
+          << (task == "regression" ? " windows" : task == "translation" ? " pairs" : " examples");
+        if (task == "translation") {
+            o << ", source length avg " << s.averageLength << " max " << s.maxLength << ", target avg "
+              << s.targetAverageLength << " max " << s.targetMaxLength;
+        } else if (task == "regression") {
             o << ", target " << s.targetMin << ".." << s.targetMax << " (mean " << s.targetMean << ")";
         } else {
             o << ", length avg " << s.averageLength << " max " << s.maxLength << ", classes";
@@ -155,7 +208,11 @@ std::string DatasetStatistics::toText() const
     };
     for (const auto& s : splits) line(s);
     if (trainBalanced) line(*trainBalanced);
-    if (task == "regression") {
+    if (task == "translation") {
+        o << "  " << sourceLanguage << " -> " << targetLanguage << ": vocabulary " << vocabularySize << " (train "
+          << trainVocabularySize << ") -> " << targetVocabularySize << " (train " << trainTargetVocabularySize << ")"
+          << (goldAlignment ? ", gold alignment" : "") << "\n";
+    } else if (task == "regression") {
         o << "  window " << window << ", target " << target << ", " << drivers.size() << " driving series\n";
     } else {
         o << "  classes: ";

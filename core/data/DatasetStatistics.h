@@ -2,6 +2,7 @@
 #include "core/data/LoadedDataset.h"
 #include "core/data/SeriesDataset.h"
 #include "core/data/TextDataset.h"
+#include "core/data/TranslationDataset.h"
 
 #include <cstdint>
 #include <optional>
@@ -14,15 +15,18 @@ class WordEmbeddings;
 
 // What the app measures about a dataset (the columns of thesis Table 5.2): examples per split, class
 // balance, average and maximum length, vocabulary size, and embedding coverage when vectors are given;
-// for time series the window counts and the target's range. Torch-free, so the GUI can compute it on
+// for time series the window counts and the target's range; for translation the pairs, both sides'
+// lengths and vocabularies. Torch-free, so the GUI can compute it on
 // a background thread.
 struct DatasetStatistics {
     struct Split {
         std::string name;
         std::int64_t examples = 0;
         std::vector<std::int64_t> classCounts; // classification
-        double averageLength = 0.0;            // tokens (classification) or window steps (regression)
+        double averageLength = 0.0;            // tokens (classification; translation: the source side) or window steps (regression)
         std::int64_t maxLength = 0;
+        double targetAverageLength = 0.0;      // translation: the target side's tokens
+        std::int64_t targetMaxLength = 0;
         double targetMin = 0.0, targetMax = 0.0, targetMean = 0.0; // regression, original units
     };
     struct Coverage {
@@ -36,6 +40,10 @@ struct DatasetStatistics {
     std::optional<Split> trainBalanced;        // SST phrase level: the training set after re-balancing
     std::int64_t vocabularySize = 0;           // distinct tokens over all splits
     std::int64_t trainVocabularySize = 0;      // distinct tokens of train (what a model's table holds)
+    // Translation: the vocabularies above are the source side's; these the target side's.
+    std::string sourceLanguage, targetLanguage;
+    std::int64_t targetVocabularySize = 0, trainTargetVocabularySize = 0;
+    bool goldAlignment = false;                // every pair carries its gold alignment (the synthetic tasks)
     std::optional<Coverage> coverage;
     int window = 0;                            // regression
     std::vector<std::string> drivers;
@@ -46,6 +54,7 @@ struct DatasetStatistics {
 
     static DatasetStatistics of(const TextDataset& dataset);
     static DatasetStatistics of(const SeriesDataset& dataset);
+    static DatasetStatistics of(const TranslationDataset& dataset); // task "translation"; splits count pairs
     static DatasetStatistics of(const LoadedDataset& dataset);
     void addCoverage(const TextDataset& dataset, const WordEmbeddings& embeddings, const std::string& file);
     static Split splitOf(const std::string& name, const std::vector<TextExample>& examples, int classes);

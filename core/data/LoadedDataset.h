@@ -1,17 +1,20 @@
 #pragma once
 #include "core/data/SeriesDataset.h"
 #include "core/data/TextDataset.h"
+#include "core/data/TranslationDataset.h"
 
 namespace attnlab {
 
-// A dataset of either task, as DatasetCatalog::loadAny returns it: text for classification ids, series
-// (windows) for regression ids. Only the one that `regression` names is filled in.
+// A dataset of any task, as DatasetCatalog::loadAny returns it: text for classification ids, series
+// (windows) for regression ids, sentence pairs for translation ids. Only the one its flags name is filled in.
 struct LoadedDataset {
     bool regression = false;
+    bool translation = false;
     TextDataset text;
     SeriesDataset series;
+    TranslationDataset pairs;
 
-    const std::vector<std::string>& notes() const { return regression ? series.notes : text.notes; }
+    const std::vector<std::string>& notes() const { return regression ? series.notes : translation ? pairs.notes : text.notes; }
 };
 
 } // namespace attnlab

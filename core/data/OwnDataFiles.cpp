@@ -19,6 +19,13 @@ std::string* field(DatasetOptions& o, const std::string& key)
         return &o.devFile;
     if (key == "test_file")
         return &o.testFile;
+    // csv-pairs' parallel line files (issue 36).
+    if (key == "source_file") return &o.sourceFile;
+    if (key == "target_file") return &o.targetFile;
+    if (key == "dev_source_file") return &o.devSourceFile;
+    if (key == "dev_target_file") return &o.devTargetFile;
+    if (key == "test_source_file") return &o.testSourceFile;
+    if (key == "test_target_file") return &o.testTargetFile;
     return nullptr;
 }
 
@@ -28,7 +35,8 @@ std::vector<OwnDataFiles::File> OwnDataFiles::of(const DatasetOptions& options)
 {
     std::vector<File> files;
     DatasetOptions o = options;
-    for (const char* key : {"file", "train_file", "dev_file", "test_file"})
+    for (const char* key : {"file", "train_file", "dev_file", "test_file", "source_file", "target_file", "dev_source_file",
+                            "dev_target_file", "test_source_file", "test_target_file"})
         if (const std::string* path = field(o, key); !path->empty())
             files.push_back({key, *path});
     return files;

@@ -7,7 +7,8 @@
 
 namespace attnlab {
 
-// The user's own data files of a run (csv-text, csv-series: `file`, or `train_file`/`dev_file`/`test_file`),
+// The user's own data files of a run (csv-text, csv-series, csv-pairs: `file`, or `train_file`/`dev_file`/`test_file`;
+// csv-pairs' parallel lines: `source_file`/`target_file`, `dev_source_file`, ..., `test_target_file`),
 // fingerprinted into the run's environment when it starts (data_sha256.<key>: sha256 and size), and checked
 // when a view reads the run's data again, so the examples and confusion it lists are the run's own: a file
 // moved or deleted since, or changed since, is said with its path and can be located elsewhere.
@@ -15,7 +16,7 @@ class OwnDataFiles {
 public:
     enum class State { Unchanged, Missing, Changed, NotRecorded };
     struct File {
-        std::string key;  // the configuration key: file, train_file, dev_file, test_file
+        std::string key;  // the configuration key: file, train_file, dev_file, test_file, source_file, target_file, ...
         std::string path; // as the configuration names it
     };
     struct Check {

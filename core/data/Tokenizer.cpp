@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <stdexcept>
 
 namespace attnlab {
@@ -34,6 +35,36 @@ bool isEmoticon(const std::string& s)
 }
 
 const char* kContractions[] = {"n't", "'s", "'m", "'re", "'ve", "'ll", "'d"};
+
+// Words style: the typographic quotes of English, German and French text (U+201E „, U+201C “, U+201D ”,
+// U+00AB «, U+00BB », U+2039 ‹, U+203A ›, U+2018 ‘; U+2019 is read as ' before this).
+const char* kQuotes[] = {"\xE2\x80\x9E", "\xE2\x80\x9C", "\xE2\x80\x9D", "\xC2\xAB", "\xC2\xBB",
+                         "\xE2\x80\xB9", "\xE2\x80\xBA", "\xE2\x80\x98"};
+
+// Byte length of a typographic quote starting at s[pos], else 0.
+std::size_t quoteLength(const std::string& s, std::size_t pos)
+{
+    for (const char* q : kQuotes) {
+        const std::size_t n = std::strlen(q);
+        if (pos + n <= s.size() && s.compare(pos, n, q) == 0)
+            return n;
+    }
+    return 0;
+}
+
+// French elided words, split after their apostrophe when a letter follows ("d'un" -> "d'" "un"); the
+// longer ones first, so "quelqu'un" is not read as "qu'".
+const char* kElisions[] = {"jusqu'", "lorsqu'", "puisqu'", "quelqu'", "qu'", "l'", "d'", "j'", "m'", "n'", "s'", "t'", "c'"};
+
+// "&amp;", "&#39;": an HTML entity left in raw text, kept as one token.
+bool isEntity(const std::string& s)
+{
+    if (s.size() < 3 || s.front() != '&' || s.back() != ';')
+        return false;
+    const std::size_t from = s[1] == '#' ? 2 : 1;
+    return s.size() > from + 1 &&
+           std::all_of(s.begin() + static_cast<long>(from), s.end() - 1, [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; });
+}
 
 } // namespace
 
@@ -72,7 +103,8 @@ Tokenizer::Style Tokenizer::styleFromName(const std::string& name)
     if (name == "whitespace") return Style::Whitespace;
     if (name == "ptb") return Style::Ptb;
     if (name == "tweet") return Style::Tweet;
-    throw std::invalid_argument("tokenizer: unknown style '" + name + "' (known: whitespace, ptb, tweet)");
+    if (name == "words") return Style::Words;
+    throw std::invalid_argument("tokenizer: unknown style '" + name + "' (known: whitespace, ptb, tweet, words)");
 }
 
 std::string Tokenizer::fromPtbBracket(const std::string& token)
@@ -120,6 +152,11 @@ void Tokenizer::splitChunk(const std::string& chunk, std::vector<std::string>& o
             return;
         }
     }
+    const bool words = style_ == Style::Words; // quotes stay as written (no `` ''); tokenize split typographic ones off
+    if (words && isEntity(chunk)) {
+        out.push_back(chunk);
+        return;
+    }
     std::string core = chunk;
     std::vector<std::string> tail;
 
@@ -127,11 +164,11 @@ void Tokenizer::splitChunk(const std::string& chunk, std::vector<std::string>& o
     std::size_t lead = 0;
     while (lead < core.size()) {
         const char c = core[lead];
-        if (c == '"') { out.push_back("``"); ++lead; }
+        if (c == '"') { out.push_back(words ? "\"" : "``"); ++lead; }
         else if (c == '(' || c == '[' || c == '{') { out.push_back(std::string(1, c)); ++lead; }
         else if (c == '`' && lead + 1 < core.size() && core[lead + 1] == '`') { out.push_back("``"); lead += 2; }
         else if (c == '\'' && lead + 1 < core.size() && core[lead + 1] != 's' && core[lead + 1] != 'S' &&
-                 !std::isdigit(static_cast<unsigned char>(core[lead + 1]))) { out.push_back("`"); ++lead; }
+                 !std::isdigit(static_cast<unsigned char>(core[lead + 1]))) { out.push_back(words ? "'" : "`"); ++lead; }
         else break;
     }
     core.erase(0, lead);
@@ -139,7 +176,7 @@ void Tokenizer::splitChunk(const std::string& chunk, std::vector<std::string>& o
     // Trailing punctuation: runs of the same mark stay together ("...", "!!!").
     while (!core.empty()) {
         const char c = core.back();
-        if (c == '"') { tail.push_back("''"); core.pop_back(); continue; }
+        if (c == '"') { tail.push_back(words ? "\"" : "''"); core.pop_back(); continue; }
         if (c == ')' || c == ']' || c == '}') {
             if (style_ == Style::Tweet && isEmoticon(core)) break;
             tail.push_back(std::string(1, c)); core.pop_back(); continue;
@@ -164,6 +201,19 @@ void Tokenizer::splitChunk(const std::string& chunk, std::vector<std::string>& o
         break;
     }
 
+    // French elisions (Words): "d'un" -> "d'" "un", before the English contractions below.
+    if (words) {
+        const std::string lower = lowercased(core);
+        for (const char* k : kElisions) {
+            const std::size_t n = std::strlen(k);
+            if (lower.size() > n && lower.compare(0, n, k) == 0 &&
+                (std::isalpha(static_cast<unsigned char>(lower[n])) || (lower[n] & 0x80))) {
+                out.push_back(core.substr(0, n));
+                core.erase(0, n);
+                break;
+            }
+        }
+    }
     // Contractions split as in the Penn Treebank: "don't" -> "do n't", "she'll" -> "she 'll".
     if (style_ != Style::Whitespace && !core.empty()) {
         std::string lower = lowercased(core);
@@ -199,10 +249,23 @@ std::vector<std::string> Tokenizer::tokenize(const std::string& text) const
             for (auto p = chunk.find("\xE2\x80\x99"); style_ != Style::Whitespace && p != std::string::npos;
                  p = chunk.find("\xE2\x80\x99", p))
                 chunk.replace(p, 3, "'");
-            if (style_ == Style::Whitespace)
+            if (style_ == Style::Whitespace) {
                 tokens.push_back(fromPtbBracket(chunk));
-            else
+            } else if (style_ == Style::Words) {
+                // A typographic quote is never part of a word, even inside a chunk: „Open“-Schild, steht:“long.
+                std::size_t from = 0;
+                for (std::size_t k = 0; k < chunk.size(); ++k) {
+                    if (const std::size_t quote = quoteLength(chunk, k); quote > 0) {
+                        if (k > from) splitChunk(chunk.substr(from, k - from), tokens);
+                        tokens.push_back(chunk.substr(k, quote));
+                        from = k + quote;
+                        k = from - 1;
+                    }
+                }
+                if (from < chunk.size()) splitChunk(chunk.substr(from), tokens);
+            } else {
                 splitChunk(chunk, tokens);
+            }
         }
         i = j;
     }

@@ -19,6 +19,25 @@ Vocabulary Vocabulary::fromExamples(const std::vector<TextExample>& examples)
     return vocabulary;
 }
 
+Vocabulary Vocabulary::fromPairs(const std::vector<TranslationPair>& pairs, bool target, int minCount)
+{
+    std::unordered_map<std::string, int> counts;
+    std::vector<std::string> order;
+    for (const auto& p : pairs)
+        for (const auto& w : target ? p.target : p.source)
+            if (counts[w]++ == 0)
+                order.push_back(w);
+    Vocabulary vocabulary;
+    if (target) {
+        vocabulary.add("<bos>");
+        vocabulary.add("<eos>");
+    }
+    for (const auto& w : order)
+        if (counts[w] >= minCount)
+            vocabulary.add(w);
+    return vocabulary;
+}
+
 std::int64_t Vocabulary::add(const std::string& token)
 {
     auto it = ids_.find(token);

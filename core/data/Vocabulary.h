@@ -1,5 +1,6 @@
 #pragma once
 #include "core/data/TextExample.h"
+#include "core/data/TranslationDataset.h"
 
 #include <cstdint>
 #include <string>
@@ -16,6 +17,10 @@ public:
 
     Vocabulary();
     static Vocabulary fromExamples(const std::vector<TextExample>& examples);
+    // One side of a translation task's training pairs: tokens seen at least minCount times (2, as
+    // bentrevett/pytorch-seq2seq's min_freq: a word met once is mostly a name or a typo, and keeping them doubles
+    // Multi30k's tables), in order of first appearance; the target side has <bos> and <eos> at 2 and 3.
+    static Vocabulary fromPairs(const std::vector<TranslationPair>& pairs, bool target, int minCount = 2);
 
     std::int64_t add(const std::string& token);
     std::int64_t id(const std::string& token) const;

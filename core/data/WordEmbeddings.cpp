@@ -1,10 +1,10 @@
 #include "core/data/WordEmbeddings.h"
 
 #include "core/data/DataError.h"
+#include "core/data/GzipInput.h"
 #include "core/data/install/Sha256.h"
 #include "core/data/Tokenizer.h"
 
-#include <zlib.h>
 
 #include <charconv>
 #include <cmath>
@@ -21,94 +21,11 @@
 
 namespace attnlab {
 
-// Buffered reading through zlib, which reads plain files as they are and gzip files decompressed.
-class GzInput {
-public:
-    explicit GzInput(const std::string& path) : path_(path), file_(gzopen(path.c_str(), "rb"))
-    {
-        if (!file_)
-            throw DataError(path, 0, "cannot open the embeddings file (missing or unreadable)");
-        gzbuffer(file_, 1 << 18);
-    }
-    ~GzInput() { gzclose(file_); }
-    GzInput(const GzInput&) = delete;
-    GzInput& operator=(const GzInput&) = delete;
-
-    // Next byte or -1 at the end.
-    int get()
-    {
-        if (pos_ == end_ && !fill()) return -1;
-        return static_cast<unsigned char>(buffer_[pos_++]);
-    }
-    int peek()
-    {
-        if (pos_ == end_ && !fill()) return -1;
-        return static_cast<unsigned char>(buffer_[pos_]);
-    }
-    bool readLine(std::string& line)
-    {
-        line.clear();
-        while (true) {
-            if (pos_ == end_ && !fill()) return !line.empty();
-            const char* start = buffer_.data() + pos_;
-            const void* nl = std::memchr(start, '\n', end_ - pos_);
-            if (nl) {
-                const auto n = static_cast<std::size_t>(static_cast<const char*>(nl) - start);
-                line.append(start, n);
-                pos_ += n + 1;
-                if (!line.empty() && line.back() == '\r') line.pop_back();
-                return true;
-            }
-            line.append(start, end_ - pos_);
-            pos_ = end_;
-        }
-    }
-    bool readBytes(char* out, std::size_t n)
-    {
-        while (n > 0) {
-            if (pos_ == end_ && !fill()) return false;
-            const std::size_t take = std::min(n, end_ - pos_);
-            std::memcpy(out, buffer_.data() + pos_, take);
-            pos_ += take;
-            out += take;
-            n -= take;
-        }
-        return true;
-    }
-    // Peeks up to n bytes without consuming them (they stay in the buffer).
-    std::string lookahead(std::size_t n)
-    {
-        if (end_ - pos_ < n) {
-            std::memmove(buffer_.data(), buffer_.data() + pos_, end_ - pos_);
-            end_ -= pos_;
-            pos_ = 0;
-            const int got = gzread(file_, buffer_.data() + end_, static_cast<unsigned>(buffer_.size() - end_));
-            if (got > 0) end_ += static_cast<std::size_t>(got);
-        }
-        return std::string(buffer_.data() + pos_, std::min(n, end_ - pos_));
-    }
-
-private:
-    bool fill()
-    {
-        const int got = gzread(file_, buffer_.data(), static_cast<unsigned>(buffer_.size()));
-        if (got < 0)
-            throw DataError(path_, 0, "read error (a damaged gzip file?)");
-        pos_ = 0;
-        end_ = static_cast<std::size_t>(got);
-        return got > 0;
-    }
-    std::string path_;
-    gzFile file_;
-    std::vector<char> buffer_ = std::vector<char>(1 << 20);
-    std::size_t pos_ = 0, end_ = 0;
-};
-
 class EmbeddingFileParser {
 public:
     static void parse(const std::string& path, WordEmbeddings& e)
     {
-        GzInput in(path);
+        GzipInput in(path, "the embeddings file");
         std::string first;
         if (!in.readLine(first))
             throw DataError(path, 1, "the embeddings file is empty");
@@ -155,7 +72,7 @@ private:
         return *end == '\0' && count > 0 && dim > 0;
     }
 
-    static void parseText(GzInput& in, const std::string& path, std::string pending, int lineNumber, WordEmbeddings& e)
+    static void parseText(GzipInput& in, const std::string& path, std::string pending, int lineNumber, WordEmbeddings& e)
     {
         std::string line = std::move(pending);
         bool have = !line.empty();
@@ -201,7 +118,7 @@ private:
         e.dimension_ = expected;
     }
 
-    static void parseBinary(GzInput& in, const std::string& path, long long count, WordEmbeddings& e)
+    static void parseBinary(GzipInput& in, const std::string& path, long long count, WordEmbeddings& e)
     {
         const auto dim = static_cast<std::size_t>(e.dimension_);
         // The header's count is only a claim: storage grows with the vectors actually read, so a damaged

@@ -49,6 +49,15 @@ std::string AttentionSnapshot::toJson() const
         j["features"] = features;
         j["input_attention"] = inputAttention;
     }
+    if (!targetTokens.empty()) {
+        j["target_tokens"] = targetTokens;
+        j["translation"] = translation;
+        for (const auto* list : {&crossMaps, &decoderMaps}) {
+            auto& out = j[list == &crossMaps ? "cross_maps" : "decoder_maps"] = nlohmann::json::array();
+            for (const auto& m : *list)
+                out.push_back({{"layer", m.layer}, {"head", m.head}, {"rows", m.size}, {"columns", m.width()}, {"weights", m.weights}});
+        }
+    }
     return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
@@ -82,6 +91,27 @@ AttentionSnapshot AttentionSnapshot::fromJson(const std::string& text)
             s.inputAttention = j.at("input_attention").get<std::vector<float>>();
             if (s.inputAttention.size() != s.tokens.size() * s.features.size())
                 throw std::invalid_argument("input attention does not form a steps x features matrix");
+        }
+        if (j.contains("target_tokens")) {
+            s.targetTokens = j.at("target_tokens").get<std::vector<std::string>>();
+            s.translation = j.value("translation", std::string());
+            for (const char* key : {"cross_maps", "decoder_maps"}) {
+                const bool cross = std::string(key) == "cross_maps";
+                for (const auto& m : j.value(key, nlohmann::json::array())) {
+                    AttentionMap map;
+                    map.layer = wholeNumber(m.at("layer"), "layer");
+                    map.head = wholeNumber(m.at("head"), "head");
+                    map.size = wholeNumber(m.at("rows"), "rows");
+                    map.columns = wholeNumber(m.at("columns"), "columns");
+                    map.weights = m.at("weights").get<std::vector<float>>();
+                    const std::size_t rows = s.targetTokens.size(), columns = cross ? s.tokens.size() : s.targetTokens.size();
+                    if (static_cast<std::size_t>(map.size) != rows || static_cast<std::size_t>(map.columns) != columns ||
+                        map.weights.size() != rows * columns)
+                        throw std::invalid_argument(std::string(key) + ": weights do not form a target x " +
+                                                    (cross ? "source" : "target") + " matrix");
+                    (cross ? s.crossMaps : s.decoderMaps).push_back(std::move(map));
+                }
+            }
         }
         if (j.contains("probabilities")) {
             s.classes = j.at("classes").get<std::vector<std::string>>();

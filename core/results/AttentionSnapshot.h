@@ -8,9 +8,11 @@ namespace attnlab {
 struct AttentionMap {
     int layer = 0;
     int head = 0;
-    int size = 0;
+    int size = 0; // rows (queries)
     std::vector<float> weights;
-    float at(int query, int key) const { return weights[static_cast<std::size_t>(query) * size + key]; }
+    int columns = 0; // keys, where they differ from the rows (cross-attention: target rows x source columns); 0 = size
+    int width() const { return columns > 0 ? columns : size; }
+    float at(int query, int key) const { return weights[static_cast<std::size_t>(query) * width() + key]; }
 };
 
 // The probe input's attention at one evaluation step: a sentence's tokens, or a window's time steps.
@@ -38,8 +40,17 @@ struct AttentionSnapshot {
     // TrainConfig's probes or a few dev examples, one per class) and what it is, for a selector.
     int probe = 0;
     std::string probeLabel;
+    // Translation (issue 36): `tokens` are the source's, these the target's (the reference, <eos> last) with
+    // the encoder-decoder attention per layer and head (targetTokens x tokens: each row the target token's
+    // distribution over the source) and, for the Transformer, the decoder's causal self-attention
+    // (targetTokens x targetTokens); `maps` then holds the encoder's self-attention. `translation` is what the
+    // model itself made of the source at this step (greedy).
+    std::vector<std::string> targetTokens;
+    std::vector<AttentionMap> crossMaps;
+    std::vector<AttentionMap> decoderMaps;
+    std::string translation;
 
-    bool empty() const { return maps.empty() && pooling.empty() && inputAttention.empty(); }
+    bool empty() const { return maps.empty() && pooling.empty() && inputAttention.empty() && crossMaps.empty(); }
 
     std::string toJson() const;
     static AttentionSnapshot fromJson(const std::string& json);

@@ -41,11 +41,15 @@ bool RunResult::hasTest() const
 
 double RunResult::devValue() const
 {
+    if (summary_.translation)
+        return summary_.bestDevBleu;
     return regression() ? summary_.bestDevRmse : 100.0 * summary_.bestDevAccuracy;
 }
 
 double RunResult::testValue() const
 {
+    if (summary_.translation)
+        return summary_.testBleu;
     return regression() ? summary_.testRmse : 100.0 * summary_.testAccuracy;
 }
 
@@ -53,6 +57,8 @@ std::string RunResult::devText(int decimals) const
 {
     if (!hasResults())
         return "-";
+    if (summary_.translation)
+        return "BLEU " + fixed(devValue(), decimals);
     return fixed(devValue(), decimals) + (regression() ? "" : "%");
 }
 
@@ -60,11 +66,23 @@ std::string RunResult::testText(int decimals) const
 {
     if (!hasTest())
         return "-";
+    if (summary_.translation)
+        return "BLEU " + fixed(testValue(), decimals);
     return fixed(testValue(), decimals) + (regression() ? "" : "%");
 }
 
 std::string RunResult::testDetail() const
 {
+    if (summary_.translation) {
+        std::string text = "test BLEU " + fixed(summary_.testBleu, 2) + ", chrF " + fixed(summary_.testChrf, 2) +
+                           " (sacreBLEU), tokenised BLEU " + fixed(summary_.testBleuTokenized, 2) + ", perplexity " +
+                           fixed(summary_.testPerplexity, 2);
+        if (summary_.testExactMatch >= 0.0)
+            text += ", exact match " + fixed(100.0 * summary_.testExactMatch, 1) + "%";
+        if (summary_.testAer >= 0.0)
+            text += ", AER " + fixed(100.0 * summary_.testAer, 1) + "%";
+        return text;
+    }
     if (regression())
         return "test RMSE " + fixed(summary_.testRmse, 4) + ", MAE " + fixed(summary_.testMae, 4) + ", MAPE " +
                fixed(summary_.testMape, 2) + "%";
@@ -80,6 +98,8 @@ std::string RunResult::headline() const
                        std::to_string(summary_.bestStep);
     if (!hasTest())
         return text;
+    if (summary_.translation)
+        return text + "; " + testDetail() + (summary_.stoppedEarly ? " (stopped early)" : "");
     if (regression())
         return text + "; test MAE " + fixed(summary_.testMae, 4) + ", RMSE " + fixed(summary_.testRmse, 4) + ", MAPE " +
                fixed(summary_.testMape, 2) + "%";
@@ -121,7 +141,22 @@ std::string RunResult::toJson(bool withConfusion) const
                      {"params", summary_.parameters},       {"device", summary_.device},
                      {"message", summary_.message},         {"stopped_early", summary_.stoppedEarly},
                      {"regression", summary_.regression}};
-    if (regression()) {
+    if (summary_.translation) {
+        o["translation"] = true;
+        o["best_dev_bleu"] = summary_.bestDevBleu;
+        o["test_bleu"] = summary_.testBleu;
+        o["test_chrf"] = summary_.testChrf;
+        o["test_bleu_tokenized"] = summary_.testBleuTokenized;
+        o["test_perplexity"] = summary_.testPerplexity;
+        if (summary_.testExactMatch >= 0.0)
+            o["test_exact_match"] = summary_.testExactMatch;
+        if (summary_.testAer >= 0.0)
+            o["test_aer"] = summary_.testAer;
+        o["bleu_signature"] = summary_.bleuSignature;
+        o["chrf_signature"] = summary_.chrfSignature;
+        o["best_dev_accuracy"] = summary_.bestDevAccuracy; // BLEU / 100: what lists rank by
+        o["test_accuracy"] = summary_.testAccuracy;
+    } else if (regression()) {
         o["best_dev_rmse"] = summary_.bestDevRmse;
         o["test_mae"] = summary_.testMae;
         o["test_rmse"] = summary_.testRmse;

@@ -9,7 +9,7 @@ namespace attnlab {
 
 std::string RunSummary::toJson() const
 {
-    const nlohmann::json j = {
+    nlohmann::json j = {
         {"status", attnlab::toString(status)},
         {"steps", steps},
         {"seconds", seconds},
@@ -28,6 +28,11 @@ std::string RunSummary::toJson() const
         {"device", device},
         {"message", message},
     };
+    if (translation) // only then: the summaries of every other run stay byte for byte as they were
+        j.update({{"translation", true}, {"best_dev_bleu", bestDevBleu}, {"test_bleu", testBleu}, {"test_chrf", testChrf},
+                  {"test_bleu_tokenized", testBleuTokenized}, {"test_perplexity", testPerplexity},
+                  {"test_exact_match", testExactMatch}, {"test_aer", testAer}, {"bleu_signature", bleuSignature},
+                  {"chrf_signature", chrfSignature}});
     return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
@@ -66,6 +71,16 @@ RunSummary RunSummary::fromJson(const std::string& text)
         get("parameters", s.parameters);
         get("device", s.device);
         get("message", s.message);
+        get("translation", s.translation);
+        get("best_dev_bleu", s.bestDevBleu);
+        get("test_bleu", s.testBleu);
+        get("test_chrf", s.testChrf);
+        get("test_bleu_tokenized", s.testBleuTokenized);
+        get("test_perplexity", s.testPerplexity);
+        get("test_exact_match", s.testExactMatch);
+        get("test_aer", s.testAer);
+        get("bleu_signature", s.bleuSignature);
+        get("chrf_signature", s.chrfSignature);
     } catch (const nlohmann::json::exception& e) {
         throw std::invalid_argument(std::string("run summary JSON: ") + e.what());
     }

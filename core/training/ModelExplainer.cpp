@@ -42,6 +42,8 @@ ModelExplainer::ModelExplainer(const CheckpointRef& checkpoint) : impl_(std::mak
         if (meta.at("format").get<int>() > ModelCheckpoint::kFormat)
             throw std::runtime_error("written by a newer Attention Lab (format " + meta.at("format").dump() + ")");
         const auto& task = meta.at("task");
+        if (task.at("task") == "translation")
+            throw std::runtime_error("a translation model: attnlab-cli translate --run N --text \"...\" shows its alignment");
         if (task.at("task") != "text")
             throw std::runtime_error("a time-series model: it explains windows of its series, not typed text "
                                      "(its attention over time is in the run's stored snapshots)");

@@ -14,6 +14,9 @@
 #include "core/nn/models/ModelFactory.h"
 #include "core/nn/training/ClassificationTask.h"
 #include "core/nn/training/RegressionTask.h"
+#include "core/nn/training/TranslationTask.h"
+#include "core/results/BleuScore.h"
+#include "core/results/ChrfScore.h"
 #include "core/nn/training/TrainingLoop.h"
 #include "core/training/ComputeDevice.h"
 #include "core/training/PretrainedEncoder.h"
@@ -217,6 +220,29 @@ PreparedTask prepare(const SeriesDataset& dataset, const TrainConfig& config, co
     return {std::make_unique<RegressionTask>(model, dataset, device, config.sampling), {}};
 }
 
+PreparedTask prepare(const TranslationDataset& dataset, const TrainConfig& config, const torch::Device& device, RunInfo& info)
+{
+    if (dataset.train.empty() || dataset.dev.empty())
+        return {nullptr, "dataset '" + dataset.id + "': train and dev splits must not be empty"};
+    if (!config.embeddingsPath.empty())
+        return {nullptr, "embeddings: word vectors are for the classifiers; a translation model learns both word tables"};
+    Vocabulary source = Vocabulary::fromPairs(dataset.train, false), target = Vocabulary::fromPairs(dataset.train, true);
+    ModelConfig modelConfig = config.model;
+    modelConfig.vocabularySize = static_cast<int>(source.size());
+    modelConfig.targetVocabularySize = static_cast<int>(target.size());
+    modelConfig.numClasses = 0;
+    info.config.model = modelConfig;
+    if (auto problem = modelConfig.validate(); !problem.empty())
+        return {nullptr, problem};
+    auto model = ModelFactory::createTranslator(modelConfig);
+    model->to(device);
+    info.parameters = model->trainableParametersWithoutEmbedding();
+    info.modelSummary = model->summary();
+    auto task = std::make_unique<TranslationTask>(model, dataset, std::move(source), std::move(target), device, info.config);
+    info.notes = task->notes();
+    return {std::move(task), {}};
+}
+
 double metric(const TrainingTask::Evaluation& e, const std::string& name)
 {
     for (const auto& [n, v] : e.metrics)
@@ -239,8 +265,15 @@ RunSummary Trainer::run(const SeriesDataset& dataset, TrainingObserver& observer
     return runTask(dataset, observer, cancel);
 }
 
+RunSummary Trainer::run(const TranslationDataset& dataset, TrainingObserver& observer, const CancelToken& cancel)
+{
+    return runTask(dataset, observer, cancel);
+}
+
 RunSummary Trainer::run(const LoadedDataset& dataset, TrainingObserver& observer, const CancelToken& cancel)
 {
+    if (dataset.translation)
+        return runTask(dataset.pairs, observer, cancel);
     return dataset.regression ? runTask(dataset.series, observer, cancel) : runTask(dataset.text, observer, cancel);
 }
 
@@ -253,6 +286,7 @@ RunSummary Trainer::runTask(const Dataset& dataset, TrainingObserver& observer, 
 
     RunSummary summary;
     summary.regression = std::is_same_v<Dataset, SeriesDataset>;
+    summary.translation = std::is_same_v<Dataset, TranslationDataset>;
     RunInfo info;
     info.config = config_;
     info.torchVersion = ComputeDevice::torchVersion();
@@ -297,7 +331,25 @@ RunSummary Trainer::runTask(const Dataset& dataset, TrainingObserver& observer, 
         summary.steps = outcome.steps;
         summary.bestStep = outcome.bestStep;
         summary.stoppedEarly = outcome.stoppedEarly;
-        if (summary.regression) {
+        if (summary.translation) {
+            summary.bestDevBleu = metric(outcome.bestDev, "bleu");
+            summary.bestDevAccuracy = summary.bestDevBleu / 100.0;
+            summary.bleuSignature = BleuScore().signature(1);
+            summary.chrfSignature = ChrfScore().signature(1);
+            if (outcome.test) {
+                summary.testBleu = metric(*outcome.test, "bleu");
+                summary.testAccuracy = summary.testBleu / 100.0;
+                summary.testChrf = metric(*outcome.test, "chrf");
+                summary.testBleuTokenized = metric(*outcome.test, "bleu_tokenized");
+                summary.testPerplexity = metric(*outcome.test, "perplexity");
+                for (const auto& [name, value] : outcome.test->metrics) {
+                    if (name == "exact_match")
+                        summary.testExactMatch = value;
+                    if (name == "aer")
+                        summary.testAer = value;
+                }
+            }
+        } else if (summary.regression) {
             summary.bestDevRmse = metric(outcome.bestDev, "rmse");
             if (outcome.test) {
                 summary.testMae = metric(*outcome.test, "mae");

@@ -428,6 +428,7 @@ QString DataImportDialog::roleName(CsvPreview::Role role) const
     case CsvPreview::Role::Target: return tr("target");
     case CsvPreview::Role::Driver: return tr("driver");
     case CsvPreview::Role::Ignored: return tr("ignored");
+    case CsvPreview::Role::Source: return tr("source"); // csv-pairs (not offered here yet)
     case CsvPreview::Role::None: break;
     }
     return {};
@@ -562,6 +563,7 @@ void DataImportDialog::headerClicked(int section)
         drivers_.removeAll(name);
         if (targetColumn_ == name) targetColumn_.clear();
         break;
+    case CsvPreview::Role::Source: // csv-pairs: not among this dialog's tasks yet
     case CsvPreview::Role::None: break;
     }
     schedule();

@@ -42,7 +42,8 @@ DataSection::DataSection(QWidget* parent) : QGroupBox(tr("Data"), parent)
     dataset_ = new QComboBox(this);
     dataset_->setObjectName(QStringLiteral("datasetCombo"));
     for (const auto& entry : Registry::datasets())
-        addEntry(dataset_, entry);
+        if (entry.task != "translation") // issue 37 brings translation into the window; until then: attnlab-cli
+            addEntry(dataset_, entry);
     datasetStatistics_ = new QLabel(this);
     datasetStatistics_->setObjectName(QStringLiteral("datasetStatisticsLabel"));
     datasetStatistics_->setWordWrap(true);

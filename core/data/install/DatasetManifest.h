@@ -17,7 +17,7 @@ struct ManifestFile {
 struct DatasetManifest {
     std::string id;
     std::string name;
-    std::string task;   // classification | regression
+    std::string task;   // classification | regression | translation | pretrained (a model's files, not data)
     std::string folder; // relative to the data folder: "sentiment/opener"; "" for generated data
     std::vector<ManifestFile> files;
     std::string upstream, license, citation;

@@ -103,6 +103,11 @@ SelfAttentionImpl::Result SelfAttentionImpl::forward(const torch::Tensor& x, con
     } else if (options_.position == "alibi") {
         bias = PositionEncoding::alibiBias(heads, length, x.options());
     }
+    if (options_.causal) { // -1e9 above the diagonal: exp underflows to exactly 0, as for padded keys
+        auto future = torch::ones({length, length}, x.options().dtype(torch::kBool)).triu(1);
+        auto causalBias = torch::zeros({1, length, length}, x.options()).masked_fill(future, -1e9);
+        bias = bias.defined() ? bias + causalBias : causalBias;
+    }
     auto result = attend(q, k, v, mask, relKeys_, relValues_, options_.rprClip, bias);
     result.output = result.output.transpose(1, 2).reshape({batch, length, options_.dModel});
     if (output_)

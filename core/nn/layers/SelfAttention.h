@@ -17,6 +17,9 @@ struct SelfAttentionOptions {
     std::string position = "none";             // rpr | rope | alibi act inside attention; others outside
     int rprClip = 0;
     bool uniform = false; // every weight 1/n over the real keys: no query or key projection, no RPR key table
+    // A decoder's masked self-attention (Vaswani et al. 2017, 3.2.3): query i sees keys j <= i only, so an
+    // output never depends on a later target token. Applied as an additive -inf-like bias beside ALiBi's.
+    bool causal = false;
 };
 
 // Scaled dot-product self-attention (thesis eq. 3.1-3.5), multi-head (section 3.2.2), with the position

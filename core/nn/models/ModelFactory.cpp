@@ -7,8 +7,10 @@
 #include "core/nn/models/LinearClassifier.h"
 #include "core/nn/models/RecurrentClassifier.h"
 #include "core/nn/models/RecurrentRegressor.h"
+#include "core/nn/models/RecurrentSeq2Seq.h"
 #include "core/nn/models/SsanClassifier.h"
 #include "core/nn/models/TransformerClassifier.h"
+#include "core/nn/models/TransformerSeq2Seq.h"
 
 #include <stdexcept>
 
@@ -50,6 +52,20 @@ std::shared_ptr<SeriesRegressor> ModelFactory::createRegressor(const ModelConfig
     if (m == "darnn")
         return std::make_shared<DarnnRegressor>(config, config.drivers, config.window);
     throw std::invalid_argument("model: '" + m + "' has no time-series version");
+}
+
+std::shared_ptr<Seq2SeqModel> ModelFactory::createTranslator(const ModelConfig& config)
+{
+    if (!config.isTranslation())
+        throw std::invalid_argument("model: a translation model needs the target vocabulary's size (target_vocabulary > 0)");
+    if (auto problem = config.validate(); !problem.empty())
+        throw std::invalid_argument(problem);
+    const auto& m = config.model;
+    if (m == "seq2seq" || m == "bahdanau" || m == "luong")
+        return std::make_shared<RecurrentSeq2Seq>(config);
+    if (m == "transformer-seq2seq")
+        return std::make_shared<TransformerSeq2Seq>(config);
+    throw std::invalid_argument("model: '" + m + "' is not a translation model");
 }
 
 } // namespace attnlab

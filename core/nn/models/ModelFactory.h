@@ -1,6 +1,7 @@
 #pragma once
 // PRIVATE engine header: includes LibTorch.
 #include "core/config/ModelConfig.h"
+#include "core/nn/models/Seq2SeqModel.h"
 #include "core/nn/models/SequenceClassifier.h"
 #include "core/nn/models/SeriesRegressor.h"
 
@@ -13,6 +14,7 @@ class ModelFactory {
 public:
     static std::shared_ptr<SequenceClassifier> create(const ModelConfig& config);
     static std::shared_ptr<SeriesRegressor> createRegressor(const ModelConfig& config);
+    static std::shared_ptr<Seq2SeqModel> createTranslator(const ModelConfig& config);
 };
 
 } // namespace attnlab

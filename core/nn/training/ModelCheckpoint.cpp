@@ -28,7 +28,7 @@ CheckpointRef ModelCheckpoint::save(torch::nn::Module& model, const TrainConfig&
                              std::to_string(step) + (kind == "best" ? "" : "-" + kind) + ".pt";
     const fs::path path = dir / name, partial = dir / (name + ".partial");
 
-    const nlohmann::json meta = {{"format", kFormat},
+    nlohmann::json meta = {{"format", kFormat},
                                  {"kind", kind},
                                  {"step", step},
                                  {"config", nlohmann::json::parse(config.toJson())},
@@ -39,6 +39,8 @@ CheckpointRef ModelCheckpoint::save(torch::nn::Module& model, const TrainConfig&
                                             {"drivers", config.model.drivers},
                                             {"window", config.model.window}}},
                                  {"task", nlohmann::json::parse(taskMetadata)}};
+    if (config.model.targetVocabularySize > 0) // translation: the second word table's size
+        meta["sizes"]["target_vocabulary_size"] = config.model.targetVocabularySize;
     // Written as CPU tensors, so that a run trained on a GPU explains on a machine without one; the model goes
     // back to its device after (it is saved once training is over).
     const auto parameters = model.parameters();

@@ -1,0 +1,122 @@
+#include "cli/commands/TranslateCommand.h"
+
+#include "cli/CliFlags.h"
+#include "cli/TextCells.h"
+#include "cli/commands/RunIds.h"
+#include "core/data/TextFile.h"
+#include "core/store/RunStore.h"
+#include "core/training/ModelExplainer.h"
+#include "core/training/Translator.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <ostream>
+
+namespace attnlab {
+namespace {
+
+// The alignment as a table: a row per target word (and <eos>), a column per source word, weights to 2 decimals.
+void printAlignment(std::ostream& out, const Translation& t)
+{
+    if (t.cross.empty())
+        return;
+    const int lastLayer = t.cross.back().layer;
+    AttentionMap mean = t.cross.back();
+    std::fill(mean.weights.begin(), mean.weights.end(), 0.0f);
+    int heads = 0;
+    for (const auto& m : t.cross)
+        if (m.layer == lastLayer) {
+            std::transform(mean.weights.begin(), mean.weights.end(), m.weights.begin(), mean.weights.begin(), std::plus<float>());
+            ++heads;
+        }
+    std::vector<std::string> rows = t.targetTokens;
+    rows.push_back("<eos>");
+    std::size_t width = 6;
+    for (const auto& w : t.sourceTokens)
+        width = std::max(width, std::min<std::size_t>(w.size(), 12) + 1);
+    out << "alignment (cross-attention" << (heads > 1 ? ", mean of the last layer's " + std::to_string(heads) + " heads" : "")
+        << "; rows: translation, columns: source):\n  " << paddedCell("", 14);
+    for (const auto& w : t.sourceTokens)
+        out << paddedCell(w.substr(0, 12), width);
+    out << "\n";
+    for (int r = 0; r < mean.size; ++r) {
+        out << "  " << paddedCell(rows[static_cast<std::size_t>(r)].substr(0, 12), 14);
+        for (int c = 0; c < mean.width(); ++c)
+            out << paddedCell(fixedCell(mean.at(r, c) / static_cast<float>(heads), 2), width);
+        out << "\n";
+    }
+}
+
+} // namespace
+
+int TranslateCommand::run(const std::vector<std::string>& args)
+{
+    const CliFlags flags(args, {"--run", "--text", "--file", "--beam", "--length-penalty", "--step", "--db"}, {"--json"});
+    const std::int64_t runId = runIdFrom(flags.required("--run"));
+    if (flags.has("--text") == flags.has("--file"))
+        throw CliUsageError("translate needs --text \"a sentence\" or --file FILE (one sentence a line)");
+    Translator::Decoding decoding;
+    decoding.beamSize = static_cast<int>(flags.integer("--beam", 0));
+    if (flags.has("--beam") && (decoding.beamSize < 1 || decoding.beamSize > 64))
+        throw CliUsageError("--beam expects a beam size from 1 (greedy) to 64, got " + flags.text("--beam", ""));
+    decoding.lengthPenalty = flags.real("--length-penalty", -1.0);
+    if (flags.has("--length-penalty") && decoding.lengthPenalty < 0.0)
+        throw CliUsageError("--length-penalty expects GNMT's alpha, 0 or more, got " + flags.text("--length-penalty", ""));
+    std::optional<int> step;
+    if (flags.has("--step"))
+        step = static_cast<int>(flags.integer("--step", 0));
+    const bool json = flags.has("--json");
+
+    RunStore store(flags.text("--db", RunStore::defaultPath()));
+    const RunRecord run = existingRun(store, runId);
+    const auto chosen = ModelExplainer::choose(store.checkpoints(runId), run.bestStep, step);
+    if (!chosen)
+        throw std::runtime_error("run " + std::to_string(runId) + " kept no weights" +
+                                 (step ? " of step " + std::to_string(*step) : std::string()) +
+                                 " (trained with --no-checkpoint, or it did not complete): train it again to translate with it");
+    const Translator translator(*chosen);
+
+    if (flags.has("--text")) {
+        const auto t = translator.translate(flags.required("--text"), decoding);
+        if (json) {
+            auto j = nlohmann::json::parse(t.toJson());
+            j["run_id"] = runId;
+            j["step"] = translator.step();
+            j["weights"] = translator.weights();
+            out_ << j.dump() << "\n";
+            return 0;
+        }
+        if (t.sourceTokens.empty())
+            throw CliUsageError("--text has no words to translate");
+        out_ << t.text << "\n";
+        out_ << "run " << runId << " (" << translator.config().model.model << ", " << translator.weights() << " weights of step "
+             << translator.step() << "), " << (t.beamSize > 1 ? "beam " + std::to_string(t.beamSize) : std::string("greedy"))
+             << (t.lengthPenalty > 0 ? ", length penalty " + fixedCell(t.lengthPenalty, 2) : std::string()) << "\n";
+        if (t.unknownSourceTokens > 0)
+            out_ << t.unknownSourceTokens << " source word" << (t.unknownSourceTokens == 1 ? "" : "s") << " unknown to the model (read as <unk>)\n";
+        out_ << "probabilities:";
+        for (std::size_t i = 0; i < t.probabilities.size(); ++i)
+            out_ << " " << (i < t.targetTokens.size() ? t.targetTokens[i] : std::string("<eos>")) << " " << fixedCell(t.probabilities[i], 3);
+        out_ << "\n";
+        printAlignment(out_, t);
+        for (std::size_t h = 1; h < t.hypotheses.size(); ++h)
+            out_ << "hypothesis " << h + 1 << " (score " << fixedCell(t.hypotheses[h].score, 3) << "): " << t.hypotheses[h].text << "\n";
+        return 0;
+    }
+    const auto lines = TextFile::readLines(flags.required("--file"));
+    decoding.withAttention = json;
+    const auto started = std::chrono::steady_clock::now();
+    const auto translations = translator.translateAll(lines, decoding, [&](std::size_t done, std::size_t total) {
+        err_ << "\rtranslated " << done << " of " << total << std::flush;
+    });
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    err_ << "\rtranslated " << lines.size() << " sentences in " << fixedCell(seconds, 2) << " s ("
+         << fixedCell(lines.empty() ? 0.0 : 1000.0 * seconds / static_cast<double>(lines.size()), 2) << " ms a sentence)\n";
+    for (const auto& t : translations)
+        out_ << (json ? t.toJson() : t.text) << "\n";
+    return 0;
+}
+
+} // namespace attnlab

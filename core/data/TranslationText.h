@@ -1,0 +1,22 @@
+#pragma once
+#include <string>
+#include <vector>
+
+namespace attnlab {
+
+// Tokens back into text, for the metrics that are counted on text (BLEU and chrF as sacreBLEU counts them)
+// and for the translation a person reads. Written by hand: Debian packages no detokeniser as a library (the
+// Moses one is a Perl script), and the lab's own tokenisers are what it has to undo.
+class TranslationText {
+public:
+    // The words style's inverse, as far as it goes (Tokenizer::Style::Words): closing punctuation
+    // (. , ; : ! ? ) ] } %) and English contractions ('s n't 're 've 'll 'd 'm) glued to the word before,
+    // opening brackets to the word after, French elisions ("d' un") joined; everything else joined by one
+    // space. Other tokenizers' tokens (whitespace: the synthetic tasks) are joined by spaces.
+    static std::string detokenize(const std::vector<std::string>& tokens, const std::string& tokenizer);
+    // Tokens joined by single spaces, lowercased when asked (ASCII and Latin-1, Tokenizer::lowercased): the
+    // tokenised text that BLEU over tokens (bentrevett's figure) is counted on.
+    static std::string joined(const std::vector<std::string>& tokens, bool lowercase);
+};
+
+} // namespace attnlab

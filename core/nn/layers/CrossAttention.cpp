@@ -1,0 +1,35 @@
+#include "core/nn/layers/CrossAttention.h"
+
+#include <cmath>
+
+namespace attnlab {
+
+CrossAttentionImpl::CrossAttentionImpl(int dModel, int heads) : dModel_(dModel), heads_(heads)
+{
+    TORCH_CHECK(heads > 0 && dModel % heads == 0, "heads (", heads, ") must divide d_model (", dModel, ")");
+    query_ = register_module("query", torch::nn::Linear(dModel, dModel));
+    key_ = register_module("key", torch::nn::Linear(dModel, dModel));
+    value_ = register_module("value", torch::nn::Linear(dModel, dModel));
+    output_ = register_module("output", torch::nn::Linear(dModel, dModel));
+}
+
+CrossAttentionImpl::Result CrossAttentionImpl::forward(const torch::Tensor& target, const torch::Tensor& memory,
+                                                       const torch::Tensor& memoryMask)
+{
+    const int64_t batch = target.size(0), targetLength = target.size(1), sourceLength = memory.size(1);
+    const int64_t headSize = dModel_ / heads_;
+    auto split = [&](const torch::Tensor& x, int64_t length) { // [B, L, d] -> [B, H, L, dh]
+        return x.view({batch, length, heads_, headSize}).transpose(1, 2);
+    };
+    auto q = split(query_(target), targetLength);
+    auto k = split(key_(memory), sourceLength);
+    auto v = split(value_(memory), sourceLength);
+    auto scores = torch::matmul(q, k.transpose(-2, -1)) / std::sqrt(static_cast<double>(headSize)); // [B, H, T, S]
+    // Padded source tokens get no weight: -1e9 underflows to exactly 0 after exp.
+    scores = scores.masked_fill(memoryMask.view({batch, 1, 1, sourceLength}).logical_not(), -1e9);
+    auto weights = torch::softmax(scores, -1);
+    auto heads = torch::matmul(weights, v).transpose(1, 2).reshape({batch, targetLength, dModel_});
+    return {output_(heads), weights};
+}
+
+} // namespace attnlab

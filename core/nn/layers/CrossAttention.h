@@ -1,0 +1,30 @@
+#pragma once
+// PRIVATE engine header: includes LibTorch.
+#include <torch/torch.h>
+
+namespace attnlab {
+
+// Encoder-decoder ("cross") attention of the Transformer (Vaswani et al. 2017, 3.2.3): the decoder's states
+// ask, the encoder's states answer. Multi-head scaled dot-product attention
+//   head_h = softmax(Q W^Q_h (M W^K_h)^T / sqrt(d_h)) M W^V_h,   out = [head_1; ...; head_H] W^O
+// with queries from the target side [B, T, d] and keys and values from the source side M [B, S, d]. Its
+// weights are the model's alignment: row t is target token t's distribution over the source tokens.
+// No position technique acts here: positions of two different sentences have no relative distance.
+class CrossAttentionImpl : public torch::nn::Module {
+public:
+    struct Result {
+        torch::Tensor output;  // [B, T, d]
+        torch::Tensor weights; // [B, H, T, S]; zero on padded source tokens, each row sums to 1
+    };
+
+    CrossAttentionImpl(int dModel, int heads);
+    // target [B, T, d], memory [B, S, d], memoryMask [B, S] bool (true = real source token).
+    Result forward(const torch::Tensor& target, const torch::Tensor& memory, const torch::Tensor& memoryMask);
+
+private:
+    int dModel_, heads_;
+    torch::nn::Linear query_{nullptr}, key_{nullptr}, value_{nullptr}, output_{nullptr};
+};
+TORCH_MODULE(CrossAttention);
+
+} // namespace attnlab

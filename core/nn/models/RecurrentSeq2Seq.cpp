@@ -1,0 +1,139 @@
+#include "core/nn/models/RecurrentSeq2Seq.h"
+
+#include <sstream>
+
+namespace attnlab {
+
+RecurrentSeq2Seq::RecurrentSeq2Seq(const ModelConfig& config)
+    : kind_(config.model == "bahdanau" ? Kind::Bahdanau : config.model == "luong" ? Kind::Luong : Kind::Plain), config_(config)
+{
+    const int d = config.dModel, e = config.inputDim();
+    const bool bidirectional = kind_ != Kind::Plain;
+    const int encoded = bidirectional ? 2 * d : d; // h_j's width
+    sourceEmbedding_ = register_module(
+        "source_embedding", torch::nn::Embedding(torch::nn::EmbeddingOptions(config.vocabularySize, e).padding_idx(0)));
+    targetEmbedding_ = register_module(
+        "target_embedding", torch::nn::Embedding(torch::nn::EmbeddingOptions(config.targetVocabularySize, e).padding_idx(0)));
+    encoder_ = register_module("encoder", RecurrentEncoder("gru", e, d, config.layers, bidirectional));
+    bridge_ = register_module("bridge", torch::nn::Linear(encoded, d));
+    int decoderInput = e, outputInput = d;
+    if (kind_ == Kind::Plain) {
+        decoderInput = e + d;                // [y; c]
+        outputInput = e + d + d;             // [y; s; c]
+    } else if (kind_ == Kind::Bahdanau) {
+        RecurrentAttentionOptions a;
+        a.score = config.attentionScore.empty() ? "additive" : config.attentionScore;
+        a.queryDim = d;
+        a.keyDim = encoded;
+        a.attentionDim = d;
+        attention_ = register_module("attention", RecurrentAttention(a));
+        decoderInput = e + encoded;          // [y; c]
+        outputInput = e + d + encoded;       // [y; s; c]
+    } else {
+        keys_ = register_module("keys", torch::nn::Linear(torch::nn::LinearOptions(encoded, d).bias(false)));
+        RecurrentAttentionOptions a;
+        a.score = config.attentionScore.empty() ? "general" : config.attentionScore;
+        a.alignment = config.alignment;
+        a.window = config.localWindow;
+        a.queryDim = d;
+        a.keyDim = d;
+        a.attentionDim = d;
+        attention_ = register_module("attention", RecurrentAttention(a));
+        combine_ = register_module("combine", torch::nn::Linear(torch::nn::LinearOptions(2 * d, d).bias(false)));
+        decoderInput = e + d;                // [y; h~] (input feeding)
+        outputInput = d;                     // h~
+    }
+    decoder_ = register_module("decoder", torch::nn::GRUCell(decoderInput, d));
+    output_ = register_module("output", torch::nn::Linear(outputInput, config.targetVocabularySize));
+    dropout_ = register_module("dropout", DropoutPoints(config));
+}
+
+Seq2SeqModel::Encoded RecurrentSeq2Seq::encode(const torch::Tensor& source, const torch::Tensor& sourceMask)
+{
+    const auto embedded = dropout_->input(sourceEmbedding_(source));
+    auto result = encoder_->forward(embedded, sourceMask, /*withStates=*/kind_ != Kind::Plain);
+    Encoded encoded;
+    encoded.mask = sourceMask;
+    encoded.lengths = sourceMask.sum(1).to(embedded.dtype());
+    const auto initial = torch::tanh(bridge_(result.final)); // [N, d]
+    if (kind_ == Kind::Plain) {
+        encoded.memory = result.final.unsqueeze(1); // c: all the decoder will ever see of the source
+        encoded.extra = {initial};
+    } else {
+        encoded.memory = keys_ ? keys_(result.states) : result.states; // [N, S, 2d] or [N, S, d]
+        encoded.extra = {initial, attention_->prepareKeys(encoded.memory)};
+    }
+    return encoded;
+}
+
+Seq2SeqModel::DecoderState RecurrentSeq2Seq::start(const Encoded& encoded)
+{
+    DecoderState state;
+    state.tensors.push_back(encoded.extra[0]); // s_0
+    if (kind_ == Kind::Luong)
+        state.tensors.push_back(torch::zeros_like(encoded.extra[0])); // h~_0
+    return state;
+}
+
+Seq2SeqModel::StepOutput RecurrentSeq2Seq::step(const Encoded& encoded, DecoderState& state, const torch::Tensor& previous,
+                                                int64_t t)
+{
+    const auto y = dropout_->input(targetEmbedding_(previous)); // [N, e]
+    auto& hidden = state.tensors[0];
+    StepOutput out;
+    if (kind_ == Kind::Plain) {
+        const auto c = encoded.memory.squeeze(1);
+        hidden = decoder_(torch::cat({y, c}, 1), hidden);
+        out.logits = output_(dropout_->output(torch::cat({y, hidden, c}, 1)));
+    } else if (kind_ == Kind::Bahdanau) {
+        auto a = attention_->forward(hidden, encoded.memory, encoded.extra[1], encoded.mask, t, encoded.lengths); // by s_{i-1}
+        hidden = decoder_(torch::cat({y, a.context}, 1), hidden);
+        out.logits = output_(dropout_->output(torch::cat({y, hidden, a.context}, 1)));
+        out.attention = a.weights.unsqueeze(1);
+    } else {
+        auto& feed = state.tensors[1];
+        hidden = decoder_(torch::cat({y, feed}, 1), hidden);
+        auto a = attention_->forward(hidden, encoded.memory, encoded.extra[1], encoded.mask, t, encoded.lengths); // by h_t
+        feed = torch::tanh(combine_(torch::cat({a.context, hidden}, 1)));
+        out.logits = output_(dropout_->output(feed));
+        out.attention = a.weights.unsqueeze(1);
+    }
+    return out;
+}
+
+Seq2SeqModel::Forced RecurrentSeq2Seq::forced(const torch::Tensor& source, const torch::Tensor& sourceMask,
+                                              const torch::Tensor& targetIn)
+{
+    auto encoded = encode(source, sourceMask);
+    auto state = start(encoded);
+    std::vector<torch::Tensor> logits, attention;
+    for (int64_t t = 0; t < targetIn.size(1); ++t) {
+        auto out = step(encoded, state, targetIn.select(1, t), t);
+        logits.push_back(out.logits);
+        if (out.attention.defined())
+            attention.push_back(out.attention); // [B, 1, S]
+    }
+    Forced forced;
+    forced.logits = torch::stack(logits, 1);
+    if (!attention.empty())
+        forced.cross.push_back(torch::stack(attention, 2)); // [B, 1, T, S]
+    return forced;
+}
+
+std::string RecurrentSeq2Seq::summary() const
+{
+    std::ostringstream s;
+    if (kind_ == Kind::Plain)
+        s << "GRU encoder-decoder without attention (Cho et al. 2014)";
+    else if (kind_ == Kind::Bahdanau)
+        s << "bidirectional GRU encoder, GRU decoder with " << attention_->options().score << " attention (Bahdanau et al. 2015)";
+    else
+        s << "bidirectional GRU encoder, GRU decoder with input feeding, " << attention_->options().alignment << " "
+          << attention_->options().score << " attention" << (config_.alignment == "global" ? "" : ", D = " + std::to_string(config_.localWindow))
+          << " (Luong et al. 2015)";
+    s << ", d_model " << config_.dModel << ", " << config_.layers << " encoder layer" << (config_.layers == 1 ? "" : "s") << ", vocabularies "
+      << config_.vocabularySize << " / " << config_.targetVocabularySize;
+    return s.str();
+}
+
+} // namespace attnlab

@@ -1,0 +1,54 @@
+#include "core/nn/models/Seq2SeqModel.h"
+
+namespace attnlab {
+
+torch::Tensor Seq2SeqModel::forward(const torch::Tensor& source, const torch::Tensor& sourceMask,
+                                    const torch::Tensor& targetIn, double teacherForcing)
+{
+    // The step-by-step loop, which every model can run: the recurrent decoders train through it (their steps
+    // depend on each other anyway); the Transformer overrides it with one parallel pass.
+    auto encoded = encode(source, sourceMask);
+    auto state = start(encoded);
+    std::vector<torch::Tensor> logits;
+    logits.reserve(static_cast<std::size_t>(targetIn.size(1)));
+    torch::Tensor previous = targetIn.select(1, 0);
+    for (int64_t t = 0; t < targetIn.size(1); ++t) {
+        if (t > 0) {
+            previous = targetIn.select(1, t);
+            // Scheduled feeding (Bengio et al. 2015): the whole batch takes its own guess this step.
+            if (teacherForcing < 1.0 && is_training() && torch::rand({1}).item<double>() >= teacherForcing)
+                previous = logits.back().argmax(-1).detach();
+        }
+        logits.push_back(step(encoded, state, previous, t).logits);
+    }
+    return torch::stack(logits, 1);
+}
+
+Seq2SeqModel::Encoded Seq2SeqModel::select(const Encoded& encoded, const torch::Tensor& index)
+{
+    Encoded out;
+    out.memory = encoded.memory.index_select(0, index);
+    out.mask = encoded.mask.index_select(0, index);
+    out.lengths = encoded.lengths.index_select(0, index);
+    for (const auto& t : encoded.extra)
+        out.extra.push_back(t.defined() ? t.index_select(0, index) : t);
+    return out;
+}
+
+void Seq2SeqModel::select(DecoderState& state, const torch::Tensor& index)
+{
+    for (auto& t : state.tensors)
+        if (t.defined())
+            t = t.index_select(0, index);
+}
+
+std::int64_t Seq2SeqModel::trainableParametersWithoutEmbedding() const
+{
+    std::int64_t total = 0;
+    for (const auto& p : named_parameters(true))
+        if (p.value().requires_grad() && p.key().find("embedding.weight") == std::string::npos)
+            total += p.value().numel();
+    return total;
+}
+
+} // namespace attnlab

@@ -1,0 +1,152 @@
+#include "core/nn/models/TransformerSeq2Seq.h"
+
+#include "core/nn/layers/Activation.h"
+
+#include <cmath>
+#include <sstream>
+
+namespace attnlab {
+
+TransformerSeq2Seq::TransformerSeq2Seq(const ModelConfig& config) : config_(config), scale_(std::sqrt(static_cast<double>(config.dModel)))
+{
+    const int d = config.dModel;
+    TORCH_CHECK(config.inputDim() == d, "the Transformer encoder-decoder needs embedding_dim = d_model (got ", config.inputDim(), ")");
+    const int ffn = config.ffnHidden > 0 ? config.ffnHidden : 4 * d;
+    sourceEmbedding_ = register_module(
+        "source_embedding", torch::nn::Embedding(torch::nn::EmbeddingOptions(config.vocabularySize, d).padding_idx(0)));
+    targetEmbedding_ = register_module(
+        "target_embedding", torch::nn::Embedding(torch::nn::EmbeddingOptions(config.targetVocabularySize, d).padding_idx(0)));
+    sourcePositions_ = register_module("source_positions", AbsolutePositions(config.position, d, config.maxLength));
+    targetPositions_ = register_module("target_positions", AbsolutePositions(config.position, d, config.maxLength));
+    auto norm = [&](const std::string& name, std::vector<torch::nn::LayerNorm>& into) {
+        into.push_back(register_module(name, torch::nn::LayerNorm(torch::nn::LayerNormOptions({d}))));
+    };
+    for (int l = 0; l < config.layers; ++l) {
+        SelfAttentionOptions o;
+        o.inputDim = d;
+        o.dModel = d;
+        o.heads = config.heads;
+        o.projectionActivation = "none";
+        o.outputProjection = true;
+        o.position = config.position;
+        o.rprClip = config.rprClip;
+        const auto n = std::to_string(l);
+        encoderAttention_.push_back(register_module("encoder_attention" + n, SelfAttention(o)));
+        norm("encoder_attention_norm" + n, encoderNorms_);
+        norm("encoder_ffn_norm" + n, encoderNorms_);
+        encoderFfn_.push_back(register_module("encoder_ffn_in" + n, torch::nn::Linear(d, ffn)));
+        encoderFfn_.push_back(register_module("encoder_ffn_out" + n, torch::nn::Linear(ffn, d)));
+        o.causal = true;
+        decoderAttention_.push_back(register_module("decoder_attention" + n, SelfAttention(o)));
+        crossAttention_.push_back(register_module("cross_attention" + n, CrossAttention(d, config.heads)));
+        norm("decoder_attention_norm" + n, decoderNorms_);
+        norm("decoder_cross_norm" + n, decoderNorms_);
+        norm("decoder_ffn_norm" + n, decoderNorms_);
+        decoderFfn_.push_back(register_module("decoder_ffn_in" + n, torch::nn::Linear(d, ffn)));
+        decoderFfn_.push_back(register_module("decoder_ffn_out" + n, torch::nn::Linear(ffn, d)));
+    }
+    encoderFinal_ = register_module("encoder_final_norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({d})));
+    decoderFinal_ = register_module("decoder_final_norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({d})));
+    output_ = register_module("output", torch::nn::Linear(d, config.targetVocabularySize));
+    dropout_ = register_module("dropout", DropoutPoints(config));
+}
+
+torch::Tensor TransformerSeq2Seq::feedForward(size_t layer, bool decoder, const torch::Tensor& x)
+{
+    auto& ffn = decoder ? decoderFfn_ : encoderFfn_;
+    return ffn[2 * layer + 1](dropout_->hidden(Activation::apply(config_.activationOr("relu"), ffn[2 * layer](x))));
+}
+
+torch::Tensor TransformerSeq2Seq::encodeStates(const torch::Tensor& source, const torch::Tensor& sourceMask,
+                                               std::vector<torch::Tensor>* selfAttention)
+{
+    auto x = dropout_->input(sourcePositions_(sourceEmbedding_(source) * scale_)); // [N, S, d]
+    for (size_t l = 0; l < encoderAttention_.size(); ++l) {
+        auto attended = encoderAttention_[l]->forward(encoderNorms_[2 * l](x), sourceMask);
+        if (selfAttention)
+            selfAttention->push_back(attended.weights);
+        x = x + dropout_->hidden(attended.output);
+        x = x + dropout_->hidden(feedForward(l, false, encoderNorms_[2 * l + 1](x)));
+    }
+    return encoderFinal_(x);
+}
+
+torch::Tensor TransformerSeq2Seq::decode(const torch::Tensor& target, const torch::Tensor& targetMask, const Encoded& encoded,
+                                         std::vector<torch::Tensor>* selfAttention, std::vector<torch::Tensor>* crossAttention)
+{
+    auto y = dropout_->input(targetPositions_(targetEmbedding_(target) * scale_)); // [N, T, d]
+    for (size_t l = 0; l < decoderAttention_.size(); ++l) {
+        auto attended = decoderAttention_[l]->forward(decoderNorms_[3 * l](y), targetMask); // masked: j <= i
+        y = y + dropout_->hidden(attended.output);
+        auto crossed = crossAttention_[l]->forward(decoderNorms_[3 * l + 1](y), encoded.memory, encoded.mask);
+        y = y + dropout_->hidden(crossed.output);
+        y = y + dropout_->hidden(feedForward(l, true, decoderNorms_[3 * l + 2](y)));
+        if (selfAttention)
+            selfAttention->push_back(attended.weights);
+        if (crossAttention)
+            crossAttention->push_back(crossed.weights);
+    }
+    return decoderFinal_(y);
+}
+
+Seq2SeqModel::Encoded TransformerSeq2Seq::encode(const torch::Tensor& source, const torch::Tensor& sourceMask)
+{
+    Encoded encoded;
+    encoded.memory = encodeStates(source, sourceMask, nullptr);
+    encoded.mask = sourceMask;
+    encoded.lengths = sourceMask.sum(1).to(encoded.memory.dtype());
+    return encoded;
+}
+
+Seq2SeqModel::DecoderState TransformerSeq2Seq::start(const Encoded& encoded)
+{
+    DecoderState state;
+    state.tensors.push_back(torch::empty({encoded.memory.size(0), 0}, encoded.mask.options().dtype(torch::kLong))); // the prefix
+    return state;
+}
+
+Seq2SeqModel::StepOutput TransformerSeq2Seq::step(const Encoded& encoded, DecoderState& state, const torch::Tensor& previous,
+                                                  int64_t /*step: the prefix's length*/)
+{
+    auto& prefix = state.tensors[0];
+    prefix = torch::cat({prefix, previous.unsqueeze(1)}, 1); // [N, t + 1]
+    std::vector<torch::Tensor> cross;
+    const auto states = decode(prefix, torch::ones_like(prefix, prefix.options().dtype(torch::kBool)), encoded, nullptr, &cross);
+    StepOutput out;
+    out.logits = output_(dropout_->output(states.select(1, prefix.size(1) - 1)));
+    std::vector<torch::Tensor> last; // each layer's [N, H, S] at the newest position
+    for (const auto& c : cross)
+        last.push_back(c.select(2, prefix.size(1) - 1));
+    out.attention = torch::cat(last, 1); // [N, L * H, S]
+    return out;
+}
+
+torch::Tensor TransformerSeq2Seq::forward(const torch::Tensor& source, const torch::Tensor& sourceMask, const torch::Tensor& targetIn,
+                                          double /*teacherForcing: every position is decoded at once, from the gold prefix*/)
+{
+    const auto encoded = encode(source, sourceMask);
+    return output_(dropout_->output(decode(targetIn, targetIn.ne(0), encoded, nullptr, nullptr)));
+}
+
+Seq2SeqModel::Forced TransformerSeq2Seq::forced(const torch::Tensor& source, const torch::Tensor& sourceMask,
+                                                const torch::Tensor& targetIn)
+{
+    Forced forced;
+    Encoded encoded;
+    encoded.memory = encodeStates(source, sourceMask, &forced.encoderSelf);
+    encoded.mask = sourceMask;
+    forced.logits = output_(dropout_->output(decode(targetIn, targetIn.ne(0), encoded, &forced.decoderSelf, &forced.cross)));
+    return forced;
+}
+
+std::string TransformerSeq2Seq::summary() const
+{
+    std::ostringstream s;
+    s << config_.layers << "+" << config_.layers << "-layer Transformer encoder-decoder (pre-LN), d_model " << config_.dModel << ", "
+      << config_.heads << " heads, FFN " << (config_.ffnHidden > 0 ? config_.ffnHidden : 4 * config_.dModel) << ", "
+      << (config_.position == "rpr" ? "RPR k=" + std::to_string(config_.rprClip) : "position " + config_.position)
+      << ", vocabularies " << config_.vocabularySize << " / " << config_.targetVocabularySize;
+    return s.str();
+}
+
+} // namespace attnlab

@@ -1,0 +1,56 @@
+#pragma once
+// PRIVATE engine header: includes LibTorch.
+#include "core/config/ModelConfig.h"
+#include "core/nn/layers/AbsolutePositions.h"
+#include "core/nn/layers/CrossAttention.h"
+#include "core/nn/layers/DropoutPoints.h"
+#include "core/nn/layers/SelfAttention.h"
+#include "core/nn/models/Seq2SeqModel.h"
+
+namespace attnlab {
+
+// The Transformer encoder-decoder (Vaswani et al. 2017) as The Annotated Transformer writes it, pre-LN
+// (each sub-layer reads LayerNorm(x) and adds its output to x; a final LayerNorm on each side), which trains
+// without the post-LN's sensitivity to warm-up at laptop sizes:
+//   encoder layer: x += SelfAttention(LN(x));                 x += FFN(LN(x))
+//   decoder layer: y += causal SelfAttention(LN(y));          y += CrossAttention(LN(y), memory);  y += FFN(LN(y))
+// Word vectors are scaled by sqrt(d_model) (3.4). The lab's position techniques act on both sides'
+// self-attention as in its classifiers (sinusoidal / learned added to the embeddings; RPR, RoPE, ALiBi inside
+// attention); cross-attention has none. ModelConfig::layers layers on each side.
+class TransformerSeq2Seq : public Seq2SeqModel {
+public:
+    explicit TransformerSeq2Seq(const ModelConfig& config);
+
+    Encoded encode(const torch::Tensor& source, const torch::Tensor& sourceMask) override;
+    DecoderState start(const Encoded& encoded) override;
+    // Runs the decoder over the whole prefix (kept in the state) and reads its last position: O(t^2) for a
+    // sentence, a few milliseconds at these lengths, and no cache to reorder in a beam.
+    StepOutput step(const Encoded& encoded, DecoderState& state, const torch::Tensor& previous, int64_t step) override;
+    torch::Tensor forward(const torch::Tensor& source, const torch::Tensor& sourceMask, const torch::Tensor& targetIn,
+                          double teacherForcing = 1.0) override;
+    Forced forced(const torch::Tensor& source, const torch::Tensor& sourceMask, const torch::Tensor& targetIn) override;
+    int attentionLayers() const override { return config_.layers; }
+    int attentionHeads() const override { return config_.heads; }
+    std::string summary() const override;
+
+private:
+    torch::Tensor encodeStates(const torch::Tensor& source, const torch::Tensor& sourceMask, std::vector<torch::Tensor>* selfAttention);
+    // Decoder states [N, T, d] for target ids [N, T] (mask [N, T]); the attentions when asked for.
+    torch::Tensor decode(const torch::Tensor& target, const torch::Tensor& targetMask, const Encoded& encoded,
+                         std::vector<torch::Tensor>* selfAttention, std::vector<torch::Tensor>* crossAttention);
+    torch::Tensor feedForward(size_t layer, bool decoder, const torch::Tensor& x);
+
+    ModelConfig config_;
+    double scale_;
+    torch::nn::Embedding sourceEmbedding_{nullptr}, targetEmbedding_{nullptr};
+    AbsolutePositions sourcePositions_{nullptr}, targetPositions_{nullptr};
+    std::vector<SelfAttention> encoderAttention_, decoderAttention_;
+    std::vector<CrossAttention> crossAttention_;
+    std::vector<torch::nn::LayerNorm> encoderNorms_, decoderNorms_; // 2 per encoder layer, 3 per decoder layer
+    std::vector<torch::nn::Linear> encoderFfn_, decoderFfn_;        // in, out per layer
+    torch::nn::LayerNorm encoderFinal_{nullptr}, decoderFinal_{nullptr};
+    torch::nn::Linear output_{nullptr};
+    DropoutPoints dropout_{nullptr};
+};
+
+} // namespace attnlab

@@ -1,0 +1,233 @@
+#include "core/nn/training/SequenceDecoder.h"
+
+#include "core/data/Vocabulary.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace attnlab {
+namespace {
+
+constexpr double kMinusInfinity = -std::numeric_limits<double>::infinity();
+
+// log p(next token) [N, V] in float; <pad> and <bos> are never a next token, so they get -inf (after the
+// softmax: the probabilities recorded are the model's own).
+torch::Tensor nextTokenLogProbabilities(const torch::Tensor& logits)
+{
+    auto logp = torch::log_softmax(logits.to(torch::kFloat), -1);
+    logp.select(1, Vocabulary::kPad).fill_(kMinusInfinity);
+    logp.select(1, Seq2SeqModel::kBos).fill_(kMinusInfinity);
+    return logp;
+}
+
+std::vector<float> floatsOf(const torch::Tensor& t)
+{
+    const auto c = t.to(torch::kCPU, torch::kFloat).contiguous();
+    return {c.data_ptr<float>(), c.data_ptr<float>() + c.numel()};
+}
+
+std::vector<std::int64_t> longsOf(const torch::Tensor& t)
+{
+    const auto c = t.to(torch::kCPU, torch::kLong).contiguous();
+    return {c.data_ptr<std::int64_t>(), c.data_ptr<std::int64_t>() + c.numel()};
+}
+
+} // namespace
+
+double SequenceDecoder::lengthPenalty(int length, double alpha)
+{
+    return alpha == 0.0 ? 1.0 : std::pow((5.0 + length) / 6.0, alpha);
+}
+
+std::vector<int> SequenceDecoder::maxLengths(const torch::Tensor& sourceMask, int cap)
+{
+    std::vector<int> limits;
+    for (auto length : longsOf(sourceMask.sum(1)))
+        limits.push_back(std::min(cap, static_cast<int>(2 * length + 10)));
+    return limits;
+}
+
+std::vector<DecodedHypothesis> SequenceDecoder::greedy(Seq2SeqModel& model, const torch::Tensor& source,
+                                                       const torch::Tensor& sourceMask, const std::vector<int>& maxLength)
+{
+    torch::NoGradGuard noGrad;
+    const int64_t n = source.size(0);
+    auto encoded = model.encode(source, sourceMask);
+    auto state = model.start(encoded);
+    auto previous = torch::full({n}, Seq2SeqModel::kBos, source.options().dtype(torch::kLong));
+    std::vector<torch::Tensor> tokens, logps, attention;
+    std::vector<int> endStep(static_cast<std::size_t>(n), -1);
+    const int longest = *std::max_element(maxLength.begin(), maxLength.end());
+    std::vector<bool> cut(static_cast<std::size_t>(n), false);
+    for (int t = 0; t <= longest; ++t) {
+        auto out = model.step(encoded, state, previous, t);
+        auto logp = nextTokenLogProbabilities(out.logits);
+        auto best = logp.argmax(-1);
+        // A sentence at its limit ends here: <eos>, whatever the model would say.
+        std::vector<std::int64_t> atLimit;
+        for (int64_t i = 0; i < n; ++i)
+            if (endStep[static_cast<std::size_t>(i)] < 0 && maxLength[static_cast<std::size_t>(i)] == t)
+                atLimit.push_back(i);
+        if (!atLimit.empty())
+            best.index_fill_(0, torch::tensor(atLimit, best.options()), Seq2SeqModel::kEos);
+        tokens.push_back(best);
+        logps.push_back(logp.gather(1, best.unsqueeze(1)).squeeze(1));
+        if (out.attention.defined())
+            attention.push_back(out.attention);
+        const auto chosen = longsOf(best);
+        bool allDone = true;
+        for (int64_t i = 0; i < n; ++i) {
+            auto& end = endStep[static_cast<std::size_t>(i)];
+            if (end < 0 && (chosen[static_cast<std::size_t>(i)] == Seq2SeqModel::kEos || maxLength[static_cast<std::size_t>(i)] == t)) {
+                end = t;
+                cut[static_cast<std::size_t>(i)] = chosen[static_cast<std::size_t>(i)] == Seq2SeqModel::kEos &&
+                                                   maxLength[static_cast<std::size_t>(i)] == t &&
+                                                   logp[i].argmax().item<std::int64_t>() != Seq2SeqModel::kEos;
+            }
+            allDone = allDone && end >= 0;
+        }
+        if (allDone)
+            break;
+        previous = best;
+    }
+    const auto allTokens = torch::stack(tokens, 1).cpu();                      // [N, steps]
+    const auto allLogps = torch::stack(logps, 1).to(torch::kCPU, torch::kFloat); // [N, steps]
+    const auto allAttention = attention.empty() ? torch::Tensor() : torch::stack(attention, 1).to(torch::kCPU, torch::kFloat);
+    std::vector<DecodedHypothesis> out(static_cast<std::size_t>(n));
+    for (int64_t i = 0; i < n; ++i) {
+        auto& h = out[static_cast<std::size_t>(i)];
+        const int end = endStep[static_cast<std::size_t>(i)];
+        const auto row = longsOf(allTokens[i].slice(0, 0, end));
+        h.tokens.assign(row.begin(), row.end());
+        h.logProbabilities = floatsOf(allLogps[i].slice(0, 0, end + 1));
+        for (float lp : h.logProbabilities)
+            h.logProbability += lp;
+        h.score = h.logProbability / lengthPenalty(end + 1, 0.0);
+        h.finished = !cut[static_cast<std::size_t>(i)];
+        if (allAttention.defined())
+            h.attention = allAttention[i].slice(0, 0, end + 1).clone();
+    }
+    return out;
+}
+
+std::vector<std::vector<DecodedHypothesis>> SequenceDecoder::beam(Seq2SeqModel& model, const torch::Tensor& source,
+                                                                  const torch::Tensor& sourceMask, int beamSize,
+                                                                  double alpha, const std::vector<int>& maxLength)
+{
+    torch::NoGradGuard noGrad;
+    const int64_t b = source.size(0), k = beamSize, n = b * k;
+    const auto longOptions = source.options().dtype(torch::kLong);
+    // Each sentence K times: row s * K + j is hypothesis j of sentence s.
+    auto encoded = Seq2SeqModel::select(model.encode(source, sourceMask), torch::arange(b, longOptions).repeat_interleave(k));
+    auto state = model.start(encoded);
+    // Only hypothesis 0 is alive at first: the others start at -inf so the first step does not pick K copies.
+    std::vector<double> alive(static_cast<std::size_t>(n), kMinusInfinity);
+    for (int64_t s = 0; s < b; ++s)
+        alive[static_cast<std::size_t>(s * k)] = 0.0;
+    auto previous = torch::full({n}, Seq2SeqModel::kBos, longOptions);
+    torch::Tensor tokenHistory = torch::empty({n, 0}, longOptions), logpHistory, attentionHistory;
+    std::vector<std::vector<int>> parentHistory(static_cast<std::size_t>(n));
+    std::vector<std::vector<DecodedHypothesis>> finished(static_cast<std::size_t>(b));
+    std::vector<bool> done(static_cast<std::size_t>(b), false);
+    const int longest = *std::max_element(maxLength.begin(), maxLength.end());
+
+    for (int t = 0; t <= longest; ++t) {
+        auto out = model.step(encoded, state, previous, t);
+        const auto logp = nextTokenLogProbabilities(out.logits); // [N, V]
+        const int64_t v = logp.size(1);
+        auto candidates = (torch::tensor(alive, logp.options().dtype(torch::kDouble)).unsqueeze(1) + logp.to(torch::kDouble));
+        candidates = candidates.view({b, k * v});
+        for (int64_t s = 0; s < b; ++s) {
+            if (done[static_cast<std::size_t>(s)])
+                candidates[s].fill_(kMinusInfinity);
+            else if (maxLength[static_cast<std::size_t>(s)] == t) { // at its limit: every hypothesis ends now
+                auto eos = candidates[s].view({k, v}).select(1, Seq2SeqModel::kEos).clone();
+                candidates[s].fill_(kMinusInfinity);
+                candidates[s].view({k, v}).select(1, Seq2SeqModel::kEos).copy_(eos);
+            }
+        }
+        const auto top = candidates.topk(std::min<int64_t>(2 * k, k * v), 1);
+        const auto values = std::get<0>(top).cpu().contiguous();
+        const auto indices = longsOf(std::get<1>(top));
+        const int64_t width = values.size(1);
+        const double* value = values.data_ptr<double>();
+        const auto logpCpu = logp.to(torch::kCPU).contiguous();
+        const auto attentionCpu = out.attention.defined() ? out.attention.to(torch::kCPU, torch::kFloat) : torch::Tensor();
+
+        std::vector<std::int64_t> selectRows(static_cast<std::size_t>(n)), nextTokens(static_cast<std::size_t>(n), Vocabulary::kPad);
+        std::vector<double> nextAlive(static_cast<std::size_t>(n), kMinusInfinity);
+        std::vector<int> parentRank(static_cast<std::size_t>(n), 0);
+        for (int64_t s = 0; s < b; ++s) {
+            int64_t kept = 0;
+            for (int64_t r = 0; r < width; ++r) {
+                const double score = value[s * width + r];
+                if (!std::isfinite(score))
+                    break; // sorted: the rest are -inf too
+                const std::int64_t index = indices[static_cast<std::size_t>(s * width + r)];
+                const int64_t origin = index / v, token = index % v, row = s * k + origin;
+                if (token == Seq2SeqModel::kEos) {
+                    if (r >= k) // an <eos> outside the best K would end a hypothesis the beam did not keep
+                        continue;
+                    DecodedHypothesis h;
+                    const auto history = longsOf(tokenHistory[row]);
+                    h.tokens.assign(history.begin(), history.end());
+                    if (logpHistory.defined())
+                        h.logProbabilities = floatsOf(logpHistory[row]);
+                    h.logProbabilities.push_back(logpCpu[row][token].item<float>());
+                    h.logProbability = score;
+                    h.score = score / lengthPenalty(t + 1, alpha);
+                    h.finished = maxLength[static_cast<std::size_t>(s)] != t ||
+                                 logpCpu[row].argmax().item<std::int64_t>() == Seq2SeqModel::kEos;
+                    if (attentionCpu.defined())
+                        h.attention = attentionHistory.defined()
+                                          ? torch::cat({attentionHistory[row], attentionCpu[row].unsqueeze(0)}, 0)
+                                          : attentionCpu[row].unsqueeze(0).clone();
+                    h.parents = parentHistory[static_cast<std::size_t>(row)];
+                    h.parents.push_back(static_cast<int>(origin));
+                    finished[static_cast<std::size_t>(s)].push_back(std::move(h));
+                } else if (kept < k) {
+                    const auto at = static_cast<std::size_t>(s * k + kept);
+                    selectRows[at] = row;
+                    nextTokens[at] = token;
+                    nextAlive[at] = score;
+                    parentRank[at] = static_cast<int>(origin);
+                    ++kept;
+                }
+            }
+            for (int64_t j = kept; j < k; ++j) // too few alive: dead rows (-inf) that follow row 0 harmlessly
+                selectRows[static_cast<std::size_t>(s * k + j)] = s * k;
+            if (static_cast<int64_t>(finished[static_cast<std::size_t>(s)].size()) >= k || maxLength[static_cast<std::size_t>(s)] <= t || kept == 0)
+                done[static_cast<std::size_t>(s)] = true;
+        }
+        if (std::all_of(done.begin(), done.end(), [](bool d) { return d; }))
+            break;
+
+        // Every row's history follows the hypothesis it extends.
+        const auto rows = torch::tensor(selectRows, longOptions);
+        const auto next = torch::tensor(nextTokens, longOptions);
+        const auto rowsCpu = rows.cpu();
+        Seq2SeqModel::select(state, rows);
+        tokenHistory = torch::cat({tokenHistory.index_select(0, rows), next.unsqueeze(1)}, 1);
+        const auto chosenLogp = logpCpu.index_select(0, rowsCpu).gather(1, next.cpu().unsqueeze(1)); // [N, 1]
+        logpHistory = logpHistory.defined() ? torch::cat({logpHistory.index_select(0, rowsCpu), chosenLogp}, 1) : chosenLogp;
+        if (attentionCpu.defined()) {
+            const auto step = attentionCpu.index_select(0, rowsCpu).unsqueeze(1); // [N, 1, LH, S]
+            attentionHistory = attentionHistory.defined() ? torch::cat({attentionHistory.index_select(0, rowsCpu), step}, 1) : step;
+        }
+        std::vector<std::vector<int>> parents(static_cast<std::size_t>(n));
+        for (int64_t i = 0; i < n; ++i) {
+            parents[static_cast<std::size_t>(i)] = parentHistory[static_cast<std::size_t>(selectRows[static_cast<std::size_t>(i)])];
+            parents[static_cast<std::size_t>(i)].push_back(parentRank[static_cast<std::size_t>(i)]);
+        }
+        parentHistory = std::move(parents);
+        alive = std::move(nextAlive);
+        previous = next;
+    }
+    for (auto& hypotheses : finished)
+        std::stable_sort(hypotheses.begin(), hypotheses.end(),
+                         [](const DecodedHypothesis& a, const DecodedHypothesis& c) { return a.score > c.score; });
+    return finished;
+}
+
+} // namespace attnlab

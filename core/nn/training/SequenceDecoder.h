@@ -1,0 +1,43 @@
+#pragma once
+// PRIVATE engine header: includes LibTorch.
+#include "core/nn/models/Seq2SeqModel.h"
+
+#include <torch/torch.h>
+
+#include <vector>
+
+namespace attnlab {
+
+// One decoded target sentence: its tokens without <bos> and <eos>, the log-probability of each token and of the
+// closing <eos>, and the cross-attention of every step (rows = its tokens then <eos>, columns = source tokens).
+struct DecodedHypothesis {
+    std::vector<std::int64_t> tokens;
+    std::vector<float> logProbabilities; // tokens.size() + 1: the last is <eos>'s (or the cut-off step's)
+    double logProbability = 0.0;         // their sum
+    double score = 0.0;                  // logProbability / lp(length), the beam's ranking
+    bool finished = true;                // ended with <eos> (false: cut at the maximum length)
+    torch::Tensor attention;             // [steps, layers * heads, S] float on the CPU; undefined without attention
+    std::vector<int> parents;            // beam only: at each step the rank (0..K-1) among the alive ones it extended
+};
+
+// Greedy and beam search for any Seq2SeqModel, batched over sentences, on the model's device. Beam search keeps
+// each hypothesis' attention: as the beam is reordered, the history of every row (tokens, log-probabilities,
+// attention) is selected with it, so a finished hypothesis carries the alignment that made it. Scores follow
+// GNMT (Wu et al. 2016) as JoeyNMT does: log P / lp with lp = ((5 + |Y|) / 6)^alpha (alpha 0 = plain log P).
+// Candidates ending in <eos> among the best K are finished; the next K alive ones continue (fairseq's rule,
+// so beam 1 is exactly greedy), and a sentence is done when K of its hypotheses have finished.
+class SequenceDecoder {
+public:
+    // maxLength: most target tokens a sentence may get (besides <eos>), per sentence [N] from the caller's rule.
+    static std::vector<DecodedHypothesis> greedy(Seq2SeqModel& model, const torch::Tensor& source, const torch::Tensor& sourceMask,
+                                                 const std::vector<int>& maxLength);
+    // The finished hypotheses of each sentence, best first (at least one per sentence).
+    static std::vector<std::vector<DecodedHypothesis>> beam(Seq2SeqModel& model, const torch::Tensor& source,
+                                                            const torch::Tensor& sourceMask, int beamSize, double lengthPenalty,
+                                                            const std::vector<int>& maxLength);
+    static double lengthPenalty(int length, double alpha); // ((5 + length) / 6)^alpha
+    // The usual limit: 2 S + 10 target tokens for a source of S tokens, at most `cap`.
+    static std::vector<int> maxLengths(const torch::Tensor& sourceMask, int cap);
+};
+
+} // namespace attnlab

@@ -1,0 +1,279 @@
+#include "core/nn/training/TranslationTask.h"
+
+#include "core/data/TranslationText.h"
+#include "core/results/AlignmentErrorRate.h"
+#include "core/results/BleuScore.h"
+#include "core/results/ChrfScore.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace attnlab {
+namespace {
+
+std::vector<float> floatsOf(const torch::Tensor& t)
+{
+    const auto c = t.to(torch::kCPU, torch::kFloat).contiguous();
+    return {c.data_ptr<float>(), c.data_ptr<float>() + c.numel()};
+}
+
+// Rows of a split in order of source length, so a decoded batch carries little padding.
+std::vector<std::vector<std::size_t>> lengthOrderedBatches(const PairIds& ids, std::size_t size)
+{
+    std::vector<std::size_t> order(ids.source.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return ids.source[a].size() < ids.source[b].size(); });
+    std::vector<std::vector<std::size_t>> batches;
+    for (std::size_t i = 0; i < order.size(); i += size)
+        batches.emplace_back(order.begin() + static_cast<std::ptrdiff_t>(i), order.begin() + static_cast<std::ptrdiff_t>(std::min(order.size(), i + size)));
+    return batches;
+}
+
+// One map per layer and head of the first sentence, cropped to its real rows and columns.
+std::vector<AttentionMap> mapsOf(const std::vector<torch::Tensor>& layers, int64_t rows, int64_t columns, bool square)
+{
+    std::vector<AttentionMap> maps;
+    for (std::size_t l = 0; l < layers.size(); ++l)
+        for (int64_t h = 0; h < layers[l].size(1); ++h) {
+            AttentionMap m;
+            m.layer = static_cast<int>(l);
+            m.head = static_cast<int>(h);
+            m.size = static_cast<int>(rows);
+            m.columns = square ? 0 : static_cast<int>(columns);
+            m.weights = floatsOf(layers[l][0][h].slice(0, 0, rows).slice(1, 0, columns));
+            maps.push_back(std::move(m));
+        }
+    return maps;
+}
+
+} // namespace
+
+PairBatch PairBatch::of(const PairIds& ids, const std::vector<std::size_t>& rows, const torch::Device& device)
+{
+    std::size_t sourceLength = 1, targetLength = 1;
+    for (auto r : rows) {
+        sourceLength = std::max(sourceLength, ids.source[r].size());
+        targetLength = std::max(targetLength, ids.target[r].size() + 1);
+    }
+    const auto n = static_cast<int64_t>(rows.size());
+    auto source = torch::zeros({n, static_cast<int64_t>(sourceLength)}, torch::kLong);
+    auto targetIn = torch::zeros({n, static_cast<int64_t>(targetLength)}, torch::kLong);
+    auto targetOut = torch::zeros({n, static_cast<int64_t>(targetLength)}, torch::kLong);
+    auto s = source.accessor<int64_t, 2>();
+    auto ti = targetIn.accessor<int64_t, 2>();
+    auto to = targetOut.accessor<int64_t, 2>();
+    for (int64_t i = 0; i < n; ++i) {
+        const auto& src = ids.source[rows[static_cast<std::size_t>(i)]];
+        const auto& tgt = ids.target[rows[static_cast<std::size_t>(i)]];
+        for (std::size_t j = 0; j < src.size(); ++j)
+            s[i][static_cast<int64_t>(j)] = src[j];
+        ti[i][0] = Seq2SeqModel::kBos; // <bos> y_1 .. y_n  ->  y_1 .. y_n <eos>
+        for (std::size_t j = 0; j < tgt.size(); ++j) {
+            ti[i][static_cast<int64_t>(j) + 1] = tgt[j];
+            to[i][static_cast<int64_t>(j)] = tgt[j];
+        }
+        to[i][static_cast<int64_t>(tgt.size())] = Seq2SeqModel::kEos;
+    }
+    PairBatch b;
+    b.source = source.to(device);
+    b.sourceMask = b.source.ne(0);
+    b.targetIn = targetIn.to(device);
+    b.targetOut = targetOut.to(device);
+    return b;
+}
+
+TranslationTask::TranslationTask(std::shared_ptr<Seq2SeqModel> model, const TranslationDataset& dataset, Vocabulary source,
+                                 Vocabulary target, const torch::Device& device, const TrainConfig& config)
+    : model_(std::move(model)), device_(device), dataset_(dataset), sourceVocabulary_(std::move(source)),
+      targetVocabulary_(std::move(target)), config_(config)
+{
+    train_ = idsOf(dataset.train);
+    dev_ = idsOf(dataset.dev);
+    test_ = idsOf(dataset.test);
+    dataset_.train.clear();
+    dataset_.train.shrink_to_fit();
+    notes_ = dataset.notes;
+}
+
+PairIds TranslationTask::idsOf(const std::vector<TranslationPair>& pairs) const
+{
+    PairIds ids;
+    for (const auto& p : pairs) {
+        std::vector<std::int64_t> s, t;
+        for (const auto& w : p.source)
+            s.push_back(sourceVocabulary_.id(w));
+        for (const auto& w : p.target)
+            t.push_back(targetVocabulary_.id(w));
+        ids.source.push_back(std::move(s));
+        ids.target.push_back(std::move(t));
+    }
+    return ids;
+}
+
+TrainingTask::Step TranslationTask::trainStep(std::mt19937_64& rng, int batchSize)
+{
+    std::uniform_int_distribution<std::size_t> pick(0, train_.source.size() - 1);
+    std::vector<std::size_t> rows(static_cast<std::size_t>(batchSize));
+    for (auto& r : rows)
+        r = pick(rng);
+    const auto batch = PairBatch::of(train_, rows, device_);
+    const auto logits = model_->forward(batch.source, batch.sourceMask, batch.targetIn, config_.teacherForcing);
+    const auto flat = logits.reshape({-1, logits.size(-1)});
+    const auto expected = batch.targetOut.reshape({-1});
+    Step step;
+    step.loss = torch::nn::functional::cross_entropy(
+        flat, expected, torch::nn::functional::CrossEntropyFuncOptions().ignore_index(0).label_smoothing(config_.labelSmoothing));
+    const auto real = expected.ne(0);
+    step.trainMetric = flat.argmax(1).eq(expected).logical_and(real).sum();
+    step.count = real.sum().item<std::int64_t>(); // host lengths would do; this is one small read a step
+    return step;
+}
+
+TrainingTask::Evaluation TranslationTask::evaluate(bool test)
+{
+    torch::NoGradGuard noGrad;
+    model_->eval();
+    const PairIds& ids = test ? test_ : dev_;
+    const auto& pairs = test ? dataset_.test : dataset_.dev;
+    double lossSum = 0.0;
+    std::int64_t tokens = 0, correct = 0, exact = 0;
+    std::vector<std::string> hypotheses(pairs.size()), references, tokenHypotheses(pairs.size()), tokenReferences;
+    AlignmentErrorRate aer;
+    for (const auto& rows : lengthOrderedBatches(ids, kDecodeBatch)) {
+        const auto batch = PairBatch::of(ids, rows, device_);
+        // Teacher-forced: the loss, perplexity and token accuracy, and the attention read as an alignment.
+        const auto forced = model_->forced(batch.source, batch.sourceMask, batch.targetIn);
+        const auto flat = forced.logits.reshape({-1, forced.logits.size(-1)});
+        const auto expected = batch.targetOut.reshape({-1});
+        lossSum += torch::nn::functional::cross_entropy(
+                       flat, expected, torch::nn::functional::CrossEntropyFuncOptions().ignore_index(0).reduction(torch::kSum))
+                       .item<double>();
+        const auto real = expected.ne(0);
+        tokens += real.sum().item<std::int64_t>();
+        correct += flat.argmax(1).eq(expected).logical_and(real).sum().item<std::int64_t>();
+        // The gold alignment against the last cross-attention layer, averaged over its heads (argmax per row).
+        torch::Tensor alignment;
+        if (dataset_.goldAlignment && !forced.cross.empty())
+            alignment = forced.cross.back().mean(1).to(torch::kCPU, torch::kFloat).contiguous(); // [B, T, S]
+        // Decoded as the run decodes.
+        const auto limits = SequenceDecoder::maxLengths(batch.sourceMask, std::min(kMaxOutputLength, config_.model.maxLength));
+        std::vector<DecodedHypothesis> decoded;
+        if (config_.beamSize <= 1)
+            decoded = SequenceDecoder::greedy(*model_, batch.source, batch.sourceMask, limits);
+        else
+            for (auto& hypotheses : SequenceDecoder::beam(*model_, batch.source, batch.sourceMask, config_.beamSize, config_.lengthPenalty, limits))
+                decoded.push_back(std::move(hypotheses.front()));
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            const auto row = rows[i];
+            std::vector<std::string> words;
+            for (auto id : decoded[i].tokens)
+                words.push_back(targetVocabulary_.token(id));
+            hypotheses[row] = TranslationText::detokenize(words, dataset_.tokenizer);
+            tokenHypotheses[row] = TranslationText::joined(words, true);
+            exact += words == pairs[row].target;
+            if (alignment.defined()) {
+                const int targetLength = static_cast<int>(pairs[row].target.size());
+                const int sourceLength = static_cast<int>(pairs[row].source.size());
+                std::vector<float> rowsOfMap = floatsOf(alignment[static_cast<int64_t>(i)].slice(0, 0, targetLength).slice(1, 0, sourceLength));
+                std::vector<AlignmentLink> gold;
+                std::vector<bool> linked(static_cast<std::size_t>(targetLength), false);
+                for (const auto& [s, t] : pairs[row].alignment) {
+                    gold.push_back({s, t});
+                    linked[static_cast<std::size_t>(t)] = true;
+                }
+                // Only the target words the gold alignment links (the dates' "-" follow from the format, not
+                // from a source word): attention elsewhere is neither right nor wrong.
+                std::vector<AlignmentLink> predicted;
+                for (const auto& link : AlignmentErrorRate::argmaxLinks(rowsOfMap, targetLength, sourceLength))
+                    if (linked[static_cast<std::size_t>(link.target)])
+                        predicted.push_back(link);
+                aer.add(predicted, gold);
+            }
+        }
+    }
+    for (const auto& p : pairs) {
+        references.push_back(p.targetText);
+        tokenReferences.push_back(TranslationText::joined(p.target, true));
+    }
+    const auto bleu = BleuScore().corpusScore(hypotheses, references);
+    BleuOptions tokenised; // as torchtext's bleu_score over lowercased tokens (bentrevett): no further splitting
+    tokenised.tokenize = "none";
+    const auto bleuTokens = BleuScore(tokenised).corpusScore(tokenHypotheses, tokenReferences);
+    const auto chrf = ChrfScore().corpusScore(hypotheses, references);
+    const double loss = tokens ? lossSum / static_cast<double>(tokens) : 0.0;
+    Evaluation e;
+    e.metrics = {{"loss", loss},
+                 {"perplexity", std::exp(loss)},
+                 {"token_accuracy", tokens ? static_cast<double>(correct) / static_cast<double>(tokens) : 0.0},
+                 {"bleu", bleu.score},
+                 {"chrf", chrf.score},
+                 {"bleu_tokenized", bleuTokens.score}};
+    if (dataset_.goldAlignment) {
+        e.metrics.push_back({"exact_match", pairs.empty() ? 0.0 : static_cast<double>(exact) / static_cast<double>(pairs.size())});
+        if (aer.sentences() > 0)
+            e.metrics.push_back({"aer", aer.value()});
+    }
+    e.score = bleu.score;
+    return e;
+}
+
+std::vector<AttentionSnapshot> TranslationTask::attention(int step)
+{
+    const auto& probe = dataset_.probe;
+    if (probe.source.empty() || probe.target.empty() || model_->attentionLayers() == 0)
+        return {};
+    torch::NoGradGuard noGrad;
+    const bool training = model_->is_training();
+    model_->eval();
+    PairIds ids;
+    ids.source.push_back(idsOf({probe}).source.front());
+    ids.target.push_back(idsOf({probe}).target.front());
+    const auto batch = PairBatch::of(ids, {0}, device_);
+    const auto forced = model_->forced(batch.source, batch.sourceMask, batch.targetIn);
+    const auto sourceLength = static_cast<int64_t>(probe.source.size()), targetLength = static_cast<int64_t>(probe.target.size()) + 1;
+    AttentionSnapshot snapshot;
+    snapshot.step = step;
+    snapshot.probeLabel = "probe pair";
+    snapshot.tokens = probe.source;
+    snapshot.targetTokens = probe.target;
+    snapshot.targetTokens.push_back("<eos>");
+    snapshot.crossMaps = mapsOf(forced.cross, targetLength, sourceLength, false);
+    snapshot.maps = mapsOf(forced.encoderSelf, sourceLength, sourceLength, true);
+    snapshot.decoderMaps = mapsOf(forced.decoderSelf, targetLength, targetLength, true);
+    const auto decoded = SequenceDecoder::greedy(*model_, batch.source, batch.sourceMask,
+                                                 SequenceDecoder::maxLengths(batch.sourceMask, kMaxOutputLength));
+    std::vector<std::string> words;
+    for (auto id : decoded.front().tokens)
+        words.push_back(targetVocabulary_.token(id));
+    snapshot.translation = TranslationText::detokenize(words, dataset_.tokenizer);
+    if (training)
+        model_->train();
+    return {snapshot};
+}
+
+std::string TranslationTask::checkpointMetadata() const
+{
+    auto tokensOf = [](const Vocabulary& v) {
+        nlohmann::json tokens = nlohmann::json::array();
+        for (std::int64_t id = 0; id < v.size(); ++id)
+            tokens.push_back(v.token(id));
+        return tokens;
+    };
+    return nlohmann::json{{"task", "translation"},
+                          {"source_vocabulary", tokensOf(sourceVocabulary_)},
+                          {"target_vocabulary", tokensOf(targetVocabulary_)},
+                          {"tokenizer", dataset_.tokenizer},
+                          {"lowercase", dataset_.lowercase},
+                          {"source_language", dataset_.sourceLanguage},
+                          {"target_language", dataset_.targetLanguage},
+                          {"gold_alignment", dataset_.goldAlignment},
+                          {"beam_size", config_.beamSize},
+                          {"length_penalty", config_.lengthPenalty},
+                          {"max_length", config_.model.maxLength}}
+        .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+} // namespace attnlab

@@ -1,0 +1,62 @@
+#pragma once
+// PRIVATE engine header: includes LibTorch.
+#include "core/config/TrainConfig.h"
+#include "core/data/TranslationDataset.h"
+#include "core/data/Vocabulary.h"
+#include "core/nn/models/Seq2SeqModel.h"
+#include "core/nn/training/SequenceDecoder.h"
+#include "core/nn/training/TrainingTask.h"
+
+#include <memory>
+
+namespace attnlab {
+
+// Token ids of a split's pairs, and a batch of them padded on the device: source [B, S] with its mask, the
+// decoder's input <bos> y_1 .. y_n and its expected output y_1 .. y_n <eos> [B, T] (0 = padding).
+struct PairIds {
+    std::vector<std::vector<std::int64_t>> source, target; // target without <bos> / <eos>
+};
+struct PairBatch {
+    torch::Tensor source, sourceMask, targetIn, targetOut;
+    static PairBatch of(const PairIds& ids, const std::vector<std::size_t>& rows, const torch::Device& device);
+};
+
+// Translation (issue 36): cross-entropy over the target tokens (label smoothing as an option; padding ignored),
+// teacher forcing with a ratio for the recurrent decoders; at each evaluation the split is translated as the run
+// decodes (greedy, or beam search with its size and length penalty) and measured: loss, perplexity and token
+// accuracy teacher-forced; BLEU and chrF on text as sacreBLEU 2.x counts them (13a), BLEU on the run's own
+// lowercased tokens as bentrevett/pytorch-seq2seq counts it; exact match and the alignment error rate of the
+// attention against the gold alignment where the dataset has one. The best dev step is the one of highest BLEU.
+class TranslationTask : public TrainingTask {
+public:
+    TranslationTask(std::shared_ptr<Seq2SeqModel> model, const TranslationDataset& dataset, Vocabulary source,
+                    Vocabulary target, const torch::Device& device, const TrainConfig& config);
+    torch::nn::Module& module() override { return *model_; }
+    std::int64_t trainSize() const override { return static_cast<std::int64_t>(train_.source.size()); }
+    Step trainStep(std::mt19937_64& rng, int batchSize) override;
+    std::string trainMetricName() const override { return "token_accuracy"; }
+    Evaluation evaluate(bool test) override;
+    std::vector<AttentionSnapshot> attention(int step) override;
+    std::vector<std::string> notes() const override { return notes_; }
+    // {"task":"translation","source_vocabulary":[...],"target_vocabulary":[...],"tokenizer","lowercase",
+    //  "source_language","target_language","beam_size","length_penalty","max_output_length"}
+    std::string checkpointMetadata() const override;
+
+    // The limit on a translation's length for sources of these lengths (SequenceDecoder::maxLengths, capped).
+    static constexpr int kMaxOutputLength = 200;
+    // Sentences translated at once when a split is decoded.
+    static constexpr int kDecodeBatch = 128;
+
+private:
+    PairIds idsOf(const std::vector<TranslationPair>& pairs) const;
+
+    std::shared_ptr<Seq2SeqModel> model_;
+    torch::Device device_;
+    TranslationDataset dataset_; // dev, test and the probe; train is consumed into train_
+    Vocabulary sourceVocabulary_, targetVocabulary_;
+    PairIds train_, dev_, test_;
+    TrainConfig config_;
+    std::vector<std::string> notes_;
+};
+
+} // namespace attnlab

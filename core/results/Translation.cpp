@@ -1,0 +1,83 @@
+#include "core/results/Translation.h"
+
+#include <nlohmann/json.hpp>
+
+namespace attnlab {
+namespace {
+
+nlohmann::json rowsOf(const AttentionMap& m)
+{
+    nlohmann::json rows = nlohmann::json::array();
+    for (int r = 0; r < m.size; ++r) {
+        nlohmann::json row = nlohmann::json::array();
+        for (int c = 0; c < m.width(); ++c)
+            row.push_back(m.at(r, c));
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+nlohmann::json mapsOf(const std::vector<AttentionMap>& maps)
+{
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& m : maps)
+        out.push_back({{"layer", m.layer}, {"head", m.head}, {"weights", rowsOf(m)}});
+    return out;
+}
+
+// The mean over the last layer's heads: the one matrix to read as the alignment.
+nlohmann::json lastLayerMean(const std::vector<AttentionMap>& maps)
+{
+    if (maps.empty())
+        return nlohmann::json::array();
+    const int last = maps.back().layer;
+    AttentionMap mean = maps.back();
+    std::fill(mean.weights.begin(), mean.weights.end(), 0.0f);
+    int heads = 0;
+    for (const auto& m : maps)
+        if (m.layer == last) {
+            for (std::size_t i = 0; i < mean.weights.size(); ++i)
+                mean.weights[i] += m.weights[i];
+            ++heads;
+        }
+    for (auto& w : mean.weights)
+        w /= static_cast<float>(heads);
+    return rowsOf(mean);
+}
+
+std::vector<std::string> withEos(std::vector<std::string> tokens)
+{
+    tokens.push_back("<eos>");
+    return tokens;
+}
+
+} // namespace
+
+std::string Translation::toJson() const
+{
+    nlohmann::json j = {{"translation", text},
+                        {"source_tokens", sourceTokens},
+                        {"target_tokens", targetTokens},
+                        {"alignment_rows", withEos(targetTokens)},
+                        {"probabilities", probabilities},
+                        {"score", score},
+                        {"beam_size", beamSize},
+                        {"length_penalty", lengthPenalty},
+                        {"unknown_source_tokens", unknownSourceTokens},
+                        {"attention", lastLayerMean(cross)},
+                        {"cross_attention", mapsOf(cross)}};
+    if (!encoderSelf.empty())
+        j["encoder_self_attention"] = mapsOf(encoderSelf);
+    if (!decoderSelf.empty())
+        j["decoder_self_attention"] = mapsOf(decoderSelf);
+    if (!hypotheses.empty()) {
+        auto& list = j["hypotheses"] = nlohmann::json::array();
+        for (const auto& h : hypotheses)
+            list.push_back({{"translation", h.text}, {"tokens", h.tokens}, {"probabilities", h.probabilities},
+                            {"log_probability", h.logProbability}, {"score", h.score}, {"finished", h.finished},
+                            {"parents", h.parents}, {"cross_attention", mapsOf(h.cross)}});
+    }
+    return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+} // namespace attnlab

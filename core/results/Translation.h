@@ -1,0 +1,50 @@
+#pragma once
+#include "core/results/AttentionSnapshot.h"
+
+#include <string>
+#include <vector>
+
+namespace attnlab {
+
+// One hypothesis of a beam: its words, the probability of each and of the closing <eos>, its score
+// (log P / lp), whether it ended by itself (false: cut at the length limit), the rank among the beam's alive
+// hypotheses of the one it extended at each step (the beam's tree), and its own cross-attention: one map
+// per layer and head, rows = its words then <eos>, columns = the source tokens.
+struct TranslationHypothesis {
+    std::vector<std::string> tokens;
+    std::string text;
+    std::vector<float> probabilities;
+    double logProbability = 0.0;
+    double score = 0.0;
+    bool finished = true;
+    std::vector<int> parents;
+    std::vector<AttentionMap> cross;
+};
+
+// A typed sentence translated by a stored run (Translator): the source as the model reads it, the translation
+// as words and as text (detokenised), each word's probability, every attention of the kept translation in one
+// teacher-forced pass over it (cross-attention per layer and head, rows = target words then <eos>; for the
+// Transformer also the encoder's and the decoder's self-attention), and with beam search every finished
+// hypothesis, best first (the first is the translation).
+struct Translation {
+    std::vector<std::string> sourceTokens;
+    std::vector<std::string> targetTokens; // without <bos> / <eos>
+    std::string text;
+    std::vector<float> probabilities;      // targetTokens.size() + 1: the last is <eos>'s
+    double score = 0.0;
+    std::vector<AttentionMap> cross;       // (targetTokens + <eos>) x sourceTokens
+    std::vector<AttentionMap> encoderSelf; // sourceTokens x sourceTokens
+    std::vector<AttentionMap> decoderSelf; // (targetTokens + <eos>) x (targetTokens + <eos>), causal
+    std::vector<TranslationHypothesis> hypotheses; // beam search only
+    int beamSize = 1;
+    double lengthPenalty = 0.0;
+    int unknownSourceTokens = 0; // source words the model's vocabulary does not have (read as <unk>)
+
+    // {"translation", "source_tokens", "target_tokens", "alignment_rows" (target tokens and "<eos>"),
+    //  "probabilities", "score", "beam_size", "length_penalty", "cross_attention": [{"layer","head","weights":[[row]...]}],
+    //  "attention": the mean over the last layer's heads, rows summing to 1, "encoder_self_attention",
+    //  "decoder_self_attention", "hypotheses": [...]}
+    std::string toJson() const;
+};
+
+} // namespace attnlab

@@ -1,0 +1,222 @@
+#include "core/training/Translator.h"
+
+#include "core/data/Tokenizer.h"
+#include "core/data/TranslationText.h"
+#include "core/data/Vocabulary.h"
+#include "core/nn/models/ModelFactory.h"
+#include "core/nn/training/ModelCheckpoint.h"
+#include "core/nn/training/SequenceDecoder.h"
+#include "core/nn/training/TranslationTask.h"
+
+#include <nlohmann/json.hpp>
+
+#include <mutex>
+#include <numeric>
+
+namespace attnlab {
+namespace {
+
+std::vector<AttentionMap> mapsOf(const std::vector<torch::Tensor>& layers, int64_t rows, int64_t columns, bool square)
+{
+    std::vector<AttentionMap> maps;
+    for (std::size_t l = 0; l < layers.size(); ++l)
+        for (int64_t h = 0; h < layers[l].size(1); ++h) {
+            AttentionMap m;
+            m.layer = static_cast<int>(l);
+            m.head = static_cast<int>(h);
+            m.size = static_cast<int>(rows);
+            m.columns = square ? 0 : static_cast<int>(columns);
+            const auto w = layers[l][0][h].slice(0, 0, rows).slice(1, 0, columns).to(torch::kFloat).contiguous();
+            m.weights.assign(w.data_ptr<float>(), w.data_ptr<float>() + w.numel());
+            maps.push_back(std::move(m));
+        }
+    return maps;
+}
+
+// A hypothesis' own attention [steps, layers * heads, S] as one map per layer and head.
+std::vector<AttentionMap> hypothesisMaps(const torch::Tensor& attention, int heads, int64_t sourceLength)
+{
+    std::vector<AttentionMap> maps;
+    if (!attention.defined())
+        return maps;
+    for (int64_t lh = 0; lh < attention.size(1); ++lh) {
+        AttentionMap m;
+        m.layer = static_cast<int>(lh / heads);
+        m.head = static_cast<int>(lh % heads);
+        m.size = static_cast<int>(attention.size(0));
+        m.columns = static_cast<int>(sourceLength);
+        const auto w = attention.select(1, lh).slice(1, 0, sourceLength).contiguous();
+        m.weights.assign(w.data_ptr<float>(), w.data_ptr<float>() + w.numel());
+        maps.push_back(std::move(m));
+    }
+    return maps;
+}
+
+} // namespace
+
+struct Translator::Impl {
+    TrainConfig config;
+    std::shared_ptr<Seq2SeqModel> model;
+    Vocabulary source, target;
+    std::unique_ptr<Tokenizer> tokenizer;
+    std::string tokenizerName;
+    std::string weights;
+    int step = 0;
+    mutable std::mutex mutex;
+};
+
+Translator::Translator(const CheckpointRef& checkpoint) : impl_(std::make_unique<Impl>())
+{
+    auto opened = ModelCheckpoint::open(checkpoint);
+    const std::string where = "checkpoint " + checkpoint.path;
+    try {
+        const auto meta = nlohmann::json::parse(opened.metadataJson);
+        if (meta.at("format").get<int>() > ModelCheckpoint::kFormat)
+            throw std::runtime_error("written by a newer Attention Lab (format " + meta.at("format").dump() + ")");
+        const auto& task = meta.at("task");
+        if (task.at("task") != "translation")
+            throw std::runtime_error("not a translation model (attnlab-cli explain shows what a classifier makes of a sentence)");
+        impl_->config = TrainConfig::fromJson(meta.at("config").dump());
+        const auto& sizes = meta.at("sizes");
+        impl_->config.model.vocabularySize = sizes.at("vocabulary_size").get<int>();
+        impl_->config.model.targetVocabularySize = sizes.at("target_vocabulary_size").get<int>();
+        impl_->config.model.embeddingDim = sizes.at("embedding_dim").get<int>();
+        impl_->weights = meta.at("kind").get<std::string>();
+        impl_->step = meta.at("step").get<int>();
+        auto fill = [&](Vocabulary& vocabulary, const nlohmann::json& tokens, std::size_t first, int expected, const char* side) {
+            const auto list = tokens.get<std::vector<std::string>>();
+            for (std::size_t id = first; id < list.size(); ++id)
+                vocabulary.add(list[id]);
+            if (vocabulary.size() != expected)
+                throw std::runtime_error(std::string("its ") + side + " vocabulary has " + std::to_string(vocabulary.size()) +
+                                         " entries, its model " + std::to_string(expected));
+        };
+        fill(impl_->source, task.at("source_vocabulary"), 2, impl_->config.model.vocabularySize, "source");
+        fill(impl_->target, task.at("target_vocabulary"), 2, impl_->config.model.targetVocabularySize, "target");
+        impl_->tokenizerName = task.at("tokenizer").get<std::string>();
+        impl_->tokenizer = std::make_unique<Tokenizer>(Tokenizer::styleFromName(impl_->tokenizerName), task.at("lowercase").get<bool>());
+    } catch (const nlohmann::json::exception& e) {
+        throw std::runtime_error(where + ": its settings are incomplete (" + e.what() + ")");
+    } catch (const std::exception& e) {
+        throw std::runtime_error(where + ": " + e.what());
+    }
+    try {
+        impl_->model = ModelFactory::createTranslator(impl_->config.model);
+        impl_->model->load(opened.archive);
+    } catch (const std::exception& e) {
+        const std::string what = e.what();
+        throw std::runtime_error(where + ": its weights do not fit a " + impl_->config.model.model + " of these settings (" +
+                                 what.substr(0, what.find('\n')) + ")");
+    }
+    impl_->model->to(torch::kCPU);
+    impl_->model->eval();
+}
+
+Translator::~Translator() = default;
+
+const TrainConfig& Translator::config() const { return impl_->config; }
+std::string Translator::weights() const { return impl_->weights; }
+int Translator::step() const { return impl_->step; }
+
+Translation Translator::translate(const std::string& text, const Decoding& decoding) const
+{
+    return translateAll({text}, decoding).front();
+}
+
+std::vector<Translation> Translator::translateAll(const std::vector<std::string>& texts, const Decoding& decoding,
+                                                  const std::function<void(std::size_t, std::size_t)>& progress) const
+{
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    torch::NoGradGuard noGrad;
+    auto& model = *impl_->model;
+    const int beamSize = decoding.beamSize > 0 ? decoding.beamSize : impl_->config.beamSize;
+    const double alpha = decoding.lengthPenalty >= 0 ? decoding.lengthPenalty : impl_->config.lengthPenalty;
+    std::vector<Translation> out(texts.size());
+    PairIds ids;
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        auto& t = out[i];
+        t.sourceTokens = impl_->tokenizer->tokenize(texts[i]);
+        if (t.sourceTokens.size() > static_cast<std::size_t>(impl_->config.model.maxLength))
+            t.sourceTokens.resize(static_cast<std::size_t>(impl_->config.model.maxLength));
+        std::vector<std::int64_t> row;
+        for (const auto& w : t.sourceTokens) {
+            row.push_back(impl_->source.id(w));
+            t.unknownSourceTokens += row.back() == Vocabulary::kUnknown;
+        }
+        ids.source.push_back(std::move(row));
+        ids.target.emplace_back();
+        t.beamSize = beamSize;
+        t.lengthPenalty = alpha;
+    }
+    // In order of length and in batches of the evaluation's size, as TranslationTask::evaluate decodes a split.
+    // An empty line translates to nothing (a file keeps its line count); the rest are decoded.
+    std::vector<std::size_t> order;
+    for (std::size_t i = 0; i < texts.size(); ++i)
+        if (!ids.source[i].empty())
+            order.push_back(i);
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return ids.source[a].size() < ids.source[b].size(); });
+    auto wordsOf = [&](const std::vector<std::int64_t>& tokens) {
+        std::vector<std::string> words;
+        for (auto id : tokens)
+            words.push_back(impl_->target.token(id));
+        return words;
+    };
+    std::size_t done = texts.size() - order.size();
+    for (std::size_t first = 0; first < order.size(); first += TranslationTask::kDecodeBatch) {
+        std::vector<std::size_t> rows(order.begin() + static_cast<std::ptrdiff_t>(first),
+                                      order.begin() + static_cast<std::ptrdiff_t>(std::min(order.size(), first + TranslationTask::kDecodeBatch)));
+        const auto batch = PairBatch::of(ids, rows, torch::kCPU);
+        const auto limits = SequenceDecoder::maxLengths(batch.sourceMask, std::min(TranslationTask::kMaxOutputLength, impl_->config.model.maxLength));
+        std::vector<std::vector<DecodedHypothesis>> decoded;
+        if (beamSize <= 1)
+            for (auto& h : SequenceDecoder::greedy(model, batch.source, batch.sourceMask, limits))
+                decoded.push_back({std::move(h)});
+        else
+            decoded = SequenceDecoder::beam(model, batch.source, batch.sourceMask, beamSize, alpha, limits);
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            auto& t = out[rows[i]];
+            const auto& best = decoded[i].front();
+            t.targetTokens = wordsOf(best.tokens);
+            t.text = TranslationText::detokenize(t.targetTokens, impl_->tokenizerName);
+            t.score = best.score;
+            for (float lp : best.logProbabilities)
+                t.probabilities.push_back(std::exp(lp));
+            if (!decoding.withAttention)
+                continue;
+            if (beamSize > 1)
+                for (const auto& h : decoded[i]) {
+                    TranslationHypothesis hypothesis;
+                    hypothesis.tokens = wordsOf(h.tokens);
+                    hypothesis.text = TranslationText::detokenize(hypothesis.tokens, impl_->tokenizerName);
+                    for (float lp : h.logProbabilities)
+                        hypothesis.probabilities.push_back(std::exp(lp));
+                    hypothesis.logProbability = h.logProbability;
+                    hypothesis.score = h.score;
+                    hypothesis.finished = h.finished;
+                    hypothesis.parents = h.parents;
+                    hypothesis.cross = hypothesisMaps(h.attention, std::max(1, model.attentionHeads()),
+                                                      static_cast<int64_t>(t.sourceTokens.size()));
+                    t.hypotheses.push_back(std::move(hypothesis));
+                }
+            // Every attention of the kept translation, in one teacher-forced pass over it.
+            if (t.sourceTokens.empty())
+                continue;
+            PairIds one;
+            one.source.push_back(ids.source[rows[i]]);
+            one.target.push_back(best.tokens);
+            const auto pass = PairBatch::of(one, {0}, torch::kCPU);
+            const auto forced = model.forced(pass.source, pass.sourceMask, pass.targetIn);
+            const auto sourceLength = static_cast<int64_t>(t.sourceTokens.size());
+            const auto targetLength = static_cast<int64_t>(best.tokens.size()) + 1;
+            t.cross = mapsOf(forced.cross, targetLength, sourceLength, false);
+            t.encoderSelf = mapsOf(forced.encoderSelf, sourceLength, sourceLength, true);
+            t.decoderSelf = mapsOf(forced.decoderSelf, targetLength, targetLength, true);
+        }
+        done += rows.size();
+        if (progress)
+            progress(done, texts.size());
+    }
+    return out;
+}
+
+} // namespace attnlab

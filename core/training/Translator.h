@@ -1,0 +1,48 @@
+#pragma once
+#include "core/config/TrainConfig.h"
+#include "core/results/RunRecord.h"
+#include "core/results/Translation.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace attnlab {
+
+// How Translator decodes: the run's own settings unless these say otherwise.
+struct TranslationDecoding {
+    int beamSize = 0;          // 0 = the run's
+    double lengthPenalty = -1; // < 0 = the run's
+    bool withAttention = true; // false: words only (a file of sentences)
+};
+
+// A trained encoder-decoder loaded back from its checkpoint (ModelCheckpoint: weights, both vocabularies,
+// tokenizer and decoding settings in one file) to translate typed text (`attnlab-cli translate`). Only a file
+// the store recorded is opened, and only when its sha256 still matches. It decodes as the run's evaluation did
+// (its beam size and length penalty) unless told otherwise, so translating the test split gives back the run's
+// stored test BLEU. One call at a time inside (the module's state).
+class Translator {
+public:
+    // Throws std::runtime_error naming the file: gone, altered, not a checkpoint, or not a translation model.
+    explicit Translator(const CheckpointRef& checkpoint);
+    ~Translator();
+    Translator(const Translator&) = delete;
+    Translator& operator=(const Translator&) = delete;
+
+    using Decoding = TranslationDecoding;
+    Translation translate(const std::string& text, const Decoding& decoding = {}) const;
+    // Many sentences in batches, in order; progress(done, total) after each batch.
+    std::vector<Translation> translateAll(const std::vector<std::string>& texts, const Decoding& decoding = {},
+                                          const std::function<void(std::size_t, std::size_t)>& progress = {}) const;
+
+    const TrainConfig& config() const; // the run's configuration, the model's sizes filled in
+    std::string weights() const;       // "best" | "final"
+    int step() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+} // namespace attnlab

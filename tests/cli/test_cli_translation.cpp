@@ -1,0 +1,141 @@
+// Translation as a user runs it (issue 36): train an encoder-decoder on a built-in task, translate a typed
+// sentence and a file with the stored run, and get back the run's own test BLEU from the file's translations.
+#include "core/config/DatasetOptions.h"
+#include "core/data/DatasetCatalog.h"
+#include "core/results/BleuScore.h"
+#include "tests/support/CliProcess.h"
+
+#include <QtCore/QJsonArray>
+#include <QtCore/QTemporaryDir>
+#include <QtTest/QtTest>
+
+#include <cmath>
+#include <fstream>
+
+using namespace attnlab;
+
+class TestCliTranslation : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir dir_;
+    QString db_;
+    int runId_ = 0;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(dir_.isValid());
+        db_ = dir_.filePath("runs.sqlite");
+        // Bahdanau attention on the reversal task, small and short: enough to align, not to be perfect.
+        const CliResult r = runCli({"train", "--dataset", "synthetic-reverse", "--model", "bahdanau", "--steps", "300",
+                                    "--eval-every", "150", "--d-model", "32", "--batch-size", "32", "--lr", "0.005",
+                                    "--db", db_, "--device", "cpu", "--threads", "2", "--json"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const auto o = r.lastJson();
+        QCOMPARE(o["status"].toString(), QString("completed"));
+        QVERIFY(o["translation"].toBool());
+        runId_ = o["run_id"].toInt();
+        const double bleu = o["test_bleu"].toDouble();
+        QVERIFY2(bleu > 5.0 && bleu <= 100.0, qPrintable(QString::number(bleu)));
+        QCOMPARE(o["test_accuracy"].toDouble(), bleu / 100.0); // what lists rank by
+        QVERIFY(o["test_exact_match"].toDouble() >= 0.0 && o["test_exact_match"].toDouble() <= 1.0);
+        QVERIFY(o["test_aer"].toDouble() >= 0.0 && o["test_aer"].toDouble() <= 1.0);
+        QVERIFY(o["bleu_signature"].toString().startsWith("nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2."));
+        QVERIFY(o["test_perplexity"].toDouble() >= 1.0);
+    }
+
+    void translatesATypedSentenceWithItsAlignment()
+    {
+        const CliResult r = runCli({"translate", "--run", QString::number(runId_), "--text", "ant bee cat dog", "--db", db_, "--json"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const auto o = r.lastJson();
+        QCOMPARE(o["source_tokens"].toArray().size(), 4);
+        const auto target = o["target_tokens"].toArray();
+        QVERIFY(!o["translation"].toString().isEmpty());
+        QCOMPARE(o["alignment_rows"].toArray().size(), target.size() + 1); // and <eos>
+        QCOMPARE(o["probabilities"].toArray().size(), target.size() + 1);
+        const auto rows = o["attention"].toArray();
+        QCOMPARE(rows.size(), target.size() + 1);
+        for (const auto& row : rows) { // every row a distribution over the four source words
+            QCOMPARE(row.toArray().size(), 4);
+            double sum = 0.0;
+            for (const auto& w : row.toArray())
+                sum += w.toDouble();
+            QVERIFY(std::abs(sum - 1.0) < 1e-4);
+        }
+        // The plain text: the translation first, then what decoded it and the alignment table.
+        const CliResult text = runCli({"translate", "--run", QString::number(runId_), "--text", "ant bee cat dog", "--db", db_});
+        QVERIFY2(text.code == 0, qPrintable(text.err));
+        QCOMPARE(text.out.split('\n').first(), o["translation"].toString());
+        QVERIFY(text.out.contains("alignment (cross-attention"));
+    }
+
+    void beamSearchKeepsEveryHypothesisWithItsAttention()
+    {
+        const CliResult r = runCli({"translate", "--run", QString::number(runId_), "--text", "cow dog eel", "--beam", "4", "--db", db_, "--json"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const auto o = r.lastJson();
+        QCOMPARE(o["beam_size"].toInt(), 4);
+        const auto hypotheses = o["hypotheses"].toArray();
+        QVERIFY(!hypotheses.isEmpty() && hypotheses.size() <= 4);
+        QCOMPARE(hypotheses.first().toObject()["translation"].toString(), o["translation"].toString());
+        double previous = 1e300;
+        for (const auto& h : hypotheses) {
+            const auto object = h.toObject();
+            QVERIFY(object["score"].toDouble() <= previous); // best first
+            previous = object["score"].toDouble();
+            const auto maps = object["cross_attention"].toArray();
+            QCOMPARE(maps.size(), 1); // one layer, one head
+            QCOMPARE(maps.first().toObject()["weights"].toArray().size(), object["tokens"].toArray().size() + 1);
+            QCOMPARE(object["parents"].toArray().size(), object["tokens"].toArray().size() + 1);
+        }
+    }
+
+    void aFileOfTheTestSplitGivesBackTheStoredBleu()
+    {
+        DatasetOptions options; // the run's: the synthetic task's defaults
+        const auto data = DatasetCatalog::loadTranslation("synthetic-reverse", options);
+        const QString file = dir_.filePath("test.src");
+        {
+            std::ofstream out(file.toStdString());
+            for (const auto& p : data.test)
+                out << p.sourceText << "\n";
+        }
+        const CliResult r = runCli({"translate", "--run", QString::number(runId_), "--file", file, "--db", db_});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY(r.err.contains("translated 500 sentences"));
+        std::vector<std::string> hypotheses, references;
+        for (const auto& line : r.out.split('\n', Qt::KeepEmptyParts).mid(0, static_cast<int>(data.test.size())))
+            hypotheses.push_back(line.toStdString());
+        for (const auto& p : data.test)
+            references.push_back(p.targetText);
+        QCOMPARE(hypotheses.size(), references.size());
+        const double bleu = BleuScore().corpusScore(hypotheses, references).score;
+        const CliResult show = runCli({"runs", "show", QString::number(runId_), "--db", db_, "--json"});
+        QVERIFY2(show.code == 0, qPrintable(show.err));
+        const double stored = show.lastJson()["summary"].toObject()["test_bleu"].toDouble();
+        QVERIFY2(std::abs(bleu - stored) < 1e-6, qPrintable(QString("%1 vs %2").arg(bleu).arg(stored)));
+    }
+
+    void refusesWhatItCannotTranslate()
+    {
+        // A classifier's run: named as such, exit 1.
+        const CliResult train = runCli({"train", "--dataset", "synthetic-sentiment", "--model", "ssan", "--steps", "2", "--eval-every",
+                                        "2", "--d-model", "8", "--db", db_, "--device", "cpu", "--json"});
+        QVERIFY2(train.code == 0, qPrintable(train.err));
+        const int classifier = train.lastJson()["run_id"].toInt();
+        const CliResult r = runCli({"translate", "--run", QString::number(classifier), "--text", "good", "--db", db_});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("not a translation model"), qPrintable(r.err));
+        // Usage errors exit 2: neither --text nor --file, a beam of 0.
+        QCOMPARE(runCli({"translate", "--run", QString::number(runId_), "--db", db_}).code, 2);
+        QCOMPARE(runCli({"translate", "--run", QString::number(runId_), "--text", "ant", "--beam", "0", "--db", db_}).code, 2);
+        // A classifier's model on a translation dataset is refused before anything trains, naming the task.
+        const CliResult wrong = runCli({"train", "--dataset", "synthetic-copy", "--model", "ssan", "--steps", "2", "--db", db_, "--device", "cpu"});
+        QVERIFY(wrong.code != 0);
+        QVERIFY2(wrong.err.contains("translation"), qPrintable(wrong.err));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliTranslation)
+#include "test_cli_translation.moc"
