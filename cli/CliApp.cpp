@@ -44,6 +44,8 @@ const char* kUsage =
     "        translation: [--source de --target en] [--teacher-forcing R] [--label-smoothing E] [--beam K]\n"
     "        [--length-penalty A] [--attention-score additive|dot|general|concat] [--alignment global|local-m|local-p]\n"
     "        [--local-window D] [--max-pair-length N] [--source-column C --target-column C]\n"
+    "        [--source-file F --target-file F [--dev-source-file F --dev-target-file F --test-source-file F\n"
+    "        --test-target-file F]] [--pairs N] [--sequence-min-length N] [--sequence-max-length N]\n"
     "        [model options] [dataset options]\n"
     "        [--json]  a preset or config gives every setting; flags override it. Without one: --dataset\n"
     "        synthetic-sentiment, --model ssan (essan for a time series), --position rpr for the self-attention\n"

@@ -24,7 +24,9 @@ const std::set<std::string>& ConfigFlags::datasetFlags()
         "--data-dir", "--file", "--train-file", "--dev-file", "--test-file", "--text-column", "--label-column",
         "--target-column", "--drivers", "--delimiter", "--header", "--window", "--tokenizer", "--lag", "--distance",
         "--min-fillers", "--max-fillers", "--dataset-seed", "--missing", "--quoting", "--categorical",
-        "--source", "--target", "--source-column", "--max-pair-length"};
+        "--source", "--target", "--source-column", "--max-pair-length", "--source-file", "--target-file",
+        "--dev-source-file", "--dev-target-file", "--test-source-file", "--test-target-file", "--pairs",
+        "--sequence-min-length", "--sequence-max-length"};
     return flags;
 }
 
@@ -54,6 +56,15 @@ DatasetOptions ConfigFlags::datasetOptions(const CliFlags& flags)
     flags.update("--target", o.targetLanguage);
     flags.update("--source-column", o.sourceColumn);
     flags.update("--max-pair-length", o.maxPairLength);
+    flags.update("--source-file", o.sourceFile);
+    flags.update("--target-file", o.targetFile);
+    flags.update("--dev-source-file", o.devSourceFile);
+    flags.update("--dev-target-file", o.devTargetFile);
+    flags.update("--test-source-file", o.testSourceFile);
+    flags.update("--test-target-file", o.testTargetFile);
+    flags.update("--pairs", o.translationTrain); // the synthetic translation tasks' training pairs
+    flags.update("--sequence-min-length", o.sequenceMinLength);
+    flags.update("--sequence-max-length", o.sequenceMaxLength);
     // Not CliFlags::list: --drivers is optional, and its items are kept as given (list drops empty ones).
     for (std::string rest = flags.text("--drivers", ""); !rest.empty();) {
         const auto comma = rest.find(',');
@@ -103,6 +114,15 @@ void ConfigFlags::applyDataFlags(const CliFlags& flags, TrainConfig& c)
     if (flags.has("--target")) c.targetLanguage = o.targetLanguage;
     if (flags.has("--source-column")) c.sourceColumn = o.sourceColumn;
     if (flags.has("--max-pair-length")) c.maxPairLength = o.maxPairLength;
+    if (flags.has("--source-file")) c.sourceFile = o.sourceFile;
+    if (flags.has("--target-file")) c.targetFile = o.targetFile;
+    if (flags.has("--dev-source-file")) c.devSourceFile = o.devSourceFile;
+    if (flags.has("--dev-target-file")) c.devTargetFile = o.devTargetFile;
+    if (flags.has("--test-source-file")) c.testSourceFile = o.testSourceFile;
+    if (flags.has("--test-target-file")) c.testTargetFile = o.testTargetFile;
+    if (flags.has("--pairs")) c.translationTrain = o.translationTrain;
+    if (flags.has("--sequence-min-length")) c.sequenceMinLength = o.sequenceMinLength;
+    if (flags.has("--sequence-max-length")) c.sequenceMaxLength = o.sequenceMaxLength;
     if (flags.has("--distance")) c.distance = o.distance;
     if (flags.has("--window")) c.window = o.window;
     if (flags.has("--lag")) c.lag = o.lag;
@@ -173,7 +193,9 @@ const std::vector<std::pair<std::string, std::string>>& ConfigFlags::flagKeys()
         {"--local-window", "local_window"}, {"--source", "source_language"}, {"--target", "target_language"},
         {"--source-column", "source_column"}, {"--max-pair-length", "max_pair_length"},
         {"--teacher-forcing", "teacher_forcing"}, {"--label-smoothing", "label_smoothing"}, {"--beam", "beam_size"},
-        {"--length-penalty", "length_penalty"},
+        {"--length-penalty", "length_penalty"}, {"--source-file", "source_file"}, {"--target-file", "target_file"},
+        {"--pairs", "translation_train"}, {"--sequence-min-length", "sequence_min_length"},
+        {"--sequence-max-length", "sequence_max_length"},
     };
     return pairs;
 }

@@ -220,6 +220,9 @@ TrainCommand::Plan TrainCommand::planFrom(const CliFlags& flags)
     if (DatasetCatalog::isRegression(c.dataset)) {
         shape.drivers = std::max(1, shape.drivers);
         shape.window = std::max(2, c.window);
+    } else if (DatasetCatalog::isTranslation(c.dataset)) {
+        shape.vocabularySize = std::max(3, shape.vocabularySize);
+        shape.targetVocabularySize = std::max(5, shape.targetVocabularySize);
     } else {
         shape.numClasses = std::max(2, shape.numClasses);
         shape.vocabularySize = std::max(3, shape.vocabularySize);
@@ -237,6 +240,8 @@ LoadedDataset TrainCommand::loadChecked(const Plan& plan)
     LoadedDataset data = DatasetCatalog::loadAny(c.dataset, plan.datasetOptions);
     if (data.regression && !c.embeddingsPath.empty())
         throw CliUsageError("--embeddings: '" + c.dataset + "' is a time series; word vectors apply to text datasets");
+    if (data.translation && !c.embeddingsPath.empty())
+        throw CliUsageError("--embeddings: '" + c.dataset + "' is a translation dataset; a translation model learns both word tables");
     if (!data.regression && !c.embeddingsPath.empty()) {
         // A bad embeddings file is reported before a run is stored; the cache makes the trainer's load cheap.
         const auto embeddings = WordEmbeddings::load(c.embeddingsPath);

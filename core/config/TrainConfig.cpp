@@ -116,6 +116,17 @@ std::string TrainConfig::toJson(bool everyKey) const
     optional("target_language", targetLanguage, defaults.targetLanguage);
     optional("source_column", sourceColumn, defaults.sourceColumn);
     optional("max_pair_length", maxPairLength, defaults.maxPairLength);
+    optional("source_file", sourceFile, defaults.sourceFile);
+    optional("target_file", targetFile, defaults.targetFile);
+    optional("dev_source_file", devSourceFile, defaults.devSourceFile);
+    optional("dev_target_file", devTargetFile, defaults.devTargetFile);
+    optional("test_source_file", testSourceFile, defaults.testSourceFile);
+    optional("test_target_file", testTargetFile, defaults.testTargetFile);
+    optional("translation_train", translationTrain, defaults.translationTrain);
+    optional("translation_dev", translationDev, defaults.translationDev);
+    optional("translation_test", translationTest, defaults.translationTest);
+    optional("sequence_min_length", sequenceMinLength, defaults.sequenceMinLength);
+    optional("sequence_max_length", sequenceMaxLength, defaults.sequenceMaxLength);
     return j.dump();
 }
 
@@ -254,6 +265,17 @@ TrainConfig TrainConfig::fromJson(const std::string& text)
     read("target_language", c.targetLanguage);
     read("source_column", c.sourceColumn);
     read("max_pair_length", c.maxPairLength);
+    read("source_file", c.sourceFile);
+    read("target_file", c.targetFile);
+    read("dev_source_file", c.devSourceFile);
+    read("dev_target_file", c.devTargetFile);
+    read("test_source_file", c.testSourceFile);
+    read("test_target_file", c.testTargetFile);
+    read("translation_train", c.translationTrain);
+    read("translation_dev", c.translationDev);
+    read("translation_test", c.translationTest);
+    read("sequence_min_length", c.sequenceMinLength);
+    read("sequence_max_length", c.sequenceMaxLength);
     return c;
 }
 
@@ -389,6 +411,17 @@ DatasetOptions TrainConfig::datasetOptions() const
     o.targetLanguage = targetLanguage;
     o.sourceColumn = sourceColumn;
     o.maxPairLength = maxPairLength;
+    o.sourceFile = sourceFile;
+    o.targetFile = targetFile;
+    o.devSourceFile = devSourceFile;
+    o.devTargetFile = devTargetFile;
+    o.testSourceFile = testSourceFile;
+    o.testTargetFile = testTargetFile;
+    o.translationTrain = translationTrain;
+    o.translationDev = translationDev;
+    o.translationTest = translationTest;
+    o.sequenceMinLength = sequenceMinLength;
+    o.sequenceMaxLength = sequenceMaxLength;
     if (!tokenizer.empty())
         o.translationTokenizer = tokenizer;
     return o;

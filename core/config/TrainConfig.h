@@ -72,6 +72,10 @@ struct TrainConfig {
     int beamSize = 1;                // how evaluation and `translate` decode: 1 = greedy, K = beam search
     double lengthPenalty = 0.0;      // GNMT's alpha: beam scores are log P / ((5 + |Y|) / 6)^alpha
     std::string sourceLanguage = "de", targetLanguage = "en"; // multi30k: en | de | fr, any direction
+    // csv-pairs from files of parallel lines (DatasetOptions::sourceFile ...), and the synthetic translation tasks' sizes.
+    std::string sourceFile, targetFile, devSourceFile, devTargetFile, testSourceFile, testTargetFile;
+    int translationTrain = 10000, translationDev = 500, translationTest = 500;
+    int sequenceMinLength = 3, sequenceMaxLength = 10;
     int maxPairLength = 0;           // translation: training pairs with a side longer than this are left out (counted); 0 = none
     std::string sourceColumn;        // csv-pairs: name or 1-based number (its target side is target_column); "" = the first text column
 

@@ -42,6 +42,19 @@ seed("fuzz_csv_text", "tsv-stray-quotes", [2, 1, 2, 2, 1, 1, 1, 1], tsv)
 seed("fuzz_csv_text", "per-split", [1, 2, 1, 3, 4, 2, 0, 0], "text,label\ngood,1\nbad,0\nfine,1\n", "text,label\nok,1\n", "text,label\nmeh,0\n")
 seed("fuzz_csv_text", "semicolon-no-header", [3, 1, 0, 1, 2, 0, 0, 2], "".join(f"sentence {i};{i % 2}\n" for i in range(9)))
 
+# Issue 36: sentence pairs. Options: delimiter, header, quoting, source and target column, tokenizer, lowercase,
+# fractions, length cap, CSV or line files, gzip. German and French with „quotes“, elisions and an entity.
+pairs = "de,en\n" + "".join(f"\"Ich sehe {i} Hunde, „gut“.\",I see {i} dogs &amp; cats.\n" for i in range(12))
+seed("fuzz_csv_pairs", "comma-header", [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], pairs)
+seed("fuzz_csv_pairs", "tsv-per-split-cap", [2, 2, 2, 1, 1, 1, 1, 1, 3, 0, 0], "de\ten\nHallo da\tHello there\nEin langer Satz hier\tA long sentence here\n",
+     "de\ten\nDanke\tThanks\n", "de\ten\nJa\tYes\n")
+french = "".join(f"L'homme boit de l'eau {i} fois.\n" for i in range(10))
+english = "".join(f"The man drinks water {i} times.\n" for i in range(10))
+seed("fuzz_csv_pairs", "lines", [0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0], french, english)
+seed("fuzz_csv_pairs", "lines-gzip-per-split", [0, 0, 0, 0, 0, 0, 0, 1, 4, 1, 1], french, english, "Qu'il vienne.\n", "Let him come.\n",
+     "C'est « bon ».\n", "It's \"good\".\n")
+seed("fuzz_csv_pairs", "blank-and-uneven", [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0], "eins\n\nzwei\n\n", "one\ntwo\n")
+
 series = "y,x,temp,day\n" + "".join(f"{i * 0.5:.2f},{(i * 7) % 5},{20 + i % 3},{['Mon', 'Tue', 'Wed'][i % 3]}\n" for i in range(40))
 seed("fuzz_csv_series", "comma-target-y", [0, 0, 2, 0, 1, 2, 0, 0, 3, 0, 0], series)
 gaps = series.replace("\n3.00,", "\nNA,").replace(",21,", ",,")

@@ -113,7 +113,8 @@ private Q_SLOTS:
         const double bleu = BleuScore().corpusScore(hypotheses, references).score;
         const CliResult show = runCli({"runs", "show", QString::number(runId_), "--db", db_, "--json"});
         QVERIFY2(show.code == 0, qPrintable(show.err));
-        const double stored = show.lastJson()["summary"].toObject()["test_bleu"].toDouble();
+        const double stored = show.lastJson()["runs"].toArray().first().toObject()["summary"].toObject()["test_bleu"].toDouble();
+        QVERIFY(stored > 0.0);
         QVERIFY2(std::abs(bleu - stored) < 1e-6, qPrintable(QString("%1 vs %2").arg(bleu).arg(stored)));
     }
 

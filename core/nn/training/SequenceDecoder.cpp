@@ -224,9 +224,12 @@ std::vector<std::vector<DecodedHypothesis>> SequenceDecoder::beam(Seq2SeqModel& 
         alive = std::move(nextAlive);
         previous = next;
     }
-    for (auto& hypotheses : finished)
+    for (auto& hypotheses : finished) { // the K best (several may finish at the step that completes a sentence)
         std::stable_sort(hypotheses.begin(), hypotheses.end(),
                          [](const DecodedHypothesis& a, const DecodedHypothesis& c) { return a.score > c.score; });
+        if (static_cast<int64_t>(hypotheses.size()) > k)
+            hypotheses.resize(static_cast<std::size_t>(k));
+    }
     return finished;
 }
 

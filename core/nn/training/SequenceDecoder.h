@@ -31,7 +31,7 @@ public:
     // maxLength: most target tokens a sentence may get (besides <eos>), per sentence [N] from the caller's rule.
     static std::vector<DecodedHypothesis> greedy(Seq2SeqModel& model, const torch::Tensor& source, const torch::Tensor& sourceMask,
                                                  const std::vector<int>& maxLength);
-    // The finished hypotheses of each sentence, best first (at least one per sentence).
+    // The K best finished hypotheses of each sentence, best first (at least one per sentence).
     static std::vector<std::vector<DecodedHypothesis>> beam(Seq2SeqModel& model, const torch::Tensor& source,
                                                             const torch::Tensor& sourceMask, int beamSize, double lengthPenalty,
                                                             const std::vector<int>& maxLength);

@@ -78,6 +78,8 @@ PairBatch PairBatch::of(const PairIds& ids, const std::vector<std::size_t>& rows
         to[i][static_cast<int64_t>(tgt.size())] = Seq2SeqModel::kEos;
     }
     PairBatch b;
+    for (auto r : rows)
+        b.targetTokens += static_cast<std::int64_t>(ids.target[r].size()) + 1;
     b.source = source.to(device);
     b.sourceMask = b.source.ne(0);
     b.targetIn = targetIn.to(device);
@@ -128,7 +130,7 @@ TrainingTask::Step TranslationTask::trainStep(std::mt19937_64& rng, int batchSiz
         flat, expected, torch::nn::functional::CrossEntropyFuncOptions().ignore_index(0).label_smoothing(config_.labelSmoothing));
     const auto real = expected.ne(0);
     step.trainMetric = flat.argmax(1).eq(expected).logical_and(real).sum();
-    step.count = real.sum().item<std::int64_t>(); // host lengths would do; this is one small read a step
+    step.count = batch.targetTokens; // from the host's lengths: no wait for a GPU inside the step
     return step;
 }
 
