@@ -69,14 +69,8 @@ ModelExplainer::ModelExplainer(const CheckpointRef& checkpoint) : impl_(std::mak
     } catch (const std::exception& e) {
         throw std::runtime_error(where + ": " + e.what());
     }
-    try {
-        impl_->model = ModelFactory::create(impl_->config.model);
-        impl_->model->load(opened.archive);
-    } catch (const std::exception& e) {
-        const std::string what = e.what();
-        throw std::runtime_error(where + ": its weights do not fit a " + impl_->config.model.model + " of these settings (" +
-                                 what.substr(0, what.find('\n')) + ")");
-    }
+    impl_->model = ModelFactory::create(impl_->config.model);
+    ModelCheckpoint::loadInto(*impl_->model, opened, checkpoint, impl_->config.model.model);
     impl_->model->to(torch::kCPU);
     impl_->model->eval();
 }

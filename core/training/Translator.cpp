@@ -16,22 +16,6 @@
 namespace attnlab {
 namespace {
 
-std::vector<AttentionMap> mapsOf(const std::vector<torch::Tensor>& layers, int64_t rows, int64_t columns, bool square)
-{
-    std::vector<AttentionMap> maps;
-    for (std::size_t l = 0; l < layers.size(); ++l)
-        for (int64_t h = 0; h < layers[l].size(1); ++h) {
-            AttentionMap m;
-            m.layer = static_cast<int>(l);
-            m.head = static_cast<int>(h);
-            m.size = static_cast<int>(rows);
-            m.columns = square ? 0 : static_cast<int>(columns);
-            const auto w = layers[l][0][h].slice(0, 0, rows).slice(1, 0, columns).to(torch::kFloat).contiguous();
-            m.weights.assign(w.data_ptr<float>(), w.data_ptr<float>() + w.numel());
-            maps.push_back(std::move(m));
-        }
-    return maps;
-}
 
 // A hypothesis' own attention [steps, layers * heads, S] as one map per layer and head.
 std::vector<AttentionMap> hypothesisMaps(const torch::Tensor& attention, int heads, int64_t sourceLength)
@@ -100,14 +84,8 @@ Translator::Translator(const CheckpointRef& checkpoint) : impl_(std::make_unique
     } catch (const std::exception& e) {
         throw std::runtime_error(where + ": " + e.what());
     }
-    try {
-        impl_->model = ModelFactory::createTranslator(impl_->config.model);
-        impl_->model->load(opened.archive);
-    } catch (const std::exception& e) {
-        const std::string what = e.what();
-        throw std::runtime_error(where + ": its weights do not fit a " + impl_->config.model.model + " of these settings (" +
-                                 what.substr(0, what.find('\n')) + ")");
-    }
+    impl_->model = ModelFactory::createTranslator(impl_->config.model);
+    ModelCheckpoint::loadInto(*impl_->model, opened, checkpoint, impl_->config.model.model);
     impl_->model->to(torch::kCPU);
     impl_->model->eval();
 }
@@ -208,9 +186,9 @@ std::vector<Translation> Translator::translateAll(const std::vector<std::string>
             const auto forced = model.forced(pass.source, pass.sourceMask, pass.targetIn);
             const auto sourceLength = static_cast<int64_t>(t.sourceTokens.size());
             const auto targetLength = static_cast<int64_t>(best.tokens.size()) + 1;
-            t.cross = mapsOf(forced.cross, targetLength, sourceLength, false);
-            t.encoderSelf = mapsOf(forced.encoderSelf, sourceLength, sourceLength, true);
-            t.decoderSelf = mapsOf(forced.decoderSelf, targetLength, targetLength, true);
+            t.cross = Seq2SeqModel::mapsOfFirst(forced.cross, targetLength, sourceLength, false);
+            t.encoderSelf = Seq2SeqModel::mapsOfFirst(forced.encoderSelf, sourceLength, sourceLength, true);
+            t.decoderSelf = Seq2SeqModel::mapsOfFirst(forced.decoderSelf, targetLength, targetLength, true);
         }
         done += rows.size();
         if (progress)

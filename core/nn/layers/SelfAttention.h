@@ -20,6 +20,19 @@ struct SelfAttentionOptions {
     // A decoder's masked self-attention (Vaswani et al. 2017, 3.2.3): query i sees keys j <= i only, so an
     // output never depends on a later target token. Applied as an additive -inf-like bias beside ALiBi's.
     bool causal = false;
+
+    // A Transformer layer's attention (no projection activation, W^O) of width d with the model's position technique.
+    static SelfAttentionOptions transformer(int d, int heads, const std::string& position, int rprClip)
+    {
+        SelfAttentionOptions o;
+        o.inputDim = o.dModel = d;
+        o.heads = heads;
+        o.projectionActivation = "none";
+        o.outputProjection = true;
+        o.position = position;
+        o.rprClip = rprClip;
+        return o;
+    }
 };
 
 // Scaled dot-product self-attention (thesis eq. 3.1-3.5), multi-head (section 3.2.2), with the position

@@ -42,6 +42,23 @@ void Seq2SeqModel::select(DecoderState& state, const torch::Tensor& index)
             t = t.index_select(0, index);
 }
 
+std::vector<AttentionMap> Seq2SeqModel::mapsOfFirst(const std::vector<torch::Tensor>& layers, int64_t rows, int64_t columns, bool square)
+{
+    std::vector<AttentionMap> maps;
+    for (std::size_t l = 0; l < layers.size(); ++l)
+        for (int64_t h = 0; h < layers[l].size(1); ++h) {
+            AttentionMap m;
+            m.layer = static_cast<int>(l);
+            m.head = static_cast<int>(h);
+            m.size = static_cast<int>(rows);
+            m.columns = square ? 0 : static_cast<int>(columns);
+            const auto w = layers[l][0][h].slice(0, 0, rows).slice(1, 0, columns).to(torch::kCPU, torch::kFloat).contiguous();
+            m.weights.assign(w.data_ptr<float>(), w.data_ptr<float>() + w.numel());
+            maps.push_back(std::move(m));
+        }
+    return maps;
+}
+
 std::int64_t Seq2SeqModel::trainableParametersWithoutEmbedding() const
 {
     std::int64_t total = 0;

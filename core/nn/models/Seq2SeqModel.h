@@ -1,5 +1,7 @@
 #pragma once
 // PRIVATE engine header: includes LibTorch. Only core/*.cpp and core tests may include it.
+#include "core/results/AttentionSnapshot.h"
+
 #include <torch/torch.h>
 
 #include <cstdint>
@@ -59,6 +61,9 @@ public:
     // Rows of everything, in the order of index [M] (long): a beam's reorder, or each sentence repeated K times.
     static Encoded select(const Encoded& encoded, const torch::Tensor& index);
     static void select(DecoderState& state, const torch::Tensor& index);
+    // The first sentence's attention as one AttentionMap per layer and head, cropped to rows x columns (square:
+    // a self-attention map, else a rectangular cross-attention one).
+    static std::vector<AttentionMap> mapsOfFirst(const std::vector<torch::Tensor>& layers, int64_t rows, int64_t columns, bool square);
     // Trainable parameters except the two word tables (the thesis' convention, Table 5.4).
     std::int64_t trainableParametersWithoutEmbedding() const;
 };

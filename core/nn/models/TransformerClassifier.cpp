@@ -17,14 +17,7 @@ TransformerClassifier::TransformerClassifier(const ModelConfig& config)
         inputProjection_ = register_module("input_projection", torch::nn::Linear(config.inputDim(), d));
     positions_ = register_module("positions", AbsolutePositions(config.position, config.inputDim(), config.maxLength));
     for (int l = 0; l < config.layers; ++l) {
-        SelfAttentionOptions o;
-        o.inputDim = d;
-        o.dModel = d;
-        o.heads = config.heads;
-        o.projectionActivation = "none";
-        o.outputProjection = true;
-        o.position = config.position;
-        o.rprClip = config.rprClip;
+        auto o = SelfAttentionOptions::transformer(d, config.heads, config.position, config.rprClip);
         o.uniform = config.uniformAttention;
         const auto n = std::to_string(l);
         attention_.push_back(register_module("attention" + n, SelfAttention(o)));

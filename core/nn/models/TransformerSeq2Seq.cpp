@@ -22,14 +22,7 @@ TransformerSeq2Seq::TransformerSeq2Seq(const ModelConfig& config) : config_(conf
         into.push_back(register_module(name, torch::nn::LayerNorm(torch::nn::LayerNormOptions({d}))));
     };
     for (int l = 0; l < config.layers; ++l) {
-        SelfAttentionOptions o;
-        o.inputDim = d;
-        o.dModel = d;
-        o.heads = config.heads;
-        o.projectionActivation = "none";
-        o.outputProjection = true;
-        o.position = config.position;
-        o.rprClip = config.rprClip;
+        auto o = SelfAttentionOptions::transformer(d, config.heads, config.position, config.rprClip);
         const auto n = std::to_string(l);
         encoderAttention_.push_back(register_module("encoder_attention" + n, SelfAttention(o)));
         norm("encoder_attention_norm" + n, encoderNorms_);

@@ -88,4 +88,15 @@ ModelCheckpoint::Opened ModelCheckpoint::open(const CheckpointRef& ref)
     return opened;
 }
 
+void ModelCheckpoint::loadInto(torch::nn::Module& model, Opened& opened, const CheckpointRef& ref, const std::string& modelId)
+{
+    try {
+        model.load(opened.archive);
+    } catch (const std::exception& e) {
+        const std::string what = e.what();
+        throw std::runtime_error("checkpoint " + ref.path + ": its weights do not fit a " + modelId + " of these settings (" +
+                                 what.substr(0, what.find('\n')) + ")");
+    }
+}
+
 } // namespace attnlab

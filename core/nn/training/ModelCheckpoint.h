@@ -32,6 +32,9 @@ public:
         torch::serialize::InputArchive archive;
     };
     static Opened open(const CheckpointRef& ref);
+    // Module::load from an opened file, its failure worded for a person: "checkpoint PATH: its weights do not fit
+    // a MODEL of these settings (LibTorch's first line)".
+    static void loadInto(torch::nn::Module& model, Opened& opened, const CheckpointRef& ref, const std::string& modelId);
 };
 
 } // namespace attnlab

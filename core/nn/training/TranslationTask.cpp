@@ -32,22 +32,6 @@ std::vector<std::vector<std::size_t>> lengthOrderedBatches(const PairIds& ids, s
     return batches;
 }
 
-// One map per layer and head of the first sentence, cropped to its real rows and columns.
-std::vector<AttentionMap> mapsOf(const std::vector<torch::Tensor>& layers, int64_t rows, int64_t columns, bool square)
-{
-    std::vector<AttentionMap> maps;
-    for (std::size_t l = 0; l < layers.size(); ++l)
-        for (int64_t h = 0; h < layers[l].size(1); ++h) {
-            AttentionMap m;
-            m.layer = static_cast<int>(l);
-            m.head = static_cast<int>(h);
-            m.size = static_cast<int>(rows);
-            m.columns = square ? 0 : static_cast<int>(columns);
-            m.weights = floatsOf(layers[l][0][h].slice(0, 0, rows).slice(1, 0, columns));
-            maps.push_back(std::move(m));
-        }
-    return maps;
-}
 
 } // namespace
 
@@ -242,9 +226,9 @@ std::vector<AttentionSnapshot> TranslationTask::attention(int step)
     snapshot.tokens = probe.source;
     snapshot.targetTokens = probe.target;
     snapshot.targetTokens.push_back("<eos>");
-    snapshot.crossMaps = mapsOf(forced.cross, targetLength, sourceLength, false);
-    snapshot.maps = mapsOf(forced.encoderSelf, sourceLength, sourceLength, true);
-    snapshot.decoderMaps = mapsOf(forced.decoderSelf, targetLength, targetLength, true);
+    snapshot.crossMaps = Seq2SeqModel::mapsOfFirst(forced.cross, targetLength, sourceLength, false);
+    snapshot.maps = Seq2SeqModel::mapsOfFirst(forced.encoderSelf, sourceLength, sourceLength, true);
+    snapshot.decoderMaps = Seq2SeqModel::mapsOfFirst(forced.decoderSelf, targetLength, targetLength, true);
     const auto decoded = SequenceDecoder::greedy(*model_, batch.source, batch.sourceMask,
                                                  SequenceDecoder::maxLengths(batch.sourceMask, kMaxOutputLength));
     std::vector<std::string> words;
