@@ -176,9 +176,13 @@ std::vector<Translation> Translator::translateAll(const std::vector<std::string>
                                                       static_cast<int64_t>(t.sourceTokens.size()));
                     t.hypotheses.push_back(std::move(hypothesis));
                 }
-            // Every attention of the kept translation, in one teacher-forced pass over it.
-            if (t.sourceTokens.empty())
+            // Every attention of the kept translation: a recurrent decoder's is the one it decoded with (a second,
+            // teacher-forced pass would give the same numbers at twice the time); the Transformer's self-attention
+            // comes from one teacher-forced pass over the translation.
+            if (!model.hasSelfAttention()) {
+                t.cross = hypothesisMaps(best.attention, 1, static_cast<int64_t>(t.sourceTokens.size()));
                 continue;
+            }
             PairIds one;
             one.source.push_back(ids.source[rows[i]]);
             one.target.push_back(best.tokens);

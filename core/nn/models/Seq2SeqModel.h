@@ -56,6 +56,8 @@ public:
     // Cross-attention layers and heads (1 x 1 for the recurrent ones with attention; 0 for none).
     virtual int attentionLayers() const = 0;
     virtual int attentionHeads() const = 0;
+    // Whether forced() has self-attention to show besides the cross-attention that decoding already returns.
+    virtual bool hasSelfAttention() const { return false; }
     virtual std::string summary() const = 0;
 
     // Rows of everything, in the order of index [M] (long): a beam's reorder, or each sentence repeated K times.

@@ -31,6 +31,7 @@ public:
     Forced forced(const torch::Tensor& source, const torch::Tensor& sourceMask, const torch::Tensor& targetIn) override;
     int attentionLayers() const override { return config_.layers; }
     int attentionHeads() const override { return config_.heads; }
+    bool hasSelfAttention() const override { return true; }
     std::string summary() const override;
 
 private:
