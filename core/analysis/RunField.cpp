@@ -114,7 +114,11 @@ const std::vector<std::string>& RunField::metricNames()
 {
     static const std::vector<std::string> names = {"test",     "dev",       "test_accuracy", "test_macro_f1",
                                                    "test_rmse", "test_mae", "test_mape",     "best_dev_accuracy",
-                                                   "best_dev_rmse", "seconds", "params",     "steps"};
+                                                   "best_dev_rmse", "seconds", "params",     "steps",
+                                                   // translation (issue 36): sacreBLEU's BLEU and chrF (0-100),
+                                                   // exact match and the attention's AER (fractions)
+                                                   "test_bleu", "test_chrf", "test_bleu_tokenized", "test_exact_match",
+                                                   "test_aer", "best_dev_bleu"};
     return names;
 }
 
@@ -135,6 +139,16 @@ std::optional<double> RunField::metric(const RunRecord& r, const std::string& na
     if (name == "steps") return static_cast<double>(r.steps);
     if (r.bestStep <= 0) // never evaluated (a bench run measures characteristics only): no results, not zeros
         return std::nullopt;
+    if (name.rfind("test_bleu", 0) == 0 || name == "test_chrf" || name == "test_exact_match" || name == "test_aer" ||
+        name == "best_dev_bleu") {
+        const RunSummary s = r.summary();
+        if (!s.translation)
+            return std::nullopt;
+        const double value = name == "test_bleu" ? s.testBleu : name == "test_chrf" ? s.testChrf
+                           : name == "test_bleu_tokenized" ? s.testBleuTokenized : name == "best_dev_bleu" ? s.bestDevBleu
+                           : name == "test_exact_match" ? s.testExactMatch : s.testAer;
+        return value < 0.0 ? std::nullopt : std::optional<double>(value); // -1: not measured on this dataset
+    }
     if (name == "test") return r.regression ? r.testRmse : r.testAccuracy;
     if (name == "dev") return r.regression ? r.bestDevRmse : r.bestDevAccuracy;
     if (r.regression) {
@@ -154,14 +168,16 @@ bool RunField::higherIsBetter(const std::string& name, bool regression)
 {
     if (name == "test" || name == "dev")
         return !regression;
-    return name == "test_accuracy" || name == "test_macro_f1" || name == "best_dev_accuracy";
+    return name == "test_accuracy" || name == "test_macro_f1" || name == "best_dev_accuracy" || name == "test_bleu" ||
+           name == "test_chrf" || name == "test_bleu_tokenized" || name == "test_exact_match" || name == "best_dev_bleu";
 }
 
 bool RunField::isPercent(const std::string& name, bool regression)
 {
     if (name == "test" || name == "dev")
         return !regression;
-    return name == "test_accuracy" || name == "test_macro_f1" || name == "best_dev_accuracy";
+    return name == "test_accuracy" || name == "test_macro_f1" || name == "best_dev_accuracy" || name == "test_exact_match" ||
+           name == "test_aer";
 }
 
 } // namespace attnlab
