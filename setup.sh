@@ -19,7 +19,7 @@ if [ "$flavour" = pypi ]; then build_dir=${BUILD_DIR:-build-pypi}; else build_di
 gui=${ATTNLAB_GUI:-ON}
 
 packages=(cmake ninja-build g++ ccache git pkg-config libsqlite3-dev
-          nlohmann-json3-dev qt6-base-dev zlib1g-dev libssl-dev libcurl4-openssl-dev libarchive-dev libicu-dev python3
+          nlohmann-json3-dev qt6-base-dev zlib1g-dev libssl-dev libcurl4-openssl-dev libarchive-dev libicu-dev libsentencepiece-dev python3
           help2man)
 if [ "$flavour" = debian ]; then
   packages+=(libtorch-dev libopenblas0-openmp)

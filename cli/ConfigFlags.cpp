@@ -26,7 +26,7 @@ const std::set<std::string>& ConfigFlags::datasetFlags()
         "--min-fillers", "--max-fillers", "--dataset-seed", "--missing", "--quoting", "--categorical",
         "--source", "--target", "--source-column", "--max-pair-length", "--source-file", "--target-file",
         "--dev-source-file", "--dev-target-file", "--test-source-file", "--test-target-file", "--pairs",
-        "--sequence-min-length", "--sequence-max-length"};
+        "--sequence-min-length", "--sequence-max-length", "--subwords", "--subword-vocabulary"};
     return flags;
 }
 
@@ -56,6 +56,8 @@ DatasetOptions ConfigFlags::datasetOptions(const CliFlags& flags)
     flags.update("--target", o.targetLanguage);
     flags.update("--source-column", o.sourceColumn);
     flags.update("--max-pair-length", o.maxPairLength);
+    flags.update("--subwords", o.subwords);
+    flags.update("--subword-vocabulary", o.subwordVocabulary);
     flags.update("--source-file", o.sourceFile);
     flags.update("--target-file", o.targetFile);
     flags.update("--dev-source-file", o.devSourceFile);
@@ -114,6 +116,8 @@ void ConfigFlags::applyDataFlags(const CliFlags& flags, TrainConfig& c)
     if (flags.has("--target")) c.targetLanguage = o.targetLanguage;
     if (flags.has("--source-column")) c.sourceColumn = o.sourceColumn;
     if (flags.has("--max-pair-length")) c.maxPairLength = o.maxPairLength;
+    if (flags.has("--subwords")) c.subwords = o.subwords;
+    if (flags.has("--subword-vocabulary")) c.subwordVocabulary = o.subwordVocabulary;
     if (flags.has("--source-file")) c.sourceFile = o.sourceFile;
     if (flags.has("--target-file")) c.targetFile = o.targetFile;
     if (flags.has("--dev-source-file")) c.devSourceFile = o.devSourceFile;
@@ -192,6 +196,7 @@ const std::vector<std::pair<std::string, std::string>>& ConfigFlags::flagKeys()
         {"--header", "header"}, {"--attention-score", "attention_score"}, {"--alignment", "alignment"},
         {"--local-window", "local_window"}, {"--source", "source_language"}, {"--target", "target_language"},
         {"--source-column", "source_column"}, {"--max-pair-length", "max_pair_length"},
+        {"--subwords", "subwords"}, {"--subword-vocabulary", "subword_vocabulary"},
         {"--teacher-forcing", "teacher_forcing"}, {"--label-smoothing", "label_smoothing"}, {"--beam", "beam_size"},
         {"--length-penalty", "length_penalty"}, {"--source-file", "source_file"}, {"--target-file", "target_file"},
         {"--pairs", "translation_train"}, {"--sequence-min-length", "sequence_min_length"},

@@ -31,7 +31,7 @@ prepare)
             libxml2 libicu72 libicu-dev icu-devtools liblz4-1 libacl1 libnettle8 libgnutls30 libhogweed6 libidn2-0 libunistring2 libp11-kit0
             libtasn1-6 libgmp10 libkrb5-3 libk5crypto3 libkrb5support0 libgssapi-krb5-2 libkeyutils1 libcom-err2
             qt6-base-dev qt6-base-dev-tools libqt6core6 libqt6test6 libdouble-conversion3 libpcre2-16-0 libb2-1
-            libglib2.0-0 time)
+            libglib2.0-0 libsentencepiece-dev libsentencepiece0 time)
   rm -rf .device && mkdir -p .device/debs "$sysroot"
   grep -qx '/.device/' .git/info/exclude 2>/dev/null || echo '/.device/' >> .git/info/exclude
   (cd .device/debs && apt-get download "${packages[@]}" >/dev/null)

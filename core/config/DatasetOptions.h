@@ -45,6 +45,10 @@ struct DatasetOptions {
     // multi30k, csv-pairs: how lines become tokens: words (English, German, French; Tokenizer::Style::Words)
     // | whitespace (already tokenised) | ptb | tweet. Lowercasing is `lowercase` above.
     std::string translationTokenizer = "words";
+    // multi30k, csv-pairs: "" = the tokenizer's words; "bpe" | "unigram" = SentencePiece pieces learnt on the
+    // training split (one model a side, about subwordVocabulary pieces; SubwordModel), after the length cap.
+    std::string subwords;
+    int subwordVocabulary = 8000;
     // The synthetic tasks (SyntheticTranslation): pairs per split, and tokens per source sentence of the
     // sequence tasks (reverse, copy, sort) in train and dev; reverse's test sentences are longer, from
     // max + 1 to 2 x max tokens, to show what happens past the trained length.

@@ -116,6 +116,8 @@ std::string TrainConfig::toJson(bool everyKey) const
     optional("target_language", targetLanguage, defaults.targetLanguage);
     optional("source_column", sourceColumn, defaults.sourceColumn);
     optional("max_pair_length", maxPairLength, defaults.maxPairLength);
+    optional("subwords", subwords, defaults.subwords);
+    optional("subword_vocabulary", subwordVocabulary, defaults.subwordVocabulary);
     optional("source_file", sourceFile, defaults.sourceFile);
     optional("target_file", targetFile, defaults.targetFile);
     optional("dev_source_file", devSourceFile, defaults.devSourceFile);
@@ -265,6 +267,8 @@ TrainConfig TrainConfig::fromJson(const std::string& text)
     read("target_language", c.targetLanguage);
     read("source_column", c.sourceColumn);
     read("max_pair_length", c.maxPairLength);
+    read("subwords", c.subwords);
+    read("subword_vocabulary", c.subwordVocabulary);
     read("source_file", c.sourceFile);
     read("target_file", c.targetFile);
     read("dev_source_file", c.devSourceFile);
@@ -351,6 +355,10 @@ std::string TrainConfig::validate() const
         if (*language != "en" && *language != "de" && *language != "fr")
             return std::string(language == &sourceLanguage ? "source_language" : "target_language") + ": unknown '" + *language +
                    "' (multi30k has en, de, fr)";
+    if (!subwords.empty() && subwords != "bpe" && subwords != "unigram")
+        return "subwords: '" + subwords + "' is not a SentencePiece model type (bpe | unigram; leave it empty for words)";
+    if (subwordVocabulary < 8 || subwordVocabulary > 1000000)
+        return "subword_vocabulary: 8 to 1000000 pieces (got " + std::to_string(subwordVocabulary) + ")";
     if (maxPairLength < 0)
         return "max_pair_length: 0 (no cap) or positive (got " + std::to_string(maxPairLength) + ")";
     if (sourceLanguage == targetLanguage)
@@ -411,6 +419,8 @@ DatasetOptions TrainConfig::datasetOptions() const
     o.targetLanguage = targetLanguage;
     o.sourceColumn = sourceColumn;
     o.maxPairLength = maxPairLength;
+    o.subwords = subwords;
+    o.subwordVocabulary = subwordVocabulary;
     o.sourceFile = sourceFile;
     o.targetFile = targetFile;
     o.devSourceFile = devSourceFile;

@@ -77,6 +77,10 @@ struct TrainConfig {
     int translationTrain = 10000, translationDev = 500, translationTest = 500;
     int sequenceMinLength = 3, sequenceMaxLength = 10;
     int maxPairLength = 0;           // translation: training pairs with a side longer than this are left out (counted); 0 = none
+    // translation from text (multi30k, csv-pairs): "" = words (the tokenizer), or SentencePiece subwords learnt
+    // on the training split, one model a side: "bpe" | "unigram" with about subwordVocabulary pieces.
+    std::string subwords;
+    int subwordVocabulary = 8000;
     std::string sourceColumn;        // csv-pairs: name or 1-based number (its target side is target_column); "" = the first text column
 
     // The learning rate an optimiser starts from when nothing else is said: Adam 1e-3, ADADELTA 1.0

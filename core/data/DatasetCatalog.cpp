@@ -2,6 +2,8 @@
 
 #include "core/config/Registry.h"
 #include "core/data/DataLocator.h"
+#include "core/data/SubwordModel.h"
+#include "core/data/Tokenizer.h"
 #include "core/data/readers/CsvPairsReader.h"
 #include "core/data/readers/CsvSeriesReader.h"
 #include "core/data/readers/CsvTextReader.h"
@@ -36,6 +38,33 @@ struct DatasetReader {
     std::function<SeriesDataset(const std::string& folder, const DatasetOptions&)> series; // regression
     std::function<TranslationDataset(const std::string& folder, const DatasetOptions&)> translation; // translation
 };
+
+// Every pair's sides as SentencePiece pieces learnt on the training split (one model a side), from the lines as
+// read (lowercased first when asked), after the reader's length cap; the models go with the dataset to the
+// checkpoint.
+void splitIntoSubwords(TranslationDataset& dataset, const DatasetOptions& options)
+{
+    auto textOf = [&](const std::string& line) {
+        return options.lowercase ? Tokenizer::lowercased(line) : line;
+    };
+    for (const bool target : {false, true}) {
+        std::vector<std::string> sentences;
+        sentences.reserve(dataset.train.size());
+        for (const auto& p : dataset.train)
+            sentences.push_back(textOf(target ? p.targetText : p.sourceText));
+        const auto model = SubwordModel::train(sentences, options.subwords, options.subwordVocabulary);
+        for (auto* split : {&dataset.train, &dataset.dev, &dataset.test})
+            for (auto& p : *split)
+                (target ? p.target : p.source) = model.encode(textOf(target ? p.targetText : p.sourceText));
+        auto& probe = dataset.probe;
+        if (!(target ? probe.targetText : probe.sourceText).empty())
+            (target ? probe.target : probe.source) = model.encode(textOf(target ? probe.targetText : probe.sourceText));
+        (target ? dataset.targetSubwords : dataset.sourceSubwords) = model.toText();
+    }
+    dataset.tokenizer = options.subwords;
+    dataset.notes.push_back("subwords: " + options.subwords + " pieces learnt on the " + std::to_string(dataset.train.size()) +
+                            " training pairs (about " + std::to_string(options.subwordVocabulary) + " a side)");
+}
 
 // A built-in translation task with the options' sizes and lengths.
 TranslationDataset synthetic(const std::string& task, const DatasetOptions& options)
@@ -208,6 +237,12 @@ TranslationDataset DatasetCatalog::loadTranslation(const std::string& id, const 
     TranslationDataset dataset = reader.translation(folderOf(reader, options), options);
     dataset.lowercase = options.lowercase;
     dataset.tokenizer = reader.tokenizer.empty() ? options.translationTokenizer : reader.tokenizer;
+    if (!options.subwords.empty()) {
+        if (dataset.goldAlignment)
+            throw std::invalid_argument("subwords: dataset '" + id + "' is made of tokens already, with word alignments; "
+                                        "subwords apply to multi30k and your own pairs");
+        splitIntoSubwords(dataset, options);
+    }
     return dataset;
 }
 

@@ -35,6 +35,9 @@ struct TranslationDataset {
     // tokens join back into text for BLEU (TranslationText::detokenize).
     std::string tokenizer = "whitespace";
     bool lowercase = false;
+    // Subword runs (tokenizer "bpe" | "unigram"): each side's SentencePiece model as SubwordModel::toText, so the
+    // checkpoint carries it; the text was lowercased first when `lowercase`. Empty for words.
+    std::string sourceSubwords, targetSubwords;
 };
 
 } // namespace attnlab

@@ -1,5 +1,6 @@
 #include "core/data/TranslationText.h"
 
+#include "core/data/SubwordModel.h"
 #include "core/data/Tokenizer.h"
 
 #include <algorithm>
@@ -33,6 +34,8 @@ bool gluesRight(const std::string& token)
 
 std::string TranslationText::detokenize(const std::vector<std::string>& tokens, const std::string& tokenizer)
 {
+    if (SubwordModel::isKind(tokenizer))
+        return SubwordModel::decode(tokens);
     if (tokenizer != "words")
         return joined(tokens, false);
     std::string text;
@@ -52,6 +55,13 @@ std::string TranslationText::joined(const std::vector<std::string>& tokens, bool
     for (const auto& token : tokens)
         text += (text.empty() ? "" : " ") + (lowercase ? Tokenizer::lowercased(token) : token);
     return text;
+}
+
+std::vector<std::string> TranslationText::words(const std::vector<std::string>& tokens, const std::string& tokenizer)
+{
+    if (!SubwordModel::isKind(tokenizer))
+        return tokens;
+    return Tokenizer(Tokenizer::Style::Words).tokenize(SubwordModel::decode(tokens));
 }
 
 } // namespace attnlab

@@ -1,5 +1,6 @@
 #include "core/training/Translator.h"
 
+#include "core/data/SubwordModel.h"
 #include "core/data/Tokenizer.h"
 #include "core/data/TranslationText.h"
 #include "core/data/Vocabulary.h"
@@ -42,7 +43,9 @@ struct Translator::Impl {
     TrainConfig config;
     std::shared_ptr<Seq2SeqModel> model;
     Vocabulary source, target;
-    std::unique_ptr<Tokenizer> tokenizer;
+    std::unique_ptr<Tokenizer> tokenizer;       // words, or...
+    std::unique_ptr<SubwordModel> subwords;     // ...the source side's SentencePiece model (the target's pieces are decoded without one)
+    bool lowercase = false;
     std::string tokenizerName;
     std::string weights;
     int step = 0;
@@ -78,7 +81,12 @@ Translator::Translator(const CheckpointRef& checkpoint) : impl_(std::make_unique
         fill(impl_->source, task.at("source_vocabulary"), 2, impl_->config.model.vocabularySize, "source");
         fill(impl_->target, task.at("target_vocabulary"), 2, impl_->config.model.targetVocabularySize, "target");
         impl_->tokenizerName = task.at("tokenizer").get<std::string>();
-        impl_->tokenizer = std::make_unique<Tokenizer>(Tokenizer::styleFromName(impl_->tokenizerName), task.at("lowercase").get<bool>());
+        impl_->lowercase = task.at("lowercase").get<bool>();
+        if (SubwordModel::isKind(impl_->tokenizerName))
+            impl_->subwords = std::make_unique<SubwordModel>(
+                SubwordModel::fromText(task.at("source_subwords").get<std::string>(), impl_->tokenizerName, "source_subwords"));
+        else
+            impl_->tokenizer = std::make_unique<Tokenizer>(Tokenizer::styleFromName(impl_->tokenizerName), impl_->lowercase);
     } catch (const nlohmann::json::exception& e) {
         throw std::runtime_error(where + ": its settings are incomplete (" + e.what() + ")");
     } catch (const std::exception& e) {
@@ -113,7 +121,8 @@ std::vector<Translation> Translator::translateAll(const std::vector<std::string>
     PairIds ids;
     for (std::size_t i = 0; i < texts.size(); ++i) {
         auto& t = out[i];
-        t.sourceTokens = impl_->tokenizer->tokenize(texts[i]);
+        t.sourceTokens = impl_->subwords ? impl_->subwords->encode(impl_->lowercase ? Tokenizer::lowercased(texts[i]) : texts[i])
+                                         : impl_->tokenizer->tokenize(texts[i]);
         if (t.sourceTokens.size() > static_cast<std::size_t>(impl_->config.model.maxLength))
             t.sourceTokens.resize(static_cast<std::size_t>(impl_->config.model.maxLength));
         std::vector<std::int64_t> row;

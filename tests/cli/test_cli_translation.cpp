@@ -5,6 +5,7 @@
 #include "core/results/BleuScore.h"
 #include "tests/support/CliProcess.h"
 
+#include <QtCore/QFile>
 #include <QtCore/QJsonArray>
 #include <QtCore/QTemporaryDir>
 #include <QtTest/QtTest>
@@ -116,6 +117,46 @@ private Q_SLOTS:
         const double stored = show.lastJson()["runs"].toArray().first().toObject()["summary"].toObject()["test_bleu"].toDouble();
         QVERIFY(stored > 0.0);
         QVERIFY2(std::abs(bleu - stored) < 1e-6, qPrintable(QString("%1 vs %2").arg(bleu).arg(stored)));
+    }
+
+    void subwordsTravelWithTheCheckpoint()
+    {
+        // The user's own pairs as SentencePiece BPE pieces: the models are learnt in the run and kept in the
+        // checkpoint, so translating needs nothing else — the pairs file is gone by then.
+        const QString pairs = dir_.filePath("pairs.tsv");
+        {
+            std::ofstream out(pairs.toStdString());
+            out << "de\ten\n";
+            const char* words[] = {"Hund", "Katze", "Maus", "Vogel", "Fisch", "Pferd", "Kuh", "Schaf"};
+            for (int i = 0; i < 400; ++i) {
+                std::string source, target;
+                for (int w = 0; w < 3 + i % 4; ++w) {
+                    const std::string word = words[(i * 7 + w * 3) % 8];
+                    source += (source.empty() ? "" : " ") + word;
+                    target = word + (target.empty() ? "" : " ") + target;
+                }
+                out << source << "\t" << target << "\n";
+            }
+        }
+        const CliResult r = runCli({"train", "--dataset", "csv-pairs", "--file", pairs, "--model", "luong", "--subwords", "bpe",
+                                    "--subword-vocabulary", "40", "--steps", "40", "--eval-every", "40", "--d-model", "16",
+                                    "--db", db_, "--device", "cpu", "--json"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const int run = r.lastJson()["run_id"].toInt();
+        QVERIFY(QFile::remove(pairs));
+        const CliResult t = runCli({"translate", "--run", QString::number(run), "--text", "Katze Pferd", "--db", db_, "--json"});
+        QVERIFY2(t.code == 0, qPrintable(t.err));
+        const auto o = t.lastJson();
+        const QString mark = QString::fromUtf8("\xE2\x96\x81");
+        const auto source = o["source_tokens"].toArray();
+        QVERIFY(source.size() >= 2);
+        QVERIFY2(source.first().toString().startsWith(mark), qPrintable(source.first().toString())); // pieces, split as in training
+        QVERIFY(!o["translation"].toString().contains(mark));                                          // text, glued back
+        // The built-in tasks are refused by name.
+        const CliResult refused = runCli({"train", "--dataset", "synthetic-reverse", "--model", "luong", "--subwords", "bpe",
+                                          "--steps", "2", "--db", db_, "--device", "cpu"});
+        QVERIFY(refused.code != 0);
+        QVERIFY2(refused.err.contains("subwords"), qPrintable(refused.err));
     }
 
     void refusesWhatItCannotTranslate()

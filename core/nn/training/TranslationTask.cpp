@@ -80,8 +80,7 @@ TranslationTask::TranslationTask(std::shared_ptr<Seq2SeqModel> model, const Tran
     dev_ = idsOf(dataset.dev);
     test_ = idsOf(dataset.test);
     dataset_.train.clear();
-    dataset_.train.shrink_to_fit();
-    notes_ = dataset.notes;
+    dataset_.train.shrink_to_fit(); // the dataset's own notes are the caller's to report (TrainCommand, the window)
 }
 
 PairIds TranslationTask::idsOf(const std::vector<TranslationPair>& pairs) const
@@ -158,7 +157,7 @@ TrainingTask::Evaluation TranslationTask::evaluate(bool test)
             for (auto id : decoded[i].tokens)
                 words.push_back(targetVocabulary_.token(id));
             hypotheses[row] = TranslationText::detokenize(words, dataset_.tokenizer);
-            tokenHypotheses[row] = TranslationText::joined(words, true);
+            tokenHypotheses[row] = TranslationText::joined(TranslationText::words(words, dataset_.tokenizer), true);
             exact += words == pairs[row].target;
             if (alignment.defined()) {
                 const int targetLength = static_cast<int>(pairs[row].target.size());
@@ -182,7 +181,7 @@ TrainingTask::Evaluation TranslationTask::evaluate(bool test)
     }
     for (const auto& p : pairs) {
         references.push_back(p.targetText);
-        tokenReferences.push_back(TranslationText::joined(p.target, true));
+        tokenReferences.push_back(TranslationText::joined(TranslationText::words(p.target, dataset_.tokenizer), true));
     }
     const auto bleu = BleuScore().corpusScore(hypotheses, references);
     BleuOptions tokenised; // as torchtext's bleu_score over lowercased tokens (bentrevett): no further splitting
@@ -252,6 +251,8 @@ std::string TranslationTask::checkpointMetadata() const
                           {"source_vocabulary", tokensOf(sourceVocabulary_)},
                           {"target_vocabulary", tokensOf(targetVocabulary_)},
                           {"tokenizer", dataset_.tokenizer},
+                          {"source_subwords", dataset_.sourceSubwords},
+                          {"target_subwords", dataset_.targetSubwords},
                           {"lowercase", dataset_.lowercase},
                           {"source_language", dataset_.sourceLanguage},
                           {"target_language", dataset_.targetLanguage},

@@ -40,6 +40,7 @@ public:
     std::vector<AttentionSnapshot> attention(int step) override;
     std::vector<std::string> notes() const override { return notes_; }
     // {"task":"translation","source_vocabulary":[...],"target_vocabulary":[...],"tokenizer","lowercase",
+    //  "source_subwords","target_subwords" (SentencePiece models as text; "" for words),
     //  "source_language","target_language","beam_size","length_penalty","max_output_length"}
     std::string checkpointMetadata() const override;
 
