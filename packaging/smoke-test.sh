@@ -26,6 +26,16 @@ echo "== installed attnlab-cli"
 /usr/bin/attnlab-cli train --dataset synthetic-sentiment --model ssan --position rpr --steps 20 --eval-every 10 \
   --db "$work/runs.sqlite" --json 2>/dev/null | grep -q '"status":"completed"' || { echo "installed train failed" >&2; exit 1; }
 echo "   a 20-step train completed into $work/runs.sqlite"
+echo "== installed subwords (SentencePiece's module from the package; the build tree's hidden meanwhile)"
+module="$build_dir/lib/libattnlab_sentencepiece.so"
+mv "$module" "$work/hidden.so"
+trap 'mv "$work/hidden.so" "$module" 2>/dev/null; rm -rf "$work"' EXIT
+for i in $(seq 1 60); do printf 'Hund Katze %d Maus\tdog cat %d mouse\n' "$i" "$i"; done > "$work/pairs.tsv"
+/usr/bin/attnlab-cli train --dataset csv-pairs --file "$work/pairs.tsv" --model seq2seq --subwords bpe --subword-vocabulary 30 \
+  --steps 4 --eval-every 4 --d-model 8 --db "$work/runs.sqlite" --json 2>"$work/subwords.err" | grep -q '"status":"completed"' ||
+  { echo "installed subword train failed:" >&2; cat "$work/subwords.err" >&2; exit 1; }
+mv "$work/hidden.so" "$module"
+echo "   a BPE run on pairs completed with $(dpkg -L attnlab | grep libattnlab_sentencepiece)"
 test -s /usr/share/man/man1/attnlab-cli.1.gz && test -s /usr/share/man/man1/attnlab.1.gz
 test -s /usr/share/bash-completion/completions/attnlab-cli
 test -s /usr/share/icons/hicolor/scalable/apps/org.attnlab.AttentionLab.svg

@@ -6,6 +6,7 @@
 #include "core/store/RunStore.h"
 #include "core/training/ComputeDevice.h"
 #include "core/training/ModelCharacteristics.h"
+#include "core/platform/ExecutablePath.h"
 #include "core/results/RunInfo.h"
 
 #include <nlohmann/json.hpp>
@@ -33,11 +34,10 @@ namespace {
 // when it cannot start or does not exit with 0.
 std::string runThisProgram(const std::vector<std::string>& args)
 {
-    char exe[PATH_MAX] = {};
-    const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0)
+    const std::string program = ExecutablePath::current();
+    if (program.empty())
         throw std::runtime_error("bench: cannot find this program (/proc/self/exe)");
-    exe[n] = 0;
+    const char* exe = program.c_str();
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0)
         throw std::runtime_error(std::string("bench: pipe: ") + std::strerror(errno));

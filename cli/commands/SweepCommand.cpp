@@ -10,6 +10,7 @@
 #include "core/sweep/SweepPlan.h"
 #include "core/sweep/SweepSpec.h"
 #include "core/platform/CancelToken.h"
+#include "core/platform/ExecutablePath.h"
 #include "core/training/ComputeDevice.h"
 
 #include <nlohmann/json.hpp>
@@ -60,9 +61,8 @@ const char* kHelp =
 
 std::string selfExecutable()
 {
-    char buffer[4096];
-    const ssize_t n = readlink("/proc/self/exe", buffer, sizeof buffer - 1);
-    return n > 0 ? std::string(buffer, static_cast<std::size_t>(n)) : std::string("attnlab-cli");
+    const std::string path = ExecutablePath::current();
+    return path.empty() ? std::string("attnlab-cli") : path;
 }
 
 std::vector<std::string> split(const std::string& text, char separator)

@@ -1,6 +1,7 @@
 #include "core/data/SubwordModel.h"
 
 #include "core/data/SentencePieceShim.h"
+#include "core/platform/ExecutablePath.h"
 #include "core/platform/SharedLibrary.h"
 
 #include <openssl/evp.h>
@@ -39,7 +40,8 @@ const SentencePieceApi& sentencePiece()
         std::vector<std::string> candidates;
         if (const char* env = std::getenv("ATTNLAB_SENTENCEPIECE_MODULE"); env && *env)
             candidates.push_back(env);
-        candidates.push_back(ATTNLAB_SENTENCEPIECE_INSTALLED);
+        if (const auto folder = ExecutablePath::folder(); !folder.empty())
+            candidates.push_back(folder + "/" + ATTNLAB_SENTENCEPIECE_INSTALLED); // bin/../lib/attnlab/, where the package puts it
         candidates.push_back(ATTNLAB_SENTENCEPIECE_BUILT);
         for (const auto& path : candidates) {
             try {
