@@ -118,12 +118,17 @@ private Q_SLOTS:
             QVERIFY(!torch::allclose(la.logits.slice(1, 3, 5), lb.logits.slice(1, 3, 5)));
             for (std::size_t l = 0; l < la.decoderSelf.size(); ++l) // no weight above the diagonal
                 QCOMPARE(la.decoderSelf[l].triu(1).abs().max().item<float>(), 0.0f);
-            // The step-by-step decoder gives what the parallel pass gives.
+            // The step-by-step decoder (its keys-and-values cache, every position technique, RPR's clip of 3
+            // reached at t = 4) gives what the parallel pass gives: logits and each layer's cross-attention row.
             auto encoded = model->encode(source, mask);
             auto state = model->start(encoded);
             for (int64_t t = 0; t < 5; ++t) {
                 const auto out = model->step(encoded, state, a.select(1, t), t);
-                QVERIFY(torch::allclose(out.logits, la.logits.select(1, t), 1e-5, 1e-5));
+                QVERIFY2(torch::allclose(out.logits, la.logits.select(1, t), 1e-5, 1e-5), v.name().c_str());
+                std::vector<torch::Tensor> rows;
+                for (const auto& layer : la.cross)
+                    rows.push_back(layer.select(2, t));
+                QVERIFY2(torch::allclose(out.attention, torch::cat(rows, 1), 1e-5, 1e-6), v.name().c_str());
             }
         }
     }

@@ -11,7 +11,8 @@ namespace attnlab {
 class AbsolutePositionsImpl : public torch::nn::Module {
 public:
     AbsolutePositionsImpl(const std::string& technique, int width, int maxLength);
-    torch::Tensor forward(const torch::Tensor& embeddings); // [B, T, width]
+    // [B, T, width] at positions offset .. offset + T - 1 (offset > 0: a decoder's newest token, step by step)
+    torch::Tensor forward(const torch::Tensor& embeddings, int64_t offset = 0);
 
 private:
     std::string technique_;

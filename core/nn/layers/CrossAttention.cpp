@@ -13,23 +13,34 @@ CrossAttentionImpl::CrossAttentionImpl(int dModel, int heads) : dModel_(dModel),
     output_ = register_module("output", torch::nn::Linear(dModel, dModel));
 }
 
-CrossAttentionImpl::Result CrossAttentionImpl::forward(const torch::Tensor& target, const torch::Tensor& memory,
-                                                       const torch::Tensor& memoryMask)
+std::pair<torch::Tensor, torch::Tensor> CrossAttentionImpl::keysValues(const torch::Tensor& memory)
 {
-    const int64_t batch = target.size(0), targetLength = target.size(1), sourceLength = memory.size(1);
-    const int64_t headSize = dModel_ / heads_;
-    auto split = [&](const torch::Tensor& x, int64_t length) { // [B, L, d] -> [B, H, L, dh]
-        return x.view({batch, length, heads_, headSize}).transpose(1, 2);
+    const int64_t batch = memory.size(0), sourceLength = memory.size(1), headSize = dModel_ / heads_;
+    auto split = [&](const torch::Tensor& x) { // [B, S, d] -> [B, H, S, dh]
+        return x.view({batch, sourceLength, heads_, headSize}).transpose(1, 2);
     };
-    auto q = split(query_(target), targetLength);
-    auto k = split(key_(memory), sourceLength);
-    auto v = split(value_(memory), sourceLength);
+    return {split(key_(memory)), split(value_(memory))};
+}
+
+CrossAttentionImpl::Result CrossAttentionImpl::attend(const torch::Tensor& target, const torch::Tensor& k, const torch::Tensor& v,
+                                                      const torch::Tensor& memoryMask)
+{
+    const int64_t batch = target.size(0), targetLength = target.size(1), sourceLength = k.size(2);
+    const int64_t headSize = dModel_ / heads_;
+    auto q = query_(target).view({batch, targetLength, heads_, headSize}).transpose(1, 2); // [B, H, T, dh]
     auto scores = torch::matmul(q, k.transpose(-2, -1)) / std::sqrt(static_cast<double>(headSize)); // [B, H, T, S]
     // Padded source tokens get no weight: -1e9 underflows to exactly 0 after exp.
     scores = scores.masked_fill(memoryMask.view({batch, 1, 1, sourceLength}).logical_not(), -1e9);
     auto weights = torch::softmax(scores, -1);
     auto heads = torch::matmul(weights, v).transpose(1, 2).reshape({batch, targetLength, dModel_});
     return {output_(heads), weights};
+}
+
+CrossAttentionImpl::Result CrossAttentionImpl::forward(const torch::Tensor& target, const torch::Tensor& memory,
+                                                       const torch::Tensor& memoryMask)
+{
+    const auto [keys, values] = keysValues(memory);
+    return attend(target, keys, values, memoryMask);
 }
 
 } // namespace attnlab

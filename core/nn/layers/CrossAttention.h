@@ -20,6 +20,10 @@ public:
     CrossAttentionImpl(int dModel, int heads);
     // target [B, T, d], memory [B, S, d], memoryMask [B, S] bool (true = real source token).
     Result forward(const torch::Tensor& target, const torch::Tensor& memory, const torch::Tensor& memoryMask);
+    // The source side's keys and values [B, H, S, dh], computed once per sentence when decoding step by step...
+    std::pair<torch::Tensor, torch::Tensor> keysValues(const torch::Tensor& memory);
+    // ...and attention over them; forward() is attend(target, keysValues(memory), memoryMask).
+    Result attend(const torch::Tensor& target, const torch::Tensor& keys, const torch::Tensor& values, const torch::Tensor& memoryMask);
 
 private:
     int dModel_, heads_;

@@ -17,11 +17,11 @@ torch::Tensor PositionEncoding::sinusoidal(int64_t length, int64_t d, const torc
     return pe;
 }
 
-torch::Tensor PositionEncoding::rotary(const torch::Tensor& x)
+torch::Tensor PositionEncoding::rotary(const torch::Tensor& x, int64_t offset)
 {
     const int64_t length = x.size(2), dh = x.size(3);
     auto options = x.options();
-    auto positions = torch::arange(length, options).unsqueeze(1);
+    auto positions = torch::arange(offset, offset + length, options).unsqueeze(1);
     auto rates = torch::exp(torch::arange(0, dh, 2, options) * (-std::log(10000.0) / static_cast<double>(dh)));
     auto angles = positions * rates.unsqueeze(0); // [T, dh/2]
     auto cos = torch::cos(angles), sin = torch::sin(angles);

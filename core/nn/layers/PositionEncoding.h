@@ -13,7 +13,7 @@ public:
     static torch::Tensor sinusoidal(int64_t length, int64_t d, const torch::TensorOptions& options);
     // Rotates consecutive pairs (x_2i, x_2i+1) of the last dimension by angle pos * 10000^(-2i/dh);
     // x: [B, H, T, dh] with dh even. Norms are preserved and q.k depends only on the offset.
-    static torch::Tensor rotary(const torch::Tensor& x);
+    static torch::Tensor rotary(const torch::Tensor& x, int64_t offset = 0); // positions offset .. offset + T - 1 (a decoder's step)
     // Head slopes m_h = 2^(-8 h / H), h = 1..H.
     static torch::Tensor alibiSlopes(int64_t heads, const torch::TensorOptions& options);
     // Additive attention bias -m_h * |j - i|: [H, T, T].

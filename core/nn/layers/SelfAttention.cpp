@@ -115,4 +115,41 @@ SelfAttentionImpl::Result SelfAttentionImpl::forward(const torch::Tensor& x, con
     return result;
 }
 
+SelfAttentionImpl::Result SelfAttentionImpl::step(const torch::Tensor& x, torch::Tensor& keys, torch::Tensor& values)
+{
+    TORCH_CHECK(options_.causal && !options_.uniform && !options_.maskProjections, "step: a causal layer with learned scores only");
+    const int64_t batch = x.size(0), t = keys.size(2);
+    const int64_t heads = options_.heads, headSize = options_.dModel / heads;
+    auto project = [&](torch::nn::Linear& layer) { // [N, 1, d] -> [N, H, 1, dh]
+        return Activation::apply(options_.projectionActivation, layer(x)).view({batch, 1, heads, headSize}).transpose(1, 2);
+    };
+    auto q = project(query_), k = project(key_), v = project(value_);
+    if (options_.position == "rope") {
+        q = PositionEncoding::rotary(q, t);
+        k = PositionEncoding::rotary(k, t);
+    }
+    keys = torch::cat({keys, k}, 2); // [N, H, t + 1, dh]
+    values = torch::cat({values, v}, 2);
+    auto scores = torch::matmul(q, keys.transpose(-2, -1)); // [N, H, 1, t + 1]: q_t . k_j for j <= t, none later
+    torch::Tensor index;
+    if (relKeys_.defined() || relValues_.defined())
+        index = relativeIndex(t + 1, options_.rprClip, x.device()).select(0, t); // [t + 1]: clip(j - t, k) + k
+    if (relKeys_.defined())
+        scores = scores + torch::matmul(q, relKeys_.t()).index_select(3, index); // q_t . a^K_tj
+    scores = scores / std::sqrt(static_cast<double>(headSize));
+    if (options_.position == "alibi")
+        scores = scores + PositionEncoding::alibiBias(heads, t + 1, x.options()).select(1, t).unsqueeze(1).unsqueeze(0);
+    auto weights = AttentionPermutation::applyTo(torch::softmax(scores, -1));
+    auto output = torch::matmul(weights, values);
+    if (relValues_.defined()) {
+        auto perRow = torch::zeros({batch, heads, 1, relValues_.size(0)}, weights.options())
+                          .scatter_add(3, index.view({1, 1, 1, t + 1}).expand({batch, heads, 1, t + 1}), weights);
+        output = output + torch::matmul(perRow, relValues_);
+    }
+    output = output.transpose(1, 2).reshape({batch, 1, options_.dModel});
+    if (output_)
+        output = output_(output);
+    return {output, weights};
+}
+
 } // namespace attnlab

@@ -48,6 +48,11 @@ public:
 
     explicit SelfAttentionImpl(const SelfAttentionOptions& options);
     Result forward(const torch::Tensor& x, const torch::Tensor& mask);
+    // A causal layer decoding step by step (the keys-and-values cache): x [N, 1, d] is the newest position t,
+    // keys and values [N, H, t, dh] the earlier positions' projections (RoPE already applied to the keys), which
+    // this extends in place to t + 1. Output [N, 1, d] and weights [N, H, 1, t + 1] equal row t of forward() over
+    // the whole prefix, at O(t) instead of O(t^2) a step.
+    Result step(const torch::Tensor& x, torch::Tensor& keys, torch::Tensor& values);
 
     // The attention arithmetic on given projections, exposed for exact tests.
     // q, k, v: [B, H, T, dh]; mask: [B, T] bool; relKeys/relValues: [2k+1, dh] or undefined;

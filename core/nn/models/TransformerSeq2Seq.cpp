@@ -88,13 +88,22 @@ Seq2SeqModel::Encoded TransformerSeq2Seq::encode(const torch::Tensor& source, co
     encoded.memory = encodeStates(source, sourceMask, nullptr);
     encoded.mask = sourceMask;
     encoded.lengths = sourceMask.sum(1).to(encoded.memory.dtype());
+    for (auto& cross : crossAttention_) { // per layer: keys, values [N, H, S, dh]
+        auto [keys, values] = cross->keysValues(encoded.memory);
+        encoded.extra.push_back(keys);
+        encoded.extra.push_back(values);
+    }
     return encoded;
 }
 
 Seq2SeqModel::DecoderState TransformerSeq2Seq::start(const Encoded& encoded)
 {
-    DecoderState state;
-    state.tensors.push_back(torch::empty({encoded.memory.size(0), 0}, encoded.mask.options().dtype(torch::kLong))); // the prefix
+    const int64_t n = encoded.memory.size(0), headSize = config_.dModel / config_.heads;
+    DecoderState state; // the prefix's length, then per layer the self-attention's keys and values [N, H, t, dh]
+    state.tensors.push_back(torch::empty({n, 0}, encoded.mask.options().dtype(torch::kLong)));
+    for (size_t l = 0; l < decoderAttention_.size(); ++l)
+        for (int kv = 0; kv < 2; ++kv)
+            state.tensors.push_back(torch::empty({n, config_.heads, 0, headSize}, encoded.memory.options()));
     return state;
 }
 
@@ -102,15 +111,21 @@ Seq2SeqModel::StepOutput TransformerSeq2Seq::step(const Encoded& encoded, Decode
                                                   int64_t /*step: the prefix's length*/)
 {
     auto& prefix = state.tensors[0];
-    prefix = torch::cat({prefix, previous.unsqueeze(1)}, 1); // [N, t + 1]
-    std::vector<torch::Tensor> cross;
-    const auto states = decode(prefix, torch::ones_like(prefix, prefix.options().dtype(torch::kBool)), encoded, nullptr, &cross);
+    const int64_t t = prefix.size(1); // the newest token's position
+    prefix = torch::cat({prefix, previous.unsqueeze(1)}, 1);
+    auto y = dropout_->input(targetPositions_->forward(targetEmbedding_(previous.unsqueeze(1)) * scale_, t)); // [N, 1, d]
+    std::vector<torch::Tensor> cross; // each layer's [N, H, S] at position t
+    for (size_t l = 0; l < decoderAttention_.size(); ++l) {
+        auto attended = decoderAttention_[l]->step(decoderNorms_[3 * l](y), state.tensors[1 + 2 * l], state.tensors[2 + 2 * l]);
+        y = y + dropout_->hidden(attended.output);
+        auto crossed = crossAttention_[l]->attend(decoderNorms_[3 * l + 1](y), encoded.extra[2 * l], encoded.extra[2 * l + 1], encoded.mask);
+        y = y + dropout_->hidden(crossed.output);
+        y = y + dropout_->hidden(feedForward(l, true, decoderNorms_[3 * l + 2](y)));
+        cross.push_back(crossed.weights.select(2, 0));
+    }
     StepOutput out;
-    out.logits = output_(dropout_->output(states.select(1, prefix.size(1) - 1)));
-    std::vector<torch::Tensor> last; // each layer's [N, H, S] at the newest position
-    for (const auto& c : cross)
-        last.push_back(c.select(2, prefix.size(1) - 1));
-    out.attention = torch::cat(last, 1); // [N, L * H, S]
+    out.logits = output_(dropout_->output(decoderFinal_(y).select(1, 0)));
+    out.attention = torch::cat(cross, 1); // [N, L * H, S]
     return out;
 }
 

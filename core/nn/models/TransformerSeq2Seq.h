@@ -23,8 +23,9 @@ public:
 
     Encoded encode(const torch::Tensor& source, const torch::Tensor& sourceMask) override;
     DecoderState start(const Encoded& encoded) override;
-    // Runs the decoder over the whole prefix (kept in the state) and reads its last position: O(t^2) for a
-    // sentence, a few milliseconds at these lengths, and no cache to reorder in a beam.
+    // The newest position only, over a cache in the state (per decoder layer its self-attention's keys and
+    // values so far, SelfAttention::step) and the source's cross-attention keys and values made once by encode()
+    // (Encoded::extra): every tensor's rows are hypotheses, so a beam's reorder is Seq2SeqModel::select.
     StepOutput step(const Encoded& encoded, DecoderState& state, const torch::Tensor& previous, int64_t step) override;
     torch::Tensor forward(const torch::Tensor& source, const torch::Tensor& sourceMask, const torch::Tensor& targetIn,
                           double teacherForcing = 1.0) override;
