@@ -6,11 +6,13 @@
 // translation depends on the shapes and on how long the output is, not on how good it is. Median and worst over
 // --inputs dev sentences, one at a time.
 //
-//   attnlab-bench-translate [--inputs 50] [--steps 30] [--threads 2] [--data-dir DIR]
+//   attnlab-bench-translate [--inputs 50] [--steps 30] [--threads 2] [--data-dir DIR] [--db FILE --run N]
+// --db/--run: a stored, trained translation run's model instead of the two trained here.
 #include "core/data/DatasetCatalog.h"
 #include "core/platform/CancelToken.h"
 #include "core/store/RunStore.h"
 #include "core/store/StoreObserver.h"
+#include "core/training/ComputeDevice.h"
 #include "core/training/Trainer.h"
 #include "core/training/ModelExplainer.h"
 #include "core/training/Translator.h"
@@ -70,6 +72,35 @@ int main(int argc, char** argv)
     std::printf("%s, %zu training pairs; %d steps of training; %d dev sentences one at a time; %d threads\n", dataset.c_str(),
                 data.train.size(), steps, inputs, threads);
     std::printf("%-22s %-8s %10s %10s %10s %8s\n", "model", "decoding", "median ms", "max ms", "words out", "goal ms");
+    auto measure = [&](const std::string& model, const Translator& translator) {
+        for (int beam : {1, 5}) {
+            TranslationDecoding decoding;
+            decoding.beamSize = beam;
+            translator.translate(data.dev.front().sourceText, decoding); // warm-up: first-call allocations
+            std::vector<double> ms;
+            double words = 0;
+            for (int i = 0; i < inputs && i < static_cast<int>(data.dev.size()); ++i) {
+                const auto start = std::chrono::steady_clock::now();
+                const auto t = translator.translate(data.dev[static_cast<std::size_t>(i)].sourceText, decoding);
+                ms.push_back(1000.0 * std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+                words += static_cast<double>(t.targetTokens.size()) / inputs;
+            }
+            std::printf("%-22s %-8s %10.1f %10.1f %10.1f %8d\n", model.c_str(), beam == 1 ? "greedy" : "beam 5", median(ms),
+                        *std::max_element(ms.begin(), ms.end()), words, beam == 1 ? 20 : 50);
+        }
+    };
+    // A trained run instead (--db FILE --run N): its own model, with the lengths a trained model's translations have.
+    if (const std::string db = option(argc, argv, "--db", ""); !db.empty()) {
+        RunStore trained(db);
+        const auto runId = std::stoll(option(argc, argv, "--run", "1"));
+        const auto chosen = ModelExplainer::choose(trained.checkpoints(runId), trained.run(runId)->bestStep);
+        if (!chosen)
+            return std::printf("run %lld kept no weights\n", static_cast<long long>(runId)), 1;
+        ComputeDevice::setThreads(threads);
+        const Translator translator(*chosen);
+        measure(trained.run(runId)->config.model.model + " (run " + std::to_string(runId) + ")", translator);
+        return 0;
+    }
     for (const std::string model : {"bahdanau", "transformer-seq2seq"}) {
         TrainConfig c;
         c.dataset = dataset;
@@ -101,21 +132,7 @@ int main(int argc, char** argv)
         if (!chosen)
             return std::printf("%s: the run kept no weights\n", model.c_str()), 1;
         const Translator translator(*chosen);
-        for (int beam : {1, 5}) {
-            TranslationDecoding decoding;
-            decoding.beamSize = beam;
-            translator.translate(data.dev.front().sourceText, decoding); // warm-up: first-call allocations
-            std::vector<double> ms;
-            double words = 0;
-            for (int i = 0; i < inputs && i < static_cast<int>(data.dev.size()); ++i) {
-                const auto start = std::chrono::steady_clock::now();
-                const auto t = translator.translate(data.dev[static_cast<std::size_t>(i)].sourceText, decoding);
-                ms.push_back(1000.0 * std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-                words += static_cast<double>(t.targetTokens.size()) / inputs;
-            }
-            std::printf("%-22s %-8s %10.1f %10.1f %10.1f %8d\n", model.c_str(), beam == 1 ? "greedy" : "beam 5", median(ms),
-                        *std::max_element(ms.begin(), ms.end()), words, beam == 1 ? 20 : 50);
-        }
+        measure(model, translator);
     }
     return 0;
 }

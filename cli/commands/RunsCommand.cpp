@@ -256,8 +256,11 @@ int RunsCommand::show(RunStore& store, const CliFlags& flags)
     }
     if (!last.empty()) {
         out_ << "  metrics (points, last step: value):\n";
+        std::size_t width = 17; // the longest "split name" (a translation run's "dev bleu_tokenized" is 18), plus a space
+        for (const auto& entry : last)
+            width = std::max(width, entry.first.first.size() + 1 + entry.first.second.size());
         for (const auto& [key, value] : last)
-            out_ << "    " << std::left << std::setw(18) << (key.first + " " + key.second) << std::setw(6) << counts[key]
+            out_ << "    " << std::left << std::setw(static_cast<int>(width + 1)) << (key.first + " " + key.second) << std::setw(6) << counts[key]
                  << "step " << value.first << ": " << std::setprecision(4) << value.second << "\n";
     }
     if (auto attention = store.latestAttention(r.id))
