@@ -98,7 +98,7 @@ int main(int argc, char** argv)
             return std::printf("run %lld kept no weights\n", static_cast<long long>(runId)), 1;
         ComputeDevice::setThreads(threads);
         const Translator translator(*chosen);
-        measure(trained.run(runId)->config.model.model + " (run " + std::to_string(runId) + ")", translator);
+        measure(trained.run(runId)->model + " (run " + std::to_string(runId) + ")", translator);
         return 0;
     }
     for (const std::string model : {"bahdanau", "transformer-seq2seq"}) {
