@@ -14,6 +14,8 @@
 #include <chrono>
 #include <ostream>
 
+#include <unistd.h>
+
 namespace attnlab {
 namespace {
 
@@ -108,12 +110,21 @@ int TranslateCommand::run(const std::vector<std::string>& args)
     const auto lines = TextFile::readLines(flags.required("--file"));
     decoding.withAttention = json;
     const auto started = std::chrono::steady_clock::now();
+    // Progress as everywhere in the CLI: a line redrawn on a terminal, JSON lines on stderr otherwise.
+    const bool tty = isatty(STDERR_FILENO);
     const auto translations = translator.translateAll(lines, decoding, [&](std::size_t done, std::size_t total) {
-        err_ << "\rtranslated " << done << " of " << total << std::flush;
+        if (tty)
+            err_ << "\rtranslated " << done << " of " << total << std::flush;
+        else
+            err_ << nlohmann::json{{"event", "progress"}, {"done", done}, {"total", total}}.dump() << "\n";
     });
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    err_ << "\rtranslated " << lines.size() << " sentences in " << fixedCell(seconds, 2) << " s ("
-         << fixedCell(lines.empty() ? 0.0 : 1000.0 * seconds / static_cast<double>(lines.size()), 2) << " ms a sentence)\n";
+    const std::string summary = "translated " + std::to_string(lines.size()) + " sentences in " + fixedCell(seconds, 2) + " s (" +
+                                fixedCell(lines.empty() ? 0.0 : 1000.0 * seconds / static_cast<double>(lines.size()), 2) + " ms a sentence)";
+    if (tty)
+        err_ << "\r" << summary << "\n";
+    else
+        err_ << nlohmann::json{{"event", "finished"}, {"text", summary}, {"seconds", seconds}}.dump() << "\n";
     for (const auto& t : translations)
         out_ << (json ? t.toJson() : t.text) << "\n";
     return 0;
