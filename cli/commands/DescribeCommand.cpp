@@ -6,6 +6,8 @@
 #include "core/data/DatasetCatalog.h"
 #include "core/training/PretrainedEncoder.h"
 #include "core/training/TextClassifier.h"
+#include "core/training/Translator.h"
+#include "core/data/Vocabulary.h"
 
 #include <nlohmann/json.hpp>
 
@@ -15,11 +17,41 @@ namespace attnlab {
 
 int DescribeCommand::run(const std::vector<std::string>& args)
 {
-    const CliFlags flags(args, ConfigFlags::modelFlags(), {"--json", "--uniform-attention", "--frozen-encoder"});
+    auto valued = ConfigFlags::modelFlags();
+    const auto& dataFlags = ConfigFlags::datasetFlags();
+    valued.insert(dataFlags.begin(), dataFlags.end());
+    auto switches = ConfigFlags::datasetSwitches();
+    switches.insert({"--json", "--uniform-attention", "--frozen-encoder"});
+    const CliFlags flags(args, valued, switches);
     ModelConfig flagged = ConfigFlags::modelConfig(flags);
     std::string datasetId = flags.text("--dataset", "");
     ConfigFlags::fillDefaults(datasetId, flagged);
     ConfigFlags::checkIds(datasetId, flagged.model, flagged.position);
+    if (DatasetCatalog::isTranslation(datasetId)) {
+        // An encoder-decoder: its word tables' sizes come from the training pairs (--source/--target, --subwords, ...).
+        const auto pairs = DatasetCatalog::loadTranslation(datasetId, ConfigFlags::datasetOptions(flags));
+        const auto [source, target] = Vocabulary::ofTranslation(pairs);
+        ModelConfig m = flagged;
+        m.vocabularySize = static_cast<int>(source.size());
+        m.targetVocabularySize = static_cast<int>(target.size());
+        m.numClasses = 0;
+        std::pair<std::string, std::int64_t> described;
+        try {
+            described = Translator::describe(m);
+        } catch (const std::invalid_argument& e) {
+            throw CliUsageError(ConfigFlags::inFlagTerms(e.what(), flags));
+        }
+        if (flags.has("--json"))
+            out_ << nlohmann::json{{"dataset", datasetId}, {"model", m.model}, {"position", m.position}, {"d_model", m.dModel},
+                                   {"layers", m.layers}, {"heads", m.heads}, {"source_vocabulary", m.vocabularySize},
+                                   {"target_vocabulary", m.targetVocabularySize}, {"params", described.second},
+                                   {"summary", described.first}}.dump()
+                 << "\n";
+        else
+            out_ << described.first << "\n"
+                 << "trainable parameters (word tables excluded): " << described.second << "\n";
+        return 0;
+    }
     // A sentence classifier: a time-series id is refused by the text loader, naming the problem.
     LoadedDataset data;
     data.text = DatasetCatalog::load(datasetId);

@@ -62,4 +62,10 @@ const std::string& Vocabulary::token(std::int64_t id) const
     return tokens_[static_cast<std::size_t>(id)];
 }
 
+std::pair<Vocabulary, Vocabulary> Vocabulary::ofTranslation(const TranslationDataset& dataset)
+{
+    const int minCount = dataset.sourceSubwords.empty() ? 2 : 1;
+    return {fromPairs(dataset.train, false, minCount), fromPairs(dataset.train, true, minCount)};
+}
+
 } // namespace attnlab

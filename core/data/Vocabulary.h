@@ -21,6 +21,9 @@ public:
     // bentrevett/pytorch-seq2seq's min_freq: a word met once is mostly a name or a typo, and keeping them doubles
     // Multi30k's tables), in order of first appearance; the target side has <bos> and <eos> at 2 and 3.
     static Vocabulary fromPairs(const std::vector<TranslationPair>& pairs, bool target, int minCount = 2);
+    // A translation run's two vocabularies (source, target) from its training pairs: words seen twice, or every
+    // subword piece (SentencePiece already chose them). The one rule the trainer and `describe` share.
+    static std::pair<Vocabulary, Vocabulary> ofTranslation(const TranslationDataset& dataset);
 
     std::int64_t add(const std::string& token);
     std::int64_t id(const std::string& token) const;

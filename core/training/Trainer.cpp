@@ -226,9 +226,7 @@ PreparedTask prepare(const TranslationDataset& dataset, const TrainConfig& confi
         return {nullptr, "dataset '" + dataset.id + "': train and dev splits must not be empty"};
     if (!config.embeddingsPath.empty())
         return {nullptr, "embeddings: word vectors are for the classifiers; a translation model learns both word tables"};
-    // Words seen once are dropped (min count 2); subword pieces are what SentencePiece chose to keep: all of them.
-    const int minCount = dataset.sourceSubwords.empty() ? 2 : 1;
-    Vocabulary source = Vocabulary::fromPairs(dataset.train, false, minCount), target = Vocabulary::fromPairs(dataset.train, true, minCount);
+    auto [source, target] = Vocabulary::ofTranslation(dataset);
     ModelConfig modelConfig = config.model;
     modelConfig.vocabularySize = static_cast<int>(source.size());
     modelConfig.targetVocabularySize = static_cast<int>(target.size());

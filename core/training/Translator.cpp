@@ -210,4 +210,12 @@ std::vector<Translation> Translator::translateAll(const std::vector<std::string>
     return out;
 }
 
+std::pair<std::string, std::int64_t> Translator::describe(const ModelConfig& model)
+{
+    if (auto problem = model.validate(); !problem.empty())
+        throw std::invalid_argument(problem);
+    const auto built = ModelFactory::createTranslator(model);
+    return {built->summary(), built->trainableParametersWithoutEmbedding()};
+}
+
 } // namespace attnlab

@@ -36,6 +36,11 @@ public:
     std::vector<Translation> translateAll(const std::vector<std::string>& texts, const Decoding& decoding = {},
                                           const std::function<void(std::size_t, std::size_t)>& progress = {}) const;
 
+    // An untrained model of these settings (vocabulary sizes filled in): its summary and its trainable parameters
+    // besides the two word tables, as training reports them (`attnlab-cli describe`). Throws std::invalid_argument
+    // with ModelConfig::validate's reason.
+    static std::pair<std::string, std::int64_t> describe(const ModelConfig& model);
+
     const TrainConfig& config() const; // the run's configuration, the model's sizes filled in
     std::string weights() const;       // "best" | "final"
     int step() const;

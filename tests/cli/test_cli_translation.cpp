@@ -7,6 +7,8 @@
 
 #include <QtCore/QFile>
 #include <QtCore/QJsonArray>
+#include <QtCore/QJsonDocument>
+#include <QtCore/QJsonObject>
 #include <QtCore/QTemporaryDir>
 #include <QtTest/QtTest>
 
@@ -117,6 +119,20 @@ private Q_SLOTS:
         const double stored = show.lastJson()["runs"].toArray().first().toObject()["summary"].toObject()["test_bleu"].toDouble();
         QVERIFY(stored > 0.0);
         QVERIFY2(std::abs(bleu - stored) < 1e-6, qPrintable(QString("%1 vs %2").arg(bleu).arg(stored)));
+    }
+
+    void describeCountsWhatTrainingBuilds()
+    {
+        // describe builds the model of these settings on the dataset's vocabularies: its count is the trained run's.
+        const CliResult d = runCli({"describe", "--dataset", "synthetic-reverse", "--model", "bahdanau", "--d-model", "32", "--json"});
+        QVERIFY2(d.code == 0, qPrintable(d.err));
+        const CliResult show = runCli({"runs", "show", QString::number(runId_), "--db", db_, "--json"});
+        QVERIFY2(show.code == 0, qPrintable(show.err));
+        const auto stored = QJsonDocument::fromJson(show.out.toUtf8()).object()["runs"].toArray().first().toObject()["parameters"].toInt();
+        QVERIFY(stored > 0);
+        QCOMPARE(d.lastJson()["params"].toInt(), stored);
+        QCOMPARE(d.lastJson()["source_vocabulary"].toInt(), 27); // 25 words, <pad>, <unk>
+        QCOMPARE(d.lastJson()["target_vocabulary"].toInt(), 29); // and <bos>, <eos>
     }
 
     void subwordsTravelWithTheCheckpoint()
