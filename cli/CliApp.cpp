@@ -31,8 +31,9 @@ namespace {
 const char* kUsage =
     "usage: attnlab-cli <command> [options]\n"
     "  list [--json]                         datasets, models and position techniques with their ids\n"
-    "  describe [--dataset D] [--model M] [--position P] [--d-model N] [--layers N] [--rpr-clip K] [--json]\n"
-    "                                        model summary and trainable parameters (embeddings excluded)\n"
+    "  describe [--dataset D] [--model M] [--position P] [--d-model N] [--layers N] [--rpr-clip K] [model options]\n"
+    "           [dataset options] [--json]  model summary and trainable parameters (embeddings excluded); a translation\n"
+    "                                        dataset's encoder-decoder on its pairs' vocabularies (--source, --subwords, ...)\n"
     "  train [--preset NAME | --config FILE.json] [--dataset D] [--model M] [--position P] [--repeat R] [--db FILE]\n"
     "        [--steps N | --epochs N] [--seed S] [--device auto|cpu|cuda|cuda:N] [--threads N] [--batch-size N]\n"
     "        [--eval-every N] [--log-every N] [--patience N] [--sampling random|epochs]\n"
