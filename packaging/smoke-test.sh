@@ -29,7 +29,10 @@ echo "   a 20-step train completed into $work/runs.sqlite"
 echo "== installed subwords (SentencePiece's module from the package; the build tree's hidden meanwhile)"
 module="$build_dir/lib/libattnlab_sentencepiece.so"
 mv "$module" "$work/hidden.so"
-trap 'mv "$work/hidden.so" "$module" 2>/dev/null; rm -rf "$work"' EXIT
+# Put back if anything below fails. A function with an if: under set -e a failing command in an EXIT trap
+# becomes the script's exit status (a bare `mv` here once failed a passing smoke test after the module was back).
+restore() { if [ -f "$work/hidden.so" ]; then mv "$work/hidden.so" "$module"; fi; rm -rf "$work"; }
+trap restore EXIT
 for i in $(seq 1 60); do printf 'Hund Katze %d Maus\tdog cat %d mouse\n' "$i" "$i"; done > "$work/pairs.tsv"
 /usr/bin/attnlab-cli train --dataset csv-pairs --file "$work/pairs.tsv" --model seq2seq --subwords bpe --subword-vocabulary 30 \
   --steps 4 --eval-every 4 --d-model 8 --db "$work/runs.sqlite" --json 2>"$work/subwords.err" | grep -q '"status":"completed"' ||
