@@ -131,14 +131,16 @@ SelfAttentionImpl::Result SelfAttentionImpl::step(const torch::Tensor& x, torch:
     keys = torch::cat({keys, k}, 2); // [N, H, t + 1, dh]
     values = torch::cat({values, v}, 2);
     auto scores = torch::matmul(q, keys.transpose(-2, -1)); // [N, H, 1, t + 1]: q_t . k_j for j <= t, none later
+    // Row t of the tables the parallel pass builds whole (relativeIndex, alibiBias), made directly: O(t), not O(t^2).
+    const auto distance = torch::arange(-t, 1, torch::TensorOptions().dtype(torch::kLong).device(x.device())); // j - t for j <= t
     torch::Tensor index;
     if (relKeys_.defined() || relValues_.defined())
-        index = relativeIndex(t + 1, options_.rprClip, x.device()).select(0, t); // [t + 1]: clip(j - t, k) + k
+        index = distance.clamp(-options_.rprClip, options_.rprClip) + options_.rprClip; // [t + 1]: clip(j - t, k) + k
     if (relKeys_.defined())
         scores = scores + torch::matmul(q, relKeys_.t()).index_select(3, index); // q_t . a^K_tj
     scores = scores / std::sqrt(static_cast<double>(headSize));
-    if (options_.position == "alibi")
-        scores = scores + PositionEncoding::alibiBias(heads, t + 1, x.options()).select(1, t).unsqueeze(1).unsqueeze(0);
+    if (options_.position == "alibi") // -m_h |j - t|
+        scores = scores - PositionEncoding::alibiSlopes(heads, x.options()).view({1, heads, 1, 1}) * distance.abs().to(x.dtype()).view({1, 1, 1, t + 1});
     auto weights = AttentionPermutation::applyTo(torch::softmax(scores, -1));
     auto output = torch::matmul(weights, values);
     if (relValues_.defined()) {
