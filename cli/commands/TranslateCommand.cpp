@@ -4,6 +4,7 @@
 #include "cli/TextCells.h"
 #include "cli/commands/RunIds.h"
 #include "core/data/TextFile.h"
+#include "core/data/TranslationText.h"
 #include "core/store/RunStore.h"
 #include "core/training/ModelExplainer.h"
 #include "core/training/Translator.h"
@@ -55,7 +56,7 @@ void printAlignment(std::ostream& out, const Translation& t)
 
 int TranslateCommand::run(const std::vector<std::string>& args)
 {
-    const CliFlags flags(args, {"--run", "--text", "--file", "--beam", "--length-penalty", "--step", "--db"}, {"--json"});
+    const CliFlags flags(args, {"--run", "--text", "--file", "--force", "--alternatives", "--beam", "--length-penalty", "--step", "--db"}, {"--json"});
     const std::int64_t runId = runIdFrom(flags.required("--run"));
     if (flags.has("--text") == flags.has("--file"))
         throw CliUsageError("translate needs --text \"a sentence\" or --file FILE (one sentence a line)");
@@ -66,6 +67,11 @@ int TranslateCommand::run(const std::vector<std::string>& args)
     decoding.lengthPenalty = flags.real("--length-penalty", -1.0);
     if (flags.has("--length-penalty") && decoding.lengthPenalty < 0.0)
         throw CliUsageError("--length-penalty expects GNMT's alpha, 0 or more, got " + flags.text("--length-penalty", ""));
+    decoding.alternatives = static_cast<int>(flags.integer("--alternatives", 0));
+    if (decoding.alternatives < 0 || decoding.alternatives > 100)
+        throw CliUsageError("--alternatives expects 0 to 100 likeliest tokens a step, got " + flags.text("--alternatives", ""));
+    if (flags.has("--force") && !flags.has("--text"))
+        throw CliUsageError("--force takes the translation of --text \"a sentence\"");
     std::optional<int> step;
     if (flags.has("--step"))
         step = static_cast<int>(flags.integer("--step", 0));
@@ -81,7 +87,12 @@ int TranslateCommand::run(const std::vector<std::string>& args)
     const Translator translator(*chosen);
 
     if (flags.has("--text")) {
-        const auto t = translator.translate(flags.required("--text"), decoding);
+        if (flags.has("--force") && flags.text("--force", "").find_first_not_of(" \t") == std::string::npos)
+            throw CliUsageError("--force has no words: give the translation to score");
+        if (flags.has("--force") && flags.required("--text").find_first_not_of(" \t") == std::string::npos)
+            throw CliUsageError("--text has no words to translate");
+        const auto t = flags.has("--force") ? translator.force(flags.required("--text"), flags.required("--force"), decoding)
+                                            : translator.translate(flags.required("--text"), decoding);
         if (json) {
             auto j = nlohmann::json::parse(t.toJson());
             j["run_id"] = runId;
@@ -94,15 +105,29 @@ int TranslateCommand::run(const std::vector<std::string>& args)
             throw CliUsageError("--text has no words to translate");
         out_ << t.text << "\n";
         out_ << "run " << runId << " (" << translator.config().model.model << ", " << translator.weights() << " weights of step "
-             << translator.step() << "), " << (t.beamSize > 1 ? "beam " + std::to_string(t.beamSize) : std::string("greedy"))
+             << translator.step() << "), " << (t.forced ? std::string("forced target") : t.beamSize > 1 ? "beam " + std::to_string(t.beamSize) : std::string("greedy"))
              << (t.lengthPenalty > 0 ? ", length penalty " + fixedCell(t.lengthPenalty, 2) : std::string()) << "\n";
         if (t.unknownSourceTokens > 0)
             out_ << t.unknownSourceTokens << " source word" << (t.unknownSourceTokens == 1 ? "" : "s") << " unknown to the model (read as <unk>)\n";
+        if (t.unknownTargetTokens > 0)
+            out_ << t.unknownTargetTokens << " target word" << (t.unknownTargetTokens == 1 ? "" : "s") << " unknown to the model (read as <unk>)\n";
         out_ << "probabilities:";
         for (std::size_t i = 0; i < t.probabilities.size(); ++i)
             out_ << " " << (i < t.targetTokens.size() ? t.targetTokens[i] : std::string("<eos>")) << " " << fixedCell(t.probabilities[i], 3);
         out_ << "\n";
         printAlignment(out_, t);
+        for (std::size_t r = 0; r < t.alternatives.size(); ++r) {
+            out_ << "step " << r + 1 << " (" << (r < t.targetTokens.size() ? t.targetTokens[r] : std::string("<eos>")) << "):";
+            for (const auto& a : t.alternatives[r])
+                out_ << " " << a.token << " " << fixedCell(a.probability, 3);
+            out_ << "\n";
+        }
+        if (!t.reference.empty()) {
+            out_ << "right answer: " << TranslationText::joined(t.reference, false);
+            if (t.alignmentErrorRate >= 0)
+                out_ << " · AER of the attention against the gold alignment " << fixedCell(100.0 * t.alignmentErrorRate, 1) << "%";
+            out_ << "\n";
+        }
         for (std::size_t h = 1; h < t.hypotheses.size(); ++h)
             out_ << "hypothesis " << h + 1 << " (score " << fixedCell(t.hypotheses[h].score, 3) << "): " << t.hypotheses[h].text << "\n";
         return 0;

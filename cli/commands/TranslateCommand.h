@@ -9,7 +9,9 @@ namespace attnlab {
 // and the alignment (the last cross-attention layer's mean over heads: rows = target words and <eos>, columns =
 // source words); --json: everything (Translation::toJson: every layer and head, the Transformer's self-attention,
 // with a beam every hypothesis and its tree). --file: one source sentence a line -> one translation a line, in
-// order, an empty line for an empty line (--json: one object a line); progress on stderr.
+// order, an empty line for an empty line (--json: one object a line); progress on stderr. --force "its translation":
+// that target scored word by word (Translator::force); --alternatives K: each step's K likeliest tokens; on the
+// built-in reverse / copy / sort the right answer and the AER of the attention against its gold alignment.
 class TranslateCommand : public Command {
 public:
     using Command::Command;

@@ -70,6 +70,27 @@ std::string Translation::toJson() const
         j["encoder_self_attention"] = mapsOf(encoderSelf);
     if (!decoderSelf.empty())
         j["decoder_self_attention"] = mapsOf(decoderSelf);
+    if (!alternatives.empty()) {
+        auto& rows = j["alternatives"] = nlohmann::json::array();
+        for (const auto& row : alternatives) {
+            nlohmann::json list = nlohmann::json::array();
+            for (const auto& a : row)
+                list.push_back({{"token", a.token}, {"probability", a.probability}});
+            rows.push_back(std::move(list));
+        }
+    }
+    if (forced) {
+        j["forced"] = true;
+        j["unknown_target_tokens"] = unknownTargetTokens;
+    }
+    if (!reference.empty()) {
+        j["reference"] = reference;
+        auto& links = j["gold_alignment"] = nlohmann::json::array();
+        for (const auto& l : gold)
+            links.push_back({l.source, l.target});
+        if (alignmentErrorRate >= 0)
+            j["alignment_error_rate"] = alignmentErrorRate;
+    }
     if (!hypotheses.empty()) {
         auto& list = j["hypotheses"] = nlohmann::json::array();
         for (const auto& h : hypotheses)

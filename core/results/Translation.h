@@ -1,4 +1,5 @@
 #pragma once
+#include "core/results/AlignmentErrorRate.h"
 #include "core/results/AttentionSnapshot.h"
 
 #include <string>
@@ -39,6 +40,22 @@ struct Translation {
     int beamSize = 1;
     double lengthPenalty = 0.0;
     int unknownSourceTokens = 0; // source words the model's vocabulary does not have (read as <unk>)
+    // Asked for (TranslationDecoding::alternatives): at each row (target word, then <eos>) the decoder's likeliest
+    // next tokens, best first, given the words before it: what it chose from at that step.
+    struct Alternative {
+        std::string token;
+        float probability = 0.0f;
+    };
+    std::vector<std::vector<Alternative>> alternatives;
+    // Translator::force: the target was typed, not decoded; probabilities are what the model gives each typed word.
+    bool forced = false;
+    int unknownTargetTokens = 0; // typed target words the model's vocabulary does not have
+    // The built-in sequence tasks (reverse, copy, sort): the right target and its gold alignment, and the AER of the
+    // attention against it, read as training reads it (the last layer's mean over heads, each gold-linked row's
+    // argmax). -1 where there is no gold, or the translation's length differs from the right one's.
+    std::vector<std::string> reference;
+    std::vector<AlignmentLink> gold;
+    double alignmentErrorRate = -1.0;
 
     // {"translation", "source_tokens", "target_tokens", "alignment_rows" (target tokens and "<eos>"),
     //  "probabilities", "score", "beam_size", "length_penalty", "cross_attention": [{"layer","head","weights":[[row]...]}],

@@ -4,6 +4,7 @@
 #include "core/data/Tokenizer.h"
 #include "core/data/TranslationText.h"
 #include "core/data/Vocabulary.h"
+#include "core/data/readers/SyntheticTranslation.h"
 #include "core/nn/models/ModelFactory.h"
 #include "core/nn/training/ModelCheckpoint.h"
 #include "core/nn/training/SequenceDecoder.h"
@@ -45,11 +46,97 @@ struct Translator::Impl {
     Vocabulary source, target;
     std::unique_ptr<Tokenizer> tokenizer;       // words, or...
     std::unique_ptr<SubwordModel> subwords;     // ...the source side's SentencePiece model (the target's pieces are decoded without one)
+    std::unique_ptr<SubwordModel> targetSubwords; // a typed target (force) split as training split the targets
+    std::string syntheticTask;                  // "reverse", "copy", "sort", "dates" for the built-in tasks, else ""
     bool lowercase = false;
     std::string tokenizerName;
     std::string weights;
     int step = 0;
     mutable std::mutex mutex;
+
+    std::vector<std::string> split(const std::string& text, const SubwordModel* pieces) const
+    {
+        return pieces ? pieces->encode(lowercase ? Tokenizer::lowercased(text) : text) : tokenizer->tokenize(text);
+    }
+    std::vector<std::string> wordsOf(const std::vector<std::int64_t>& tokens) const
+    {
+        std::vector<std::string> words;
+        for (auto id : tokens)
+            words.push_back(target.token(id));
+        return words;
+    }
+    // One teacher-forced pass over (source, target ids) filling what decoding did not: every attention (self and
+    // cross; cross only where `cross`), each word's and <eos>'s probability where `probabilities`, and the
+    // likeliest `alternatives` tokens of each row.
+    void fillForced(Translation& t, const std::vector<std::int64_t>& source, const std::vector<std::int64_t>& words,
+                    bool cross, bool probabilities, int alternatives) const
+    {
+        PairIds one;
+        one.source.push_back(source);
+        one.target.push_back(words);
+        const auto pass = PairBatch::of(one, {0}, torch::kCPU);
+        const auto result = model->forced(pass.source, pass.sourceMask, pass.targetIn);
+        const auto sourceLength = static_cast<int64_t>(source.size());
+        const auto targetLength = static_cast<int64_t>(words.size()) + 1;
+        if (cross)
+            t.cross = Seq2SeqModel::mapsOfFirst(result.cross, targetLength, sourceLength, false);
+        t.encoderSelf = Seq2SeqModel::mapsOfFirst(result.encoderSelf, sourceLength, sourceLength, true);
+        t.decoderSelf = Seq2SeqModel::mapsOfFirst(result.decoderSelf, targetLength, targetLength, true);
+        const auto p = torch::softmax(result.logits[0].slice(0, 0, targetLength).to(torch::kFloat), -1); // [T+1, V]
+        if (probabilities) {
+            const auto chosen = p.gather(1, pass.targetOut[0].slice(0, 0, targetLength).unsqueeze(1)).squeeze(1).contiguous();
+            t.probabilities.assign(chosen.data_ptr<float>(), chosen.data_ptr<float>() + chosen.numel());
+        }
+        if (alternatives > 0) {
+            const auto [values, indices] = p.topk(std::min<int64_t>(alternatives, p.size(1)), 1);
+            const auto v = values.contiguous();
+            const auto ix = indices.contiguous();
+            t.alternatives.assign(static_cast<std::size_t>(targetLength), {});
+            for (int64_t r = 0; r < targetLength; ++r)
+                for (int64_t k = 0; k < v.size(1); ++k) {
+                    const auto id = ix[r][k].item<std::int64_t>();
+                    t.alternatives[static_cast<std::size_t>(r)].push_back(
+                        {id == Seq2SeqModel::kEos ? std::string("<eos>") : target.token(id), v[r][k].item<float>()});
+                }
+        }
+    }
+    // A built-in sequence task's right answer for the source, and the AER of the cross-attention against its gold.
+    void addGold(Translation& t) const
+    {
+        if (syntheticTask.empty() || t.sourceTokens.empty())
+            return;
+        const auto answer = SyntheticTranslation::answer(syntheticTask, t.sourceTokens);
+        if (answer.target.empty())
+            return;
+        t.reference = answer.target;
+        std::vector<bool> linked(answer.target.size(), false);
+        for (const auto& [s, w] : answer.alignment) {
+            t.gold.push_back({s, w});
+            linked[static_cast<std::size_t>(w)] = true;
+        }
+        if (t.cross.empty() || t.targetTokens.size() != answer.target.size())
+            return;
+        // As TranslationTask measures a split: the last layer's mean over its heads, one argmax link a gold-linked row.
+        const int rows = static_cast<int>(answer.target.size()), columns = static_cast<int>(t.sourceTokens.size());
+        const int last = t.cross.back().layer;
+        std::vector<float> mean(static_cast<std::size_t>(rows) * static_cast<std::size_t>(columns), 0.0f);
+        int heads = 0;
+        for (const auto& m : t.cross) {
+            if (m.layer != last)
+                continue;
+            ++heads;
+            for (int r = 0; r < rows; ++r)
+                for (int c = 0; c < columns; ++c)
+                    mean[static_cast<std::size_t>(r * columns + c)] += m.at(r, c);
+        }
+        for (auto& w : mean)
+            w /= static_cast<float>(heads);
+        std::vector<AlignmentLink> predicted;
+        for (const auto& link : AlignmentErrorRate::argmaxLinks(mean, rows, columns))
+            if (linked[static_cast<std::size_t>(link.target)])
+                predicted.push_back(link);
+        t.alignmentErrorRate = AlignmentErrorRate::sentence(predicted, t.gold).aer();
+    }
 };
 
 Translator::Translator(const CheckpointRef& checkpoint) : impl_(std::make_unique<Impl>())
@@ -82,16 +169,20 @@ Translator::Translator(const CheckpointRef& checkpoint) : impl_(std::make_unique
         fill(impl_->target, task.at("target_vocabulary"), 2, impl_->config.model.targetVocabularySize, "target");
         impl_->tokenizerName = task.at("tokenizer").get<std::string>();
         impl_->lowercase = task.at("lowercase").get<bool>();
-        if (SubwordModel::isKind(impl_->tokenizerName))
+        if (SubwordModel::isKind(impl_->tokenizerName)) {
             impl_->subwords = std::make_unique<SubwordModel>(
                 SubwordModel::fromText(task.at("source_subwords").get<std::string>(), impl_->tokenizerName, "source_subwords"));
-        else
+            impl_->targetSubwords = std::make_unique<SubwordModel>(
+                SubwordModel::fromText(task.at("target_subwords").get<std::string>(), impl_->tokenizerName, "target_subwords"));
+        } else
             impl_->tokenizer = std::make_unique<Tokenizer>(Tokenizer::styleFromName(impl_->tokenizerName), impl_->lowercase);
     } catch (const nlohmann::json::exception& e) {
         throw std::runtime_error(where + ": its settings are incomplete (" + e.what() + ")");
     } catch (const std::exception& e) {
         throw std::runtime_error(where + ": " + e.what());
     }
+    if (impl_->config.dataset.rfind("synthetic-", 0) == 0)
+        impl_->syntheticTask = impl_->config.dataset.substr(10);
     impl_->model = ModelFactory::createTranslator(impl_->config.model);
     ModelCheckpoint::loadInto(*impl_->model, opened, checkpoint, impl_->config.model.model);
     impl_->model->to(torch::kCPU);
@@ -121,8 +212,7 @@ std::vector<Translation> Translator::translateAll(const std::vector<std::string>
     PairIds ids;
     for (std::size_t i = 0; i < texts.size(); ++i) {
         auto& t = out[i];
-        t.sourceTokens = impl_->subwords ? impl_->subwords->encode(impl_->lowercase ? Tokenizer::lowercased(texts[i]) : texts[i])
-                                         : impl_->tokenizer->tokenize(texts[i]);
+        t.sourceTokens = impl_->split(texts[i], impl_->subwords.get());
         if (t.sourceTokens.size() > static_cast<std::size_t>(impl_->config.model.maxLength))
             t.sourceTokens.resize(static_cast<std::size_t>(impl_->config.model.maxLength));
         std::vector<std::int64_t> row;
@@ -142,12 +232,7 @@ std::vector<Translation> Translator::translateAll(const std::vector<std::string>
         if (!ids.source[i].empty())
             order.push_back(i);
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return ids.source[a].size() < ids.source[b].size(); });
-    auto wordsOf = [&](const std::vector<std::int64_t>& tokens) {
-        std::vector<std::string> words;
-        for (auto id : tokens)
-            words.push_back(impl_->target.token(id));
-        return words;
-    };
+    auto wordsOf = [&](const std::vector<std::int64_t>& tokens) { return impl_->wordsOf(tokens); };
     std::size_t done = texts.size() - order.size();
     for (std::size_t first = 0; first < order.size(); first += TranslationTask::kDecodeBatch) {
         std::vector<std::size_t> rows(order.begin() + static_cast<std::ptrdiff_t>(first),
@@ -188,26 +273,49 @@ std::vector<Translation> Translator::translateAll(const std::vector<std::string>
             // Every attention of the kept translation: a recurrent decoder's is the one it decoded with (a second,
             // teacher-forced pass would give the same numbers at twice the time); the Transformer's self-attention
             // comes from one teacher-forced pass over the translation.
-            if (!model.hasSelfAttention()) {
+            if (!model.hasSelfAttention())
                 t.cross = hypothesisMaps(best.attention, 1, static_cast<int64_t>(t.sourceTokens.size()));
-                continue;
-            }
-            PairIds one;
-            one.source.push_back(ids.source[rows[i]]);
-            one.target.push_back(best.tokens);
-            const auto pass = PairBatch::of(one, {0}, torch::kCPU);
-            const auto forced = model.forced(pass.source, pass.sourceMask, pass.targetIn);
-            const auto sourceLength = static_cast<int64_t>(t.sourceTokens.size());
-            const auto targetLength = static_cast<int64_t>(best.tokens.size()) + 1;
-            t.cross = Seq2SeqModel::mapsOfFirst(forced.cross, targetLength, sourceLength, false);
-            t.encoderSelf = Seq2SeqModel::mapsOfFirst(forced.encoderSelf, sourceLength, sourceLength, true);
-            t.decoderSelf = Seq2SeqModel::mapsOfFirst(forced.decoderSelf, targetLength, targetLength, true);
+            if (model.hasSelfAttention() || decoding.alternatives > 0)
+                impl_->fillForced(t, ids.source[rows[i]], best.tokens, model.hasSelfAttention(), false, decoding.alternatives);
+            impl_->addGold(t);
         }
         done += rows.size();
         if (progress)
             progress(done, texts.size());
     }
     return out;
+}
+
+Translation Translator::force(const std::string& source, const std::string& target, const Decoding& decoding) const
+{
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    torch::NoGradGuard noGrad;
+    Translation t;
+    t.forced = true;
+    t.sourceTokens = impl_->split(source, impl_->subwords.get());
+    if (t.sourceTokens.size() > static_cast<std::size_t>(impl_->config.model.maxLength))
+        t.sourceTokens.resize(static_cast<std::size_t>(impl_->config.model.maxLength));
+    t.targetTokens = impl_->split(target, impl_->targetSubwords.get());
+    if (t.sourceTokens.empty() || t.targetTokens.empty())
+        throw std::invalid_argument(t.sourceTokens.empty() ? "the source has no words" : "the forced target has no words");
+    std::vector<std::int64_t> sourceIds, targetIds;
+    for (const auto& w : t.sourceTokens) {
+        sourceIds.push_back(impl_->source.id(w));
+        t.unknownSourceTokens += sourceIds.back() == Vocabulary::kUnknown;
+    }
+    for (const auto& w : t.targetTokens) {
+        targetIds.push_back(impl_->target.id(w));
+        t.unknownTargetTokens += targetIds.back() == Vocabulary::kUnknown;
+    }
+    t.text = TranslationText::detokenize(t.targetTokens, impl_->tokenizerName);
+    t.beamSize = 1;
+    impl_->fillForced(t, sourceIds, targetIds, true, true, decoding.alternatives);
+    double logProbability = 0.0;
+    for (float p : t.probabilities)
+        logProbability += std::log(std::max(p, 1e-30f));
+    t.score = logProbability;
+    impl_->addGold(t);
+    return t;
 }
 
 std::pair<std::string, std::int64_t> Translator::describe(const ModelConfig& model)

@@ -15,6 +15,7 @@ struct TranslationDecoding {
     int beamSize = 0;          // 0 = the run's
     double lengthPenalty = -1; // < 0 = the run's
     bool withAttention = true; // false: words only (a file of sentences)
+    int alternatives = 0;      // > 0: each step's likeliest next tokens (Translation::alternatives), this many
 };
 
 // A trained encoder-decoder loaded back from its checkpoint (ModelCheckpoint: weights, both vocabularies,
@@ -32,6 +33,11 @@ public:
 
     using Decoding = TranslationDecoding;
     Translation translate(const std::string& text, const Decoding& decoding = {}) const;
+    // The typed target taken as the translation (teacher-forced, one pass): what the model gives each of its words
+    // and <eos>, every attention over it, each step's likeliest tokens (decoding.alternatives) and, on a built-in
+    // sequence task, the gold alignment and AER. Where the model's own choice differs from the typed word is
+    // where it disagrees. Throws std::invalid_argument when either side is empty.
+    Translation force(const std::string& source, const std::string& target, const Decoding& decoding = {}) const;
     // Many sentences in batches, in order; progress(done, total) after each batch.
     std::vector<Translation> translateAll(const std::vector<std::string>& texts, const Decoding& decoding = {},
                                           const std::function<void(std::size_t, std::size_t)>& progress = {}) const;

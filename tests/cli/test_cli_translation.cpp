@@ -94,6 +94,83 @@ private Q_SLOTS:
         }
     }
 
+    void eachStepsAlternativesAreWhatTheDecoderChoseFrom()
+    {
+        const CliResult r = runCli({"translate", "--run", QString::number(runId_), "--text", "ant bee cat dog", "--alternatives", "3",
+                                    "--db", db_, "--json"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const auto o = r.lastJson();
+        const auto target = o["target_tokens"].toArray();
+        const auto probabilities = o["probabilities"].toArray();
+        const auto rows = o["alternatives"].toArray();
+        QCOMPARE(rows.size(), target.size() + 1);
+        for (int t = 0; t < rows.size(); ++t) {
+            const auto row = rows[t].toArray();
+            QCOMPARE(row.size(), 3);
+            for (int k = 1; k < row.size(); ++k) // best first
+                QVERIFY(row[k].toObject()["probability"].toDouble() <= row[k - 1].toObject()["probability"].toDouble());
+            // Greedy decoding kept the likeliest token at every step, with the probability it reported for it.
+            const QString kept = t < target.size() ? target[t].toString() : QStringLiteral("<eos>");
+            QCOMPARE(row[0].toObject()["token"].toString(), kept);
+            QVERIFY(std::abs(row[0].toObject()["probability"].toDouble() - probabilities[t].toDouble()) < 1e-5);
+        }
+    }
+
+    void forcingATargetScoresEachWordAndMeasuresTheGoldAlignment()
+    {
+        // The model's own translation forced back gives the probabilities and alignment decoding gave.
+        const CliResult own = runCli({"translate", "--run", QString::number(runId_), "--text", "ant bee cat dog", "--db", db_, "--json"});
+        QVERIFY2(own.code == 0, qPrintable(own.err));
+        const auto decoded = own.lastJson();
+        const CliResult same = runCli({"translate", "--run", QString::number(runId_), "--text", "ant bee cat dog", "--force",
+                                       decoded["translation"].toString(), "--db", db_, "--json"});
+        QVERIFY2(same.code == 0, qPrintable(same.err));
+        const auto forced = same.lastJson();
+        QVERIFY(forced["forced"].toBool());
+        QCOMPARE(forced["target_tokens"].toArray(), decoded["target_tokens"].toArray());
+        const auto a = decoded["probabilities"].toArray(), b = forced["probabilities"].toArray();
+        QCOMPARE(a.size(), b.size());
+        for (int i = 0; i < a.size(); ++i)
+            QVERIFY(std::abs(a[i].toDouble() - b[i].toDouble()) < 1e-5);
+        const auto ra = decoded["attention"].toArray(), rb = forced["attention"].toArray();
+        QCOMPARE(ra.size(), rb.size());
+        for (int r = 0; r < ra.size(); ++r)
+            for (int c = 0; c < 4; ++c)
+                QVERIFY(std::abs(ra[r].toArray()[c].toDouble() - rb[r].toArray()[c].toDouble()) < 1e-5);
+
+        // The right answer forced: its gold alignment is the anti-diagonal, and the AER is the attention's argmax against it.
+        const CliResult right = runCli({"translate", "--run", QString::number(runId_), "--text", "ant bee cat dog", "--force",
+                                        "dog cat bee ant", "--db", db_, "--json"});
+        QVERIFY2(right.code == 0, qPrintable(right.err));
+        const auto o = right.lastJson();
+        QCOMPARE(o["reference"].toArray(), QJsonArray({"dog", "cat", "bee", "ant"}));
+        QCOMPARE(o["probabilities"].toArray().size(), 5);
+        const auto gold = o["gold_alignment"].toArray();
+        QCOMPARE(gold.size(), 4);
+        for (int t = 0; t < 4; ++t)
+            QCOMPARE(gold[t].toArray(), QJsonArray({3 - t, t}));
+        const auto attention = o["attention"].toArray();
+        int hits = 0;
+        for (int t = 0; t < 4; ++t) {
+            const auto row = attention[t].toArray();
+            int best = 0;
+            for (int s = 1; s < 4; ++s)
+                if (row[s].toDouble() > row[best].toDouble())
+                    best = s;
+            hits += best == 3 - t;
+        }
+        QVERIFY(std::abs(o["alignment_error_rate"].toDouble() - (1.0 - 2.0 * hits / 8.0)) < 1e-9);
+        const CliResult text = runCli({"translate", "--run", QString::number(runId_), "--text", "ant bee cat dog", "--force",
+                                       "dog cat bee ant", "--db", db_});
+        QVERIFY2(text.code == 0, qPrintable(text.err));
+        QVERIFY(text.out.contains("forced target"));
+        QVERIFY(text.out.contains("right answer: dog cat bee ant"));
+
+        // Forcing needs a sentence and words.
+        QCOMPARE(runCli({"translate", "--run", QString::number(runId_), "--file", "x", "--force", "a", "--db", db_}).code, 2);
+        QCOMPARE(runCli({"translate", "--run", QString::number(runId_), "--text", "ant", "--force", "  ", "--db", db_}).code, 2);
+    }
+
     void aFileOfTheTestSplitGivesBackTheStoredBleu()
     {
         DatasetOptions options; // the run's: the synthetic task's defaults

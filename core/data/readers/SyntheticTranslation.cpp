@@ -259,4 +259,11 @@ TranslationDataset SyntheticTranslation::generate(const Options& o)
     return d;
 }
 
+TranslationPair SyntheticTranslation::answer(const std::string& task, const std::vector<std::string>& source)
+{
+    if (task != "reverse" && task != "copy" && task != "sort")
+        return {};
+    return sequencePair(task, source);
+}
+
 } // namespace attnlab

@@ -41,6 +41,11 @@ public:
     static TranslationDataset generate(const Options& options);
     static const std::vector<std::string>& tasks(); // reverse, copy, sort, dates
 
+    // The right answer to a typed source of a sequence task (reverse, copy, sort): its target and gold
+    // alignment, by the rule that generates the task's pairs (a word not in words() sorts last). Dates and an
+    // unknown task give an empty pair: a typed date's gold would need its format, which the words alone do not say.
+    static TranslationPair answer(const std::string& task, const std::vector<std::string>& source);
+
     // The 25 words of the sequence tasks, in alphabetical order ("ant", "bee", "cat", ...).
     static const std::vector<std::string>& words();
     // The weekday of a proleptic Gregorian date, lowercase English ("thursday" for 2026-11-26).
