@@ -12,6 +12,7 @@
 #include "ui/analysis/ResultsMatrixView.h"
 #include "ui/analysis/RunDetailsView.h"
 #include "ui/analysis/RunDifferencesView.h"
+#include "ui/explorer/AlignmentExplorer.h"
 #include "ui/explorer/ExplorerView.h"
 #include "ui/presentation/PresentationMode.h"
 #include "ui/runs/RunActions.h"
@@ -174,6 +175,7 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
     connect(matrix_, &ResultsMatrixView::statusMessage, this, say);
     connect(differences_, &RunDifferencesView::statusMessage, this, say);
     connect(explorer_, &ExplorerView::statusMessage, this, say);
+    connect(workspace_->alignment(), &AlignmentExplorer::statusMessage, this, say);
     workspace_->pretrained()->setDataDir(qs(setup_->config().dataDir)); // opened when its tab is first shown
     connect(workspace_->pretrained(), &PretrainedView::statusMessage, this, say);
     connect(workspace_->pretrained(), &PretrainedView::installRequested, this, &MainWindow::showDatasets);
@@ -181,7 +183,7 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
     connect(workspace_, &QTabWidget::currentChanged, this, [this] {
         const qint64 run = training_->showingLive() ? training_->liveRunId() : training_->shownRunId();
         if (workspace_->currentWidget() == explorerPage_ && run > 0)
-            explorer_->setRun(run);
+            workspace_->exploreRun(run);
     });
     connect(runList_, &RunListPanel::selectionChanged, this, &MainWindow::compareRuns);
     connect(runActions_, &RunActions::message, this, [this](const QString& text, int ms) { statusBar()->showMessage(text, ms); });
@@ -192,7 +194,7 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
             return;
         training_->showNothing();
         trainingReplay_->clear();
-        explorer_->clear(tr("Select a run in the run list to explore its model."));
+        workspace_->clearExplorer(tr("Select a run in the run list to explore its model."));
     });
     // Straight from the bridge: its signals already arrive on this (GUI) thread, coalesced.
     const TrainingEventBridge* events = worker_->events();
@@ -371,7 +373,7 @@ bool MainWindow::openStore(const QString& path)
 void MainWindow::attachStore()
 {
     compareView_->setStore(store_.get());
-    explorer_->setStore(store_.get());
+    workspace_->setStore(store_.get());
     runActions_->setStore(store_.get(), dbPath_);
     storeWatcher_->setStore(store_.get(), dbPath_);
 }
@@ -513,7 +515,7 @@ void MainWindow::showRun(qint64 runId)
         loadTrainingReplay(runId);
         details_->setRun(*record, store_->characteristics(runId));
         if (workspace_->currentWidget() == explorerPage_)
-            explorer_->setRun(runId);
+            workspace_->exploreRun(runId);
     } catch (const std::exception& e) {
         statusBar()->showMessage(tr("Cannot read run #%1: %2").arg(runId).arg(qs(e.what())));
     }
@@ -609,10 +611,10 @@ void MainWindow::onIdle()
     refreshRuns();
     // The run's weights are in the store now (its writer has finished): let the explorer open them.
     const qint64 live = training_->liveRunId();
-    if (live > 0 && explorer_->runId() == live) {
-        explorer_->clear(QString());
+    if (live > 0 && workspace_->exploredRunId() == live) {
+        workspace_->clearExplorer(QString());
         if (workspace_->currentWidget() == explorerPage_)
-            explorer_->setRun(live);
+            workspace_->exploreRun(live);
     }
 }
 

@@ -4,6 +4,9 @@
 #include "ui/analysis/ResultsMatrixView.h"
 #include "ui/analysis/RunDetailsView.h"
 #include "ui/analysis/RunDifferencesView.h"
+#include "core/config/Registry.h"
+#include "core/store/RunStore.h"
+#include "ui/explorer/AlignmentExplorer.h"
 #include "ui/explorer/ExplorerView.h"
 #include "ui/explorer/PretrainedView.h"
 #include "ui/training/LiveComparisonView.h"
@@ -12,12 +15,14 @@
 
 #include <QScrollArea>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QVBoxLayout>
 
 namespace attnlab::ui {
 
 Workspace::Workspace(const QString& dbPath, QWidget* parent)
-    : QTabWidget(parent), training_(new TrainingView), trainingReplay_(new RunReplay), explorer_(new ExplorerView), explorerPage_(new QScrollArea),
+    : QTabWidget(parent), training_(new TrainingView), trainingReplay_(new RunReplay), explorer_(new ExplorerView),
+      alignment_(new AlignmentExplorer), explorerStack_(new QStackedWidget), explorerPage_(new QScrollArea),
       compareArea_(new QSplitter(Qt::Vertical)), compareView_(new CompareView), differences_(new RunDifferencesView),
       matrix_(new ResultsMatrixView), details_(new RunDetailsView), live_(new LiveComparisonView(dbPath)), pretrained_(new PretrainedView)
 {
@@ -33,7 +38,10 @@ Workspace::Workspace(const QString& dbPath, QWidget* parent)
     trainingLayout->addWidget(training_, 1);
     addTab(trainingPage, tr("&Training"));
     explorerPage_->setObjectName(QStringLiteral("explorerScroll"));
-    explorerPage_->setWidget(explorer_);
+    explorerStack_->setObjectName(QStringLiteral("explorerStack"));
+    explorerStack_->addWidget(explorer_);
+    explorerStack_->addWidget(alignment_);
+    explorerPage_->setWidget(explorerStack_);
     explorerPage_->setWidgetResizable(true);
     explorerPage_->setFrameShape(QFrame::NoFrame);
     addTab(explorerPage_, tr("E&xplorer"));
@@ -59,5 +67,37 @@ Workspace::Workspace(const QString& dbPath, QWidget* parent)
 }
 
 QWidget* Workspace::explorerPage() const { return explorerPage_; }
+
+void Workspace::setStore(RunStore* store)
+{
+    store_ = store;
+    explorer_->setStore(store);
+    alignment_->setStore(store);
+}
+
+void Workspace::exploreRun(qint64 runId)
+{
+    if (!store_)
+        return;
+    const auto record = store_->run(runId);
+    const RegistryEntry* dataset = record ? Registry::find(Registry::datasets(), record->dataset) : nullptr;
+    const bool translation = dataset && dataset->task == "translation";
+    explorerStack_->setCurrentWidget(translation ? static_cast<QWidget*>(alignment_) : static_cast<QWidget*>(explorer_));
+    if (translation)
+        alignment_->setRun(runId);
+    else
+        explorer_->setRun(runId);
+}
+
+qint64 Workspace::exploredRunId() const
+{
+    return explorerStack_->currentWidget() == alignment_ ? alignment_->runId() : explorer_->runId();
+}
+
+void Workspace::clearExplorer(const QString& message)
+{
+    explorer_->clear(message);
+    alignment_->clear(message);
+}
 
 } // namespace attnlab::ui

@@ -4,9 +4,15 @@
 
 class QScrollArea;
 class QSplitter;
+class QStackedWidget;
+
+namespace attnlab {
+class RunStore;
+}
 
 namespace attnlab::ui {
 
+class AlignmentExplorer;
 class CompareView;
 class ExplorerView;
 class LiveComparisonView;
@@ -18,7 +24,8 @@ class RunReplay;
 class TrainingView;
 
 // The window's centre: one tab per view, in the order of View → Ctrl+1..7: Training (the live or selected
-// run, a finished one with a replay bar above it), Explorer (the selected run's model; it scrolls below ~630 px of height, a projector's 720 lines
+// run, a finished one with a replay bar above it), Explorer (the selected run's model, or a translation run's
+// alignment explorer; it scrolls below ~630 px of height, a projector's 720 lines
 // less the toolbar and the runs dock), Compare (the selection's curves and differences), Results matrix,
 // Run details, Side by side, Pretrained (a pretrained transformer's heads, issue 27; it scrolls too). The window wires them to the run list, the store and the worker.
 class Workspace : public QTabWidget {
@@ -29,7 +36,13 @@ public:
     TrainingView* training() const { return training_; }
     RunReplay* trainingReplay() const { return trainingReplay_; } // above the Training tab's plots (trainingReplay)
     ExplorerView* explorer() const { return explorer_; }
+    AlignmentExplorer* alignment() const { return alignment_; } // the Explorer tab of a translation run (issue 37)
     QWidget* explorerPage() const; // the explorer's tab (a scroll area)
+    // The Explorer tab for a run: the alignment explorer for a translation run, the explorer otherwise.
+    void setStore(RunStore* store);
+    void exploreRun(qint64 runId);
+    qint64 exploredRunId() const; // the run the Explorer tab shows, 0 for none
+    void clearExplorer(const QString& message);
     QSplitter* compareArea() const { return compareArea_; }
     CompareView* compareView() const { return compareView_; }
     RunDifferencesView* differences() const { return differences_; }
@@ -42,7 +55,10 @@ private:
     TrainingView* training_;
     RunReplay* trainingReplay_;
     ExplorerView* explorer_;
+    AlignmentExplorer* alignment_;
+    QStackedWidget* explorerStack_;
     QScrollArea* explorerPage_;
+    RunStore* store_ = nullptr;
     QSplitter* compareArea_;
     CompareView* compareView_;
     RunDifferencesView* differences_;

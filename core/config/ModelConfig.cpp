@@ -59,10 +59,10 @@ std::string ModelConfig::validate() const
     if (!entry)
         return "model: unknown id '" + model + "' (known: " + Registry::idList(Registry::models()) + ")";
     const std::string task = isRegression() ? "regression" : isTranslation() ? "translation" : "classification";
-    if (entry->task != task && entry->task != "both")
+    if (!entry->servesTask(task))
         return "model: '" + model + "' is a " + entry->task + " model; this dataset needs " + task +
                " (models for it: " + [&] { std::string s; for (const auto& m : Registry::models())
-                   if (m.task == task || m.task == "both") s += (s.empty() ? "" : ", ") + m.id; return s; }() + ")";
+                   if (m.servesTask(task)) s += (s.empty() ? "" : ", ") + m.id; return s; }() + ")";
     if (!Registry::find(Registry::positions(), position))
         return "position: unknown id '" + position + "' (known: " + Registry::idList(Registry::positions()) + ")";
     if (!contains(entry->positions, position))

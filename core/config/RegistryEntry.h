@@ -18,6 +18,10 @@ struct RegistryEntry {
     // Models only: the pretrained model (a datasets/*.json manifest of task "pretrained") whose weights
     // start it; "" for the models trained from scratch. Its sizes come from that model's config.json.
     std::string pretrained = {};
+
+    // Whether a model trains on data of this task: its own, and "both" for classification and regression (ESSAN);
+    // no "both" model translates.
+    bool servesTask(const std::string& dataTask) const { return task == dataTask || (task == "both" && dataTask != "translation"); }
 };
 
 } // namespace attnlab

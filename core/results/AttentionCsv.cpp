@@ -20,6 +20,19 @@ std::string AttentionCsv::of(const AttentionSnapshot& s)
                 out << (m.layer < 0 ? "rollout" : "map") << ',' << m.layer + 1 << ',' << m.head + 1 << ','
                     << quoted(s.tokens[static_cast<std::size_t>(q)]) << ',' << quoted(s.tokens[static_cast<std::size_t>(k)]) << ','
                     << m.at(q, k) << '\n';
+    const auto rectangular = [&](const char* view, const std::vector<AttentionMap>& maps, const std::vector<std::string>& keys) {
+        for (const auto& m : maps)
+            for (int q = 0; q < m.size && q < static_cast<int>(s.targetTokens.size()); ++q)
+                for (int k = 0; k < m.width() && k < static_cast<int>(keys.size()); ++k)
+                    out << view << ',' << m.layer + 1 << ',' << m.head + 1 << ',' << quoted(s.targetTokens[static_cast<std::size_t>(q)])
+                        << ',' << quoted(keys[static_cast<std::size_t>(k)]) << ',' << m.at(q, k) << '\n';
+    };
+    rectangular("cross", s.crossMaps, s.tokens);
+    rectangular("decoder", s.decoderMaps, s.targetTokens);
+    for (const auto& [source, target] : s.goldAlignment)
+        if (static_cast<std::size_t>(target) < s.targetTokens.size() && static_cast<std::size_t>(source) < s.tokens.size())
+            out << "gold,,," << quoted(s.targetTokens[static_cast<std::size_t>(target)]) << ',' << quoted(s.tokens[static_cast<std::size_t>(source)])
+                << ",1\n";
     for (std::size_t i = 0; i < s.pooling.size() && i < s.tokens.size(); ++i)
         out << "pooling,,,," << quoted(s.tokens[i]) << ',' << s.pooling[i] << '\n';
     for (std::size_t t = 0; t < s.tokens.size() && !s.features.empty(); ++t)

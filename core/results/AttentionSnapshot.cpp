@@ -52,6 +52,8 @@ std::string AttentionSnapshot::toJson() const
     if (!targetTokens.empty()) {
         j["target_tokens"] = targetTokens;
         j["translation"] = translation;
+        if (!goldAlignment.empty())
+            j["gold_alignment"] = goldAlignment;
         for (const auto* list : {&crossMaps, &decoderMaps}) {
             auto& out = j[list == &crossMaps ? "cross_maps" : "decoder_maps"] = nlohmann::json::array();
             for (const auto& m : *list)
@@ -95,6 +97,13 @@ AttentionSnapshot AttentionSnapshot::fromJson(const std::string& text)
         if (j.contains("target_tokens")) {
             s.targetTokens = j.at("target_tokens").get<std::vector<std::string>>();
             s.translation = j.value("translation", std::string());
+            for (const auto& link : j.value("gold_alignment", nlohmann::json::array())) {
+                const int source = wholeNumber(link.at(0), "gold_alignment"), target = wholeNumber(link.at(1), "gold_alignment");
+                if (source < 0 || target < 0 || static_cast<std::size_t>(source) >= s.tokens.size() ||
+                    static_cast<std::size_t>(target) >= s.targetTokens.size())
+                    throw std::invalid_argument("gold_alignment: a link outside the source or the target");
+                s.goldAlignment.emplace_back(source, target);
+            }
             for (const char* key : {"cross_maps", "decoder_maps"}) {
                 const bool cross = std::string(key) == "cross_maps";
                 for (const auto& m : j.value(key, nlohmann::json::array())) {

@@ -1,5 +1,6 @@
 #pragma once
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace attnlab {
@@ -49,6 +50,8 @@ struct AttentionSnapshot {
     std::vector<AttentionMap> crossMaps;
     std::vector<AttentionMap> decoderMaps;
     std::string translation;
+    // The probe pair's gold alignment where the dataset has one (the synthetic tasks): (source, target) index pairs.
+    std::vector<std::pair<int, int>> goldAlignment;
 
     bool empty() const { return maps.empty() && pooling.empty() && inputAttention.empty() && crossMaps.empty(); }
 

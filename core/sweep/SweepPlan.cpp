@@ -32,7 +32,7 @@ std::string problemOf(const TrainConfig& c)
             takes += (takes.empty() ? "" : ", ") + p;
         return "model '" + model->id + "' takes position " + takes + " only, not '" + c.model.position + "'";
     }
-    if (model->task != "both" && model->task != dataset->task)
+    if (!model->servesTask(dataset->task))
         return "model '" + model->id + "' is a " + model->task + " model; dataset '" + dataset->id + "' is " + dataset->task;
     return c.validate();
 }

@@ -109,6 +109,8 @@ AttentionHeatmap::AttentionHeatmap(QWidget* parent) : QWidget(parent)
     showPlaceholder(tr("Attention weights of the probe sentence appear here at each dev evaluation."));
 }
 
+void AttentionHeatmap::setMinimumPlotSize(const QSize& size) { plot_->setMinimumSize(size); }
+
 void AttentionHeatmap::showPlaceholder(const QString& text)
 {
     snapshot_.reset();
@@ -124,6 +126,9 @@ void AttentionHeatmap::showPlaceholder(const QString& text)
     for (QCPItemText* label : valueLabels_)
         plot_->removeItem(label);
     valueLabels_.clear();
+    for (QCPAbstractItem* mark : goldMarks_)
+        plot_->removeItem(mark);
+    goldMarks_.clear();
     placeholder_->setText(text);
     stack_->setCurrentWidget(placeholder_);
 }
@@ -139,6 +144,44 @@ void AttentionHeatmap::setSnapshot(const AttentionSnapshot& snapshot)
     snapshot_ = snapshot;
     enlargeButton_->setEnabled(true);
     views_.clear();
+    const bool translation = !snapshot.crossMaps.empty();
+    if (translation) {
+        // Alignments: a row per target word (and <eos>), a column per source word.
+        const auto alignmentView = [&](const QString& name, const QString& title, const std::vector<float>& weights) {
+            View v;
+            v.name = name;
+            v.title = title;
+            v.xLabel = tr("source word");
+            v.yLabel = tr("target word");
+            v.rows = snapshot.targetTokens;
+            v.columns = snapshot.tokens;
+            v.values = weights;
+            for (const auto& [source, target] : snapshot.goldAlignment)
+                v.marks.emplace_back(source, target);
+            views_.push_back(std::move(v));
+        };
+        const int lastLayer = snapshot.crossMaps.back().layer;
+        const bool severalHeads = snapshot.crossMaps.size() > 1;
+        if (severalHeads) {
+            std::vector<float> mean(snapshot.crossMaps.back().weights.size(), 0.0f);
+            int heads = 0;
+            for (const auto& m : snapshot.crossMaps)
+                if (m.layer == lastLayer && m.weights.size() == mean.size()) {
+                    for (std::size_t i = 0; i < mean.size(); ++i)
+                        mean[i] += m.weights[i];
+                    ++heads;
+                }
+            for (auto& w : mean)
+                w /= static_cast<float>(std::max(1, heads));
+            alignmentView(tr("alignment · layer %1, mean of heads").arg(lastLayer + 1),
+                          tr("alignment: layer %1's cross-attention, its heads averaged").arg(lastLayer + 1), mean);
+        }
+        for (const auto& m : snapshot.crossMaps)
+            alignmentView(severalHeads ? tr("alignment · layer %1 · head %2").arg(m.layer + 1).arg(m.head + 1) : tr("alignment"),
+                          severalHeads ? tr("alignment: layer %1, head %2").arg(m.layer + 1).arg(m.head + 1)
+                                       : tr("alignment: each target word's attention over the source"),
+                          m.weights);
+    }
     const bool severalMaps = snapshot.maps.size() > 1;
     // A window's "tokens" are time steps: every axis and title says so.
     const QString unit = snapshot.series ? tr("time step") : tr("token");
@@ -149,6 +192,9 @@ void AttentionHeatmap::setSnapshot(const AttentionSnapshot& snapshot)
         if (map.layer < 0) { // AttentionRollout: every layer at once
             v.name = tr("rollout (all layers)");
             v.title = tr("attention rollout over all layers");
+        } else if (translation) {
+            v.name = tr("encoder · layer %1 · head %2").arg(map.layer + 1).arg(map.head + 1);
+            v.title = tr("the encoder's self-attention: layer %1, head %2").arg(map.layer + 1).arg(map.head + 1);
         } else {
             v.name = tr("layer %1 · head %2").arg(map.layer + 1).arg(map.head + 1);
             v.title = severalMaps ? tr("layer %1, head %2").arg(map.layer + 1).arg(map.head + 1) : QString();
@@ -160,6 +206,17 @@ void AttentionHeatmap::setSnapshot(const AttentionSnapshot& snapshot)
         for (int q = 0; q < n; ++q)
             for (int k = 0; k < n; ++k)
                 v.values.push_back(map.at(q, k));
+        views_.push_back(std::move(v));
+    }
+    for (const auto& map : snapshot.decoderMaps) {
+        View v;
+        v.name = tr("decoder · layer %1 · head %2").arg(map.layer + 1).arg(map.head + 1);
+        v.title = tr("the decoder's causal self-attention: layer %1, head %2").arg(map.layer + 1).arg(map.head + 1);
+        v.xLabel = tr("key (earlier target word)");
+        v.yLabel = tr("query (target word)");
+        v.rows = snapshot.targetTokens;
+        v.columns = snapshot.targetTokens;
+        v.values = map.weights;
         views_.push_back(std::move(v));
     }
     if (!snapshot.pooling.empty()) {
@@ -194,7 +251,7 @@ void AttentionHeatmap::setSnapshot(const AttentionSnapshot& snapshot)
         mapSelector_->setCurrentIndex(keep >= 0 ? keep : 0);
     }
     const bool several = views_.size() > 1;
-    mapLabel_->setText(snapshot.maps.empty() ? tr("View") : tr("Layer / head"));
+    mapLabel_->setText(snapshot.maps.empty() || translation ? tr("View") : tr("Layer / head"));
     mapLabel_->setVisible(several);
     mapSelector_->setVisible(several);
     stack_->setCurrentWidget(plot_);
@@ -281,12 +338,50 @@ void AttentionHeatmap::showMap(int index)
             valueLabels_.push_back(label);
         }
     }
+    for (QCPAbstractItem* mark : goldMarks_)
+        plot_->removeItem(mark);
+    goldMarks_.clear();
+    for (const auto& [column, row] : view.marks) {
+        if (column < 0 || row < 0 || column >= columns || row >= rows)
+            continue;
+        auto* mark = new QCPItemRect(plot_);
+        mark->topLeft->setCoords(column - 0.42, row - 0.42);
+        mark->bottomRight->setCoords(column + 0.42, row + 0.42);
+        mark->setPen(QPen(QColor(230, 97, 1), 2)); // orange: the gold alignment, apart from the blue scale
+        mark->setBrush(Qt::NoBrush);
+        mark->setClipToAxisRect(true);
+        goldMarks_.push_back(mark);
+    }
     // A pretrained model's maps have no training step (step -1): the title is the view's alone.
     fullTitle_ = snapshot_->step >= 0 ? tr("step %1").arg(snapshot_->step) : QString();
     if (!view.title.isEmpty())
         fullTitle_ += (fullTitle_.isEmpty() ? QString() : QStringLiteral(" — ")) + view.title;
+    if (!view.marks.empty())
+        fullTitle_ += tr(" (gold alignment outlined)");
+    if (!snapshot_->translation.empty() && snapshot_->step >= 0)
+        fullTitle_ += tr(" · greedy now: “%1”").arg(QString::fromStdString(snapshot_->translation));
+    if (!titleOverride_.isEmpty())
+        fullTitle_ = titleOverride_;
     fitTitle();
     plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+std::vector<float> AttentionHeatmap::shownValues() const
+{
+    const int i = currentMapIndex();
+    return i >= 0 && i < static_cast<int>(views_.size()) ? views_[static_cast<std::size_t>(i)].values : std::vector<float>{};
+}
+
+std::vector<std::string> AttentionHeatmap::shownRows() const
+{
+    const int i = currentMapIndex();
+    return i >= 0 && i < static_cast<int>(views_.size()) ? views_[static_cast<std::size_t>(i)].rows : std::vector<std::string>{};
+}
+
+std::vector<std::string> AttentionHeatmap::shownColumns() const
+{
+    const int i = currentMapIndex();
+    return i >= 0 && i < static_cast<int>(views_.size()) ? views_[static_cast<std::size_t>(i)].columns : std::vector<std::string>{};
 }
 
 int AttentionHeatmap::plotAreaWidth() const

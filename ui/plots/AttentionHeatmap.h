@@ -9,6 +9,7 @@ class QComboBox;
 class QCustomPlot;
 class QCPColorMap;
 class QCPColorScale;
+class QCPAbstractItem;
 class QCPItemText;
 class QCPTextElement;
 class QLabel;
@@ -20,7 +21,10 @@ namespace attnlab::ui {
 // The probe input's attention as a heatmap, one view at a time with a selector when there are several:
 // each layer and head's self-attention (keys on x, queries on y, first token at the top), the pooling
 // weights over the tokens (one row), and DA-RNN's input attention (time steps x driving series). A map
-// with layer < 0 is an attention rollout over all layers (the explorer adds it).
+// with layer < 0 is an attention rollout over all layers (the explorer adds it). A translation's snapshot
+// (crossMaps) shows its alignments first: target words down, source words across, the gold alignment outlined
+// where the task has one, for several heads their mean first (what AER reads); then the encoder's and the
+// decoder's self-attention.
 class AttentionHeatmap : public QWidget {
     Q_OBJECT
 public:
@@ -30,6 +34,9 @@ public:
     // No map to show: the model has none, or no evaluation has happened yet.
     void showPlaceholder(const QString& text);
 
+    // A title of the caller's instead of the view's ("" = the view's): a single decoding step's row, say.
+    void setTitleOverride(const QString& title) { titleOverride_ = title; }
+    void setMinimumPlotSize(const QSize& size); // 320 x 300 unless a view needs less (a single row)
     bool hasSnapshot() const { return snapshot_.has_value(); }
     const std::optional<AttentionSnapshot>& snapshot() const { return snapshot_; }
     int currentMapIndex() const; // the selector's row: maps first, then pooling, then input attention
@@ -43,6 +50,12 @@ public:
     // A single-row view (pooling weights) also prints each weight on its cell: near-uniform weights all
     // look like the top of the colour scale, and the numbers tell them apart.
     int valueLabelCount() const { return static_cast<int>(valueLabels_.size()); }
+    // Translation (issue 37): the cells of the gold alignment outlined on an alignment view (source, target).
+    int goldMarkCount() const { return static_cast<int>(goldMarks_.size()); }
+    // The values of the view shown (rows x columns, row-major) and its axes' tokens, as drawn.
+    std::vector<float> shownValues() const;
+    std::vector<std::string> shownRows() const;
+    std::vector<std::string> shownColumns() const;
     // How the token labels were fitted to the cells (issue 28: at 1280x720 side by side they overlapped):
     // the font of each axis's labels, the keys' rotation (0 when every label fits across its cell, else
     // upright), and every how many tokens a label is drawn (1 unless cells are thinner than a 6-point line).
@@ -71,6 +84,7 @@ private:
         QString name, title, xLabel, yLabel;
         std::vector<std::string> rows, columns;
         std::vector<float> values; // rows x columns, row-major
+        std::vector<std::pair<int, int>> marks; // cells outlined: (column, row)
     };
     std::vector<View> views_;
     // Fits the token labels to the cells: font size, rotation, elision and stride (tokenLabels()).
@@ -85,9 +99,11 @@ private:
     QCustomPlot* plot_;
     QCPTextElement* title_;
     QString fullTitle_; // before fitting it to the width
+    QString titleOverride_;
     QCPColorMap* colorMap_;
     QCPColorScale* colorScale_;
     std::vector<QCPItemText*> valueLabels_;
+    std::vector<QCPAbstractItem*> goldMarks_;
     std::optional<AttentionSnapshot> snapshot_;
 };
 

@@ -140,8 +140,9 @@ void TrainingCurvesPlot::setPlannedSteps(int steps)
 void TrainingCurvesPlot::setMetric(const QString& metric)
 {
     metric_ = metric;
-    metricRect_->axis(QCPAxis::atLeft)->setLabel(metric == QLatin1String("rmse") ? tr("RMSE (target units)")
-                                                                                 : tr("accuracy (%)"));
+    metricRect_->axis(QCPAxis::atLeft)->setLabel(metric == QLatin1String("rmse")   ? tr("RMSE (target units)")
+                                                 : metric == QLatin1String("bleu") ? tr("BLEU (sacreBLEU)")
+                                                                                   : tr("accuracy (%)"));
 }
 
 QCPGraph* TrainingCurvesPlot::graphFor(const MetricPoint& point) const
@@ -160,6 +161,14 @@ QCPGraph* TrainingCurvesPlot::graphFor(const MetricPoint& point) const
 
 void TrainingCurvesPlot::addMetrics(const std::vector<MetricPoint>& points)
 {
+    // A translation run is read by its BLEU (0-100), not by the accuracy lists rank it by: its first BLEU point
+    // switches the panel (whatever of the same evaluation came before it).
+    if (metric_ != QLatin1String("bleu") &&
+        std::any_of(points.begin(), points.end(), [](const MetricPoint& p) { return p.name == "bleu"; })) {
+        for (QCPGraph* graph : {trainMetric_, devMetric_, testMetric_})
+            graph->data()->clear();
+        setMetric(QStringLiteral("bleu"));
+    }
     for (const auto& point : points) {
         // A time-series run reports RMSE, never accuracy: its first RMSE point switches the panel.
         if (point.name == "rmse" && metric_ != QLatin1String("rmse") && devMetric_->data()->isEmpty() &&

@@ -30,7 +30,7 @@ public:
     // trainMetricGraph, devMetricGraph, testMetricGraph.
     QString title() const;
     QString subtitle() const;
-    QString metricName() const { return metric_; } // "accuracy" or "rmse"
+    QString metricName() const { return metric_; } // "accuracy", "rmse" or "bleu" (translation)
 
 private:
     QCPGraph* graphFor(const MetricPoint& point) const;

@@ -42,7 +42,7 @@ DataSection::DataSection(QWidget* parent) : QGroupBox(tr("Data"), parent)
     dataset_ = new QComboBox(this);
     dataset_->setObjectName(QStringLiteral("datasetCombo"));
     for (const auto& entry : Registry::datasets())
-        if (entry.task != "translation") // issue 37 brings translation into the window; until then: attnlab-cli
+        if (entry.id != "csv-pairs") // your own pairs: attnlab-cli train --dataset csv-pairs (the import dialog reads texts and series)
             addEntry(dataset_, entry);
     datasetStatistics_ = new QLabel(this);
     datasetStatistics_->setObjectName(QStringLiteral("datasetStatisticsLabel"));
@@ -124,6 +124,29 @@ DataSection::DataSection(QWidget* parent) : QGroupBox(tr("Data"), parent)
     missing_ = choices(this, "missingCombo", {{tr("error"), "error"}, {tr("drop the row"), "drop"}, {tr("last value"), "ffill"}, {tr("interpolate"), "interpolate"}});
     categorical_ = choices(this, "categoricalCombo", {{tr("skip with a note"), "skip"}, {tr("one-hot"), "onehot"}});
 
+    const std::initializer_list<std::pair<QString, const char*>> languages = {
+        {tr("English"), "en"}, {tr("German"), "de"}, {tr("French"), "fr"}};
+    sourceLanguage_ = choices(this, "sourceLanguageCombo", languages);
+    targetLanguage_ = choices(this, "targetLanguageCombo", languages);
+    auto* arrow = new QLabel(QStringLiteral("→"), this);
+    subwords_ = choices(this, "subwordsCombo", {{tr("words"), ""}, {tr("BPE pieces"), "bpe"}, {tr("unigram pieces"), "unigram"}});
+    subwords_->setToolTip(tr("Words as the tokenizer splits them, or SentencePiece pieces learnt on the training split "
+                             "(one model a side, kept with the weights)"));
+    subwordVocabulary_ = spin(this, "subwordVocabularySpin", 50, 64000, 500);
+    subwordVocabulary_->setToolTip(tr("About how many pieces each side's SentencePiece model has"));
+    pairsTrain_ = spin(this, "pairsTrainSpin", 1, 1'000'000, 1000);
+    pairsDev_ = spin(this, "pairsDevSpin", 1, 100'000, 100);
+    pairsTest_ = spin(this, "pairsTestSpin", 1, 100'000, 100);
+    for (QSpinBox* s : {pairsTrain_, pairsDev_, pairsTest_})
+        s->setToolTip(tr("Generated pairs: train, dev, test"));
+    minWords_ = spin(this, "minWordsSpin", 1, 500);
+    maxWords_ = spin(this, "maxWordsSpin", 1, 500);
+    minWords_->setToolTip(tr("Words per generated source sentence, fewest"));
+    maxWords_->setToolTip(tr("Words per generated source sentence, most (reversal's test sentences are longer: up to twice this)"));
+    maxPairLength_ = spin(this, "maxPairLengthSpin", 0, 100000);
+    maxPairLength_->setSpecialValueText(tr("none"));
+    maxPairLength_->setToolTip(tr("Training pairs with a side longer than this are left out (counted in the run's notes)"));
+
     auto* form = new QFormLayout(this);
     for (const Row& r : std::vector<Row>{{tr("Data folder"), row(this, {dataDir_, browse})},
                                          {tr("Dataset"), row(this, {dataset_, ownData})},
@@ -142,7 +165,12 @@ DataSection::DataSection(QWidget* parent) : QGroupBox(tr("Data"), parent)
                                          {tr("Lag"), lag_, true},
                                          {tr("Quotes"), quoting_, true},
                                          {tr("Missing cells"), missing_, true},
-                                         {tr("Text columns"), categorical_, true}}) {
+                                         {tr("Text columns"), categorical_, true},
+                                         {tr("Languages"), row(this, {sourceLanguage_, arrow, targetLanguage_}, true)},
+                                         {tr("Tokens as"), row(this, {subwords_, subwordVocabulary_}, true)},
+                                         {tr("Pairs"), row(this, {pairsTrain_, pairsDev_, pairsTest_}, true), true},
+                                         {tr("Words"), row(this, {minWords_, maxWords_}, true), true},
+                                         {tr("Longest pair"), maxPairLength_, true}}) {
         r.label.isEmpty() ? form->addRow(r.field) : form->addRow(r.label, r.field);
         advancedRows_.insert(r.field, r.advanced);
     }
@@ -155,6 +183,18 @@ DataSection::DataSection(QWidget* parent) : QGroupBox(tr("Data"), parent)
         showCoverage();
     });
     connect(embeddings_, &QLineEdit::editingFinished, this, &DataSection::showCoverage);
+    connect(subwords_, &QComboBox::currentIndexChanged, this, [this] { subwordVocabulary_->setEnabled(!subwords_->currentData().toString().isEmpty()); });
+    subwordVocabulary_->setEnabled(false);
+}
+
+std::vector<std::tuple<const char*, QString, QWidget*>> DataSection::fields() const
+{
+    return {{"source_language", tr("Languages"), sourceLanguage_}, {"target_language", tr("Languages"), targetLanguage_},
+            {"subwords", tr("Tokens as"), subwords_},             {"subword_vocabulary", tr("Tokens as"), subwordVocabulary_},
+            {"translation_train", tr("Pairs"), pairsTrain_},      {"translation_dev", tr("Pairs"), pairsDev_},
+            {"translation_test", tr("Pairs"), pairsTest_},        {"sequence_min_length", tr("Words"), minWords_},
+            {"sequence_max_length", tr("Words"), maxWords_},         {"max_pair_length", tr("Longest pair"), maxPairLength_},
+            {"window", tr("Window"), window_},                    {"lag", tr("Lag"), lag_}};
 }
 
 
@@ -196,6 +236,28 @@ void DataSection::apply(TrainConfig& config) const
     config.quoting = quoting_->currentData().toString().toStdString();
     config.missingValues = missing_->currentData().toString().toStdString();
     config.categorical = categorical_->currentData().toString().toStdString();
+    const RegistryEntry* entry = currentEntry(dataset_, Registry::datasets());
+    if (entry && entry->task == "translation") { // other runs keep the defaults, so their JSON stays as it was
+        const bool text = dataset == QLatin1String("multi30k") || dataset == QLatin1String("csv-pairs");
+        if (dataset == QLatin1String("multi30k")) {
+            config.sourceLanguage = sourceLanguage_->currentData().toString().toStdString();
+            config.targetLanguage = targetLanguage_->currentData().toString().toStdString();
+        }
+        if (text) {
+            config.subwords = subwords_->currentData().toString().toStdString();
+            if (!config.subwords.empty())
+                config.subwordVocabulary = subwordVocabulary_->value();
+            config.maxPairLength = maxPairLength_->value();
+        } else {
+            config.translationTrain = pairsTrain_->value();
+            config.translationDev = pairsDev_->value();
+            config.translationTest = pairsTest_->value();
+            if (dataset != QLatin1String("synthetic-dates")) {
+                config.sequenceMinLength = minWords_->value();
+                config.sequenceMaxLength = maxWords_->value();
+            }
+        }
+    }
 }
 
 void DataSection::selectDataset(const std::string& id) { selectData(dataset_, id); }
@@ -215,6 +277,16 @@ void DataSection::load(const TrainConfig& config)
     selectData(quoting_, config.quoting);
     selectData(missing_, config.missingValues);
     selectData(categorical_, config.categorical);
+    selectData(sourceLanguage_, config.sourceLanguage);
+    selectData(targetLanguage_, config.targetLanguage);
+    selectData(subwords_, config.subwords);
+    subwordVocabulary_->setValue(config.subwordVocabulary);
+    pairsTrain_->setValue(config.translationTrain);
+    pairsDev_->setValue(config.translationDev);
+    pairsTest_->setValue(config.translationTest);
+    minWords_->setValue(config.sequenceMinLength);
+    maxWords_->setValue(config.sequenceMaxLength);
+    maxPairLength_->setValue(config.maxPairLength);
     if (config.dataset.rfind("csv-", 0) == 0)
         setOwnData(qs(config.dataset), config.datasetOptions());
     if (!config.dataDir.empty())
@@ -227,10 +299,18 @@ void DataSection::addApplicability(QHash<QWidget*, bool>& applies) const
     const RegistryEntry* entry = currentEntry(dataset_, Registry::datasets());
     const bool series = entry && entry->task == "regression";
     const bool csv = dataset.startsWith(QLatin1String("csv-"));
-    applies.insert(embeddings_->parentWidget(), !series);
-    applies.insert(coverage_, !series && !embeddings_->text().trimmed().isEmpty());
-    applies.insert(embeddingsFrozen_->parentWidget(), !series);
-    applies.insert(oovRange_, !series);
+    const bool translation = entry && entry->task == "translation";
+    const bool words = !series && !translation; // pre-trained word vectors: the text classifiers'
+    applies.insert(embeddings_->parentWidget(), words);
+    applies.insert(coverage_, words && !embeddings_->text().trimmed().isEmpty());
+    applies.insert(embeddingsFrozen_->parentWidget(), words);
+    applies.insert(oovRange_, words);
+    const bool pairText = dataset == QLatin1String("multi30k") || dataset == QLatin1String("csv-pairs");
+    applies.insert(sourceLanguage_->parentWidget(), dataset == QLatin1String("multi30k"));
+    applies.insert(subwords_->parentWidget(), pairText);
+    applies.insert(pairsTrain_->parentWidget(), translation && !pairText);
+    applies.insert(minWords_->parentWidget(), translation && !pairText && dataset != QLatin1String("synthetic-dates"));
+    applies.insert(maxPairLength_, pairText);
     applies.insert(phrases_, dataset.startsWith(QLatin1String("sst-")));
     applies.insert(lowercase_, !series);
     applies.insert(tokenizer_, dataset == QLatin1String("csv-text"));

@@ -5,6 +5,9 @@
 #include <QHash>
 #include <QString>
 
+#include <tuple>
+#include <vector>
+
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
@@ -20,7 +23,7 @@ class DatasetStatisticsCache;
 // "Your own data…" (the file settings the import dialog chose), word vectors (with their coverage of the
 // dataset's words, computed on a worker once per dataset and file), and the options of each kind of data
 // (SST phrases, tokens, the synthetic sets' order, distance and lag, a series' window, CSV quoting, missing
-// cells, text columns). SetupPanel owns the rest of the form and asks this section for the data keys.
+// cells, text columns; a translation's languages, word pieces and the synthetic tasks' sizes). SetupPanel owns the rest of the form and asks this section for the data keys.
 class DataSection : public QGroupBox {
     Q_OBJECT
 public:
@@ -43,6 +46,8 @@ public:
     // row when it applies and, if advanced, when advanced settings are shown).
     const QHash<QWidget*, bool>& advancedRows() const { return advancedRows_; }
     void addApplicability(QHash<QWidget*, bool>& applies) const;
+    // The configuration keys this section sets, with the label of the row that sets each (SetupPanel's inFieldTerms).
+    std::vector<std::tuple<const char*, QString, QWidget*>> fields() const;
 
 signals:
     void importRequested(); // "Your own data…"
@@ -66,6 +71,17 @@ private:
     QComboBox* quoting_;
     QComboBox* missing_;
     QComboBox* categorical_;
+    // Translation (issue 37): Multi30k's direction, words or SentencePiece pieces, the synthetic tasks' sizes.
+    QComboBox* sourceLanguage_;
+    QComboBox* targetLanguage_;
+    QComboBox* subwords_;
+    QSpinBox* subwordVocabulary_;
+    QSpinBox* pairsTrain_;
+    QSpinBox* pairsDev_;
+    QSpinBox* pairsTest_;
+    QSpinBox* minWords_;
+    QSpinBox* maxWords_;
+    QSpinBox* maxPairLength_;
     DatasetStatisticsCache* statistics_;
     TrainConfig ownData_; // the file settings of "Your own data…" (file, columns, delimiter, header, ...)
     QHash<QWidget*, bool> advancedRows_;

@@ -89,6 +89,7 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
     connect(position_, &QComboBox::currentIndexChanged, this, &SetupPanel::updateDescriptions);
     connect(optimizer_, &QComboBox::currentIndexChanged, this, &SetupPanel::onOptimizerChanged);
     connect(schedule_, &QComboBox::currentIndexChanged, this, &SetupPanel::updateVisibility);
+    connect(alignment_, &QComboBox::currentIndexChanged, this, &SetupPanel::updateVisibility);
     connect(advanced_, &QCheckBox::toggled, this, &SetupPanel::updateVisibility);
     connect(presets_, &PresetChooser::presetChosen, this, [this](const TrainConfig& config, int repeats) {
         TrainConfig c = config;
@@ -146,6 +147,19 @@ QWidget* SetupPanel::buildModelBox()
     ffHidden_ = spin(form_, "ffHiddenSpin", 1, 65536);
     ffHidden_->setToolTip(tr("The ReLU layer before the softmax of the recurrent and CNN baselines (Barnes et al.)"));
     filters_ = spin(form_, "filtersSpin", 1, 4096);
+    embeddingDim_ = spin(form_, "embeddingDimSpin", 0, 4096, 8);
+    embeddingDim_->setSpecialValueText(tr("= d_model"));
+    embeddingDim_->setToolTip(tr("The word vectors' size, when it differs from the hidden size"));
+    attentionScore_ = choices(form_, "attentionScoreCombo", {{tr("model default"), ""}, {tr("additive (concat, Bahdanau)"), "additive"},
+                                                             {tr("dot"), "dot"}, {tr("general"), "general"}, {tr("concat (Luong)"), "concat"}});
+    attentionScore_->setToolTip(tr("How a decoder state scores each source word: Bahdanau's additive score, Luong's dot, "
+                                   "general (a bilinear form) or concat. Default: Bahdanau additive, Luong general"));
+    alignment_ = choices(form_, "alignmentCombo", {{tr("global (every source word)"), "global"}, {tr("local-m (monotone window)"), "local-m"},
+                                                   {tr("local-p (predicted window)"), "local-p"}});
+    alignment_->setToolTip(tr("Luong et al. 3.2: attend to every source word, or to a window of 2D + 1 words around the "
+                              "target's position (local-m) or a predicted one (local-p, weighted by a Gaussian)"));
+    localWindow_ = spin(form_, "localWindowSpin", 1, 100);
+    localWindow_->setToolTip(tr("D of Luong's local attention: the window is [p - D, p + D]"));
 
     auto* box = new QGroupBox(tr("Model"), form_);
     auto* form = new QFormLayout(box);
@@ -163,7 +177,11 @@ QWidget* SetupPanel::buildModelBox()
                                          {tr("Max length"), maxLength_, true},
                                          {tr("FFN size"), ffnHidden_, true},
                                          {tr("Dense size"), ffHidden_, true},
-                                         {tr("Filters"), filters_, true}}) {
+                                         {tr("Filters"), filters_, true},
+                                         {tr("Word vector size"), embeddingDim_, true},
+                                         {tr("Attention score"), attentionScore_},
+                                         {tr("Alignment"), alignment_},
+                                         {tr("Local window D"), localWindow_}}) {
         form->addRow(r.label, r.field);
         advancedRows_.insert(r.field, r.advanced);
     }
@@ -200,6 +218,16 @@ QWidget* SetupPanel::buildTrainingBox()
     seed_ = spin(form_, "seedSpin", 0, INT_MAX);
     repeats_ = spin(form_, "repeatsSpin", 1, 100);
     repeats_->setToolTip(tr("Runs with seeds seed, seed + 1, ...; mean ± sample std at the end, as the thesis reports"));
+    teacherForcing_ = real(form_, "teacherForcingSpin", 0.0, 1.0, 2, 0.05);
+    teacherForcing_->setToolTip(tr("Share of the recurrent decoder's steps fed the right previous word (1 = always; "
+                                   "below 1 it also learns from its own guesses)"));
+    labelSmoothing_ = real(form_, "labelSmoothingSpin", 0.0, 0.9, 2, 0.05);
+    labelSmoothing_->setToolTip(tr("ε of label-smoothed cross-entropy (Vaswani et al.: 0.1)"));
+    beamSize_ = spin(form_, "beamSizeSpin", 1, 64);
+    beamSize_->setSpecialValueText(tr("1 (greedy)"));
+    beamSize_->setToolTip(tr("How evaluation and the explorer decode: 1 = greedy, K = beam search keeping K hypotheses"));
+    lengthPenalty_ = real(form_, "lengthPenaltySpin", 0.0, 5.0, 2, 0.1);
+    lengthPenalty_->setToolTip(tr("GNMT's α: a beam's scores are log P / ((5 + |Y|) / 6)^α (0 = none)"));
     probes_ = new QLineEdit(form_);
     probes_->setObjectName(QStringLiteral("probesEdit"));
     probes_->setPlaceholderText(tr("one dev example per class"));
@@ -223,6 +251,10 @@ QWidget* SetupPanel::buildTrainingBox()
                                          {tr("Patience"), patience_, true},
                                          {tr("Batches"), sampling_, true},
                                          {tr("Batch size"), batchSize_},
+                                         {tr("Teacher forcing"), teacherForcing_, true},
+                                         {tr("Label smoothing"), labelSmoothing_, true},
+                                         {tr("Beam size"), beamSize_},
+                                         {tr("Length penalty"), lengthPenalty_, true},
                                          {tr("Eval every"), evalEvery_},
                                          {tr("Log every"), logEvery_, true},
                                          {tr("Seed"), seed_},
@@ -282,7 +314,7 @@ QString SetupPanel::inFieldTerms(const std::string& problem)
         return text;
     const std::string key = problem.substr(0, colon);
     // The configuration keys the form sets, with the label of the row that sets each.
-    const std::vector<std::tuple<const char*, QString, QWidget*>> fields = {
+    std::vector<std::tuple<const char*, QString, QWidget*>> fields = {
         {"position", tr("Position"), position_},       {"rpr_clip", tr("RPR clip k"), rprClip_},
         {"d_model", tr("d_model"), dModel_},            {"layers", tr("Layers"), layers_},
         {"heads", tr("Heads"), heads_},                 {"activation", tr("Activation"), activation_},
@@ -300,7 +332,13 @@ QString SetupPanel::inFieldTerms(const std::string& problem)
         {"log_every", tr("Log every"), logEvery_},      {"device", tr("Device"), device_},
         {"threads", tr("Threads"), threads_},           {"amp", tr("Precision"), amp_},
         {"tf32", tr("TF32"), tf32_},                    {"deterministic", tr("Reproducible"), deterministic_},
+        {"embedding_dim", tr("Word vector size"), embeddingDim_}, {"attention_score", tr("Attention score"), attentionScore_},
+        {"alignment", tr("Alignment"), alignment_},     {"local_window", tr("Local window D"), localWindow_},
+        {"teacher_forcing", tr("Teacher forcing"), teacherForcing_}, {"label_smoothing", tr("Label smoothing"), labelSmoothing_},
+        {"beam_size", tr("Beam size"), beamSize_},      {"length_penalty", tr("Length penalty"), lengthPenalty_},
     };
+    for (const auto& field : data_->fields())
+        fields.push_back(field);
     for (const auto& [name, label, widget] : fields) {
         if (key != name)
             continue;
@@ -335,7 +373,7 @@ void SetupPanel::fillModels()
     const std::string task = dataset ? dataset->task : "classification";
     refill(model_, [&] {
         for (const auto& entry : Registry::models())
-            if (entry.task == task || entry.task == "both")
+            if (entry.servesTask(task))
                 addEntry(model_, entry);
     });
     fillPositions();
@@ -400,17 +438,23 @@ void SetupPanel::updateDescriptions()
 void SetupPanel::updateVisibility()
 {
     // A row is shown when it applies to the chosen dataset/model/optimizer, and, if advanced, when asked for.
-    const QString model = model_->currentData().toString();
+    const RegistryEntry* model = currentEntry(model_, Registry::models());
     const RegistryEntry* entry = currentEntry(dataset_, Registry::datasets());
     const bool series = entry && entry->task == "regression";
+    const bool translation = entry && entry->task == "translation";
     const bool sgd = optimizer_->currentData().toString() == QLatin1String("sgd");
     const bool decays = schedule_->currentData().toString() == QLatin1String("step");
+    const bool local = alignment_->currentData().toString() != QLatin1String("global");
+    // A model's own rows by its registry options, so a new model's options appear by its entry alone.
     QHash<QWidget*, bool> applies = {
         {momentum_, sgd}, {decayEvery_, decays}, {decayGamma_, decays},
-        {filters_, model == QLatin1String("cnn")}, {ffnHidden_, model == QLatin1String("transformer")},
-        {ffHidden_, !series && (model == QLatin1String("lstm") || model == QLatin1String("bilstm") || model == QLatin1String("gru")
-                                || model == QLatin1String("rnn") || model == QLatin1String("cnn"))},
-        {probes_, !series},
+        {filters_, hasOption(model, "filters")}, {ffnHidden_, hasOption(model, "ffn_hidden")},
+        {ffHidden_, hasOption(model, "ff_hidden")},
+        {embeddingDim_, hasOption(model, "embedding_dim")}, {attentionScore_, hasOption(model, "attention_score")},
+        {alignment_, hasOption(model, "alignment")}, {localWindow_, hasOption(model, "local_window") && local},
+        {teacherForcing_, translation && model && model->id != "transformer-seq2seq"},
+        {labelSmoothing_, translation}, {beamSize_, translation}, {lengthPenalty_, translation},
+        {probes_, !series && !translation}, {pooling_, !translation}, {maxLength_, !translation},
     };
     data_->addApplicability(applies);
     const bool showAdvanced = advanced_->isChecked();
@@ -458,6 +502,16 @@ TrainConfig SetupPanel::config() const
     config.model.ffnHidden = ffnHidden_->value();
     config.model.ffHidden = ffHidden_->value();
     config.model.filters = filters_->value();
+    config.model.embeddingDim = hasOption(entry, "embedding_dim") ? embeddingDim_->value() : 0;
+    config.model.attentionScore = hasOption(entry, "attention_score") ? attentionScore_->currentData().toString().toStdString() : std::string();
+    config.model.alignment = hasOption(entry, "alignment") ? alignment_->currentData().toString().toStdString() : std::string("global");
+    config.model.localWindow = localWindow_->value();
+    if (entry && entry->task == "translation") {
+        config.teacherForcing = entry->id != "transformer-seq2seq" ? teacherForcing_->value() : 1.0;
+        config.labelSmoothing = labelSmoothing_->value();
+        config.beamSize = beamSize_->value();
+        config.lengthPenalty = lengthPenalty_->value();
+    }
     if (entry) { // "" while the boxes show the model's own points, so stored configs stay short
         std::vector<std::string> chosen;
         std::string list;
@@ -525,6 +579,14 @@ void SetupPanel::setConfig(const TrainConfig& config)
     ffnHidden_->setValue(config.model.ffnHidden);
     ffHidden_->setValue(config.model.ffHidden);
     filters_->setValue(config.model.filters);
+    embeddingDim_->setValue(config.model.embeddingDim);
+    selectData(attentionScore_, config.model.attentionScore);
+    selectData(alignment_, config.model.alignment);
+    localWindow_->setValue(config.model.localWindow);
+    teacherForcing_->setValue(config.teacherForcing);
+    labelSmoothing_->setValue(config.labelSmoothing);
+    beamSize_->setValue(config.beamSize);
+    lengthPenalty_->setValue(config.lengthPenalty);
     selectData(optimizer_, config.optimizer); // the stored learning rate wins over the optimiser's default
     learningRate_->setValue(config.learningRate);
     momentum_->setValue(config.momentum);

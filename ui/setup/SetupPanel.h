@@ -101,6 +101,16 @@ private:
     QSpinBox* ffnHidden_;
     QSpinBox* ffHidden_;
     QSpinBox* filters_;
+    // Translation (issue 37): the encoder-decoders' options (rows shown by the registry's options) and how they
+    // train and decode (rows shown for a translation dataset).
+    QSpinBox* embeddingDim_;
+    QComboBox* attentionScore_; // "" = the model's default (Bahdanau: additive, Luong: general)
+    QComboBox* alignment_;
+    QSpinBox* localWindow_;
+    QDoubleSpinBox* teacherForcing_;
+    QDoubleSpinBox* labelSmoothing_;
+    QSpinBox* beamSize_;
+    QDoubleSpinBox* lengthPenalty_;
     QSpinBox* threads_;
     QCheckBox* amp_;
     QCheckBox* tf32_;

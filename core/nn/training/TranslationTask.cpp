@@ -225,6 +225,7 @@ std::vector<AttentionSnapshot> TranslationTask::attention(int step)
     snapshot.tokens = probe.source;
     snapshot.targetTokens = probe.target;
     snapshot.targetTokens.push_back("<eos>");
+    snapshot.goldAlignment = probe.alignment;
     snapshot.crossMaps = Seq2SeqModel::mapsOfFirst(forced.cross, targetLength, sourceLength, false);
     snapshot.maps = Seq2SeqModel::mapsOfFirst(forced.encoderSelf, sourceLength, sourceLength, true);
     snapshot.decoderMaps = Seq2SeqModel::mapsOfFirst(forced.decoderSelf, targetLength, targetLength, true);

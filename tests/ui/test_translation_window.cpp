@@ -1,0 +1,352 @@
+// Translation in the window (issue 37), driven as a student would: the designer offers the translation task with
+// its models and options, a Bahdanau model trains on the reversal task from the window, the Training tab shows its
+// BLEU and its alignment with the gold one outlined, and the Explorer translates a typed sentence, steps through
+// its decoding, shows the beam's tree and scores a typed translation. Every number shown is compared with the
+// engine's own (Translator on the same checkpoint, the run store).
+#include "core/config/Registry.h"
+#include "core/store/RunStore.h"
+#include "core/training/ModelExplainer.h"
+#include "core/training/Translator.h"
+#include "ui/MainWindow.h"
+#include "ui/explorer/AlignmentExplorer.h"
+#include "ui/plots/AttentionHeatmap.h"
+#include "ui/plots/TrainingCurvesPlot.h"
+#include "ui/setup/SetupPanel.h"
+#include "tests/support/WidgetLookup.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+#include <qcustomplot.h>
+
+#include <cmath>
+#include <map>
+
+using namespace attnlab;
+using namespace attnlab::ui;
+
+namespace {
+
+void choose(QComboBox* combo, const char* id)
+{
+    const int index = combo->findData(QString::fromLatin1(id));
+    QVERIFY2(index >= 0, id);
+    combo->setCurrentIndex(index);
+}
+
+QStringList ids(const QComboBox* combo)
+{
+    QStringList out;
+    for (int i = 0; i < combo->count(); ++i)
+        out << combo->itemData(i).toString();
+    return out;
+}
+
+bool close(const std::vector<float>& a, const std::vector<float>& b, float tolerance = 1e-5f)
+{
+    if (a.size() != b.size())
+        return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (std::abs(a[i] - b[i]) > tolerance)
+            return false;
+    return true;
+}
+
+std::vector<std::string> withEos(std::vector<std::string> words)
+{
+    words.push_back("<eos>");
+    return words;
+}
+
+// The leaves of the beam tree: hypothesis index -> its item.
+void leaves(QTreeWidgetItem* item, std::map<int, QTreeWidgetItem*>& out)
+{
+    if (item->data(0, Qt::UserRole).isValid())
+        out[item->data(0, Qt::UserRole).toInt()] = item;
+    for (int i = 0; i < item->childCount(); ++i)
+        leaves(item->child(i), out);
+}
+
+} // namespace
+
+class TestTranslationWindow : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("attnlab-test-translation"));
+        QSettings().clear();
+    }
+
+    void designerOffersTranslationByTheRegistry()
+    {
+        SetupPanel panel;
+        panel.setAdvancedShown(true);
+        panel.resize(480, 1400);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QComboBox* dataset = child<QComboBox>(&panel, "datasetCombo");
+        QComboBox* model = child<QComboBox>(&panel, "modelCombo");
+        for (const char* id : {"multi30k", "synthetic-reverse", "synthetic-copy", "synthetic-sort", "synthetic-dates"})
+            QVERIFY2(dataset->findData(QString::fromLatin1(id)) >= 0, id);
+
+        // A translation dataset offers exactly the translation models.
+        choose(dataset, "synthetic-reverse");
+        QStringList translationModels;
+        for (const auto& entry : Registry::models())
+            if (entry.task == "translation")
+                translationModels << QString::fromStdString(entry.id);
+        QCOMPARE(ids(model), translationModels);
+        QVERIFY(!child<QLineEdit>(&panel, "embeddingsEdit")->isVisibleTo(&panel)); // word vectors are the classifiers'
+
+        // Every model's option rows are shown by its registry entry, and no other model's (issue 38's check, for
+        // the options these rows set).
+        const std::map<std::string, const char*> rows = {{"attention_score", "attentionScoreCombo"}, {"alignment", "alignmentCombo"},
+                                                         {"embedding_dim", "embeddingDimSpin"},        {"ffn_hidden", "ffnHiddenSpin"},
+                                                         {"ff_hidden", "ffHiddenSpin"},                {"filters", "filtersSpin"}};
+        const std::map<std::string, const char*> datasetOfTask = {
+            {"classification", "synthetic-sentiment"}, {"both", "synthetic-sentiment"}, {"regression", "synthetic-lag"}, {"translation", "synthetic-reverse"}};
+        for (const auto& entry : Registry::models()) {
+            choose(dataset, datasetOfTask.at(entry.task));
+            choose(model, entry.id.c_str());
+            for (const auto& [option, name] : rows) {
+                const bool has = std::count(entry.options.begin(), entry.options.end(), option) > 0;
+                QWidget* field = panel.findChild<QWidget*>(QLatin1String(name));
+                QVERIFY(field);
+                QVERIFY2(field->isVisibleTo(&panel) == has, qPrintable(QStringLiteral("%1: %2").arg(QString::fromStdString(entry.id), name)));
+            }
+        }
+
+        // Luong: its scores, local windows and decoding settings reach the configuration, and come back from it.
+        choose(dataset, "synthetic-reverse");
+        choose(model, "luong");
+        QSpinBox* window = child<QSpinBox>(&panel, "localWindowSpin");
+        QVERIFY(!window->isVisibleTo(&panel)); // global attention has no window
+        choose(child<QComboBox>(&panel, "attentionScoreCombo"), "dot");
+        choose(child<QComboBox>(&panel, "alignmentCombo"), "local-p");
+        QVERIFY(window->isVisibleTo(&panel));
+        window->setValue(3);
+        child<QSpinBox>(&panel, "beamSizeSpin")->setValue(4);
+        child<QDoubleSpinBox>(&panel, "lengthPenaltySpin")->setValue(0.6);
+        child<QDoubleSpinBox>(&panel, "labelSmoothingSpin")->setValue(0.1);
+        child<QDoubleSpinBox>(&panel, "teacherForcingSpin")->setValue(0.5);
+        child<QSpinBox>(&panel, "maxWordsSpin")->setValue(8);
+        TrainConfig c = panel.config();
+        QCOMPARE(c.dataset, std::string("synthetic-reverse"));
+        QCOMPARE(c.model.model, std::string("luong"));
+        QCOMPARE(c.model.attentionScore, std::string("dot"));
+        QCOMPARE(c.model.alignment, std::string("local-p"));
+        QCOMPARE(c.model.localWindow, 3);
+        QCOMPARE(c.beamSize, 4);
+        QCOMPARE(c.lengthPenalty, 0.6);
+        QCOMPARE(c.labelSmoothing, 0.1);
+        QCOMPARE(c.teacherForcing, 0.5);
+        QCOMPARE(c.sequenceMaxLength, 8);
+        QCOMPARE(c.validate(), std::string());
+        SetupPanel other;
+        other.setConfig(c);
+        QCOMPARE(other.config().toJson(), c.toJson());
+
+        // The Transformer has no teacher-forcing ratio; a model without attention has no score.
+        choose(model, "transformer-seq2seq");
+        QVERIFY(!child<QDoubleSpinBox>(&panel, "teacherForcingSpin")->isVisibleTo(&panel));
+        QVERIFY(child<QDoubleSpinBox>(&panel, "labelSmoothingSpin")->isVisibleTo(&panel));
+        choose(model, "seq2seq");
+        QCOMPARE(panel.config().model.attentionScore, std::string());
+
+        // Multi30k: a direction and word pieces; the generated sizes are the synthetic tasks'.
+        choose(dataset, "multi30k");
+        QVERIFY(child<QComboBox>(&panel, "sourceLanguageCombo")->isVisibleTo(&panel));
+        QVERIFY(!child<QSpinBox>(&panel, "pairsTrainSpin")->isVisibleTo(&panel));
+        choose(child<QComboBox>(&panel, "sourceLanguageCombo"), "en");
+        choose(child<QComboBox>(&panel, "targetLanguageCombo"), "fr");
+        choose(child<QComboBox>(&panel, "subwordsCombo"), "bpe");
+        child<QSpinBox>(&panel, "subwordVocabularySpin")->setValue(4000);
+        c = panel.config();
+        QCOMPARE(c.sourceLanguage, std::string("en"));
+        QCOMPARE(c.targetLanguage, std::string("fr"));
+        QCOMPARE(c.subwords, std::string("bpe"));
+        QCOMPARE(c.subwordVocabulary, 4000);
+        choose(dataset, "synthetic-dates");
+        QVERIFY(child<QSpinBox>(&panel, "pairsTrainSpin")->isVisibleTo(&panel));
+        QVERIFY(!child<QSpinBox>(&panel, "maxWordsSpin")->isVisibleTo(&panel)); // a date's length is its format's
+        QVERIFY(!child<QComboBox>(&panel, "sourceLanguageCombo")->isVisibleTo(&panel));
+    }
+
+    void trainAlignAndExplore()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+        MainWindow window(db);
+        window.resize(1280, 720); // a projector's
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+
+        // Bahdanau on reversal, small and short (as the CLI's translation test trains it): enough to align.
+        choose(child<QComboBox>(&window, "datasetCombo"), "synthetic-reverse");
+        choose(child<QComboBox>(&window, "modelCombo"), "bahdanau");
+        child<QSpinBox>(&window, "dModelSpin")->setValue(32);
+        child<QSpinBox>(&window, "layersSpin")->setValue(1);
+        child<QSpinBox>(&window, "stepsSpin")->setValue(300);
+        child<QSpinBox>(&window, "evalEverySpin")->setValue(150);
+        child<QSpinBox>(&window, "batchSizeSpin")->setValue(32);
+        child<QDoubleSpinBox>(&window, "learningRateSpin")->setValue(0.005);
+        child<QSpinBox>(&window, "seedSpin")->setValue(1);
+        choose(child<QComboBox>(&window, "deviceCombo"), "cpu");
+        QTest::mouseClick(child<QPushButton>(&window, "trainButton"), Qt::LeftButton);
+        QVERIFY(window.isTraining());
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isTraining(), 240000);
+        const qint64 runId = window.liveRunId();
+        QVERIFY(runId > 0);
+        RunStore store(db.toStdString());
+        const auto record = store.run(runId);
+        QVERIFY(record);
+        QCOMPARE(QString::fromStdString(toString(record->status)), QStringLiteral("completed"));
+
+        // Training tab: BLEU, drawn as stored; the probe pair's alignment as stored, the gold alignment outlined.
+        auto* curves = child<TrainingCurvesPlot>(&window, "trainingCurvesPlot");
+        QCOMPARE(curves->metricName(), QStringLiteral("bleu"));
+        const QCPGraph* devBleu = child<QCPGraph>(curves, "devMetricGraph");
+        std::vector<double> storedBleu;
+        for (const auto& p : store.metrics(runId))
+            if (p.split == "dev" && p.name == "bleu")
+                storedBleu.push_back(p.value);
+        QCOMPARE(static_cast<std::size_t>(devBleu->dataCount()), storedBleu.size());
+        QCOMPARE((devBleu->data()->constEnd() - 1)->value, storedBleu.back());
+        AttentionHeatmap* trainingMap = nullptr;
+        for (auto* map : window.findChildren<AttentionHeatmap*>(QStringLiteral("attentionHeatmap")))
+            if (map->snapshot() && !map->snapshot()->crossMaps.empty())
+                trainingMap = map;
+        QVERIFY(trainingMap);
+        const auto probe = store.latestAttention(runId);
+        QVERIFY(probe && !probe->crossMaps.empty());
+        QVERIFY(!probe->goldAlignment.empty()); // stored with the snapshot, read back
+        QCOMPARE(trainingMap->shownRows(), probe->targetTokens);
+        QCOMPARE(trainingMap->shownColumns(), probe->tokens);
+        QVERIFY(close(trainingMap->shownValues(), probe->crossMaps.front().weights));
+        QCOMPARE(trainingMap->goldMarkCount(), static_cast<int>(probe->goldAlignment.size()));
+        QVERIFY(trainingMap->fullTitle().contains(QStringLiteral("greedy now")));
+        const QString shots = QStringLiteral(ATTNLAB_BUILD_DIR "/screenshots");
+        QVERIFY(QDir().mkpath(shots));
+        QTest::qWait(100);
+        QVERIFY(window.grab().save(shots + QStringLiteral("/translation-training.png")));
+
+        // The Explorer: the alignment explorer opens the run's weights and translates the probe's source.
+        auto* tabs = child<QTabWidget>(&window, "workspaceTabs");
+        tabs->setCurrentWidget(child<QWidget>(&window, "explorerScroll"));
+        auto* explorer = child<AlignmentExplorer>(&window, "alignmentExplorer");
+        QTRY_VERIFY_WITH_TIMEOUT(explorer->isReady(), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(explorer->shown().has_value() && !explorer->isBusy(), 30000);
+        QCOMPARE(explorer->runId(), runId);
+
+        const auto chosen = ModelExplainer::choose(store.checkpoints(runId), record->bestStep);
+        QVERIFY(chosen);
+        const Translator engine(*chosen);
+        TranslationDecoding decoding;
+        decoding.alternatives = 5;
+        QSignalSpy translated(explorer, &AlignmentExplorer::translated);
+        explorer->translate(QStringLiteral("ant bee cat dog"), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(translated.count(), 1, 30000);
+        const Translation greedy = engine.translate("ant bee cat dog", decoding);
+        QCOMPARE(explorer->shown()->text, greedy.text);
+        QVERIFY(close(explorer->shown()->probabilities, greedy.probabilities));
+        // The large map is the engine's alignment, rows the translation and <eos>, columns the source.
+        QCOMPARE(explorer->heatmap()->shownRows(), withEos(greedy.targetTokens));
+        QCOMPARE(explorer->heatmap()->shownColumns(), greedy.sourceTokens);
+        QVERIFY(close(explorer->heatmap()->shownValues(), greedy.cross.front().weights));
+        // Right answer known: the gold alignment outlined where the lengths agree, and the engine's AER shown.
+        QCOMPARE(explorer->shown()->reference, (std::vector<std::string>{"dog", "cat", "bee", "ant"}));
+        auto* result = child<QLabel>(explorer, "alignmentResult");
+        if (greedy.targetTokens.size() == 4) {
+            QCOMPARE(explorer->heatmap()->goldMarkCount(), 4);
+            QVERIFY(result->text().contains(QString::number(100.0 * greedy.alignmentErrorRate, 'f', 1) + QLatin1Char('%')));
+        }
+
+        // Step by step: the table's probabilities and alternatives are the engine's; a step's row is its alignment row.
+        auto* steps = child<QTableWidget>(explorer, "alignmentStepsTable");
+        QCOMPARE(steps->rowCount(), static_cast<int>(greedy.targetTokens.size()) + 1);
+        for (int r = 0; r < steps->rowCount(); ++r) {
+            QCOMPARE(steps->item(r, 2)->data(Qt::UserRole).toFloat(), greedy.probabilities[static_cast<std::size_t>(r)]);
+            QVERIFY(steps->item(r, 3)->text().startsWith(QString::fromStdString(greedy.alternatives[static_cast<std::size_t>(r)].front().token)));
+        }
+        auto* slider = child<QSlider>(explorer, "alignmentStepSlider");
+        auto* stepMap = child<AttentionHeatmap>(explorer, "alignmentStepMap");
+        const int step = std::min(2, steps->rowCount() - 1);
+        slider->setValue(step);
+        const int sources = static_cast<int>(greedy.sourceTokens.size());
+        const auto& w = greedy.cross.front().weights;
+        QVERIFY(close(stepMap->shownValues(), std::vector<float>(w.begin() + step * sources, w.begin() + (step + 1) * sources)));
+        QCOMPARE(steps->currentRow(), step);
+        QVERIFY(child<QLabel>(explorer, "alignmentStepLabel")->text().contains(QStringLiteral("Step %1").arg(step + 1)));
+        QTest::qWait(100); // the maps' queued replots
+        QVERIFY(window.grab().save(shots + QStringLiteral("/translation-explorer.png")));
+
+        // The beam: every hypothesis a leaf with the engine's score, the kept one first; each with its own alignment.
+        explorer->translate(QStringLiteral("cat dog eel ant"), 4);
+        QTRY_COMPARE_WITH_TIMEOUT(translated.count(), 2, 30000);
+        decoding.beamSize = 4;
+        const Translation beam = engine.translate("cat dog eel ant", decoding);
+        QVERIFY(beam.hypotheses.size() >= 2);
+        auto* tree = child<QTreeWidget>(explorer, "alignmentBeamTree");
+        std::map<int, QTreeWidgetItem*> found;
+        for (int i = 0; i < tree->topLevelItemCount(); ++i)
+            leaves(tree->topLevelItem(i), found);
+        QCOMPARE(found.size(), beam.hypotheses.size());
+        for (const auto& [h, item] : found)
+            QVERIFY(std::abs(item->data(2, Qt::UserRole).toDouble() - beam.hypotheses[static_cast<std::size_t>(h)].score) < 1e-6);
+        QVERIFY(found.at(0)->text(2).contains(QStringLiteral("kept")));
+        QVERIFY(found.at(0)->font(0).bold());
+        tree->setCurrentItem(found.at(1));
+        QCOMPARE(explorer->heatmap()->shownRows(), withEos(beam.hypotheses[1].tokens));
+        QVERIFY(close(explorer->heatmap()->shownValues(), beam.hypotheses[1].cross.front().weights));
+        child<QTabWidget>(explorer, "alignmentTabs")->setCurrentIndex(1);
+        QTest::qWait(100);
+        QVERIFY(window.grab().save(shots + QStringLiteral("/translation-beam.png")));
+
+        // A typed translation, scored word by word: the engine's probabilities, the gold alignment, and the rows
+        // where the model would have said something else marked.
+        explorer->force(QStringLiteral("ant bee cat dog"), QStringLiteral("dog bee cat ant"));
+        QTRY_COMPARE_WITH_TIMEOUT(translated.count(), 3, 30000);
+        const Translation forced = engine.force("ant bee cat dog", "dog bee cat ant", TranslationDecoding{0, -1, true, 5});
+        QVERIFY(explorer->shown()->forced);
+        QVERIFY(close(explorer->shown()->probabilities, forced.probabilities));
+        QVERIFY(close(explorer->heatmap()->shownValues(), forced.cross.front().weights));
+        QCOMPARE(explorer->heatmap()->goldMarkCount(), 4);
+        QVERIFY(result->text().contains(QString::number(100.0 * forced.alignmentErrorRate, 'f', 1) + QLatin1Char('%')));
+        int marked = 0, disagreements = 0;
+        for (int r = 0; r < steps->rowCount(); ++r) {
+            marked += !steps->item(r, 1)->toolTip().isEmpty();
+            const std::string word = r < 4 ? forced.targetTokens[static_cast<std::size_t>(r)] : "<eos>";
+            disagreements += forced.alternatives[static_cast<std::size_t>(r)].front().token != word;
+        }
+        QCOMPARE(marked, disagreements);
+
+        // Bad input says so and loses nothing.
+        QSignalSpy said(explorer, &AlignmentExplorer::statusMessage);
+        explorer->force(QStringLiteral("ant bee"), QStringLiteral("   "));
+        QCOMPARE(said.count(), 1);
+        QVERIFY(said.first().first().toString().contains(QStringLiteral("Type the translation")));
+        QTest::qWait(200);
+        QCOMPARE(translated.count(), 3);
+        QVERIFY(explorer->shown()->forced); // what was shown stays
+    }
+};
+
+QTEST_MAIN(TestTranslationWindow)
+#include "test_translation_window.moc"

@@ -1,0 +1,99 @@
+#pragma once
+#include "core/results/RunRecord.h"
+#include "core/results/Translation.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSlider;
+class QSpinBox;
+class QTableWidget;
+class QTreeWidget;
+class QTreeWidgetItem;
+
+namespace attnlab {
+class RunStore;
+class Translator;
+} // namespace attnlab
+
+namespace attnlab::ui {
+
+class AttentionHeatmap;
+
+// The Explorer of a translation run (issue 37): a stored encoder-decoder opened from its checkpoint (Translator,
+// on a worker thread) to translate a typed source at once, with its alignment (target words down, source words
+// across; every layer, head and self-attention one selector away; on reverse / copy / sort the gold alignment
+// outlined and its AER). Decoding step by step: at step t the attention row over the source and the decoder's
+// likeliest next tokens. The beam: every finished hypothesis as a tree of shared prefixes with its score, the kept
+// one marked, each with its own alignment. A typed translation is scored word by word instead (forced), the words
+// where the model would have said something else marked. The newest request wins; older results are dropped.
+class AlignmentExplorer : public QWidget {
+    Q_OBJECT
+public:
+    explicit AlignmentExplorer(QWidget* parent = nullptr);
+    ~AlignmentExplorer() override;
+
+    void setStore(RunStore* store) { store_ = store; }
+    void setRun(qint64 runId); // opens its weights; translates the probe pair's source when they are open
+    void clear(const QString& message);
+    qint64 runId() const { return runId_; }
+
+    // What the user does with the source and target fields and the beam box (the tests call these too).
+    void translate(const QString& source, int beamSize = 0); // 0: the run's beam size
+    void force(const QString& source, const QString& target);
+    void showStep(int step);       // the decoding step's row of the alignment and its alternatives
+    void showHypothesis(int index); // a beam hypothesis' own alignment in the large map
+
+    bool isReady() const { return translator_ != nullptr; }
+    bool isBusy() const { return busy_; }
+    const std::optional<Translation>& shown() const { return shown_; }
+    AttentionHeatmap* heatmap() const { return heatmap_; }
+    void exportMap();
+
+signals:
+    void statusMessage(const QString& text);
+    void translated(); // a result is on screen
+    void ready();      // the run's weights are open
+
+private:
+    struct Request {
+        QString source, target;
+        int beamSize = 0;
+    };
+    void submit(const Request& request);
+    void start(const Request& request);
+    void show(const Translation& translation);
+    void fillSteps(const Translation& translation);
+    void fillBeam(const Translation& translation);
+    void setInputEnabled(bool enabled, const QString& why);
+
+    RunStore* store_ = nullptr;
+    qint64 runId_ = 0;
+    int generation_ = 0; // a new run or request: results of older ones are dropped
+    bool busy_ = false;
+    std::optional<Request> waiting_; // the newest request made while one runs
+    std::shared_ptr<const Translator> translator_;
+    std::optional<Translation> shown_;
+    QString probeSource_;
+
+    QLabel* header_;
+    QLineEdit* source_;
+    QLineEdit* target_;
+    QSpinBox* beam_;
+    QPushButton* translateButton_;
+    QPushButton* forceButton_;
+    QLabel* result_;
+    AttentionHeatmap* heatmap_;
+    QSlider* stepSlider_;
+    QLabel* stepLabel_;
+    AttentionHeatmap* stepMap_;
+    QTableWidget* steps_;
+    QTreeWidget* beamTree_;
+};
+
+} // namespace attnlab::ui
