@@ -127,6 +127,13 @@ int TranslateCommand::run(const std::vector<std::string>& args)
             if (t.alignmentErrorRate >= 0)
                 out_ << " · AER of the attention against the gold alignment " << fixedCell(100.0 * t.alignmentErrorRate, 1) << "%";
             out_ << "\n";
+            if (t.headAlignmentErrorRates.size() > 1) {
+                out_ << "AER by head:";
+                for (std::size_t i = 0; i < t.cross.size() && i < t.headAlignmentErrorRates.size(); ++i)
+                    out_ << " layer " << t.cross[i].layer + 1 << " head " << t.cross[i].head + 1 << " "
+                         << fixedCell(100.0 * t.headAlignmentErrorRates[i], 1) << "%" << (i + 1 < t.cross.size() ? "," : "");
+                out_ << "\n";
+            }
         }
         for (std::size_t h = 1; h < t.hypotheses.size(); ++h)
             out_ << "hypothesis " << h + 1 << " (score " << fixedCell(t.hypotheses[h].score, 3) << "): " << t.hypotheses[h].text << "\n";

@@ -90,6 +90,8 @@ std::string Translation::toJson() const
             links.push_back({l.source, l.target});
         if (alignmentErrorRate >= 0)
             j["alignment_error_rate"] = alignmentErrorRate;
+        if (!headAlignmentErrorRates.empty())
+            j["head_alignment_error_rates"] = headAlignmentErrorRates;
     }
     if (!hypotheses.empty()) {
         auto& list = j["hypotheses"] = nlohmann::json::array();

@@ -56,6 +56,7 @@ struct Translation {
     std::vector<std::string> reference;
     std::vector<AlignmentLink> gold;
     double alignmentErrorRate = -1.0;
+    std::vector<double> headAlignmentErrorRates; // the same for each cross map alone (layer by layer, head by head)
 
     // {"translation", "source_tokens", "target_tokens", "alignment_rows" (target tokens and "<eos>"),
     //  "probabilities", "score", "beam_size", "length_penalty", "cross_attention": [{"layer","head","weights":[[row]...]}],

@@ -116,26 +116,30 @@ struct Translator::Impl {
         }
         if (t.cross.empty() || t.targetTokens.size() != answer.target.size())
             return;
-        // As TranslationTask measures a split: the last layer's mean over its heads, one argmax link a gold-linked row.
+        // As TranslationTask measures a split: one argmax link a gold-linked row, of the last layer's mean over its
+        // heads (the alignment), and of each map alone (which head aligns).
         const int rows = static_cast<int>(answer.target.size()), columns = static_cast<int>(t.sourceTokens.size());
+        const auto aerOf = [&](const std::vector<float>& weights) {
+            std::vector<AlignmentLink> predicted;
+            for (const auto& link : AlignmentErrorRate::argmaxLinks(weights.data(), rows, columns))
+                if (linked[static_cast<std::size_t>(link.target)])
+                    predicted.push_back(link);
+            return AlignmentErrorRate::sentence(predicted, t.gold).aer();
+        };
         const int last = t.cross.back().layer;
         std::vector<float> mean(static_cast<std::size_t>(rows) * static_cast<std::size_t>(columns), 0.0f);
         int heads = 0;
         for (const auto& m : t.cross) {
+            t.headAlignmentErrorRates.push_back(aerOf(m.weights)); // rows beyond the answer's (<eos>) are not read
             if (m.layer != last)
                 continue;
             ++heads;
-            for (int r = 0; r < rows; ++r)
-                for (int c = 0; c < columns; ++c)
-                    mean[static_cast<std::size_t>(r * columns + c)] += m.at(r, c);
+            for (std::size_t i = 0; i < mean.size(); ++i)
+                mean[i] += m.weights[i];
         }
         for (auto& w : mean)
             w /= static_cast<float>(heads);
-        std::vector<AlignmentLink> predicted;
-        for (const auto& link : AlignmentErrorRate::argmaxLinks(mean, rows, columns))
-            if (linked[static_cast<std::size_t>(link.target)])
-                predicted.push_back(link);
-        t.alignmentErrorRate = AlignmentErrorRate::sentence(predicted, t.gold).aer();
+        t.alignmentErrorRate = aerOf(mean);
     }
 };
 

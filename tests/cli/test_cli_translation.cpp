@@ -160,6 +160,9 @@ private Q_SLOTS:
             hits += best == 3 - t;
         }
         QVERIFY(std::abs(o["alignment_error_rate"].toDouble() - (1.0 - 2.0 * hits / 8.0)) < 1e-9);
+        // One layer, one head: the head's own AER is the alignment's.
+        QCOMPARE(o["head_alignment_error_rates"].toArray().size(), 1);
+        QCOMPARE(o["head_alignment_error_rates"].toArray().first().toDouble(), o["alignment_error_rate"].toDouble());
         const CliResult text = runCli({"translate", "--run", QString::number(runId_), "--text", "ant bee cat dog", "--force",
                                        "dog cat bee ant", "--db", db_});
         QVERIFY2(text.code == 0, qPrintable(text.err));

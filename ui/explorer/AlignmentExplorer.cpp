@@ -423,6 +423,12 @@ void AlignmentExplorer::show(const Translation& t)
         facts << (right ? tr("right") : tr("the right answer: %1").arg(joined(t.reference).toHtmlEscaped()));
         if (t.alignmentErrorRate >= 0)
             facts << tr("AER against the gold alignment %1%").arg(100.0 * t.alignmentErrorRate, 0, 'f', 1);
+        if (t.headAlignmentErrorRates.size() > 1 && t.headAlignmentErrorRates.size() == t.cross.size()) {
+            QStringList heads; // which head aligns: each map's own AER
+            for (std::size_t i = 0; i < t.cross.size(); ++i)
+                heads << tr("L%1·H%2 %3%").arg(t.cross[i].layer + 1).arg(t.cross[i].head + 1).arg(100.0 * t.headAlignmentErrorRates[i], 0, 'f', 0);
+            facts << tr("by head: %1").arg(heads.join(QStringLiteral(", ")));
+        }
     }
     html += QStringLiteral("<br>") + facts.join(QStringLiteral(" · "));
     result_->setText(html);
