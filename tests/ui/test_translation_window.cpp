@@ -245,7 +245,7 @@ private Q_SLOTS:
         const QString shots = QStringLiteral(ATTNLAB_BUILD_DIR "/screenshots");
         QVERIFY(QDir().mkpath(shots));
         QTest::qWait(100);
-        QVERIFY(window.grab().save(shots + QStringLiteral("/translation-training.png")));
+        QVERIFY(window.grab().save(shots + QStringLiteral("/translation-training-1280x720.png")));
 
         // The Explorer: the alignment explorer opens the run's weights and translates the probe's source.
         auto* tabs = child<QTabWidget>(&window, "workspaceTabs");
@@ -295,7 +295,7 @@ private Q_SLOTS:
         QCOMPARE(steps->currentRow(), step);
         QVERIFY(child<QLabel>(explorer, "alignmentStepLabel")->text().contains(QStringLiteral("Step %1").arg(step + 1)));
         QTest::qWait(100); // the maps' queued replots
-        QVERIFY(window.grab().save(shots + QStringLiteral("/translation-explorer.png")));
+        QVERIFY(window.grab().save(shots + QStringLiteral("/translation-explorer-1280x720.png")));
 
         // The beam: every hypothesis a leaf with the engine's score, the kept one first; each with its own alignment.
         explorer->translate(QStringLiteral("cat dog eel ant"), 4);
@@ -317,7 +317,7 @@ private Q_SLOTS:
         QVERIFY(close(explorer->heatmap()->shownValues(), beam.hypotheses[1].cross.front().weights));
         child<QTabWidget>(explorer, "alignmentTabs")->setCurrentIndex(1);
         QTest::qWait(100);
-        QVERIFY(window.grab().save(shots + QStringLiteral("/translation-beam.png")));
+        QVERIFY(window.grab().save(shots + QStringLiteral("/translation-beam-1280x720.png")));
 
         // A typed translation, scored word by word: the engine's probabilities, the gold alignment, and the rows
         // where the model would have said something else marked.

@@ -114,8 +114,9 @@ void LiveComparisonPlot::setPlannedSteps(int steps)
 void LiveComparisonPlot::setMetric(const QString& metric)
 {
     metric_ = metric;
-    metricRect_->axis(QCPAxis::atLeft)->setLabel(metric == QLatin1String("rmse") ? tr("dev RMSE (target units)")
-                                                                                 : tr("dev accuracy (%)"));
+    metricRect_->axis(QCPAxis::atLeft)->setLabel(metric == QLatin1String("rmse")   ? tr("dev RMSE (target units)")
+                                                 : metric == QLatin1String("bleu") ? tr("dev BLEU (sacreBLEU)")
+                                                                                   : tr("dev accuracy (%)"));
 }
 
 void LiveComparisonPlot::addMetrics(int index, const std::vector<MetricPoint>& points)
@@ -130,6 +131,13 @@ void LiveComparisonPlot::addMetrics(int index, const std::vector<MetricPoint>& p
                                            [](const Run& r) { return r.devMetric->data()->isEmpty(); });
             if (empty)
                 setMetric(QStringLiteral("rmse"));
+        }
+        // Translation runs are compared by BLEU (the compared runs share one dataset, so one task).
+        if (point.name == "bleu" && metric_ != QLatin1String("bleu")) {
+            for (const Run& r : runs_)
+                for (QCPGraph* graph : {r.devMetric, r.testMetric})
+                    graph->data()->clear();
+            setMetric(QStringLiteral("bleu"));
         }
         if (!std::isfinite(point.value))
             continue; // a diverged run's NaN would wreck the ranges; its status says it

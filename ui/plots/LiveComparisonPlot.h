@@ -28,7 +28,7 @@ public:
     void setPlannedSteps(int steps);
     void addMetrics(int index, const std::vector<MetricPoint>& points);
     void clearMetrics(int index); // run `index` without points (a replay draws them again up to its step)
-    QString metricName() const { return metric_; } // "accuracy" or "rmse"
+    QString metricName() const { return metric_; } // "accuracy", "rmse" or "bleu"
 
 private:
     struct Run {
