@@ -331,6 +331,8 @@ void AlignmentExplorer::translate(const QString& source, int beamSize)
     }
     if (source_->text() != source)
         source_->setText(source);
+    if (beamSize > 0 && beam_->value() != beamSize)
+        beam_->setValue(beamSize);
     submit({source, QString(), beamSize});
 }
 
