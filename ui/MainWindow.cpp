@@ -150,7 +150,13 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
         statusBar()->showMessage(tr("%1: Compare trains its %2 configurations side by side").arg(title).arg(configs.size()), 8000);
     });
     connect(live_, &LiveComparisonView::runStored, this, &MainWindow::refreshRuns);
-    connect(live_, &LiveComparisonView::lessonEnded, this, [this](const QString& opens, qint64 firstRun) {
+    connect(live_, &LiveComparisonView::lessonEnded, this, [this](const QString& opens, qint64 firstRun, qint64 lastRun) {
+        if (opens == QLatin1String("explorer") && lastRun > 0) {
+            runList_->selectRun(lastRun, true);
+            workspace_->setCurrentWidget(explorerPage_);
+            workspace_->exploreRun(lastRun);
+            return;
+        }
         if (opens != QLatin1String("faithfulness") || firstRun <= 0)
             return;
         runList_->selectRun(firstRun, true);

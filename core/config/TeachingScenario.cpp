@@ -2,6 +2,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <climits>
+#include <utility>
+
 #include <stdexcept>
 
 namespace attnlab {
@@ -39,8 +43,8 @@ TeachingScenario TeachingScenario::parse(const std::string& json, const std::str
     };
     s.presets = presets(j, "presets");
     if (j.contains("opens")) {
-        if (!j.at("opens").is_string() || j.at("opens").get<std::string>() != "faithfulness")
-            throw std::invalid_argument(source + ": 'opens' must be \"faithfulness\" (the view the lesson ends in)");
+        if (!j.at("opens").is_string() || (j.at("opens").get<std::string>() != "faithfulness" && j.at("opens").get<std::string>() != "explorer"))
+            throw std::invalid_argument(source + ": 'opens' must be \"faithfulness\" or \"explorer\" (the view the lesson ends in)");
         s.opens = j.at("opens").get<std::string>();
     }
     if (j.contains("real_data")) {
@@ -63,14 +67,19 @@ TeachingScenario TeachingScenario::parse(const std::string& json, const std::str
 const std::vector<TeachingScenario>& TeachingScenario::all()
 {
     static const std::vector<TeachingScenario> scenarios = [] {
-        std::vector<TeachingScenario> list;
+        std::vector<std::pair<long, TeachingScenario>> numbered;
         for (const auto& [name, text] : embeddedScenarios()) {
             TeachingScenario s = parse(text, "resources/scenarios/" + name + ".json");
-            // "2-why-position-matters": the number orders the list, the rest is the id.
+            // "2-why-position-matters": the number orders the list (10 after 9, not after 1), the rest is the id.
             const auto dash = name.find('-');
-            s.id = dash != std::string::npos && name.find_first_not_of("0123456789") == dash ? name.substr(dash + 1) : name;
-            list.push_back(std::move(s));
+            const bool hasNumber = dash != std::string::npos && dash > 0 && name.find_first_not_of("0123456789") == dash;
+            s.id = hasNumber ? name.substr(dash + 1) : name;
+            numbered.emplace_back(hasNumber ? std::stol(name.substr(0, dash)) : LONG_MAX, std::move(s));
         }
+        std::stable_sort(numbered.begin(), numbered.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        std::vector<TeachingScenario> list;
+        for (auto& [number, s] : numbered)
+            list.push_back(std::move(s));
         return list;
     }();
     return scenarios;

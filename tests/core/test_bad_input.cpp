@@ -411,6 +411,8 @@ private Q_SLOTS:
         const auto series = TrainPreset::parse(R"({"expected": {"metric": "mae", "mean": 0.0312, "std": 0.00104, "runs": 5, "source": "x"}})", "q.json");
         QCOMPARE(QString::fromStdString(series.expected.text()), QString::fromUtf8("0.0312 \u00b1 0.0010 test MAE (5 runs)"));
         QVERIFY(TrainPreset::parse(R"({"model": "lstm"})", "r.json").expected.empty());
+        const auto translation = TrainPreset::parse(R"({"expected": {"metric": "bleu", "mean": 59.6, "std": 0.7, "runs": 3, "source": "x"}})", "t.json");
+        QCOMPARE(QString::fromStdString(translation.expected.text()), QString::fromUtf8("59.6 \u00b1 0.7 test BLEU (3 runs)"));
         const auto refused = [](const char* json, const char* words) {
             try {
                 TrainPreset::parse(json, "p.json");
@@ -421,6 +423,7 @@ private Q_SLOTS:
         };
         refused(R"({"expected": {"metric": "f1", "mean": 1, "std": 0, "runs": 1, "source": "x"}})", "'expected.metric'");
         refused(R"({"expected": {"metric": "accuracy", "mean": 143, "std": 0, "runs": 1, "source": "x"}})", "0 to 100");
+        refused(R"({"expected": {"metric": "bleu", "mean": 101, "std": 0, "runs": 1, "source": "x"}})", "a BLEU score (0 to 100)");
         refused(R"({"expected": {"metric": "accuracy", "mean": 43, "std": 0, "runs": 0, "source": "x"}})", "'expected.runs'");
         refused(R"({"expected": {"metric": "accuracy", "mean": 43, "std": -1, "runs": 1, "source": "x"}})", "'expected.std'");
         refused(R"({"expected": {"metric": "accuracy", "mean": 43, "std": 1, "runs": 1}})", "'expected.source'");
@@ -447,7 +450,8 @@ private Q_SLOTS:
         refusedLesson(R"(, "real_data": {"title": "T", "lesson": "L", "presets": ["repro-sst-fine-lstm"]})", "2 to 4");
         refusedLesson(R"(, "real_data": {"title": "T", "presets": ["repro-sst-fine-lstm", "repro-sst-fine-ssan"]})", "'real_data.lesson'");
         refusedLesson(R"(, "real_data": {"title": "T", "lesson": "L", "presets": ["repro-sst-fine-lstm", "repro-sml2010-narx"]})", "one dataset");
-        refusedLesson(R"(, "opens": "explorer")", "'opens' must be \"faithfulness\"");
+        refusedLesson(R"(, "opens": "timeline")", "'opens' must be \"faithfulness\" or \"explorer\"");
+        QCOMPARE(TeachingScenario::parse(lesson(R"(, "opens": "explorer")"), "s.json").opens, std::string("explorer"));
         QCOMPARE(TeachingScenario::parse(lesson(R"(, "opens": "faithfulness")"), "s.json").opens, std::string("faithfulness"));
         // The shipped lessons: SAN vs RNN and Why position matters have a real-data variant whose presets say what they reached.
         for (const char* id : {"san-vs-rnn", "why-position-matters"}) {

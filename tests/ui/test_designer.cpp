@@ -116,7 +116,7 @@ private slots:
         QCOMPARE(positions, (QStringList{"none", "sinusoidal", "rpr"}));
         QVERIFY(child<QCheckBox>(&panel, "orderDependentBox")->isChecked()); // the form shows the first one
         QCOMPARE(spy.at(0).at(1).toString(), QStringLiteral("Why position matters"));
-        QCOMPARE(TeachingScenario::all().size(), std::size_t(6));
+        QCOMPARE(TeachingScenario::all().size(), std::size_t(10));
         QCOMPARE(spy.at(0).at(3).toString(), QString()); // opens nothing at its end
 
         // "Is attention an explanation?": ESSAN, SSAN and the SSAN with uniform attention; it ends in the
@@ -146,6 +146,23 @@ private slots:
             QCOMPARE(QString::fromStdString(c.dataset), QStringLiteral("sst-fine"));
         QVERIFY(debateReal[2].model.uniformAttention);
         QCOMPARE(spy.last().at(2).toStringList().front(), QString::fromUtf8("44.2 \u00b1 1.0% test accuracy (5 runs)"));
+        // The translation lessons (issue 37): their runs on one built-in task, each saying what it reached, and the
+        // Explorer opened at the end (the alignment explorer, on the last run).
+        for (const char* id : {"lesson:learning-to-align", "lesson:dot-general-concat", "lesson:which-head-aligns",
+                               "lesson:right-answer-odd-alignment"}) {
+            QVERIFY2(panel.presets()->choose(QString::fromLatin1(id)), id);
+            const auto configs = spy.last().at(0).value<std::vector<TrainConfig>>();
+            QVERIFY(configs.size() >= 2);
+            for (const auto& c : configs) {
+                QVERIFY(c.dataset.rfind("synthetic-", 0) == 0);
+                QCOMPARE(c.validate(), std::string());
+            }
+            for (const QString& e : spy.last().at(2).toStringList())
+                QVERIFY2(e.contains(QStringLiteral("test BLEU")), qPrintable(e));
+            QCOMPARE(spy.last().at(3).toString(), QStringLiteral("explorer"));
+        }
+        QCOMPARE(child<QComboBox>(&panel, "modelCombo")->currentData().toString(), QStringLiteral("luong"));
+        QCOMPARE(child<QComboBox>(&panel, "alignmentCombo")->currentData().toString(), QStringLiteral("global")); // the form shows the first
         spy.clear();
         QVERIFY(panel.presets()->choose(QStringLiteral("lesson:why-position-matters")));
 

@@ -396,6 +396,7 @@ void TestLiveCompare::timeSeriesRunsCompareByRmse()
     QCOMPARE(ended.count(), 1);
     QCOMPARE(ended.at(0).at(0).toString(), QStringLiteral("faithfulness"));
     QCOMPARE(ended.at(0).at(1).toLongLong(), view.queue()->entry(0).runId);
+    QCOMPARE(ended.at(0).at(2).toLongLong(), view.queue()->entry(1).runId);
     auto* plot = child<LiveComparisonPlot>(&view, "liveComparisonPlot");
     QCOMPARE(plot->metricName(), QStringLiteral("rmse"));
     for (int i = 0; i < 2; ++i) {

@@ -187,7 +187,7 @@ LiveComparisonView::LiveComparisonView(const QString& dbPath, QWidget* parent)
         }
         emit allFinished();
         if (!runningOpens_.isEmpty() && !runIds.empty())
-            emit lessonEnded(std::exchange(runningOpens_, QString()), runIds.front());
+            emit lessonEnded(std::exchange(runningOpens_, QString()), runIds.front(), runIds.back());
     });
 }
 

@@ -70,8 +70,8 @@ public:
 
 signals:
     void runStored(qint64 runId); // a compared run ended and is in the store
-    // A lesson with a view to open ended (after allFinished): that view, and the first run's id.
-    void lessonEnded(const QString& opens, qint64 firstRunId);
+    // A lesson with a view to open ended (after allFinished): that view, and the first and last runs' ids.
+    void lessonEnded(const QString& opens, qint64 firstRunId, qint64 lastRunId);
     void allFinished();
     void planChanged(int waiting);
 
