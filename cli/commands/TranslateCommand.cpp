@@ -5,6 +5,7 @@
 #include "cli/commands/RunIds.h"
 #include "core/data/TextFile.h"
 #include "core/data/TranslationText.h"
+#include "core/results/AttentionAverage.h"
 #include "core/store/RunStore.h"
 #include "core/training/ModelExplainer.h"
 #include "core/training/Translator.h"
@@ -25,15 +26,10 @@ void printAlignment(std::ostream& out, const Translation& t)
 {
     if (t.cross.empty())
         return;
-    const int lastLayer = t.cross.back().layer;
-    AttentionMap mean = t.cross.back();
-    std::fill(mean.weights.begin(), mean.weights.end(), 0.0f);
+    const AttentionMap mean = AttentionAverage::ofLastLayer(t.cross);
     int heads = 0;
     for (const auto& m : t.cross)
-        if (m.layer == lastLayer) {
-            std::transform(mean.weights.begin(), mean.weights.end(), m.weights.begin(), mean.weights.begin(), std::plus<float>());
-            ++heads;
-        }
+        heads += m.layer == mean.layer;
     std::vector<std::string> rows = t.targetTokens;
     rows.push_back("<eos>");
     std::size_t width = 6;
@@ -47,7 +43,7 @@ void printAlignment(std::ostream& out, const Translation& t)
     for (int r = 0; r < mean.size; ++r) {
         out << "  " << paddedCell(rows[static_cast<std::size_t>(r)].substr(0, 12), 14);
         for (int c = 0; c < mean.width(); ++c)
-            out << paddedCell(fixedCell(mean.at(r, c) / static_cast<float>(heads), 2), width);
+            out << paddedCell(fixedCell(mean.at(r, c), 2), width);
         out << "\n";
     }
 }

@@ -1,5 +1,7 @@
 #include "core/results/Translation.h"
 
+#include "core/results/AttentionAverage.h"
+
 #include <nlohmann/json.hpp>
 
 namespace attnlab {
@@ -25,26 +27,6 @@ nlohmann::json mapsOf(const std::vector<AttentionMap>& maps)
     return out;
 }
 
-// The mean over the last layer's heads: the one matrix to read as the alignment.
-nlohmann::json lastLayerMean(const std::vector<AttentionMap>& maps)
-{
-    if (maps.empty())
-        return nlohmann::json::array();
-    const int last = maps.back().layer;
-    AttentionMap mean = maps.back();
-    std::fill(mean.weights.begin(), mean.weights.end(), 0.0f);
-    int heads = 0;
-    for (const auto& m : maps)
-        if (m.layer == last) {
-            for (std::size_t i = 0; i < mean.weights.size(); ++i)
-                mean.weights[i] += m.weights[i];
-            ++heads;
-        }
-    for (auto& w : mean.weights)
-        w /= static_cast<float>(heads);
-    return rowsOf(mean);
-}
-
 std::vector<std::string> withEos(std::vector<std::string> tokens)
 {
     tokens.push_back("<eos>");
@@ -64,7 +46,7 @@ std::string Translation::toJson() const
                         {"beam_size", beamSize},
                         {"length_penalty", lengthPenalty},
                         {"unknown_source_tokens", unknownSourceTokens},
-                        {"attention", lastLayerMean(cross)},
+                        {"attention", cross.empty() ? nlohmann::json::array() : rowsOf(AttentionAverage::ofLastLayer(cross))},
                         {"cross_attention", mapsOf(cross)}};
     if (!encoderSelf.empty())
         j["encoder_self_attention"] = mapsOf(encoderSelf);

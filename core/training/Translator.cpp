@@ -5,6 +5,7 @@
 #include "core/data/TranslationText.h"
 #include "core/data/Vocabulary.h"
 #include "core/data/readers/SyntheticTranslation.h"
+#include "core/results/AttentionAverage.h"
 #include "core/nn/models/ModelFactory.h"
 #include "core/nn/training/ModelCheckpoint.h"
 #include "core/nn/training/SequenceDecoder.h"
@@ -126,20 +127,9 @@ struct Translator::Impl {
                     predicted.push_back(link);
             return AlignmentErrorRate::sentence(predicted, t.gold).aer();
         };
-        const int last = t.cross.back().layer;
-        std::vector<float> mean(static_cast<std::size_t>(rows) * static_cast<std::size_t>(columns), 0.0f);
-        int heads = 0;
-        for (const auto& m : t.cross) {
+        for (const auto& m : t.cross)
             t.headAlignmentErrorRates.push_back(aerOf(m.weights)); // rows beyond the answer's (<eos>) are not read
-            if (m.layer != last)
-                continue;
-            ++heads;
-            for (std::size_t i = 0; i < mean.size(); ++i)
-                mean[i] += m.weights[i];
-        }
-        for (auto& w : mean)
-            w /= static_cast<float>(heads);
-        t.alignmentErrorRate = aerOf(mean);
+        t.alignmentErrorRate = aerOf(AttentionAverage::ofLastLayer(t.cross).weights);
     }
 };
 

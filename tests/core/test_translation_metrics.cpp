@@ -3,6 +3,7 @@
 // scores to 1e-9, counts, lengths, tokens and signatures exactly), then BLEU, chrF and AER worked out by hand
 // (the numbers in the comments) and argmax links read off a small attention matrix.
 #include "core/results/AlignmentErrorRate.h"
+#include "core/results/AttentionAverage.h"
 #include "core/results/BleuScore.h"
 #include "core/results/ChrfScore.h"
 #include "core/results/Tokenizer13a.h"
@@ -90,6 +91,25 @@ std::vector<AlignmentLink> links(std::initializer_list<std::pair<int, int>> sour
 class TestTranslationMetrics : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // The alignment read from several heads: the last layer's maps averaged, an earlier layer's left out.
+    void theAlignmentIsTheLastLayersMeanOverHeads()
+    {
+        const auto map = [](int layer, int head, std::vector<float> w) {
+            AttentionMap m;
+            m.layer = layer;
+            m.head = head;
+            m.size = 1;
+            m.columns = 2;
+            m.weights = std::move(w);
+            return m;
+        };
+        const auto mean = AttentionAverage::ofLastLayer({map(0, 0, {1.0f, 0.0f}), map(1, 0, {0.2f, 0.8f}), map(1, 1, {0.6f, 0.4f})});
+        QCOMPARE(mean.layer, 1);
+        QCOMPARE(mean.width(), 2);
+        QVERIFY(std::abs(mean.weights[0] - 0.4f) < 1e-7f && std::abs(mean.weights[1] - 0.6f) < 1e-7f);
+        QCOMPARE(AttentionAverage::ofLastLayer({}).size, 0);
+    }
+
     void fixtureIsTheVersionTheSignaturesName()
     {
         QCOMPARE(QString::fromStdString(fixture().at("sacrebleu_version").get<std::string>()),

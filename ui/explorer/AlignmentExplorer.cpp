@@ -1,6 +1,7 @@
 #include "ui/explorer/AlignmentExplorer.h"
 
 #include "core/config/Registry.h"
+#include "core/results/AttentionAverage.h"
 #include "core/results/AttentionCsv.h"
 #include "core/store/RunStore.h"
 #include "core/training/ModelExplainer.h"
@@ -37,25 +38,6 @@ QString joined(const std::vector<std::string>& tokens)
     for (const auto& t : tokens)
         words << qs(t);
     return words.join(QLatin1Char(' '));
-}
-
-// The mean over the last layer's heads of a translation's cross-attention: the matrix AER reads.
-std::vector<float> lastLayerMean(const std::vector<AttentionMap>& cross)
-{
-    if (cross.empty())
-        return {};
-    const int last = cross.back().layer;
-    std::vector<float> mean(cross.back().weights.size(), 0.0f);
-    int heads = 0;
-    for (const auto& m : cross)
-        if (m.layer == last && m.weights.size() == mean.size()) {
-            for (std::size_t i = 0; i < mean.size(); ++i)
-                mean[i] += m.weights[i];
-            ++heads;
-        }
-    for (auto& w : mean)
-        w /= static_cast<float>(std::max(1, heads));
-    return mean;
 }
 
 // What the large map draws: the translation's (or one hypothesis') words and <eos> down, the source across.
@@ -511,7 +493,7 @@ void AlignmentExplorer::showStep(int step)
         const QSignalBlocker blocker(stepSlider_);
         stepSlider_->setValue(step);
     }
-    const auto mean = lastLayerMean(t.cross);
+    const auto mean = AttentionAverage::ofLastLayer(t.cross).weights;
     const int columns = static_cast<int>(t.sourceTokens.size());
     if (mean.size() != static_cast<std::size_t>(rows) * static_cast<std::size_t>(columns)) {
         stepMap_->showPlaceholder(tr("This model has no attention to show at each step."));

@@ -1,5 +1,7 @@
 #include "ui/plots/AttentionHeatmap.h"
 
+#include "core/results/AttentionAverage.h"
+
 #include <QComboBox>
 #include <QDialog>
 #include <QGuiApplication>
@@ -163,18 +165,9 @@ void AttentionHeatmap::setSnapshot(const AttentionSnapshot& snapshot)
         const int lastLayer = snapshot.crossMaps.back().layer;
         const bool severalHeads = snapshot.crossMaps.size() > 1;
         if (severalHeads) {
-            std::vector<float> mean(snapshot.crossMaps.back().weights.size(), 0.0f);
-            int heads = 0;
-            for (const auto& m : snapshot.crossMaps)
-                if (m.layer == lastLayer && m.weights.size() == mean.size()) {
-                    for (std::size_t i = 0; i < mean.size(); ++i)
-                        mean[i] += m.weights[i];
-                    ++heads;
-                }
-            for (auto& w : mean)
-                w /= static_cast<float>(std::max(1, heads));
             alignmentView(tr("alignment · layer %1, mean of heads").arg(lastLayer + 1),
-                          tr("alignment: layer %1's cross-attention, its heads averaged").arg(lastLayer + 1), mean);
+                          tr("alignment: layer %1's cross-attention, its heads averaged").arg(lastLayer + 1),
+                          AttentionAverage::ofLastLayer(snapshot.crossMaps).weights);
         }
         for (const auto& m : snapshot.crossMaps)
             alignmentView(severalHeads ? tr("alignment · layer %1 · head %2").arg(m.layer + 1).arg(m.head + 1) : tr("alignment"),
