@@ -6,6 +6,7 @@
 #include "ui/setup/DataSection.h"
 #include "ui/setup/FormWidgets.h"
 #include "ui/setup/PresetChooser.h"
+#include "ui/setup/TranslationSection.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -56,6 +57,9 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
     QWidget* model = buildModelBox();
     QWidget* training = buildTrainingBox();
     QWidget* compute = buildComputeBox();
+    translation_ = new TranslationSection(form_);
+    for (auto it = translation_->advancedRows().begin(); it != translation_->advancedRows().end(); ++it)
+        advancedRows_.insert(it.key(), it.value());
 
     description_ = new QLabel(form_);
     description_->setObjectName(QStringLiteral("descriptionLabel"));
@@ -71,7 +75,7 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
     formLayout->setContentsMargins(0, 0, 0, 0);
     formLayout->addWidget(start);
     formLayout->addWidget(advanced_);
-    for (QWidget* box : {static_cast<QWidget*>(data_), model, training, compute})
+    for (QWidget* box : {static_cast<QWidget*>(data_), model, static_cast<QWidget*>(translation_), training, compute})
         formLayout->addWidget(box);
     formLayout->addWidget(description_, 1);
     auto* layout = new QVBoxLayout(this);
@@ -89,7 +93,7 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
     connect(position_, &QComboBox::currentIndexChanged, this, &SetupPanel::updateDescriptions);
     connect(optimizer_, &QComboBox::currentIndexChanged, this, &SetupPanel::onOptimizerChanged);
     connect(schedule_, &QComboBox::currentIndexChanged, this, &SetupPanel::updateVisibility);
-    connect(alignment_, &QComboBox::currentIndexChanged, this, &SetupPanel::updateVisibility);
+    connect(translation_, &TranslationSection::alignmentChanged, this, &SetupPanel::updateVisibility);
     connect(advanced_, &QCheckBox::toggled, this, &SetupPanel::updateVisibility);
     connect(presets_, &PresetChooser::presetChosen, this, [this](const TrainConfig& config, int repeats) {
         TrainConfig c = config;
@@ -147,19 +151,6 @@ QWidget* SetupPanel::buildModelBox()
     ffHidden_ = spin(form_, "ffHiddenSpin", 1, 65536);
     ffHidden_->setToolTip(tr("The ReLU layer before the softmax of the recurrent and CNN baselines (Barnes et al.)"));
     filters_ = spin(form_, "filtersSpin", 1, 4096);
-    embeddingDim_ = spin(form_, "embeddingDimSpin", 0, 4096, 8);
-    embeddingDim_->setSpecialValueText(tr("= d_model"));
-    embeddingDim_->setToolTip(tr("The word vectors' size, when it differs from the hidden size"));
-    attentionScore_ = choices(form_, "attentionScoreCombo", {{tr("model default"), ""}, {tr("additive (concat, Bahdanau)"), "additive"},
-                                                             {tr("dot"), "dot"}, {tr("general"), "general"}, {tr("concat (Luong)"), "concat"}});
-    attentionScore_->setToolTip(tr("How a decoder state scores each source word: Bahdanau's additive score, Luong's dot, "
-                                   "general (a bilinear form) or concat. Default: Bahdanau additive, Luong general"));
-    alignment_ = choices(form_, "alignmentCombo", {{tr("global (every source word)"), "global"}, {tr("local-m (monotone window)"), "local-m"},
-                                                   {tr("local-p (predicted window)"), "local-p"}});
-    alignment_->setToolTip(tr("Luong et al. 3.2: attend to every source word, or to a window of 2D + 1 words around the "
-                              "target's position (local-m) or a predicted one (local-p, weighted by a Gaussian)"));
-    localWindow_ = spin(form_, "localWindowSpin", 1, 100);
-    localWindow_->setToolTip(tr("D of Luong's local attention: the window is [p - D, p + D]"));
 
     auto* box = new QGroupBox(tr("Model"), form_);
     auto* form = new QFormLayout(box);
@@ -177,11 +168,7 @@ QWidget* SetupPanel::buildModelBox()
                                          {tr("Max length"), maxLength_, true},
                                          {tr("FFN size"), ffnHidden_, true},
                                          {tr("Dense size"), ffHidden_, true},
-                                         {tr("Filters"), filters_, true},
-                                         {tr("Word vector size"), embeddingDim_, true},
-                                         {tr("Attention score"), attentionScore_},
-                                         {tr("Alignment"), alignment_},
-                                         {tr("Local window D"), localWindow_}}) {
+                                         {tr("Filters"), filters_, true}}) {
         form->addRow(r.label, r.field);
         advancedRows_.insert(r.field, r.advanced);
     }
@@ -218,16 +205,6 @@ QWidget* SetupPanel::buildTrainingBox()
     seed_ = spin(form_, "seedSpin", 0, INT_MAX);
     repeats_ = spin(form_, "repeatsSpin", 1, 100);
     repeats_->setToolTip(tr("Runs with seeds seed, seed + 1, ...; mean ± sample std at the end, as the thesis reports"));
-    teacherForcing_ = real(form_, "teacherForcingSpin", 0.0, 1.0, 2, 0.05);
-    teacherForcing_->setToolTip(tr("Share of the recurrent decoder's steps fed the right previous word (1 = always; "
-                                   "below 1 it also learns from its own guesses)"));
-    labelSmoothing_ = real(form_, "labelSmoothingSpin", 0.0, 0.9, 2, 0.05);
-    labelSmoothing_->setToolTip(tr("ε of label-smoothed cross-entropy (Vaswani et al.: 0.1)"));
-    beamSize_ = spin(form_, "beamSizeSpin", 1, 64);
-    beamSize_->setSpecialValueText(tr("1 (greedy)"));
-    beamSize_->setToolTip(tr("How evaluation and the explorer decode: 1 = greedy, K = beam search keeping K hypotheses"));
-    lengthPenalty_ = real(form_, "lengthPenaltySpin", 0.0, 5.0, 2, 0.1);
-    lengthPenalty_->setToolTip(tr("GNMT's α: a beam's scores are log P / ((5 + |Y|) / 6)^α (0 = none)"));
     probes_ = new QLineEdit(form_);
     probes_->setObjectName(QStringLiteral("probesEdit"));
     probes_->setPlaceholderText(tr("one dev example per class"));
@@ -251,10 +228,6 @@ QWidget* SetupPanel::buildTrainingBox()
                                          {tr("Patience"), patience_, true},
                                          {tr("Batches"), sampling_, true},
                                          {tr("Batch size"), batchSize_},
-                                         {tr("Teacher forcing"), teacherForcing_, true},
-                                         {tr("Label smoothing"), labelSmoothing_, true},
-                                         {tr("Beam size"), beamSize_},
-                                         {tr("Length penalty"), lengthPenalty_, true},
                                          {tr("Eval every"), evalEvery_},
                                          {tr("Log every"), logEvery_, true},
                                          {tr("Seed"), seed_},
@@ -332,13 +305,9 @@ QString SetupPanel::inFieldTerms(const std::string& problem)
         {"log_every", tr("Log every"), logEvery_},      {"device", tr("Device"), device_},
         {"threads", tr("Threads"), threads_},           {"amp", tr("Precision"), amp_},
         {"tf32", tr("TF32"), tf32_},                    {"deterministic", tr("Reproducible"), deterministic_},
-        {"embedding_dim", tr("Word vector size"), embeddingDim_}, {"attention_score", tr("Attention score"), attentionScore_},
-        {"alignment", tr("Alignment"), alignment_},     {"local_window", tr("Local window D"), localWindow_},
-        {"teacher_forcing", tr("Teacher forcing"), teacherForcing_}, {"label_smoothing", tr("Label smoothing"), labelSmoothing_},
-        {"beam_size", tr("Beam size"), beamSize_},      {"length_penalty", tr("Length penalty"), lengthPenalty_},
     };
-    for (const auto& field : data_->fields())
-        fields.push_back(field);
+    for (const auto& list : {data_->fields(), translation_->fields()})
+        fields.insert(fields.end(), list.begin(), list.end());
     for (const auto& [name, label, widget] : fields) {
         if (key != name)
             continue;
@@ -444,19 +413,16 @@ void SetupPanel::updateVisibility()
     const bool translation = entry && entry->task == "translation";
     const bool sgd = optimizer_->currentData().toString() == QLatin1String("sgd");
     const bool decays = schedule_->currentData().toString() == QLatin1String("step");
-    const bool local = alignment_->currentData().toString() != QLatin1String("global");
     // A model's own rows by its registry options, so a new model's options appear by its entry alone.
     QHash<QWidget*, bool> applies = {
         {momentum_, sgd}, {decayEvery_, decays}, {decayGamma_, decays},
         {filters_, hasOption(model, "filters")}, {ffnHidden_, hasOption(model, "ffn_hidden")},
         {ffHidden_, hasOption(model, "ff_hidden")},
-        {embeddingDim_, hasOption(model, "embedding_dim")}, {attentionScore_, hasOption(model, "attention_score")},
-        {alignment_, hasOption(model, "alignment")}, {localWindow_, hasOption(model, "local_window") && local},
-        {teacherForcing_, translation && model && model->id != "transformer-seq2seq"},
-        {labelSmoothing_, translation}, {beamSize_, translation}, {lengthPenalty_, translation},
         {probes_, !series && !translation}, {pooling_, !translation}, {maxLength_, !translation},
     };
     data_->addApplicability(applies);
+    translation_->addApplicability(applies, model, translation);
+    translation_->setVisible(translation);
     const bool showAdvanced = advanced_->isChecked();
     for (QGroupBox* box : form_->findChildren<QGroupBox*>()) {
         auto* form = qobject_cast<QFormLayout*>(box->layout());
@@ -502,16 +468,7 @@ TrainConfig SetupPanel::config() const
     config.model.ffnHidden = ffnHidden_->value();
     config.model.ffHidden = ffHidden_->value();
     config.model.filters = filters_->value();
-    config.model.embeddingDim = hasOption(entry, "embedding_dim") ? embeddingDim_->value() : 0;
-    config.model.attentionScore = hasOption(entry, "attention_score") ? attentionScore_->currentData().toString().toStdString() : std::string();
-    config.model.alignment = hasOption(entry, "alignment") ? alignment_->currentData().toString().toStdString() : std::string("global");
-    config.model.localWindow = localWindow_->value();
-    if (entry && entry->task == "translation") {
-        config.teacherForcing = entry->id != "transformer-seq2seq" ? teacherForcing_->value() : 1.0;
-        config.labelSmoothing = labelSmoothing_->value();
-        config.beamSize = beamSize_->value();
-        config.lengthPenalty = lengthPenalty_->value();
-    }
+    translation_->apply(config, entry);
     if (entry) { // "" while the boxes show the model's own points, so stored configs stay short
         std::vector<std::string> chosen;
         std::string list;
@@ -579,14 +536,7 @@ void SetupPanel::setConfig(const TrainConfig& config)
     ffnHidden_->setValue(config.model.ffnHidden);
     ffHidden_->setValue(config.model.ffHidden);
     filters_->setValue(config.model.filters);
-    embeddingDim_->setValue(config.model.embeddingDim);
-    selectData(attentionScore_, config.model.attentionScore);
-    selectData(alignment_, config.model.alignment);
-    localWindow_->setValue(config.model.localWindow);
-    teacherForcing_->setValue(config.teacherForcing);
-    labelSmoothing_->setValue(config.labelSmoothing);
-    beamSize_->setValue(config.beamSize);
-    lengthPenalty_->setValue(config.lengthPenalty);
+    translation_->load(config);
     selectData(optimizer_, config.optimizer); // the stored learning rate wins over the optimiser's default
     learningRate_->setValue(config.learningRate);
     momentum_->setValue(config.momentum);

@@ -17,6 +17,7 @@ class QSpinBox;
 namespace attnlab::ui {
 
 class DataSection;
+class TranslationSection;
 class PresetChooser;
 
 // The experiment designer's form: "start from" a preset or lesson (PresetChooser), then data, model,
@@ -77,6 +78,7 @@ private:
 
     PresetChooser* presets_;
     DataSection* data_;      // the Data group: dataset, own data, word vectors, per-dataset options
+    TranslationSection* translation_; // the Encoder-decoder group: a translation model's attention and decoding
     QComboBox* dataset_; // data_'s dataset combo
     QComboBox* model_;
     QComboBox* position_;
@@ -101,16 +103,6 @@ private:
     QSpinBox* ffnHidden_;
     QSpinBox* ffHidden_;
     QSpinBox* filters_;
-    // Translation (issue 37): the encoder-decoders' options (rows shown by the registry's options) and how they
-    // train and decode (rows shown for a translation dataset).
-    QSpinBox* embeddingDim_;
-    QComboBox* attentionScore_; // "" = the model's default (Bahdanau: additive, Luong: general)
-    QComboBox* alignment_;
-    QSpinBox* localWindow_;
-    QDoubleSpinBox* teacherForcing_;
-    QDoubleSpinBox* labelSmoothing_;
-    QSpinBox* beamSize_;
-    QDoubleSpinBox* lengthPenalty_;
     QSpinBox* threads_;
     QCheckBox* amp_;
     QCheckBox* tf32_;
