@@ -9,38 +9,77 @@ AttentionMap TokenGrouping::apply(const AttentionMap& map, const std::vector<int
     if (static_cast<int>(groups.size()) != map.size)
         throw std::invalid_argument("token groups: " + std::to_string(groups.size()) + " groups for a map of " +
                                     std::to_string(map.size) + " tokens");
-    std::vector<int> members(static_cast<std::size_t>(groupCount), 0);
-    for (int g : groups) {
-        if (g >= groupCount)
-            throw std::invalid_argument("token groups: group " + std::to_string(g) + " of " + std::to_string(groupCount));
+    AttentionMap out = apply(map, groups, groupCount, groups, groupCount);
+    out.columns = 0; // square again
+    return out;
+}
+
+AttentionMap TokenGrouping::apply(const AttentionMap& map, const std::vector<int>& rowGroups, int rowCount,
+                                  const std::vector<int>& columnGroups, int columnCount)
+{
+    if (static_cast<int>(rowGroups.size()) != map.size || static_cast<int>(columnGroups.size()) != map.width())
+        throw std::invalid_argument("token groups: " + std::to_string(rowGroups.size()) + " x " + std::to_string(columnGroups.size()) +
+                                    " groups for a map of " + std::to_string(map.size) + " x " + std::to_string(map.width()) + " tokens");
+    std::vector<int> members(static_cast<std::size_t>(rowCount), 0);
+    for (int g : rowGroups) {
+        if (g >= rowCount)
+            throw std::invalid_argument("token groups: group " + std::to_string(g) + " of " + std::to_string(rowCount));
         if (g >= 0)
             ++members[static_cast<std::size_t>(g)];
     }
+    for (int g : columnGroups)
+        if (g >= columnCount)
+            throw std::invalid_argument("token groups: group " + std::to_string(g) + " of " + std::to_string(columnCount));
     AttentionMap out;
     out.layer = map.layer;
     out.head = map.head;
-    out.size = groupCount;
-    out.weights.assign(static_cast<std::size_t>(groupCount) * groupCount, 0.0f);
+    out.size = rowCount;
+    out.columns = columnCount;
+    out.weights.assign(static_cast<std::size_t>(rowCount) * columnCount, 0.0f);
     // Sum over the key pieces of a word, then the mean over its query pieces; hidden keys and queries skipped.
-    std::vector<double> row(static_cast<std::size_t>(groupCount));
+    std::vector<double> row(static_cast<std::size_t>(columnCount));
     for (int q = 0; q < map.size; ++q) {
-        const int gq = groups[static_cast<std::size_t>(q)];
+        const int gq = rowGroups[static_cast<std::size_t>(q)];
         if (gq < 0)
             continue;
         std::fill(row.begin(), row.end(), 0.0);
         double kept = 0;
-        for (int k = 0; k < map.size; ++k) {
-            const int gk = groups[static_cast<std::size_t>(k)];
+        for (int k = 0; k < map.width(); ++k) {
+            const int gk = columnGroups[static_cast<std::size_t>(k)];
             if (gk < 0)
                 continue;
             row[static_cast<std::size_t>(gk)] += map.at(q, k);
             kept += map.at(q, k);
         }
         const double scale = (kept > 0 ? 1.0 / kept : 0.0) / members[static_cast<std::size_t>(gq)];
-        for (int g = 0; g < groupCount; ++g)
-            out.weights[static_cast<std::size_t>(gq) * groupCount + g] += static_cast<float>(row[static_cast<std::size_t>(g)] * scale);
+        for (int g = 0; g < columnCount; ++g)
+            out.weights[static_cast<std::size_t>(gq) * columnCount + g] += static_cast<float>(row[static_cast<std::size_t>(g)] * scale);
     }
     return out;
+}
+
+std::vector<int> TokenGrouping::forSentencePieces(const std::vector<std::string>& pieces, std::vector<std::string>* labels, int* groupCount)
+{
+    static const std::string kWordStart = "\xe2\x96\x81"; // U+2581, SentencePiece's mark of a word's first piece
+    std::vector<int> groups;
+    std::vector<std::string> words;
+    bool previousSpecial = true;
+    for (const auto& piece : pieces) {
+        const bool special = piece.size() > 2 && piece.front() == '<' && piece.back() == '>';
+        const bool starts = piece.rfind(kWordStart, 0) == 0;
+        if (special || starts || previousSpecial || words.empty()) {
+            words.push_back(starts ? piece.substr(kWordStart.size()) : piece);
+        } else {
+            words.back() += piece;
+        }
+        groups.push_back(static_cast<int>(words.size()) - 1);
+        previousSpecial = special;
+    }
+    if (labels)
+        *labels = words;
+    if (groupCount)
+        *groupCount = static_cast<int>(words.size());
+    return groups;
 }
 
 std::vector<float> TokenGrouping::applyToWeights(const std::vector<float>& weights, const std::vector<int>& groups, int groupCount)

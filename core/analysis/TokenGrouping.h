@@ -16,12 +16,20 @@ class TokenGrouping {
 public:
     // groups[t] in 0..groupCount-1, or -1 to hide token t; groups.size() == map.size.
     static AttentionMap apply(const AttentionMap& map, const std::vector<int>& groups, int groupCount);
+    // The same for a map whose rows and columns are different tokens (a translation's cross-attention: target
+    // pieces down, source pieces across): rows grouped by rowGroups (a word's rows averaged), columns by
+    // columnGroups (a word's columns summed).
+    static AttentionMap apply(const AttentionMap& map, const std::vector<int>& rowGroups, int rowCount,
+                              const std::vector<int>& columnGroups, int columnCount);
     // Pooling weights (a distribution over tokens) regrouped the same way: summed, hidden ones dropped, renormalised.
     static std::vector<float> applyToWeights(const std::vector<float>& weights, const std::vector<int>& groups, int groupCount);
 
     // The groups for word pieces: words[t] is the word of piece t (-1 for [CLS], [SEP] and other specials).
     // mergePieces: one group per word (else one per piece); hideSpecial: specials hidden (else each its own group).
     // labels gets each group's text: the pieces joined without "##", or the piece itself.
+    // SentencePiece's pieces (issue 37): a word starts at a piece that begins with "▁" (U+2581) and at the first
+    // piece; anything in angle brackets (<eos>, <unk>) is a group of its own. labels: the words without "▁".
+    static std::vector<int> forSentencePieces(const std::vector<std::string>& pieces, std::vector<std::string>* labels, int* groupCount);
     static std::vector<int> forPieces(const std::vector<std::string>& tokens, const std::vector<int>& words, bool mergePieces,
                                       bool hideSpecial, std::vector<std::string>* labels, int* groupCount);
 };

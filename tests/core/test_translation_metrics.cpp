@@ -2,6 +2,7 @@
 // invented pairs (tests/core/fixtures/translation/bleu_chrf.json, made by make_bleu_fixtures.py beside it:
 // scores to 1e-9, counts, lengths, tokens and signatures exactly), then BLEU, chrF and AER worked out by hand
 // (the numbers in the comments) and argmax links read off a small attention matrix.
+#include "core/analysis/TokenGrouping.h"
 #include "core/results/AlignmentErrorRate.h"
 #include "core/results/AttentionAverage.h"
 #include "core/results/BleuScore.h"
@@ -91,6 +92,31 @@ std::vector<AlignmentLink> links(std::initializer_list<std::pair<int, int>> sour
 class TestTranslationMetrics : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // A subword run's alignment over words (issue 37): SentencePiece's "▁" starts a word, <eos> stays apart;
+    // attention to a word is the sum over its pieces, from a word the mean of its pieces' rows.
+    void sentencePiecesMergeIntoWords()
+    {
+        std::vector<std::string> words;
+        int count = 0;
+        const auto source = TokenGrouping::forSentencePieces({"\xe2\x96\x81" "ein", "\xe2\x96\x81" "Hund", "e", "\xe2\x96\x81" "l\xc3\xa4" "uft"}, &words, &count);
+        QCOMPARE(source, (std::vector<int>{0, 1, 1, 2}));
+        QCOMPARE(words, (std::vector<std::string>{"ein", "Hunde", "l\xc3\xa4" "uft"}));
+        const auto target = TokenGrouping::forSentencePieces({"\xe2\x96\x81" "do", "gs", "<eos>"}, &words, &count);
+        QCOMPARE(target, (std::vector<int>{0, 0, 1}));
+        QCOMPARE(words, (std::vector<std::string>{"dogs", "<eos>"}));
+        AttentionMap cross; // 3 target pieces x 4 source pieces, rows summing to 1
+        cross.size = 3;
+        cross.columns = 4;
+        cross.weights = {0.1f, 0.5f, 0.3f, 0.1f, 0.3f, 0.3f, 0.2f, 0.2f, 0.0f, 0.0f, 0.0f, 1.0f};
+        const auto merged = TokenGrouping::apply(cross, target, 2, source, 3);
+        QCOMPARE(merged.size, 2);
+        QCOMPARE(merged.width(), 3);
+        const std::vector<float> expected = {0.2f, 0.65f, 0.15f, 0.0f, 0.0f, 1.0f}; // "dogs": mean of its two rows
+        for (std::size_t i = 0; i < expected.size(); ++i)
+            QVERIFY2(std::abs(merged.weights[i] - expected[i]) < 1e-6f, std::to_string(i).c_str());
+        QVERIFY_EXCEPTION_THROWN(TokenGrouping::apply(cross, source, 3, target, 2), std::invalid_argument);
+    }
+
     // The alignment read from several heads: the last layer's maps averaged, an earlier layer's left out.
     void theAlignmentIsTheLastLayersMeanOverHeads()
     {

@@ -12,8 +12,10 @@
 #include "ui/plots/AttentionHeatmap.h"
 #include "ui/plots/TrainingCurvesPlot.h"
 #include "ui/setup/SetupPanel.h"
+#include "tests/support/CliProcess.h"
 #include "tests/support/WidgetLookup.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QDoubleSpinBox>
@@ -34,6 +36,7 @@
 #include <qcustomplot.h>
 
 #include <cmath>
+#include <fstream>
 #include <map>
 
 using namespace attnlab;
@@ -345,6 +348,62 @@ private Q_SLOTS:
         QTest::qWait(200);
         QCOMPARE(translated.count(), 3);
         QVERIFY(explorer->shown()->forced); // what was shown stays
+    }
+
+    // A run on word pieces (SentencePiece BPE on the user's pairs): the explorer shows its maps over whole words,
+    // merged as the Pretrained tab merges (TokenGrouping), or over the pieces the model read.
+    void subwordRunsShowWordsOrPieces()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString db = dir.filePath(QStringLiteral("runs.sqlite")), pairs = dir.filePath(QStringLiteral("pairs.tsv"));
+        {
+            std::ofstream out(pairs.toStdString());
+            out << "de\ten\n";
+            const char* words[] = {"Hund", "Katze", "Maus", "Vogel", "Fisch", "Pferd", "Kuh", "Schaf"};
+            for (int i = 0; i < 400; ++i) {
+                std::string source, target;
+                for (int w = 0; w < 3 + i % 4; ++w) {
+                    const std::string word = words[(i * 7 + w * 3) % 8];
+                    source += (source.empty() ? "" : " ") + word;
+                    target = word + (target.empty() ? "" : " ") + target;
+                }
+                out << source << "\t" << target << "\n";
+            }
+        }
+        const CliResult r = runCli({"train", "--dataset", "csv-pairs", "--file", pairs, "--model", "luong", "--subwords", "bpe",
+                                    "--subword-vocabulary", "40", "--steps", "40", "--eval-every", "40", "--d-model", "16",
+                                    "--db", db, "--device", "cpu", "--json"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const qint64 run = r.lastJson()["run_id"].toInt();
+        RunStore store(db.toStdString());
+        AlignmentExplorer explorer;
+        explorer.setStore(&store);
+        explorer.resize(1000, 700);
+        explorer.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&explorer));
+        explorer.setRun(run);
+        QTRY_VERIFY_WITH_TIMEOUT(explorer.isReady(), 30000);
+        QSignalSpy translated(&explorer, &AlignmentExplorer::translated);
+        QTRY_VERIFY_WITH_TIMEOUT(!explorer.isBusy(), 30000);
+        explorer.translate(QStringLiteral("Katze Pferd Hund"), 1);
+        QTRY_VERIFY_WITH_TIMEOUT(translated.count() >= 1 && !explorer.isBusy(), 30000);
+        const Translation& t = *explorer.shown();
+        auto* words = child<QCheckBox>(&explorer, "alignmentWordsBox");
+        QVERIFY(!words->isHidden());
+        QVERIFY(words->isChecked());
+        QCOMPARE(explorer.heatmap()->shownColumns(), (std::vector<std::string>{"Katze", "Pferd", "Hund"}));
+        const int rows = static_cast<int>(explorer.heatmap()->shownRows().size());
+        const auto merged = explorer.heatmap()->shownValues();
+        for (int row = 0; row < rows; ++row) { // attention to a word summed over its pieces: rows still distributions
+            double sum = 0;
+            for (int c = 0; c < 3; ++c)
+                sum += merged[static_cast<std::size_t>(row * 3 + c)];
+            QVERIFY(std::abs(sum - 1.0) < 1e-4);
+        }
+        words->setChecked(false);
+        QCOMPARE(explorer.heatmap()->shownColumns(), t.sourceTokens);
+        QVERIFY(close(explorer.heatmap()->shownValues(), t.cross.front().weights));
     }
 };
 

@@ -1,5 +1,6 @@
 #include "ui/explorer/AlignmentExplorer.h"
 
+#include "core/analysis/TokenGrouping.h"
 #include "core/config/Registry.h"
 #include "core/results/AttentionAverage.h"
 #include "core/results/AttentionCsv.h"
@@ -9,6 +10,7 @@
 #include "ui/analysis/FigureExport.h"
 #include "ui/plots/AttentionHeatmap.h"
 
+#include <QCheckBox>
 #include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -24,6 +26,7 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrent>
 
+#include <algorithm>
 #include <map>
 #include <qcustomplot.h>
 
@@ -62,6 +65,33 @@ AttentionSnapshot snapshotOf(const Translation& t, const std::vector<std::string
     return s;
 }
 
+// A subword snapshot over words (TokenGrouping: attention to a word summed over its pieces, from a word the mean of
+// its pieces' rows), as the Pretrained tab merges word pieces; the gold alignment is the built-in tasks', which
+// have no pieces.
+AttentionSnapshot mergedIntoWords(const AttentionSnapshot& pieces)
+{
+    std::vector<std::string> sourceWords, targetWords;
+    int sourceCount = 0, targetCount = 0;
+    const auto source = TokenGrouping::forSentencePieces(pieces.tokens, &sourceWords, &sourceCount);
+    const auto target = TokenGrouping::forSentencePieces(pieces.targetTokens, &targetWords, &targetCount);
+    AttentionSnapshot s = pieces;
+    s.tokens = sourceWords;
+    s.targetTokens = targetWords;
+    s.goldAlignment.clear();
+    for (auto& m : s.crossMaps)
+        m = TokenGrouping::apply(m, target, targetCount, source, sourceCount);
+    for (auto& m : s.maps)
+        m = TokenGrouping::apply(m, source, sourceCount);
+    for (auto& m : s.decoderMaps)
+        m = TokenGrouping::apply(m, target, targetCount);
+    return s;
+}
+
+bool hasPieces(const std::vector<std::string>& tokens)
+{
+    return std::any_of(tokens.begin(), tokens.end(), [](const std::string& t) { return t.rfind("\xe2\x96\x81", 0) == 0; });
+}
+
 } // namespace
 
 AlignmentExplorer::AlignmentExplorer(QWidget* parent) : QWidget(parent)
@@ -85,6 +115,13 @@ AlignmentExplorer::AlignmentExplorer(QWidget* parent) : QWidget(parent)
     beam_->setPrefix(tr("beam "));
     beam_->setSpecialValueText(tr("greedy"));
     beam_->setToolTip(tr("1: greedy decoding; K: beam search keeping K hypotheses, each shown in the Beam tab with its own alignment"));
+    words_ = new QCheckBox(tr("words"), this);
+    words_->setObjectName(QStringLiteral("alignmentWordsBox"));
+    words_->setToolTip(tr("This run reads word pieces: show the maps over whole words (attention to a word summed over its "
+                          "pieces, from a word averaged), as the Pretrained tab does"));
+    words_->setChecked(true);
+    words_->setVisible(false);
+    connect(words_, &QCheckBox::toggled, this, &AlignmentExplorer::setWordsShown);
     target_ = new QLineEdit(this);
     target_->setObjectName(QStringLiteral("alignmentTargetEdit"));
     target_->setPlaceholderText(tr("Optional: type the translation you expect, to see what the model makes of each of its words"));
@@ -197,6 +234,7 @@ AlignmentExplorer::AlignmentExplorer(QWidget* parent) : QWidget(parent)
     auto* sourceRow = new QHBoxLayout;
     sourceRow->addWidget(new QLabel(tr("Source"), this));
     sourceRow->addWidget(source_, 1);
+    sourceRow->addWidget(words_);
     sourceRow->addWidget(beam_);
     sourceRow->addWidget(translateButton_);
     auto* targetRow = new QHBoxLayout;
@@ -367,7 +405,7 @@ void AlignmentExplorer::start(const Request& request)
             emit statusMessage(tr("Cannot translate: %1").arg(error));
             return;
         }
-        show(*translation);
+        display(*translation);
     });
     watcher->setFuture(QtConcurrent::run([translator = translator_, request]() -> Result {
         try {
@@ -383,7 +421,7 @@ void AlignmentExplorer::start(const Request& request)
     }));
 }
 
-void AlignmentExplorer::show(const Translation& t)
+void AlignmentExplorer::display(const Translation& t)
 {
     shown_ = t;
     if (t.sourceTokens.empty()) {
@@ -416,13 +454,32 @@ void AlignmentExplorer::show(const Translation& t)
     }
     html += QStringLiteral("<br>") + facts.join(QStringLiteral(" · "));
     result_->setText(html);
-    if (t.cross.empty())
-        heatmap_->showPlaceholder(tr("This model has no attention: the whole source reaches the decoder as one vector."));
-    else
-        heatmap_->setSnapshot(snapshotOf(t, t.targetTokens, t.cross, true));
+    words_->setVisible(hasPieces(t.sourceTokens) || hasPieces(t.targetTokens));
+    drawLargeMap();
     fillSteps(t);
     fillBeam(t);
     emit translated();
+}
+
+void AlignmentExplorer::drawLargeMap()
+{
+    if (!shown_)
+        return;
+    const Translation& t = *shown_;
+    if (t.cross.empty()) {
+        heatmap_->showPlaceholder(tr("This model has no attention: the whole source reaches the decoder as one vector."));
+        return;
+    }
+    const AttentionSnapshot pieces = snapshotOf(t, t.targetTokens, t.cross, true);
+    heatmap_->setSnapshot(!words_->isHidden() && words_->isChecked() ? mergedIntoWords(pieces) : pieces);
+}
+
+void AlignmentExplorer::setWordsShown(bool words)
+{
+    if (words_->isChecked() != words)
+        words_->setChecked(words); // toggled() comes back here
+    else
+        drawLargeMap();
 }
 
 void AlignmentExplorer::fillSteps(const Translation& t)
@@ -567,8 +624,9 @@ void AlignmentExplorer::showHypothesis(int index)
     if (h.cross.empty())
         return;
     // The kept one with every map; another with its own cross-attention, as it decoded.
-    heatmap_->setSnapshot(index == 0 ? snapshotOf(*shown_, shown_->targetTokens, shown_->cross, true)
-                                     : snapshotOf(*shown_, h.tokens, h.cross, false));
+    const AttentionSnapshot pieces = index == 0 ? snapshotOf(*shown_, shown_->targetTokens, shown_->cross, true)
+                                                : snapshotOf(*shown_, h.tokens, h.cross, false);
+    heatmap_->setSnapshot(!words_->isHidden() && words_->isChecked() ? mergedIntoWords(pieces) : pieces);
     emit statusMessage(tr("Hypothesis %1: “%2”, score %3").arg(index + 1).arg(qs(h.text)).arg(h.score, 0, 'f', 3));
 }
 

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 
+class QCheckBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -48,6 +49,7 @@ public:
     void force(const QString& source, const QString& target);
     void showStep(int step);       // the decoding step's row of the alignment and its alternatives
     void showHypothesis(int index); // a beam hypothesis' own alignment in the large map
+    void setWordsShown(bool words); // word pieces merged into words in the large map (a subword run)
 
     bool isReady() const { return translator_ != nullptr; }
     bool isBusy() const { return busy_; }
@@ -67,10 +69,11 @@ private:
     };
     void submit(const Request& request);
     void start(const Request& request);
-    void show(const Translation& translation);
+    void display(const Translation& translation);
     void fillSteps(const Translation& translation);
     void fillBeam(const Translation& translation);
     void setInputEnabled(bool enabled, const QString& why);
+    void drawLargeMap(); // the kept translation's maps, over pieces or words
 
     RunStore* store_ = nullptr;
     qint64 runId_ = 0;
@@ -85,6 +88,7 @@ private:
     QLineEdit* source_;
     QLineEdit* target_;
     QSpinBox* beam_;
+    QCheckBox* words_; // a subword run's maps over words (pieces merged), shown only for one
     QPushButton* translateButton_;
     QPushButton* forceButton_;
     QLabel* result_;
