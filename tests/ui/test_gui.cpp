@@ -135,9 +135,10 @@ void TestGui::setupPanelFollowsRegistry()
     QComboBox* pooling = child<QComboBox>(&panel, "poolingCombo");
     QCheckBox* dropoutAt[] = {child<QCheckBox>(&panel, "dropoutInputBox"), child<QCheckBox>(&panel, "dropoutHiddenBox"),
                               child<QCheckBox>(&panel, "dropoutOutputBox")};
-    // Every registry entry is offered, and the position combo lists only the model's techniques.
+    // Every registry entry is offered (your own sentence pairs from the command line only: the import dialog reads
+    // texts and series), and the position combo lists only the model's techniques.
     QCOMPARE(datasets->count(), static_cast<int>(std::count_if(Registry::datasets().begin(), Registry::datasets().end(),
-                                                               [](const auto& d) { return d.task != "translation"; })));
+                                                               [](const auto& d) { return d.id != "csv-pairs"; })));
     // The model list follows the dataset's task: text classifiers for text, time-series models for series.
     auto countFor = [](const std::string& task) {
         return static_cast<int>(std::count_if(Registry::models().begin(), Registry::models().end(),
