@@ -8,6 +8,7 @@
 #include "core/training/ModelExplainer.h"
 #include "core/training/Translator.h"
 #include "ui/analysis/FigureExport.h"
+#include "ui/explorer/BeamTree.h"
 #include "ui/plots/AttentionHeatmap.h"
 
 #include <QCheckBox>
@@ -198,15 +199,9 @@ AlignmentExplorer::AlignmentExplorer(QWidget* parent) : QWidget(parent)
     decodingLayout->addWidget(steps_, 3);
 
     // The beam's hypotheses as a tree of shared prefixes.
-    beamTree_ = new QTreeWidget(this);
+    beamTree_ = new BeamTree(this);
     beamTree_->setObjectName(QStringLiteral("alignmentBeamTree"));
-    beamTree_->setHeaderLabels({tr("word"), tr("probability"), tr("score (log P / lp)")});
-    beamTree_->setRootIsDecorated(true);
-    beamTree_->header()->setStretchLastSection(true);
-    connect(beamTree_, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* item) {
-        if (item && item->data(0, Qt::UserRole).isValid())
-            showHypothesis(item->data(0, Qt::UserRole).toInt());
-    });
+    connect(beamTree_, &BeamTree::hypothesisChosen, this, &AlignmentExplorer::showHypothesis);
     auto* beamTip = new QLabel(tr("Beam search keeps the K likeliest partial translations at each step. Every hypothesis that "
                                   "ended is a path from the top to an <eos>; the kept one is in bold. Click one to see its own alignment."),
                                this);
@@ -457,7 +452,7 @@ void AlignmentExplorer::display(const Translation& t)
     words_->setVisible(hasPieces(t.sourceTokens) || hasPieces(t.targetTokens));
     drawLargeMap();
     fillSteps(t);
-    fillBeam(t);
+    beamTree_->setTranslation(t);
     emit translated();
 }
 
@@ -571,49 +566,6 @@ void AlignmentExplorer::showStep(int step)
         if (link.target == step && t.targetTokens.size() == t.reference.size())
             s.goldAlignment.emplace_back(link.source, 0);
     stepMap_->setSnapshot(s);
-}
-
-void AlignmentExplorer::fillBeam(const Translation& t)
-{
-    beamTree_->clear();
-    if (t.hypotheses.empty()) {
-        auto* note = new QTreeWidgetItem(beamTree_, {t.forced ? tr("A forced translation has no beam.")
-                                                              : tr("Greedy decoding keeps one hypothesis: set a beam above 1.")});
-        note->setFlags(Qt::ItemIsEnabled);
-        return;
-    }
-    // A trie of the hypotheses' words: a node per shared prefix, a leaf <eos> per hypothesis with its score.
-    std::map<std::pair<QTreeWidgetItem*, std::string>, QTreeWidgetItem*> children;
-    for (std::size_t h = 0; h < t.hypotheses.size(); ++h) {
-        const auto& hypothesis = t.hypotheses[h];
-        QTreeWidgetItem* parent = nullptr;
-        for (std::size_t i = 0; i <= hypothesis.tokens.size(); ++i) {
-            const bool end = i == hypothesis.tokens.size();
-            const std::string word = end ? (hypothesis.finished ? "<eos>" : "… (cut at the length limit)") : hypothesis.tokens[i];
-            const float p = i < hypothesis.probabilities.size() ? hypothesis.probabilities[i] : 0.0f;
-            QTreeWidgetItem*& node = children[{parent, end ? word + "#" + std::to_string(h) : word}];
-            if (!node) {
-                node = parent ? new QTreeWidgetItem(parent) : new QTreeWidgetItem(beamTree_);
-                node->setText(0, qs(word));
-                node->setText(1, QString::number(p, 'f', 3));
-            }
-            if (end) {
-                node->setText(2, QString::number(hypothesis.score, 'f', 3) + (h == 0 ? tr("  (kept)") : QString()));
-                node->setData(2, Qt::UserRole, hypothesis.score);
-                node->setData(0, Qt::UserRole, static_cast<int>(h));
-                node->setToolTip(0, qs(hypothesis.text));
-            }
-            if (h == 0) { // the kept path in bold
-                QFont f = node->font(0);
-                f.setBold(true);
-                for (int c = 0; c < 3; ++c)
-                    node->setFont(c, f);
-            }
-            parent = node;
-        }
-    }
-    beamTree_->expandAll();
-    beamTree_->resizeColumnToContents(0);
 }
 
 void AlignmentExplorer::showHypothesis(int index)

@@ -25,6 +25,7 @@ class Translator;
 namespace attnlab::ui {
 
 class AttentionHeatmap;
+class BeamTree;
 
 // The Explorer of a translation run (issue 37): a stored encoder-decoder opened from its checkpoint (Translator,
 // on a worker thread) to translate a typed source at once, with its alignment (target words down, source words
@@ -71,7 +72,6 @@ private:
     void start(const Request& request);
     void display(const Translation& translation);
     void fillSteps(const Translation& translation);
-    void fillBeam(const Translation& translation);
     void setInputEnabled(bool enabled, const QString& why);
     void drawLargeMap(); // the kept translation's maps, over pieces or words
 
@@ -97,7 +97,7 @@ private:
     QLabel* stepLabel_;
     AttentionHeatmap* stepMap_;
     QTableWidget* steps_;
-    QTreeWidget* beamTree_;
+    BeamTree* beamTree_;
 };
 
 } // namespace attnlab::ui
