@@ -3,6 +3,7 @@
 #include "core/config/DatasetOptions.h"
 #include "core/data/DatasetCatalog.h"
 #include "core/results/BleuScore.h"
+#include "tests/support/AnimalPairs.h"
 #include "tests/support/CliProcess.h"
 
 #include <QtCore/QFile>
@@ -220,20 +221,7 @@ private Q_SLOTS:
         // The user's own pairs as SentencePiece BPE pieces: the models are learnt in the run and kept in the
         // checkpoint, so translating needs nothing else — the pairs file is gone by then.
         const QString pairs = dir_.filePath("pairs.tsv");
-        {
-            std::ofstream out(pairs.toStdString());
-            out << "de\ten\n";
-            const char* words[] = {"Hund", "Katze", "Maus", "Vogel", "Fisch", "Pferd", "Kuh", "Schaf"};
-            for (int i = 0; i < 400; ++i) {
-                std::string source, target;
-                for (int w = 0; w < 3 + i % 4; ++w) {
-                    const std::string word = words[(i * 7 + w * 3) % 8];
-                    source += (source.empty() ? "" : " ") + word;
-                    target = word + (target.empty() ? "" : " ") + target;
-                }
-                out << source << "\t" << target << "\n";
-            }
-        }
+        attnlab::testing::writeAnimalPairs(pairs.toStdString());
         const CliResult r = runCli({"train", "--dataset", "csv-pairs", "--file", pairs, "--model", "luong", "--subwords", "bpe",
                                     "--subword-vocabulary", "40", "--steps", "40", "--eval-every", "40", "--d-model", "16",
                                     "--db", db_, "--device", "cpu", "--json"});

@@ -12,6 +12,7 @@
 #include "ui/plots/AttentionHeatmap.h"
 #include "ui/plots/TrainingCurvesPlot.h"
 #include "ui/setup/SetupPanel.h"
+#include "tests/support/AnimalPairs.h"
 #include "tests/support/CliProcess.h"
 #include "tests/support/WidgetLookup.h"
 
@@ -357,20 +358,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         const QString db = dir.filePath(QStringLiteral("runs.sqlite")), pairs = dir.filePath(QStringLiteral("pairs.tsv"));
-        {
-            std::ofstream out(pairs.toStdString());
-            out << "de\ten\n";
-            const char* words[] = {"Hund", "Katze", "Maus", "Vogel", "Fisch", "Pferd", "Kuh", "Schaf"};
-            for (int i = 0; i < 400; ++i) {
-                std::string source, target;
-                for (int w = 0; w < 3 + i % 4; ++w) {
-                    const std::string word = words[(i * 7 + w * 3) % 8];
-                    source += (source.empty() ? "" : " ") + word;
-                    target = word + (target.empty() ? "" : " ") + target;
-                }
-                out << source << "\t" << target << "\n";
-            }
-        }
+        attnlab::testing::writeAnimalPairs(pairs.toStdString());
         const CliResult r = runCli({"train", "--dataset", "csv-pairs", "--file", pairs, "--model", "luong", "--subwords", "bpe",
                                     "--subword-vocabulary", "40", "--steps", "40", "--eval-every", "40", "--d-model", "16",
                                     "--db", db, "--device", "cpu", "--json"});
