@@ -9,9 +9,16 @@ the pypi flavour's environment, ~/.cache/attnlab/venv-torch-2.11.0/bin/python), 
     /usr/bin/python3 benchmarks/train_loop.py [--data-dir DIR] [--epochs N] [--batches N] [--passes N] [--threads N] [--seed S]
                                               [--models lstm,bilstm,cnn,ssan-rpr,ssan-pe,transformer-rpr,ssan2-rpr,essan,essan-mean]
                                               [--with-test] [--save DIR] [--compile] [--device cpu|cuda]
+                                              [--cuda-graph BUCKET]
 --compile: torch.compile (inductor, dynamic shapes: every batch has its own length) for the training step's
 model and for prediction; the first training batch, where compiling happens, is timed on its own ("first s")
 and stays in "train s" and in the process's wall time.
+--cuda-graph BUCKET (CUDA only; issue 39's question "what does one graph a step give?"): every batch padded to
+its length rounded up to a multiple of BUCKET tokens, and the whole step (zero_grad, forward, backward,
+Adam with capturable=True) captured once per bucket as a CUDA graph, then replayed: the step launches one
+graph instead of hundreds of kernels. Each bucket's capture (one warm-up step on a side stream, then the
+capture, both real training steps on that batch) is in "train s"; "first s" is the time of all captures.
+A model whose step cannot be captured prints its error instead of a row.
 """
 import argparse, itertools, os, random, re, sys, time
 import torch
@@ -47,6 +54,54 @@ def pad(batch, device='cpu'):
     return ids, ids != 0, labels
 
 
+def pad_to(batch, length):
+    """A batch as pinned host tensors padded to a bucket's length (the graph's static shape)."""
+    ids = torch.zeros(len(batch), length, dtype=torch.long, device='cpu').pin_memory()
+    for i, (seq, _) in enumerate(batch):
+        ids[i, :len(seq)] = torch.tensor(seq, device='cpu')
+    labels = torch.tensor([label for _, label in batch], device='cpu').pin_memory()
+    return ids, labels
+
+
+class GraphedStep:
+    """The training step as one CUDA graph per (batch size, bucket length): static input buffers on the device,
+    gradients allocated once outside every graph (zeroed inside it), Adam's state and step count on the device."""
+
+    def __init__(self, model, opt, device):
+        self.model, self.opt, self.device, self.graphs = model, opt, device, {}
+        self.capture_s, self.failed = 0.0, False
+
+    def _body(self, ids, labels):
+        self.opt.zero_grad(set_to_none=False)
+        loss = F.cross_entropy(self.model(ids, ids != 0), labels)
+        loss.backward()
+        self.opt.step()
+        return loss
+
+    def __call__(self, host_ids, host_labels):
+        key = tuple(host_ids.shape)
+        if key not in self.graphs:
+            start = time.perf_counter()
+            ids = torch.empty(key, dtype=torch.long, device=self.device)
+            labels = torch.empty(host_labels.shape, dtype=torch.long, device=self.device)
+            ids.copy_(host_ids), labels.copy_(host_labels)
+            side = torch.cuda.Stream(self.device)
+            side.wait_stream(torch.cuda.current_stream(self.device))
+            with torch.cuda.stream(side):  # warm-up: cuBLAS/cuDNN handles, gradients and Adam's state exist after it
+                self._body(ids, labels)
+            torch.cuda.current_stream(self.device).wait_stream(side)
+            graph = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(graph):
+                loss = self._body(ids, labels)
+            self.graphs[key] = (graph, ids, labels, loss)
+            torch.cuda.synchronize(self.device)
+            self.capture_s += time.perf_counter() - start
+        graph, ids, labels, _ = self.graphs[key]
+        ids.copy_(host_ids, non_blocking=True)
+        labels.copy_(host_labels, non_blocking=True)
+        graph.replay()
+
+
 def epoch_batches(examples, rng, size):
     order = list(range(len(examples)))
     rng.shuffle(order)
@@ -73,6 +128,8 @@ def main():
     p.add_argument('--device', default='cpu', help='cpu, cuda or cuda:N (PyTorch 2.x: the default device, so '
                    'the twins\' parameters and the tensors their forward makes live there)')
     p.add_argument('--compile', action='store_true', help='torch.compile the model (PyTorch 2.x; inductor on CPU)')
+    p.add_argument('--cuda-graph', type=int, default=0, metavar='BUCKET',
+                   help='CUDA: pad batches to multiples of BUCKET tokens and replay one captured graph per bucket')
     p.add_argument('--with-test', action='store_true',
                    help='also predict the test set once after the dev passes (as attnlab-cli train measures test)')
     a = p.parse_args()
@@ -111,8 +168,9 @@ def main():
         torch.manual_seed(a.seed)
         model = makers[name]()
         params = sum(p.numel() for n, p in model.named_parameters() if not n.startswith('emb.'))
-        opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+        opt = torch.optim.Adam(model.parameters(), lr=1e-3, capturable=bool(a.cuda_graph))
         run = torch.compile(model, dynamic=True) if a.compile else model  # shares the parameters
+        graphed = GraphedStep(model, opt, device) if a.cuda_graph else None
         rng = random.Random(a.seed)
         first_s = 0.0
         model.train()
@@ -121,12 +179,22 @@ def main():
         # --batches N: as many epochs as N batches take (until 2026-11-25 --epochs capped it: with --epochs 1 a
         # 1000-batch twin trained SST-fine's 267 batches only, against our 1000).
         for _ in (itertools.count() if a.batches else range(a.epochs)):
-            if a.batches and done >= a.batches:
+            if (a.batches and done >= a.batches) or (graphed is not None and graphed.failed):
                 break
             for indices in epoch_batches(train, rng, 32):
                 if a.batches and done >= a.batches:
                     break
                 done += 1
+                if graphed is not None:
+                    batch = [train[i] for i in indices]
+                    longest = max(len(ids) for ids, _ in batch)
+                    try:
+                        graphed(*pad_to(batch, -(-longest // a.cuda_graph) * a.cuda_graph))
+                    except RuntimeError as e:
+                        print(f'# {name}: the step could not be captured as a CUDA graph: {str(e).splitlines()[0]}')
+                        graphed.failed = True
+                        break
+                    continue
                 ids, mask, labels = pad([train[i] for i in indices], device)
                 opt.zero_grad(set_to_none=False)
                 F.cross_entropy(run(ids, mask), labels).backward()
@@ -136,6 +204,10 @@ def main():
                     first_s = time.perf_counter() - start
         sync()
         train_s = time.perf_counter() - start
+        if graphed is not None:
+            if graphed.failed:
+                continue
+            first_s = graphed.capture_s
         model.eval()
         start = time.perf_counter()
         with torch.no_grad():

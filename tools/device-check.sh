@@ -16,6 +16,18 @@
 #                                   benchmarks/twin_rounds.sh on cuda:0 for SSAN + RPR and the LSTM against the
 #                                   PyTorch twin, eager (3 rounds) and --compile (1 round). Results also go to
 #                                   $OUT (the device tool brings them back) when set.
+#     STEPS="..." picks the steps (default "test bench twins", the above); they run in this order, the timed
+#     ones first on a quiet GPU:
+#       bench     the nine models' `bench` table
+#       twins     twin_rounds.sh, eager and compiled
+#       graphs    the PyTorch twin eager against one CUDA graph a step (train_loop.py --cuda-graph 8), 1000 batches
+#       amp       SSAN + RPR, 10 epochs of SST-fine: `bench`, then `train` in fp32 and with --amp (bf16)
+#       sharing   benchmarks/gpu_sharing.sh: 1, 2, 4, 8 runs of SSAN + RPR at once on the one GPU
+#       test      test_gpu (with multi30k beside it when both are asked: the suite checks results, not time);
+#                 TESTS="fnA fnB": only those test functions
+#       multi30k  the three encoder-decoder families at bentrevett/pytorch-seq2seq's sizes on Multi30k de->en,
+#                 10 epochs, side by side on the GPU, each run's store in $OUT/multi30k.tar; killed at
+#                 DEADLINE seconds after the step starts (default 300; the stores keep every finished epoch)
 # Session 16 (2026-11-26) ran these steps on an H200 in 380 s of a 900 s lease: the prebuilt binaries ran there
 # (Ubuntu 24.04); test_gpu needed GLib (Qt 6 Core's), which is in the list now.
 # Exit codes: 0 all ran and passed, 1 a build or test failed, 2 usage or a missing prerequisite.
@@ -45,6 +57,7 @@ prepare)
   tar -C .device -cJf .device/sysroot.tar.xz sysroot && rm -rf "$sysroot"
   data=${ATTNLAB_DATA_DIR:-../shared/datasets}
   if [ -d "$data/sentiment/sst" ]; then mkdir -p .device/data/sentiment && cp -r "$data/sentiment/sst" .device/data/sentiment/; fi
+  if [ -d "$data/translation/multi30k" ]; then mkdir -p .device/data/translation && cp -r "$data/translation/multi30k" .device/data/translation/; fi
   mkdir -p .device/bin
   for built in build-pypi/app/attnlab-cli build-pypi/tests/test_gpu; do
     [ -x "$built" ] && strip -o ".device/bin/$(basename "$built")" "$built"
@@ -82,15 +95,33 @@ run)
     "$cli" --version
   fi
   status=0
-  QT_QPA_PLATFORM=offscreen "${test_gpu[@]}" || status=1
+  steps=${STEPS:-test bench twins}
   [ -z "${ATTNLAB_DATA_DIR:-}" ] && [ -d .device/data/sentiment/sst ] && export ATTNLAB_DATA_DIR=$PWD/.device/data
   dataset=synthetic-sentiment
   [ -n "${ATTNLAB_DATA_DIR:-}" ] && [ -d "$ATTNLAB_DATA_DIR/sentiment/sst" ] && dataset=sst-fine
-  for model in ssan-rpr lstm bilstm cnn ssan-pe ssan2-rpr transformer-rpr essan-mean essan; do
-    timeout 120 "$cli" bench --models "$model" --dataset "$dataset" --device cuda:0 --epochs 10 --no-store --json \
-        > "$out/bench-$model.json" || status=1
-  done
-  "$python" - "$out" <<'PY' | tee "$out/gpu-table.md"
+  has() { [[ " $steps " == *" $1 "* ]]; }
+  multi30k_started=
+  multi30k() { # bentrevett's sizes: GRUs of 512 over 256-d embeddings, dropout 0.5; a 3+3 Transformer of 256
+    local common=(--dataset multi30k --source de --target en --lowercase --batch-size 128 --epochs 10 --eval-every 227
+                  --clip-norm 1 --device cuda:0 --seed 1 --no-checkpoint --json)
+    mkdir -p "$out/multi30k"
+    local -A args=(
+      [seq2seq]="--model seq2seq --d-model 512 --embedding-dim 256 --dropout-keep 0.5 --lr 0.001"
+      [bahdanau]="--model bahdanau --d-model 512 --embedding-dim 256 --dropout-keep 0.5 --lr 0.001"
+      [transformer]="--model transformer-seq2seq --position learned --d-model 256 --layers 3 --heads 8 --ffn-hidden 512 --dropout-keep 0.9 --lr 0.0005")
+    for family in seq2seq bahdanau transformer; do
+      # shellcheck disable=SC2086
+      timeout "${DEADLINE:-300}" "$cli" train "${common[@]}" ${args[$family]} --db "$out/multi30k/$family.sqlite" \
+          > "$out/multi30k/$family.json" 2> "$out/multi30k/$family.log" &
+    done
+    multi30k_started=1
+  }
+  if has bench; then
+    for model in ssan-rpr lstm bilstm cnn ssan-pe ssan2-rpr transformer-rpr essan-mean essan; do
+      timeout 120 "$cli" bench --models "$model" --dataset "$dataset" --device cuda:0 --epochs 10 --no-store --json \
+          > "$out/bench-$model.json" || status=1
+    done
+    "$python" - "$out" <<'PY' | tee "$out/gpu-table.md"
 import glob, json, sys
 print("| model | params | GPU train 10 epochs s | s/epoch | predict 10x dev s | GPU peak MiB |\n|---|---|---|---|---|---|")
 for path in sorted(glob.glob(sys.argv[1] + "/bench-*.json")):
@@ -101,9 +132,10 @@ for path in sorted(glob.glob(sys.argv[1] + "/bench-*.json")):
     print(f"| {m['id']} | {m['params']} | {m['train_seconds']:.2f} | {m['seconds_per_epoch']:.3f} | "
           f"{m['predict_seconds']:.3f} | {m.get('peak_memory_mib') or 0:.0f} |")
 PY
-  # The device tool brings back at most 8 files: the nine models' JSON travel as one archive.
-  (cd "$out" && tar -cf bench.tar bench-*.json && rm -f bench-*.json)
-  if [ "$dataset" = sst-fine ]; then
+    # The device tool brings back at most 8 files: the nine models' JSON travel as one archive.
+    (cd "$out" && tar -cf bench.tar bench-*.json && rm -f bench-*.json)
+  fi
+  if has twins && [ "$dataset" = sst-fine ]; then
     for twin in "" --compile; do # inductor's warnings (TF32, online softmax) filtered out of the table
       CLI=$cli TWIN_PYTHON=$python TWIN_ARGS=$twin DEVICE=cuda:0 THREADS=2 TIME=$sysroot/usr/bin/time \
           timeout 300 bash benchmarks/twin_rounds.sh 100 "$([ -z "$twin" ] && echo 3 || echo 1)" "ssan-rpr lstm" \
@@ -111,6 +143,34 @@ PY
       grep -v -i 'warn\|online softmax\|split the\|important use\|^$' "$out/twins-raw.txt" | tee -a "$out/twins.txt"
     done
     rm -f "$out/twins-raw.txt"
+  fi
+  if has graphs && [ "$dataset" = sst-fine ]; then
+    for graph in "" "--cuda-graph 8"; do
+      # shellcheck disable=SC2086
+      timeout 150 "$python" benchmarks/train_loop.py --device cuda:0 --threads 2 --batches 1000 --passes 1 \
+          --models ssan-rpr,transformer-rpr,cnn,lstm $graph 2>&1 | grep -v -i 'warn' | tee -a "$out/graphs.txt" || status=1
+    done
+  fi
+  if has amp && [ "$dataset" = sst-fine ]; then
+    { timeout 60 "$cli" bench --models ssan-rpr --dataset sst-fine --device cuda:0 --epochs 10 --no-store --json
+      for amp in "" --amp; do
+        # shellcheck disable=SC2086
+        timeout 90 "$cli" train --dataset sst-fine --model ssan --position rpr --epochs 10 --device cuda:0 --seed 1 \
+            --no-checkpoint --db "$out/amp.sqlite" --json $amp
+      done; } > "$out/amp.txt" 2>/dev/null || status=1
+    rm -f "$out/amp.sqlite"
+  fi
+  if has sharing && [ "$dataset" = sst-fine ]; then
+    CLI=$cli DEVICE=cuda:0 timeout 200 bash benchmarks/gpu_sharing.sh 3 "1 2 4 8" | tee "$out/sharing.txt" || status=1
+  fi
+  if has multi30k && has test; then multi30k; fi
+  # shellcheck disable=SC2086
+  if has test; then QT_QPA_PLATFORM=offscreen "${test_gpu[@]}" ${TESTS:-} 2>&1 | tee "$out/test_gpu.txt" | grep -v '^PASS' || true
+    grep -q '^Totals: .* 0 failed' "$out/test_gpu.txt" || status=1; fi
+  if has multi30k; then
+    [ -n "$multi30k_started" ] || multi30k
+    wait || true
+    (cd "$out" && tar -cf multi30k.tar multi30k && rm -rf multi30k)
   fi
   exit $status
   ;;

@@ -1,6 +1,6 @@
 // The GPU path (ctest -L gpu; tools/device-check.sh runs it on a machine with a GPU): every Table 5.4 model
-// on CUDA against the CPU run of the same seed, a GPU checkpoint explained on the CPU, CUDA out of memory
-// as a failed run, and no host synchronisation inside a step. Skips with one line where no CUDA device is
+// and every encoder-decoder on CUDA against the CPU run of the same seed, a GPU checkpoint explained on the
+// CPU, CUDA out of memory as a failed run, and no host synchronisation inside a step. Skips with one line where no CUDA device is
 // usable (every CPU-only machine, and the CUDA build without a GPU).
 #include "core/data/DatasetCatalog.h"
 #include "core/platform/CancelToken.h"
@@ -46,6 +46,40 @@ const std::vector<ThesisModel> kModels = {
     {"transformer-rpr", "transformer", "rpr", "", 1}, {"essan-mean", "essan", "rpr", "mean", 1},
     {"essan", "essan", "rpr", "", 1},
 };
+
+// The encoder-decoders of issue 36, each with the attention it is known for.
+struct TranslationModel {
+    const char* name;
+    std::string model, position, score, alignment;
+};
+const std::vector<TranslationModel> kTranslationModels = {
+    {"seq2seq", "seq2seq", "none", "", "global"},
+    {"bahdanau", "bahdanau", "none", "", "global"},
+    {"luong-general-local-p", "luong", "none", "general", "local-p"},
+    {"transformer-seq2seq", "transformer-seq2seq", "sinusoidal", "", "global"},
+};
+
+TrainConfig translationConfigFor(const TranslationModel& m, const std::string& device)
+{
+    TrainConfig c;
+    c.dataset = "synthetic-reverse";
+    c.model.model = m.model;
+    c.model.position = m.position;
+    c.model.attentionScore = m.score;
+    c.model.alignment = m.alignment;
+    c.model.dModel = 32;
+    c.model.heads = 2;
+    c.model.layers = m.model == "transformer-seq2seq" ? 2 : 1;
+    c.model.dropoutKeep = 1.0;
+    c.steps = 30;
+    c.logEvery = 1;
+    c.evalEvery = 30;
+    c.beamSize = 3; // the evaluation decodes with a beam on the device
+    c.seed = 5;
+    c.device = device;
+    c.deterministic = true;
+    return c;
+}
 
 TrainConfig configFor(const ThesisModel& m, const std::string& device)
 {
@@ -153,6 +187,49 @@ private Q_SLOTS:
         // The device is usable after: a small run completes.
         Recorder after;
         QVERIFY(Trainer(configFor(kModels[0], "cuda:0")).run(data, after, cancel).status == RunStatus::Completed);
+    }
+
+    // The encoder-decoders as the Table 5.4 models: same losses as the CPU, and the evaluation (beam
+    // search, BLEU) on the device gives the CPU's BLEU within the same tolerance.
+    void everyTranslationModelMatchesTheCpu_data()
+    {
+        QTest::addColumn<int>("model");
+        for (std::size_t i = 0; i < kTranslationModels.size(); ++i)
+            QTest::newRow(kTranslationModels[i].name) << static_cast<int>(i);
+    }
+    void everyTranslationModelMatchesTheCpu()
+    {
+        QFETCH(int, model);
+        const auto& m = kTranslationModels[static_cast<std::size_t>(model)];
+        CancelToken cancel;
+        Recorder cpu, gpu;
+        const auto cpuConfig = translationConfigFor(m, "cpu");
+        const auto data = DatasetCatalog::loadTranslation(cpuConfig.dataset, cpuConfig.datasetOptions());
+        const auto onCpu = Trainer(cpuConfig).run(data, cpu, cancel);
+        const auto onGpu = Trainer(translationConfigFor(m, "cuda:0")).run(data, gpu, cancel);
+        QVERIFY2(onCpu.status == RunStatus::Completed, onCpu.message.c_str());
+        QVERIFY2(onGpu.status == RunStatus::Completed, onGpu.message.c_str());
+        QCOMPARE(gpu.losses.size(), cpu.losses.size());
+        for (std::size_t i = 0; i < cpu.losses.size(); ++i)
+            QVERIFY2(std::abs(gpu.losses[i] - cpu.losses[i]) <= 1e-2 * std::abs(cpu.losses[i]),
+                     qPrintable(QStringLiteral("%1 step %2: cuda %3, cpu %4").arg(m.name).arg(i + 1).arg(gpu.losses[i]).arg(cpu.losses[i])));
+    }
+
+    void noTranslationStepWaitsForTheDevice_data() { everyTranslationModelMatchesTheCpu_data(); }
+    void noTranslationStepWaitsForTheDevice()
+    {
+        QFETCH(int, model);
+        setenv("ATTNLAB_CUDA_SYNC_CHECK", "1", 1);
+        TrainConfig c = translationConfigFor(kTranslationModels[static_cast<std::size_t>(model)], "cuda:0");
+        c.logEvery = 10;
+        c.deterministic = false;
+        const auto data = DatasetCatalog::loadTranslation(c.dataset, c.datasetOptions());
+        CancelToken cancel;
+        Recorder r;
+        const auto summary = Trainer(c).run(data, r, cancel);
+        unsetenv("ATTNLAB_CUDA_SYNC_CHECK");
+        QVERIFY2(summary.status == RunStatus::Completed, summary.message.c_str());
+        QCOMPARE(r.losses.size(), std::size_t(3));
     }
 
     // LibTorch's synchronisation debug mode turns every host wait inside a step into an error (the loop

@@ -2,6 +2,7 @@
 
 #include "core/nn/layers/GruLayer.h"
 #include "core/nn/layers/LstmLayer.h"
+#include "core/nn/layers/TensorConversions.h"
 
 namespace attnlab {
 
@@ -32,7 +33,7 @@ RecurrentEncoderImpl::Result RecurrentEncoderImpl::forward(const torch::Tensor& 
     if ((lstm_ || gru_) && !x.is_cuda())
         return forwardOnCpu(x, sortedLengths, order, withStates);
     if (x.is_cuda())
-        order = order.pin_memory().to(x.device(), torch::kLong, /*non_blocking=*/true);
+        order = hostToDevice(order, x.device(), torch::kLong);
     auto [data, batchSizes] = torch::_pack_padded_sequence(x.index_select(0, order), sortedLengths, /*batch_first=*/true);
     rnn::PackedSequence packed(data, batchSizes, order, /*unsorted_indices=*/{});
     torch::Tensor hidden;

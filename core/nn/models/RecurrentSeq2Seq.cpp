@@ -51,7 +51,7 @@ RecurrentSeq2Seq::RecurrentSeq2Seq(const ModelConfig& config)
 Seq2SeqModel::Encoded RecurrentSeq2Seq::encode(const torch::Tensor& source, const torch::Tensor& sourceMask)
 {
     const auto embedded = dropout_->input(sourceEmbedding_(source));
-    auto result = encoder_->forward(embedded, sourceMask, /*withStates=*/kind_ != Kind::Plain);
+    auto result = encoder_->forward(embedded, sourceMask, /*withStates=*/kind_ != Kind::Plain, hostSourceLengths());
     Encoded encoded;
     encoded.mask = sourceMask;
     encoded.lengths = sourceMask.sum(1).to(embedded.dtype());

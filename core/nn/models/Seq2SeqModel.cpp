@@ -24,6 +24,17 @@ torch::Tensor Seq2SeqModel::forward(const torch::Tensor& source, const torch::Te
     return torch::stack(logits, 1);
 }
 
+torch::Tensor Seq2SeqModel::forward(const torch::Tensor& source, const torch::Tensor& sourceMask, const torch::Tensor& hostSourceLengths,
+                                    const torch::Tensor& targetIn, double teacherForcing)
+{
+    struct Reset {
+        torch::Tensor& lengths;
+        ~Reset() { lengths = torch::Tensor(); }
+    } reset{hostSourceLengths_};
+    hostSourceLengths_ = hostSourceLengths;
+    return forward(source, sourceMask, targetIn, teacherForcing);
+}
+
 Seq2SeqModel::Encoded Seq2SeqModel::select(const Encoded& encoded, const torch::Tensor& index)
 {
     Encoded out;

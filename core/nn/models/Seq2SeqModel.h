@@ -52,6 +52,10 @@ public:
     // at each step, with probability 1 - ratio for the whole batch, the model's own previous guess is fed instead.
     virtual torch::Tensor forward(const torch::Tensor& source, const torch::Tensor& sourceMask, const torch::Tensor& targetIn,
                                   double teacherForcing = 1.0);
+    // The same, with the source rows' real lengths [B] on the host (PairBatch::sourceLengths): the recurrent
+    // encoders pack by them, and reading them back from a GPU mask would make every training step wait.
+    torch::Tensor forward(const torch::Tensor& source, const torch::Tensor& sourceMask, const torch::Tensor& hostSourceLengths,
+                          const torch::Tensor& targetIn, double teacherForcing);
     virtual Forced forced(const torch::Tensor& source, const torch::Tensor& sourceMask, const torch::Tensor& targetIn) = 0;
     // Cross-attention layers and heads (1 x 1 for the recurrent ones with attention; 0 for none).
     virtual int attentionLayers() const = 0;
@@ -68,6 +72,14 @@ public:
     static std::vector<AttentionMap> mapsOfFirst(const std::vector<torch::Tensor>& layers, int64_t rows, int64_t columns, bool square);
     // Trainable parameters except the two word tables (the thesis' convention, Table 5.4).
     std::int64_t trainableParametersWithoutEmbedding() const;
+
+protected:
+    // The host lengths of the forward in progress; undefined outside forward(..., hostSourceLengths, ...), and
+    // then an encoder reads them from the mask.
+    const torch::Tensor& hostSourceLengths() const { return hostSourceLengths_; }
+
+private:
+    torch::Tensor hostSourceLengths_;
 };
 
 } // namespace attnlab

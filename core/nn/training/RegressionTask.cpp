@@ -1,5 +1,7 @@
 #include "core/nn/training/RegressionTask.h"
 
+#include "core/nn/layers/TensorConversions.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -65,9 +67,7 @@ std::vector<int64_t> RegressionTask::drawWindows(std::mt19937_64& rng, int batch
 TrainingTask::Step RegressionTask::trainStep(std::mt19937_64& rng, int batchSize)
 {
     const auto picks = drawWindows(rng, batchSize);
-    auto index = torch::tensor(picks, torch::kLong);
-    if (train_.target.is_cuda()) // queued, not waited for (TensorConversions)
-        index = index.pin_memory().to(train_.target.device(), torch::kLong, /*non_blocking=*/true);
+    const auto index = hostToDevice(torch::tensor(picks, torch::kLong), train_.target.device(), torch::kLong);
     auto predicted = model_->forward(train_.drivers.index_select(0, index), train_.history.index_select(0, index));
     Step step;
     step.loss = torch::mse_loss(predicted, train_.target.index_select(0, index));

@@ -1,6 +1,7 @@
 #include "core/nn/training/TranslationTask.h"
 
 #include "core/data/TranslationText.h"
+#include "core/nn/layers/TensorConversions.h"
 #include "core/results/AlignmentErrorRate.h"
 #include "core/results/BleuScore.h"
 #include "core/results/ChrfScore.h"
@@ -62,12 +63,17 @@ PairBatch PairBatch::of(const PairIds& ids, const std::vector<std::size_t>& rows
         to[i][static_cast<int64_t>(tgt.size())] = Seq2SeqModel::kEos;
     }
     PairBatch b;
-    for (auto r : rows)
+    std::vector<std::int64_t> lengths;
+    for (auto r : rows) {
         b.targetTokens += static_cast<std::int64_t>(ids.target[r].size()) + 1;
-    b.source = source.to(device);
+        lengths.push_back(static_cast<std::int64_t>(ids.source[r].size()));
+    }
+    b.sourceLengths = torch::tensor(lengths, torch::kLong);
+    // Queued copies: a pageable one would make every step wait for the GPU (tests/gpu, noTranslationStepWaits...).
+    b.source = hostToDevice(source, device, torch::kLong);
     b.sourceMask = b.source.ne(0);
-    b.targetIn = targetIn.to(device);
-    b.targetOut = targetOut.to(device);
+    b.targetIn = hostToDevice(targetIn, device, torch::kLong);
+    b.targetOut = hostToDevice(targetOut, device, torch::kLong);
     return b;
 }
 
@@ -105,7 +111,7 @@ TrainingTask::Step TranslationTask::trainStep(std::mt19937_64& rng, int batchSiz
     for (auto& r : rows)
         r = pick(rng);
     const auto batch = PairBatch::of(train_, rows, device_);
-    const auto logits = model_->forward(batch.source, batch.sourceMask, batch.targetIn, config_.teacherForcing);
+    const auto logits = model_->forward(batch.source, batch.sourceMask, batch.sourceLengths, batch.targetIn, config_.teacherForcing);
     const auto flat = logits.reshape({-1, logits.size(-1)});
     const auto expected = batch.targetOut.reshape({-1});
     Step step;
