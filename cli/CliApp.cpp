@@ -114,6 +114,7 @@ const char* kUsage =
     "  model options (describe, train): --d-model N --layers N --heads N --rpr-clip K --ffn-hidden N --ff-hidden N\n"
     "        --filters N --max-length N --activation relu|swish|gelu --pooling mean|max|attention --dropout-keep P\n"
     "        --dropout-points input,hidden,output --dropout-input-keep P --dropout-hidden-keep P --dropout-output-keep P\n"
+    "        --embedding-dim N: the word vectors' size (default: d_model; an --embeddings file sets it)\n"
     "        --max-length N: the longest input in tokens (default 512); longer ones are truncated, the count reported\n";
 
 } // namespace

@@ -1,5 +1,5 @@
 // Issue 25: the CPU LSTM and GRU with their hand-written backward (LstmLayer, GruLayer, through
-// RecurrentEncoder) against LibTorch's own packed LSTM and GRU with the same weights: states, final states
+// RecurrentEncoder), and its packed path for the plain RNN (the one every cell takes on a GPU), against LibTorch's own packed LSTM, GRU and RNN with the same weights: states, final states
 // and every gradient, in double precision, for rows of different lengths in any order, one or two layers,
 // one or both directions.
 #include "core/nn/layers/GruLayer.h"
@@ -52,6 +52,10 @@ private Q_SLOTS:
             QTest::addRow("%s, 2 layers, both directions", cell) << cell << 2 << true;
             QTest::addRow("%s, 2 layers", cell) << cell << 2 << false;
         }
+        // The plain RNN runs LibTorch's packed path everywhere (the one the GPU takes for every cell): its
+        // unpacking back to the caller's rows.
+        QTest::addRow("rnn, 1 layer, both directions") << "rnn" << 1 << true;
+        QTest::addRow("rnn, 2 layers") << "rnn" << 2 << false;
     }
 
     void matchesLibTorchsPackedCells()
@@ -66,13 +70,19 @@ private Q_SLOTS:
         encoder->to(torch::kDouble);
         torch::nn::LSTM referenceLstm{nullptr};
         torch::nn::GRU referenceGru{nullptr};
-        if (lstm)
+        torch::nn::RNN referenceRnn{nullptr};
+        if (cell == "rnn")
+            referenceRnn = torch::nn::RNN(torch::nn::RNNOptions(inputSize, hidden).num_layers(layers).batch_first(true)
+                                              .bidirectional(bidirectional));
+        else if (lstm)
             referenceLstm = torch::nn::LSTM(torch::nn::LSTMOptions(inputSize, hidden).num_layers(layers).batch_first(true)
                                                 .bidirectional(bidirectional));
         else
             referenceGru = torch::nn::GRU(torch::nn::GRUOptions(inputSize, hidden).num_layers(layers).batch_first(true)
                                               .bidirectional(bidirectional));
-        torch::nn::Module& reference = lstm ? static_cast<torch::nn::Module&>(*referenceLstm) : *referenceGru;
+        torch::nn::Module& reference = referenceRnn ? static_cast<torch::nn::Module&>(*referenceRnn)
+                                       : lstm       ? static_cast<torch::nn::Module&>(*referenceLstm)
+                                                    : *referenceGru;
         reference.to(torch::kDouble);
         {
             torch::NoGradGuard noGrad;
@@ -101,7 +111,7 @@ private Q_SLOTS:
                 auto out = referenceLstm->forward_with_packed_input(packed);
                 return {std::get<0>(out), std::get<0>(std::get<1>(out))};
             }
-            auto out = referenceGru->forward_with_packed_input(packed);
+            auto out = referenceRnn ? referenceRnn->forward_with_packed_input(packed) : referenceGru->forward_with_packed_input(packed);
             return {std::get<0>(out), std::get<1>(out)};
         }();
         auto states = std::get<0>(rnn::pad_packed_sequence(packedOut, /*batch_first=*/true, 0.0, padded));

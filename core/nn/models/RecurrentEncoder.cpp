@@ -48,8 +48,12 @@ RecurrentEncoderImpl::Result RecurrentEncoderImpl::forward(const torch::Tensor& 
         return std::get<0>(r);
     }();
     torch::Tensor states;
+    // Unpacked and put back in the caller's row order on the device. Not rnn::pad_packed_sequence: it also
+    // reorders the lengths by unsorted_indices.cpu(), a copy from the GPU that made every step of an attention
+    // model wait (tests/gpu, noTranslationStepWaitsForTheDevice: Bahdanau and Luong on an H100).
     if (withStates)
-        states = std::get<0>(rnn::pad_packed_sequence(out, /*batch_first=*/true, 0.0, x.size(1)));
+        states = std::get<0>(torch::_pad_packed_sequence(out.data(), out.batch_sizes(), /*batch_first=*/true, 0.0, x.size(1)))
+                     .index_select(0, out.unsorted_indices());
     // hidden: [layers * directions, B, H]; the last layer's directions are the last rows.
     auto final = bidirectional_ ? torch::cat({hidden[-2], hidden[-1]}, 1) : hidden[-1];
     return {states, final};
