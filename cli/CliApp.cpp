@@ -39,7 +39,7 @@ const char* kUsage =
     "        [--eval-every N] [--log-every N] [--patience N] [--sampling random|epochs]\n"
     "        [--optimizer adam|adadelta|sgd] [--lr X] [--momentum M] [--l2 G] [--weight-decay W] [--clip-norm C]\n"
     "        [--lr-schedule constant|step|cosine] [--lr-decay-every N] [--lr-decay-gamma G] [--warmup-steps N] [--amp]\n"
-    "        [--tf32] [--deterministic] [--uniform-attention] [--frozen-encoder]\n"
+    "        [--tf32] [--capturable-step] [--deterministic] [--uniform-attention] [--frozen-encoder]\n"
     "        [--embeddings FILE [--embeddings-frozen] [--oov-range A]] [--phrases] [--checkpoint-dir DIR | --no-checkpoint]\n"
     "        [--tags a,b] [--probes \"sentence; sentence\"]\n"
     "        translation: [--source de --target en] [--teacher-forcing R] [--label-smoothing E] [--beam K]\n"

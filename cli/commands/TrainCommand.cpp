@@ -40,7 +40,7 @@ CliFlags trainFlags(const std::vector<std::string>& args)
     valued.insert(ConfigFlags::datasetFlags().begin(), ConfigFlags::datasetFlags().end());
     valued.insert({"--embeddings", "--oov-range"});
     auto booleans = ConfigFlags::datasetSwitches();
-    booleans.insert({"--json", "--embeddings-frozen", "--amp", "--tf32", "--deterministic", "--no-checkpoint",
+    booleans.insert({"--json", "--embeddings-frozen", "--amp", "--capturable-step", "--tf32", "--deterministic", "--no-checkpoint",
                      "--uniform-attention", "--frozen-encoder"});
     return CliFlags(args, valued, booleans);
 }
@@ -101,6 +101,7 @@ void applyTrainingFlags(TrainConfig& c, const CliFlags& flags, bool hasBase)
     flags.update("--beam", c.beamSize);
     flags.update("--length-penalty", c.lengthPenalty);
     c.amp = c.amp || flags.has("--amp");
+    c.capturableStep = c.capturableStep || flags.has("--capturable-step");
     c.tf32 = c.tf32 || flags.has("--tf32");
     c.model.uniformAttention = c.model.uniformAttention || flags.has("--uniform-attention");
     c.model.frozenEncoder = c.model.frozenEncoder || flags.has("--frozen-encoder");

@@ -81,6 +81,7 @@ std::string TrainConfig::toJson(bool everyKey) const
     };
     optional("probes", probes, defaults.probes);
     optional("tf32", tf32, defaults.tf32);
+    optional("capturable_step", capturableStep, defaults.capturableStep);
     optional("uniform_attention", model.uniformAttention, defaults.model.uniformAttention);
     optional("frozen_encoder", model.frozenEncoder, defaults.model.frozenEncoder);
     optional("deterministic", deterministic, defaults.deterministic);
@@ -218,6 +219,7 @@ TrainConfig TrainConfig::fromJson(const std::string& text)
     read("epochs", c.epochs);
     read("patience", c.patience);
     read("amp", c.amp);
+    read("capturable_step", c.capturableStep);
     read("tf32", c.tf32);
     read("deterministic", c.deterministic);
     read("batch_size", c.batchSize);

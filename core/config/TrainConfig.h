@@ -25,6 +25,10 @@ struct TrainConfig {
     int epochs = 0;                  // > 0: the budget is this many passes over train (replaces steps)
     int patience = 0;                // early stopping: dev evaluations without improvement; 0 = off
     bool amp = false;                // CUDA only: bf16 autocast for forward passes
+    // Issue 39: a step a CUDA graph can capture. Adam with its step count and rate on the device (CapturableAdam),
+    // classification batches padded to a multiple of kLengthBucket tokens. Off: today's step, exactly.
+    bool capturableStep = false;
+    static constexpr int kLengthBucket = 8;
     bool tf32 = false;               // CUDA only: float32 matrix products and convolutions in TF32 (Ampere and later)
     bool deterministic = false;      // LibTorch's deterministic kernels only (CUDA: cuBLAS workspace fixed, no atomics)
     int batchSize = 32;

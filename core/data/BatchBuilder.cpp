@@ -50,6 +50,25 @@ Batch BatchBuilder::pad(const std::vector<std::vector<std::int64_t>>& sequences,
     return batch;
 }
 
+Batch BatchBuilder::padToMultiple(Batch batch, int tokens)
+{
+    if (tokens <= 1 || batch.maxLength % tokens == 0)
+        return batch;
+    const std::int64_t length = (batch.maxLength / tokens + 1) * tokens;
+    std::vector<std::int64_t> ids(static_cast<std::size_t>(batch.batchSize * length), Vocabulary::kPad);
+    std::vector<std::uint8_t> mask(ids.size(), 0);
+    for (std::int64_t b = 0; b < batch.batchSize; ++b)
+        for (std::int64_t t = 0; t < batch.maxLength; ++t) {
+            const auto from = static_cast<std::size_t>(b * batch.maxLength + t), to = static_cast<std::size_t>(b * length + t);
+            ids[to] = batch.tokenIds[from];
+            mask[to] = batch.mask[from];
+        }
+    batch.tokenIds = std::move(ids);
+    batch.mask = std::move(mask);
+    batch.maxLength = length;
+    return batch;
+}
+
 Batch BatchBuilder::randomBatch(std::mt19937_64& rng, int batchSize) const
 {
     if (encoded_.empty())

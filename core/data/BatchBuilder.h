@@ -35,6 +35,9 @@ public:
     std::size_t truncatedCount() const { return truncated_; } // examples cut to maxLength
 
     static Batch pad(const std::vector<std::vector<std::int64_t>>& sequences, const std::vector<std::int64_t>& labels);
+    // The batch with its padded length rounded up to a multiple of `tokens` (more padding, masked): a few
+    // static shapes instead of one per length, as a captured CUDA graph needs (TrainConfig::capturableStep).
+    static Batch padToMultiple(Batch batch, int tokens);
 
 private:
     std::vector<std::vector<std::int64_t>> encoded_;

@@ -162,6 +162,8 @@ PreparedTask preparePretrained(const TextDataset& dataset, const TrainConfig& co
                         " values from " + folder + ")";
     auto task = std::make_unique<ClassificationTask>(model, pieces, vocabulary, device, config.sampling, config.batchSize,
                                                      modelConfig.maxLength, config.probes);
+    if (config.capturableStep)
+        task->padToMultipleOf(TrainConfig::kLengthBucket);
     info.notes = task->notes();
     if (truncated > 0)
         info.notes.push_back(std::to_string(truncated) + " examples cut to the model's " + std::to_string(bert.maxPositions) + " pieces");
@@ -199,6 +201,8 @@ PreparedTask prepare(const TextDataset& dataset, const TrainConfig& config, cons
     info.modelSummary = model->summary() + (embeddingsNote.empty() ? "" : "; " + embeddingsNote);
     auto task = std::make_unique<ClassificationTask>(model, dataset, vocabulary, device, config.sampling, config.batchSize,
                                                      modelConfig.maxLength, config.probes);
+    if (config.capturableStep)
+        task->padToMultipleOf(TrainConfig::kLengthBucket);
     info.notes = task->notes();
     return {std::move(task), {}};
 }

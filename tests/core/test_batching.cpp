@@ -66,6 +66,7 @@ private Q_SLOTS:
     void samplingSettingRoundTrips();
     void trainerRunsOnShuffledEpochs();
     void evaluationBatchesKeepToATokenBudget();
+    void paddingToABucketKeepsEveryToken();
 };
 
 void TestBatching::epochCoversEveryExampleOnce()
@@ -227,6 +228,26 @@ void TestBatching::trainerRunsOnShuffledEpochs()
     QCOMPARE(summary.steps, 20);
     c.sampling = "bogus";
     QVERIFY(QString::fromStdString(c.validate()).contains("sampling"));
+}
+
+// TrainConfig::capturableStep's buckets: lengths 3 and 5 padded to 8 (and 8 stays 8); every token, mask
+// bit, length and label where it was, the rest padding with a zero mask.
+void TestBatching::paddingToABucketKeepsEveryToken()
+{
+    const auto batch = BatchBuilder::pad({{5, 6, 7}, {8, 9, 10, 11, 12}}, {1, 0});
+    const auto padded = BatchBuilder::padToMultiple(batch, 8);
+    QCOMPARE(padded.maxLength, std::int64_t(8));
+    QCOMPARE(padded.batchSize, std::int64_t(2));
+    const std::vector<std::int64_t> ids = {5, 6, 7, 0, 0, 0, 0, 0, 8, 9, 10, 11, 12, 0, 0, 0};
+    const std::vector<std::uint8_t> mask = {1, 1, 1, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0};
+    QVERIFY(padded.tokenIds == ids);
+    QVERIFY(padded.mask == mask);
+    QVERIFY(padded.lengths == batch.lengths);
+    QVERIFY(padded.labels == batch.labels);
+    const auto again = BatchBuilder::padToMultiple(padded, 8);
+    QCOMPARE(again.maxLength, std::int64_t(8));
+    QVERIFY(again.tokenIds == ids);
+    QCOMPARE(BatchBuilder::padToMultiple(batch, 0).maxLength, std::int64_t(5)); // off: as it was
 }
 
 QTEST_GUILESS_MAIN(TestBatching)

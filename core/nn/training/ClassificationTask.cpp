@@ -70,7 +70,7 @@ ClassificationTask::ClassificationTask(std::shared_ptr<SequenceClassifier> model
 
 TrainingTask::Step ClassificationTask::trainStep(std::mt19937_64& rng, int /*batchSize: the sampler's*/)
 {
-    const auto batch = TensorBatch::from(sampler_.next(rng), device_);
+    const auto batch = TensorBatch::from(BatchBuilder::padToMultiple(sampler_.next(rng), lengthBucket_), device_);
     auto logits = model_->forward(batch.ids, batch.mask, batch.lengths);
     Step step;
     step.loss = torch::nn::functional::cross_entropy(logits, batch.labels);

@@ -40,7 +40,11 @@ public:
     // {"task":"text","vocabulary":[tokens by id],"classes":[...],"tokenizer":...,"lowercase":...,"max_length":N}
     std::string checkpointMetadata() const override;
 
+    // Training batches padded to a multiple of `tokens` (TrainConfig::capturableStep); 0 or 1: to their longest.
+    void padToMultipleOf(int tokens) { lengthBucket_ = tokens; }
+
 private:
+    int lengthBucket_ = 0;
     std::shared_ptr<SequenceClassifier> model_;
     torch::Device device_;
     BatchBuilder train_;

@@ -9,6 +9,8 @@ Optimizer::Optimizer(const TrainConfig& config, std::vector<torch::Tensor> param
         adadelta_ = std::make_unique<AdadeltaOptimizer>(parameters_, config.learningRate, 0.95, 1e-6);
     else if (config.optimizer == "sgd")
         sgd_ = std::make_unique<torch::optim::SGD>(parameters_, torch::optim::SGDOptions(config.learningRate).momentum(config.momentum));
+    else if (config.capturableStep)
+        capturableAdam_ = std::make_unique<CapturableAdam>(parameters_, config.learningRate);
     else
         adam_ = std::make_unique<torch::optim::Adam>(parameters_, torch::optim::AdamOptions(config.learningRate));
 }
@@ -28,6 +30,9 @@ void Optimizer::step(double learningRate)
         for (auto& group : sgd_->param_groups())
             static_cast<torch::optim::SGDOptions&>(group.options()).lr(learningRate);
         sgd_->step();
+    } else if (capturableAdam_) {
+        capturableAdam_->setLearningRate(learningRate);
+        capturableAdam_->step();
     } else {
         for (auto& group : adam_->param_groups())
             static_cast<torch::optim::AdamOptions&>(group.options()).lr(learningRate);

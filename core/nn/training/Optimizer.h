@@ -2,6 +2,7 @@
 // PRIVATE engine header: includes LibTorch.
 #include "core/config/TrainConfig.h"
 #include "core/nn/training/AdadeltaOptimizer.h"
+#include "core/nn/training/CapturableAdam.h"
 
 #include <torch/torch.h>
 
@@ -29,6 +30,7 @@ private:
     std::vector<torch::Tensor> parameters_;
     double weightDecay_;
     std::unique_ptr<torch::optim::Adam> adam_;
+    std::unique_ptr<CapturableAdam> capturableAdam_; // adam with TrainConfig::capturableStep
     std::unique_ptr<torch::optim::SGD> sgd_;
     std::unique_ptr<AdadeltaOptimizer> adadelta_;
 };

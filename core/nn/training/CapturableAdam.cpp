@@ -1,0 +1,60 @@
+#include "core/nn/training/CapturableAdam.h"
+
+namespace attnlab {
+
+CapturableAdam::CapturableAdam(std::vector<torch::Tensor> parameters, double learningRate, double beta1, double beta2, double eps)
+    : parameters_(std::move(parameters)), beta1_(beta1), beta2_(beta2), eps_(eps)
+{
+    const auto device = parameters_.empty() ? torch::Device(torch::kCPU) : parameters_.front().device();
+    const auto scalar = torch::TensorOptions().dtype(torch::kDouble).device(device);
+    step_ = torch::zeros({}, scalar);
+    learningRate_ = torch::full({}, learningRate, scalar);
+    for (const auto& p : parameters_) {
+        firstMoment_.push_back(torch::zeros_like(p, torch::MemoryFormat::Preserve));
+        secondMoment_.push_back(torch::zeros_like(p, torch::MemoryFormat::Preserve));
+    }
+}
+
+void CapturableAdam::setLearningRate(double rate)
+{
+    learningRate_.fill_(rate);
+}
+
+std::int64_t CapturableAdam::steps() const
+{
+    return static_cast<std::int64_t>(step_.item<double>());
+}
+
+void CapturableAdam::step()
+{
+    torch::NoGradGuard noGrad;
+    // Only the parameters that have a gradient (as torch::optim::Adam skips the others). Which ones do is fixed
+    // after the first backward pass, so a captured step sees the same list at every replay.
+    std::vector<torch::Tensor> params, grads, m, v;
+    for (std::size_t i = 0; i < parameters_.size(); ++i) {
+        if (!parameters_[i].grad().defined())
+            continue;
+        params.push_back(parameters_[i]);
+        grads.push_back(parameters_[i].grad());
+        m.push_back(firstMoment_[i]);
+        v.push_back(secondMoment_[i]);
+    }
+    if (params.empty())
+        return;
+    step_.add_(1.0);
+    // m = b1 m + (1 - b1) g;  v = b2 v + (1 - b2) g^2: host constants, the same at every step.
+    torch::_foreach_mul_(m, beta1_);
+    torch::_foreach_add_(m, grads, 1.0 - beta1_);
+    torch::_foreach_mul_(v, beta2_);
+    torch::_foreach_addcmul_(v, grads, grads, 1.0 - beta2_);
+    // The bias corrections from t on the device, in float64 (0-d: they do not change the parameters' dtype).
+    const auto biasCorrection1 = 1.0 - torch::pow(beta1_, step_);
+    const auto biasCorrection2Sqrt = (1.0 - torch::pow(beta2_, step_)).sqrt();
+    const auto stepSize = learningRate_ / biasCorrection1;
+    for (std::size_t i = 0; i < params.size(); ++i) {
+        const auto denominator = (v[i].sqrt() / biasCorrection2Sqrt).add_(eps_);
+        params[i].sub_(m[i] / denominator * stepSize);
+    }
+}
+
+} // namespace attnlab

@@ -1,0 +1,33 @@
+#pragma once
+// PRIVATE engine header: includes LibTorch.
+#include <torch/torch.h>
+
+#include <vector>
+
+namespace attnlab {
+
+// Adam (Kingma & Ba 2015) as LibTorch's torch::optim::Adam updates, with everything a step reads on the
+// parameters' device: the step count t and the learning rate are 0-d tensors there, so a step makes no host
+// read and no allocation that depends on t, and can be captured in a CUDA graph and replayed (issue 39; PyTorch's
+// Adam(capturable=True)). Per parameter p with gradient g:
+//   m = b1 m + (1 - b1) g            v = b2 v + (1 - b2) g^2           (foreach: one call for all parameters)
+//   p -= lr / (1 - b1^t) * m / (sqrt(v) / sqrt(1 - b2^t) + eps)
+// Written here because LibTorch's C++ Adam keeps t as a host integer and takes lr and the bias corrections as
+// host scalars, which a captured graph would freeze at the values of the step it was captured on.
+class CapturableAdam {
+public:
+    CapturableAdam(std::vector<torch::Tensor> parameters, double learningRate, double beta1 = 0.9, double beta2 = 0.999,
+                   double eps = 1e-8);
+    // Outside a captured step: writes the rate into the device tensor the step reads.
+    void setLearningRate(double rate);
+    void step();
+    // The step count, read back (a host wait on a GPU: for tests and checkpoints, never inside a step).
+    std::int64_t steps() const;
+
+private:
+    std::vector<torch::Tensor> parameters_, firstMoment_, secondMoment_;
+    torch::Tensor step_, learningRate_; // 0-d float64 on the parameters' device
+    double beta1_, beta2_, eps_;
+};
+
+} // namespace attnlab
