@@ -21,6 +21,8 @@
 #       bench     the nine models' `bench` table
 #       twins     twin_rounds.sh, eager and compiled
 #       graphs    the PyTorch twin eager against one CUDA graph a step (train_loop.py --cuda-graph 8), 1000 batches
+#       captured  SSAN + RPR, Transformer + RPR, CNN and LSTM, 10 epochs of SST-fine: `train` eager and with
+#                 --capturable-step (one CUDA graph a step where the model allows it), wall seconds and accuracy
 #       amp       SSAN + RPR, 10 epochs of SST-fine: `bench`, then `train` in fp32 and with --amp (bf16)
 #       sharing   benchmarks/gpu_sharing.sh: 1, 2, 4, 8 runs of SSAN + RPR at once on the one GPU
 #       test      test_gpu (with multi30k beside it when both are asked: the suite checks results, not time);
@@ -150,6 +152,30 @@ PY
       timeout 150 "$python" benchmarks/train_loop.py --device cuda:0 --threads 2 --batches 1000 --passes 1 \
           --models ssan-rpr,transformer-rpr,cnn,lstm $graph 2>&1 | grep -v -i 'warn' | tee -a "$out/graphs.txt" || status=1
     done
+  fi
+  if has captured && [ "$dataset" = sst-fine ]; then
+    # model:position:layers:pooling, CAPTURED="..." to choose
+    for spec in ${CAPTURED:-ssan:rpr:1: transformer:rpr:1: cnn:none:1: lstm:none:1:}; do
+      IFS=: read -r model position layers pooling <<< "$spec"
+      set -- "$model" "$position" --layers "$layers" ${pooling:+--pooling "$pooling"}
+      for switch in "" --capturable-step; do
+        start=$EPOCHREALTIME
+        # shellcheck disable=SC2086
+        timeout 90 "$cli" train --dataset sst-fine --model "$1" --position "$2" "${@:3}" --epochs 10 --device cuda:0 --seed 1 \
+            --no-checkpoint --db "$out/captured.sqlite" --json $switch > "$out/captured-run.json" 2>/dev/null || status=1
+        "$python" - "$out/captured-run.json" "$spec" "${switch:-eager}" "$start" "$EPOCHREALTIME" <<'PY' | tee -a "$out/captured.txt"
+import json, sys
+path, model, mode, start, end = sys.argv[1:]
+try:
+    r = json.load(open(path))
+    print(f"| {model} | {mode} | {float(end) - float(start):.2f} | {r.get('seconds', 0):.2f} | {r.get('dev_accuracy', 0):.4f} | "
+          f"{r.get('test_accuracy', 0):.4f} |")
+except (ValueError, OSError):
+    print(f"| {model} | {mode} | failed | | |")
+PY
+      done
+    done
+    rm -f "$out/captured.sqlite" "$out/captured-run.json"
   fi
   if has amp && [ "$dataset" = sst-fine ]; then
     { timeout 60 "$cli" bench --models ssan-rpr --dataset sst-fine --device cuda:0 --epochs 10 --no-store --json

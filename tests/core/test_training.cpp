@@ -509,6 +509,41 @@ private Q_SLOTS:
         QVERIFY2(largest > 0.0, "the capturable step gave bitwise today's losses: is the switch read?");
     }
 
+    // The step a CUDA graph captures is the bucketed step in two halves (drawBatch on the host, stepOn on the
+    // device): from the same random state, the same batch, loss and correct count as trainStep; capturable
+    // only with buckets, and only for models that read nothing from the host.
+    void capturedStepIsTheBucketedStepInTwoHalves()
+    {
+        SyntheticSentiment::Options small;
+        small.trainSize = 200;
+        small.devSize = small.testSize = 20;
+        const auto data = SyntheticSentiment::generate(small);
+        const Vocabulary vocabulary = Vocabulary::fromExamples(data.train);
+        for (const std::string name : {"ssan", "lstm"}) {
+            ModelConfig m = quickConfig(name, name == "ssan" ? "rpr" : "none", 1).model;
+            m.vocabularySize = static_cast<int>(vocabulary.size());
+            m.numClasses = data.numClasses();
+            m.dropoutKeep = 1.0;
+            torch::manual_seed(3);
+            auto model = ModelFactory::create(m);
+            ClassificationTask task(model, data, vocabulary, torch::kCPU, "random", 16);
+            QVERIFY(!task.capturable()); // no buckets yet
+            task.padToMultipleOf(TrainConfig::kLengthBucket);
+            QCOMPARE(task.capturable(), name == "ssan");
+            std::mt19937_64 first(11), second(11);
+            for (int i = 0; i < 3; ++i) {
+                const auto whole = task.trainStep(first, 16);
+                const auto host = task.drawBatch(second);
+                QCOMPARE(host.tensors.size(), std::size_t(3));
+                QCOMPARE(host.tensors[0].size(1) % TrainConfig::kLengthBucket, std::int64_t(0));
+                QCOMPARE(host.count, whole.count);
+                const auto halves = task.stepOn(host.tensors);
+                QCOMPARE(halves.loss.item<double>(), whole.loss.item<double>());
+                QCOMPARE(halves.trainMetric.item<std::int64_t>(), whole.trainMetric.item<std::int64_t>());
+            }
+        }
+    }
+
     // The capturable Adam (issue 39) against LibTorch's Adam on the same gradients: 30 steps of three
     // parameters of different shapes, one of which gets no gradient, with the learning rate changed halfway.
     void capturableAdamMatchesLibTorchsAdam()

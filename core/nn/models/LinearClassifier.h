@@ -15,6 +15,7 @@ public:
     torch::Tensor embed(const torch::Tensor& ids) override;
     torch::Tensor forwardEmbedded(const torch::Tensor& embedded, const torch::Tensor& mask) override;
     std::string summary() const override;
+    bool capturable() const override { return true; } // everything from the mask, on the device
 
 private:
     ModelConfig config_;

@@ -34,6 +34,10 @@ public:
     // all of them (mean, max, attention). Attribution reads attention out from there.
     virtual int readoutPosition() const { return -1; }
     virtual std::string summary() const = 0;
+    // Whether a training step of this model can be captured as a CUDA graph (CudaGraphStep): no host reads,
+    // no host lengths, no shapes from the batch's values. Not the recurrent models (they pack by host lengths)
+    // nor BERT's (its frozen-encoder cache keys rows on the host).
+    virtual bool capturable() const { return false; }
 
     // Trainable parameters except the word embedding table (the thesis' convention, Table 5.4).
     std::int64_t trainableParametersWithoutEmbedding() const;

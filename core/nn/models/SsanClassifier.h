@@ -28,6 +28,7 @@ public:
     torch::Tensor recordedPooling() const override { return record_ ? pooling_->lastWeights() : torch::Tensor(); }
     std::string poolingName() const override { return extended_ ? "AttnSeqRep" : "attention pooling"; }
     std::string summary() const override;
+    bool capturable() const override { return true; } // everything from the mask, on the device
 
 private:
     ModelConfig config_;

@@ -23,6 +23,7 @@ public:
     void setRecordAttention(bool on) override { record_ = on; recorded_.clear(); }
     torch::Tensor recordedPooling() const override { return record_ ? pooling_->lastWeights() : torch::Tensor(); }
     std::string summary() const override;
+    bool capturable() const override { return true; } // everything from the mask, on the device
 
 private:
     ModelConfig config_;

@@ -79,6 +79,36 @@ TrainingTask::Step ClassificationTask::trainStep(std::mt19937_64& rng, int /*bat
     return step;
 }
 
+bool ClassificationTask::capturable() const
+{
+    return lengthBucket_ > 1 && model_->capturable();
+}
+
+TrainingTask::HostBatch ClassificationTask::drawBatch(std::mt19937_64& rng)
+{
+    const Batch batch = BatchBuilder::padToMultiple(sampler_.next(rng), lengthBucket_);
+    const auto longs = torch::TensorOptions().dtype(torch::kLong);
+    HostBatch host;
+    host.tensors = {torch::tensor(batch.tokenIds, longs).view({batch.batchSize, batch.maxLength}),
+                    torch::tensor(batch.mask, torch::TensorOptions().dtype(torch::kUInt8)).view({batch.batchSize, batch.maxLength}).to(torch::kBool),
+                    torch::tensor(batch.labels, longs)};
+    host.count = batch.batchSize;
+    return host;
+}
+
+TrainingTask::Step ClassificationTask::stepOn(const std::vector<torch::Tensor>& deviceTensors)
+{
+    const auto& ids = deviceTensors.at(0);
+    const auto& mask = deviceTensors.at(1);
+    const auto& labels = deviceTensors.at(2);
+    auto logits = model_->forward(ids, mask);
+    Step step;
+    step.loss = torch::nn::functional::cross_entropy(logits, labels);
+    step.trainMetric = logits.argmax(1).eq(labels).sum();
+    step.count = labels.size(0);
+    return step;
+}
+
 TrainingTask::Evaluation ClassificationTask::evaluate(bool test)
 {
     torch::NoGradGuard noGrad;

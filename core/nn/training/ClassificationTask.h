@@ -32,6 +32,10 @@ public:
     torch::nn::Module& module() override { return *model_; }
     std::int64_t trainSize() const override { return static_cast<std::int64_t>(train_.exampleCount()); }
     Step trainStep(std::mt19937_64& rng, int batchSize) override;
+    // ids [B,T], mask [B,T] (bool), labels [B], with T a multiple of the length bucket.
+    bool capturable() const override;
+    HostBatch drawBatch(std::mt19937_64& rng) override;
+    Step stepOn(const std::vector<torch::Tensor>& deviceTensors) override;
     std::string trainMetricName() const override { return "accuracy"; }
     Evaluation evaluate(bool test) override;
     std::vector<AttentionSnapshot> attention(int step) override;

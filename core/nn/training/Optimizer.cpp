@@ -1,5 +1,7 @@
 #include "core/nn/training/Optimizer.h"
 
+#include <stdexcept>
+
 namespace attnlab {
 
 Optimizer::Optimizer(const TrainConfig& config, std::vector<torch::Tensor> parameters)
@@ -38,6 +40,20 @@ void Optimizer::step(double learningRate)
             static_cast<torch::optim::AdamOptions&>(group.options()).lr(learningRate);
         adam_->step();
     }
+}
+
+void Optimizer::setLearningRate(double learningRate)
+{
+    if (!capturable())
+        throw std::logic_error("Optimizer::setLearningRate: only a capturable step's rate lives on the device");
+    capturableAdam_->setLearningRate(learningRate);
+}
+
+void Optimizer::stepAtSetRate()
+{
+    if (!capturable())
+        throw std::logic_error("Optimizer::stepAtSetRate: not a capturable step");
+    capturableAdam_->step();
 }
 
 torch::Tensor Optimizer::l2Penalty(const std::vector<torch::Tensor>& parameters)

@@ -18,6 +18,11 @@ class Optimizer {
 public:
     Optimizer(const TrainConfig& config, std::vector<torch::Tensor> parameters);
     void step(double learningRate);
+    // A step that can be captured in a CUDA graph: Adam with TrainConfig::capturableStep and no weight decay
+    // (its factor is a host number). The rate is set before the captured part, which then calls stepAtSetRate().
+    bool capturable() const { return capturableAdam_ && weightDecay_ == 0.0; }
+    void setLearningRate(double learningRate);
+    void stepAtSetRate();
     // Thesis eq. 4.1's penalty without gamma: (1/n) sum of w_i^2 over the n weights of every weight
     // matrix/tensor (dim >= 2; biases and LayerNorm gains are not "weights").
     static torch::Tensor l2Penalty(const std::vector<torch::Tensor>& parameters);

@@ -6,6 +6,7 @@
 #include "core/nn/TorchCompat.h"
 #include "core/nn/training/StepStatistics.h"
 
+#include "core/nn/training/CudaGraphStep.h"
 #include "core/nn/training/ModelCheckpoint.h"
 
 #include <chrono>
@@ -32,6 +33,26 @@ int TrainingLoop::budget(const TrainConfig& config, std::int64_t trainSize)
         return config.steps;
     const std::int64_t perEpoch = (trainSize + config.batchSize - 1) / config.batchSize;
     return static_cast<int>(std::max<std::int64_t>(1, perEpoch * config.epochs));
+}
+
+std::string TrainingLoop::whyNotCaptured(const TrainConfig& config, const TrainingTask& task, bool onCuda)
+{
+    if (!config.capturableStep)
+        return "capturable_step is off";
+    if (!onCuda)
+        return "not on a GPU";
+    if (!CudaGraphStep::available())
+        return "this LibTorch has no CUDA backend (the PyPI flavour has)";
+    if (config.optimizer != "adam")
+        return "optimizer " + config.optimizer + ": only Adam's step keeps its state on the device";
+    if (config.weightDecay > 0.0)
+        return "weight_decay: its factor is a host number at each step";
+    if (config.amp)
+        return "amp: autocast steps are not captured";
+    if (!task.capturable())
+        return "this task or model reads its batch on the host (the recurrent models pack by length); the SSAN, "
+               "ESSAN, Transformer, CNN and linear classifiers are captured";
+    return {};
 }
 
 TrainingLoop::Outcome TrainingLoop::run(const TrainConfig& config, TrainingTask& task, TrainingObserver& observer,
@@ -68,6 +89,19 @@ TrainingLoop::Outcome TrainingLoop::run(const TrainConfig& config, TrainingTask&
         outcome.message = "loss became " + std::string(std::isnan(loss) ? "NaN" : "infinite") + " at step " + std::to_string(step);
     };
     model.train();
+    // The whole step as one CUDA graph per batch shape, where it can be (whyNotCaptured): the same operations
+    // as the eager step below, in the same order of effect.
+    std::optional<CudaGraphStep> captured;
+    if (whyNotCaptured(config, task, onCuda).empty())
+        captured.emplace(trainable.front().device(), [&](const std::vector<torch::Tensor>& inputs) {
+            model.zero_grad(/*set_to_none=*/false);
+            auto batch = task.stepOn(inputs);
+            (config.l2 > 0.0 ? batch.loss + config.l2 * Optimizer::l2Penalty(trainable) : batch.loss).backward();
+            if (config.clipNorm > 0.0)
+                Optimizer::clipGradients(trainable, config.clipNorm);
+            optimizer.stepAtSetRate();
+            return std::vector<torch::Tensor>{batch.loss.detach(), batch.trainMetric};
+        });
 
     for (int step = 1; step <= totalSteps; ++step) {
         if (cancel.isCancelled()) {
@@ -78,25 +112,35 @@ TrainingLoop::Outcome TrainingLoop::run(const TrainConfig& config, TrainingTask&
         std::optional<SynchronisationCheck> noWaiting; // the step alone: reads, logging and evaluation may wait
         if (syncCheck)
             noWaiting.emplace();
-        if (autocast) // bf16 needs no loss scaling, unlike fp16
-            torch_compat::setCudaAutocast(true, at::kBFloat16);
-        auto batch = task.trainStep(rng, config.batchSize);
-        if (autocast)
-            torch_compat::setCudaAutocast(false);
-        const auto read = statistics.add(step, batch.loss, batch.trainMetric, batch.count);
-        if (read && !std::isfinite(*read)) { // read at once on the CPU: stop before the bad step updates anything
-            diverged(step, *read);
-            break;
-        }
-        if (read)
-            lastLoss = *read;
-        model.zero_grad(/*set_to_none=*/false); // zeroing in place: measured ~2x faster for SSAN than re-allocating (docs/BENCHMARKS.md)
-        // Thesis eq. 4.1: the reported loss is the task's; the penalty only shapes the gradient.
-        (config.l2 > 0.0 ? batch.loss + config.l2 * Optimizer::l2Penalty(trainable) : batch.loss).backward();
-        if (config.clipNorm > 0.0)
-            Optimizer::clipGradients(trainable, config.clipNorm);
         const double learningRate = config.learningRate * schedule.factor(step);
-        optimizer.step(learningRate);
+        if (captured) {
+            auto host = task.drawBatch(rng);
+            if (captured->wouldCapture(host.tensors))
+                noWaiting.reset(); // warming up and capturing may wait; the replays must not
+            optimizer.setLearningRate(learningRate); // before the replay, which reads it on the device
+            const auto results = captured->run(host.tensors);
+            statistics.add(step, results[0], results[1], host.count); // deferred: a GPU's reads wait for flush()
+            outcome.capturedGraphs = captured->graphs();
+        } else {
+            if (autocast) // bf16 needs no loss scaling, unlike fp16
+                torch_compat::setCudaAutocast(true, at::kBFloat16);
+            auto batch = task.trainStep(rng, config.batchSize);
+            if (autocast)
+                torch_compat::setCudaAutocast(false);
+            const auto read = statistics.add(step, batch.loss, batch.trainMetric, batch.count);
+            if (read && !std::isfinite(*read)) { // read at once on the CPU: stop before the bad step updates anything
+                diverged(step, *read);
+                break;
+            }
+            if (read)
+                lastLoss = *read;
+            model.zero_grad(/*set_to_none=*/false); // zeroing in place: measured ~2x faster for SSAN than re-allocating (docs/BENCHMARKS.md)
+            // Thesis eq. 4.1: the reported loss is the task's; the penalty only shapes the gradient.
+            (config.l2 > 0.0 ? batch.loss + config.l2 * Optimizer::l2Penalty(trainable) : batch.loss).backward();
+            if (config.clipNorm > 0.0)
+                Optimizer::clipGradients(trainable, config.clipNorm);
+            optimizer.step(learningRate);
+        }
         outcome.steps = step;
         if (stepsDone)
             *stepsDone = step;

@@ -25,9 +25,14 @@ public:
         TrainingTask::Evaluation bestDev;
         std::optional<TrainingTask::Evaluation> test;
         bool stoppedEarly = false;
+        int capturedGraphs = 0; // CUDA graphs the steps were replayed from (whyNotCaptured)
     };
     // Steps the run takes: config.steps, or epochs x batches per epoch when an epoch budget is set.
     static int budget(const TrainConfig& config, std::int64_t trainSize);
+    // Why this run's training steps will not be captured as CUDA graphs (CudaGraphStep), or "" when they will:
+    // TrainConfig::capturableStep on a GPU, Adam without weight decay, no autocast, a task and model that read
+    // nothing from the host.
+    static std::string whyNotCaptured(const TrainConfig& config, const TrainingTask& task, bool onCuda);
 
     // stepsDone (when given) is kept at the steps taken so far, so a run that ends in an exception (the
     // store's disk full, out of memory mid-step) still says how far it got.

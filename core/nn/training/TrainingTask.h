@@ -31,6 +31,16 @@ public:
     virtual torch::nn::Module& module() = 0;
     virtual std::int64_t trainSize() const = 0; // training examples (windows): an epoch's size
     virtual Step trainStep(std::mt19937_64& rng, int batchSize) = 0;
+    // The same step in two halves, for a step captured as a CUDA graph (CudaGraphStep): a batch drawn as host
+    // tensors of a bucketed shape, and the step on those tensors once on the device. Only for a task whose model
+    // reads nothing from the host (capturable()); trainStep stays the one path otherwise.
+    struct HostBatch {
+        std::vector<torch::Tensor> tensors; // on the host
+        std::int64_t count = 0;             // examples in the batch
+    };
+    virtual bool capturable() const { return false; }
+    virtual HostBatch drawBatch(std::mt19937_64& /*rng*/) { return {}; }
+    virtual Step stepOn(const std::vector<torch::Tensor>& /*deviceTensors*/) { return {}; }
     // Name of the interval metric trainMetric/count is reported as ("accuracy"), or "" for none.
     virtual std::string trainMetricName() const = 0;
     virtual Evaluation evaluate(bool test) = 0; // dev, or test
