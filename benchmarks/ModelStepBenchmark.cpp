@@ -1,7 +1,9 @@
 // Forward + backward time of each model (issue 4's speed check): the classifiers at batch 32 x length 50 x
 // d_model 300, the time-series regressors at batch 32 x window 50 x 16 driving series x d_model 64 (MSE).
 // Compare with benchmarks/model_step.py, the same models written in PyTorch (Python), on the same machine.
-//   attnlab-bench-models [--repeats N] [--warmup N] [--threads N] [--models a,b:pos,...]
+//   attnlab-bench-models [--repeats N] [--warmup N] [--threads N] [--models a,b:pos,...] [--gemm N]
+// --gemm N: first, these cores' large-GEMM rate with this LibTorch's BLAS (an N x N by N x N fp32 product, 2 N^3
+// FLOPs; issue 39's "share of the GEMM rate", benchmarks/gemm_share.py divides each model's FLOPs by it).
 // --models keeps the cases labelled "model" or "model:pos" as printed (essan-mean: ESSAN with mean pooling;
 // essan-ts: the time-series ESSAN).
 #include "core/nn/models/ModelFactory.h"
@@ -24,6 +26,7 @@ struct Case {
     const char* position;
     int heads;
     const char* pooling;  // "" = the model's default
+    int layers = 1;
 };
 
 template <typename Step>
@@ -45,7 +48,7 @@ double medianMs(Step step, int warmup, int repeats)
 
 int main(int argc, char** argv)
 {
-    int repeats = 20, warmup = 3, threads = 0;
+    int repeats = 20, warmup = 3, threads = 0, gemm = 0;
     bool setToNone = false; // as the trainer: gradients zeroed in place; --set-to-none 1 is LibTorch C++ 1.13's default
     std::vector<std::string> wanted; // empty = every case
     for (int i = 1; i + 1 < argc; i += 2) {
@@ -53,6 +56,7 @@ int main(int argc, char** argv)
         if (flag == "--repeats") repeats = std::stoi(value);
         else if (flag == "--warmup") warmup = std::stoi(value);
         else if (flag == "--threads") threads = std::stoi(value);
+        else if (flag == "--gemm") gemm = std::stoi(value);
         else if (flag == "--set-to-none") setToNone = value != "0";
         else if (flag == "--models") {
             std::istringstream list(value);
@@ -67,6 +71,7 @@ int main(int argc, char** argv)
     const std::vector<Case> classifiers = {
         {"ssan", "ssan", "none", 1, ""},          {"ssan", "ssan", "rpr", 1, ""},
         {"ssan", "ssan", "sinusoidal", 1, ""},    {"ssan", "ssan", "learned", 1, ""},
+        {"ssan2", "ssan", "rpr", 1, "", 2},
         {"ssan", "ssan", "rope", 1, ""},          {"ssan", "ssan", "alibi", 1, ""},
         {"essan", "essan", "rpr", 15, ""},        {"essan-mean", "essan", "rpr", 15, "mean"},
         {"transformer", "transformer", "rpr", 6, ""},
@@ -99,6 +104,12 @@ int main(int argc, char** argv)
     }
 
     torch::manual_seed(0);
+    if (gemm > 0) {
+        const auto a = torch::randn({gemm, gemm}), b = torch::randn({gemm, gemm});
+        const double ms = medianMs([&] { (void)torch::mm(a, b); }, 2, 5);
+        std::printf("# GEMM %d x %d fp32: %.1f ms, %.1f GFLOP/s (LibTorch %s, %d threads)\n", gemm, gemm, ms,
+                    2.0 * gemm * gemm * gemm / (ms * 1e6), ComputeDevice::torchVersion().c_str(), torch::get_num_threads());
+    }
     const int64_t batch = 32, length = 50, vocab = 20000, drivers = 16;
     auto ids = torch::randint(1, vocab, {batch, length}, torch::kLong);
     auto mask = torch::ones({batch, length}, torch::kBool);
@@ -120,6 +131,7 @@ int main(int argc, char** argv)
             config.heads = c.heads;
             config.rprClip = 10;
             config.pooling = c.pooling;
+            config.layers = c.layers;
             config.vocabularySize = vocab;
             config.numClasses = 5;
             auto model = ModelFactory::create(config);

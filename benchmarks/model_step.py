@@ -326,6 +326,7 @@ def main():
     classifiers = [('ssan', 'none', lambda: Ssan('none')), ('ssan', 'rpr', lambda: Ssan('rpr')),
                    ('ssan', 'sinusoidal', lambda: Ssan('sinusoidal')), ('ssan', 'learned', lambda: Ssan('learned')),
                    ('ssan', 'rope', lambda: Ssan('rope')), ('ssan', 'alibi', lambda: Ssan('alibi')),
+                   ('ssan2', 'rpr', lambda: Ssan('rpr', layers=2)),
                    ('essan', 'rpr', lambda: Ssan('rpr', 15, True)),
                    ('essan-mean', 'rpr', lambda: Ssan('rpr', 15, True, 'mean')),
                    ('transformer', 'rpr', lambda: Transformer(10, 6)),

@@ -276,6 +276,9 @@ void MainWindow::importOwnData()
     const QStringList recent = DataImportDialog::recentFiles();
     if (!recent.isEmpty())
         dialog->setFile(recent.front());
+    // Designing a translation: the dialog reads sentence pairs (otherwise it keeps the task used last).
+    if (const RegistryEntry* entry = Registry::find(Registry::datasets(), setup_->config().dataset); entry && entry->task == "translation")
+        dialog->setDatasetId(QStringLiteral("csv-pairs"));
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
         setup_->setOwnData(dialog->datasetId(), dialog->options());
         statusBar()->showMessage(tr("Your data is set up: Train (Ctrl+Enter) trains on it"), 8000);

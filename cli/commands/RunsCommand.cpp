@@ -1,4 +1,5 @@
 #include "cli/commands/RunsCommand.h"
+#include "core/platform/AtomicFile.h"
 
 #include "cli/CliFlags.h"
 #include "cli/commands/RunIds.h"
@@ -553,15 +554,7 @@ int RunsCommand::table(RunStore& store, const CliFlags& flags)
     if (path.empty()) {
         out_ << text;
     } else {
-        const std::string partial = path + ".partial"; // whole or not at all
-        {
-            std::ofstream file(partial, std::ios::binary);
-            file << text;
-            if (!file.flush())
-                throw std::runtime_error(path + ": cannot write the table (" + std::strerror(errno) + ")");
-        }
-        if (std::rename(partial.c_str(), path.c_str()) != 0)
-            throw std::runtime_error(path + ": cannot write the table (" + std::strerror(errno) + ")");
+        AtomicFile::replace(path, text); // whole or not at all
         out_ << "wrote a " << matrix.rowLabels().size() << " x " << matrix.columnLabels().size() << " table over "
              << matrix.runsUsed() << " runs to " << path << "\n";
     }

@@ -1,4 +1,5 @@
 #include "core/data/WordEmbeddings.h"
+#include "core/platform/AtomicFile.h"
 
 #include "core/data/DataError.h"
 #include "core/data/GzipInput.h"
@@ -200,24 +201,27 @@ public:
 
     static void write(const std::string& file, const WordEmbeddings& e)
     {
-        // Written beside its final name, then renamed: a reader never sees half a cache.
-        const std::string temporary = file + ".tmp" + std::to_string(::getpid());
-        std::FILE* f = std::fopen(temporary.c_str(), "wb");
-        if (!f) return; // no cache is only slower
-        const std::uint32_t dim = static_cast<std::uint32_t>(e.dimension_);
-        const std::uint64_t count = e.words_.size();
-        const auto formatLength = static_cast<std::uint32_t>(e.report_.format.size());
-        bool ok = std::fwrite("ATTNEMB1", 1, 8, f) == 8 && std::fwrite(&dim, 4, 1, f) == 1 &&
-                  std::fwrite(&count, 8, 1, f) == 1 && std::fwrite(&formatLength, 4, 1, f) == 1 &&
-                  std::fwrite(e.report_.format.data(), 1, formatLength, f) == formatLength;
-        for (const auto& w : e.words_) {
-            const auto n = static_cast<std::uint32_t>(w.size());
-            ok = ok && std::fwrite(&n, 4, 1, f) == 1 && std::fwrite(w.data(), 1, n, f) == n;
+        // Whole or not at all (AtomicFile): a reader never sees half a cache. A cache that cannot be written is
+        // only slower: no error.
+        try {
+            AtomicFile f(file);
+            const std::uint32_t dim = static_cast<std::uint32_t>(e.dimension_);
+            const std::uint64_t count = e.words_.size();
+            const auto formatLength = static_cast<std::uint32_t>(e.report_.format.size());
+            f.write("ATTNEMB1", 8);
+            f.write(&dim, 4);
+            f.write(&count, 8);
+            f.write(&formatLength, 4);
+            f.write(e.report_.format);
+            for (const auto& w : e.words_) {
+                const auto n = static_cast<std::uint32_t>(w.size());
+                f.write(&n, 4);
+                f.write(w);
+            }
+            f.write(e.values_.data(), e.values_.size() * sizeof(float));
+            f.commit();
+        } catch (const std::system_error&) {
         }
-        ok = ok && std::fwrite(e.values_.data(), sizeof(float), e.values_.size(), f) == e.values_.size();
-        ok = std::fclose(f) == 0 && ok;
-        if (!ok || std::rename(temporary.c_str(), file.c_str()) != 0)
-            std::remove(temporary.c_str());
     }
 };
 
@@ -247,12 +251,9 @@ std::string fileHash(const std::string& path, const struct stat& st, const std::
             return text.substr(space + 1);
     }
     const std::string hash = Sha256::ofFile(path);
-    const std::string temporary = keyFile + ".tmp" + std::to_string(::getpid());
-    if (std::FILE* f = std::fopen(temporary.c_str(), "wb")) {
-        const std::string text = stamp + " " + hash;
-        const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-        if (std::fclose(f) != 0 || !ok || std::rename(temporary.c_str(), keyFile.c_str()) != 0)
-            std::remove(temporary.c_str());
+    try {
+        AtomicFile::replace(keyFile, stamp + " " + hash);
+    } catch (const std::system_error&) { // no remembered hash is only slower
     }
     return hash;
 }

@@ -1,4 +1,5 @@
 #include "core/store/RunExport.h"
+#include "core/platform/AtomicFile.h"
 #include "core/platform/JsonInteger.h"
 
 #include "core/store/RunStore.h"
@@ -162,20 +163,13 @@ RunBundle runFromJson(const json& j)
     return b;
 }
 
-// Writes next to the target and renames, so a failure never leaves half a file under the real name.
+// Whole or not at all (AtomicFile): a failure never leaves half a file under the real name.
 void writeWhole(const std::string& path, const std::string& content)
 {
-    const std::string partial = path + ".part";
-    {
-        std::ofstream out(partial, std::ios::binary | std::ios::trunc);
-        if (!out || !(out << content) || !out.flush())
-            throw std::runtime_error("export " + path + ": cannot write the file");
-    }
-    std::error_code ec;
-    std::filesystem::rename(partial, path, ec);
-    if (ec) {
-        std::filesystem::remove(partial, ec);
-        throw std::runtime_error("export " + path + ": cannot write the file (" + ec.message() + ")");
+    try {
+        AtomicFile::replace(path, content);
+    } catch (const std::system_error& e) {
+        throw std::runtime_error(std::string("export ") + e.what());
     }
 }
 

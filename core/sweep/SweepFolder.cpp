@@ -1,5 +1,6 @@
 #include "core/sweep/SweepFolder.h"
 
+#include "core/platform/AtomicFile.h"
 #include "core/sweep/SweepPlan.h"
 
 #include <nlohmann/json.hpp>
@@ -34,15 +35,7 @@ std::string SweepFolder::exitPath(int index) const { return file("task-" + std::
 
 void SweepFolder::writeText(const std::string& path, const std::string& text)
 {
-    const std::string temporary = path + ".tmp";
-    {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        out << text;
-        if (!out.flush())
-            throw std::runtime_error(path + ": cannot write (is the folder writable and the disk not full?)");
-    }
-    if (std::rename(temporary.c_str(), path.c_str()) != 0)
-        throw std::runtime_error(path + ": cannot rename " + temporary + " into place");
+    AtomicFile::replace(path, text);
 }
 
 std::string SweepFolder::readText(const std::string& path)

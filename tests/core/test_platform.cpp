@@ -2,10 +2,16 @@
 // Build, trap 3), the devices and what the build is, and the malloc settings that keep a training step's large buffers in the process.
 #include "core/config/DeviceSetting.h"
 #include "core/platform/AllocatorTuning.h"
+#include "core/platform/AtomicFile.h"
 #include "core/platform/BlasLibrary.h"
 #include "core/training/ComputeDevice.h"
 
+#include <QtCore/QDir>
+#include <QtCore/QFile>
+#include <QtCore/QTemporaryDir>
 #include <QtTest/QtTest>
+
+#include <sys/stat.h>
 
 #include <sys/resource.h>
 
@@ -38,6 +44,18 @@ long faultsOfFiveLargeBuffers(std::size_t bytes)
         std::free(buffer);
     }
     return minorFaults() - before;
+}
+
+// Every entry of a folder, hidden ones included (AtomicFile's temporary files start with a dot).
+QStringList everything(const QString& folder)
+{
+    return QDir(folder).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot, QDir::Name);
+}
+
+QByteArray contentOf(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray("<unreadable>");
 }
 
 } // namespace
@@ -181,6 +199,71 @@ private Q_SLOTS:
         qputenv("ATTNLAB_MALLOC", "default");
         QCOMPARE(AllocatorTuning::applyForTraining(), std::string("glibc defaults (ATTNLAB_MALLOC=default)"));
         qunsetenv("ATTNLAB_MALLOC");
+    }
+
+    // One atomic write for every file the lab replaces (issue 38): whole or not at all, its folder created,
+    // no temporary file left whatever happens, errors naming the target.
+    void atomicFileIsWholeOrNothing()
+    {
+        QTemporaryDir dir;
+        const QString folder = dir.filePath("a/b");
+        const std::string target = (folder + "/table.csv").toStdString();
+        attnlab::AtomicFile::replace(target, "first\n");
+        QCOMPARE(everything(folder), QStringList{"table.csv"});
+        QCOMPARE(contentOf(QString::fromStdString(target)), QByteArray("first\n"));
+        struct stat st{};
+        QCOMPARE(::stat(target.c_str(), &st), 0);
+        QCOMPARE(static_cast<int>(st.st_mode & 0777), 0644);
+
+        attnlab::AtomicFile::replace(target, "second, longer\n");
+        QCOMPARE(contentOf(QString::fromStdString(target)), QByteArray("second, longer\n"));
+
+        { // given up before commit: the old file stands, the temporary file is gone
+            attnlab::AtomicFile abandoned(target);
+            abandoned.write("half");
+            QCOMPARE(everything(folder).size(), 2);
+        }
+        QCOMPARE(everything(folder), QStringList{"table.csv"});
+        QCOMPARE(contentOf(QString::fromStdString(target)), QByteArray("second, longer\n"));
+
+        // A writer that takes a path and fails half-way (as a full disk makes LibTorch's archive throw).
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, attnlab::AtomicFile::writeThrough(target, [](const std::string& path) {
+            QFile f(QString::fromStdString(path));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("partial");
+            f.close();
+            throw std::runtime_error("disk full");
+        }));
+        QCOMPARE(everything(folder), QStringList{"table.csv"});
+        QCOMPARE(contentOf(QString::fromStdString(target)), QByteArray("second, longer\n"));
+        attnlab::AtomicFile::writeThrough(target, [](const std::string& path) {
+            QFile f(QString::fromStdString(path));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("through a path");
+        });
+        QCOMPARE(contentOf(QString::fromStdString(target)), QByteArray("through a path"));
+
+        // The rename refused (a folder has the target's name): the error names the target, nothing is left.
+        const std::string occupied = (folder + "/occupied").toStdString();
+        QVERIFY(QDir(folder).mkdir("occupied"));
+        QVERIFY(QFile::copy(QString::fromStdString(target), folder + "/occupied/inside"));
+        try {
+            attnlab::AtomicFile::replace(occupied, "x");
+            QFAIL("a rename over a non-empty folder succeeded");
+        } catch (const std::system_error& e) {
+            QVERIFY2(QString(e.what()).startsWith(QString::fromStdString(occupied) + ": cannot move"), e.what());
+        }
+        QCOMPARE(everything(folder), (QStringList{"occupied", "table.csv"}));
+
+        // The folder cannot be created (a file stands where it would be).
+        const std::string underFile = (folder + "/table.csv/sub/x.json").toStdString();
+        try {
+            attnlab::AtomicFile::replace(underFile, "x");
+            QFAIL("a file was written under a file");
+        } catch (const std::system_error& e) {
+            QVERIFY2(QString(e.what()).contains("cannot create the folder"), e.what());
+            QVERIFY2(QString(e.what()).startsWith(QString::fromStdString(underFile)), e.what());
+        }
     }
 };
 

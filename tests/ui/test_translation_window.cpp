@@ -11,13 +11,16 @@
 #include "ui/explorer/AlignmentExplorer.h"
 #include "ui/plots/AttentionHeatmap.h"
 #include "ui/plots/TrainingCurvesPlot.h"
+#include "ui/setup/DataImportDialog.h"
 #include "ui/setup/SetupPanel.h"
 #include "tests/support/AnimalPairs.h"
 #include "tests/support/CliProcess.h"
 #include "tests/support/WidgetLookup.h"
 
 #include <QCheckBox>
+#include <QAction>
 #include <QComboBox>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QFileInfo>
@@ -30,6 +33,7 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -353,6 +357,53 @@ private Q_SLOTS:
 
     // A run on word pieces (SentencePiece BPE on the user's pairs): the explorer shows its maps over whole words,
     // merged as the Pretrained tab merges (TokenGrouping), or over the pieces the model read.
+    // "Your own data…" for sentence pairs (issue 37): designing a translation, the import dialog opens at
+    // sentence pairs, reads a TSV of them (source and target columns found, the split in pairs), and the designer
+    // trains a translation model on it; the run stores the file.
+    void ownPairsFromTheImportDialog()
+    {
+        QTemporaryDir dir;
+        const QString tsv = dir.filePath(QStringLiteral("pairs.tsv"));
+        testing::writeAnimalPairs(tsv.toStdString());
+        const QString db = dir.filePath(QStringLiteral("pairs.sqlite"));
+        MainWindow window(db);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        choose(child<QComboBox>(&window, "datasetCombo"), "synthetic-reverse"); // a translation is being designed
+        child<QAction>(&window, "importOwnDataAction")->trigger();
+        auto* dialog = window.findChild<DataImportDialog*>();
+        QVERIFY(dialog);
+        QCOMPARE(dialog->datasetId(), QStringLiteral("csv-pairs"));
+        dialog->setFile(tsv);
+        auto* ok = child<QDialogButtonBox>(dialog, "importButtons")->button(QDialogButtonBox::Ok);
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog->isBusy() && ok->isEnabled(), 30000);
+        QVERIFY(dialog->preview() && dialog->preview()->translation() && dialog->preview()->loaded);
+        const QString counts = child<QLabel>(dialog, "importCountsLabel")->text();
+        QVERIFY2(counts.contains(QStringLiteral("Split: train 280 · dev 60 · test 60 sentence pairs")), qPrintable(counts));
+        auto* table = child<QTableView>(dialog, "importPreviewTable");
+        QVERIFY(table->model()->headerData(0, Qt::Horizontal).toString().contains(QStringLiteral("[source]")));
+        QVERIFY(table->model()->headerData(1, Qt::Horizontal).toString().contains(QStringLiteral("[target]")));
+        QTest::mouseClick(ok, Qt::LeftButton);
+
+        SetupPanel* setup = child<SetupPanel>(&window, "setupPanel");
+        QCOMPARE(QString::fromStdString(setup->config().dataset), QStringLiteral("csv-pairs"));
+        QCOMPARE(QString::fromStdString(setup->config().file), tsv);
+        choose(child<QComboBox>(&window, "modelCombo"), "seq2seq");
+        child<QSpinBox>(&window, "stepsSpin")->setValue(20);
+        child<QSpinBox>(&window, "evalEverySpin")->setValue(10);
+        choose(child<QComboBox>(&window, "deviceCombo"), "cpu");
+        child<QAction>(&window, "trainAction")->trigger();
+        QVERIFY(window.isTraining());
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isTraining(), 120000);
+        RunStore store(db.toStdString());
+        const auto runs = store.listRuns();
+        QCOMPARE(runs.size(), std::size_t(1));
+        QVERIFY2(runs.front().status == RunStatus::Completed, runs.front().message.c_str());
+        const TrainConfig stored = TrainConfig::fromJson(runs.front().configJson);
+        QCOMPARE(QString::fromStdString(stored.dataset), QStringLiteral("csv-pairs"));
+        QCOMPARE(QString::fromStdString(stored.file), tsv);
+    }
+
     void subwordRunsShowWordsOrPieces()
     {
         QTemporaryDir dir;

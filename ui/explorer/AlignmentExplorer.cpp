@@ -12,7 +12,6 @@
 #include "ui/plots/AttentionHeatmap.h"
 
 #include <QCheckBox>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -25,7 +24,6 @@
 #include <QTableWidget>
 #include <QTreeWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrent>
 
 #include <algorithm>
 #include <map>
@@ -98,6 +96,16 @@ bool hasPieces(const std::vector<std::string>& tokens)
 AlignmentExplorer::AlignmentExplorer(QWidget* parent) : QWidget(parent)
 {
     setObjectName(QStringLiteral("alignmentExplorer"));
+    opening_ = new LatestRequestRunner(this);
+    translating_ = new LatestRequestRunner(this);
+    connect(opening_, &LatestRequestRunner::failed, this, [this](const QString& error) {
+        setInputEnabled(false, tr("Cannot open the weights: %1").arg(error));
+        emit statusMessage(tr("Cannot open the weights: %1").arg(error));
+    });
+    connect(translating_, &LatestRequestRunner::failed, this, [this](const QString& error) {
+        result_->setText(tr("Cannot translate: %1").arg(error).toHtmlEscaped());
+        emit statusMessage(tr("Cannot translate: %1").arg(error));
+    });
     header_ = new QLabel(this);
     header_->setObjectName(QStringLiteral("alignmentHeader"));
     header_->setWordWrap(true);
@@ -246,10 +254,7 @@ AlignmentExplorer::AlignmentExplorer(QWidget* parent) : QWidget(parent)
     clear(tr("Select a translation run in the run list to explore its model."));
 }
 
-AlignmentExplorer::~AlignmentExplorer()
-{
-    ++generation_; // a translation still running on the pool is dropped
-}
+AlignmentExplorer::~AlignmentExplorer() = default; // the runners wait for the work still running
 
 void AlignmentExplorer::setInputEnabled(bool enabled, const QString& why)
 {
@@ -262,12 +267,11 @@ void AlignmentExplorer::setInputEnabled(bool enabled, const QString& why)
 
 void AlignmentExplorer::clear(const QString& message)
 {
-    ++generation_;
+    opening_->discard(); // weights still opening or a translation still running belong to the run shown before
+    translating_->discard();
     runId_ = 0;
     translator_.reset();
     shown_.reset();
-    waiting_.reset();
-    busy_ = false;
     header_->setText(tr("Alignment explorer"));
     heatmap_->showPlaceholder(message.isEmpty() ? tr("The alignment of the typed sentence appears here.") : message);
     stepMap_->showPlaceholder(tr("Each step's attention over the source."));
@@ -305,35 +309,25 @@ void AlignmentExplorer::setRun(qint64 runId)
         return;
     }
     setInputEnabled(false, tr("Opening the weights of run #%1…").arg(runId));
-    const int generation = ++generation_;
-    auto* watcher = new QFutureWatcher<std::pair<std::shared_ptr<const Translator>, QString>>(this);
-    connect(watcher, &QFutureWatcher<std::pair<std::shared_ptr<const Translator>, QString>>::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        if (generation != generation_)
-            return;
-        const auto [translator, error] = watcher->result();
-        if (!translator) {
-            setInputEnabled(false, tr("Cannot open the weights: %1").arg(error));
-            emit statusMessage(tr("Cannot open the weights: %1").arg(error));
-            return;
-        }
-        translator_ = translator;
-        beam_->setValue(std::clamp(translator_->config().beamSize, 1, 16));
-        setInputEnabled(true, QString());
-        result_->clear();
-        emit ready();
-        if (source_->text().trimmed().isEmpty())
-            source_->setText(probeSource_);
-        if (!source_->text().trimmed().isEmpty())
-            translate(source_->text(), beam_->value());
+    opening_->discard();
+    translating_->discard();
+    opening_->request([this, ref = *chosen]() -> LatestRequestRunner::Delivery {
+        auto translator = std::make_shared<const Translator>(ref); // throws: failed() says why
+        return [this, translator] { opened(translator); };
     });
-    watcher->setFuture(QtConcurrent::run([ref = *chosen]() -> std::pair<std::shared_ptr<const Translator>, QString> {
-        try {
-            return {std::make_shared<const Translator>(ref), QString()};
-        } catch (const std::exception& e) {
-            return {nullptr, qs(e.what())};
-        }
-    }));
+}
+
+void AlignmentExplorer::opened(const std::shared_ptr<const Translator>& translator)
+{
+    translator_ = translator;
+    beam_->setValue(std::clamp(translator_->config().beamSize, 1, 16));
+    setInputEnabled(true, QString());
+    result_->clear();
+    emit ready();
+    if (source_->text().trimmed().isEmpty())
+        source_->setText(probeSource_);
+    if (!source_->text().trimmed().isEmpty())
+        translate(source_->text(), beam_->value());
 }
 
 void AlignmentExplorer::translate(const QString& source, int beamSize)
@@ -370,50 +364,15 @@ void AlignmentExplorer::force(const QString& source, const QString& target)
 void AlignmentExplorer::submit(const Request& request)
 {
     // One translation at a time: a request made meanwhile waits, and a newer one replaces it.
-    if (busy_) {
-        waiting_ = request;
-        return;
-    }
-    start(request);
-}
-
-void AlignmentExplorer::start(const Request& request)
-{
-    busy_ = true;
-    const int generation = generation_;
-    using Result = std::pair<std::optional<Translation>, QString>;
-    auto* watcher = new QFutureWatcher<Result>(this);
-    connect(watcher, &QFutureWatcher<Result>::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        if (generation != generation_)
-            return; // another run since: its own requests are what count
-        busy_ = false;
-        const auto [translation, error] = watcher->result();
-        if (waiting_) { // a newer request: this result is already stale
-            const Request next = *waiting_;
-            waiting_.reset();
-            start(next);
-            return;
-        }
-        if (!translation) {
-            result_->setText(tr("Cannot translate: %1").arg(error).toHtmlEscaped());
-            emit statusMessage(tr("Cannot translate: %1").arg(error));
-            return;
-        }
-        display(*translation);
+    translating_->request([this, translator = translator_, request]() -> LatestRequestRunner::Delivery {
+        TranslationDecoding decoding;
+        decoding.alternatives = 5;
+        decoding.beamSize = request.beamSize;
+        auto translation = std::make_shared<Translation>(
+            request.target.isEmpty() ? translator->translate(request.source.toStdString(), decoding)
+                                     : translator->force(request.source.toStdString(), request.target.toStdString(), decoding));
+        return [this, translation] { display(*translation); };
     });
-    watcher->setFuture(QtConcurrent::run([translator = translator_, request]() -> Result {
-        try {
-            TranslationDecoding decoding;
-            decoding.alternatives = 5;
-            decoding.beamSize = request.beamSize;
-            if (!request.target.isEmpty())
-                return {translator->force(request.source.toStdString(), request.target.toStdString(), decoding), QString()};
-            return {translator->translate(request.source.toStdString(), decoding), QString()};
-        } catch (const std::exception& e) {
-            return {std::nullopt, qs(e.what())};
-        }
-    }));
 }
 
 void AlignmentExplorer::display(const Translation& t)

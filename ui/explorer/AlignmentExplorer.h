@@ -1,6 +1,7 @@
 #pragma once
 #include "core/results/RunRecord.h"
 #include "core/results/Translation.h"
+#include "ui/LatestRequestRunner.h"
 
 #include <QWidget>
 
@@ -53,7 +54,7 @@ public:
     void setWordsShown(bool words); // word pieces merged into words in the large map (a subword run)
 
     bool isReady() const { return translator_ != nullptr; }
-    bool isBusy() const { return busy_; }
+    bool isBusy() const { return opening_->isBusy() || translating_->isBusy(); }
     const std::optional<Translation>& shown() const { return shown_; }
     AttentionHeatmap* heatmap() const { return heatmap_; }
     void exportMap();
@@ -69,7 +70,7 @@ private:
         int beamSize = 0;
     };
     void submit(const Request& request);
-    void start(const Request& request);
+    void opened(const std::shared_ptr<const Translator>& translator); // on the GUI thread, the weights open
     void display(const Translation& translation);
     void fillSteps(const Translation& translation);
     void setInputEnabled(bool enabled, const QString& why);
@@ -77,9 +78,8 @@ private:
 
     RunStore* store_ = nullptr;
     qint64 runId_ = 0;
-    int generation_ = 0; // a new run or request: results of older ones are dropped
-    bool busy_ = false;
-    std::optional<Request> waiting_; // the newest request made while one runs
+    LatestRequestRunner* opening_;     // the chosen run's weights: the latest run wins
+    LatestRequestRunner* translating_; // a translation or a forced target: the latest request wins
     std::shared_ptr<const Translator> translator_;
     std::optional<Translation> shown_;
     QString probeSource_;

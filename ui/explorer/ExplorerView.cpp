@@ -31,7 +31,6 @@
 #include <QTabWidget>
 #include <QTimer>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 #include <qcustomplot.h>
 
 #include <algorithm>
@@ -75,7 +74,6 @@ struct ExplorerView::Loaded {
     std::shared_ptr<const ModelExplainer> explainer;
     std::vector<PositionView> positions;
     QString error;
-    int generation = 0;
 };
 
 ExplorerView::ExplorerView(QWidget* parent) : QWidget(parent)
@@ -199,8 +197,8 @@ ExplorerView::ExplorerView(QWidget* parent) : QWidget(parent)
     debounce_ = new QTimer(this);
     debounce_->setSingleShot(true);
     debounce_->setInterval(150); // recompute once typing pauses, not at every key
-    explaining_ = new QFutureWatcher<std::shared_ptr<Explained>>(this);
-    loading_ = new QFutureWatcher<std::shared_ptr<Loaded>>(this);
+    explaining_ = new LatestRequestRunner(this);
+    loading_ = new LatestRequestRunner(this);
 
     connect(input_, &QLineEdit::textChanged, debounce_, qOverload<>(&QTimer::start));
     connect(debounce_, &QTimer::timeout, this, &ExplorerView::requestExplanation);
@@ -211,46 +209,17 @@ ExplorerView::ExplorerView(QWidget* parent) : QWidget(parent)
         if (index >= 0 && index < static_cast<int>(checkpoints_.size()))
             loadExplainer(checkpoints_[static_cast<std::size_t>(index)]);
     });
-    connect(explaining_, &QFutureWatcher<std::shared_ptr<Explained>>::finished, this, [this] {
-        explainDelivery_ = false;
-        showExplanation(*explaining_->result());
-        if (pending_) { // the user typed on while this one ran: the latest text wins
-            pending_ = false;
-            startExplanation(pendingText_);
-        }
+    connect(explaining_, &LatestRequestRunner::failed, this, [this](const QString& message) {
+        notes_->setText(tr("Could not explain this text: %1").arg(message));
+        notes_->setVisible(true);
+        emit statusMessage(tr("Could not explain this text: %1").arg(message));
     });
-    connect(loading_, &QFutureWatcher<std::shared_ptr<Loaded>>::finished, this, [this] {
-        loadDelivery_ = false;
-        const auto loaded = loading_->result();
-        if (!loaded || loaded->generation != loadGeneration_)
-            return; // another run was chosen meanwhile
-        if (!loaded->explainer) {
-            setTypingEnabled(false, loaded->error);
-            return;
-        }
-        explainer_ = loaded->explainer;
-        browser_->setExplainer(explainer_, run_.environmentJson);
-        faithfulness_->setRun(store_, runId_, explainer_, QString());
-        if (openFaithfulnessPending_) {
-            openFaithfulnessPending_ = false;
-            openFaithfulness();
-        }
-        positions_->setViews(loaded->positions, tr("This model has no position technique to show (%1).")
-                                                    .arg(qs(explainer_->config().model.position)));
-        setTypingEnabled(true, QString());
-        if (input_->text().trimmed().isEmpty() && !shown_.tokens.empty() && !shown_.series)
-            input_->setText(qs(Tokenizer::textOf(shown_.tokens))); // start from the probe sentence
-        else
-            requestExplanation();
-    });
+    connect(loading_, &LatestRequestRunner::failed, this,
+            [this](const QString& message) { setTypingEnabled(false, tr("Typed input is off: %1").arg(message)); });
     clear(tr("Select a run in the run list to explore its model."));
 }
 
-ExplorerView::~ExplorerView()
-{
-    explaining_->waitForFinished();
-    loading_->waitForFinished();
-}
+ExplorerView::~ExplorerView() = default; // the runners wait for their work: it holds this view's explainer
 
 void ExplorerView::setStore(RunStore* store)
 {
@@ -261,13 +230,13 @@ void ExplorerView::setStore(RunStore* store)
 bool ExplorerView::isBusy() const
 {
     // Until the finished signal is handled, not only while the thread runs: the result is not on screen before.
-    return explaining_->isRunning() || loading_->isRunning() || explainDelivery_ || loadDelivery_ || pending_ ||
-           debounce_->isActive();
+    return explaining_->isBusy() || loading_->isBusy() || debounce_->isActive();
 }
 
 void ExplorerView::clear(const QString& why)
 {
-    ++loadGeneration_;
+    loading_->discard(); // a model still opening belongs to the run shown before
+    explaining_->discard();
     runId_ = 0;
     explainer_.reset();
     explanation_.reset();
@@ -396,56 +365,57 @@ void ExplorerView::loadExplainer(const CheckpointRef& checkpoint)
 {
     explainer_.reset();
     setTypingEnabled(false, tr("Loading the model (checking its sha256)…"));
-    const int generation = ++loadGeneration_;
-    loadDelivery_ = true;
+    loading_->discard(); // another weights file was chosen: the one opening is not wanted any more
+    explaining_->discard();
     // Hashing and reading the file take a while for large models: never on the GUI thread.
-    loading_->setFuture(QtConcurrent::run([checkpoint, generation] {
+    loading_->request([this, checkpoint]() -> LatestRequestRunner::Delivery {
         auto loaded = std::make_shared<Loaded>();
-        loaded->generation = generation;
-        try {
-            loaded->explainer = std::make_shared<const ModelExplainer>(checkpoint);
-            loaded->positions = loaded->explainer->positionViews();
-        } catch (const std::exception& e) {
-            loaded->error = tr("Typed input is off: %1").arg(qs(e.what()));
-        }
-        return loaded;
-    }));
+        loaded->explainer = std::make_shared<const ModelExplainer>(checkpoint); // throws: failed(), typing stays off
+        loaded->positions = loaded->explainer->positionViews();
+        return [this, loaded] { modelLoaded(*loaded); };
+    });
+}
+
+void ExplorerView::modelLoaded(const Loaded& loaded)
+{
+    explainer_ = loaded.explainer;
+    browser_->setExplainer(explainer_, run_.environmentJson);
+    faithfulness_->setRun(store_, runId_, explainer_, QString());
+    if (openFaithfulnessPending_) {
+        openFaithfulnessPending_ = false;
+        openFaithfulness();
+    }
+    positions_->setViews(loaded.positions, tr("This model has no position technique to show (%1).")
+                                               .arg(qs(explainer_->config().model.position)));
+    setTypingEnabled(true, QString());
+    if (input_->text().trimmed().isEmpty() && !shown_.tokens.empty() && !shown_.series)
+        input_->setText(qs(Tokenizer::textOf(shown_.tokens))); // start from the probe sentence
+    else
+        requestExplanation();
 }
 
 void ExplorerView::requestExplanation()
 {
     debounce_->stop();
-    if (!explainer_)
-        return;
-    const QString text = input_->text();
-    if (explaining_->isRunning()) {
-        pending_ = true;
-        pendingText_ = text;
-        return;
-    }
-    startExplanation(text);
-}
-
-void ExplorerView::startExplanation(const QString& text)
-{
     auto explainer = explainer_;
     if (!explainer)
         return;
-    explainDelivery_ = true;
+    const QString text = input_->text();
     const auto methods = attributions_->methods();
-    explaining_->setFuture(QtConcurrent::run([explainer, text, methods] {
+    // Latest text wins: typed on while one runs, the newest text replaces any waiting.
+    explaining_->request([this, explainer, text, methods]() -> LatestRequestRunner::Delivery {
         auto out = std::make_shared<Explained>();
         out->explanation = explainer->explain(text.toStdString());
-        if (methods.empty() || out->explanation.tokens.empty())
-            return out;
-        try { // the predicted class, as the faithfulness curves follow it
-            out->attributions = explainer->attribute(text.toStdString(), methods);
-            out->curves = FaithfulnessEvaluator(*explainer).deletionCurves(out->attributions);
-        } catch (const std::exception& e) {
-            out->attributionError = QString::fromStdString(e.what());
+        if (!methods.empty() && !out->explanation.tokens.empty()) {
+            try { // the predicted class, as the faithfulness curves follow it
+                out->attributions = explainer->attribute(text.toStdString(), methods);
+                out->curves = FaithfulnessEvaluator(*explainer).deletionCurves(out->attributions);
+            } catch (const std::exception& e) { // the maps stand; the attribution panel says why it is empty
+                out->attributionError = QString::fromStdString(e.what());
+            }
         }
-        return out;
-    }));
+        return [this, out] { showExplanation(*out); };
+    });
 }
 
 void ExplorerView::showExplanation(const Explained& result)

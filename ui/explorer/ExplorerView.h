@@ -3,7 +3,8 @@
 #include "core/results/ModelExplanation.h"
 #include "core/results/RunRecord.h"
 
-#include <QFutureWatcher>
+#include "ui/LatestRequestRunner.h"
+
 #include <QWidget>
 
 #include <memory>
@@ -92,7 +93,7 @@ private:
     struct Explained; // the typed sentence's explanation, attributions and deletion curves
     void loadExplainer(const CheckpointRef& checkpoint);
     void requestExplanation();
-    void startExplanation(const QString& text);
+    void modelLoaded(const Loaded& loaded); // on the GUI thread, once the chosen weights are open
     void showExplanation(const Explained& e);
     void showSnapshot(const AttentionSnapshot& snapshot, bool fromTimeline);
     void exportMap();
@@ -108,10 +109,6 @@ private:
     AttentionSnapshot shown_;
     bool timelineShown_ = false;
     bool snapshotsStale_ = false; // snapshotsChanged arrived while hidden
-    QString pendingText_;
-    bool pending_ = false;
-    bool explainDelivery_ = false, loadDelivery_ = false; // started, result not yet handled
-    int loadGeneration_ = 0;
 
     QLabel* header_;
     QComboBox* weights_;
@@ -135,8 +132,8 @@ private:
     SentenceDeletionPlot* deletion_;
     FaithfulnessView* faithfulness_;
     bool openFaithfulnessPending_ = false; // openFaithfulness() before the weights opened
-    QFutureWatcher<std::shared_ptr<Explained>>* explaining_;
-    QFutureWatcher<std::shared_ptr<Loaded>>* loading_;
+    LatestRequestRunner* explaining_; // the typed text's explanation: the latest text wins
+    LatestRequestRunner* loading_;    // opening the chosen weights: the latest choice wins
 };
 
 } // namespace attnlab::ui

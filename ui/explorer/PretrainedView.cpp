@@ -20,7 +20,6 @@
 #include <QTabWidget>
 #include <QTimer>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrent>
 #include <qcustomplot.h>
 
 namespace attnlab::ui {
@@ -28,7 +27,6 @@ namespace attnlab::ui {
 struct PretrainedView::Result {
     std::shared_ptr<const PretrainedEncoder> encoder;
     std::vector<PositionView> positions;
-    QString error;
 };
 
 PretrainedView::PretrainedView(QWidget* parent)
@@ -36,8 +34,7 @@ PretrainedView::PretrainedView(QWidget* parent)
       input_(new QLineEdit(this)), mergeWords_(new QCheckBox(tr("Merge word pieces into words"), this)),
       hideSpecial_(new QCheckBox(tr("Hide [CLS] and [SEP]"), this)), tokens_(new QLabel(this)),
       grid_(new AttentionThumbnailGrid(this)), heatmap_(new AttentionHeatmap(this)), positions_(new PositionTechniqueView(this)),
-      debounce_(new QTimer(this)), loading_(new QFutureWatcher<std::shared_ptr<Result>>(this)),
-      explaining_(new QFutureWatcher<std::shared_ptr<ModelExplanation>>(this))
+      debounce_(new QTimer(this)), loading_(new LatestRequestRunner(this)), explaining_(new LatestRequestRunner(this))
 {
     header_->setObjectName(QStringLiteral("pretrainedHeader"));
     header_->setWordWrap(true);
@@ -87,41 +84,15 @@ PretrainedView::PretrainedView(QWidget* parent)
         heatmap_->showView(view);
         grid_->setSelectedView(view);
     });
-    connect(loading_, &QFutureWatcher<std::shared_ptr<Result>>::finished, this, [this] {
-        const auto r = loading_->result();
-        if (!r->encoder) {
-            header_->setText(tr("<b>Pretrained transformer</b> — not available: %1").arg(r->error.toHtmlEscaped()));
-            install_->show();
-            loadStarted_ = false;
-            emit statusMessage(r->error);
-            return;
-        }
-        encoder_ = r->encoder;
-        install_->hide();
-        const auto& c = encoder_->config();
-        header_->setText(tr("<b>%1</b> (pretrained, not fine-tuned) — %2 layers × %3 heads, hidden %4, %5 parameters; "
-                            "opened in %6 ms from %7")
-                             .arg(QString::fromStdString(c.nameOrPath.empty() ? "all-MiniLM-L6-v2" : c.nameOrPath))
-                             .arg(c.layers).arg(c.heads).arg(c.hiddenSize)
-                             .arg(QLocale().toString(static_cast<qlonglong>(encoder_->parameterCount())))
-                             .arg(qRound(1000.0 * encoder_->loadSeconds()))
-                             .arg(QString::fromStdString(encoder_->folder()).toHtmlEscaped()));
-        positions_->setViews(r->positions, {});
-        input_->setEnabled(true);
-        if (input_->text().isEmpty())
-            input_->setText(tr("The acting wasn't unbearable, but the plot felt overlong."));
-        requestExplanation();
+    connect(loading_, &LatestRequestRunner::failed, this, [this](const QString& error) {
+        header_->setText(tr("<b>Pretrained transformer</b> — not available: %1").arg(error.toHtmlEscaped()));
+        install_->show();
+        loadStarted_ = false;
+        emit statusMessage(error);
     });
-    connect(explaining_, &QFutureWatcher<std::shared_ptr<ModelExplanation>>::finished, this, [this] {
-        if (const auto e = explaining_->result()) {
-            explanation_ = *e;
-            redraw();
-            emit explained();
-        }
-        if (pending_) {
-            pending_ = false;
-            start(pendingText_);
-        }
+    connect(explaining_, &LatestRequestRunner::failed, this, [this](const QString& error) {
+        tokens_->setText(tr("Could not explain this text: %1").arg(error.toHtmlEscaped()));
+        emit statusMessage(tr("Could not explain this text: %1").arg(error));
     });
 
     auto* exportButton = new QPushButton(tr("Export map…"), this);
@@ -168,11 +139,7 @@ PretrainedView::PretrainedView(QWidget* parent)
     layout->addWidget(tabs, 1);
 }
 
-PretrainedView::~PretrainedView()
-{
-    loading_->waitForFinished();
-    explaining_->waitForFinished();
-}
+PretrainedView::~PretrainedView() = default; // the runners wait for their work
 
 void PretrainedView::setDataDir(const QString& dir)
 {
@@ -185,8 +152,8 @@ void PretrainedView::setDataDir(const QString& dir)
 
 void PretrainedView::reload()
 {
-    if (loading_->isRunning())
-        return;
+    loading_->discard(); // a model still opening from the old folder is not wanted any more
+    explaining_->discard();
     encoder_.reset();
     loadStarted_ = false;
     input_->setEnabled(false);
@@ -194,7 +161,7 @@ void PretrainedView::reload()
         load();
 }
 
-bool PretrainedView::isBusy() const { return loading_->isRunning() || explaining_->isRunning() || pending_; }
+bool PretrainedView::isBusy() const { return loading_->isBusy() || explaining_->isBusy() || debounce_->isActive(); }
 
 void PretrainedView::showEvent(QShowEvent* event)
 {
@@ -208,17 +175,31 @@ void PretrainedView::load()
     loadStarted_ = true;
     header_->setText(tr("<b>Pretrained transformer</b> — opening all-MiniLM-L6-v2…"));
     const std::string dataDir = dataDir_.toStdString();
-    loading_->setFuture(QtConcurrent::run([dataDir] {
-        auto r = std::make_shared<Result>();
-        try {
-            auto encoder = std::make_shared<const PretrainedEncoder>(PretrainedEncoder::locate(PretrainedEncoder::kDefaultId, dataDir));
-            r->positions = encoder->positionViews(64);
-            r->encoder = std::move(encoder);
-        } catch (const std::exception& e) {
-            r->error = QString::fromStdString(e.what());
-        }
-        return r;
-    }));
+    loading_->request([this, dataDir]() -> LatestRequestRunner::Delivery {
+        auto r = std::make_shared<Result>(); // PretrainedEncoder::locate throws: failed() says why
+        r->encoder = std::make_shared<const PretrainedEncoder>(PretrainedEncoder::locate(PretrainedEncoder::kDefaultId, dataDir));
+        r->positions = r->encoder->positionViews(64);
+        return [this, r] { opened(*r); };
+    });
+}
+
+void PretrainedView::opened(const Result& r)
+{
+    encoder_ = r.encoder;
+    install_->hide();
+    const auto& c = encoder_->config();
+    header_->setText(tr("<b>%1</b> (pretrained, not fine-tuned) — %2 layers × %3 heads, hidden %4, %5 parameters; "
+                        "opened in %6 ms from %7")
+                         .arg(QString::fromStdString(c.nameOrPath.empty() ? "all-MiniLM-L6-v2" : c.nameOrPath))
+                         .arg(c.layers).arg(c.heads).arg(c.hiddenSize)
+                         .arg(QLocale().toString(static_cast<qlonglong>(encoder_->parameterCount())))
+                         .arg(qRound(1000.0 * encoder_->loadSeconds()))
+                         .arg(QString::fromStdString(encoder_->folder()).toHtmlEscaped()));
+    positions_->setViews(r.positions, {});
+    input_->setEnabled(true);
+    if (input_->text().isEmpty())
+        input_->setText(tr("The acting wasn't unbearable, but the plot felt overlong."));
+    requestExplanation();
 }
 
 void PretrainedView::setText(const QString& text)
@@ -232,26 +213,16 @@ void PretrainedView::requestExplanation()
 {
     if (!encoder_)
         return;
-    const QString text = input_->text();
-    if (explaining_->isRunning()) { // latest wins: the one waiting is replaced
-        pendingText_ = text;
-        pending_ = true;
-        return;
-    }
-    start(text);
-}
-
-void PretrainedView::start(const QString& text)
-{
     const auto encoder = encoder_;
-    const std::string utf8 = text.toStdString();
-    explaining_->setFuture(QtConcurrent::run([encoder, utf8]() -> std::shared_ptr<ModelExplanation> {
-        try {
-            return std::make_shared<ModelExplanation>(encoder->explain(utf8));
-        } catch (const std::exception&) {
-            return nullptr;
-        }
-    }));
+    const std::string utf8 = input_->text().toStdString();
+    explaining_->request([this, encoder, utf8]() -> LatestRequestRunner::Delivery { // latest text wins
+        auto e = std::make_shared<ModelExplanation>(encoder->explain(utf8));
+        return [this, e] {
+            explanation_ = *e;
+            redraw();
+            emit explained();
+        };
+    });
 }
 
 // The explanation as drawn: pieces or words, with or without [CLS]/[SEP]; the rollout is computed over the

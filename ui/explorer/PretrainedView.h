@@ -2,7 +2,8 @@
 #include "core/results/AttentionSnapshot.h"
 #include "core/results/ModelExplanation.h"
 
-#include <QFutureWatcher>
+#include "ui/LatestRequestRunner.h"
+
 #include <QWidget>
 
 #include <memory>
@@ -58,7 +59,7 @@ private:
     struct Result;
     void load();
     void requestExplanation();
-    void start(const QString& text);
+    void opened(const Result& r); // on the GUI thread, once the model is open
     void redraw();
     void exportMap();
 
@@ -67,8 +68,6 @@ private:
     bool loadStarted_ = false;
     std::optional<ModelExplanation> explanation_;
     AttentionSnapshot shown_;
-    QString pendingText_;
-    bool pending_ = false;
 
     QLabel* header_;
     QPushButton* install_;
@@ -80,8 +79,8 @@ private:
     AttentionHeatmap* heatmap_;
     PositionTechniqueView* positions_;
     QTimer* debounce_;
-    QFutureWatcher<std::shared_ptr<Result>>* loading_;
-    QFutureWatcher<std::shared_ptr<ModelExplanation>>* explaining_;
+    LatestRequestRunner* loading_;    // opening the model
+    LatestRequestRunner* explaining_; // the typed text: the latest wins
 };
 
 } // namespace attnlab::ui

@@ -19,7 +19,6 @@
 #include <QStyle>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <utility>
@@ -54,18 +53,20 @@ DataImportDialog::DataImportDialog(QWidget* parent) : QDialog(parent)
     debounce_.setSingleShot(true);
     debounce_.setInterval(kDebounceMs);
     connect(&debounce_, &QTimer::timeout, this, &DataImportDialog::startPreview);
-    watcher_ = new QFutureWatcher<CsvPreview>(this);
-    connect(watcher_, &QFutureWatcher<CsvPreview>::finished, this, &DataImportDialog::previewFinished);
+    previewing_ = new LatestRequestRunner(this);
+    connect(previewing_, &LatestRequestRunner::failed, this, [this](const QString& error) {
+        preview_.reset();
+        busy_ = false;
+        counts_->setText(tr("Cannot read the data: %1").arg(error));
+        updateOk();
+        emit previewUpdated();
+    });
     buildWidgets();
     restoreSettings();
     taskChanged();
 }
 
-DataImportDialog::~DataImportDialog()
-{
-    // A preview still computing finishes on the pool; its result goes with the watcher.
-    watcher_->disconnect(this);
-}
+DataImportDialog::~DataImportDialog() = default; // a preview still computing is waited for by its runner
 
 void DataImportDialog::buildWidgets()
 {
@@ -75,9 +76,11 @@ void DataImportDialog::buildWidgets()
     layout->addLayout(form_);
 
     task_ = combo("importTaskCombo", {{tr("Text classification"), QStringLiteral("csv-text")},
-                                      {tr("Time series"), QStringLiteral("csv-series")}});
+                                      {tr("Time series"), QStringLiteral("csv-series")},
+                                      {tr("Translation (sentence pairs)"), QStringLiteral("csv-pairs")}});
     task_->setToolTip(tr("Text: a column of text and a column of labels. Time series: rows in time order, a "
-                         "target column to predict and driving columns."));
+                         "target column to predict and driving columns. Translation: a column of source sentences "
+                         "and a column of their translations."));
     form_->addRow(tr("Task:"), task_);
 
     // One file split by fractions, or one file per split.
@@ -329,6 +332,11 @@ DatasetOptions DataImportDialog::options() const
     o.header = header_->currentData().toInt();
     o.quoting = quoting_->currentData().toString().toStdString();
     const bool series = datasetId() == QLatin1String("csv-series");
+    if (datasetId() == QLatin1String("csv-pairs")) { // the sentences' tokens are the designer's (words or pieces)
+        o.sourceColumn = sourceColumn_.toStdString();
+        o.targetColumn = targetColumn_.toStdString();
+        return o;
+    }
     if (!series) {
         o.textColumn = textColumn_.toStdString();
         o.labelColumn = labelColumn_.toStdString();
@@ -355,8 +363,8 @@ DatasetOptions DataImportDialog::options() const
 
 void DataImportDialog::taskChanged()
 {
-    const bool series = datasetId() == QLatin1String("csv-series");
-    form_->setRowVisible(tokenizer_, !series);
+    const bool series = datasetId() == QLatin1String("csv-series"), pairs = datasetId() == QLatin1String("csv-pairs");
+    form_->setRowVisible(tokenizer_, !series && !pairs);
     // The series row is a layout: find it by its first widget.
     for (int row = 0; row < form_->rowCount(); ++row) {
         auto* field = form_->itemAt(row, QFormLayout::FieldRole);
@@ -368,6 +376,9 @@ void DataImportDialog::taskChanged()
         role_->addItem(tr("target"), int(CsvPreview::Role::Target));
         role_->addItem(tr("driver"), int(CsvPreview::Role::Driver));
         role_->addItem(tr("ignored column"), int(CsvPreview::Role::Ignored));
+    } else if (pairs) {
+        role_->addItem(tr("source sentences"), int(CsvPreview::Role::Source));
+        role_->addItem(tr("target sentences"), int(CsvPreview::Role::Target));
     } else {
         role_->addItem(tr("text"), int(CsvPreview::Role::Text));
         role_->addItem(tr("label"), int(CsvPreview::Role::Label));
@@ -380,6 +391,7 @@ void DataImportDialog::layoutChanged()
     textColumn_.clear();
     labelColumn_.clear();
     targetColumn_.clear();
+    sourceColumn_.clear();
     drivers_.clear();
     ignored_.clear();
     schedule();
@@ -396,24 +408,19 @@ void DataImportDialog::schedule()
 
 void DataImportDialog::startPreview()
 {
-    if (watcher_->isRunning()) {
-        rerun_ = true; // the latest settings are read when this one ends
-        return;
-    }
     const std::string id = datasetId().toStdString();
-    watcher_->setFuture(QtConcurrent::run([id, o = options()] { return CsvPreview::of(id, o, kPreviewRows); }));
+    // While one preview computes, the latest settings wait (and replace any settings waiting before them).
+    previewing_->request([this, id, o = options()]() -> LatestRequestRunner::Delivery {
+        auto preview = std::make_shared<CsvPreview>(CsvPreview::of(id, o, kPreviewRows));
+        return [this, preview] { previewFinished(std::move(*preview)); };
+    });
 }
 
-void DataImportDialog::previewFinished()
+void DataImportDialog::previewFinished(CsvPreview preview)
 {
-    if (rerun_) {
-        rerun_ = false;
-        startPreview();
-        return;
-    }
     if (debounce_.isActive())
         return; // settings changed meanwhile: that preview replaces this one
-    preview_ = std::make_unique<CsvPreview>(watcher_->result());
+    preview_ = std::make_unique<CsvPreview>(std::move(preview));
     busy_ = false;
     showPreview();
     updateOk();
@@ -428,7 +435,7 @@ QString DataImportDialog::roleName(CsvPreview::Role role) const
     case CsvPreview::Role::Target: return tr("target");
     case CsvPreview::Role::Driver: return tr("driver");
     case CsvPreview::Role::Ignored: return tr("ignored");
-    case CsvPreview::Role::Source: return tr("source"); // csv-pairs (not offered here yet)
+    case CsvPreview::Role::Source: return tr("source");
     case CsvPreview::Role::None: break;
     }
     return {};
@@ -502,9 +509,12 @@ void DataImportDialog::showPreview()
         lines << line;
     }
     if (p.loaded) {
-        const QString unit = p.regression() ? tr("windows") : tr("examples");
+        const QString unit = p.regression() ? tr("windows") : p.translation() ? tr("sentence pairs") : tr("examples");
         lines << tr("Split: train %1 · dev %2 · test %3 %4").arg(p.train).arg(p.dev).arg(p.test).arg(unit);
-        if (!p.regression()) {
+        if (p.translation()) {
+            lines << tr("Source and target: click a column's header with “source sentences” or “target sentences” "
+                        "chosen to change them");
+        } else if (!p.regression()) {
             QStringList classes;
             for (const auto& c : p.classes) classes << qs(c);
             lines << tr("Classes (%1): %2").arg(p.classes.size()).arg(classes.join(QStringLiteral(", ")).toHtmlEscaped());
@@ -548,8 +558,9 @@ void DataImportDialog::headerClicked(int section)
         labelColumn_ = name;
         if (textColumn_ == name) textColumn_.clear();
         break;
-    case CsvPreview::Role::Target:
+    case CsvPreview::Role::Target: // a series' target, or the pairs' target sentences
         targetColumn_ = name;
+        if (sourceColumn_ == name) sourceColumn_.clear();
         drivers_.removeAll(name);
         ignored_.removeAll(name);
         break;
@@ -563,7 +574,10 @@ void DataImportDialog::headerClicked(int section)
         drivers_.removeAll(name);
         if (targetColumn_ == name) targetColumn_.clear();
         break;
-    case CsvPreview::Role::Source: // csv-pairs: not among this dialog's tasks yet
+    case CsvPreview::Role::Source:
+        sourceColumn_ = name;
+        if (targetColumn_ == name) targetColumn_.clear();
+        break;
     case CsvPreview::Role::None: break;
     }
     schedule();

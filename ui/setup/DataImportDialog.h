@@ -1,9 +1,9 @@
 #pragma once
 #include "core/config/DatasetOptions.h"
 #include "core/data/CsvPreview.h"
+#include "ui/LatestRequestRunner.h"
 
 #include <QDialog>
-#include <QFutureWatcher>
 #include <QStringList>
 #include <QTimer>
 
@@ -67,7 +67,7 @@ private:
     void layoutChanged();   // file, delimiter, header, quoting: columns may differ, roles are reset
     void schedule();        // a setting changed: preview after the pause
     void startPreview();
-    void previewFinished();
+    void previewFinished(CsvPreview preview);
     void showPreview();
     void headerClicked(int section);
     void updateOk();
@@ -101,12 +101,11 @@ private:
     QDialogButtonBox* buttons_ = nullptr;
 
     // Roles the user chose by clicking (column names as the preview shows them).
-    QString textColumn_, labelColumn_, targetColumn_;
+    QString textColumn_, labelColumn_, targetColumn_, sourceColumn_;
     QStringList drivers_, ignored_;
 
     QTimer debounce_;
-    QFutureWatcher<CsvPreview>* watcher_ = nullptr;
-    bool rerun_ = false; // a request came while one was computing
+    LatestRequestRunner* previewing_ = nullptr;
     bool busy_ = false;
     std::unique_ptr<CsvPreview> preview_;
 };

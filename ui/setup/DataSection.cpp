@@ -12,14 +12,12 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
-#include <QFutureWatcher>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
 #include <QToolButton>
-#include <QtConcurrent/QtConcurrent>
 
 #include <exception>
 #include <vector>
@@ -42,8 +40,7 @@ DataSection::DataSection(QWidget* parent) : QGroupBox(tr("Data"), parent)
     dataset_ = new QComboBox(this);
     dataset_->setObjectName(QStringLiteral("datasetCombo"));
     for (const auto& entry : Registry::datasets())
-        if (entry.id != "csv-pairs") // your own pairs: attnlab-cli train --dataset csv-pairs (the import dialog reads texts and series)
-            addEntry(dataset_, entry);
+        addEntry(dataset_, entry);
     datasetStatistics_ = new QLabel(this);
     datasetStatistics_->setObjectName(QStringLiteral("datasetStatisticsLabel"));
     datasetStatistics_->setWordWrap(true);
@@ -66,6 +63,7 @@ DataSection::DataSection(QWidget* parent) : QGroupBox(tr("Data"), parent)
         QSettings().setValue(QStringLiteral("dataDir"), dataDir_->text());
         statistics_->setDataDir(dataDir_->text());
         coverageCache_.clear();
+        coverageRunner_->discard(); // read from the old files
         showStatistics();
     };
     connect(dataDir_, &QLineEdit::editingFinished, this, applyDataDir);
@@ -79,7 +77,8 @@ DataSection::DataSection(QWidget* parent) : QGroupBox(tr("Data"), parent)
 
     auto* ownData = new QPushButton(tr("Your own data…"), this);
     ownData->setObjectName(QStringLiteral("ownDataButton"));
-    ownData->setToolTip(tr("Train on your own CSV/TSV file of texts and labels, or of time series, with a preview"));
+    ownData->setToolTip(tr("Train on your own CSV/TSV file of texts and labels, of time series, or of sentence pairs "
+                           "to translate, with a preview"));
     connect(ownData, &QPushButton::clicked, this, &DataSection::importRequested);
     ownDataLabel_ = new QLabel(this);
     ownDataLabel_->setObjectName(QStringLiteral("ownDataLabel"));
@@ -102,6 +101,9 @@ DataSection::DataSection(QWidget* parent) : QGroupBox(tr("Data"), parent)
         }
     });
     coverage_ = new QLabel(this);
+    coverageRunner_ = new LatestRequestRunner(this);
+    connect(coverageRunner_, &LatestRequestRunner::failed, this,
+            [this](const QString& error) { coverage_->setText(tr("Cannot read the word vectors: %1").arg(error)); });
     coverage_->setObjectName(QStringLiteral("embeddingsCoverageLabel"));
     coverage_->setWordWrap(true);
     embeddingsFrozen_ = check(this, "embeddingsFrozenBox", tr("keep fixed"), tr("Do not fine-tune the pre-trained vectors"));
@@ -202,6 +204,7 @@ void DataSection::dataFilesChanged()
 {
     statistics_->clear();
     coverageCache_.clear();
+    coverageRunner_->discard(); // read from the old files
     showStatistics();
     showCoverage();
 }
@@ -359,29 +362,25 @@ void DataSection::showCoverage()
         return;
     }
     coverage_->setText(tr("<i>Computing the coverage of the word vectors…</i>"));
-    const int generation = ++coverageGeneration_;
-    auto* watcher = new QFutureWatcher<QString>(this);
-    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, key, generation] {
-        coverageCache_.insert(key, watcher->result());
-        if (generation == coverageGeneration_)
-            coverage_->setText(watcher->result());
-        watcher->deleteLater();
-    });
-    watcher->setFuture(QtConcurrent::run([c]() -> QString {
-        try {
-            const LoadedDataset data = DatasetCatalog::loadAny(c.dataset, c.datasetOptions());
-            if (data.regression)
-                return tr("Word vectors apply to text datasets only; this one is a time series.");
+    // The latest (dataset, file) wins; a failure to read them is the row's text, as a result is.
+    coverageRunner_->request([this, c, key]() -> LatestRequestRunner::Delivery {
+        QString text;
+        const LoadedDataset data = DatasetCatalog::loadAny(c.dataset, c.datasetOptions());
+        if (data.regression) {
+            text = tr("Word vectors apply to text datasets only; this one is a time series.");
+        } else {
             const auto vectors = WordEmbeddings::load(DataLocator::locateFile(c.embeddingsPath, c.dataDir));
             const auto coverage = vectors.coverage({&data.text.train, &data.text.dev, &data.text.test});
-            return tr("Covers %1% of the word types and %2% of the tokens (%3-d vectors)")
-                .arg(100.0 * coverage.typeRate(), 0, 'f', 1)
-                .arg(100.0 * coverage.tokenRate(), 0, 'f', 1)
-                .arg(vectors.dimension());
-        } catch (const std::exception& e) {
-            return tr("Cannot read the word vectors: %1").arg(qs(e.what()));
+            text = tr("Covers %1% of the word types and %2% of the tokens (%3-d vectors)")
+                       .arg(100.0 * coverage.typeRate(), 0, 'f', 1)
+                       .arg(100.0 * coverage.tokenRate(), 0, 'f', 1)
+                       .arg(vectors.dimension());
         }
-    }));
+        return [this, key, text] {
+            coverageCache_.insert(key, text);
+            coverage_->setText(text);
+        };
+    });
 }
 
 void DataSection::setOwnData(const QString& datasetId, const DatasetOptions& file)
@@ -394,6 +393,7 @@ void DataSection::setOwnData(const QString& datasetId, const DatasetOptions& fil
     ownData_.textColumn = file.textColumn;
     ownData_.labelColumn = file.labelColumn;
     ownData_.targetColumn = file.targetColumn;
+    ownData_.sourceColumn = file.sourceColumn;
     ownData_.driverColumns = file.driverColumns;
     ownData_.delimiter = file.delimiter == '\t' ? std::string("tab") : file.delimiter ? std::string(1, file.delimiter) : std::string();
     ownData_.header = file.header;

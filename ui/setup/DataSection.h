@@ -1,4 +1,5 @@
 #pragma once
+#include "ui/LatestRequestRunner.h"
 #include "ui/training/CoreMetaTypes.h"
 
 #include <QGroupBox>
@@ -86,7 +87,7 @@ private:
     TrainConfig ownData_; // the file settings of "Your own data…" (file, columns, delimiter, header, ...)
     QHash<QWidget*, bool> advancedRows_;
     QHash<QString, QString> coverageCache_; // "dataset|file" -> the coverage text
-    int coverageGeneration_ = 0;
+    LatestRequestRunner* coverageRunner_;
 };
 
 } // namespace attnlab::ui

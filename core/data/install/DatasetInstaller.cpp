@@ -2,6 +2,7 @@
 
 #include "core/data/DataLocator.h"
 #include "core/data/install/Sha256.h"
+#include "core/platform/AtomicFile.h"
 #include "core/platform/BuildInfo.h"
 
 #include <archive.h>
@@ -18,6 +19,7 @@
 #include <memory>
 #include <mutex>
 #include <sys/stat.h>
+#include <system_error>
 #include <unistd.h>
 
 namespace attnlab {
@@ -33,54 +35,27 @@ std::string archiveError(archive* a)
     return why ? why : "unknown error";
 }
 
-// A temporary file in the target's folder ("<folder>/.<name>.part-XXXXXX"), hashed as it is written and
-// removed unless commit() renames it over the target. rename() within one folder is atomic, so a reader
-// sees either the old file, or none, or the whole verified new one.
+// The target written whole or not at all (AtomicFile), hashed as it is written; commit() moves it into place
+// only when its sha256 is the manifest's.
 class PartFile {
 public:
-    explicit PartFile(const std::string& target)
-    {
-        const fs::path t(target);
-        std::error_code ec;
-        fs::create_directories(t.parent_path(), ec);
-        if (ec)
-            throw std::runtime_error(target + ": cannot create the folder " + t.parent_path().string() + ": " + ec.message());
-        std::string pattern = (t.parent_path() / ("." + t.filename().string() + ".part-XXXXXX")).string();
-        fd_ = ::mkstemp(pattern.data());
-        if (fd_ < 0)
-            throw std::runtime_error(target + ": cannot create a temporary file in " + t.parent_path().string() + ": " +
-                                     errnoText());
-        path_ = pattern;
-    }
-    ~PartFile()
-    {
-        if (fd_ >= 0)
-            ::close(fd_);
-        if (!committed_)
-            ::unlink(path_.c_str());
-    }
-    PartFile(const PartFile&) = delete;
-    PartFile& operator=(const PartFile&) = delete;
+    explicit PartFile(const std::string& target) : file_(target) {}
 
     // false with errno set when the disk refuses the bytes
     bool write(const void* data, std::size_t size)
     {
         sha_.update(data, size);
         written_ += static_cast<std::int64_t>(size);
-        const char* p = static_cast<const char*>(data);
-        while (size > 0) {
-            const ssize_t n = ::write(fd_, p, size);
-            if (n < 0) {
-                if (errno == EINTR) continue;
-                return false;
-            }
-            p += n;
-            size -= static_cast<std::size_t>(n);
+        try {
+            file_.write(data, size);
+        } catch (const std::system_error& e) {
+            errno = e.code().value();
+            return false;
         }
         return true;
     }
     std::int64_t written() const { return written_; }
-    const std::string& path() const { return path_; }
+    const std::string& path() const { return file_.temporaryPath(); }
     const std::string& digest()
     {
         if (digest_.empty())
@@ -99,20 +74,11 @@ public:
             throw std::runtime_error(origin + ": sha256 mismatch for " + file.path + ": got " + digest() + " (" + sizes +
                                      "), expected " + file.sha256 + "; " + target + " was not written");
         }
-        if (::fsync(fd_) != 0 || ::fchmod(fd_, 0644) != 0 || ::close(fd_) != 0) {
-            fd_ = -1;
-            throw std::runtime_error(path_ + ": cannot finish writing: " + errnoText());
-        }
-        fd_ = -1;
-        if (::rename(path_.c_str(), target.c_str()) != 0)
-            throw std::runtime_error(target + ": cannot move the verified file into place: " + errnoText());
-        committed_ = true;
+        file_.commit();
     }
 
 private:
-    std::string path_;
-    int fd_ = -1;
-    bool committed_ = false;
+    AtomicFile file_;
     Sha256 sha_;
     std::int64_t written_ = 0;
     std::string digest_;

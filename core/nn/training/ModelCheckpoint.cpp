@@ -1,5 +1,6 @@
 #include "core/nn/training/ModelCheckpoint.h"
 
+#include "core/platform/AtomicFile.h"
 #include "core/data/install/Sha256.h"
 
 #include <nlohmann/json.hpp>
@@ -26,7 +27,7 @@ CheckpointRef ModelCheckpoint::save(torch::nn::Module& model, const TrainConfig&
     const std::string name = config.model.model + "-" + config.model.position + "-" + config.dataset + "-seed" +
                              std::to_string(config.seed) + "-" + stamp + "-" + std::to_string(getpid()) + "-step" +
                              std::to_string(step) + (kind == "best" ? "" : "-" + kind) + ".pt";
-    const fs::path path = dir / name, partial = dir / (name + ".partial");
+    const fs::path path = dir / name;
 
     nlohmann::json meta = {{"format", kFormat},
                                  {"kind", kind},
@@ -54,8 +55,7 @@ CheckpointRef ModelCheckpoint::save(torch::nn::Module& model, const TrainConfig&
         model.to(device);
     }
     archive.write(kMetaKey, c10::IValue(meta.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
-    archive.save_to(partial.string());
-    fs::rename(partial, path);
+    AtomicFile::writeThrough(path.string(), [&](const std::string& temporary) { archive.save_to(temporary); });
     return {step, path.string(), Sha256::ofFile(path.string())};
 }
 

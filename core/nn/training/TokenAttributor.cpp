@@ -30,13 +30,6 @@ std::vector<double> TokenAttributor::values(const torch::Tensor& scores)
     return {s.data_ptr<double>(), s.data_ptr<double>() + s.numel()};
 }
 
-torch::Tensor TokenAttributor::readout()
-{
-    std::vector<float> pooling;
-    model_.attentionOfFirst(ids_, mask_, &pooling);
-    return readoutOf(pooling, nullptr);
-}
-
 torch::Tensor TokenAttributor::readoutOf(const std::vector<float>& pooling, std::string* name) const
 {
     // The sentence vector is a weighted sum of the last layer's positions: by the pooling weights where the
@@ -87,8 +80,10 @@ TokenAttribution TokenAttributor::run(const std::string& method, const Attributi
         gradient(out, c, method == "gradxinput");
     else if (method == "ig")
         integratedGradients(out, c, options.igSteps, options.igBaseline);
-    else
+    else if (method == "occlusion")
         occlusion(out, c, options.occlusion);
+    else // AttributionOptions::known lists a method this dispatch has not learnt: say so, never run another
+        throw std::logic_error("explanation method '" + method + "' is known but has no implementation here");
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return out;
 }

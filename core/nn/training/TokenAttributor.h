@@ -32,8 +32,8 @@ public:
 
 private:
     torch::Tensor probability(const torch::Tensor& embedded, const torch::Tensor& mask, std::int64_t c); // [B]
-    torch::Tensor readout();  // [T] the weights by which the sentence vector reads its positions
-    // The same from pooling weights already read (empty: none); *name says which readout it is.
+    // [T] the weights by which the sentence vector reads its positions, from pooling weights already read
+    // (empty: none); *name says which readout it is.
     torch::Tensor readoutOf(const std::vector<float>& pooling, std::string* name) const;
     static std::vector<double> values(const torch::Tensor& scores);
 
