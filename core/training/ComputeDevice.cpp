@@ -3,6 +3,7 @@
 #include "core/config/DeviceSetting.h"
 #include "core/nn/TorchCompat.h"
 #include "core/platform/BlasLibrary.h"
+#include "core/platform/OpenBlasCore.h"
 
 #include <ATen/Parallel.h>
 #include <torch/torch.h>
@@ -15,6 +16,11 @@
 
 namespace attnlab {
 namespace {
+
+// OpenBLAS chose its kernels as it was loaded, by a CPU model number it may not know (OpenBlasCore): chosen again
+// by the CPU's features before anything computes. Every program that trains links this file (the CLI, the window,
+// the tests, the benchmarks); OPENBLAS_CORETYPE, once set, carries the choice to their child processes.
+const std::string kOpenBlasChoice = OpenBlasCore::useTheCpusKernels();
 
 // The CUDA driver API, loaded at run time rather than linked: a CUDA build must start on a machine without
 // a driver (it trains on the CPU there), and the binaries must not carry libcuda.so.1 as a NEEDED entry
@@ -231,6 +237,8 @@ std::string ComputeDevice::driverVersion()
 std::string ComputeDevice::buildDescription()
 {
     std::string math = at::hasMKL() ? "MKL" : BlasLibrary::name(BlasLibrary::classify(BlasLibrary::loadedPath()));
+    if (const std::string kernels = OpenBlasCore::current(); !kernels.empty() && !at::hasMKL())
+        math += " (" + kernels + " kernels" + (kOpenBlasChoice.empty() ? "" : ", chosen by the CPU's features") + ")";
     if (at::hasMKLDNN())
         math += " + oneDNN";
     std::string cuda = "CPU only";

@@ -4,6 +4,7 @@
 #include "core/platform/AllocatorTuning.h"
 #include "core/platform/AtomicFile.h"
 #include "core/platform/BlasLibrary.h"
+#include "core/platform/OpenBlasCore.h"
 #include "core/training/ComputeDevice.h"
 
 #include <QtCore/QDir>
@@ -199,6 +200,23 @@ private Q_SLOTS:
         qputenv("ATTNLAB_MALLOC", "default");
         QCOMPARE(AllocatorTuning::applyForTraining(), std::string("glibc defaults (ATTNLAB_MALLOC=default)"));
         qunsetenv("ATTNLAB_MALLOC");
+    }
+
+    // OpenBLAS picks its kernels by the CPU's model number and falls back to Prescott's (SSE3) on a CPU it does not
+    // know; the engine chooses again by the CPU's features as it loads (OpenBlasCore, from ComputeDevice.cpp, which
+    // this test links): on a CPU with AVX2 and FMA the process never runs the fallback, and the build says which.
+    void openBlasRunsTheCpusKernels()
+    {
+        if (attnlab::BlasLibrary::classify(attnlab::BlasLibrary::loadedPath()) != attnlab::BlasLibrary::Kind::OpenBlas)
+            QSKIP("this process's BLAS is not OpenBLAS (the pypi flavour has MKL)");
+        const std::string kernels = attnlab::OpenBlasCore::current();
+        QVERIFY(!kernels.empty());
+        __builtin_cpu_init();
+        if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+            QVERIFY2(kernels != "Prescott", kernels.c_str());
+        QVERIFY2(attnlab::ComputeDevice::buildDescription().find(kernels + " kernels") != std::string::npos,
+                 attnlab::ComputeDevice::buildDescription().c_str());
+        QVERIFY(attnlab::OpenBlasCore::useTheCpusKernels().empty()); // once chosen, nothing more to do
     }
 
     // One atomic write for every file the lab replaces (issue 38): whole or not at all, its folder created,
