@@ -31,8 +31,10 @@ ClassProbabilityChart::ClassProbabilityChart(QWidget* parent) : QWidget(parent)
     plot_->yAxis->grid()->setVisible(false);
     plot_->yAxis->setSubTicks(false);
     plot_->yAxis->setTickLength(0, 0);
+    // 0, 0.5 and 1: at 0.25 a step the labels ran together ("0.250.50.75") in a narrow dock.
     auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
-    ticker->setTickStep(0.25);
+    ticker->setTickStep(0.5);
+    ticker->setScaleStrategy(QCPAxisTickerFixed::ssNone);
     plot_->xAxis->setTicker(ticker);
 }
 
@@ -54,10 +56,12 @@ void ClassProbabilityChart::setProbabilities(const std::vector<std::string>& cla
         ticker->addTick(key, QString::fromStdString(classes[c]));
         (static_cast<int>(c) == predicted ? predictedBar_ : bars_)->addData(key, probabilities[c]);
         auto* label = new QCPItemText(plot_);
-        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-        label->position->setCoords(probabilities[c] + 0.01, key);
         label->setText(QStringLiteral("%1%").arg(100.0 * probabilities[c], 0, 'f', 1));
-        label->setColor(palette().color(QPalette::WindowText));
+        // A long bar carries its label inside it, right-aligned: after it, "97.0%" was cut to "97." in a narrow dock.
+        const bool inside = probabilities[c] > 0.6;
+        label->setPositionAlignment((inside ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter);
+        label->position->setCoords(probabilities[c] + (inside ? -0.01 : 0.01), key);
+        label->setColor(palette().color(inside && static_cast<int>(c) == predicted ? QPalette::HighlightedText : QPalette::WindowText));
     }
     plot_->yAxis->setTicker(ticker);
     plot_->yAxis->setRange(-0.6, static_cast<double>(classes.size()) - 0.4);

@@ -190,7 +190,7 @@ void PretrainedView::opened(const Result& r)
     const auto& c = encoder_->config();
     header_->setText(tr("<b>%1</b> (pretrained, not fine-tuned) — %2 layers × %3 heads, hidden %4, %5 parameters; "
                         "opened in %6 ms from %7")
-                         .arg(QString::fromStdString(c.nameOrPath.empty() ? "all-MiniLM-L6-v2" : c.nameOrPath))
+                         .arg(QStringLiteral("all-MiniLM-L6-v2")) // what the user installed and this tab opens (config.json names its base model)
                          .arg(c.layers).arg(c.heads).arg(c.hiddenSize)
                          .arg(QLocale().toString(static_cast<qlonglong>(encoder_->parameterCount())))
                          .arg(qRound(1000.0 * encoder_->loadSeconds()))
