@@ -511,14 +511,11 @@ void DataImportDialog::showPreview()
     if (p.loaded) {
         const QString unit = p.regression() ? tr("windows") : p.translation() ? tr("sentence pairs") : tr("examples");
         lines << tr("Split: train %1 · dev %2 · test %3 %4").arg(p.train).arg(p.dev).arg(p.test).arg(unit);
-        if (p.translation()) {
-            lines << tr("Source and target: click a column's header with “source sentences” or “target sentences” "
-                        "chosen to change them");
-        } else if (!p.regression()) {
+        if (!p.regression() && !p.translation()) { // pairs: the split is all there is to count
             QStringList classes;
             for (const auto& c : p.classes) classes << qs(c);
             lines << tr("Classes (%1): %2").arg(p.classes.size()).arg(classes.join(QStringLiteral(", ")).toHtmlEscaped());
-        } else {
+        } else if (p.regression()) {
             QStringList drivers;
             for (const auto& d : p.drivers) drivers << qs(d);
             lines << tr("Driving series (%1): %2").arg(p.drivers.size()).arg(drivers.join(QStringLiteral(", ")).toHtmlEscaped());
