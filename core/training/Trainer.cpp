@@ -327,8 +327,8 @@ RunSummary Trainer::runTask(const Dataset& dataset, TrainingObserver& observer, 
         if (!prepared.task)
             return finish(RunStatus::Failed, prepared.problem);
         summary.parameters = info.parameters;
-        if (config_.capturableStep && device.is_cuda()) { // whether the switch did what it says, in the run's notes
-            const auto why = TrainingLoop::whyNotCaptured(info.config, *prepared.task, /*onCuda=*/true);
+        if (config_.capturableStep) { // whether the switch did what it says, in the run's notes
+            const auto why = TrainingLoop::whyNotCaptured(info.config, *prepared.task, device.is_cuda());
             info.notes.push_back(why.empty() ? "each training step replayed from a CUDA graph, one per batch shape (capturable_step)"
                                              : "capturable_step: training steps not captured as CUDA graphs: " + why);
         }

@@ -30,7 +30,12 @@ public:
     int started = 0, finished = 0, progress = 0, snapshots = 0;
     std::vector<MetricPoint> metrics;
     RunSummary summary;
-    void onStarted(const RunInfo&) override { ++started; }
+    RunInfo info;
+    void onStarted(const RunInfo& i) override
+    {
+        ++started;
+        info = i;
+    }
     void onProgress(const ProgressEvent&) override { ++progress; }
     void onMetric(const MetricPoint& p) override { metrics.push_back(p); }
     AttentionSnapshot lastSnapshot;
@@ -485,11 +490,14 @@ private Q_SLOTS:
         config.model.dropoutKeep = 1.0; // the padded batches draw other dropout masks
         config.logEvery = 1;
         config.evalEvery = 25;
+        std::vector<std::string> capturableNotes;
         auto losses = [&](bool capturable) {
             auto c = config;
             c.capturableStep = capturable;
             RecordingObserver observer;
             train(c, data, observer);
+            if (capturable)
+                capturableNotes = observer.info.notes;
             std::vector<double> values;
             for (const auto& p : observer.metrics)
                 if (p.split == "train" && p.name == "loss")
@@ -505,8 +513,12 @@ private Q_SLOTS:
                      qPrintable(QString("step %1: capturable %2, today %3").arg(i + 1).arg(capturable[i]).arg(today[i])));
             largest = std::max(largest, std::abs(capturable[i] - today[i]) / std::abs(today[i]));
         }
-        // Measured 8e-8 to 2e-7 (2026-11-26); not 0: the switch did change the step.
-        QVERIFY2(largest > 0.0, "the capturable step gave bitwise today's losses: is the switch read?");
+        // Measured 8e-8 to 2e-7 with OpenBLAS's Prescott kernels (2026-11-26); with its SkylakeX kernels two of the
+        // nine models give bitwise today's losses (padded rows change no sum), so the switch is seen in the notes.
+        QVERIFY(largest <= 1e-5);
+        QVERIFY2(std::any_of(capturableNotes.begin(), capturableNotes.end(),
+                             [](const std::string& n) { return n == "capturable_step: training steps not captured as CUDA graphs: not on a GPU"; }),
+                 "the capturable run does not say what the switch did");
     }
 
     // The step a CUDA graph captures is the bucketed step in two halves (drawBatch on the host, stepOn on the
