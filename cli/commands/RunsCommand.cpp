@@ -104,53 +104,44 @@ int RunsCommand::run(const std::vector<std::string>& args)
     if (sub == "plot")
         return RunsPlotCommand(out_, err_).run(std::vector<std::string>(args.begin() + 1, args.end()));
     std::vector<std::string> rest(args.begin() + 1, args.end()); // rest[0] == sub
-    std::set<std::string> valued{"--db"}, booleans{"--json"};
-    std::size_t positional = 0;
-    if (sub == "list") {
-        valued.insert({"--dataset", "--model", "--position", "--status", "--tag", "--search", "--sort", "--limit"});
-        booleans.insert("--ascending");
-    } else if (sub == "show" || sub == "import") {
-        positional = 1;
-    } else if (sub == "export") {
-        valued.insert({"--out", "--format"});
-        positional = 1u << 20;
-    } else if (sub == "compare") {
-        positional = 1u << 20;
-    } else if (sub == "table") {
-        valued.insert({"--dataset", "--model", "--position", "--tag", "--search", "--rows", "--cols", "--metric",
-                       "--format", "--decimals", "--out"});
-        booleans.insert({"--thesis", "--no-average"});
-    } else if (sub == "tag") {
-        valued.insert("--tags");
-        positional = 1;
-    } else if (sub == "note") {
-        valued.insert("--text");
-        positional = 1;
-    } else if (sub == "rename") {
-        valued.insert("--name");
-        positional = 1;
-    } else if (sub == "delete") {
-        booleans.insert("--yes");
-        positional = 1u << 20;
-    } else if (sub != "groups") {
+    // Each subcommand once: its flags with a value (besides --db), its switches (besides --json), how many
+    // positional arguments it takes, the one it cannot do without, and what runs it.
+    constexpr std::size_t kMany = 1u << 20;
+    struct Subcommand {
+        const char* name;
+        std::set<std::string> valued, booleans;
+        std::size_t positional;
+        const char* needs; // "a run ID", "a FILE", or nullptr
+        int (RunsCommand::*handler)(RunStore&, const CliFlags&);
+    };
+    static const std::vector<Subcommand> kSubcommands = {
+        {"list", {"--dataset", "--model", "--position", "--status", "--tag", "--search", "--sort", "--limit"},
+         {"--ascending"}, 0, nullptr, &RunsCommand::list},
+        {"show", {}, {}, 1, "a run ID", &RunsCommand::show},
+        {"export", {"--out", "--format"}, {}, kMany, nullptr, &RunsCommand::exportRuns},
+        {"compare", {}, {}, kMany, nullptr, &RunsCommand::compare},
+        {"table", {"--dataset", "--model", "--position", "--tag", "--search", "--rows", "--cols", "--metric", "--format",
+                   "--decimals", "--out"},
+         {"--thesis", "--no-average"}, 0, nullptr, &RunsCommand::table},
+        {"import", {}, {}, 1, "a FILE", &RunsCommand::importRuns},
+        {"tag", {"--tags"}, {}, 1, "a run ID", &RunsCommand::tag},
+        {"note", {"--text"}, {}, 1, "a run ID", &RunsCommand::note},
+        {"rename", {"--name"}, {}, 1, "a run ID", &RunsCommand::rename},
+        {"delete", {}, {"--yes"}, kMany, "a run ID", &RunsCommand::deleteRuns},
+        {"groups", {}, {}, 0, nullptr, &RunsCommand::groups},
+    };
+    const auto found = std::find_if(kSubcommands.begin(), kSubcommands.end(),
+                                    [&](const Subcommand& c) { return sub == c.name; });
+    if (found == kSubcommands.end())
         throw CliUsageError("unknown runs subcommand '" + sub + "'\n" + kRunsUsage);
-    }
-    const CliFlags flags(rest, valued, booleans, positional);
-    if ((sub == "show" || sub == "import" || sub == "tag" || sub == "note" || sub == "rename" || sub == "delete") &&
-        flags.positional().empty())
-        throw CliUsageError("runs " + sub + (sub == "import" ? " needs a FILE" : " needs a run ID"));
+    std::set<std::string> valued = found->valued, booleans = found->booleans;
+    valued.insert("--db");
+    booleans.insert("--json");
+    const CliFlags flags(rest, valued, booleans, found->positional);
+    if (found->needs && flags.positional().empty())
+        throw CliUsageError("runs " + sub + " needs " + found->needs);
     RunStore store(flags.text("--db", RunStore::defaultPath()));
-    if (sub == "list") return list(store, flags);
-    if (sub == "show") return show(store, flags);
-    if (sub == "export") return exportRuns(store, flags);
-    if (sub == "import") return importRuns(store, flags);
-    if (sub == "tag") return tag(store, flags);
-    if (sub == "compare") return compare(store, flags);
-    if (sub == "table") return table(store, flags);
-    if (sub == "note") return note(store, flags);
-    if (sub == "rename") return rename(store, flags);
-    if (sub == "delete") return deleteRuns(store, flags);
-    return groups(store, flags);
+    return (this->*found->handler)(store, flags);
 }
 
 int RunsCommand::list(RunStore& store, const CliFlags& flags)

@@ -261,7 +261,7 @@ FaithfulnessReport FaithfulnessEvaluator::evaluate(const std::vector<TextExample
             sentence.rows.push_back(std::move(rows));
         }
         pending.push_back(std::move(sentence));
-        if (pending.size() == kSentencesPerBatch)
+        if (pending.size() >= std::max<std::size_t>(1, options.sentencesPerPass))
             flush();
     }
     flush();

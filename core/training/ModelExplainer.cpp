@@ -31,6 +31,19 @@ struct ModelExplainer::Impl {
     std::string weights;
     int step = 0;
     mutable std::mutex mutex; // one forward at a time: recording attention is state on the module
+
+    // The one way a token list becomes the model's input: cut at the trained length, out-of-vocabulary
+    // words (and "<unk>" itself, which the vocabulary holds at that id) as Vocabulary::kUnknown.
+    std::vector<std::int64_t> idsOf(const std::vector<std::string>& tokens) const
+    {
+        std::vector<std::int64_t> ids;
+        for (const auto& token : tokens) {
+            if (maxLength > 0 && ids.size() == static_cast<std::size_t>(maxLength))
+                break;
+            ids.push_back(vocabulary.id(token));
+        }
+        return ids;
+    }
 };
 
 ModelExplainer::ModelExplainer(const CheckpointRef& checkpoint) : impl_(std::make_unique<Impl>())
@@ -98,11 +111,9 @@ ModelExplanation ModelExplainer::explain(const std::string& text) const
     }
     if (out.tokens.empty())
         return out;
-    std::vector<std::int64_t> ids;
-    for (const auto& token : out.tokens) {
-        ids.push_back(impl_->vocabulary.id(token));
-        out.unknown.push_back(ids.back() == Vocabulary::kUnknown);
-    }
+    const auto ids = impl_->idsOf(out.tokens);
+    for (const auto id : ids)
+        out.unknown.push_back(id == Vocabulary::kUnknown);
     out.attention.tokens = out.tokens;
     const auto batch = TensorBatch::from(BatchBuilder::pad({ids}, {}), torch::kCPU);
     torch::Tensor logits;
@@ -141,10 +152,7 @@ std::vector<TokenAttribution> ModelExplainer::attributeTokens(std::vector<std::s
     std::vector<TokenAttribution> out;
     if (tokens.empty())
         return out;
-    std::vector<std::int64_t> ids;
-    for (const auto& token : tokens)
-        ids.push_back(impl_->vocabulary.id(token));
-    const auto batch = TensorBatch::from(BatchBuilder::pad({ids}, {}), torch::kCPU);
+    const auto batch = TensorBatch::from(BatchBuilder::pad({impl_->idsOf(tokens)}, {}), torch::kCPU);
     std::lock_guard<std::mutex> lock(impl_->mutex);
     TokenAttributor attributor(*impl_->model, batch.ids, batch.mask, Vocabulary::kUnknown);
     for (const auto& m : chosen) {
@@ -161,12 +169,7 @@ std::vector<std::vector<double>> ModelExplainer::probabilitiesOf(const std::vect
         return out;
     std::vector<std::vector<std::int64_t>> ids;
     for (const auto& tokens : inputs) {
-        std::vector<std::int64_t> row;
-        for (const auto& t : tokens) {
-            if (impl_->maxLength > 0 && row.size() == static_cast<std::size_t>(impl_->maxLength))
-                break;
-            row.push_back(t == "<unk>" ? Vocabulary::kUnknown : impl_->vocabulary.id(t));
-        }
+        auto row = impl_->idsOf(tokens);
         if (row.empty())
             throw std::invalid_argument("probabilitiesOf: an input without tokens");
         ids.push_back(std::move(row));
@@ -190,12 +193,7 @@ std::vector<std::vector<double>> ModelExplainer::probabilitiesWithAttentionPermu
     std::vector<std::vector<double>> out;
     if (orders.empty())
         return out;
-    std::vector<std::int64_t> row;
-    for (const auto& t : tokens) {
-        if (impl_->maxLength > 0 && row.size() == static_cast<std::size_t>(impl_->maxLength))
-            break;
-        row.push_back(t == "<unk>" ? Vocabulary::kUnknown : impl_->vocabulary.id(t));
-    }
+    const auto row = impl_->idsOf(tokens);
     std::vector<std::int64_t> flat;
     for (const auto& order : orders) {
         std::vector<bool> seen(row.size(), false);

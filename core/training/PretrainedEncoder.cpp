@@ -5,6 +5,7 @@
 #include "core/data/DataLocator.h"
 #include "core/data/install/DatasetManifest.h"
 #include "core/data/pretrained/SafetensorsFile.h"
+#include "core/nn/layers/PositionEncoding.h"
 #include "core/nn/models/BertEncoder.h"
 
 #include <chrono>
@@ -76,14 +77,19 @@ ModelConfig PretrainedEncoder::classifierConfig(const ModelConfig& base, const B
     return m;
 }
 
-PretrainedEncoder::PretrainedEncoder(const std::string& folder) : impl_(std::make_unique<Impl>())
+void PretrainedEncoder::checkFolder(const std::string& folder)
 {
-    const auto start = std::chrono::steady_clock::now();
-    impl_->folder = folder;
     for (const char* name : {"config.json", "vocab.txt", "model.safetensors"})
         if (!fs::exists(fs::path(folder) / name))
             throw DataError((fs::path(folder) / name).string(), 0,
                             "missing: a pretrained model's folder holds config.json, vocab.txt and model.safetensors");
+}
+
+PretrainedEncoder::PretrainedEncoder(const std::string& folder) : impl_(std::make_unique<Impl>())
+{
+    const auto start = std::chrono::steady_clock::now();
+    impl_->folder = folder;
+    checkFolder(folder);
     impl_->config = BertConfig::fromFile((fs::path(folder) / "config.json").string());
     impl_->tokenizer = std::make_unique<WordPieceTokenizer>(WordPieceTokenizer::fromFolder(folder));
     if (impl_->tokenizer->size() != impl_->config.vocabSize)
@@ -166,29 +172,18 @@ std::vector<PositionView> PretrainedEncoder::positionViews(int length) const
     const auto unit = torch::nn::functional::normalize(table, torch::nn::functional::NormalizeFuncOptions().dim(1));
     const auto cosine = torch::matmul(unit, unit.t()).contiguous();
     similarity.values.assign(cosine.data_ptr<float>(), cosine.data_ptr<float>() + cosine.numel());
-    // The same matrix for sinusoidal encodings of the same size (Vaswani et al. 2017, eq. in 3.5:
-    // PE(p, 2i) = sin(p / 10000^(2i/d)), PE(p, 2i+1) = cos(...)), beside it: learned vs fixed positions.
-    const int d = impl_->config.hiddenSize;
-    std::vector<double> sinusoid(static_cast<std::size_t>(length) * d);
-    for (int p = 0; p < length; ++p)
-        for (int i = 0; i < d; ++i) {
-            const double angle = p / std::pow(10000.0, (2 * (i / 2)) / static_cast<double>(d));
-            sinusoid[static_cast<std::size_t>(p) * d + i] = i % 2 == 0 ? std::sin(angle) : std::cos(angle);
-        }
+    // The same matrix for sinusoidal encodings of the same size (Vaswani et al. 2017, thesis eq. 3.5), beside
+    // it: learned vs fixed positions. In double, so the band's values do not carry float's rounding.
+    const auto sinusoid = PositionEncoding::sinusoidal(length, impl_->config.hiddenSize,
+                                                       torch::TensorOptions().dtype(torch::kDouble));
+    const auto unitSinusoid =
+        torch::nn::functional::normalize(sinusoid, torch::nn::functional::NormalizeFuncOptions().dim(1));
+    const auto fixedCosine = torch::matmul(unitSinusoid, unitSinusoid.t()).to(torch::kFloat).contiguous();
     PositionView fixed = similarity;
     fixed.name = "sinusoidal positions: cosine similarity";
     fixed.about = "cos(PE_i, PE_j) of sinusoidal encodings of the same size (Vaswani et al. 2017), for comparison: "
                   "a smooth band that depends on |i - j| only.";
-    fixed.values.assign(static_cast<std::size_t>(length) * length, 0.0f);
-    for (int i = 0; i < length; ++i)
-        for (int j = 0; j < length; ++j) {
-            double dot = 0, ni = 0, nj = 0;
-            for (int k = 0; k < d; ++k) {
-                const double a = sinusoid[static_cast<std::size_t>(i) * d + k], b = sinusoid[static_cast<std::size_t>(j) * d + k];
-                dot += a * b, ni += a * a, nj += b * b;
-            }
-            fixed.values[static_cast<std::size_t>(i) * length + j] = static_cast<float>(dot / std::sqrt(ni * nj));
-        }
+    fixed.values.assign(fixedCosine.data_ptr<float>(), fixedCosine.data_ptr<float>() + fixedCosine.numel());
     return {similarity, fixed, vectors};
 }
 

@@ -24,6 +24,8 @@ public:
     // The folder of an installed pretrained model (a manifest's `folder`, looked for along DataLocator's search
     // path); throws a DataError saying how to install it.
     static std::string locate(const std::string& id = kDefaultId, const std::string& explicitDataDir = {});
+    // Throws DataError naming the first of config.json, vocab.txt and model.safetensors missing from folder.
+    static void checkFolder(const std::string& folder);
     // A classifier on this encoder (the registry's `minilm`) as built: `base` with the sizes of config.json
     // (hidden, layers, heads, intermediate, positions), learned positions, GELU, and a vocabulary of every
     // piece plus <pad> and <unk>. The form's own sizes do not apply to a pretrained model.

@@ -112,11 +112,12 @@ PreparedTask preparePretrained(const TextDataset& dataset, const TrainConfig& co
         return {nullptr, "model '" + config.model.model + "' starts from the pretrained model " + pretrainedId +
                              ", which is not installed (File > Datasets..., or attnlab-cli fetch " + pretrainedId + "): " + e.what()};
     }
-    for (const char* name : {"config.json", "vocab.txt", "model.safetensors"})
-        if (!fs::exists(fs::path(folder) / name))
-            return {nullptr, "model '" + config.model.model + "' needs the pretrained model " + pretrainedId + ": " +
-                                 (fs::path(folder) / name).string() + " is missing (install it: File > Datasets..., or "
-                                 "attnlab-cli fetch " + pretrainedId + ")"};
+    try {
+        PretrainedEncoder::checkFolder(folder);
+    } catch (const DataError& e) {
+        return {nullptr, "model '" + config.model.model + "' needs the pretrained model " + pretrainedId + ": " + e.what() +
+                             " (install it: File > Datasets..., or attnlab-cli fetch " + pretrainedId + ")"};
+    }
     const BertConfig bert = BertConfig::fromFile((fs::path(folder) / "config.json").string());
     const WordPieceTokenizer tokenizer = WordPieceTokenizer::fromFolder(folder);
 

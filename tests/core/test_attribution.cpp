@@ -269,9 +269,24 @@ private Q_SLOTS:
             lastDone = done;
             ++calls;
         });
-        const auto batch = static_cast<int>(FaithfulnessEvaluator::kSentencesPerBatch);
-        QCOMPARE(calls, (3 + batch - 1) / batch);
+        QCOMPARE(calls, 3); // one sentence a pass, the default
         QCOMPARE(lastDone, 3);
+        {
+            // Two sentences a pass (padded to the longer): two progress calls, the same curves within float
+            // rounding of another batch size.
+            FaithfulnessEvaluator::Options paired = options;
+            paired.sentencesPerPass = 2;
+            int pairedCalls = 0;
+            const auto two = FaithfulnessEvaluator(explainer).evaluate(three, "dev", paired, never,
+                                                                       [&](int, int) { ++pairedCalls; });
+            QCOMPARE(pairedCalls, 2);
+            QCOMPARE(two.examples, 3);
+            for (std::size_t m = 0; m < report.methods.size(); ++m)
+                for (int i = 0; i < FaithfulnessReport::kPoints; ++i) {
+                    QVERIFY(std::abs(two.methods[m].deletion[std::size_t(i)] - report.methods[m].deletion[std::size_t(i)]) < 1e-6);
+                    QVERIFY(std::abs(two.methods[m].insertion[std::size_t(i)] - report.methods[m].insertion[std::size_t(i)]) < 1e-6);
+                }
+        }
         QVERIFY(report.complete);
         QCOMPARE(report.examples, 3);
         QCOMPARE(report.methods.size(), std::size_t(3)); // occlusion, attention, random

@@ -427,6 +427,14 @@ void TestPretrained::learnedPositions()
     // Sinusoidal similarity depends on |i - j| only, by construction: (2, 5) equals (7, 10).
     QVERIFY(std::abs(views[1].at(2, 5) - views[1].at(7, 10)) < 1e-5f);
     QVERIFY(std::abs(views[1].at(4, 4) - 1.0f) < 1e-6f);
+    // cos(PE_0, PE_1) by hand: PE_0 = (0, 1, 0, 1, ...), PE_1 = (sin r_i, cos r_i, ...) with r_i = 10000^(-2i/d),
+    // both of norm sqrt(d/2), so the cosine is the mean of cos r_i over the d/2 pairs.
+    const int d = encoder_->config().hiddenSize;
+    double meanCos = 0;
+    for (int i = 0; i < d / 2; ++i)
+        meanCos += std::cos(std::pow(10000.0, -2.0 * i / d));
+    meanCos /= d / 2;
+    QVERIFY2(std::abs(views[1].at(0, 1) - meanCos) < 1e-5, qPrintable(QString::number(views[1].at(0, 1))));
     const auto& cosine = views[0];
     QCOMPARE(cosine.columns.size(), std::size_t(16));
     for (int i = 0; i < 16; ++i)
