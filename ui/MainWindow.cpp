@@ -26,11 +26,9 @@
 #include "ui/training/DeviceLabel.h"
 #include "ui/training/RunReplay.h"
 #include "ui/training/LiveComparisonView.h"
-#include "ui/training/RepeatSeries.h"
 #include "ui/training/RunToolBar.h"
-#include "ui/training/TrainingEventBridge.h"
 #include "ui/training/TrainingView.h"
-#include "ui/training/TrainingWorker.h"
+#include "ui/training/TrainingController.h"
 
 #include <QCloseEvent>
 #include <QDockWidget>
@@ -53,7 +51,6 @@ namespace {
 
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 
-QString entryName(const std::vector<RegistryEntry>& list, const std::string& id) { return qs(Registry::nameOf(list, id)); }
 
 // "1 run" / "3 runs": English plurals without a translation file (tr's %n alone would print "run(s)").
 QString runsText(int n)
@@ -68,19 +65,23 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("Attention Lab"));
+    buildParts();
+    buildDocks();
+    buildBars();
+    openStartingStore();
+    connectDesigner();
+    connectViews();
+    connectTraining();
+    watchStore();
+    fitToScreen();
+}
 
-    worker_ = new TrainingWorker(dbPath_, this);
+// The designer, the run list and the workspace (training, explorer, analyst views), and the one-line summary.
+void MainWindow::buildParts()
+{
     setup_ = new SetupPanel;
     runList_ = new RunListPanel;
     runActions_ = new RunActions(runList_, this);
-
-    auto* setupScroll = new QScrollArea;
-    setupScroll->setObjectName(QStringLiteral("setupScroll"));
-    setupScroll->setWidget(setup_);
-    setupScroll->setWidgetResizable(true);
-    setupScroll->setFrameShape(QFrame::NoFrame);
-    setupScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    setupScroll->setMinimumWidth(setup_->sizeHint().width() + 20);
 
     // The workspace: the training view, and the analyst's views over the run list's selection and the store.
     workspace_ = new Workspace(dbPath_);
@@ -105,9 +106,19 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
     centreLayout->addWidget(summary_);
     centreLayout->addWidget(workspace_, 1);
     setCentralWidget(centre);
+}
 
-    // The designer and the run history are docks: the user may move, float or close them, and the layout
-    // is restored at the next start (QSettings "window/state").
+// The designer and the run history are docks; presentation mode hides them.
+void MainWindow::buildDocks()
+{
+    // The user may move, float or close them; the layout is restored at the next start (QSettings "window/state").
+    auto* setupScroll = new QScrollArea;
+    setupScroll->setObjectName(QStringLiteral("setupScroll"));
+    setupScroll->setWidget(setup_);
+    setupScroll->setWidgetResizable(true);
+    setupScroll->setFrameShape(QFrame::NoFrame);
+    setupScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    setupScroll->setMinimumWidth(setup_->sizeHint().width() + 20);
     designerDock_ = new QDockWidget(tr("Designer"), this);
     designerDock_->setObjectName(QStringLiteral("designerDock"));
     designerDock_->setWidget(setupScroll);
@@ -120,7 +131,11 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
     resizeDocks({runsDock_}, {170}, Qt::Vertical);
     presentation_ = new PresentationMode(this);
     presentation_->setHidden({designerDock_, runsDock_});
+}
 
+// The run toolbar, the menus, and the status bar's device and loss.
+void MainWindow::buildBars()
+{
     runBar_ = new RunToolBar(this);
     addToolBar(runBar_);
     MainMenus::build(*this, {setup_, live_, runList_, runActions_, designerDock_, runsDock_, presentation_, workspace_,
@@ -132,14 +147,22 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
     loss_->setMinimumWidth(loss_->fontMetrics().horizontalAdvance(QStringLiteral("loss 0.0000 · 0000.0 s")));
     statusBar()->addPermanentWidget(device_);
     statusBar()->addPermanentWidget(loss_);
+}
 
+// The GUI thread's own connection to the run store.
+void MainWindow::openStartingStore()
+{
     try {
         store_ = std::make_unique<RunStore>(dbPath_.toStdString());
     } catch (const std::exception& e) {
         // Without history the lab still trains (the worker reports its own store error, if any).
         statusBar()->showMessage(tr("Cannot open the run store: %1").arg(qs(e.what())));
     }
+}
 
+// The toolbar and the designer: train, stop, compare, lessons, own data, messages.
+void MainWindow::connectDesigner()
+{
     connect(runBar_, &RunToolBar::trainClicked, this, &MainWindow::startTraining);
     connect(runBar_, &RunToolBar::stopClicked, this, &MainWindow::stopTraining);
     connect(runBar_, &RunToolBar::compareClicked, this, &MainWindow::startComparison);
@@ -171,6 +194,11 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
         summary_->setVisible(on);
         updateSummaryLine();
     });
+}
+
+// The run list and the views over the store: selection, replay, explorer, run actions.
+void MainWindow::connectViews()
+{
     connect(runList_, &RunListPanel::runSelected, this, &MainWindow::showRun);
     connect(trainingReplay_, &RunReplay::frame, this,
             [this](int step, const std::vector<std::vector<MetricPoint>>& metrics, const std::vector<const AttentionSnapshot*>& maps) {
@@ -202,23 +230,40 @@ MainWindow::MainWindow(const QString& dbPath, QWidget* parent) : QMainWindow(par
         trainingReplay_->clear();
         workspace_->clearExplorer(tr("Select a run in the run list to explore its model."));
     });
-    // Straight from the bridge: its signals already arrive on this (GUI) thread, coalesced.
-    const TrainingEventBridge* events = worker_->events();
-    connect(events, &TrainingEventBridge::runStarted, this, &MainWindow::onRunStarted);
-    connect(events, &TrainingEventBridge::progress, this, &MainWindow::onProgress);
-    connect(events, &TrainingEventBridge::metricsArrived, this, &MainWindow::onMetrics);
-    connect(events, &TrainingEventBridge::attentionArrived, this, &MainWindow::onAttention);
-    connect(events, &TrainingEventBridge::runFinished, this, &MainWindow::onRunFinished);
-    connect(events, &TrainingEventBridge::failed, this, &MainWindow::onFailed);
-    connect(worker_, &TrainingWorker::idle, this, &MainWindow::onIdle);
+}
 
+// A single run from the Train button, through its controller.
+void MainWindow::connectTraining()
+{
+    controller_ = new TrainingController(dbPath_, {training_, trainingReplay_, runBar_, device_, loss_}, this);
+    connect(controller_, &TrainingController::message, this, [this](const QString& text) { statusBar()->showMessage(text); });
+    connect(controller_, &TrainingController::failed, this,
+            [this](const QString& text) { showWarning(tr("Training failed"), text, "failureMessage"); });
+    connect(controller_, &TrainingController::runBegun, this, [this](qint64 runId) {
+        runActions_->setLiveRun(runId);
+        refreshRuns(); // the new run shows up as running
+    });
+    connect(controller_, &TrainingController::runStored, this, &MainWindow::loadTrainingReplay);
+    connect(controller_, &TrainingController::runsChanged, this, &MainWindow::refreshRuns);
+    connect(controller_, &TrainingController::attentionArrived, explorer_, &ExplorerView::snapshotsChanged);
+    connect(controller_, &TrainingController::seriesEnded, this, &MainWindow::onSeriesEnded);
+}
+
+// The store follows its file on disk; then the run list is read once.
+void MainWindow::watchStore()
+{
     storeWatcher_ = new StoreFileWatcher([this] { return isTraining() || live_->isRunning(); }, this);
     connect(storeWatcher_, &StoreFileWatcher::message, this, [this](const QString& text) { statusBar()->showMessage(text, 30000); });
     connect(storeWatcher_, &StoreFileWatcher::storeChanged, this, &MainWindow::refreshRuns);
     attachStore();
     refreshRuns();
-    // 1400 x 900, or the screen where it is smaller (a projector's 1280 x 720). Not on the offscreen
-    // platform, whose 800 x 600 "screen" would only shrink the tests' screenshots.
+}
+
+// 1400 x 900, or the screen where it is smaller.
+void MainWindow::fitToScreen()
+{
+    // A projector's 1280 x 720 is smaller. Not on the offscreen platform, whose 800 x 600 "screen" would
+    // only shrink the tests' screenshots.
     QSize size(1400, 900);
     if (QGuiApplication::platformName() != QLatin1String("offscreen") && screen())
         size = size.boundedTo(screen()->availableGeometry().size());
@@ -370,7 +415,7 @@ bool MainWindow::openStore(const QString& path)
     compareView_->setRuns({});
     differences_->setRuns({});
     details_->clear(tr("Select a run in the run list to see its confusion matrix and per-class scores."));
-    worker_->setDbPath(path);
+    controller_->setDbPath(path);
     QSettings().setValue(QStringLiteral("store/path"), path);
     training_->showNothing();
     trainingReplay_->clear();
@@ -408,13 +453,10 @@ bool MainWindow::importRuns(const QString& path)
 MainWindow::~MainWindow()
 {
     // Children outlive the members: end the run before the window's parts go away under it.
-    worker_->events()->disconnect(this);
-    worker_->disconnect(this);
-    worker_->stop();
-    worker_->wait();
+    delete controller_;
 }
 
-bool MainWindow::isTraining() const { return worker_->isRunning(); }
+bool MainWindow::isTraining() const { return controller_ && controller_->isRunning(); }
 qint64 MainWindow::liveRunId() const { return training_->liveRunId(); }
 qint64 MainWindow::shownRunId() const { return training_->shownRunId(); }
 
@@ -422,39 +464,18 @@ void MainWindow::startTraining()
 {
     if (isTraining())
         return;
-    repeats_.begin(setup_->repeats());
-    startRun(setup_->config());
-}
-
-void MainWindow::startRun(TrainConfig config)
-{
+    TrainConfig config = setup_->config();
     if (config.checkpointDir.empty() && keepCheckpoints())
         config.checkpointDir = RunStore::checkpointFolderOf(dbPath_.toStdString());
     if (const std::string problem = config.validate(); !problem.empty()) {
         statusBar()->showMessage(tr("Cannot train: %1").arg(setup_->inFieldTerms(problem)));
         return;
     }
-    if (!worker_->start(config))
-        return;
-    setup_->setTrainingActive(true);
-    runBar_->runBegun(config.steps);
-    liveConfig_ = config;
-    trainingReplay_->clear();
-    training_->beginLive(config.steps, config.evalEvery, runHeadline(0, config.model.model, config.model.position, config.dataset),
-                         tr("loading the dataset…"));
-    loss_->clear();
-    statusBar()->showMessage(tr("Loading %1…").arg(entryName(Registry::datasets(), config.dataset)));
+    if (controller_->start(config, setup_->repeats()))
+        setup_->setTrainingActive(true);
 }
 
-void MainWindow::stopTraining()
-{
-    repeats_.stop(); // a stopped repeat series ends here
-    if (!isTraining())
-        return;
-    worker_->stop();
-    runBar_->stopping();
-    statusBar()->showMessage(tr("Stopping after the current batch…"));
-}
+void MainWindow::stopTraining() { controller_->stop(); }
 
 void MainWindow::refreshRuns()
 {
@@ -474,13 +495,6 @@ void MainWindow::refreshRuns()
     } catch (const std::exception& e) {
         statusBar()->showMessage(tr("Cannot read the run history: %1").arg(qs(e.what())));
     }
-}
-
-QString MainWindow::runHeadline(qint64 runId, const std::string& model, const std::string& position,
-                                const std::string& dataset)
-{
-    const QString what = tr("%1 on %2").arg(qs(Registry::modelLabel(model, position)), entryName(Registry::datasets(), dataset));
-    return runId > 0 ? tr("Run #%1 · %2").arg(runId).arg(what) : what;
 }
 
 void MainWindow::loadTrainingReplay(qint64 runId)
@@ -517,7 +531,7 @@ void MainWindow::showRun(qint64 runId)
         } catch (const std::exception&) {
             // An unreadable config only costs the planned x range.
         }
-        training_->showStored(runId, runHeadline(runId, record->model, record->position, record->dataset),
+        training_->showStored(runId, TrainingController::headline(runId, record->model, record->position, record->dataset),
                               qs(RunResult(record->summary()).brief()),
                               record->status == RunStatus::Completed ? plannedSteps : record->steps,
                               store_->metrics(runId), store_->latestAttention(runId), record->steps, evalEvery);
@@ -546,102 +560,29 @@ void MainWindow::compareRuns(const QList<qint64>& runIds)
     }
 }
 
-void MainWindow::onRunStarted(qint64 runId, const QString& device, qint64 parameters, const QString& modelSummary)
+void MainWindow::onSeriesEnded(qint64 lastRunId)
 {
-    runActions_->setLiveRun(runId);
-    QString subtitle;
-    if (!device.isEmpty()) { // empty when the run failed before choosing one
-        device_->showRunDevice(device, modelSummary);
-        subtitle = tr("training · %L1 parameters · %2").arg(parameters).arg(device);
-    }
-    training_->liveStarted(runId, runHeadline(runId, liveConfig_.model.model, liveConfig_.model.position, liveConfig_.dataset),
-                           subtitle);
-    statusBar()->showMessage(tr("Training run #%1 on %2").arg(runId).arg(device));
-    refreshRuns(); // the new run shows up as running
-}
-
-void MainWindow::onProgress(int step, int totalSteps, double loss, double elapsedSeconds)
-{
-    runBar_->setProgress(step, totalSteps);
-    loss_->setText(tr("loss %1 · %2 s").arg(loss, 0, 'f', 4).arg(elapsedSeconds, 0, 'f', 1));
-}
-
-void MainWindow::onMetrics(const QVector<MetricPoint>& points)
-{
-    training_->addLiveMetrics(std::vector<MetricPoint>(points.begin(), points.end()));
-}
-
-void MainWindow::onAttention(const QVector<AttentionSnapshot>& snapshots)
-{
-    // The training view shows the probe sentence (probe 0) of the latest evaluation; the Explorer has the rest.
-    const auto latest = std::find_if(snapshots.rbegin(), snapshots.rend(), [](const AttentionSnapshot& s) { return s.probe == 0; });
-    if (latest == snapshots.rend())
-        return;
-    training_->setLiveAttention(*latest);
-    explorer_->snapshotsChanged(training_->liveRunId());
-}
-
-void MainWindow::onRunFinished(qint64 runId, const RunSummary& summary)
-{
-    device_->runFinished();
-    repeats_.add(summary);
-    const RunResult result(summary);
-    const QString text = tr("Run #%1 %2").arg(runId).arg(qs(result.sentence()));
-    statusBar()->showMessage(text);
-    training_->liveFinished(qs(result.brief()), summary.steps);
-    loadTrainingReplay(runId);
-    if (summary.status == RunStatus::Failed || summary.status == RunStatus::Diverged)
-        onFailed(tr("Run #%1 %2: %3").arg(runId).arg(qs(toString(summary.status)), qs(summary.message)));
-}
-
-void MainWindow::onFailed(const QString& message)
-{
-    statusBar()->showMessage(message);
-    showWarning(tr("Training failed"), message, "failureMessage");
-}
-
-void MainWindow::onIdle()
-{
-    // Repeats: the next seed, unless this run was stopped or failed; the summary after the last one.
-    if (repeats_.startNext()) {
-        TrainConfig next = liveConfig_;
-        ++next.seed;
-        refreshRuns();
-        startRun(next);
-        return;
-    }
-    if (const QString summary = repeats_.summary(liveConfig_.seed); !summary.isEmpty()) {
-        statusBar()->showMessage(summary);
-        training_->setLiveSubtitle(summary);
-    }
     setup_->setTrainingActive(false);
-    runBar_->runEnded();
     runActions_->setLiveRun(0);
     refreshRuns();
     // The run's weights are in the store now (its writer has finished): let the explorer open them.
-    const qint64 live = training_->liveRunId();
-    if (live > 0 && workspace_->exploredRunId() == live) {
+    if (lastRunId > 0 && workspace_->exploredRunId() == lastRunId) {
         workspace_->clearExplorer(QString());
         if (workspace_->currentWidget() == explorerPage_)
-            workspace_->exploreRun(live);
+            workspace_->exploreRun(lastRunId);
     }
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
     saveSettings();
-    repeats_.stop();
     if (live_->isRunning()) { // every compared run is stored as cancelled
         live_->stopAll();
         live_->waitAll();
     }
-    if (isTraining()) {
-        // The trainer checks the token before every batch; the store observer records the run as
-        // cancelled on its way out, so waiting here loses nothing.
+    if (isTraining())
         statusBar()->showMessage(tr("Stopping the run before closing…"));
-        worker_->stop();
-        worker_->wait();
-    }
+    controller_->stopAndWait(); // the run is stored as cancelled on the way out: waiting loses nothing
     event->accept();
 }
 

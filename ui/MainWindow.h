@@ -3,7 +3,6 @@
 #include "core/results/AttentionSnapshot.h"
 #include "core/results/MetricPoint.h"
 #include "core/results/RunSummary.h"
-#include "ui/training/RepeatSeries.h"
 
 #include <QList>
 #include <QMainWindow>
@@ -46,7 +45,7 @@ class SetupPanel;
 class DeviceLabel;
 class TrainingView;
 class Workspace;
-class TrainingWorker;
+class TrainingController;
 
 // The designer in a dock on the left, the run toolbar (Train, Stop, Compare, progress) on top, the workspace
 // (training, explorer, analyst views) in the middle, the run history in a dock below. The window is a view:
@@ -98,26 +97,28 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
+    // The constructor's steps, in order.
+    void buildParts();
+    void buildDocks();
+    void buildBars();
+    void openStartingStore();
+    void connectDesigner();
+    void connectViews();
+    void connectTraining();
+    void watchStore();
+    void fitToScreen();
+
     void attachStore(); // every part that reads or writes the run store gets store_ (none: it could not be opened)
-    void onRunStarted(qint64 runId, const QString& device, qint64 parameters, const QString& modelSummary);
-    void onProgress(int step, int totalSteps, double loss, double elapsedSeconds);
-    void onMetrics(const QVector<attnlab::MetricPoint>& points);
-    void onAttention(const QVector<attnlab::AttentionSnapshot>& snapshots);
-    void onRunFinished(qint64 runId, const attnlab::RunSummary& summary);
-    void onFailed(const QString& message);
-    void onIdle();
-    void startRun(attnlab::TrainConfig config); // one run of the form's configuration (a repeat: seed + i)
+    void onSeriesEnded(qint64 lastRunId); // nothing trains any more: the form unlocks, the explorer may open the run
     void loadTrainingReplay(qint64 runId); // a finished run shown in the Training tab
     void updateSummaryLine(); // the designer in one line, shown in presentation mode
     // Window-modal, not blocking; the box's object name lets tests find it.
     void showWarning(const QString& title, const QString& text, const char* objectName = "warningMessage");
     static bool keepCheckpoints(); // Runs → Keep each run's weights (QSettings)
-    static QString runHeadline(qint64 runId, const std::string& model, const std::string& position,
-                               const std::string& dataset);
 
     QString dbPath_;
     std::unique_ptr<RunStore> store_; // the GUI thread's own connection, for reading history
-    TrainingWorker* worker_;
+    TrainingController* controller_ = nullptr; // a single run's lifecycle (the Train button, repeats)
     SetupPanel* setup_;
     TrainingView* training_; // the Training tab: curves and attention, live or stored
     RunReplay* trainingReplay_; // above it: a finished run played back
@@ -138,12 +139,8 @@ private:
     QDockWidget* runsDock_;
     PresentationMode* presentation_;
     LiveComparisonView* live_;   // the Side by side tab
-    // Repeats from the form: the runs still to train after this one, and the finished runs' results.
-    RepeatSeries repeats_;
     RunActions* runActions_; // rename, tag, note, delete the selected runs (Runs menu, context menu)
     StoreFileWatcher* storeWatcher_ = nullptr; // store_ follows its file when it is deleted or replaced on disk
-
-    TrainConfig liveConfig_; // the live run's configuration (a repeat series: the next one is seed + 1)
 };
 
 } // namespace attnlab::ui

@@ -6,7 +6,9 @@
 #include "core/store/RunStore.h"
 #include "ui/MainWindow.h"
 #include "ui/plots/AttentionHeatmap.h"
+#include "core/config/Registry.h"
 #include "ui/setup/DataImportDialog.h"
+#include "ui/setup/FormSection.h"
 #include "ui/setup/PresetChooser.h"
 #include "ui/training/LiveComparisonView.h"
 #include "ui/setup/SetupPanel.h"
@@ -34,6 +36,10 @@
 #include <QStatusBar>
 #include <QtTest/QtTest>
 #include <qcustomplot.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
 
 using namespace attnlab;
 using namespace attnlab::ui;
@@ -225,6 +231,41 @@ private slots:
         QCOMPARE(QString::fromStdString(c.sampling), QStringLiteral("epochs"));
         QCOMPARE(c.model.maxLength, 128);
         QVERIFY(c.validate().empty());
+    }
+
+    // Issue 38: the form's rows come from the registry. For every model, with advanced settings shown and each
+    // row's own condition met, every option of its registry entry has a row on screen, and no other option does.
+    void everyRegistryOptionHasItsRow()
+    {
+        SetupPanel panel;
+        panel.show();
+        panel.setAdvancedShown(true);
+        std::set<std::string> options;
+        for (const auto& model : Registry::models())
+            options.insert(model.options.begin(), model.options.end());
+        // Each option belongs to exactly one row of the form.
+        std::map<std::string, const FormSetting*> rowOf;
+        for (const FormSection* section : panel.sections())
+            for (const FormSetting& setting : section->settings())
+                if (setting.option)
+                    QVERIFY2(rowOf.emplace(setting.option, &setting).second, setting.option);
+        for (const auto& option : options)
+            QVERIFY2(rowOf.count(option), qPrintable(QStringLiteral("no row for the option ") + QString::fromStdString(option)));
+        QVERIFY(options.size() >= 16);
+        const std::map<std::string, const char*> datasetFor = {{"classification", "synthetic-sentiment"}, {"both", "synthetic-lag"},
+                                                               {"regression", "synthetic-lag"}, {"translation", "synthetic-copy"}};
+        for (const auto& model : Registry::models()) {
+            choose(child<QComboBox>(&panel, "datasetCombo"), datasetFor.at(model.task));
+            choose(child<QComboBox>(&panel, "modelCombo"), model.id.c_str());
+            const auto has = [&](const std::string& o) { return std::count(model.options.begin(), model.options.end(), o) > 0; };
+            if (has("alignment")) // the local window is a row of the local alignments
+                choose(child<QComboBox>(&panel, "alignmentCombo"), "local-m");
+            for (const auto& [option, setting] : rowOf) {
+                const bool onScreen = setting->field->isVisibleTo(&panel);
+                QVERIFY2(onScreen == has(option), qPrintable(QString::fromStdString(model.id + ": the row of " + option) +
+                                                             (onScreen ? " is shown" : " is hidden")));
+            }
+        }
     }
 
     // Save as writes the JSON that `attnlab-cli train --config` reads (TrainPreset::fromFile), and opening

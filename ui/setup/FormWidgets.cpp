@@ -77,6 +77,8 @@ const RegistryEntry* currentEntry(const QComboBox* combo, const std::vector<Regi
     return Registry::find(list, combo->currentData().toString().toStdString());
 }
 
+std::string currentId(const QComboBox* combo) { return combo->currentData().toString().toStdString(); }
+
 bool hasOption(const RegistryEntry* model, const char* option)
 {
     return model && std::find(model->options.begin(), model->options.end(), option) != model->options.end();

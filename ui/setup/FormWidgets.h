@@ -30,6 +30,7 @@ QCheckBox* check(QWidget* parent, const char* name, const QString& text, const Q
 // Widgets side by side in one form row, without margins of their own.
 QWidget* row(QWidget* parent, std::initializer_list<QWidget*> widgets, bool stretch = false);
 const RegistryEntry* currentEntry(const QComboBox* combo, const std::vector<RegistryEntry>& list);
+std::string currentId(const QComboBox* combo); // the chosen item's data
 bool hasOption(const RegistryEntry* model, const char* option);
 
 // One row of a section's form: label (empty: the field spans the row), field, and whether it is advanced.

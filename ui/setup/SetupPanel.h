@@ -8,17 +8,17 @@
 
 class QCheckBox;
 class QComboBox;
-class QDoubleSpinBox;
 class QLabel;
-class QLineEdit;
-class QPushButton;
-class QSpinBox;
 
 namespace attnlab::ui {
 
+class ComputeSection;
 class DataSection;
-class TranslationSection;
+class FormSection;
+class ModelSection;
 class PresetChooser;
+class TrainingSection;
+class TranslationSection;
 
 // The experiment designer's form: "start from" a preset or lesson (PresetChooser), then data, model,
 // training and compute, each with a basic part and an advanced one (Show advanced settings). Produces a
@@ -57,6 +57,8 @@ public:
 
     // The form's widgets are reached by their object names (datasetCombo, modelCombo, stepsSpin,
     // embeddingsEdit, repeatsSpin, advancedBox, dropoutInputBox, datasetStatisticsLabel, ...).
+    // Its groups after the data's, each a table of FormSetting rows (the registry test walks them).
+    const std::vector<FormSection*>& sections() const { return sections_; }
 
 signals:
     void changed(); // any setting of the form
@@ -66,65 +68,23 @@ signals:
     void message(const QString& text);
 
 private:
-    QWidget* buildModelBox();
-    QWidget* buildTrainingBox();
-    QWidget* buildComputeBox();
     void fillModels();            // the models for the chosen dataset's task (classification or time series)
-    void fillPositions();         // the chosen model's techniques only
     void updateDescriptions();
     void updateVisibility();      // advanced rows, and rows that apply to the chosen dataset/model/optimizer
-    void onOptimizerChanged();
     void watch(QWidget* widget);  // its edits emit changed()
 
     PresetChooser* presets_;
     DataSection* data_;      // the Data group: dataset, own data, word vectors, per-dataset options
+    ModelSection* model_;    // the Model group: architecture, position, the model's options
     TranslationSection* translation_; // the Encoder-decoder group: a translation model's attention and decoding
+    TrainingSection* training_;
+    ComputeSection* compute_;
+    std::vector<FormSection*> sections_; // model, encoder-decoder, training, compute: written and read in this order
     QComboBox* dataset_; // data_'s dataset combo
-    QComboBox* model_;
-    QComboBox* position_;
-    QComboBox* optimizer_;
-    QComboBox* device_;
-    QSpinBox* dModel_;
-    QSpinBox* layers_;
-    QSpinBox* steps_;
-    QSpinBox* epochs_;
-    QSpinBox* batchSize_;
-    QSpinBox* evalEvery_;
-    QSpinBox* logEvery_;
-    QSpinBox* seed_;
-    QSpinBox* repeats_;
-    QLineEdit* probes_; // TrainConfig::probes, ';'-separated
-    QSpinBox* rprClip_;
-    QSpinBox* heads_;          // enabled for models whose registry options include "heads"
-    QCheckBox* frozenEncoder_; // enabled for models with a pretrained encoder ("frozen_encoder")
-    QComboBox* activation_;    // "" = the model's default
-    QComboBox* pooling_;       // the model's pooling choices; "" = its default
-    QSpinBox* maxLength_;
-    QSpinBox* ffnHidden_;
-    QSpinBox* ffHidden_;
-    QSpinBox* filters_;
-    QSpinBox* threads_;
-    QCheckBox* amp_;
-    QCheckBox* tf32_;
-    QCheckBox* deterministic_;
-    QDoubleSpinBox* learningRate_;
-    QDoubleSpinBox* momentum_;
-    QDoubleSpinBox* l2_;
-    QDoubleSpinBox* weightDecay_;
-    QComboBox* schedule_;
-    QSpinBox* decayEvery_;
-    QDoubleSpinBox* decayGamma_;
-    QSpinBox* warmup_;
-    QDoubleSpinBox* clipNorm_;
-    QSpinBox* patience_;
-    QComboBox* sampling_;
-    QDoubleSpinBox* dropoutKeep_;
-    QCheckBox* dropoutPoints_[3]; // input, hidden, output: enabled per the model, checked per its defaults
-    QString dropoutModel_;        // the model whose defaults the boxes show
     QLabel* description_;
     QCheckBox* advanced_;
     QWidget* form_;
-    QHash<QWidget*, bool> advancedRows_; // row field -> is advanced
+    QHash<QWidget*, bool> advancedRows_; // the Data group's row field -> is advanced
     bool filling_ = false; // setConfig in progress: no changed() per widget
 };
 

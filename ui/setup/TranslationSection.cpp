@@ -5,100 +5,84 @@
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
-#include <QFormLayout>
 #include <QSpinBox>
 
 namespace attnlab::ui {
 
 using namespace form;
 
-TranslationSection::TranslationSection(QWidget* parent) : QGroupBox(tr("Encoder-decoder"), parent)
+namespace {
+
+bool translates(const RegistryEntry* model) { return model && model->task == "translation"; }
+bool onTranslation(const RegistryEntry*, const std::string& task) { return task == "translation"; }
+
+// A decoding or training row of the encoder-decoders: written for a translation model only, so other runs
+// keep the defaults and their JSON stays as it was.
+template <class Box, class Member>
+FormSetting decoding(const char* key, const QString& label, Box* box, Member TrainConfig::*member, bool advanced)
+{
+    return {{key}, label, box, advanced, nullptr, onTranslation,
+            [box, member](TrainConfig& c, const RegistryEntry* m) {
+                if (translates(m))
+                    c.*member = box->value();
+            },
+            [box, member](const TrainConfig& c) { box->setValue(c.*member); }};
+}
+
+} // namespace
+
+TranslationSection::TranslationSection(QWidget* parent) : FormSection(tr("Encoder-decoder"), parent)
 {
     setObjectName(QStringLiteral("translationSection"));
-    embeddingDim_ = spin(this, "embeddingDimSpin", 0, 4096, 8);
-    embeddingDim_->setSpecialValueText(tr("= d_model"));
-    embeddingDim_->setToolTip(tr("The word vectors' size, when it differs from the hidden size"));
-    attentionScore_ = choices(this, "attentionScoreCombo", {{tr("model default"), ""}, {tr("additive (concat, Bahdanau)"), "additive"},
-                                                            {tr("dot"), "dot"}, {tr("general"), "general"}, {tr("concat (Luong)"), "concat"}});
-    attentionScore_->setToolTip(tr("How a decoder state scores each source word: Bahdanau's additive score, Luong's dot, "
-                                   "general (a bilinear form) or concat. Default: Bahdanau additive, Luong general"));
-    alignment_ = choices(this, "alignmentCombo", {{tr("global (every source word)"), "global"}, {tr("local-m (monotone window)"), "local-m"},
-                                                  {tr("local-p (predicted window)"), "local-p"}});
-    alignment_->setToolTip(tr("Luong et al. 3.2: attend to every source word, or to a window of 2D + 1 words around the "
-                              "target's position (local-m) or a predicted one (local-p, weighted by a Gaussian)"));
-    localWindow_ = spin(this, "localWindowSpin", 1, 100);
-    localWindow_->setToolTip(tr("D of Luong's local attention: the window is [p - D, p + D]"));
-    teacherForcing_ = real(this, "teacherForcingSpin", 0.0, 1.0, 2, 0.05);
-    teacherForcing_->setToolTip(tr("Share of the recurrent decoder's steps fed the right previous word (1 = always; "
-                                   "below 1 it also learns from its own guesses)"));
-    labelSmoothing_ = real(this, "labelSmoothingSpin", 0.0, 0.9, 2, 0.05);
-    labelSmoothing_->setToolTip(tr("ε of label-smoothed cross-entropy (Vaswani et al.: 0.1)"));
-    beamSize_ = spin(this, "beamSizeSpin", 1, 64);
-    beamSize_->setSpecialValueText(tr("1 (greedy)"));
-    beamSize_->setToolTip(tr("How evaluation and the explorer decode: 1 = greedy, K = beam search keeping K hypotheses"));
-    lengthPenalty_ = real(this, "lengthPenaltySpin", 0.0, 5.0, 2, 0.1);
-    lengthPenalty_->setToolTip(tr("GNMT's α: a beam's scores are log P / ((5 + |Y|) / 6)^α (0 = none)"));
-    connect(alignment_, &QComboBox::currentIndexChanged, this, &TranslationSection::alignmentChanged);
-
-    auto* form = new QFormLayout(this);
-    for (const Row& r : std::vector<Row>{{tr("Attention score"), attentionScore_},
-                                         {tr("Alignment"), alignment_},
-                                         {tr("Local window D"), localWindow_},
-                                         {tr("Word vector size"), embeddingDim_, true},
-                                         {tr("Teacher forcing"), teacherForcing_, true},
-                                         {tr("Label smoothing"), labelSmoothing_, true},
-                                         {tr("Beam size"), beamSize_},
-                                         {tr("Length penalty"), lengthPenalty_, true}}) {
-        form->addRow(r.label, r.field);
-        advancedRows_.insert(r.field, r.advanced);
-    }
-}
-
-void TranslationSection::apply(TrainConfig& config, const RegistryEntry* model) const
-{
-    config.model.embeddingDim = hasOption(model, "embedding_dim") ? embeddingDim_->value() : 0;
-    config.model.attentionScore = hasOption(model, "attention_score") ? attentionScore_->currentData().toString().toStdString() : std::string();
-    config.model.alignment = hasOption(model, "alignment") ? alignment_->currentData().toString().toStdString() : std::string("global");
-    config.model.localWindow = localWindow_->value();
-    if (model && model->task == "translation") { // other runs keep the defaults, so their JSON stays as it was
-        config.teacherForcing = model->id != "transformer-seq2seq" ? teacherForcing_->value() : 1.0;
-        config.labelSmoothing = labelSmoothing_->value();
-        config.beamSize = beamSize_->value();
-        config.lengthPenalty = lengthPenalty_->value();
-    }
-}
-
-void TranslationSection::load(const TrainConfig& config)
-{
-    embeddingDim_->setValue(config.model.embeddingDim);
-    selectData(attentionScore_, config.model.attentionScore);
-    selectData(alignment_, config.model.alignment);
-    localWindow_->setValue(config.model.localWindow);
-    teacherForcing_->setValue(config.teacherForcing);
-    labelSmoothing_->setValue(config.labelSmoothing);
-    beamSize_->setValue(config.beamSize);
-    lengthPenalty_->setValue(config.lengthPenalty);
-}
-
-void TranslationSection::addApplicability(QHash<QWidget*, bool>& applies, const RegistryEntry* model, bool translation) const
-{
-    const bool local = alignment_->currentData().toString() != QLatin1String("global");
-    applies.insert(embeddingDim_, hasOption(model, "embedding_dim"));
-    applies.insert(attentionScore_, hasOption(model, "attention_score"));
-    applies.insert(alignment_, hasOption(model, "alignment"));
-    applies.insert(localWindow_, hasOption(model, "local_window") && local);
-    applies.insert(teacherForcing_, translation && model && model->id != "transformer-seq2seq"); // a Transformer reads all at once
-    applies.insert(labelSmoothing_, translation);
-    applies.insert(beamSize_, translation);
-    applies.insert(lengthPenalty_, translation);
-}
-
-std::vector<std::tuple<const char*, QString, QWidget*>> TranslationSection::fields() const
-{
-    return {{"embedding_dim", tr("Word vector size"), embeddingDim_},   {"attention_score", tr("Attention score"), attentionScore_},
-            {"alignment", tr("Alignment"), alignment_},                {"local_window", tr("Local window D"), localWindow_},
-            {"teacher_forcing", tr("Teacher forcing"), teacherForcing_}, {"label_smoothing", tr("Label smoothing"), labelSmoothing_},
-            {"beam_size", tr("Beam size"), beamSize_},                 {"length_penalty", tr("Length penalty"), lengthPenalty_}};
+    auto* score = choices(this, "attentionScoreCombo", {{tr("model default"), ""}, {tr("additive (concat, Bahdanau)"), "additive"},
+                                                         {tr("dot"), "dot"}, {tr("general"), "general"}, {tr("concat (Luong)"), "concat"}});
+    score->setToolTip(tr("How a decoder state scores each source word: Bahdanau's additive score, Luong's dot, "
+                         "general (a bilinear form) or concat. Default: Bahdanau additive, Luong general"));
+    add({{"attention_score"}, tr("Attention score"), score, false, "attention_score", {},
+         [score](TrainConfig& c, const RegistryEntry* m) { c.model.attentionScore = hasOption(m, "attention_score") ? currentId(score) : std::string(); },
+         [score](const TrainConfig& c) { selectData(score, c.model.attentionScore); }});
+    auto* alignment = choices(this, "alignmentCombo", {{tr("global (every source word)"), "global"}, {tr("local-m (monotone window)"), "local-m"},
+                                                       {tr("local-p (predicted window)"), "local-p"}});
+    alignment->setToolTip(tr("Luong et al. 3.2: attend to every source word, or to a window of 2D + 1 words around the "
+                             "target's position (local-m) or a predicted one (local-p, weighted by a Gaussian)"));
+    connect(alignment, &QComboBox::currentIndexChanged, this, &TranslationSection::alignmentChanged);
+    add({{"alignment"}, tr("Alignment"), alignment, false, "alignment", {},
+         [alignment](TrainConfig& c, const RegistryEntry* m) { c.model.alignment = hasOption(m, "alignment") ? currentId(alignment) : std::string("global"); },
+         [alignment](const TrainConfig& c) { selectData(alignment, c.model.alignment); }});
+    auto* window = spin(this, "localWindowSpin", 1, 100);
+    window->setToolTip(tr("D of Luong's local attention: the window is [p - D, p + D]"));
+    add({{"local_window"}, tr("Local window D"), window, false, "local_window",
+         [alignment](const RegistryEntry*, const std::string&) { return currentId(alignment) != "global"; },
+         [window](TrainConfig& c, const RegistryEntry*) { c.model.localWindow = window->value(); },
+         [window](const TrainConfig& c) { window->setValue(c.model.localWindow); }});
+    auto* embedding = spin(this, "embeddingDimSpin", 0, 4096, 8);
+    embedding->setSpecialValueText(tr("= d_model"));
+    embedding->setToolTip(tr("The word vectors' size, when it differs from the hidden size"));
+    add({{"embedding_dim"}, tr("Word vector size"), embedding, true, "embedding_dim", {},
+         [embedding](TrainConfig& c, const RegistryEntry* m) { c.model.embeddingDim = hasOption(m, "embedding_dim") ? embedding->value() : 0; },
+         [embedding](const TrainConfig& c) { embedding->setValue(c.model.embeddingDim); }});
+    auto* forcing = real(this, "teacherForcingSpin", 0.0, 1.0, 2, 0.05);
+    forcing->setToolTip(tr("Share of the recurrent decoder's steps fed the right previous word (1 = always; "
+                           "below 1 it also learns from its own guesses)"));
+    // A Transformer reads the whole target at once: always forced.
+    const auto recurrent = [](const RegistryEntry* m) { return m && m->id != "transformer-seq2seq"; };
+    add({{"teacher_forcing"}, tr("Teacher forcing"), forcing, true, nullptr,
+         [recurrent](const RegistryEntry* m, const std::string& task) { return task == "translation" && recurrent(m); },
+         [forcing, recurrent](TrainConfig& c, const RegistryEntry* m) {
+             if (translates(m))
+                 c.teacherForcing = recurrent(m) ? forcing->value() : 1.0;
+         },
+         [forcing](const TrainConfig& c) { forcing->setValue(c.teacherForcing); }});
+    auto* smoothing = real(this, "labelSmoothingSpin", 0.0, 0.9, 2, 0.05);
+    smoothing->setToolTip(tr("ε of label-smoothed cross-entropy (Vaswani et al.: 0.1)"));
+    add(decoding("label_smoothing", tr("Label smoothing"), smoothing, &TrainConfig::labelSmoothing, true));
+    auto* beam = spin(this, "beamSizeSpin", 1, 64);
+    beam->setSpecialValueText(tr("1 (greedy)"));
+    beam->setToolTip(tr("How evaluation and the explorer decode: 1 = greedy, K = beam search keeping K hypotheses"));
+    add(decoding("beam_size", tr("Beam size"), beam, &TrainConfig::beamSize, false));
+    auto* penalty = real(this, "lengthPenaltySpin", 0.0, 5.0, 2, 0.1);
+    penalty->setToolTip(tr("GNMT's α: a beam's scores are log P / ((5 + |Y|) / 6)^α (0 = none)"));
+    add(decoding("length_penalty", tr("Length penalty"), penalty, &TrainConfig::lengthPenalty, true));
 }
 
 } // namespace attnlab::ui

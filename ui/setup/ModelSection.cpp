@@ -1,0 +1,211 @@
+#include "ui/setup/ModelSection.h"
+
+#include "core/config/Registry.h"
+#include "ui/setup/FormWidgets.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QSpinBox>
+
+#include <algorithm>
+
+namespace attnlab::ui {
+
+using namespace form;
+
+namespace {
+
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+} // namespace
+
+ModelSection::ModelSection(QWidget* parent) : FormSection(tr("Model"), parent)
+{
+    setObjectName(QStringLiteral("modelSection"));
+    addModelRows();
+    addSizeRows();
+    connect(model_, &QComboBox::currentIndexChanged, this, [this] {
+        followModel();
+        emit modelChanged();
+    });
+    connect(position_, &QComboBox::currentIndexChanged, this, [this] {
+        rprClip_->setEnabled(position_->currentData().toString() == QLatin1String("rpr"));
+        emit positionChanged();
+    });
+}
+
+const RegistryEntry* ModelSection::model() const { return currentEntry(model_, Registry::models()); }
+
+void ModelSection::addModelRows()
+{
+    model_ = new QComboBox(this);
+    model_->setObjectName(QStringLiteral("modelCombo"));
+    for (const auto& entry : Registry::models())
+        addEntry(model_, entry);
+    add({{"model"}, tr("Architecture"), model_, false, nullptr, {},
+         [this](TrainConfig& c, const RegistryEntry*) { c.model.model = currentId(model_); },
+         [this](const TrainConfig& c) {
+             selectData(model_, c.model.model);
+             followModel(); // its positions and pooling choices before the rows below read theirs
+         }});
+    auto* frozen = check(this, "frozenEncoderBox", tr("Train the head only"),
+                         tr("Keep the pretrained encoder as loaded and train only the classification layer (fast)"));
+    frozenEncoder_ = frozen;
+    add({{"frozen_encoder"}, tr("Pretrained encoder"), frozen, false, "frozen_encoder", {},
+         [frozen](TrainConfig& c, const RegistryEntry* m) { c.model.frozenEncoder = hasOption(m, "frozen_encoder") && frozen->isChecked(); },
+         [frozen](const TrainConfig& c) { frozen->setChecked(c.model.frozenEncoder); }});
+    position_ = new QComboBox(this);
+    position_->setObjectName(QStringLiteral("positionCombo"));
+    add({{"position"}, tr("Position"), position_, false, nullptr, {},
+         [this](TrainConfig& c, const RegistryEntry*) { c.model.position = currentId(position_); },
+         [this](const TrainConfig& c) {
+             fillPositions();
+             selectData(position_, c.model.position);
+         }});
+    auto* rprClip = spin(this, "rprClipSpin", 1, 512);
+    rprClip->setToolTip(tr("k of Shaw et al. (2018): relative distances are clipped to [-k, k]"));
+    rprClip_ = rprClip;
+    add({{"rpr_clip"}, tr("RPR clip k"), rprClip, false, "rpr_clip", {},
+         [rprClip](TrainConfig& c, const RegistryEntry*) { c.model.rprClip = rprClip->value(); },
+         [rprClip](const TrainConfig& c) { rprClip->setValue(c.model.rprClip); }});
+}
+
+void ModelSection::addSizeRows()
+{
+    auto* dModel = spin(this, "dModelSpin", 4, 2048, 8);
+    add({{"d_model"}, tr("d_model"), dModel, false, "d_model", {},
+         [dModel](TrainConfig& c, const RegistryEntry*) { c.model.dModel = dModel->value(); },
+         [dModel](const TrainConfig& c) { dModel->setValue(c.model.dModel); }});
+    auto* layers = spin(this, "layersSpin", 1, 12);
+    add({{"layers"}, tr("Layers"), layers, false, "layers", {},
+         [layers](TrainConfig& c, const RegistryEntry*) { c.model.layers = layers->value(); },
+         [layers](const TrainConfig& c) { layers->setValue(c.model.layers); }});
+    // Options the model does not have are written as their neutral values (by the registry, not by the
+    // widgets' enabled state, which the locked form changes during a run).
+    auto* heads = spin(this, "headsSpin", 1, 64);
+    heads->setToolTip(tr("Attention heads; each gets d_model / heads dimensions, so heads must divide d_model"));
+    heads_ = heads;
+    add({{"heads"}, tr("Heads"), heads, false, "heads", {},
+         [heads](TrainConfig& c, const RegistryEntry* m) { c.model.heads = hasOption(m, "heads") ? heads->value() : 1; },
+         [heads](const TrainConfig& c) { heads->setValue(c.model.heads); }});
+    auto* activation = choices(this, "activationCombo", {{tr("model default"), ""}, {QStringLiteral("relu"), "relu"},
+                                                         {QStringLiteral("swish"), "swish"}, {QStringLiteral("gelu"), "gelu"}});
+    activation_ = activation;
+    add({{"activation"}, tr("Activation"), activation, true, "activation", {},
+         [activation](TrainConfig& c, const RegistryEntry* m) { c.model.activation = hasOption(m, "activation") ? currentId(activation) : std::string(); },
+         [activation](const TrainConfig& c) { selectData(activation, c.model.activation); }});
+    pooling_ = new QComboBox(this);
+    pooling_->setObjectName(QStringLiteral("poolingCombo"));
+    pooling_->setToolTip(tr("How positions become one vector: mean, max, or attention (ESSAN's AttnSeqRep)"));
+    add({{"pooling"}, tr("Pooling"), pooling_, true, "pooling", {},
+         [this](TrainConfig& c, const RegistryEntry* m) { c.model.pooling = m && !m->pooling.empty() ? currentId(pooling_) : std::string(); },
+         [this](const TrainConfig& c) { selectData(pooling_, c.model.pooling); }});
+    auto* keep = real(this, "dropoutKeepSpin", 0.05, 1.0, 2, 0.05);
+    keep->setToolTip(tr("Probability of keeping a unit (1 = no dropout)"));
+    add({{"dropout_keep"}, tr("Dropout keep"), keep, false, "dropout_keep", {},
+         [keep](TrainConfig& c, const RegistryEntry*) { c.model.dropoutKeep = keep->value(); },
+         [keep](const TrainConfig& c) { keep->setValue(c.model.dropoutKeep); }});
+    const char* pointNames[] = {"input", "hidden", "output"};
+    const char* pointBoxNames[] = {"dropoutInputBox", "dropoutHiddenBox", "dropoutOutputBox"};
+    const QString pointTips[] = {tr("Drop units of the input embeddings"), tr("Drop units of each layer's output"),
+                                 tr("Drop units of the sentence vector before the softmax layer")};
+    for (int i = 0; i < 3; ++i)
+        dropoutPoints_[i] = check(this, pointBoxNames[i], QString::fromLatin1(pointNames[i]), pointTips[i]);
+    add({{"dropout_points"}, tr("Dropout at"), row(this, {dropoutPoints_[0], dropoutPoints_[1], dropoutPoints_[2]}, true), true,
+         "dropout_points", {},
+         [this](TrainConfig& c, const RegistryEntry* m) {
+             if (!m)
+                 return;
+             // "" while the boxes show the model's own points, so stored configurations stay short.
+             std::vector<std::string> chosen;
+             std::string list;
+             for (QCheckBox* box : dropoutPoints_) {
+                 const std::string point = box->text().toStdString();
+                 if (box->isChecked() && std::count(m->dropoutAllowed.begin(), m->dropoutAllowed.end(), point)) {
+                     chosen.push_back(point);
+                     list += (list.empty() ? "" : ",") + point;
+                 }
+             }
+             if (chosen != m->dropoutDefault)
+                 c.model.dropoutPoints = chosen.empty() ? "none" : list;
+         },
+         [this](const TrainConfig& c) {
+             const auto active = c.model.activeDropoutPoints();
+             for (QCheckBox* box : dropoutPoints_)
+                 box->setChecked(std::count(active.begin(), active.end(), box->text().toStdString()) > 0);
+         }});
+    auto* maxLength = spin(this, "maxLengthSpin", 1, 100000);
+    maxLength->setToolTip(tr("Longer inputs are truncated (the count is reported)"));
+    add({{"max_length"}, tr("Max length"), maxLength, true, nullptr,
+         [](const RegistryEntry*, const std::string& task) { return task != "translation"; },
+         [maxLength](TrainConfig& c, const RegistryEntry*) { c.model.maxLength = maxLength->value(); },
+         [maxLength](const TrainConfig& c) { maxLength->setValue(c.model.maxLength); }});
+    ownSizes_ = {dModel, layers, maxLength};
+    auto* ffn = spin(this, "ffnHiddenSpin", 0, 65536);
+    ffn->setSpecialValueText(tr("4 × d_model"));
+    add({{"ffn_hidden"}, tr("FFN size"), ffn, true, "ffn_hidden", {},
+         [ffn](TrainConfig& c, const RegistryEntry*) { c.model.ffnHidden = ffn->value(); },
+         [ffn](const TrainConfig& c) { ffn->setValue(c.model.ffnHidden); }});
+    auto* dense = spin(this, "ffHiddenSpin", 1, 65536);
+    dense->setToolTip(tr("The ReLU layer before the softmax of the recurrent and CNN baselines (Barnes et al.)"));
+    add({{"ff_hidden"}, tr("Dense size"), dense, true, "ff_hidden", {},
+         [dense](TrainConfig& c, const RegistryEntry*) { c.model.ffHidden = dense->value(); },
+         [dense](const TrainConfig& c) { dense->setValue(c.model.ffHidden); }});
+    auto* filters = spin(this, "filtersSpin", 1, 4096);
+    add({{"filters"}, tr("Filters"), filters, true, "filters", {},
+         [filters](TrainConfig& c, const RegistryEntry*) { c.model.filters = filters->value(); },
+         [filters](const TrainConfig& c) { filters->setValue(c.model.filters); }});
+}
+
+void ModelSection::fillModels(const std::string& task)
+{
+    refill(model_, [&] {
+        for (const auto& entry : Registry::models())
+            if (entry.servesTask(task))
+                addEntry(model_, entry);
+    });
+    followModel();
+}
+
+void ModelSection::fillPositions()
+{
+    const RegistryEntry* chosen = model();
+    refill(position_, [&] {
+        for (const auto& entry : Registry::positions()) {
+            const bool applies = !chosen || chosen->positions.empty()
+                || std::find(chosen->positions.begin(), chosen->positions.end(), entry.id) != chosen->positions.end();
+            if (applies)
+                addEntry(position_, entry);
+        }
+    });
+    rprClip_->setEnabled(position_->currentData().toString() == QLatin1String("rpr"));
+}
+
+void ModelSection::followModel()
+{
+    fillPositions();
+    const RegistryEntry* chosen = model();
+    heads_->setEnabled(hasOption(chosen, "heads"));
+    frozenEncoder_->setEnabled(hasOption(chosen, "frozen_encoder"));
+    for (QWidget* size : ownSizes_) // a pretrained model's sizes are its own (config.json)
+        size->setEnabled(!chosen || chosen->pretrained.empty());
+    activation_->setEnabled(hasOption(chosen, "activation"));
+    refill(pooling_, [&] {
+        pooling_->addItem(tr("model default"), QString());
+        if (chosen)
+            for (const auto& p : chosen->pooling)
+                pooling_->addItem(qs(p), qs(p));
+    });
+    pooling_->setEnabled(chosen && !chosen->pooling.empty());
+    const QString modelId = model_->currentData().toString();
+    for (QCheckBox* box : dropoutPoints_) {
+        const std::string point = box->text().toStdString();
+        box->setEnabled(chosen && std::count(chosen->dropoutAllowed.begin(), chosen->dropoutAllowed.end(), point));
+        if (modelId != dropoutModel_)
+            box->setChecked(chosen && std::count(chosen->dropoutDefault.begin(), chosen->dropoutDefault.end(), point));
+    }
+    dropoutModel_ = modelId;
+}
+
+} // namespace attnlab::ui
