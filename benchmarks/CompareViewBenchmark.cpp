@@ -6,6 +6,7 @@
 //   attnlab-bench-compare [--db FILE] [--runs 100] [--points 10000] [--repeats 5] [--keep FILE]
 //   attnlab-bench-compare --db FILE --screenshot PNG [--group-by KEY,...] [--smoothing W]
 //                                       (the view at 1200 x 700 over the store's runs, no timing)
+#include "core/platform/ProcessInfo.h"
 #include "core/store/RunStore.h"
 #include "ui/analysis/ComparePanel.h"
 #include "ui/analysis/CompareView.h"
@@ -21,7 +22,6 @@
 #include <cstdlib>
 #include <memory>
 #include <string>
-#include <time.h>
 #include <vector>
 
 using namespace attnlab;
@@ -34,12 +34,7 @@ struct Stats {
 
 // Process CPU milliseconds: on a shared machine (other builds running) wall time says more about the
 // neighbours than about this code, and all of this work is on the one GUI thread.
-double cpuMs()
-{
-    timespec t{};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
+double cpuMs() { return attnlab::ProcessInfo::cpuSeconds() * 1e3; }
 
 Stats stats(std::vector<double> v)
 {

@@ -15,6 +15,7 @@
 // platform is given (QT_QPA_PLATFORM).
 #include "core/config/TrainConfig.h"
 #include "core/results/RunSummary.h"
+#include "core/platform/UtcTime.h"
 #include "core/store/RunStore.h"
 #include "ui/runs/RunListPanel.h"
 
@@ -141,14 +142,7 @@ std::vector<Config> configurations()
     return out;
 }
 
-std::string iso(std::time_t t)
-{
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buffer[32];
-    std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buffer;
-}
+std::string iso(std::time_t t) { return attnlab::UtcTime::format(t, "%Y-%m-%dT%H:%M:%SZ"); }
 
 void generate(const Options& o)
 {

@@ -11,6 +11,7 @@
 #include "core/store/RunStore.h"
 #include "core/store/StoreObserver.h"
 #include "core/training/Trainer.h"
+#include "core/platform/ProcessInfo.h"
 
 #include <algorithm>
 #include <chrono>
@@ -19,8 +20,6 @@
 #include <iostream>
 #include <map>
 #include <string>
-#include <sys/resource.h>
-#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -48,12 +47,7 @@ private:
     attnlab::TrainingObserver& inner_;
 };
 
-double cpuSeconds()
-{
-    rusage u{};
-    getrusage(RUSAGE_SELF, &u);
-    return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + 1e-6 * (u.ru_utime.tv_usec + u.ru_stime.tv_usec);
-}
+double cpuSeconds() { return attnlab::ProcessInfo::cpuSeconds(); }
 
 double median(std::vector<double> v)
 {
@@ -89,7 +83,7 @@ int main(int argc, char** argv)
     const int rounds = std::stoi(a["--rounds"]);
     const TextDataset dataset = DatasetCatalog::load(c.dataset);
 
-    const auto dbPath = std::filesystem::temp_directory_path() / ("attnlab-bench-store-" + std::to_string(getpid()) + ".sqlite");
+    const auto dbPath = std::filesystem::temp_directory_path() / ("attnlab-bench-store-" + std::to_string(attnlab::ProcessInfo::currentId()) + ".sqlite");
     std::vector<double> plain, stored, plainCpu, storedCpu, inCallbacks;
     std::size_t metricPoints = 0;
     std::cout << "# " << c.model.model << "+" << c.model.position << " d_model " << c.model.dModel << " on " << c.dataset

@@ -1,14 +1,14 @@
 #include "cli/TerminalProgress.h"
+#include "core/platform/Terminal.h"
 
 #include <nlohmann/json.hpp>
 
 #include <iomanip>
 #include <ostream>
-#include <unistd.h>
 
 namespace attnlab {
 
-TerminalProgress::TerminalProgress(std::ostream& err) : err_(err), tty_(isatty(STDERR_FILENO)) {}
+TerminalProgress::TerminalProgress(std::ostream& err) : err_(err), tty_(Terminal::isTerminal(Terminal::Stream::Error)) {}
 
 void TerminalProgress::onStarted(const RunInfo& info)
 {

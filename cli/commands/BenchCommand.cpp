@@ -6,7 +6,9 @@
 #include "core/store/RunStore.h"
 #include "core/training/ComputeDevice.h"
 #include "core/training/ModelCharacteristics.h"
+#include "core/platform/ChildProcess.h"
 #include "core/platform/ExecutablePath.h"
+#include "core/platform/Terminal.h"
 #include "core/results/RunInfo.h"
 
 #include <nlohmann/json.hpp>
@@ -17,15 +19,8 @@
 #include <iomanip>
 #include <ostream>
 #include <sstream>
-#include <cerrno>
 #include <climits>
-#include <cstring>
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-extern char** environ;
+#include <stdexcept>
 
 namespace attnlab {
 namespace {
@@ -37,46 +32,20 @@ std::string runThisProgram(const std::vector<std::string>& args)
     const std::string program = ExecutablePath::current();
     if (program.empty())
         throw std::runtime_error("bench: cannot find this program (/proc/self/exe)");
-    const char* exe = program.c_str();
-    int fds[2];
-    if (pipe2(fds, O_CLOEXEC) != 0)
-        throw std::runtime_error(std::string("bench: pipe: ") + std::strerror(errno));
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
-    std::vector<std::string> all = {exe};
-    all.insert(all.end(), args.begin(), args.end());
-    std::vector<char*> argv;
-    for (auto& a : all)
-        argv.push_back(a.data());
-    argv.push_back(nullptr);
-    pid_t pid = 0;
-    const int spawned = posix_spawn(&pid, exe, &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    close(fds[1]);
-    if (spawned != 0) {
-        close(fds[0]);
-        throw std::runtime_error(std::string("bench: cannot start ") + exe + ": " + std::strerror(spawned));
+    std::vector<std::string> argv = {program};
+    argv.insert(argv.end(), args.begin(), args.end());
+    ChildProcess::Captured ran;
+    try {
+        ran = ChildProcess::captureOut(argv);
+    } catch (const std::runtime_error& e) {
+        throw std::runtime_error(std::string("bench: ") + e.what());
     }
-    std::string output;
-    char buffer[4096];
-    for (ssize_t got; (got = read(fds[0], buffer, sizeof buffer)) != 0;) {
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got < 0)
-            break;
-        output.append(buffer, static_cast<std::size_t>(got));
-    }
-    close(fds[0]);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    if (ran.signal != 0 || ran.exitCode != 0)
         throw std::runtime_error("bench: measuring '" + args.at(2) + "' in its own process failed (" +
-                                 (WIFEXITED(status) ? "exit " + std::to_string(WEXITSTATUS(status))
-                                                    : "signal " + std::to_string(WTERMSIG(status))) +
+                                 (ran.signal == 0 ? "exit " + std::to_string(ran.exitCode)
+                                                  : "signal " + std::to_string(ran.signal)) +
                                  ")");
-    return output;
+    return ran.out;
 }
 
 } // namespace
@@ -137,7 +106,7 @@ int BenchCommand::run(const std::vector<std::string>& args)
 
     ComputeDevice::setThreads(settings.threads); // before describing the device, which names the thread count
     const bool json = flags.has("--json");
-    const bool tty = isatty(STDERR_FILENO);
+    const bool tty = Terminal::isTerminal(Terminal::Stream::Error);
     const int perEpoch = static_cast<int>((dataset.train.size() + settings.batchSize - 1) / settings.batchSize);
     std::ostringstream what;
     what << "model characteristics (thesis Table 5.4 protocol) on " << datasetId << ": train " << settings.epochs

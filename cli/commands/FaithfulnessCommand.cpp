@@ -2,7 +2,7 @@
 
 #include "cli/CliFlags.h"
 #include "cli/TextCells.h"
-#include "cli/InterruptGuard.h"
+#include "core/platform/InterruptGuard.h"
 #include "cli/TerminalProgress.h"
 #include "cli/commands/StoredModelSplit.h"
 #include "core/data/DatasetCatalog.h"

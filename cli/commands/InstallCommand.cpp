@@ -1,8 +1,9 @@
 #include "cli/commands/InstallCommand.h"
 
 #include "cli/CliFlags.h"
-#include "cli/InterruptGuard.h"
+#include "core/platform/InterruptGuard.h"
 #include "core/data/install/DatasetInstaller.h"
+#include "core/platform/Terminal.h"
 
 #include <nlohmann/json.hpp>
 
@@ -10,7 +11,6 @@
 #include <chrono>
 #include <iomanip>
 #include <ostream>
-#include <unistd.h>
 
 namespace attnlab {
 namespace {
@@ -65,7 +65,7 @@ int InstallCommand::run(const std::vector<std::string>& args)
         return 0;
     }
 
-    const bool tty = isatty(STDERR_FILENO);
+    const bool tty = Terminal::isTerminal(Terminal::Stream::Error);
     CancelToken cancel;
     DatasetInstaller::Options options;
     options.dataDir = flags.text("--data-dir", "");

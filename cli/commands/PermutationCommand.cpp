@@ -1,7 +1,7 @@
 #include "cli/commands/PermutationCommand.h"
 
 #include "cli/CliFlags.h"
-#include "cli/InterruptGuard.h"
+#include "core/platform/InterruptGuard.h"
 #include "cli/TerminalProgress.h"
 #include "cli/TextCells.h"
 #include "cli/commands/StoredModelSplit.h"

@@ -12,6 +12,7 @@
 #include "core/results/RunResult.h"
 #include "core/store/RunExport.h"
 #include "core/store/RunStore.h"
+#include "core/platform/Terminal.h"
 
 #include <nlohmann/json.hpp>
 
@@ -28,7 +29,6 @@
 #include <set>
 #include <ostream>
 #include <sstream>
-#include <unistd.h>
 
 namespace attnlab {
 namespace {
@@ -358,7 +358,7 @@ int RunsCommand::deleteRuns(RunStore& store, const CliFlags& flags)
                              std::to_string(files) + (files == 1 ? " checkpoint file" : " checkpoint files");
     if (!flags.has("--yes")) {
         // A script must say so; a person at a terminal is asked.
-        if (!isatty(STDIN_FILENO))
+        if (!Terminal::isTerminal(Terminal::Stream::Input))
             throw CliUsageError("runs delete: not deleting " + what + " without confirmation (stdin is not a terminal); add --yes");
         err_ << "delete " << what << " from " << store.path() << "? [y/N] " << std::flush;
         std::string answer;

@@ -1,7 +1,7 @@
 #include "cli/commands/SweepCommand.h"
 
 #include "cli/CliFlags.h"
-#include "cli/InterruptGuard.h"
+#include "core/platform/InterruptGuard.h"
 #include "cli/SweepReporter.h"
 #include "core/store/RunStore.h"
 #include "core/sweep/LocalExecutor.h"
@@ -22,7 +22,6 @@
 #include <ostream>
 #include <stdexcept>
 #include <thread>
-#include <unistd.h>
 
 namespace attnlab {
 namespace {

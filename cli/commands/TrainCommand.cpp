@@ -2,7 +2,7 @@
 
 #include "cli/CliFlags.h"
 #include "cli/ConfigFlags.h"
-#include "cli/InterruptGuard.h"
+#include "core/platform/InterruptGuard.h"
 #include "cli/TerminalProgress.h"
 #include "core/config/Registry.h"
 #include "core/config/TrainPreset.h"

@@ -9,6 +9,7 @@
 #include "core/store/RunStore.h"
 #include "core/training/ModelExplainer.h"
 #include "core/training/Translator.h"
+#include "core/platform/Terminal.h"
 
 #include <nlohmann/json.hpp>
 
@@ -16,7 +17,6 @@
 #include <chrono>
 #include <ostream>
 
-#include <unistd.h>
 
 namespace attnlab {
 namespace {
@@ -139,7 +139,7 @@ int TranslateCommand::run(const std::vector<std::string>& args)
     decoding.withAttention = json;
     const auto started = std::chrono::steady_clock::now();
     // Progress as everywhere in the CLI: a line redrawn on a terminal, JSON lines on stderr otherwise.
-    const bool tty = isatty(STDERR_FILENO);
+    const bool tty = Terminal::isTerminal(Terminal::Stream::Error);
     const auto translations = translator.translateAll(lines, decoding, [&](std::size_t done, std::size_t total) {
         if (tty)
             err_ << "\rtranslated " << done << " of " << total << std::flush;

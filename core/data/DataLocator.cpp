@@ -2,18 +2,17 @@
 
 #include "core/data/DataError.h"
 #include "core/data/TextFile.h"
+#include "core/platform/FileInfo.h"
+#include "core/platform/UserFolders.h"
 
 #include <cstdlib>
-#include <sys/stat.h>
 
 namespace attnlab {
 
 std::string DataLocator::userDataDir()
 {
-    if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg && *xdg)
-        return std::string(xdg) + "/attnlab/datasets";
-    const char* home = std::getenv("HOME");
-    return std::string(home && *home ? home : ".") + "/.local/share/attnlab/datasets";
+    const std::string base = UserFolders::data();
+    return (base.empty() ? "./.local/share" : base) + "/attnlab/datasets";
 }
 
 std::vector<std::string> DataLocator::searchPath(const std::string& explicitDir)
@@ -37,8 +36,7 @@ std::string DataLocator::locate(const std::string& relative, const std::string& 
 {
     const auto dirs = searchPath(explicitDir);
     for (const auto& dir : dirs) {
-        struct stat st {};
-        if (::stat(join(dir, relative).c_str(), &st) == 0)
+        if (FileInfo::of(join(dir, relative)).exists())
             return dir;
     }
     std::string searched;

@@ -1,10 +1,10 @@
 #include "core/data/TextFile.h"
 
 #include "core/data/DataError.h"
+#include "core/platform/FileInfo.h"
 
 #include <fstream>
 #include <sstream>
-#include <sys/stat.h>
 
 namespace attnlab {
 
@@ -51,8 +51,7 @@ std::string TextFile::withoutZeroWidth(std::string text)
 
 bool TextFile::exists(const std::string& path)
 {
-    struct stat st {};
-    return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+    return FileInfo::of(path).isRegular();
 }
 
 std::vector<std::string> TextFile::readLines(const std::string& path)

@@ -1,5 +1,8 @@
 #include "core/data/WordEmbeddings.h"
 #include "core/platform/AtomicFile.h"
+#include "core/platform/FileInfo.h"
+#include "core/platform/MappedFile.h"
+#include "core/platform/UserFolders.h"
 
 #include "core/data/DataError.h"
 #include "core/data/GzipInput.h"
@@ -14,10 +17,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <random>
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
+#include <filesystem>
+#include <memory>
 #include <unordered_set>
 
 namespace attnlab {
@@ -154,17 +155,14 @@ public:
     static bool read(const std::string& file, WordEmbeddings& e)
     {
         // Mapped rather than read: the floats are copied once, straight into place.
-        const int fd = ::open(file.c_str(), O_RDONLY);
-        if (fd < 0) return false;
-        struct stat st {};
-        void* mapped = nullptr;
-        if (::fstat(fd, &st) == 0 && st.st_size > 0)
-            mapped = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
-        ::close(fd);
-        if (!mapped || mapped == MAP_FAILED) return false;
-        const bool ok = parse(static_cast<const char*>(mapped), static_cast<std::size_t>(st.st_size), e);
-        ::munmap(mapped, static_cast<std::size_t>(st.st_size));
-        return ok;
+        std::unique_ptr<MappedFile> mapped;
+        try {
+            mapped = std::make_unique<MappedFile>(file);
+        } catch (const MappedFile::Failure&) { // no cache yet, or one that cannot be read: parse the source
+            return false;
+        }
+        if (mapped->size() == 0) return false;
+        return parse(reinterpret_cast<const char*>(mapped->data()), mapped->size(), e);
     }
 
     static bool parse(const char* data, std::size_t size, WordEmbeddings& e)
@@ -229,17 +227,16 @@ namespace {
 
 void makeDirectories(const std::string& dir)
 {
-    for (std::size_t p = 1; p <= dir.size(); ++p)
-        if (p == dir.size() || dir[p] == '/')
-            ::mkdir(dir.substr(0, p).c_str(), 0755);
+    std::error_code ignored; // a folder that cannot be made shows as a cache that cannot be written
+    std::filesystem::create_directories(dir, ignored);
 }
 
 // The file's sha256, remembered per (path, size, modification time) in the cache folder so that an
 // unchanged file is not read twice per load; any change to the file means hashing it again.
-std::string fileHash(const std::string& path, const struct stat& st, const std::string& cacheDir)
+std::string fileHash(const std::string& path, const FileInfo& info, const std::string& cacheDir)
 {
-    const std::string stamp = std::to_string(st.st_size) + " " + std::to_string(st.st_mtim.tv_sec) + "." +
-                              std::to_string(st.st_mtim.tv_nsec);
+    const std::string stamp = std::to_string(info.size()) + " " + std::to_string(info.modifiedSeconds()) + "." +
+                              std::to_string(info.modifiedNanoseconds());
     const std::string keyFile = cacheDir + "/" + Sha256::ofText(path) + ".key";
     if (std::FILE* f = std::fopen(keyFile.c_str(), "rb")) {
         char buffer[256] = {};
@@ -264,23 +261,21 @@ std::string WordEmbeddings::defaultCacheDir()
 {
     if (const char* env = std::getenv("ATTNLAB_CACHE_DIR"); env && *env)
         return env;
-    if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
-        return std::string(xdg) + "/attnlab/embeddings";
-    const char* home = std::getenv("HOME");
-    return std::string(home && *home ? home : ".") + "/.cache/attnlab/embeddings";
+    const std::string base = UserFolders::cache();
+    return (base.empty() ? "./.cache" : base) + "/attnlab/embeddings";
 }
 
 WordEmbeddings WordEmbeddings::load(const std::string& path, const LoadOptions& options)
 {
     const auto started = std::chrono::steady_clock::now();
     WordEmbeddings e;
-    struct stat st {};
-    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+    const FileInfo info = FileInfo::of(path);
+    if (!info.isRegular())
         throw DataError(path, 0, "cannot open the embeddings file (missing or not a file)");
     if (options.useCache) {
         const std::string dir = options.cacheDir.empty() ? defaultCacheDir() : options.cacheDir;
         makeDirectories(dir);
-        e.report_.sha256 = fileHash(path, st, dir);
+        e.report_.sha256 = fileHash(path, info, dir);
         e.report_.cacheFile = dir + "/" + e.report_.sha256 + ".attnemb";
         if (EmbeddingCache::read(e.report_.cacheFile, e)) {
             e.report_.fromCache = true;

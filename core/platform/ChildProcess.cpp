@@ -20,7 +20,8 @@ int exitCodeOf(int status)
     return WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : -1;
 }
 
-// Spawns argv with stdout -> outFd and stderr -> errFd (both already open in the parent).
+// Spawns argv with stdout -> outFd and stderr -> errFd (both already open in the parent); errFd -1 leaves
+// stdin and stderr as ours.
 pid_t spawn(const std::vector<std::string>& argv, int outFd, int errFd, const std::vector<int>& closeInChild)
 {
     if (argv.empty())
@@ -31,9 +32,11 @@ pid_t spawn(const std::vector<std::string>& argv, int outFd, int errFd, const st
     args.push_back(nullptr);
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+    if (errFd >= 0)
+        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_adddup2(&actions, outFd, STDOUT_FILENO);
-    posix_spawn_file_actions_adddup2(&actions, errFd, STDERR_FILENO);
+    if (errFd >= 0)
+        posix_spawn_file_actions_adddup2(&actions, errFd, STDERR_FILENO);
     for (int fd : closeInChild)
         posix_spawn_file_actions_addclose(&actions, fd);
     pid_t pid = -1;
@@ -142,6 +145,49 @@ void ChildProcess::signal(int sig)
         ::kill(pid_, sig);
 }
 
+void ChildProcess::interrupt() { signal(SIGINT); }
+
+void ChildProcess::waitForOutput(const std::vector<const ChildProcess*>& children, int timeoutMs)
+{
+    std::vector<pollfd> fds;
+    for (const ChildProcess* child : children)
+        if (child->errFd_ >= 0)
+            fds.push_back({child->errFd_, POLLIN, 0});
+    poll(fds.data(), fds.size(), timeoutMs); // EINTR (Ctrl-C) just ends the wait early
+}
+
+ChildProcess::Captured ChildProcess::captureOut(const std::vector<std::string>& argv)
+{
+    int out[2];
+    if (pipe2(out, O_CLOEXEC) != 0)
+        throw std::runtime_error(std::string("cannot make a pipe: ") + std::strerror(errno));
+    pid_t pid = -1;
+    try {
+        pid = spawn(argv, out[1], -1, {});
+    } catch (...) {
+        close(out[0]);
+        close(out[1]);
+        throw;
+    }
+    close(out[1]);
+    Captured result;
+    char buffer[4096];
+    for (ssize_t got; (got = read(out[0], buffer, sizeof buffer)) != 0;) {
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0)
+            break;
+        result.out.append(buffer, static_cast<std::size_t>(got));
+    }
+    close(out[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    result.exitCode = exitCodeOf(status);
+    result.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+    return result;
+}
+
 ChildProcess::Captured ChildProcess::capture(const std::vector<std::string>& argv)
 {
     int out[2], err[2];
@@ -194,6 +240,7 @@ ChildProcess::Captured ChildProcess::capture(const std::vector<std::string>& arg
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
     result.exitCode = exitCodeOf(status);
+    result.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
     return result;
 }
 

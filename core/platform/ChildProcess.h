@@ -13,7 +13,8 @@ class ChildProcess {
 public:
     struct Captured {
         int exitCode = -1; // its exit status, or 128 + the signal that ended it
-        std::string out, err;
+        int signal = 0;    // the signal that ended it; 0 when it exited
+        std::string out, err; // err stays "" for captureOut
     };
 
     // argv[0] is looked up in PATH when it has no slash. stdoutPath "" = /dev/null. Throws
@@ -32,9 +33,17 @@ public:
     std::optional<int> tryWait();
     int wait(); // blocks; reads and drops what is left on stderr
     void signal(int sig);
+    void interrupt(); // SIGINT, as a Ctrl-C in the terminal: a training run stores itself as cancelled
+
+    // Blocks until one of the children has written to stderr or closed it, or timeoutMs has passed (a
+    // signal to this process, Ctrl-C, ends it early). With no stream left open it just waits.
+    static void waitForOutput(const std::vector<const ChildProcess*>& children, int timeoutMs);
 
     // Runs a program to its end and returns what it printed.
     static Captured capture(const std::vector<std::string>& argv);
+    // Runs a program to its end with its standard output captured; its stdin and stderr are ours (its
+    // progress and errors reach the user as it prints them).
+    static Captured captureOut(const std::vector<std::string>& argv);
 
 private:
     int pid_ = -1;

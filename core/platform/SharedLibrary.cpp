@@ -21,11 +21,11 @@ bool SharedLibrary::isolationAvailable()
 #endif
 }
 
-SharedLibrary::SharedLibrary(const std::string& path, bool isolated) : path_(path)
+SharedLibrary::SharedLibrary(const std::string& path, bool isolated, bool lazy) : path_(path)
 {
     if (isolated && !isolationAvailable())
         throw std::runtime_error(path + ": a sanitizer build cannot load it apart from the process's own libraries (RTLD_DEEPBIND)");
-    int flags = RTLD_NOW | RTLD_LOCAL;
+    int flags = (lazy ? RTLD_LAZY : RTLD_NOW) | RTLD_LOCAL;
 #ifdef RTLD_DEEPBIND
     if (isolated)
         flags |= RTLD_DEEPBIND;
@@ -51,5 +51,7 @@ void* SharedLibrary::symbol(const std::string& name) const
         throw std::runtime_error(path_ + ": has no symbol " + name);
     return address;
 }
+
+void* SharedLibrary::findSymbol(const std::string& name) const { return dlsym(handle_, name.c_str()); }
 
 } // namespace attnlab

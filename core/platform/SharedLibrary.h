@@ -10,14 +10,16 @@ namespace attnlab {
 // isolationAvailable() says whether this build can.
 class SharedLibrary {
 public:
-    // Throws std::runtime_error naming the path and the loader's reason.
-    SharedLibrary(const std::string& path, bool isolated);
+    // Throws std::runtime_error naming the path and the loader's reason. `lazy`: functions are bound when
+    // first called, not all at load (a driver library whose every export need not resolve here).
+    SharedLibrary(const std::string& path, bool isolated, bool lazy = false);
     ~SharedLibrary();
     SharedLibrary(const SharedLibrary&) = delete;
     SharedLibrary& operator=(const SharedLibrary&) = delete;
 
     // The address of an exported symbol; throws std::runtime_error naming it and the library when absent.
     void* symbol(const std::string& name) const;
+    void* findSymbol(const std::string& name) const; // nullptr when absent: for optional entry points
     const std::string& path() const { return path_; }
 
     static bool isolationAvailable();

@@ -4,11 +4,11 @@
 
 #include "core/store/RunStore.h"
 #include "core/store/StoredJson.h"
+#include "core/platform/ProcessInfo.h"
 
 #include <nlohmann/json.hpp>
 #include <sqlite3.h>
 
-#include <unistd.h>
 
 #include <atomic>
 #include <charconv>
@@ -202,7 +202,7 @@ public:
     {
         static std::atomic<int> counter{0};
         path_ = (std::filesystem::temp_directory_path() /
-                 ("attnlab-import-" + std::to_string(getpid()) + "-" + std::to_string(counter++) + ".sqlite"))
+                 ("attnlab-import-" + std::to_string(ProcessInfo::currentId()) + "-" + std::to_string(counter++) + ".sqlite"))
                     .string();
         remove();
     }

@@ -1,4 +1,5 @@
 #include "core/store/RunStamp.h"
+#include "core/platform/UtcTime.h"
 
 #include <cstdint>
 #include <ctime>
@@ -9,11 +10,7 @@ namespace attnlab {
 std::string RunStamp::nowIso()
 {
     const std::time_t t = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buffer[32];
-    std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buffer;
+    return UtcTime::format(t, "%Y-%m-%dT%H:%M:%SZ");
 }
 
 std::string RunStamp::randomUuid()

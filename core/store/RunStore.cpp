@@ -16,6 +16,8 @@
 #include "core/store/SqliteStatement.h"
 #include "core/store/StoreLockedError.h"
 #include "core/store/StoredJson.h"
+#include "core/platform/ProcessInfo.h"
+#include "core/platform/UserFolders.h"
 
 #include <nlohmann/json.hpp>
 #include <sqlite3.h>
@@ -28,10 +30,8 @@
 #include <iterator>
 #include <memory>
 #include <mutex>
-#include <signal.h>
 #include <stdexcept>
 #include <thread>
-#include <unistd.h>
 
 namespace attnlab {
 namespace {
@@ -70,12 +70,8 @@ std::string RunStore::defaultPath()
 {
     if (const char* db = std::getenv("ATTNLAB_DB"); db && *db)
         return db;
-    std::filesystem::path base;
-    if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg && *xdg)
-        base = xdg;
-    else if (const char* home = std::getenv("HOME"); home && *home)
-        base = std::filesystem::path(home) / ".local" / "share";
-    else
+    std::filesystem::path base = UserFolders::data();
+    if (base.empty())
         base = std::filesystem::current_path();
     return (base / "attnlab" / "runs.sqlite").string();
 }
@@ -113,7 +109,7 @@ std::int64_t RunStore::beginRun(const RunInfo& info)
     s.bind(1, name).bind(2, toString(RunStatus::Running)).bind(3, RunStamp::nowIso()).bind(4, configJson)
         .bind(5, static_cast<std::int64_t>(c.seed)).bind(6, c.dataset).bind(7, c.model.model).bind(8, c.model.position)
         .bind(9, BuildInfo::appVersion()).bind(10, BuildInfo::gitHash()).bind(11, info.torchVersion)
-        .bind(12, info.device).bind(13, host).bind(14, static_cast<std::int64_t>(getpid()))
+        .bind(12, info.device).bind(13, host).bind(14, static_cast<std::int64_t>(ProcessInfo::currentId()))
         .bind(15, info.parameters).bind(16, RunStamp::randomUuid()).bind(17, groupKeyOf(configJson)).bind(18, environment.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     s.step();
     return impl_->connection.lastInsertId();
@@ -470,9 +466,9 @@ int RunStore::markInterruptedRuns()
     std::vector<std::int64_t> dead;
     const std::string host = HostInfo::hostName();
     while (select.step()) {
-        const auto pid = static_cast<pid_t>(select.integer(2));
+        const auto pid = static_cast<int>(select.integer(2));
         const bool sameHost = select.text(1) == host;
-        const bool alive = sameHost && pid > 0 && (kill(pid, 0) == 0 || errno == EPERM);
+        const bool alive = sameHost && ProcessInfo::isAlive(pid);
         if (sameHost && !alive)
             dead.push_back(select.integer(0));
     }

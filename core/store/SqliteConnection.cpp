@@ -1,10 +1,10 @@
 #include "core/store/SqliteConnection.h"
 #include "core/store/StoreLockedError.h"
+#include "core/platform/DiskSpace.h"
+#include "core/platform/FileInfo.h"
 
 #include <sqlite3.h>
 
-#include <sys/resource.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
@@ -36,7 +36,7 @@ bool inReadOnlyFolder(const std::string& path)
         !std::filesystem::is_regular_file(path, error) || std::filesystem::exists(path + "-wal", error))
         return false;
     const auto folder = std::filesystem::absolute(path, error).parent_path();
-    return !error && access(folder.c_str(), W_OK) != 0 && (errno == EACCES || errno == EROFS || errno == EPERM);
+    return !error && FileInfo::folderRefusesWrites(folder.string());
 }
 
 // An absolute path as an SQLite URI ("file:" + path, with the characters a URI gives meaning to escaped).
@@ -162,15 +162,15 @@ void SqliteConnection::fail(int rc) const
 
 bool SqliteConnection::reachesFileSizeLimit() const
 {
-    rlimit limit{};
-    if (getrlimit(RLIMIT_FSIZE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY)
+    const auto limit = DiskSpace::fileSizeLimit();
+    if (!limit)
         return false;
     // A write that failed went past the limit: one of the files is within a page or two of it.
     const std::uintmax_t margin = 2 * 65536;
     for (const char* suffix : {"", "-wal", "-journal"}) {
         std::error_code error;
         const std::uintmax_t size = std::filesystem::file_size(path_ + suffix, error);
-        if (!error && size + margin >= static_cast<std::uintmax_t>(limit.rlim_cur))
+        if (!error && size + margin >= static_cast<std::uintmax_t>(*limit))
             return true;
     }
     return false;

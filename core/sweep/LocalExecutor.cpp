@@ -11,10 +11,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <csignal>
 #include <fstream>
 #include <memory>
-#include <poll.h>
 
 namespace attnlab {
 namespace {
@@ -110,7 +108,7 @@ std::vector<SweepOutcome> LocalExecutor::run(const std::vector<SweepRun>& runs, 
             interrupted = true; // the children store their runs as cancelled, as train does on Ctrl-C
             queue.cancelAllQueued();
             for (auto& s : slots)
-                s->process->signal(SIGINT);
+                s->process->interrupt();
         }
         for (const RunQueue::Start& start : queue.startable(options_.threads)) {
             auto slot = std::make_unique<Slot>();
@@ -145,11 +143,13 @@ std::vector<SweepOutcome> LocalExecutor::run(const std::vector<SweepRun>& runs, 
         if (slots.empty())
             continue; // every start failed: the next queued runs, or the end (queue.active())
 
-        std::vector<pollfd> fds;
-        for (auto& s : slots)
-            if (s->process->errFd() >= 0)
-                fds.push_back({s->process->errFd(), POLLIN, 0});
-        poll(fds.data(), fds.size(), fds.empty() ? 200 : 500); // EINTR (Ctrl-C) just ends the wait early
+        std::vector<const ChildProcess*> children;
+        bool anyOpen = false;
+        for (auto& s : slots) {
+            children.push_back(s->process.get());
+            anyOpen = anyOpen || s->process->errFd() >= 0;
+        }
+        ChildProcess::waitForOutput(children, anyOpen ? 500 : 200);
 
         for (auto it = slots.begin(); it != slots.end();) {
             Slot& s = **it;

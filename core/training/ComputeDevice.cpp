@@ -4,11 +4,10 @@
 #include "core/nn/TorchCompat.h"
 #include "core/platform/BlasLibrary.h"
 #include "core/platform/OpenBlasCore.h"
+#include "core/platform/SharedLibrary.h"
 
 #include <ATen/Parallel.h>
 #include <torch/torch.h>
-
-#include <dlfcn.h>
 
 #include <cstdio>
 #include <stdexcept>
@@ -75,16 +74,20 @@ private:
 
     CudaDriver()
     {
-        void* library = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
-        if (!library)
+        SharedLibrary* library = nullptr;
+        try {
+            // Never closed: LibTorch uses the driver too, and nothing may unload it under it at exit.
+            library = new SharedLibrary("libcuda.so.1", false, true);
+        } catch (const std::runtime_error&) { // no driver: the CPU only
             return;
-        auto init = reinterpret_cast<InitFn>(dlsym(library, "cuInit"));
-        getCount_ = reinterpret_cast<CountFn>(dlsym(library, "cuDeviceGetCount"));
-        get_ = reinterpret_cast<GetFn>(dlsym(library, "cuDeviceGet"));
-        name_ = reinterpret_cast<NameFn>(dlsym(library, "cuDeviceGetName"));
-        totalMem_ = reinterpret_cast<TotalMemFn>(dlsym(library, "cuDeviceTotalMem_v2"));
-        attribute_ = reinterpret_cast<AttributeFn>(dlsym(library, "cuDeviceGetAttribute"));
-        driverVersion_ = reinterpret_cast<VersionFn>(dlsym(library, "cuDriverGetVersion"));
+        }
+        auto init = reinterpret_cast<InitFn>(library->findSymbol("cuInit"));
+        getCount_ = reinterpret_cast<CountFn>(library->findSymbol("cuDeviceGetCount"));
+        get_ = reinterpret_cast<GetFn>(library->findSymbol("cuDeviceGet"));
+        name_ = reinterpret_cast<NameFn>(library->findSymbol("cuDeviceGetName"));
+        totalMem_ = reinterpret_cast<TotalMemFn>(library->findSymbol("cuDeviceTotalMem_v2"));
+        attribute_ = reinterpret_cast<AttributeFn>(library->findSymbol("cuDeviceGetAttribute"));
+        driverVersion_ = reinterpret_cast<VersionFn>(library->findSymbol("cuDriverGetVersion"));
         ready_ = init && getCount_ && get_ && name_ && init(0) == 0; // the library stays loaded: LibTorch uses it too
     }
 

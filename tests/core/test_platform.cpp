@@ -4,7 +4,17 @@
 #include "core/platform/AllocatorTuning.h"
 #include "core/platform/AtomicFile.h"
 #include "core/platform/BlasLibrary.h"
+#include "core/platform/CancelToken.h"
+#include "core/platform/ChildProcess.h"
+#include "core/platform/DiskSpace.h"
+#include "core/platform/FileInfo.h"
+#include "core/platform/InterruptGuard.h"
+#include "core/platform/MappedFile.h"
 #include "core/platform/OpenBlasCore.h"
+#include "core/platform/ProcessInfo.h"
+#include "core/platform/Terminal.h"
+#include "core/platform/UserFolders.h"
+#include "core/platform/UtcTime.h"
 #include "core/training/ComputeDevice.h"
 
 #include <QtCore/QDir>
@@ -12,9 +22,18 @@
 #include <QtCore/QTemporaryDir>
 #include <QtTest/QtTest>
 
-#include <sys/stat.h>
-
+// POSIX here on purpose (tools/check-posix-includes.py exempts tests/): the platform classes are checked
+// against the raw calls they wrap.
+#include <fcntl.h>
+#include <signal.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <csignal>
+#include <optional>
 
 #include <cstdlib>
 #include <cstring>
@@ -52,6 +71,49 @@ QStringList everything(const QString& folder)
 {
     return QDir(folder).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot, QDir::Name);
 }
+
+// An environment variable set (or unset: nullopt) for one scope, as it was afterwards.
+class ScopedEnv {
+public:
+    ScopedEnv(const char* name, const std::optional<std::string>& value) : name_(name)
+    {
+        if (const char* old = std::getenv(name))
+            old_ = old;
+        if (value)
+            setenv(name, value->c_str(), 1);
+        else
+            unsetenv(name);
+    }
+    ~ScopedEnv()
+    {
+        if (old_)
+            setenv(name_, old_->c_str(), 1);
+        else
+            unsetenv(name_);
+    }
+    ScopedEnv(const ScopedEnv&) = delete;
+    ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+private:
+    const char* name_;
+    std::optional<std::string> old_;
+};
+
+// One of our standard streams pointed at another descriptor for one scope.
+class ScopedRedirect {
+public:
+    ScopedRedirect(int stream, int to) : stream_(stream), saved_(dup(stream)) { dup2(to, stream); }
+    ~ScopedRedirect()
+    {
+        dup2(saved_, stream_);
+        close(saved_);
+    }
+    ScopedRedirect(const ScopedRedirect&) = delete;
+    ScopedRedirect& operator=(const ScopedRedirect&) = delete;
+
+private:
+    int stream_, saved_;
+};
 
 QByteArray contentOf(const QString& path)
 {
@@ -221,6 +283,234 @@ private Q_SLOTS:
 
     // One atomic write for every file the lab replaces (issue 38): whole or not at all, its folder created,
     // no temporary file left whatever happens, errors naming the target.
+    // A real file mapped and its bytes read in place; the errors name the path and the step.
+    void mappedFileReadsTheFile()
+    {
+        QTemporaryDir dir;
+        const QByteArray bytes("safetensors\0\x01\xff tail", 19);
+        const QString path = dir.filePath("weights.bin");
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            QCOMPARE(f.write(bytes), qint64(bytes.size()));
+        }
+        {
+            const MappedFile mapped(path.toStdString());
+            QCOMPARE(mapped.size(), std::size_t(19));
+            QVERIFY(mapped.data() != nullptr);
+            QCOMPARE(QByteArray(reinterpret_cast<const char*>(mapped.data()), 19), bytes);
+        }
+        const QString empty = dir.filePath("empty");
+        QVERIFY(QFile(empty).open(QIODevice::WriteOnly));
+        const MappedFile none(empty.toStdString());
+        QCOMPARE(none.size(), std::size_t(0));
+        QVERIFY(none.data() == nullptr);
+
+        const std::string missing = dir.filePath("missing.safetensors").toStdString();
+        try {
+            MappedFile m(missing);
+            QFAIL("a missing file was mapped");
+        } catch (const MappedFile::Failure& e) {
+            QCOMPARE(QString(e.what()), QString::fromStdString(missing + ": cannot open: No such file or directory"));
+            QCOMPARE(QString::fromStdString(e.step()), QString("cannot open"));
+            QCOMPARE(QString::fromStdString(e.reason()), QString("No such file or directory"));
+        }
+        try {
+            MappedFile m(dir.path().toStdString());
+            QFAIL("a folder was mapped");
+        } catch (const MappedFile::Failure& e) {
+            QCOMPARE(QString(e.what()), dir.path() + ": not a regular file");
+            QVERIFY(e.reason().empty());
+        }
+    }
+
+    // What stat says, through FileInfo: kind, size, modification time to the nanosecond, and the reason.
+    void fileInfoSaysWhatStatSays()
+    {
+        QTemporaryDir dir;
+        const std::string file = dir.filePath("a.txt").toStdString();
+        AtomicFile::replace(file, "12345");
+        const FileInfo info = FileInfo::of(file);
+        struct stat st {};
+        QCOMPARE(::stat(file.c_str(), &st), 0);
+        QVERIFY(info.exists() && info.isRegular() && !info.isDirectory());
+        QCOMPARE(info.size(), std::int64_t(5));
+        QCOMPARE(info.modifiedSeconds(), std::int64_t(st.st_mtim.tv_sec));
+        QCOMPARE(info.modifiedNanoseconds(), std::int64_t(st.st_mtim.tv_nsec));
+        QVERIFY(info.error().empty());
+        const FileInfo folder = FileInfo::of(dir.path().toStdString());
+        QVERIFY(folder.exists() && folder.isDirectory() && !folder.isRegular());
+        const FileInfo missing = FileInfo::of(file + ".gone");
+        QVERIFY(!missing.exists() && !missing.isRegular());
+        QCOMPARE(QString::fromStdString(missing.error()), QString("No such file or directory"));
+
+        QVERIFY(!FileInfo::folderRefusesWrites(dir.path().toStdString()));
+        if (geteuid() != 0) { // root writes anywhere the file system allows
+            const QString locked = dir.filePath("locked");
+            QVERIFY(QDir(dir.path()).mkdir("locked"));
+            QCOMPARE(::chmod(locked.toUtf8().constData(), 0555), 0);
+            QVERIFY(FileInfo::folderRefusesWrites(locked.toStdString()));
+            ::chmod(locked.toUtf8().constData(), 0755);
+        }
+    }
+
+    // A pipe is not a terminal; the pseudo-terminal a shell gets is.
+    void terminalTellsAPipeFromATerminal()
+    {
+        int fds[2];
+        QCOMPARE(pipe(fds), 0);
+        {
+            const ScopedRedirect in(STDIN_FILENO, fds[0]);
+            const ScopedRedirect err(STDERR_FILENO, fds[1]);
+            QVERIFY(!Terminal::isTerminal(Terminal::Stream::Input));
+            QVERIFY(!Terminal::isTerminal(Terminal::Stream::Error));
+        }
+        close(fds[0]);
+        close(fds[1]);
+        const int master = posix_openpt(O_RDWR | O_NOCTTY);
+        if (master < 0 || grantpt(master) != 0 || unlockpt(master) != 0)
+            QSKIP("no pseudo-terminals here (/dev/pts)");
+        const int slave = ::open(ptsname(master), O_RDWR | O_NOCTTY);
+        QVERIFY(slave >= 0);
+        {
+            const ScopedRedirect out(STDOUT_FILENO, slave);
+            QVERIFY(Terminal::isTerminal(Terminal::Stream::Output));
+        }
+        close(slave);
+        close(master);
+    }
+
+    // Our own process is alive; a child that has ended and been reaped is not.
+    void processFactsAreTheKernels()
+    {
+        QCOMPARE(ProcessInfo::currentId(), static_cast<int>(getpid()));
+        QVERIFY(ProcessInfo::isAlive(ProcessInfo::currentId()));
+        QVERIFY(ProcessInfo::isAlive(1)); // init: EPERM for a user, still alive
+        QVERIFY(!ProcessInfo::isAlive(0));
+        QVERIFY(!ProcessInfo::isAlive(-1));
+        const pid_t child = fork();
+        if (child == 0)
+            _exit(0);
+        QVERIFY(child > 0);
+        QVERIFY(ProcessInfo::isAlive(child)); // ended but not reaped: a zombie still holds its id
+        int status = 0;
+        QCOMPARE(waitpid(child, &status, 0), child);
+        QVERIFY(!ProcessInfo::isAlive(child));
+
+        const double before = ProcessInfo::cpuSeconds();
+        volatile double sink = 0;
+        const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(50);
+        while (std::chrono::steady_clock::now() < until)
+            sink = sink + 1.0;
+        QVERIFY2(ProcessInfo::cpuSeconds() - before > 0.01, "50 ms of busy work counted no CPU time");
+    }
+
+    // XDG_DATA_HOME / XDG_CACHE_HOME first, an empty one counting as unset; then ~/.local/share and ~/.cache.
+    void userFoldersFollowXdg()
+    {
+        const ScopedEnv home("HOME", std::string("/home/ada"));
+        {
+            const ScopedEnv data("XDG_DATA_HOME", std::string("/srv/data"));
+            const ScopedEnv cache("XDG_CACHE_HOME", std::string("/srv/cache"));
+            QCOMPARE(QString::fromStdString(UserFolders::data()), QString("/srv/data"));
+            QCOMPARE(QString::fromStdString(UserFolders::cache()), QString("/srv/cache"));
+        }
+        {
+            const ScopedEnv data("XDG_DATA_HOME", std::string(""));
+            const ScopedEnv cache("XDG_CACHE_HOME", std::nullopt);
+            QCOMPARE(QString::fromStdString(UserFolders::data()), QString("/home/ada/.local/share"));
+            QCOMPARE(QString::fromStdString(UserFolders::cache()), QString("/home/ada/.cache"));
+            const ScopedEnv noHome("HOME", std::nullopt);
+            QCOMPARE(QString::fromStdString(UserFolders::data()), QString());
+            QCOMPARE(QString::fromStdString(UserFolders::cache()), QString());
+        }
+    }
+
+    void utcTimeIsWrittenInUtc()
+    {
+        {
+            const ScopedEnv zone("TZ", std::string("EST5EDT")); // local time must not leak in
+            tzset();
+            QCOMPARE(QString::fromStdString(UtcTime::format(0, "%Y-%m-%dT%H:%M:%SZ")), QString("1970-01-01T00:00:00Z"));
+            QCOMPARE(QString::fromStdString(UtcTime::format(1700000000, "%Y%m%dT%H%M%SZ")), QString("20231114T221320Z"));
+        }
+        tzset();
+    }
+
+    // Blocks really allocated (not a sparse file); the soft file-size limit read back as set.
+    void diskSpaceAllocatesAndReadsTheLimit()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("db-reserve").toStdString();
+        QVERIFY(DiskSpace::allocate(path, 128 * 1024));
+        struct stat st {};
+        QCOMPARE(::stat(path.c_str(), &st), 0);
+        QCOMPARE(std::int64_t(st.st_size), std::int64_t(128 * 1024));
+        QVERIFY2(std::int64_t(st.st_blocks) * 512 >= 128 * 1024, "the file is sparse");
+        QCOMPARE(static_cast<int>(st.st_mode & 0777), 0600);
+        const std::string nowhere = dir.filePath("no/such/folder/x").toStdString();
+        QVERIFY(!DiskSpace::allocate(nowhere, 4096));
+
+        rlimit saved{};
+        QCOMPARE(getrlimit(RLIMIT_FSIZE, &saved), 0);
+        rlimit lowered = saved;
+        lowered.rlim_cur = 1 << 20;
+        if (saved.rlim_max != RLIM_INFINITY && saved.rlim_max < lowered.rlim_cur)
+            QSKIP("the hard file-size limit is below 1 MiB");
+        QCOMPARE(setrlimit(RLIMIT_FSIZE, &lowered), 0);
+        const auto limit = DiskSpace::fileSizeLimit();
+        QCOMPARE(setrlimit(RLIMIT_FSIZE, &saved), 0);
+        QVERIFY(limit.has_value());
+        QCOMPARE(*limit, std::uint64_t(1 << 20));
+        if (saved.rlim_cur == RLIM_INFINITY)
+            QVERIFY(!DiskSpace::fileSizeLimit().has_value());
+    }
+
+    // A child's stdout captured with its exit or its signal; a wait for output ends when the child writes;
+    // interrupt() is a Ctrl-C.
+    void childProcessesCaptureWaitAndInterrupt()
+    {
+        const auto ran = ChildProcess::captureOut({"sh", "-c", "echo out; exit 3"});
+        QCOMPARE(QString::fromStdString(ran.out), QString("out\n"));
+        QCOMPARE(ran.exitCode, 3);
+        QCOMPARE(ran.signal, 0);
+        const auto killed = ChildProcess::captureOut({"sh", "-c", "kill -TERM $$"});
+        QCOMPARE(killed.signal, SIGTERM);
+        QCOMPARE(killed.exitCode, 128 + SIGTERM);
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, ChildProcess::captureOut({"/nonexistent/attnlab-nothing"}));
+
+        ChildProcess writer({"sh", "-c", "sleep 0.3; echo line >&2; sleep 5"}, "");
+        const auto started = std::chrono::steady_clock::now();
+        std::vector<std::string> lines;
+        while (lines.empty() && std::chrono::steady_clock::now() - started < std::chrono::seconds(4)) {
+            ChildProcess::waitForOutput({&writer}, 4000);
+            lines = writer.readErrLines();
+        }
+        QCOMPARE(lines, std::vector<std::string>{"line"});
+        QVERIFY(std::chrono::steady_clock::now() - started < std::chrono::seconds(3)); // woken, not timed out
+
+        ChildProcess sleeper({"sleep", "30"}, "");
+        sleeper.interrupt();
+        QCOMPARE(sleeper.wait(), 128 + SIGINT);
+    }
+
+    // SIGINT and SIGTERM cancel the guard's token while it lives; the handlers before it come back after.
+    void interruptGuardCancelsAndRestores()
+    {
+        const auto before = std::signal(SIGINT, SIG_IGN);
+        CancelToken token;
+        {
+            const InterruptGuard guard(token);
+            QVERIFY(!token.isCancelled());
+            std::raise(SIGTERM);
+            QVERIFY(token.isCancelled());
+            token.reset();
+            std::raise(SIGINT);
+            QVERIFY(token.isCancelled());
+        }
+        QVERIFY(std::signal(SIGINT, before) == SIG_IGN); // the ignoring handler was restored
+    }
+
     void atomicFileIsWholeOrNothing()
     {
         QTemporaryDir dir;

@@ -4,6 +4,7 @@
 #include "core/data/install/Sha256.h"
 #include "core/platform/AtomicFile.h"
 #include "core/platform/BuildInfo.h"
+#include "core/platform/FileInfo.h"
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -18,9 +19,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <sys/stat.h>
 #include <system_error>
-#include <unistd.h>
 
 namespace attnlab {
 namespace {
@@ -95,10 +94,10 @@ void report(const DatasetInstaller::Options& o, const TransferProgress& p)
 // Already there with the manifest's size and sha256.
 bool alreadyGood(const std::string& target, const ManifestFile& file)
 {
-    struct stat st {};
-    if (::stat(target.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+    const FileInfo info = FileInfo::of(target);
+    if (!info.isRegular())
         return false;
-    if (file.bytes >= 0 && st.st_size != file.bytes)
+    if (file.bytes >= 0 && info.size() != file.bytes)
         return false;
     try {
         return Sha256::ofFile(target) == file.sha256;
@@ -277,10 +276,10 @@ public:
                 startFile(i, "present");
             }
         }
-        struct stat st {};
-        if (::stat(source_.c_str(), &st) != 0)
-            throw std::runtime_error(source_ + ": cannot import from it: " + errnoText());
-        if (S_ISDIR(st.st_mode))
+        const FileInfo source = FileInfo::of(source_);
+        if (!source.exists())
+            throw std::runtime_error(source_ + ": cannot import from it: " + source.error());
+        if (source.isDirectory())
             fromFolder();
         else if (!fromArchive())
             fromPlainFile();
@@ -486,10 +485,10 @@ std::string DatasetInstaller::targetDir(const std::string& explicitDir)
 bool DatasetInstaller::isPresent(const DatasetManifest& manifest, const std::string& dataDir)
 {
     for (const auto& f : manifest.files) {
-        struct stat st {};
-        if (::stat(DataLocator::join(dataDir, f.path).c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+        const FileInfo info = FileInfo::of(DataLocator::join(dataDir, f.path));
+        if (!info.isRegular())
             return false;
-        if (f.bytes >= 0 && st.st_size != f.bytes)
+        if (f.bytes >= 0 && info.size() != f.bytes)
             return false;
     }
     return true;

@@ -3,13 +3,9 @@
 #include "core/data/DataError.h"
 #include "core/data/pretrained/PretrainedJson.h"
 #include "core/platform/JsonInteger.h"
+#include "core/platform/MappedFile.h"
 
 #include <nlohmann/json.hpp>
-
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -70,24 +66,15 @@ std::size_t SafetensorsFile::dtypeSize(const std::string& dtype)
 
 SafetensorsFile::SafetensorsFile(const std::string& path) : path_(path)
 {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        throw DataError(path, 0, std::string("cannot open: ") + std::strerror(errno));
-    struct stat st {};
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        ::close(fd);
-        throw DataError(path, 0, "not a regular file");
+    try {
+        file_ = std::make_unique<MappedFile>(path);
+    } catch (const MappedFile::Failure& f) {
+        throw DataError(path, 0, f.reason().empty() ? f.step() : f.step() + ": " + f.reason());
     }
-    size_ = static_cast<std::size_t>(st.st_size);
-    if (size_ < 8) {
-        ::close(fd);
+    size_ = file_->size();
+    if (size_ < 8)
         throw DataError(path, 0, "not a safetensors file: " + std::to_string(size_) + " bytes, shorter than its 8-byte header length");
-    }
-    void* map = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
-    ::close(fd);
-    if (map == MAP_FAILED)
-        throw DataError(path, 0, std::string("cannot map: ") + std::strerror(errno));
-    mapped_ = static_cast<const unsigned char*>(map);
+    mapped_ = file_->data();
     try {
         std::uint64_t headerLength = 0;
         for (int i = 7; i >= 0; --i) // little-endian u64
@@ -100,17 +87,13 @@ SafetensorsFile::SafetensorsFile(const std::string& path) : path_(path)
         parseHeader(std::string(reinterpret_cast<const char*>(mapped_) + 8, static_cast<std::size_t>(headerLength)),
                     size_ - dataStart_);
     } catch (...) {
-        ::munmap(const_cast<unsigned char*>(mapped_), size_);
+        file_.reset();
         mapped_ = nullptr;
         throw;
     }
 }
 
-SafetensorsFile::~SafetensorsFile()
-{
-    if (mapped_)
-        ::munmap(const_cast<unsigned char*>(mapped_), size_);
-}
+SafetensorsFile::~SafetensorsFile() = default;
 
 void SafetensorsFile::parseHeader(const std::string& header, std::size_t dataSize)
 {

@@ -8,6 +8,8 @@
 
 namespace attnlab {
 
+class MappedFile;
+
 // One tensor of a .safetensors file: its name, element type, shape and bytes within the file's data.
 struct SafetensorsEntry {
     std::string name;
@@ -53,6 +55,7 @@ private:
     void parseHeader(const std::string& header, std::size_t dataSize);
 
     std::string path_;
+    std::unique_ptr<MappedFile> file_; // core/platform: the mapping, released with this object
     const unsigned char* mapped_ = nullptr;
     std::size_t size_ = 0;
     std::size_t dataStart_ = 0;

@@ -2,6 +2,8 @@
 
 #include "core/platform/AtomicFile.h"
 #include "core/data/install/Sha256.h"
+#include "core/platform/ProcessInfo.h"
+#include "core/platform/UtcTime.h"
 
 #include <nlohmann/json.hpp>
 
@@ -9,7 +11,6 @@
 #include <ctime>
 #include <filesystem>
 #include <stdexcept>
-#include <unistd.h>
 
 namespace attnlab {
 
@@ -20,13 +21,10 @@ CheckpointRef ModelCheckpoint::save(torch::nn::Module& model, const TrainConfig&
     const fs::path dir = fs::absolute(config.checkpointDir);
     fs::create_directories(dir);
     const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-    std::tm utc{};
-    gmtime_r(&now, &utc); // the GUI trains on a worker thread: not std::gmtime's shared buffer
-    char stamp[32];
-    std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &utc);
+    const std::string stamp = UtcTime::format(now, "%Y%m%dT%H%M%SZ");
     const std::string name = config.model.model + "-" + config.model.position + "-" + config.dataset + "-seed" +
-                             std::to_string(config.seed) + "-" + stamp + "-" + std::to_string(getpid()) + "-step" +
-                             std::to_string(step) + (kind == "best" ? "" : "-" + kind) + ".pt";
+                             std::to_string(config.seed) + "-" + stamp + "-" + std::to_string(ProcessInfo::currentId()) +
+                             "-step" + std::to_string(step) + (kind == "best" ? "" : "-" + kind) + ".pt";
     const fs::path path = dir / name;
 
     nlohmann::json meta = {{"format", kFormat},

@@ -1,4 +1,4 @@
-#include "cli/InterruptGuard.h"
+#include "core/platform/InterruptGuard.h"
 
 #include "core/platform/CancelToken.h"
 

@@ -1,0 +1,17 @@
+#pragma once
+
+namespace attnlab {
+
+// Facts about processes on this host (POSIX): this one's id (unique file names, a run's owner), whether
+// another still exists (a run whose writer died is marked failed), and this one's CPU time (benchmarks on
+// a shared machine, where wall time measures the neighbours).
+class ProcessInfo {
+public:
+    static int currentId();
+    // True while a process with this id exists, ours to signal or not (kill(pid, 0): EPERM is alive).
+    // False for pid <= 0 and for a child that has been reaped.
+    static bool isAlive(int pid);
+    static double cpuSeconds(); // user + system time of this process so far
+};
+
+} // namespace attnlab
