@@ -32,21 +32,30 @@ QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 } // namespace
 
-DataSection::DataSection(QWidget* parent) : QGroupBox(tr("Data"), parent)
+DataSection::DataSection(QWidget* parent) : FormSection(tr("Data"), parent)
 {
     setObjectName(QStringLiteral("dataSection"));
     statistics_ = new DatasetStatisticsCache(this);
     statistics_->setObjectName(QStringLiteral("datasetStatisticsCache"));
-    dataset_ = new QComboBox(this);
-    dataset_->setObjectName(QStringLiteral("datasetCombo"));
-    for (const auto& entry : Registry::datasets())
-        addEntry(dataset_, entry);
-    datasetStatistics_ = new QLabel(this);
-    datasetStatistics_->setObjectName(QStringLiteral("datasetStatisticsLabel"));
-    datasetStatistics_->setWordWrap(true);
-    datasetStatistics_->setTextFormat(Qt::RichText);
-    datasetStatistics_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    addDatasetRows();
+    addTextRows();
+    addFileRows();
+    addTranslationRows();
+    connect(statistics_, &DatasetStatisticsCache::ready, this, [this](const QString& id) {
+        if (id == datasetId())
+            showStatistics();
+    });
+    connect(dataset_, &QComboBox::currentIndexChanged, this, [this] {
+        showStatistics();
+        showCoverage();
+    });
+    connect(embeddings_, &QLineEdit::editingFinished, this, &DataSection::showCoverage);
+}
 
+QString DataSection::datasetId() const { return dataset_->currentData().toString(); }
+
+void DataSection::addDatasetRows()
+{
     // The data folder: a setting (remembered), before ATTNLAB_DATA_DIR and the user's data folder.
     dataDir_ = new QLineEdit(QSettings().value(QStringLiteral("dataDir")).toString(), this);
     dataDir_->setObjectName(QStringLiteral("dataDirEdit"));
@@ -74,16 +83,44 @@ DataSection::DataSection(QWidget* parent) : QGroupBox(tr("Data"), parent)
             applyDataDir();
         }
     });
+    add({{"data_dir"}, tr("Data folder"), row(this, {dataDir_, browse}), false, nullptr, {},
+         [this](TrainConfig& c, const RegistryEntry*) { c.dataDir = dataDir().toStdString(); },
+         [this](const TrainConfig& c) {
+             if (!c.dataDir.empty())
+                 dataDir_->setText(qs(c.dataDir));
+         }});
 
+    dataset_ = new QComboBox(this);
+    dataset_->setObjectName(QStringLiteral("datasetCombo"));
+    for (const auto& entry : Registry::datasets())
+        addEntry(dataset_, entry);
     auto* ownData = new QPushButton(tr("Your own data…"), this);
     ownData->setObjectName(QStringLiteral("ownDataButton"));
     ownData->setToolTip(tr("Train on your own CSV/TSV file of texts and labels, of time series, or of sentence pairs "
                            "to translate, with a preview"));
     connect(ownData, &QPushButton::clicked, this, &DataSection::importRequested);
+    add({{"dataset"}, tr("Dataset"), row(this, {dataset_, ownData}), false, nullptr, {},
+         [this](TrainConfig& c, const RegistryEntry*) { c.dataset = datasetId().toStdString(); }, {}});
     ownDataLabel_ = new QLabel(this);
     ownDataLabel_->setObjectName(QStringLiteral("ownDataLabel"));
     ownDataLabel_->setWordWrap(true);
+    add({{}, QString(), ownDataLabel_, false, nullptr,
+         [this](const RegistryEntry*, const std::string&) {
+             return datasetId().startsWith(QLatin1String("csv-")) && !ownDataLabel_->text().isEmpty();
+         },
+         {}, {}});
+    datasetStatistics_ = new QLabel(this);
+    datasetStatistics_->setObjectName(QStringLiteral("datasetStatisticsLabel"));
+    datasetStatistics_->setWordWrap(true);
+    datasetStatistics_->setTextFormat(Qt::RichText);
+    datasetStatistics_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    add({{}, QString(), datasetStatistics_, false, nullptr, {}, {}, {}});
+}
 
+void DataSection::addTextRows()
+{
+    // Pre-trained word vectors: the text classifiers' (not a time series', not a translation's).
+    const auto words = [](const RegistryEntry*, const std::string& task) { return task == "classification"; };
     embeddings_ = new QLineEdit(this);
     embeddings_->setObjectName(QStringLiteral("embeddingsEdit"));
     embeddings_->setPlaceholderText(tr("none: random vectors"));
@@ -100,105 +137,186 @@ DataSection::DataSection(QWidget* parent) : QGroupBox(tr("Data"), parent)
             showCoverage();
         }
     });
+    add({{"embeddings"}, tr("Word vectors"), row(this, {embeddings_, browseVectors}), false, nullptr, words,
+         [this](TrainConfig& c, const RegistryEntry*) { c.embeddingsPath = embeddings_->text().trimmed().toStdString(); },
+         [this](const TrainConfig& c) { embeddings_->setText(qs(c.embeddingsPath)); }});
     coverage_ = new QLabel(this);
+    coverage_->setObjectName(QStringLiteral("embeddingsCoverageLabel"));
+    coverage_->setWordWrap(true);
     coverageRunner_ = new LatestRequestRunner(this);
     connect(coverageRunner_, &LatestRequestRunner::failed, this,
             [this](const QString& error) { coverage_->setText(tr("Cannot read the word vectors: %1").arg(error)); });
-    coverage_->setObjectName(QStringLiteral("embeddingsCoverageLabel"));
-    coverage_->setWordWrap(true);
-    embeddingsFrozen_ = check(this, "embeddingsFrozenBox", tr("keep fixed"), tr("Do not fine-tune the pre-trained vectors"));
-    oovRange_ = real(this, "oovRangeSpin", 0.0, 5.0, 3, 0.05);
-    oovRange_->setToolTip(tr("Words without a pre-trained vector start uniform in [-a, a] (thesis: 0.25)"));
-
-    phrases_ = check(this, "phrasesBox", tr("train on every labelled phrase"), tr("SST's phrase level (thesis 5.2.1, Table 5.6)"));
-    lowercase_ = check(this, "lowercaseBox", tr("lowercase every token"), QString());
-    tokenizer_ = choices(this, "tokenizerCombo", {{tr("PTB (words and punctuation)"), "ptb"}, {tr("whitespace"), "whitespace"}, {tr("tweets"), "tweet"}});
-    orderDependent_ = check(this, "orderDependentBox", tr("label depends on clause order"),
-                            tr("Synthetic sentences whose label changes with the order of their clauses: a model without positions cannot learn them"));
-    distance_ = spin(this, "distanceSpin", 0, 200);
-    distance_->setSpecialValueText(tr("random (0–2)"));
-    distance_->setToolTip(tr("Filler words between the clauses that decide the label (long-range dependencies)"));
-    window_ = spin(this, "windowSpin", 1, 1000);
-    window_->setToolTip(tr("Time steps T per example"));
-    lag_ = spin(this, "lagSpin", 0, 100);
-    lag_->setToolTip(tr("The known lag at which the target follows its driver"));
-    quoting_ = choices(this, "quotingCombo", {{tr("auto (off for tab-separated)"), "auto"}, {tr("on"), "on"}, {tr("off"), "off"}});
-    missing_ = choices(this, "missingCombo", {{tr("error"), "error"}, {tr("drop the row"), "drop"}, {tr("last value"), "ffill"}, {tr("interpolate"), "interpolate"}});
-    categorical_ = choices(this, "categoricalCombo", {{tr("skip with a note"), "skip"}, {tr("one-hot"), "onehot"}});
-
-    const std::initializer_list<std::pair<QString, const char*>> languages = {
-        {tr("English"), "en"}, {tr("German"), "de"}, {tr("French"), "fr"}};
-    sourceLanguage_ = choices(this, "sourceLanguageCombo", languages);
-    targetLanguage_ = choices(this, "targetLanguageCombo", languages);
-    auto* arrow = new QLabel(QStringLiteral("→"), this);
-    subwords_ = choices(this, "subwordsCombo", {{tr("words"), ""}, {tr("BPE pieces"), "bpe"}, {tr("unigram pieces"), "unigram"}});
-    subwords_->setToolTip(tr("Words as the tokenizer splits them, or SentencePiece pieces learnt on the training split "
-                             "(one model a side, kept with the weights)"));
-    subwordVocabulary_ = spin(this, "subwordVocabularySpin", 50, 64000, 500);
-    subwordVocabulary_->setToolTip(tr("About how many pieces each side's SentencePiece model has"));
-    pairsTrain_ = spin(this, "pairsTrainSpin", 1, 1'000'000, 1000);
-    pairsDev_ = spin(this, "pairsDevSpin", 1, 100'000, 100);
-    pairsTest_ = spin(this, "pairsTestSpin", 1, 100'000, 100);
-    for (QSpinBox* s : {pairsTrain_, pairsDev_, pairsTest_})
-        s->setToolTip(tr("Generated pairs: train, dev, test"));
-    minWords_ = spin(this, "minWordsSpin", 1, 500);
-    maxWords_ = spin(this, "maxWordsSpin", 1, 500);
-    minWords_->setToolTip(tr("Words per generated source sentence, fewest"));
-    maxWords_->setToolTip(tr("Words per generated source sentence, most (reversal's test sentences are longer: up to twice this)"));
-    maxPairLength_ = spin(this, "maxPairLengthSpin", 0, 100000);
-    maxPairLength_->setSpecialValueText(tr("none"));
-    maxPairLength_->setToolTip(tr("Training pairs with a side longer than this are left out (counted in the run's notes)"));
-
-    auto* form = new QFormLayout(this);
-    for (const Row& r : std::vector<Row>{{tr("Data folder"), row(this, {dataDir_, browse})},
-                                         {tr("Dataset"), row(this, {dataset_, ownData})},
-                                         {QString(), ownDataLabel_},
-                                         {QString(), datasetStatistics_},
-                                         {tr("Word vectors"), row(this, {embeddings_, browseVectors})},
-                                         {QString(), coverage_},
-                                         {tr("Vectors"), row(this, {embeddingsFrozen_}, true), true},
-                                         {tr("OOV range"), oovRange_, true},
-                                         {tr("SST"), phrases_, true},
-                                         {tr("Tokens"), lowercase_, true},
-                                         {tr("Tokenizer"), tokenizer_, true},
-                                         {tr("Order"), orderDependent_},
-                                         {tr("Distance"), distance_},
-                                         {tr("Window"), window_},
-                                         {tr("Lag"), lag_, true},
-                                         {tr("Quotes"), quoting_, true},
-                                         {tr("Missing cells"), missing_, true},
-                                         {tr("Text columns"), categorical_, true},
-                                         {tr("Languages"), row(this, {sourceLanguage_, arrow, targetLanguage_}, true)},
-                                         {tr("Tokens as"), row(this, {subwords_, subwordVocabulary_}, true)},
-                                         {tr("Pairs"), row(this, {pairsTrain_, pairsDev_, pairsTest_}, true), true},
-                                         {tr("Words"), row(this, {minWords_, maxWords_}, true), true},
-                                         {tr("Longest pair"), maxPairLength_, true}}) {
-        r.label.isEmpty() ? form->addRow(r.field) : form->addRow(r.label, r.field);
-        advancedRows_.insert(r.field, r.advanced);
-    }
-    connect(statistics_, &DatasetStatisticsCache::ready, this, [this](const QString& id) {
-        if (id == dataset_->currentData().toString())
-            showStatistics();
-    });
-    connect(dataset_, &QComboBox::currentIndexChanged, this, [this] {
-        showStatistics();
-        showCoverage();
-    });
-    connect(embeddings_, &QLineEdit::editingFinished, this, &DataSection::showCoverage);
-    connect(subwords_, &QComboBox::currentIndexChanged, this, [this] { subwordVocabulary_->setEnabled(!subwords_->currentData().toString().isEmpty()); });
-    subwordVocabulary_->setEnabled(false);
+    add({{}, QString(), coverage_, false, nullptr,
+         [this, words](const RegistryEntry* m, const std::string& task) {
+             return words(m, task) && !embeddings_->text().trimmed().isEmpty();
+         },
+         {}, {}});
+    auto* frozen = check(this, "embeddingsFrozenBox", tr("keep fixed"), tr("Do not fine-tune the pre-trained vectors"));
+    add({{"embeddings_frozen"}, tr("Vectors"), row(this, {frozen}, true), true, nullptr, words,
+         [frozen](TrainConfig& c, const RegistryEntry*) { c.embeddingsFrozen = frozen->isChecked(); },
+         [frozen](const TrainConfig& c) { frozen->setChecked(c.embeddingsFrozen); }});
+    auto* oovRange = real(this, "oovRangeSpin", 0.0, 5.0, 3, 0.05);
+    oovRange->setToolTip(tr("Words without a pre-trained vector start uniform in [-a, a] (thesis: 0.25)"));
+    add({{"oov_range"}, tr("OOV range"), oovRange, true, nullptr, words,
+         [oovRange](TrainConfig& c, const RegistryEntry*) { c.oovRange = oovRange->value(); },
+         [oovRange](const TrainConfig& c) { oovRange->setValue(c.oovRange); }});
+    auto* phrases = check(this, "phrasesBox", tr("train on every labelled phrase"), tr("SST's phrase level (thesis 5.2.1, Table 5.6)"));
+    const auto sst = [this] { return datasetId().startsWith(QLatin1String("sst-")); };
+    add({{"phrases"}, tr("SST"), phrases, true, nullptr, [sst](const RegistryEntry*, const std::string&) { return sst(); },
+         [phrases, sst](TrainConfig& c, const RegistryEntry*) { c.phrases = sst() && phrases->isChecked(); },
+         [phrases](const TrainConfig& c) { phrases->setChecked(c.phrases); }});
+    auto* lowercase = check(this, "lowercaseBox", tr("lowercase every token"), QString());
+    add({{"lowercase"}, tr("Tokens"), lowercase, true, nullptr,
+         [](const RegistryEntry*, const std::string& task) { return task != "regression"; },
+         [lowercase](TrainConfig& c, const RegistryEntry*) { c.lowercase = lowercase->isChecked(); },
+         [lowercase](const TrainConfig& c) { lowercase->setChecked(c.lowercase); }});
+    auto* tokenizer = choices(this, "tokenizerCombo", {{tr("PTB (words and punctuation)"), "ptb"}, {tr("whitespace"), "whitespace"},
+                                                        {tr("tweets"), "tweet"}});
+    const auto ownText = [this] { return datasetId() == QLatin1String("csv-text"); };
+    add({{"tokenizer"}, tr("Tokenizer"), tokenizer, true, nullptr, [ownText](const RegistryEntry*, const std::string&) { return ownText(); },
+         [tokenizer, ownText](TrainConfig& c, const RegistryEntry*) {
+             c.tokenizer = ownText() && currentId(tokenizer) != "ptb" ? currentId(tokenizer) : std::string();
+         },
+         [tokenizer](const TrainConfig& c) { selectData(tokenizer, c.tokenizer.empty() ? "ptb" : c.tokenizer); }});
+    const auto synthetic = [this] { return datasetId() == QLatin1String("synthetic-sentiment"); };
+    const auto onSynthetic = [synthetic](const RegistryEntry*, const std::string&) { return synthetic(); };
+    auto* order = check(this, "orderDependentBox", tr("label depends on clause order"),
+                        tr("Synthetic sentences whose label changes with the order of their clauses: a model without positions cannot learn them"));
+    add({{"order_dependent"}, tr("Order"), order, false, nullptr, onSynthetic,
+         [order, synthetic](TrainConfig& c, const RegistryEntry*) { c.orderDependent = synthetic() && order->isChecked(); },
+         [order](const TrainConfig& c) { order->setChecked(c.orderDependent); }});
+    auto* distance = spin(this, "distanceSpin", 0, 200);
+    distance->setSpecialValueText(tr("random (0–2)"));
+    distance->setToolTip(tr("Filler words between the clauses that decide the label (long-range dependencies)"));
+    add({{"distance"}, tr("Distance"), distance, false, nullptr, onSynthetic,
+         [distance, synthetic](TrainConfig& c, const RegistryEntry*) { c.distance = synthetic() ? distance->value() : 0; },
+         [distance](const TrainConfig& c) { distance->setValue(c.distance); }});
 }
 
-std::vector<std::tuple<const char*, QString, QWidget*>> DataSection::fields() const
+void DataSection::addFileRows()
 {
-    return {{"source_language", tr("Languages"), sourceLanguage_}, {"target_language", tr("Languages"), targetLanguage_},
-            {"subwords", tr("Tokens as"), subwords_},             {"subword_vocabulary", tr("Tokens as"), subwordVocabulary_},
-            {"translation_train", tr("Pairs"), pairsTrain_},      {"translation_dev", tr("Pairs"), pairsDev_},
-            {"translation_test", tr("Pairs"), pairsTest_},        {"sequence_min_length", tr("Words"), minWords_},
-            {"sequence_max_length", tr("Words"), maxWords_},         {"max_pair_length", tr("Longest pair"), maxPairLength_},
-            {"window", tr("Window"), window_},                    {"lag", tr("Lag"), lag_}};
+    auto* window = spin(this, "windowSpin", 1, 1000);
+    window->setToolTip(tr("Time steps T per example"));
+    add({{"window"}, tr("Window"), window, false, nullptr, [](const RegistryEntry*, const std::string& task) { return task == "regression"; },
+         [window](TrainConfig& c, const RegistryEntry*) { c.window = window->value(); },
+         [window](const TrainConfig& c) { window->setValue(c.window); }});
+    auto* lag = spin(this, "lagSpin", 0, 100);
+    lag->setToolTip(tr("The known lag at which the target follows its driver"));
+    add({{"lag"}, tr("Lag"), lag, true, nullptr,
+         [this](const RegistryEntry*, const std::string&) { return datasetId() == QLatin1String("synthetic-lag"); },
+         [lag](TrainConfig& c, const RegistryEntry*) { c.lag = lag->value(); },
+         [lag](const TrainConfig& c) { lag->setValue(c.lag); }});
+    auto* quoting = choices(this, "quotingCombo", {{tr("auto (off for tab-separated)"), "auto"}, {tr("on"), "on"}, {tr("off"), "off"}});
+    add({{"quoting"}, tr("Quotes"), quoting, true, nullptr,
+         [this](const RegistryEntry*, const std::string&) { return datasetId().startsWith(QLatin1String("csv-")); },
+         [quoting](TrainConfig& c, const RegistryEntry*) { c.quoting = currentId(quoting); },
+         [quoting](const TrainConfig& c) { selectData(quoting, c.quoting); }});
+    auto* missing = choices(this, "missingCombo", {{tr("error"), "error"}, {tr("drop the row"), "drop"}, {tr("last value"), "ffill"},
+                                                   {tr("interpolate"), "interpolate"}});
+    add({{"missing_values"}, tr("Missing cells"), missing, true, nullptr,
+         [this](const RegistryEntry*, const std::string&) {
+             return datasetId() == QLatin1String("csv-series") || datasetId() == QLatin1String("sml2010");
+         },
+         [missing](TrainConfig& c, const RegistryEntry*) { c.missingValues = currentId(missing); },
+         [missing](const TrainConfig& c) { selectData(missing, c.missingValues); }});
+    auto* categorical = choices(this, "categoricalCombo", {{tr("skip with a note"), "skip"}, {tr("one-hot"), "onehot"}});
+    add({{"categorical"}, tr("Text columns"), categorical, true, nullptr,
+         [this](const RegistryEntry*, const std::string&) { return datasetId() == QLatin1String("csv-series"); },
+         [categorical](TrainConfig& c, const RegistryEntry*) { c.categorical = currentId(categorical); },
+         [categorical](const TrainConfig& c) { selectData(categorical, c.categorical); }});
 }
 
+void DataSection::addTranslationRows()
+{
+    // Written for a translation dataset only, so other runs keep the defaults and their JSON stays as it was.
+    const auto multi30k = [this] { return datasetId() == QLatin1String("multi30k"); };
+    const auto pairText = [this] { return datasetId() == QLatin1String("multi30k") || datasetId() == QLatin1String("csv-pairs"); };
+    const auto generated = [this, pairText] {
+        const RegistryEntry* entry = currentEntry(dataset_, Registry::datasets());
+        return entry && entry->task == "translation" && !pairText();
+    };
+    const std::initializer_list<std::pair<QString, const char*>> languages = {{tr("English"), "en"}, {tr("German"), "de"}, {tr("French"), "fr"}};
+    auto* source = choices(this, "sourceLanguageCombo", languages);
+    auto* target = choices(this, "targetLanguageCombo", languages);
+    add({{"source_language", "target_language"}, tr("Languages"), row(this, {source, new QLabel(QStringLiteral("→"), this), target}, true),
+         false, nullptr, [multi30k](const RegistryEntry*, const std::string&) { return multi30k(); },
+         [source, target, multi30k](TrainConfig& c, const RegistryEntry*) {
+             if (multi30k()) {
+                 c.sourceLanguage = currentId(source);
+                 c.targetLanguage = currentId(target);
+             }
+         },
+         [source, target](const TrainConfig& c) {
+             selectData(source, c.sourceLanguage);
+             selectData(target, c.targetLanguage);
+         }});
+    auto* subwords = choices(this, "subwordsCombo", {{tr("words"), ""}, {tr("BPE pieces"), "bpe"}, {tr("unigram pieces"), "unigram"}});
+    subwords->setToolTip(tr("Words as the tokenizer splits them, or SentencePiece pieces learnt on the training split "
+                            "(one model a side, kept with the weights)"));
+    auto* vocabulary = spin(this, "subwordVocabularySpin", 50, 64000, 500);
+    vocabulary->setToolTip(tr("About how many pieces each side's SentencePiece model has"));
+    vocabulary->setEnabled(false);
+    connect(subwords, &QComboBox::currentIndexChanged, this, [subwords, vocabulary] { vocabulary->setEnabled(!currentId(subwords).empty()); });
+    add({{"subwords", "subword_vocabulary"}, tr("Tokens as"), row(this, {subwords, vocabulary}, true), false, nullptr,
+         [pairText](const RegistryEntry*, const std::string&) { return pairText(); },
+         [subwords, vocabulary, pairText](TrainConfig& c, const RegistryEntry*) {
+             if (!pairText())
+                 return;
+             c.subwords = currentId(subwords);
+             if (!c.subwords.empty())
+                 c.subwordVocabulary = vocabulary->value();
+         },
+         [subwords, vocabulary](const TrainConfig& c) {
+             selectData(subwords, c.subwords);
+             vocabulary->setValue(c.subwordVocabulary);
+         }});
+    auto* train = spin(this, "pairsTrainSpin", 1, 1'000'000, 1000);
+    auto* dev = spin(this, "pairsDevSpin", 1, 100'000, 100);
+    auto* test = spin(this, "pairsTestSpin", 1, 100'000, 100);
+    for (QSpinBox* s : {train, dev, test})
+        s->setToolTip(tr("Generated pairs: train, dev, test"));
+    add({{"translation_train", "translation_dev", "translation_test"}, tr("Pairs"), row(this, {train, dev, test}, true), true, nullptr,
+         [generated](const RegistryEntry*, const std::string&) { return generated(); },
+         [train, dev, test, generated](TrainConfig& c, const RegistryEntry*) {
+             if (!generated())
+                 return;
+             c.translationTrain = train->value();
+             c.translationDev = dev->value();
+             c.translationTest = test->value();
+         },
+         [train, dev, test](const TrainConfig& c) {
+             train->setValue(c.translationTrain);
+             dev->setValue(c.translationDev);
+             test->setValue(c.translationTest);
+         }});
+    auto* fewest = spin(this, "minWordsSpin", 1, 500);
+    auto* most = spin(this, "maxWordsSpin", 1, 500);
+    fewest->setToolTip(tr("Words per generated source sentence, fewest"));
+    most->setToolTip(tr("Words per generated source sentence, most (reversal's test sentences are longer: up to twice this)"));
+    const auto sized = [this, generated] { return generated() && datasetId() != QLatin1String("synthetic-dates"); };
+    add({{"sequence_min_length", "sequence_max_length"}, tr("Words"), row(this, {fewest, most}, true), true, nullptr,
+         [sized](const RegistryEntry*, const std::string&) { return sized(); },
+         [fewest, most, sized](TrainConfig& c, const RegistryEntry*) {
+             if (!sized())
+                 return;
+             c.sequenceMinLength = fewest->value();
+             c.sequenceMaxLength = most->value();
+         },
+         [fewest, most](const TrainConfig& c) {
+             fewest->setValue(c.sequenceMinLength);
+             most->setValue(c.sequenceMaxLength);
+         }});
+    auto* longest = spin(this, "maxPairLengthSpin", 0, 100000);
+    longest->setSpecialValueText(tr("none"));
+    longest->setToolTip(tr("Training pairs with a side longer than this are left out (counted in the run's notes)"));
+    add({{"max_pair_length"}, tr("Longest pair"), longest, true, nullptr,
+         [pairText](const RegistryEntry*, const std::string&) { return pairText(); },
+         [longest, pairText](TrainConfig& c, const RegistryEntry*) {
+             if (pairText())
+                 c.maxPairLength = longest->value();
+         },
+         [longest](const TrainConfig& c) { longest->setValue(c.maxPairLength); }});
+}
 
 void DataSection::dataFilesChanged()
 {
@@ -220,111 +338,13 @@ TrainConfig DataSection::base() const
     return config;
 }
 
-void DataSection::apply(TrainConfig& config) const
-{
-    const QString dataset = dataset_->currentData().toString();
-    config.dataset = dataset.toStdString();
-    config.dataDir = dataDir().toStdString();
-    config.embeddingsPath = embeddings_->text().trimmed().toStdString();
-    config.embeddingsFrozen = embeddingsFrozen_->isChecked();
-    config.oovRange = oovRange_->value();
-    config.phrases = dataset.startsWith(QLatin1String("sst-")) && phrases_->isChecked();
-    config.lowercase = lowercase_->isChecked();
-    config.tokenizer = dataset == QLatin1String("csv-text") && tokenizer_->currentData().toString() != QLatin1String("ptb")
-                           ? tokenizer_->currentData().toString().toStdString() : std::string();
-    config.orderDependent = dataset == QLatin1String("synthetic-sentiment") && orderDependent_->isChecked();
-    config.distance = dataset == QLatin1String("synthetic-sentiment") ? distance_->value() : 0;
-    config.window = window_->value();
-    config.lag = lag_->value();
-    config.quoting = quoting_->currentData().toString().toStdString();
-    config.missingValues = missing_->currentData().toString().toStdString();
-    config.categorical = categorical_->currentData().toString().toStdString();
-    const RegistryEntry* entry = currentEntry(dataset_, Registry::datasets());
-    if (entry && entry->task == "translation") { // other runs keep the defaults, so their JSON stays as it was
-        const bool text = dataset == QLatin1String("multi30k") || dataset == QLatin1String("csv-pairs");
-        if (dataset == QLatin1String("multi30k")) {
-            config.sourceLanguage = sourceLanguage_->currentData().toString().toStdString();
-            config.targetLanguage = targetLanguage_->currentData().toString().toStdString();
-        }
-        if (text) {
-            config.subwords = subwords_->currentData().toString().toStdString();
-            if (!config.subwords.empty())
-                config.subwordVocabulary = subwordVocabulary_->value();
-            config.maxPairLength = maxPairLength_->value();
-        } else {
-            config.translationTrain = pairsTrain_->value();
-            config.translationDev = pairsDev_->value();
-            config.translationTest = pairsTest_->value();
-            if (dataset != QLatin1String("synthetic-dates")) {
-                config.sequenceMinLength = minWords_->value();
-                config.sequenceMaxLength = maxWords_->value();
-            }
-        }
-    }
-}
-
 void DataSection::selectDataset(const std::string& id) { selectData(dataset_, id); }
 
-void DataSection::load(const TrainConfig& config)
+void DataSection::read(const TrainConfig& config)
 {
-    embeddings_->setText(qs(config.embeddingsPath));
-    embeddingsFrozen_->setChecked(config.embeddingsFrozen);
-    oovRange_->setValue(config.oovRange);
-    phrases_->setChecked(config.phrases);
-    lowercase_->setChecked(config.lowercase);
-    selectData(tokenizer_, config.tokenizer.empty() ? "ptb" : config.tokenizer);
-    orderDependent_->setChecked(config.orderDependent);
-    distance_->setValue(config.distance);
-    window_->setValue(config.window);
-    lag_->setValue(config.lag);
-    selectData(quoting_, config.quoting);
-    selectData(missing_, config.missingValues);
-    selectData(categorical_, config.categorical);
-    selectData(sourceLanguage_, config.sourceLanguage);
-    selectData(targetLanguage_, config.targetLanguage);
-    selectData(subwords_, config.subwords);
-    subwordVocabulary_->setValue(config.subwordVocabulary);
-    pairsTrain_->setValue(config.translationTrain);
-    pairsDev_->setValue(config.translationDev);
-    pairsTest_->setValue(config.translationTest);
-    minWords_->setValue(config.sequenceMinLength);
-    maxWords_->setValue(config.sequenceMaxLength);
-    maxPairLength_->setValue(config.maxPairLength);
+    FormSection::read(config);
     if (config.dataset.rfind("csv-", 0) == 0)
         setOwnData(qs(config.dataset), config.datasetOptions());
-    if (!config.dataDir.empty())
-        dataDir_->setText(qs(config.dataDir));
-}
-
-void DataSection::addApplicability(QHash<QWidget*, bool>& applies) const
-{
-    const QString dataset = dataset_->currentData().toString();
-    const RegistryEntry* entry = currentEntry(dataset_, Registry::datasets());
-    const bool series = entry && entry->task == "regression";
-    const bool csv = dataset.startsWith(QLatin1String("csv-"));
-    const bool translation = entry && entry->task == "translation";
-    const bool words = !series && !translation; // pre-trained word vectors: the text classifiers'
-    applies.insert(embeddings_->parentWidget(), words);
-    applies.insert(coverage_, words && !embeddings_->text().trimmed().isEmpty());
-    applies.insert(embeddingsFrozen_->parentWidget(), words);
-    applies.insert(oovRange_, words);
-    const bool pairText = dataset == QLatin1String("multi30k") || dataset == QLatin1String("csv-pairs");
-    applies.insert(sourceLanguage_->parentWidget(), dataset == QLatin1String("multi30k"));
-    applies.insert(subwords_->parentWidget(), pairText);
-    applies.insert(pairsTrain_->parentWidget(), translation && !pairText);
-    applies.insert(minWords_->parentWidget(), translation && !pairText && dataset != QLatin1String("synthetic-dates"));
-    applies.insert(maxPairLength_, pairText);
-    applies.insert(phrases_, dataset.startsWith(QLatin1String("sst-")));
-    applies.insert(lowercase_, !series);
-    applies.insert(tokenizer_, dataset == QLatin1String("csv-text"));
-    applies.insert(orderDependent_, dataset == QLatin1String("synthetic-sentiment"));
-    applies.insert(distance_, dataset == QLatin1String("synthetic-sentiment"));
-    applies.insert(window_, series);
-    applies.insert(lag_, dataset == QLatin1String("synthetic-lag"));
-    applies.insert(quoting_, csv);
-    applies.insert(missing_, dataset == QLatin1String("csv-series") || dataset == QLatin1String("sml2010"));
-    applies.insert(categorical_, dataset == QLatin1String("csv-series"));
-    applies.insert(ownDataLabel_, csv && !ownDataLabel_->text().isEmpty());
 }
 
 void DataSection::showStatistics()
@@ -352,7 +372,7 @@ void DataSection::showCoverage()
     // How many of the dataset's words the vectors cover: loading both takes seconds, so on a worker thread,
     // once per (dataset, file); the latest request wins.
     TrainConfig c = base();
-    apply(c);
+    write(c, nullptr); // no data row depends on the model
     coverage_->setVisible(!c.embeddingsPath.empty());
     if (c.embeddingsPath.empty())
         return;
@@ -400,12 +420,16 @@ void DataSection::setOwnData(const QString& datasetId, const DatasetOptions& fil
     ownData_.trainFraction = file.trainFraction;
     ownData_.devFraction = file.devFraction;
     selectData(dataset_, datasetId.toStdString());
-    selectData(quoting_, file.quoting);
-    selectData(missing_, file.missing);
-    selectData(categorical_, file.categorical);
-    selectData(tokenizer_, file.tokenizer.empty() ? "ptb" : file.tokenizer);
-    lowercase_->setChecked(file.lowercase);
-    window_->setValue(file.window);
+    // The file's own reading settings into their rows, each read as a stored configuration is.
+    TrainConfig reading;
+    reading.quoting = file.quoting;
+    reading.missingValues = file.missing;
+    reading.categorical = file.categorical;
+    reading.tokenizer = file.tokenizer;
+    reading.lowercase = file.lowercase;
+    reading.window = file.window;
+    for (const char* key : {"quoting", "missing_values", "categorical", "tokenizer", "lowercase", "window"})
+        find(key)->read(reading);
     const std::string shown = !ownData_.file.empty() ? ownData_.file : ownData_.trainFile;
     ownDataLabel_->setText(tr("Your file: %1").arg(QFileInfo(qs(shown)).fileName()));
     ownDataLabel_->setToolTip(qs(shown));

@@ -12,7 +12,10 @@ FormSection::FormSection(const QString& title, QWidget* parent) : QGroupBox(titl
 
 void FormSection::add(FormSetting setting)
 {
-    form_->addRow(setting.label, setting.field);
+    if (setting.label.isEmpty())
+        form_->addRow(setting.field);
+    else
+        form_->addRow(setting.label, setting.field);
     settings_.push_back(std::move(setting));
     shown_.push_back(true);
 }

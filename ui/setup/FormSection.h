@@ -16,13 +16,14 @@ class FormSection : public QGroupBox {
     Q_OBJECT
 public:
     FormSection(const QString& title, QWidget* parent);
+    ~FormSection() override = default;
 
-    void add(FormSetting setting); // a row at the end of the group
+    void add(FormSetting setting); // a row at the end of the group; without a label the field spans it
     const std::vector<FormSetting>& settings() const { return settings_; }
     const FormSetting* find(const std::string& key) const; // the row that sets this configuration key
 
     void write(TrainConfig& config, const RegistryEntry* model) const;
-    void read(const TrainConfig& config);
+    virtual void read(const TrainConfig& config);
     // Each row shown when the model has its option, its condition holds and, if advanced, advanced is on.
     void showRows(const RegistryEntry* model, const std::string& task, bool advanced);
     bool rowShown(const QWidget* field) const; // as showRows last decided (the form may be hidden itself)

@@ -14,7 +14,6 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFile>
-#include <QFormLayout>
 #include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -50,14 +49,12 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
     advanced_ = check(form_, "advancedBox", tr("Show advanced settings"),
                       tr("Every setting the command line accepts: embeddings, schedules, clipping, patience, sampling, ..."));
     data_ = new DataSection(form_);
-    for (auto it = data_->advancedRows().begin(); it != data_->advancedRows().end(); ++it)
-        advancedRows_.insert(it.key(), it.value());
     dataset_ = data_->datasetCombo();
     model_ = new ModelSection(form_);
     translation_ = new TranslationSection(form_);
     training_ = new TrainingSection(form_);
     compute_ = new ComputeSection(form_);
-    sections_ = {model_, translation_, training_, compute_};
+    sections_ = {data_, model_, translation_, training_, compute_};
 
     description_ = new QLabel(form_);
     description_->setObjectName(QStringLiteral("descriptionLabel"));
@@ -73,7 +70,6 @@ SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
     formLayout->setContentsMargins(0, 0, 0, 0);
     formLayout->addWidget(start);
     formLayout->addWidget(advanced_);
-    formLayout->addWidget(data_);
     for (FormSection* section : sections_)
         formLayout->addWidget(section);
     formLayout->addWidget(description_, 1);
@@ -127,9 +123,6 @@ QString SetupPanel::inFieldTerms(const std::string& problem)
     for (const FormSection* section : sections_)
         if (const FormSetting* setting = section->find(key))
             return answer(setting->label, setting->field);
-    for (const auto& [name, label, widget] : data_->fields())
-        if (key == name)
-            return answer(label, widget);
     return text;
 }
 
@@ -186,17 +179,6 @@ void SetupPanel::updateVisibility()
     for (FormSection* section : sections_)
         section->showRows(model_->model(), task, showAdvanced);
     translation_->setVisible(task == "translation");
-    QHash<QWidget*, bool> applies;
-    data_->addApplicability(applies);
-    auto* form = qobject_cast<QFormLayout*>(data_->layout());
-    for (int i = 0; form && i < form->rowCount(); ++i) {
-        QLayoutItem* item = form->itemAt(i, QFormLayout::FieldRole);
-        if (!item)
-            item = form->itemAt(i, QFormLayout::SpanningRole);
-        QWidget* field = item ? item->widget() : nullptr;
-        if (field && advancedRows_.contains(field))
-            form->setRowVisible(i, applies.value(field, true) && (showAdvanced || !advancedRows_.value(field)));
-    }
 }
 
 TrainConfig SetupPanel::config() const
@@ -204,7 +186,6 @@ TrainConfig SetupPanel::config() const
     TrainConfig config = data_->base(); // the file settings of the user's own data, if chosen
     for (const FormSection* section : sections_)
         section->write(config, model_->model());
-    data_->apply(config);
     return config;
 }
 
@@ -215,7 +196,6 @@ void SetupPanel::setConfig(const TrainConfig& config)
     fillModels();
     for (FormSection* section : sections_)
         section->read(config);
-    data_->load(config);
     filling_ = false;
     updateDescriptions();
     data_->showStatistics();

@@ -1,7 +1,6 @@
 #pragma once
 #include "ui/training/CoreMetaTypes.h"
 
-#include <QHash>
 #include <QWidget>
 
 #include <vector>
@@ -57,7 +56,7 @@ public:
 
     // The form's widgets are reached by their object names (datasetCombo, modelCombo, stepsSpin,
     // embeddingsEdit, repeatsSpin, advancedBox, dropoutInputBox, datasetStatisticsLabel, ...).
-    // Its groups after the data's, each a table of FormSetting rows (the registry test walks them).
+    // Its groups, each a table of FormSetting rows (the registry test walks them).
     const std::vector<FormSection*>& sections() const { return sections_; }
 
 signals:
@@ -79,12 +78,11 @@ private:
     TranslationSection* translation_; // the Encoder-decoder group: a translation model's attention and decoding
     TrainingSection* training_;
     ComputeSection* compute_;
-    std::vector<FormSection*> sections_; // model, encoder-decoder, training, compute: written and read in this order
+    std::vector<FormSection*> sections_; // data, model, encoder-decoder, training, compute: written and read in this order
     QComboBox* dataset_; // data_'s dataset combo
     QLabel* description_;
     QCheckBox* advanced_;
     QWidget* form_;
-    QHash<QWidget*, bool> advancedRows_; // the Data group's row field -> is advanced
     bool filling_ = false; // setConfig in progress: no changed() per widget
 };
 
