@@ -7,6 +7,7 @@
 #include "tests/support/CliProcess.h"
 #include "tests/support/RawSqlite.h"
 #include "tests/support/StoreFixtures.h"
+#include "tests/support/StatusText.h"
 
 #include <QtCore/QDir>
 #include <QtCore/QElapsedTimer>
@@ -34,11 +35,6 @@ using namespace attnlab;
 using namespace attnlab::testing;
 
 namespace {
-
-QString statusText(RunStatus status)
-{
-    return QString::fromStdString(toString(status));
-}
 
 std::string integrityCheck(const QString& path)
 {

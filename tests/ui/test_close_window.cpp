@@ -3,7 +3,9 @@
 // time the window closes within seconds, every run it started is in the store as cancelled (none left
 // "running"), and the next window opens the same store. A crash fails the test, a hang its timeout.
 #include "core/store/RunStore.h"
+#include "tests/support/FormDriving.h"
 #include "tests/support/WidgetLookup.h"
+#include "tests/support/StatusText.h"
 #include "ui/MainWindow.h"
 #include "ui/training/LiveComparisonView.h"
 
@@ -24,18 +26,6 @@ using namespace attnlab;
 using namespace attnlab::ui;
 
 namespace {
-
-QString statusText(RunStatus status)
-{
-    return QString::fromStdString(toString(status));
-}
-
-void choose(QComboBox* combo, const char* id)
-{
-    const int index = combo->findData(QString::fromLatin1(id));
-    QVERIFY2(index >= 0, id);
-    combo->setCurrentIndex(index);
-}
 
 // A small, long run in the form: it is still training when the window closes.
 void fillLongRun(QWidget* window, const char* model)

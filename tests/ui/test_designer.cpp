@@ -13,6 +13,7 @@
 #include "ui/training/LiveComparisonView.h"
 #include "ui/setup/SetupPanel.h"
 #include "tests/support/RealData.h"
+#include "tests/support/FormDriving.h"
 #include "tests/support/WidgetLookup.h"
 
 #include <QAction>
@@ -45,13 +46,6 @@ using namespace attnlab;
 using namespace attnlab::ui;
 
 namespace {
-
-void choose(QComboBox* combo, const char* id)
-{
-    const int index = combo->findData(QString::fromLatin1(id));
-    QVERIFY2(index >= 0, id);
-    combo->setCurrentIndex(index);
-}
 
 // Whether a form row's field is shown (rows are hidden with QFormLayout::setRowVisible).
 bool rowShown(QWidget* field) { return !field->isHidden(); }

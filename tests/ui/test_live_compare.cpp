@@ -5,6 +5,7 @@
 #include "core/results/RunResult.h"
 #include "core/store/RunStore.h"
 #include "tests/support/WidgetLookup.h"
+#include "tests/support/StatusText.h"
 #include "ui/plots/AttentionHeatmap.h"
 #include "ui/plots/LiveComparisonPlot.h"
 #include "ui/training/RunReplay.h"
@@ -49,11 +50,6 @@ TrainConfig smallConfig(const char* model, const char* position, int steps, int 
     config.device = "cpu";
     config.checkpointDir.clear(); // no weights kept: the tests read curves and results only
     return config;
-}
-
-QString statusText(RunStatus status)
-{
-    return QString::fromStdString(toString(status));
 }
 
 bool hasTag(const RunRecord& record, const QString& tag)

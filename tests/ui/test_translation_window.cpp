@@ -15,6 +15,7 @@
 #include "ui/setup/SetupPanel.h"
 #include "tests/support/AnimalPairs.h"
 #include "tests/support/CliProcess.h"
+#include "tests/support/FormDriving.h"
 #include "tests/support/WidgetLookup.h"
 
 #include <QCheckBox>
@@ -48,13 +49,6 @@ using namespace attnlab;
 using namespace attnlab::ui;
 
 namespace {
-
-void choose(QComboBox* combo, const char* id)
-{
-    const int index = combo->findData(QString::fromLatin1(id));
-    QVERIFY2(index >= 0, id);
-    combo->setCurrentIndex(index);
-}
 
 QStringList ids(const QComboBox* combo)
 {

@@ -5,6 +5,7 @@
 #include "ui/training/CoreMetaTypes.h"
 #include "ui/training/TrainingEventBridge.h"
 #include "ui/training/TrainingWorker.h"
+#include "tests/support/StatusText.h"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>
@@ -36,11 +37,6 @@ TrainConfig smallConfig(int steps, int evalEvery)
 }
 
 // RunStatus as text: QCOMPARE then prints names, and attnlab::toString cannot clash with QTest's.
-QString statusText(RunStatus status)
-{
-    return QString::fromStdString(toString(status));
-}
-
 // A worker on a fresh run store, with a spy on each of the run's signals (from its bridge) and on idle.
 struct SpiedWorker {
     QTemporaryDir dir;
