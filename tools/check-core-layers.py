@@ -9,6 +9,8 @@ import os
 import re
 import sys
 
+from source_lines import lines_under, report
+
 ORDER = ["platform", "config", "data", "results", "store", "analysis", "nn", "training", "sweep"]
 
 
@@ -25,22 +27,12 @@ def main() -> int:
             problems.append(f"core/{folder}: not in the stack; add it to ORDER in tools/check-core-layers.py "
                             "and to docs/ARCHITECTURE.md")
             continue
-        for directory, _, files in os.walk(path):
-            for name in sorted(files):
-                if not name.endswith((".h", ".cpp", ".in")):
-                    continue
-                source = os.path.join(directory, name)
-                with open(source, encoding="utf-8", errors="replace") as f:
-                    for number, line in enumerate(f, 1):
-                        m = re.match(r'\s*#\s*include\s+"core/([A-Za-z_]+)/', line)
-                        if m and m.group(1) in rank and rank[m.group(1)] > rank[folder]:
-                            shown = os.path.relpath(source, root)
-                            problems.append(f"{shown}:{number}: core/{folder} includes core/{m.group(1)}, "
-                                            f"which is above it ({' < '.join(ORDER)})")
-    for p in problems:
-        print(p, file=sys.stderr)
-    print(f"check-core-layers: {'ok' if not problems else str(len(problems)) + ' upward includes'}")
-    return 1 if problems else 0
+        for source, number, line in lines_under(path):
+            m = re.match(r'\s*#\s*include\s+"core/([A-Za-z_]+)/', line)
+            if m and m.group(1) in rank and rank[m.group(1)] > rank[folder]:
+                problems.append(f"{os.path.relpath(source, root)}:{number}: core/{folder} includes core/{m.group(1)}, "
+                                f"which is above it ({' < '.join(ORDER)})")
+    return report("check-core-layers", problems, "upward includes")
 
 
 if __name__ == "__main__":

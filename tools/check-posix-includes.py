@@ -13,6 +13,8 @@ import os
 import re
 import sys
 
+from source_lines import lines_under, report
+
 FOLDERS = ["core", "cli", "ui", "app", "benchmarks"]
 ALLOWED = os.path.join("core", "platform")
 # <csignal> is standard C++, but what it is used for (handlers for SIGINT/SIGTERM) differs by OS.
@@ -25,25 +27,15 @@ def main() -> int:
     root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..")
     problems = []
     for folder in FOLDERS:
-        for directory, _, files in os.walk(os.path.join(root, folder)):
-            shown_dir = os.path.relpath(directory, root)
-            if shown_dir == ALLOWED or shown_dir.startswith(ALLOWED + os.sep):
+        for source, number, line in lines_under(os.path.join(root, folder)):
+            shown = os.path.relpath(source, root)
+            if shown.startswith(ALLOWED + os.sep):
                 continue
-            for name in sorted(files):
-                if not name.endswith((".h", ".cpp", ".in")):
-                    continue
-                source = os.path.join(directory, name)
-                with open(source, encoding="utf-8", errors="replace") as f:
-                    for number, line in enumerate(f, 1):
-                        m = HEADERS.match(line)
-                        if m:
-                            problems.append(f"{os.path.relpath(source, root)}:{number}: <{m.group(1)}> outside "
-                                            "core/platform/ (hint: put the call behind a class in core/platform/, "
-                                            "or use one there: docs/ARCHITECTURE.md, Porting)")
-    for p in problems:
-        print(p, file=sys.stderr)
-    print(f"check-posix-includes: {'ok' if not problems else str(len(problems)) + ' POSIX includes outside core/platform/'}")
-    return 1 if problems else 0
+            m = HEADERS.match(line)
+            if m:
+                problems.append(f"{shown}:{number}: <{m.group(1)}> outside core/platform/ (hint: put the call behind "
+                                "a class in core/platform/, or use one there: docs/ARCHITECTURE.md, Porting)")
+    return report("check-posix-includes", problems, "POSIX includes outside core/platform/")
 
 
 if __name__ == "__main__":
