@@ -17,17 +17,17 @@ case "$kind" in
     # metrics arithmetic, and short trainings of every model (our nn code; LibTorch itself is not
     # instrumented). Left out for time: test_training, test_sweep, test_models, and test_cli_runs (325 s
     # under ASan, more than the other 18 together; its outside input, the export document, is fuzzed);
-    # docs/RELIABILITY.md has the measured times. test_pretrained: the safetensors mapping and the tokenizer on
-    # the real MiniLM files (issue 27).
+    # docs/RELIABILITY.md has the measured times. test_pretrained and test_pretrained_parts: the safetensors
+    # mapping and the tokenizer on the real MiniLM files and on hand-made ones (issue 27).
     default_tests="test_bad_input test_datasets test_embeddings test_fuzz_findings test_batching test_store test_store_export test_store_faults
-                   test_store_durability test_results test_metrics test_analysis test_curves test_platform
+                   test_store_queries test_store_durability test_results test_metrics test_analysis test_curves test_platform
                    test_attention test_positions test_parameters test_regression test_cli test_pretrained
-                   test_translation test_translation_metrics test_translation_data"
+                   test_pretrained_parts test_translation test_translation_metrics test_translation_data"
     ;;
   thread)
     build_dir=${BUILD_DIR:-build-tsan}
     gui=ON # the worker thread and the event bridge are Qt code
-    default_tests="test_worker test_store_durability test_store test_compare"
+    default_tests="test_worker test_store_durability test_store test_store_queries test_compare"
     ;;
   *) echo "usage: $0 [address|thread]" >&2; exit 2 ;;
 esac
