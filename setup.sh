@@ -4,7 +4,7 @@
 # Environment: BUILD_DIR (default build, build-pypi for the pypi flavour), ATTNLAB_GUI=OFF for a headless
 # build, ATTNLAB_TORCH=debian|pypi (which LibTorch, below), ATTNLAB_TESTS_LABEL=core|cli|... to run one label.
 # ATTNLAB_DEBUG_INFO=1 links the executables with their debug info (off: 6 MB a test instead of 250 MB);
-# ATTNLAB_BENCHMARKS=OFF leaves the benchmark programs out.
+# ATTNLAB_BENCHMARKS=OFF leaves the benchmark programs out; ATTNLAB_BUILD_TARGETS="a b" builds those targets only.
 #   debian (default): Debian's libtorch-dev 1.13.1, CPU only, OpenBLAS.
 #   pypi: PyPI's torch wheel (pinned in packaging/torch-pypi.txt: 2.11.0, CUDA 13.0, MKL, oneDNN) installed
 #         into a virtual environment at $ATTNLAB_VENV, by default ~/.cache/attnlab/venv-torch-<version>: outside
@@ -100,7 +100,9 @@ echo "== configuring ($build_dir)"
 cmake "${cmake_args[@]}" >/dev/null
 echo "== building with $jobs jobs"
 start=$(date +%s)
-cmake --build "$build_dir" -j "$jobs"
+targets=()
+[ -n "${ATTNLAB_BUILD_TARGETS:-}" ] && read -r -a targets <<<"$ATTNLAB_BUILD_TARGETS" && targets=(--target "${targets[@]}")
+cmake --build "$build_dir" -j "$jobs" "${targets[@]}"
 echo "== built in $(( $(date +%s) - start )) s"
 
 case "$mode" in
