@@ -13,16 +13,16 @@
 #include "ui/training/RunReplay.h"
 #include "ui/training/TrainingView.h"
 
+#include <QEvent>
 #include <QScrollArea>
 #include <QSplitter>
-#include <QStackedWidget>
 #include <QVBoxLayout>
 
 namespace attnlab::ui {
 
 Workspace::Workspace(const QString& dbPath, QWidget* parent)
     : QTabWidget(parent), training_(new TrainingView), trainingReplay_(new RunReplay), explorer_(new ExplorerView),
-      alignment_(new AlignmentExplorer), explorerStack_(new QStackedWidget), explorerPage_(new QScrollArea),
+      alignment_(new AlignmentExplorer), explorerPage_(new QScrollArea),
       compareArea_(new QSplitter(Qt::Vertical)), compareView_(new CompareView), differences_(new RunDifferencesView),
       matrix_(new ResultsMatrixView), details_(new RunDetailsView), live_(new LiveComparisonView(dbPath)), pretrained_(new PretrainedView)
 {
@@ -38,12 +38,12 @@ Workspace::Workspace(const QString& dbPath, QWidget* parent)
     trainingLayout->addWidget(training_, 1);
     addTab(trainingPage, tr("&Training"));
     explorerPage_->setObjectName(QStringLiteral("explorerScroll"));
-    explorerStack_->setObjectName(QStringLiteral("explorerStack"));
-    explorerStack_->addWidget(explorer_);
-    explorerStack_->addWidget(alignment_);
-    explorerPage_->setWidget(explorerStack_);
+    alignment_->setParent(this); // shown in the scroll area's place of the text explorer for a translation run
+    alignment_->hide();
+    showExplorerPage(explorer_);
     explorerPage_->setWidgetResizable(true);
     explorerPage_->setFrameShape(QFrame::NoFrame);
+    explorerPage_->viewport()->installEventFilter(this);
     addTab(explorerPage_, tr("E&xplorer"));
     compareArea_->setObjectName(QStringLiteral("compareSplitter"));
     compareArea_->addWidget(compareView_);
@@ -68,6 +68,27 @@ Workspace::Workspace(const QString& dbPath, QWidget* parent)
 
 QWidget* Workspace::explorerPage() const { return explorerPage_; }
 
+void Workspace::showExplorerPage(QWidget* page)
+{
+    // One page in the scroll area at a time: a stack of both would be as tall as the taller (the alignment
+    // explorer's 560 px floor made the text explorer scroll at 1280x720). The other waits, hidden, here.
+    if (explorerPage_->widget() == page)
+        return;
+    if (QWidget* shown = explorerPage_->takeWidget()) {
+        shown->hide();
+        shown->setParent(this);
+    }
+    explorerPage_->setWidget(page);
+    page->show();
+}
+
+bool Workspace::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == explorerPage_->viewport() && event->type() == QEvent::Resize)
+        explorer_->fitHeight(explorerPage_->viewport()->height());
+    return QTabWidget::eventFilter(watched, event);
+}
+
 void Workspace::setStore(RunStore* store)
 {
     store_ = store;
@@ -82,7 +103,7 @@ void Workspace::exploreRun(qint64 runId)
     const auto record = store_->run(runId);
     const RegistryEntry* dataset = record ? Registry::find(Registry::datasets(), record->dataset) : nullptr;
     const bool translation = dataset && dataset->task == "translation";
-    explorerStack_->setCurrentWidget(translation ? static_cast<QWidget*>(alignment_) : static_cast<QWidget*>(explorer_));
+    showExplorerPage(translation ? static_cast<QWidget*>(alignment_) : static_cast<QWidget*>(explorer_));
     if (translation)
         alignment_->setRun(runId);
     else
@@ -91,7 +112,7 @@ void Workspace::exploreRun(qint64 runId)
 
 qint64 Workspace::exploredRunId() const
 {
-    return explorerStack_->currentWidget() == alignment_ ? alignment_->runId() : explorer_->runId();
+    return explorerPage_->widget() == alignment_ ? alignment_->runId() : explorer_->runId();
 }
 
 void Workspace::clearExplorer(const QString& message)

@@ -4,7 +4,6 @@
 
 class QScrollArea;
 class QSplitter;
-class QStackedWidget;
 
 namespace attnlab {
 class RunStore;
@@ -51,12 +50,15 @@ public:
     LiveComparisonView* live() const { return live_; }
     PretrainedView* pretrained() const { return pretrained_; }
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override; // the explorer's viewport resized: fitHeight
+
 private:
+    void showExplorerPage(QWidget* page); // the text or the translation explorer, sized by itself alone
     TrainingView* training_;
     RunReplay* trainingReplay_;
     ExplorerView* explorer_;
     AlignmentExplorer* alignment_;
-    QStackedWidget* explorerStack_;
     QScrollArea* explorerPage_;
     RunStore* store_ = nullptr;
     QSplitter* compareArea_;

@@ -380,6 +380,13 @@ private slots:
                 const QRect shown = QRect(panel->mapTo(viewport, QPoint(0, 0)), panel->size()) & viewport->rect();
                 QVERIFY2(shown.height() >= 180, qPrintable(where + " " + name + ": " + QString::number(shown.height()) + " px shown"));
             }
+            // The explanation rows need no scrolling (issue 38): under the map where there is room, otherwise a
+            // lower tab beside the maps; the tab's page fits its viewport either way.
+            QScrollArea* scroll = child<QScrollArea>(&window, "explorerScroll");
+            QVERIFY2(explorer->height() <= scroll->viewport()->height(),
+                     qPrintable(where + ": the explorer is " + QString::number(explorer->height()) + " px in a " +
+                                QString::number(scroll->viewport()->height()) + " px view"));
+            QCOMPARE(explorer->explanationsInTabs(), size.height() < 800);
         }
     }
 

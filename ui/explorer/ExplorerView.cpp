@@ -552,6 +552,33 @@ void ExplorerView::resizeEvent(QResizeEvent* event)
         panels_->setOrientation(wanted);
 }
 
+int ExplorerView::heightForWidth(int width) const
+{
+    // In its scroll area the view is as tall as the viewport, down to what its rows need at this width: with
+    // QWidget's preferred height for the word-wrapped labels' width it scrolled where everything fitted.
+    return layout() ? layout()->minimumHeightForWidth(width) : -1;
+}
+
+void ExplorerView::fitHeight(int available)
+{
+    // Under the map the rows need about 540 px with the input rows and the map's 300 px; below that they
+    // move to the lower tabs (beside the maps on a short view) and the map's floor drops to 220 px.
+    const bool inTabs = available < 540;
+    if (inTabs == explanationsInTabs_)
+        return;
+    explanationsInTabs_ = inTabs;
+    if (inTabs) {
+        lower_->addTab(attributions_, tr("E&xplanations"));
+        lower_->setCurrentWidget(attributions_); // what the tab's rows moved from: in front
+        heatmap_->setMinimumPlotSize(QSize(260, 220));
+    } else {
+        lower_->removeTab(lower_->indexOf(attributions_));
+        mapSplitter_->addWidget(attributions_);
+        attributions_->show();
+        heatmap_->setMinimumPlotSize(QSize(320, 300));
+    }
+}
+
 void ExplorerView::showEvent(QShowEvent* event)
 {
     QWidget::showEvent(event);

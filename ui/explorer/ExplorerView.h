@@ -76,6 +76,13 @@ public:
     void openFaithfulness();
     // The maps beside the lower panels on a wide, short view, above them on a tall one.
     Qt::Orientation panelsOrientation() const;
+    // The height the view has on screen (its scroll area's viewport: the view itself may be taller and scroll).
+    // Short (a projector's 1280x720 with the docks open leaves about 450 px), the explanation rows become a
+    // lower tab beside the maps and the large map may shrink, so nothing needs scrolling; tall, they sit under
+    // the map.
+    void fitHeight(int available);
+    bool explanationsInTabs() const { return explanationsInTabs_; }
+    int heightForWidth(int width) const override;
     // Parts by object name: explorerInput, explorerNotes, explorerTokens, explorerWeights, explorerTimeline,
     // explorerPlay, explorerDevPlot (TrainingTimeline), classProbabilityChart, attentionThumbnailGrid, explorerHeatmap.
 
@@ -129,6 +136,7 @@ private:
     QTimer* debounce_;
     AttributionPanel* attributions_;
     QSplitter* mapSplitter_; // the large map above the explanation rows
+    bool explanationsInTabs_ = false; // fitHeight: a short view has them as the last lower tab
     SentenceDeletionPlot* deletion_;
     FaithfulnessView* faithfulness_;
     bool openFaithfulnessPending_ = false; // openFaithfulness() before the weights opened
