@@ -10,6 +10,7 @@
 #include "core/platform/CancelToken.h"
 #include "core/training/ModelExplainer.h"
 #include "core/training/Trainer.h"
+#include "tests/support/SmallRunConfig.h"
 
 #include <torch/torch.h>
 
@@ -52,17 +53,8 @@ struct TrainedRun {
 TrainedRun trainInto(RunStore& store, const std::string& checkpointDir, const std::string& model = "essan",
                      const std::string& dataset = "synthetic-sentiment")
 {
-    TrainConfig c;
-    c.dataset = dataset;
-    c.model.model = model;
-    c.model.position = model == "essan" ? "rpr" : "none";
-    c.model.dModel = 32;
-    c.model.layers = model == "essan" ? 2 : 1;
-    c.model.heads = model == "essan" ? 2 : 1;
-    c.steps = 160;
+    TrainConfig c = attnlab::testing::smallRunConfig(model, dataset, 160, 5);
     c.evalEvery = 40;
-    c.seed = 5;
-    c.device = "cpu";
     c.checkpointDir = checkpointDir;
     StoreObserver observer(store);
     CancelToken cancel;

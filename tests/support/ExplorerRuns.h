@@ -6,6 +6,7 @@
 #include "core/store/RunStore.h"
 #include "core/store/StoreObserver.h"
 #include "core/training/Trainer.h"
+#include "tests/support/SmallRunConfig.h"
 #include "ui/explorer/ExplorerView.h"
 
 #include <QString>
@@ -21,17 +22,7 @@ inline qint64 trainInto(const QString& db, const std::string& model, const std::
                         const std::string& dataDir = {}, int steps = 120)
 {
     RunStore store(db.toStdString());
-    TrainConfig c;
-    c.dataset = dataset;
-    c.model.model = model;
-    c.model.position = model == "essan" ? "rpr" : "none";
-    c.model.dModel = 32;
-    c.model.layers = model == "essan" ? 2 : 1;
-    c.model.heads = model == "essan" ? 2 : 1;
-    c.steps = steps;
-    c.evalEvery = steps / 6;
-    c.seed = 4;
-    c.device = "cpu";
+    TrainConfig c = smallRunConfig(model, dataset, steps, 4);
     c.dataDir = dataDir;
     if (keepWeights)
         c.checkpointDir = RunStore::checkpointFolderOf(store.path());
