@@ -22,7 +22,10 @@
 #       twins     twin_rounds.sh, eager and compiled
 #       graphs    the PyTorch twin eager against one CUDA graph a step (train_loop.py --cuda-graph 8), 1000 batches
 #       captured  SSAN + RPR, Transformer + RPR, CNN and LSTM, 10 epochs of SST-fine: `train` eager and with
-#                 --capturable-step (one CUDA graph a step where the model allows it), wall seconds and accuracy
+#                 --capturable-step (one CUDA graph a step where the model allows it), wall seconds and accuracy;
+#                 CAPTURED="model:position:layers:pooling ..." the models, SWITCHES="eager --capturable-step" the
+#                 modes, CAPTURED_CLI another attnlab-cli (an older build, to compare on the same GPU), CAPTURED_ARGS
+#                 more `train` flags, LABEL a word for the table's mode column
 #       amp       SSAN + RPR, 10 epochs of SST-fine: `bench`, then `train` in fp32 and with --amp (bf16)
 #       sharing   benchmarks/gpu_sharing.sh: 1, 2, 4, 8 runs of SSAN + RPR at once on the one GPU
 #       test      test_gpu (with multi30k beside it when both are asked: the suite checks results, not time);
@@ -155,21 +158,24 @@ PY
   fi
   if has captured && [ "$dataset" = sst-fine ]; then
     # model:position:layers:pooling, CAPTURED="..." to choose
+    captured_cli=("$cli")
+    [ -n "${CAPTURED_CLI:-}" ] && captured_cli=(env LD_LIBRARY_PATH="$libs" "$CAPTURED_CLI")
     for spec in ${CAPTURED:-ssan:rpr:1: transformer:rpr:1: cnn:none:1: lstm:none:1:}; do
       IFS=: read -r model position layers pooling <<< "$spec"
       set -- "$model" "$position" --layers "$layers" ${pooling:+--pooling "$pooling"}
-      for switch in "" --capturable-step; do
+      for switch in ${SWITCHES-"eager --capturable-step"}; do
+        [ "$switch" = eager ] && switch=
         start=$EPOCHREALTIME
         # shellcheck disable=SC2086
-        timeout 90 "$cli" train --dataset sst-fine --model "$1" --position "$2" "${@:3}" --epochs 10 --device cuda:0 --seed 1 \
-            --no-checkpoint --db "$out/captured.sqlite" --json $switch > "$out/captured-run.json" 2>/dev/null || status=1
-        "$python" - "$out/captured-run.json" "$spec" "${switch:-eager}" "$start" "$EPOCHREALTIME" <<'PY' | tee -a "$out/captured.txt"
+        timeout 90 "${captured_cli[@]}" train --dataset sst-fine --model "$1" --position "$2" "${@:3}" --epochs 10 --device cuda:0 \
+            --seed 1 --no-checkpoint --db "$out/captured.sqlite" --json $switch ${CAPTURED_ARGS:-} > "$out/captured-run.json" 2>/dev/null || status=1
+        "$python" - "$out/captured-run.json" "$spec" "${switch:-eager} ${LABEL:-}" "$start" "$EPOCHREALTIME" <<'PY' | tee -a "$out/captured.txt"
 import json, sys
 path, model, mode, start, end = sys.argv[1:]
 try:
     r = json.load(open(path))
     print(f"| {model} | {mode} | {float(end) - float(start):.2f} | {r.get('seconds', 0):.2f} | {r.get('dev_accuracy', 0):.4f} | "
-          f"{r.get('test_accuracy', 0):.4f} |")
+          f"{r.get('test_accuracy', 0):.4f} | {r.get('message', '')} |")
 except (ValueError, OSError):
     print(f"| {model} | {mode} | failed | | |")
 PY

@@ -9,7 +9,9 @@
 
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <utility>
+#include <vector>
 
 #if TORCH_VERSION_MAJOR >= 2
 #include <ATen/DeviceAccelerator.h>
@@ -115,6 +117,40 @@ inline bool setCudaSynchronisationIsError([[maybe_unused]] bool on)
     return true;
 #else
     return false;
+#endif
+}
+
+// Whether this LibTorch has Adam's fused multi-tensor kernel with the learning rate as a device tensor (2.x),
+// which a captured step needs: the rate changes between replays.
+inline constexpr bool hasFusedAdamWithTensorRate()
+{
+    return TORCH_VERSION_MAJOR >= 2;
+}
+
+// Adam's fused update over every parameter in one kernel (PyTorch's Adam(fused=True)): t already counted in
+// `steps` (float32, one 0-d tensor a parameter), the rate a float32 0-d tensor on the parameters' device.
+// Throws where hasFusedAdamWithTensorRate() is false.
+inline void fusedAdamStep([[maybe_unused]] std::vector<at::Tensor>& params, [[maybe_unused]] std::vector<at::Tensor>& grads,
+                          [[maybe_unused]] std::vector<at::Tensor>& firstMoments, [[maybe_unused]] std::vector<at::Tensor>& secondMoments,
+                          [[maybe_unused]] std::vector<at::Tensor>& steps, [[maybe_unused]] const at::Tensor& rate,
+                          [[maybe_unused]] double beta1, [[maybe_unused]] double beta2, [[maybe_unused]] double eps)
+{
+#if TORCH_VERSION_MAJOR >= 2
+    at::_fused_adam_(params, grads, firstMoments, secondMoments, /*max_exp_avg_sqs=*/{}, steps, rate, beta1, beta2,
+                     /*weight_decay=*/0.0, eps, /*amsgrad=*/false, /*maximize=*/false);
+#else
+    throw std::logic_error("fusedAdamStep: LibTorch 1.13 has no fused Adam with a tensor learning rate");
+#endif
+}
+
+// Every tensor of `tensors` times the 0-d tensor `factor`, in place: one foreach call where 2.x has it.
+inline void multiplyEachBy(std::vector<at::Tensor>& tensors, const at::Tensor& factor)
+{
+#if TORCH_VERSION_MAJOR >= 2
+    at::_foreach_mul_(tensors, factor);
+#else
+    for (auto& t : tensors)
+        t.mul_(factor);
 #endif
 }
 

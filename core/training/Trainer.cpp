@@ -76,7 +76,11 @@ void applyNumerics(const TrainConfig& config, const torch::Device& device)
     if (device.is_cuda()) {
         at::globalContext().setAllowTF32CuBLAS(config.tf32);
         at::globalContext().setAllowTF32CuDNN(config.tf32);
-        at::globalContext().setBenchmarkCuDNN(!config.deterministic);
+        // cuDNN's autotuner times every candidate kernel once for each new input shape: a cost per shape for
+        // batches of any length, which the lab's are. Off unless ATTNLAB_CUDNN_BENCHMARK=1: on an H100 the CNN's 10
+        // epochs of SST-fine took 23.2 s eager with it and 15.7 s without, 5.4 and 3.7 s captured (docs/BENCHMARKS.md).
+        const char* tune = std::getenv("ATTNLAB_CUDNN_BENCHMARK");
+        at::globalContext().setBenchmarkCuDNN(tune && std::string(tune) == "1" && !config.deterministic);
     }
     if (config.deterministic) // cuBLAS is reproducible only with a fixed workspace, set before its first use
         setenv("CUBLAS_WORKSPACE_CONFIG", ":4096:8", /*overwrite=*/0);

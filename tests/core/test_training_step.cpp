@@ -55,9 +55,19 @@ private Q_SLOTS:
     }
 
     // The capturable Adam (issue 39) against LibTorch's Adam on the same gradients: 30 steps of three
-    // parameters of different shapes, one of which gets no gradient, with the learning rate changed halfway.
+    // parameters of different shapes, one of which gets no gradient, with the learning rate changed halfway;
+    // both its kernels (LibTorch 2.x's fused one, the default where it exists, and the per-parameter one).
+    void capturableAdamMatchesLibTorchsAdam_data()
+    {
+        QTest::addColumn<bool>("fused");
+        QTest::newRow("per parameter") << false;
+        QTest::newRow("fused") << true;
+    }
     void capturableAdamMatchesLibTorchsAdam()
     {
+        QFETCH(bool, fused);
+        if (fused && !CapturableAdam::fusedAvailable())
+            QSKIP("this LibTorch (1.13) has no fused Adam with a tensor learning rate");
         torch::manual_seed(11);
         std::vector<torch::Tensor> ours = {torch::randn({4, 3}), torch::randn({3}), torch::randn({2, 2})};
         std::vector<torch::Tensor> theirs;
@@ -65,7 +75,8 @@ private Q_SLOTS:
             theirs.push_back(p.clone().requires_grad_(true));
             p.requires_grad_(true);
         }
-        CapturableAdam capturable({ours[0], ours[1], ours[2]}, 0.01);
+        CapturableAdam capturable({ours[0], ours[1], ours[2]}, 0.01, 0.9, 0.999, 1e-8,
+                                  fused ? CapturableAdam::Kernel::Fused : CapturableAdam::Kernel::PerParameter);
         torch::optim::Adam reference({theirs[0], theirs[1], theirs[2]}, torch::optim::AdamOptions(0.01));
         const auto target = torch::randn({4, 3});
         for (int step = 1; step <= 30; ++step) {

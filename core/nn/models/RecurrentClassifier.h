@@ -19,6 +19,8 @@ public:
     void setRecordAttention(bool on) override { record_ = on; }
     torch::Tensor recordedPooling() const override { return record_ ? lastPooling_ : torch::Tensor(); }
     std::string summary() const override;
+    // Without host lengths on a GPU, the encoder runs padded from the mask (RecurrentEncoder::forwardPadded).
+    bool capturable() const override { return encoder_->runsPadded(); }
 
 private:
     ModelConfig config_;

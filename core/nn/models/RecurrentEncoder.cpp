@@ -4,6 +4,8 @@
 #include "core/nn/layers/LstmLayer.h"
 #include "core/nn/layers/TensorConversions.h"
 
+#include <stdexcept>
+
 namespace attnlab {
 
 RecurrentEncoderImpl::RecurrentEncoderImpl(const std::string& cell, int inputSize, int hidden, int layers, bool bidirectional)
@@ -24,6 +26,8 @@ RecurrentEncoderImpl::Result RecurrentEncoderImpl::forward(const torch::Tensor& 
                                                            bool withStates, const torch::Tensor& hostLengths)
 {
     namespace rnn = torch::nn::utils::rnn;
+    if (x.is_cuda() && !hostLengths.defined() && runsPadded())
+        return forwardPadded(x, mask, withStates);
     // Packing takes the lengths on the host. Empty rows count as one step, as the mask's sum did.
     auto lengths = (hostLengths.defined() ? hostLengths : mask.sum(1)).to(torch::kCPU, torch::kLong).clamp_min(1);
     // pack_padded_sequence(enforce_sorted=false) as LibTorch writes it, but with the longest-first order sent
@@ -57,6 +61,50 @@ RecurrentEncoderImpl::Result RecurrentEncoderImpl::forward(const torch::Tensor& 
     // hidden: [layers * directions, B, H]; the last layer's directions are the last rows.
     auto final = bidirectional_ ? torch::cat({hidden[-2], hidden[-1]}, 1) : hidden[-1];
     return {states, final};
+}
+
+bool RecurrentEncoderImpl::runsPadded() const
+{
+    const int64_t layers = lstm_ ? lstm_->options.num_layers() : gru_ ? gru_->options.num_layers() : rnn_->options.num_layers();
+    return !bidirectional_ || layers == 1;
+}
+
+RecurrentEncoderImpl::Result RecurrentEncoderImpl::forwardPadded(const torch::Tensor& x, const torch::Tensor& mask, bool withStates)
+{
+    if (!runsPadded())
+        throw std::logic_error("RecurrentEncoder::forwardPadded: a bidirectional encoder of more than one layer");
+    const int64_t rows = x.size(0), steps = x.size(1);
+    const auto lengths = mask.sum(1).clamp_min(1).unsqueeze(1);               // [B, 1]: empty rows count one step, as forward's
+    const auto columns = torch::arange(steps, lengths.options()).unsqueeze(0); // [1, T]
+    auto run = [&](const torch::Tensor& input) {                               // [B', T, I] -> [B', T, directions * H]
+        return lstm_ ? std::get<0>(lstm_->forward(input)) : std::get<0>(gru_ ? gru_->forward(input) : rnn_->forward(input));
+    };
+    // Row b's step t taken from its column index[b, t], as a product with a 0/1 matrix [B, T, T]: exact, and its
+    // backward is another product (a gather's would scatter-add).
+    auto take = [&](const torch::Tensor& from, const torch::Tensor& index) {
+        const auto picks = (index.unsqueeze(2) == columns.unsqueeze(1)).to(from.scalar_type());
+        return torch::bmm(picks, from);
+    };
+    torch::Tensor states, final;
+    const auto isLast = (columns == lengths - 1).to(x.scalar_type()).unsqueeze(2); // [B, T, 1]: one 1 per row
+    if (!bidirectional_) {
+        states = run(x);
+        final = (states * isLast).sum(1);
+    } else {
+        // Rotated so that row b ends at column T - 1: rotated[b, t] = x[b, (t + len_b) mod T]. One call runs both
+        // directions over both copies; the forward direction is read from the first, the reverse from the second.
+        const auto both = run(torch::cat({x, take(x, (columns + lengths) % steps)}, 0)); // [2B, T, 2H]
+        const int64_t hidden = both.size(2) / 2;
+        const auto forwardStates = both.narrow(0, 0, rows).narrow(2, 0, hidden);
+        // Back to the rows' own columns: step s of row b is the rotated copy's column (s - len_b) mod T.
+        const auto reverseStates = take(both.narrow(0, rows, rows).narrow(2, hidden, hidden), (columns - lengths + steps) % steps);
+        states = torch::cat({forwardStates, reverseStates}, 2);
+        // The reverse direction ends at each row's first step, the forward one at its last.
+        final = torch::cat({(forwardStates * isLast).sum(1), reverseStates.select(1, 0)}, 1);
+    }
+    if (withStates) // zeros past each row's length, as forward's unpacking gives
+        states = states * (columns < lengths).to(states.scalar_type()).unsqueeze(2);
+    return {withStates ? states : torch::Tensor(), final};
 }
 
 RecurrentEncoderImpl::Result RecurrentEncoderImpl::forwardOnCpu(const torch::Tensor& x, const torch::Tensor& sortedLengths,

@@ -19,8 +19,17 @@ public:
     // withStates: also unpack the per-step states (attention pooling needs them; the final state alone
     // does not, and the unpacking is work on every step of training). hostLengths: the rows' lengths [B] on
     // the host where the caller has them; else they are read from the mask (a wait for a GPU).
+    // On a GPU without hostLengths, and where runsPadded(), the result comes from forwardPadded (no host read).
     Result forward(const torch::Tensor& x, const torch::Tensor& mask, bool withStates = true,
                    const torch::Tensor& hostLengths = {});
+    // The same result from the padded batch and its mask alone, on the device: no host read and the same kernels
+    // whatever the lengths, so a CUDA graph can capture the step (issue 39; packing takes host lengths, and a
+    // graph would replay the first batch's). Each row runs right-padded, so padding comes after its real steps;
+    // the reverse direction runs on the rows rotated to end at the last column, so it meets padding last too.
+    Result forwardPadded(const torch::Tensor& x, const torch::Tensor& mask, bool withStates = true);
+    // Whether forwardPadded gives forward's result: one direction (any layers), or both directions in one layer
+    // (a second layer would read the first's reverse states of the rotated rows).
+    bool runsPadded() const;
 
 private:
     // The LSTM and GRU on the CPU: LstmLayer's and GruLayer's hand-written backward (issue 25); on a GPU,

@@ -1,18 +1,32 @@
 #include "core/nn/training/CapturableAdam.h"
 
+#include "core/nn/TorchCompat.h"
+
+#include <stdexcept>
+
 namespace attnlab {
 
-CapturableAdam::CapturableAdam(std::vector<torch::Tensor> parameters, double learningRate, double beta1, double beta2, double eps)
-    : parameters_(std::move(parameters)), beta1_(beta1), beta2_(beta2), eps_(eps)
+CapturableAdam::CapturableAdam(std::vector<torch::Tensor> parameters, double learningRate, double beta1, double beta2,
+                               double eps, Kernel kernel)
+    : parameters_(std::move(parameters)), kernel_(kernel), beta1_(beta1), beta2_(beta2), eps_(eps)
 {
+    if (kernel_ == Kernel::Fused && !fusedAvailable())
+        throw std::invalid_argument("CapturableAdam: this LibTorch has no fused Adam with a tensor learning rate");
     const auto device = parameters_.empty() ? torch::Device(torch::kCPU) : parameters_.front().device();
-    const auto scalar = torch::TensorOptions().dtype(torch::kDouble).device(device);
+    const auto scalar = torch::TensorOptions().dtype(kernel_ == Kernel::Fused ? torch::kFloat : torch::kDouble).device(device);
     step_ = torch::zeros({}, scalar);
     learningRate_ = torch::full({}, learningRate, scalar);
     for (const auto& p : parameters_) {
         firstMoment_.push_back(torch::zeros_like(p, torch::MemoryFormat::Preserve));
         secondMoment_.push_back(torch::zeros_like(p, torch::MemoryFormat::Preserve));
+        if (kernel_ == Kernel::Fused)
+            stepOf_.push_back(torch::zeros({}, scalar));
     }
+}
+
+bool CapturableAdam::fusedAvailable()
+{
+    return torch_compat::hasFusedAdamWithTensorRate();
 }
 
 void CapturableAdam::setLearningRate(double rate)
@@ -22,10 +36,40 @@ void CapturableAdam::setLearningRate(double rate)
 
 std::int64_t CapturableAdam::steps() const
 {
+    if (kernel_ == Kernel::Fused) // a parameter that never had a gradient took no step: the most any took
+        return stepOf_.empty() ? 0 : static_cast<std::int64_t>(torch::stack(stepOf_).max().item<double>());
     return static_cast<std::int64_t>(step_.item<double>());
 }
 
 void CapturableAdam::step()
+{
+    if (kernel_ == Kernel::Fused)
+        stepFused();
+    else
+        stepPerParameter();
+}
+
+void CapturableAdam::stepFused()
+{
+    torch::NoGradGuard noGrad;
+    std::vector<torch::Tensor> params, grads, m, v, t;
+    for (std::size_t i = 0; i < parameters_.size(); ++i) {
+        if (!parameters_[i].grad().defined())
+            continue;
+        params.push_back(parameters_[i]);
+        grads.push_back(parameters_[i].grad());
+        m.push_back(firstMoment_[i]);
+        v.push_back(secondMoment_[i]);
+        t.push_back(stepOf_[i]);
+    }
+    if (params.empty())
+        return;
+    torch::_foreach_add_(t, 1.0); // t counts the steps each parameter took, as PyTorch's state["step"]
+    // The same update as stepPerParameter, in one kernel, with the bias corrections from t in float32.
+    torch_compat::fusedAdamStep(params, grads, m, v, t, learningRate_, beta1_, beta2_, eps_);
+}
+
+void CapturableAdam::stepPerParameter()
 {
     torch::NoGradGuard noGrad;
     // Only the parameters that have a gradient (as torch::optim::Adam skips the others). Which ones do is fixed

@@ -14,10 +14,16 @@ namespace attnlab {
 //   p -= lr / (1 - b1^t) * m / (sqrt(v) / sqrt(1 - b2^t) + eps)
 // Written here because LibTorch's C++ Adam keeps t as a host integer and takes lr and the bias corrections as
 // host scalars, which a captured graph would freeze at the values of the step it was captured on.
+// Two kernels compute it: LibTorch 2.x's fused multi-tensor Adam (_fused_adam_ with the rate as a device tensor:
+// one launch for every parameter, which in a launch-bound graph is what counts) and, where that does not exist
+// (Debian's 1.13), the foreach moments and one update per parameter below, with t and lr in float64.
 class CapturableAdam {
 public:
+    enum class Kernel { Fused, PerParameter };
     CapturableAdam(std::vector<torch::Tensor> parameters, double learningRate, double beta1 = 0.9, double beta2 = 0.999,
-                   double eps = 1e-8);
+                   double eps = 1e-8, Kernel kernel = fusedAvailable() ? Kernel::Fused : Kernel::PerParameter);
+    // Whether this LibTorch has the fused kernel with a device-tensor rate (2.x).
+    static bool fusedAvailable();
     // Outside a captured step: writes the rate into the device tensor the step reads.
     void setLearningRate(double rate);
     void step();
@@ -25,8 +31,13 @@ public:
     std::int64_t steps() const;
 
 private:
+    void stepPerParameter();
+    void stepFused();
+
     std::vector<torch::Tensor> parameters_, firstMoment_, secondMoment_;
-    torch::Tensor step_, learningRate_; // 0-d float64 on the parameters' device
+    Kernel kernel_;
+    torch::Tensor step_, learningRate_; // 0-d on the parameters' device: float64, float32 for the fused kernel
+    std::vector<torch::Tensor> stepOf_; // the fused kernel's t, one float32 0-d tensor per parameter (as PyTorch's)
     double beta1_, beta2_, eps_;
 };
 

@@ -7,8 +7,12 @@
 #include <ATen/cuda/CUDAEvent.h>
 #include <ATen/cuda/CUDAGraph.h>
 #include <c10/cuda/CUDAGuard.h>
+#include <c10/cuda/CUDACachingAllocator.h>
 #include <c10/cuda/CUDAStream.h>
+#include <cuda_runtime.h>
 #endif
+
+#include <algorithm>
 
 namespace attnlab {
 namespace {
@@ -82,8 +86,8 @@ std::vector<torch::Tensor> CudaGraphStep::run(const std::vector<torch::Tensor>& 
         onSideStream([&](const c10::cuda::CUDAStream&) { outputs = copiedOut(body_(inputs)); });
         return outputs;
     };
-    if (warmupLeft_ > 0) {
-        --warmupLeft_;
+    if (warmupLeft_ > 0 || !failure_.empty()) {
+        warmupLeft_ = std::max(0, warmupLeft_ - 1);
         return eagerStep();
     }
     const std::string key = shapeKey(host);
@@ -93,11 +97,27 @@ std::vector<torch::Tensor> CudaGraphStep::run(const std::vector<torch::Tensor>& 
         auto captured = std::make_unique<Captured>();
         for (const auto& t : host)
             captured->inputs.push_back(torch::zeros(t.sizes(), t.options().device(device_)));
-        onSideStream([&](const c10::cuda::CUDAStream&) {
-            captured->graph.capture_begin(); // a private memory pool: graphs replay in any order
-            captured->outputs = body_(captured->inputs);
-            captured->graph.capture_end();
-        });
+        try {
+            onSideStream([&](const c10::cuda::CUDAStream& side) {
+                captured->graph.capture_begin(); // a private memory pool: graphs replay in any order
+                try {
+                    captured->outputs = body_(captured->inputs);
+                } catch (...) { // end the broken capture, so the stream and the allocator work eagerly again
+                    cudaGraph_t partial = nullptr;
+                    if (cudaStreamEndCapture(side.stream(), &partial) == cudaSuccess && partial)
+                        cudaGraphDestroy(partial);
+                    c10::cuda::CUDACachingAllocator::endAllocateToPool(device_.index(), captured->graph.pool());
+                    (void)cudaGetLastError();
+                    throw;
+                }
+                captured->graph.capture_end();
+            });
+        } catch (const std::exception& e) {
+            // An operation a graph cannot hold (a host read, an unsupported kernel): the run goes on eagerly.
+            const std::string what = e.what();
+            failure_ = what.substr(0, what.find('\n'));
+            return outputs;
+        }
         graphs_.emplace(key, std::move(captured));
         return outputs;
     }
@@ -133,7 +153,12 @@ CudaGraphStep::~CudaGraphStep() = default;
 
 bool CudaGraphStep::wouldCapture(const std::vector<torch::Tensor>& host) const
 {
-    return warmupLeft_ > 0 || !graphs_.count(shapeKey(host));
+    return warmupLeft_ > 0 || !failure_.empty() || !graphs_.count(shapeKey(host));
+}
+
+const std::string& CudaGraphStep::failure() const
+{
+    return failure_;
 }
 
 int CudaGraphStep::graphs() const

@@ -38,6 +38,9 @@ public:
     bool wouldCapture(const std::vector<torch::Tensor>& host) const;
     // Graphs captured so far (one per batch shape seen after the warm-up).
     int graphs() const;
+    // Why a capture failed, or "": after a failure every step runs eagerly (the graphs captured before it are
+    // dropped from use), so the run goes on at eager speed rather than failing.
+    const std::string& failure() const;
 
 private:
     struct Captured;
@@ -45,6 +48,7 @@ private:
     Body body_;
     int warmupLeft_;
     std::map<std::string, std::unique_ptr<Captured>> graphs_; // by the inputs' shapes and types
+    std::string failure_;
 };
 
 } // namespace attnlab

@@ -1,5 +1,7 @@
 #include "core/nn/training/Optimizer.h"
 
+#include "core/nn/TorchCompat.h"
+
 #include <stdexcept>
 
 namespace attnlab {
@@ -73,19 +75,27 @@ torch::Tensor Optimizer::l2Penalty(const std::vector<torch::Tensor>& parameters)
 torch::Tensor Optimizer::clipGradients(const std::vector<torch::Tensor>& parameters, double maxNorm)
 {
     torch::NoGradGuard noGrad;
-    std::vector<torch::Tensor> norms;
+    std::vector<torch::Tensor> grads;
     for (const auto& p : parameters)
         if (p.grad().defined())
-            norms.push_back(p.grad().norm(2));
-    if (norms.empty())
+            grads.push_back(p.grad());
+    if (grads.empty())
         return torch::zeros({});
-    const auto total = torch::stack(norms).norm(2); // ||g|| over all parameters: sqrt(sum_i ||g_i||^2)
+    const auto total = torch::stack(torch::_foreach_norm(grads)).norm(2); // ||g|| over all parameters: sqrt(sum_i ||g_i||^2)
     // g <- g * min(1, maxNorm / (||g|| + 1e-6)), as torch.nn.utils.clip_grad_norm_ scales.
     const auto factor = (maxNorm / (total + 1e-6)).clamp_max(1.0);
+    torch_compat::multiplyEachBy(grads, factor);
+    return total;
+}
+
+void Optimizer::zeroGradients(const std::vector<torch::Tensor>& parameters)
+{
+    std::vector<torch::Tensor> grads;
     for (const auto& p : parameters)
         if (p.grad().defined())
-            p.grad().mul_(factor);
-    return total;
+            grads.push_back(p.grad());
+    if (!grads.empty())
+        torch::_foreach_zero_(grads);
 }
 
 } // namespace attnlab

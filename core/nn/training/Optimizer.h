@@ -29,7 +29,10 @@ public:
     // Scales all gradients so that their global L2 norm is at most maxNorm; returns the norm before, as a
     // scalar on the gradients' device. Computed there, never read: LibTorch's clip_grad_norm_ returns a double,
     // which on a GPU waits for the device every step.
+    // One foreach call for every parameter's norm and one for the scaling (LibTorch 2.x; 1.13 scales one by one).
     static torch::Tensor clipGradients(const std::vector<torch::Tensor>& parameters, double maxNorm);
+    // Zeroes the gradients that exist, in place, in one foreach call: a captured step's kernels are what it costs.
+    static void zeroGradients(const std::vector<torch::Tensor>& parameters);
 
 private:
     std::vector<torch::Tensor> parameters_;

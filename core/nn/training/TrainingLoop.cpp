@@ -50,8 +50,8 @@ std::string TrainingLoop::whyNotCaptured(const TrainConfig& config, const Traini
     if (config.amp)
         return "amp: autocast steps are not captured";
     if (!task.capturable())
-        return "this task or model reads its batch on the host (the recurrent models pack by length); the SSAN, "
-               "ESSAN, Transformer, CNN and linear classifiers are captured";
+        return "this task or model reads its batch on the host (translation, regression and pretrained models, and "
+               "recurrent encoders of two or more layers in both directions); the text classifiers are captured";
     return {};
 }
 
@@ -94,7 +94,7 @@ TrainingLoop::Outcome TrainingLoop::run(const TrainConfig& config, TrainingTask&
     std::optional<CudaGraphStep> captured;
     if (whyNotCaptured(config, task, onCuda).empty())
         captured.emplace(trainable.front().device(), [&](const std::vector<torch::Tensor>& inputs) {
-            model.zero_grad(/*set_to_none=*/false);
+            Optimizer::zeroGradients(trainable); // one launch (the module's zero_grad makes one a parameter)
             auto batch = task.stepOn(inputs);
             (config.l2 > 0.0 ? batch.loss + config.l2 * Optimizer::l2Penalty(trainable) : batch.loss).backward();
             if (config.clipNorm > 0.0)
@@ -203,6 +203,10 @@ TrainingLoop::Outcome TrainingLoop::run(const TrainConfig& config, TrainingTask&
             }
         }
     }
+
+    if (captured && !captured->failure().empty() && outcome.message.empty())
+        outcome.message = "a training step could not be captured as a CUDA graph, so the run trained eagerly from then on (" +
+                          std::to_string(outcome.capturedGraphs) + " graphs captured before): " + captured->failure();
 
     // Test at the best dev step (not for cancelled or diverged runs: the user asked to stop, and diverged
     // weights say nothing).
