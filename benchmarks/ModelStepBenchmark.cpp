@@ -6,8 +6,12 @@
 // FLOPs; issue 39's "share of the GEMM rate", benchmarks/gemm_share.py divides each model's FLOPs by it).
 // --models keeps the cases labelled "model" or "model:pos" as printed (essan-mean: ESSAN with mean pooling;
 // essan-ts: the time-series ESSAN).
+// --trace DIR: after timing, 10 more steps of each classifier under LibTorch's profiler, written as a Chrome trace
+// DIR/<model>-<pos>.json; benchmarks/trace_ops.py adds up each operator's own time in it (where a step goes).
 #include "core/nn/models/ModelFactory.h"
 #include "core/training/ComputeDevice.h"
+
+#include <torch/csrc/autograd/profiler_legacy.h>
 
 #include <algorithm>
 #include <chrono>
@@ -49,6 +53,7 @@ double medianMs(Step step, int warmup, int repeats)
 int main(int argc, char** argv)
 {
     int repeats = 20, warmup = 3, threads = 0, gemm = 0;
+    std::string traceDir;
     bool setToNone = false; // as the trainer: gradients zeroed in place; --set-to-none 1 is LibTorch C++ 1.13's default
     std::vector<std::string> wanted; // empty = every case
     for (int i = 1; i + 1 < argc; i += 2) {
@@ -58,6 +63,7 @@ int main(int argc, char** argv)
         else if (flag == "--threads") threads = std::stoi(value);
         else if (flag == "--gemm") gemm = std::stoi(value);
         else if (flag == "--set-to-none") setToNone = value != "0";
+        else if (flag == "--trace") traceDir = value;
         else if (flag == "--models") {
             std::istringstream list(value);
             for (std::string item; std::getline(list, item, ',');)
@@ -136,13 +142,19 @@ int main(int argc, char** argv)
             config.numClasses = 5;
             auto model = ModelFactory::create(config);
             model->train();
-            const double ms = medianMs([&] {
+            auto step = [&] {
                 model->zero_grad(setToNone);
                 torch::nn::functional::cross_entropy(model->forward(ids, mask), classes).backward();
-            }, warmup, repeats);
+            };
+            const double ms = medianMs(step, warmup, repeats);
             std::printf("%-14s %-10s %12lld %10.1f\n", c.label, c.position,
                         static_cast<long long>(model->trainableParametersWithoutEmbedding()), ms);
             std::fflush(stdout);
+            if (!traceDir.empty()) {
+                torch::autograd::profiler::RecordProfile profile(traceDir + "/" + c.label + "-" + c.position + ".json");
+                for (int r = 0; r < 10; ++r)
+                    step();
+            }
         }
     }
     if (const auto cases = chosen(regressors); !cases.empty()) {

@@ -54,4 +54,6 @@ void* SharedLibrary::symbol(const std::string& name) const
 
 void* SharedLibrary::findSymbol(const std::string& name) const { return dlsym(handle_, name.c_str()); }
 
+void* SharedLibrary::processSymbol(const std::string& name) { return dlsym(RTLD_DEFAULT, name.c_str()); }
+
 } // namespace attnlab

@@ -23,6 +23,9 @@ public:
     const std::string& path() const { return path_; }
 
     static bool isolationAvailable();
+    // The address of a symbol some library already loaded into the process exports (dlsym(RTLD_DEFAULT)), or
+    // nullptr: what the process's own dependencies offer, without loading anything.
+    static void* processSymbol(const std::string& name);
 
 private:
     void* handle_ = nullptr;

@@ -2,11 +2,13 @@
 #include "core/results/AttentionCsv.h"
 #include "core/config/ModelConfig.h"
 #include "core/data/BatchBuilder.h"
+#include "core/nn/layers/BatchedMatmul.h"
 #include "core/nn/layers/SelfAttention.h"
 #include "core/training/TextClassifier.h"
 
 #include <QtTest/QtTest>
 
+using attnlab::BatchedMatmul;
 using attnlab::SelfAttentionImpl;
 
 namespace {
@@ -173,6 +175,39 @@ private Q_SLOTS:
         for (std::size_t i = 0; i < c.size(); ++i)
             difference += std::abs(c[i] - d[i]);
         QVERIFY2(difference > 1e-4f, "RPR should make SSAN sensitive to word order");
+    }
+
+    // The per-head products (BatchedMatmul, issue 39) against torch::matmul in double: a @ b and a @ b^T over
+    // [B, H] batches of non-contiguous views (as attention's heads are), values and both gradients; one 2 x 2 by
+    // hand; a GPU or an integer type falls back to torch::matmul.
+    void batchedMatmulIsMatmul()
+    {
+        const auto byHand = BatchedMatmul::apply(torch::tensor({{{1.0, 2.0}, {3.0, 4.0}}}), torch::tensor({{{5.0, 6.0}, {7.0, 8.0}}}));
+        QVERIFY(torch::equal(byHand, torch::tensor({{{19.0, 22.0}, {43.0, 50.0}}})));
+        const auto transposed = BatchedMatmul::apply(torch::tensor({{{1.0, 2.0}, {3.0, 4.0}}}), torch::tensor({{{5.0, 6.0}, {7.0, 8.0}}}), true);
+        QVERIFY(torch::equal(transposed, torch::tensor({{{17.0, 23.0}, {39.0, 53.0}}})));
+        torch::manual_seed(4);
+        for (const bool transposeB : {false, true}) {
+            // [B, T, H, dh] viewed as [B, H, T, dh]: strided, as SelfAttention's q, k and v are
+            auto a = torch::randn({3, 7, 4, 5}, torch::kDouble).transpose(1, 2).requires_grad_(false);
+            auto aLeaf = torch::randn({3, 7, 4, 5}, torch::kDouble).requires_grad_(true);
+            auto bLeaf = torch::randn({3, 4, transposeB ? 6 : 5, transposeB ? 5 : 6}, torch::kDouble).requires_grad_(true);
+            a = aLeaf.transpose(1, 2); // [3, 4, 7, 5]
+            const auto ours = BatchedMatmul::apply(a, bLeaf, transposeB);
+            const auto reference = torch::matmul(a, transposeB ? bLeaf.transpose(-2, -1) : bLeaf);
+            QVERIFY(ours.sizes() == torch::IntArrayRef({3, 4, 7, 6}));
+            QVERIFY(torch::allclose(ours, reference, 0.0, 1e-12));
+            const auto weights = torch::randn({3, 4, 7, 6}, torch::kDouble);
+            const auto g = torch::autograd::grad({(ours * weights).sum()}, {aLeaf, bLeaf});
+            const auto r = torch::autograd::grad({(reference * weights).sum()}, {aLeaf, bLeaf});
+            QVERIFY2(torch::allclose(g[0], r[0], 0.0, 1e-12), transposeB ? "dA, a b^T" : "dA, a b");
+            QVERIFY2(torch::allclose(g[1], r[1], 0.0, 1e-12), transposeB ? "dB, a b^T" : "dB, a b");
+        }
+        // float32 too, as training runs it
+        const auto af = torch::randn({2, 3, 8, 4}), bf = torch::randn({2, 3, 8, 4});
+        QVERIFY(torch::allclose(BatchedMatmul::apply(af, bf, true), torch::matmul(af, bf.transpose(-2, -1)), 1e-5, 1e-5));
+        const auto ints = torch::ones({1, 2, 2}, torch::kLong);
+        QVERIFY(torch::equal(BatchedMatmul::apply(ints, ints), torch::full({1, 2, 2}, 2, torch::kLong)));
     }
 };
 

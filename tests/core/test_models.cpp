@@ -2,6 +2,7 @@
 // overfitting a tiny batch, and padding invariance.
 #include "core/config/ModelConfig.h"
 #include "core/config/Registry.h"
+#include "core/nn/layers/DropoutMask.h"
 #include "core/nn/models/ModelFactory.h"
 
 #include <QtTest/QtTest>
@@ -259,6 +260,44 @@ private Q_SLOTS:
             dropping->eval(); // evaluation never drops
             QVERIFY2(torch::equal(dropping->forward(x, mask), dropping->forward(x, mask)), c.name().c_str());
         }
+    }
+
+    // The CPU dropout mask (DropoutMask): element i kept when the top 32 bits of SplitMix64's (i + 1)-th output
+    // from the seed fall below keep * 2^32. Seed 0's first two outputs are SplitMix64's published ones,
+    // 0xE220A8397B1DCDAF and 0x6E789E6AA1B965F4: kept at keep 0.9 (0xE220A839 < 0.9 * 2^32), dropped at 0.8, the
+    // second kept at 0.5. The same seed gives the same mask whatever the thread count, the share kept is keep,
+    // and the gradient is the mask.
+    void dropoutMaskIsSplitMix64sDraw()
+    {
+        const auto two = torch::ones({2});
+        QVERIFY(torch::equal(DropoutMask::draw(two, 0.9, 0), torch::tensor({1.0f / 0.9f, 1.0f / 0.9f})));
+        QVERIFY(torch::equal(DropoutMask::draw(two, 0.8, 0), torch::tensor({0.0f, 1.0f / 0.8f})));
+        QVERIFY(torch::equal(DropoutMask::draw(two, 0.5, 0), torch::tensor({0.0f, 2.0f})));
+        QVERIFY(torch::equal(DropoutMask::draw(two, 1.0, 0), torch::ones({2}))); // keep 1: nothing dropped
+
+        const auto big = torch::ones({1000, 1000});
+        const int threads = torch::get_num_threads();
+        torch::set_num_threads(1);
+        const auto one = DropoutMask::draw(big, 0.7, 12345);
+        torch::set_num_threads(2);
+        const auto both = DropoutMask::draw(big, 0.7, 12345);
+        torch::set_num_threads(threads);
+        QVERIFY(torch::equal(one, both));
+        const double kept = one.ne(0).to(torch::kDouble).mean().item<double>();
+        QVERIFY2(std::abs(kept - 0.7) < 0.002, qPrintable(QString::number(kept))); // 1e6 draws: sd 0.00046
+        QVERIFY(!torch::equal(one, DropoutMask::draw(big, 0.7, 12346)));
+
+        torch::manual_seed(5); // the seed comes from LibTorch's generator: manual_seed fixes the masks
+        auto x = torch::randn({64, 64}, torch::kDouble).requires_grad_(true);
+        torch::manual_seed(5);
+        (void)torch::randn({64, 64}, torch::kDouble);
+        const auto first = DropoutMask::apply(x, 0.3, true);
+        torch::manual_seed(5);
+        (void)torch::randn({64, 64}, torch::kDouble);
+        QVERIFY(torch::equal(first, DropoutMask::apply(x, 0.3, true)));
+        QVERIFY(torch::equal(DropoutMask::apply(x, 0.3, false), x)); // not training: untouched
+        const auto gradient = torch::autograd::grad({first.sum()}, {x})[0];
+        QVERIFY(torch::allclose(gradient * x, first, 0.0, 1e-12)); // d(sum x m)/dx = m
     }
 };
 

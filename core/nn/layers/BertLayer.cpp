@@ -1,6 +1,7 @@
 #include "core/nn/layers/BertLayer.h"
 
 #include "core/nn/layers/AttentionPermutation.h"
+#include "core/nn/layers/BatchedMatmul.h"
 
 #include <cmath>
 
@@ -48,10 +49,10 @@ BertLayerImpl::Output BertLayerImpl::forward(const torch::Tensor& x, const torch
         return t.view({batch, length, heads_, headSize}).transpose(1, 2);
     };
     const auto q = split(query_(x)), k = split(key_(x)), v = split(value_(x));
-    auto scores = torch::matmul(q, k.transpose(-1, -2)) / std::sqrt(static_cast<double>(headSize)) + additiveMask;
+    auto scores = BatchedMatmul::apply(q, k, /*transposeB=*/true) / std::sqrt(static_cast<double>(headSize)) + additiveMask;
     auto attention = torch::softmax(scores, -1);                                  // [B, heads, T, T]
     attention = AttentionPermutation::applyTo(attention);
-    auto context = torch::matmul(dropout_(attention), v);                         // [B, heads, T, d_h]
+    auto context = BatchedMatmul::apply(dropout_(attention), v);                         // [B, heads, T, d_h]
     context = context.transpose(1, 2).reshape({batch, length, hidden});           // heads concatenated
     const auto attended = attentionNorm_(x + dropout_(attentionOut_(context)));   // X'
     const auto y = outputNorm_(attended + dropout_(output_(torch::gelu(intermediate_(attended)))));

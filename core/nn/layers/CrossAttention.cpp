@@ -1,5 +1,7 @@
 #include "core/nn/layers/CrossAttention.h"
 
+#include "core/nn/layers/BatchedMatmul.h"
+
 #include <cmath>
 
 namespace attnlab {
@@ -28,11 +30,11 @@ CrossAttentionImpl::Result CrossAttentionImpl::attend(const torch::Tensor& targe
     const int64_t batch = target.size(0), targetLength = target.size(1), sourceLength = k.size(2);
     const int64_t headSize = dModel_ / heads_;
     auto q = query_(target).view({batch, targetLength, heads_, headSize}).transpose(1, 2); // [B, H, T, dh]
-    auto scores = torch::matmul(q, k.transpose(-2, -1)) / std::sqrt(static_cast<double>(headSize)); // [B, H, T, S]
+    auto scores = BatchedMatmul::apply(q, k, /*transposeB=*/true) / std::sqrt(static_cast<double>(headSize)); // [B, H, T, S]
     // Padded source tokens get no weight: -1e9 underflows to exactly 0 after exp.
     scores = scores.masked_fill(memoryMask.view({batch, 1, 1, sourceLength}).logical_not(), -1e9);
     auto weights = torch::softmax(scores, -1);
-    auto heads = torch::matmul(weights, v).transpose(1, 2).reshape({batch, targetLength, dModel_});
+    auto heads = BatchedMatmul::apply(weights, v).transpose(1, 2).reshape({batch, targetLength, dModel_});
     return {output_(heads), weights};
 }
 

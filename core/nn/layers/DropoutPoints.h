@@ -1,6 +1,7 @@
 #pragma once
 // PRIVATE engine header: includes LibTorch.
 #include "core/config/ModelConfig.h"
+#include "core/nn/layers/DropoutMask.h"
 
 #include <torch/torch.h>
 
@@ -18,7 +19,7 @@ public:
     std::string describe() const; // "input 0.8, hidden 0.8" (keep probabilities), or "none"
 
 private:
-    torch::Tensor apply(const torch::Tensor& x, double drop) { return drop > 0.0 ? torch::dropout(x, drop, is_training()) : x; }
+    torch::Tensor apply(const torch::Tensor& x, double drop) { return DropoutMask::apply(x, drop, is_training()); }
     double input_, hidden_, output_; // drop probabilities
 };
 TORCH_MODULE(DropoutPoints);

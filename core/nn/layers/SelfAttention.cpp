@@ -2,6 +2,7 @@
 
 #include "core/nn/layers/Activation.h"
 #include "core/nn/layers/AttentionPermutation.h"
+#include "core/nn/layers/BatchedMatmul.h"
 #include "core/nn/layers/PositionEncoding.h"
 
 #include <cmath>
@@ -50,7 +51,7 @@ SelfAttentionImpl::Result SelfAttentionImpl::attend(const torch::Tensor& q, cons
                                                     const torch::Tensor& bias)
 {
     const int64_t batch = q.size(0), heads = q.size(1), length = q.size(2), headSize = q.size(3);
-    auto scores = torch::matmul(q, k.transpose(-2, -1)); // q_i . k_j
+    auto scores = BatchedMatmul::apply(q, k, /*transposeB=*/true); // q_i . k_j
     torch::Tensor index;
     if (relKeys.defined() || relValues.defined())
         index = relativeIndex(length, rprClip, q.device()).expand({batch, heads, length, length});
@@ -64,7 +65,7 @@ SelfAttentionImpl::Result SelfAttentionImpl::attend(const torch::Tensor& q, cons
     // Padded keys get no weight: -1e9 underflows to exactly 0 after exp.
     scores = scores.masked_fill(mask.view({batch, 1, 1, length}).logical_not(), -1e9);
     auto weights = AttentionPermutation::applyTo(torch::softmax(scores, -1)); // as it is, unless a permutation test runs
-    auto output = torch::matmul(weights, v);
+    auto output = BatchedMatmul::apply(weights, v);
     if (relValues.defined()) {
         // sum_j alpha_ij a^V_ij = sum_r (sum_{j: idx(i,j)=r} alpha_ij) w^V_r: scatter weights into the table rows.
         auto perRow = torch::zeros({batch, heads, length, relValues.size(0)}, weights.options()).scatter_add(3, index, weights);
