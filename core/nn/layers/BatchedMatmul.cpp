@@ -8,8 +8,8 @@ namespace attnlab {
 namespace {
 
 // The reference BLAS interface (Fortran: every argument by address, column-major), as the process's BLAS exports
-// it: Debian's LibTorch links libblas.so.3 (OpenBLAS), whose sgemm_ and dgemm_ are the process's. The PyPI
-// LibTorch keeps its MKL to itself: nullptr, and torch::matmul (MKL's batched products) does the work there.
+// it: Debian's LibTorch links libblas.so.3 (OpenBLAS); the PyPI LibTorch exports the MKL it carries. Where no
+// library exports it: nullptr, and torch::matmul does the work.
 template <typename Scalar>
 using Gemm = void (*)(const char* transa, const char* transb, const int* m, const int* n, const int* k, const Scalar* alpha,
                       const Scalar* a, const int* lda, const Scalar* b, const int* ldb, const Scalar* beta, Scalar* c,
