@@ -49,40 +49,39 @@ void CapturableAdam::step()
         stepPerParameter();
 }
 
-void CapturableAdam::stepFused()
+CapturableAdam::Updated CapturableAdam::withGradients() const
 {
-    torch::NoGradGuard noGrad;
-    std::vector<torch::Tensor> params, grads, m, v, t;
+    // Only the parameters that have a gradient (as torch::optim::Adam skips the others). Which ones do is fixed
+    // after the first backward pass, so a captured step sees the same list at every replay.
+    Updated u;
     for (std::size_t i = 0; i < parameters_.size(); ++i) {
         if (!parameters_[i].grad().defined())
             continue;
-        params.push_back(parameters_[i]);
-        grads.push_back(parameters_[i].grad());
-        m.push_back(firstMoment_[i]);
-        v.push_back(secondMoment_[i]);
-        t.push_back(stepOf_[i]);
+        u.params.push_back(parameters_[i]);
+        u.grads.push_back(parameters_[i].grad());
+        u.m.push_back(firstMoment_[i]);
+        u.v.push_back(secondMoment_[i]);
+        if (!stepOf_.empty())
+            u.t.push_back(stepOf_[i]);
     }
-    if (params.empty())
+    return u;
+}
+
+void CapturableAdam::stepFused()
+{
+    torch::NoGradGuard noGrad;
+    auto u = withGradients();
+    if (u.params.empty())
         return;
-    torch::_foreach_add_(t, 1.0); // t counts the steps each parameter took, as PyTorch's state["step"]
+    torch::_foreach_add_(u.t, 1.0); // t counts the steps each parameter took, as PyTorch's state["step"]
     // The same update as stepPerParameter, in one kernel, with the bias corrections from t in float32.
-    torch_compat::fusedAdamStep(params, grads, m, v, t, learningRate_, beta1_, beta2_, eps_);
+    torch_compat::fusedAdamStep(u.params, u.grads, u.m, u.v, u.t, learningRate_, beta1_, beta2_, eps_);
 }
 
 void CapturableAdam::stepPerParameter()
 {
     torch::NoGradGuard noGrad;
-    // Only the parameters that have a gradient (as torch::optim::Adam skips the others). Which ones do is fixed
-    // after the first backward pass, so a captured step sees the same list at every replay.
-    std::vector<torch::Tensor> params, grads, m, v;
-    for (std::size_t i = 0; i < parameters_.size(); ++i) {
-        if (!parameters_[i].grad().defined())
-            continue;
-        params.push_back(parameters_[i]);
-        grads.push_back(parameters_[i].grad());
-        m.push_back(firstMoment_[i]);
-        v.push_back(secondMoment_[i]);
-    }
+    auto [params, grads, m, v, t] = withGradients();
     if (params.empty())
         return;
     step_.add_(1.0);

@@ -31,6 +31,11 @@ public:
     std::int64_t steps() const;
 
 private:
+    // The parameters that have a gradient, with their gradients, moments and (fused) step counts.
+    struct Updated {
+        std::vector<torch::Tensor> params, grads, m, v, t;
+    };
+    Updated withGradients() const;
     void stepPerParameter();
     void stepFused();
 
