@@ -3,7 +3,7 @@
 # (./setup.sh run, the default) or runs the whole test suite (./setup.sh test).
 # Environment: BUILD_DIR (default build, build-pypi for the pypi flavour), ATTNLAB_GUI=OFF for a headless
 # build, ATTNLAB_TORCH=debian|pypi (which LibTorch, below), ATTNLAB_TESTS_LABEL=core|cli|... to run one label.
-# ATTNLAB_DEBUG_INFO=1 links the executables with their debug info (off: 6 MB a test instead of 250 MB);
+# ATTNLAB_DEBUG_INFO=1 compiles with full debug info (-g; default line tables, -g1) and links it into the executables;
 # ATTNLAB_BENCHMARKS=OFF leaves the benchmark programs out; ATTNLAB_BUILD_TARGETS="a b" builds those targets only.
 #   debian (default): Debian's libtorch-dev 1.13.1, CPU only, OpenBLAS.
 #   pypi: PyPI's torch wheel (pinned in packaging/torch-pypi.txt: 2.11.0, CUDA 13.0, MKL, oneDNN) installed
@@ -59,13 +59,13 @@ export CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-true}
 
 jobs=$(nproc)
 cmake_args=(-S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DATTNLAB_GUI="$gui")
-# The objects keep their debug info (ccache, gdb on a library); the ~45 executables are linked without it:
-# each one carries its own copy of the static engine's, 250 MB a test (11 GB a build folder; 6 MB each
-# stripped, measured), and a CI machine ran out of disk on it. ATTNLAB_DEBUG_INFO=1 keeps it.
+# The objects keep their debug info as line tables (-g1: CMakeLists.txt says why); the ~45 executables are linked
+# without it: each one carried its own copy of the static engine's, 250 MB a test at -g (11 GB a build folder; 6 MB
+# each stripped, measured), and a CI machine ran out of disk on it. ATTNLAB_DEBUG_INFO=1 gives full -g, kept.
 if [ "${ATTNLAB_DEBUG_INFO:-0}" != 1 ]; then
-  cmake_args+=(-DCMAKE_EXE_LINKER_FLAGS=-Wl,--strip-debug)
+  cmake_args+=(-DCMAKE_EXE_LINKER_FLAGS=-Wl,--strip-debug -DATTNLAB_FULL_DEBUG_INFO=OFF)
 else
-  cmake_args+=(-DCMAKE_EXE_LINKER_FLAGS=)
+  cmake_args+=(-DCMAKE_EXE_LINKER_FLAGS= -DATTNLAB_FULL_DEBUG_INFO=ON)
 fi
 if [ "$flavour" = pypi ]; then
   pin=$(grep -v '^#' packaging/torch-pypi.txt | grep -m1 .)          # torch==2.11.0

@@ -8,7 +8,10 @@
 // essan-ts: the time-series ESSAN).
 // --trace DIR: after timing, 10 more steps of each classifier under LibTorch's profiler, written as a Chrome trace
 // DIR/<model>-<pos>.json; benchmarks/trace_ops.py adds up each operator's own time in it (where a step goes).
+// --adam 1: then each classifier's Adam step over its parameters, SST-fine's 18,280 x 300 word table among them as
+// in training, from one backward's gradients: LibTorch's torch::optim::Adam against the trainer's FusedCpuAdam.
 #include "core/nn/models/ModelFactory.h"
+#include "core/nn/training/FusedCpuAdam.h"
 #include "core/training/ComputeDevice.h"
 
 #include <torch/csrc/autograd/profiler_legacy.h>
@@ -54,6 +57,7 @@ int main(int argc, char** argv)
 {
     int repeats = 20, warmup = 3, threads = 0, gemm = 0;
     std::string traceDir;
+    bool adam = false;
     bool setToNone = false; // as the trainer: gradients zeroed in place; --set-to-none 1 is LibTorch C++ 1.13's default
     std::vector<std::string> wanted; // empty = every case
     for (int i = 1; i + 1 < argc; i += 2) {
@@ -64,6 +68,7 @@ int main(int argc, char** argv)
         else if (flag == "--gemm") gemm = std::stoi(value);
         else if (flag == "--set-to-none") setToNone = value != "0";
         else if (flag == "--trace") traceDir = value;
+        else if (flag == "--adam") adam = value != "0";
         else if (flag == "--models") {
             std::istringstream list(value);
             for (std::string item; std::getline(list, item, ',');)
@@ -128,7 +133,8 @@ int main(int argc, char** argv)
     if (const auto cases = chosen(classifiers); !cases.empty()) {
         std::printf("# classification: batch %lld x length %lld, d_model 300, cross-entropy\n",
                     static_cast<long long>(batch), static_cast<long long>(length));
-        std::printf("%-14s %-10s %12s %10s\n", "model", "pos", "params", "ms/step");
+        std::printf("%-14s %-10s %12s %10s%s\n", "model", "pos", "params", "ms/step",
+                    adam ? "  adam ms: LibTorch      fused" : "");
         for (const auto& c : cases) {
             ModelConfig config;
             config.model = c.model;
@@ -147,8 +153,31 @@ int main(int argc, char** argv)
                 torch::nn::functional::cross_entropy(model->forward(ids, mask), classes).backward();
             };
             const double ms = medianMs(step, warmup, repeats);
-            std::printf("%-14s %-10s %12lld %10.1f\n", c.label, c.position,
+            std::printf("%-14s %-10s %12lld %10.1f", c.label, c.position,
                         static_cast<long long>(model->trainableParametersWithoutEmbedding()), ms);
+            if (adam) {
+                // Each optimiser on its own copy of the parameters, with one backward's gradients; the word table
+                // at SST-fine's size (the model above was built for the benchmark's 20,000-word batches).
+                auto copies = [&] {
+                    std::vector<torch::Tensor> kept;
+                    for (const auto& p : model->parameters()) {
+                        if (!p.requires_grad())
+                            continue;
+                        auto q = (p.dim() == 2 && p.size(0) == vocab ? torch::randn({18280, p.size(1)}) : p.detach().clone());
+                        q.requires_grad_(true);
+                        q.mutable_grad() = torch::randn_like(q);
+                        kept.push_back(q);
+                    }
+                    return kept;
+                };
+                auto theirs = copies(), ours = copies();
+                torch::optim::Adam libtorch(theirs, torch::optim::AdamOptions(1e-3));
+                FusedCpuAdam fused(ours);
+                const double libtorchMs = medianMs([&] { libtorch.step(); }, warmup, repeats);
+                const double fusedMs = medianMs([&] { fused.step(1e-3); }, warmup, repeats);
+                std::printf("  %17.2f %10.2f", libtorchMs, fusedMs);
+            }
+            std::printf("\n");
             std::fflush(stdout);
             if (!traceDir.empty()) {
                 torch::autograd::profiler::RecordProfile profile(traceDir + "/" + c.label + "-" + c.position + ".json");
@@ -160,7 +189,8 @@ int main(int argc, char** argv)
     if (const auto cases = chosen(regressors); !cases.empty()) {
         std::printf("# time series: batch %lld x window %lld, %lld driving series, d_model 64, MSE\n",
                     static_cast<long long>(batch), static_cast<long long>(length), static_cast<long long>(drivers));
-        std::printf("%-14s %-10s %12s %10s\n", "model", "pos", "params", "ms/step");
+        std::printf("%-14s %-10s %12s %10s%s\n", "model", "pos", "params", "ms/step",
+                    adam ? "  adam ms: LibTorch      fused" : "");
         for (const auto& c : cases) {
             ModelConfig config; // as tests/core/test_regression.cpp: drivers and window make it a regressor
             config.model = c.model;

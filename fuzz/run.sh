@@ -7,7 +7,7 @@
 # committed); a crash, UB report, uncaught exception, leak or an input slower than 10 s is saved under
 # build-fuzz/artifacts/<harness>/ and fails the run. Prints one line per harness: runs, exec/s, cov, ft.
 # Environment: BUILD_DIR (default build-fuzz), JOBS (build jobs; default the cores), FUZZ_TIMEOUT (seconds
-# one input may take, default 10), TMPDIR (default /dev/shm).
+# one input may take, default 10), FUZZ_JOBS (harnesses run at once, default the cores), TMPDIR (default /dev/shm).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-20}
@@ -41,13 +41,11 @@ echo "== fuzzers built in $(( $(date +%s) - start )) s"
 if [ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then
   export TMPDIR=/dev/shm
 fi
-failed=()
-for h in "${harnesses[@]}"; do
-  corpus="$build_dir/corpus/$h"
-  artifacts="$build_dir/artifacts/$h"
+# One harness: its run, then one summary line (and the report's key lines when it failed) in $build_dir/artifacts/$h.summary.
+fuzz_one() {
+  local h=$1 corpus="$build_dir/corpus/$1" artifacts="$build_dir/artifacts/$1" log="$build_dir/artifacts/$1.log" status
   mkdir -p "$corpus" "$artifacts"
   cp -n fuzz/corpus/"$h"/* "$corpus"/ 2>/dev/null || true
-  log="$build_dir/artifacts/$h.log"
   # -max_len 32768: room for the store seeds (a small SQLite file) and several files per input.
   # -seed=1: the same mutations on every run, so a CI failure is a regression, not a new random find.
   if "$build_dir/fuzz/$h" "$corpus" -seed=1 -max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb=2048 -max_len=32768 \
@@ -55,18 +53,39 @@ for h in "${harnesses[@]}"; do
     status=ok
   else
     status=FAILED
-    failed+=("$h")
   fi
+  local done_line runs speed cov ft
   done_line=$(grep -E '^#[0-9]+[[:space:]]+DONE' "$log" | tail -1 || true)
   runs=$(grep -oP 'stat::number_of_executed_units:\s+\K[0-9]+' "$log" || echo "?")
   speed=$(grep -oP 'stat::average_exec_per_sec:\s+\K[0-9]+' "$log" || echo "?")
   cov=$(echo "$done_line" | grep -oP 'cov: \K[0-9]+' || true)
   ft=$(echo "$done_line" | grep -oP 'ft: \K[0-9]+' || true)
-  printf '%-22s %-6s runs %-10s exec/s %-7s cov %-6s ft %-6s corpus %s\n' "$h" "$status" "$runs" "$speed" \
-         "${cov:-?}" "${ft:-?}" "$(ls "$corpus" | wc -l)"
-  if [ "$status" = FAILED ]; then
-    grep -E 'ERROR|runtime error|SUMMARY|uncaught|Test unit written' "$log" | head -8 || true
+  {
+    printf '%-22s %-6s runs %-10s exec/s %-7s cov %-6s ft %-6s corpus %s\n' "$h" "$status" "$runs" "$speed" \
+           "${cov:-?}" "${ft:-?}" "$(ls "$corpus" | wc -l)"
+    if [ "$status" = FAILED ]; then
+      grep -E 'ERROR|runtime error|SUMMARY|uncaught|Test unit written' "$log" | head -8 || true
+    fi
+  } >"$build_dir/artifacts/$h.summary"
+  [ "$status" = ok ]
+}
+# A libFuzzer run is one thread: FUZZ_JOBS of them at once (default the cores), each still SECONDS long, so the
+# smoke run takes SECONDS x harnesses / jobs (issue 38: CI's time). The summaries print in the list's order.
+jobs=${FUZZ_JOBS:-$(nproc)}
+running=0
+for h in "${harnesses[@]}"; do
+  if [ "$running" -ge "$jobs" ]; then
+    wait -n || true
+    running=$((running - 1))
   fi
+  fuzz_one "$h" &
+  running=$((running + 1))
+done
+wait || true
+failed=()
+for h in "${harnesses[@]}"; do
+  cat "$build_dir/artifacts/$h.summary"
+  grep -q " FAILED " "$build_dir/artifacts/$h.summary" && failed+=("$h")
 done
 if [ ${#failed[@]} -gt 0 ]; then
   echo "== fuzzing found problems in: ${failed[*]} (logs and inputs in $build_dir/artifacts/)" >&2

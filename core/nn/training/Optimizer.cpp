@@ -15,6 +15,8 @@ Optimizer::Optimizer(const TrainConfig& config, std::vector<torch::Tensor> param
         sgd_ = std::make_unique<torch::optim::SGD>(parameters_, torch::optim::SGDOptions(config.learningRate).momentum(config.momentum));
     else if (config.capturableStep)
         capturableAdam_ = std::make_unique<CapturableAdam>(parameters_, config.learningRate);
+    else if (FusedCpuAdam::suits(parameters_))
+        fusedCpuAdam_ = std::make_unique<FusedCpuAdam>(parameters_);
     else
         adam_ = std::make_unique<torch::optim::Adam>(parameters_, torch::optim::AdamOptions(config.learningRate));
 }
@@ -34,6 +36,8 @@ void Optimizer::step(double learningRate)
         for (auto& group : sgd_->param_groups())
             static_cast<torch::optim::SGDOptions&>(group.options()).lr(learningRate);
         sgd_->step();
+    } else if (fusedCpuAdam_) {
+        fusedCpuAdam_->step(learningRate);
     } else if (capturableAdam_) {
         capturableAdam_->setLearningRate(learningRate);
         capturableAdam_->step();

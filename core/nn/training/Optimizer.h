@@ -3,6 +3,7 @@
 #include "core/config/TrainConfig.h"
 #include "core/nn/training/AdadeltaOptimizer.h"
 #include "core/nn/training/CapturableAdam.h"
+#include "core/nn/training/FusedCpuAdam.h"
 
 #include <torch/torch.h>
 
@@ -37,7 +38,8 @@ public:
 private:
     std::vector<torch::Tensor> parameters_;
     double weightDecay_;
-    std::unique_ptr<torch::optim::Adam> adam_;
+    std::unique_ptr<FusedCpuAdam> fusedCpuAdam_;  // adam on the CPU
+    std::unique_ptr<torch::optim::Adam> adam_;     // adam elsewhere (a GPU without the capturable step)
     std::unique_ptr<CapturableAdam> capturableAdam_; // adam with TrainConfig::capturableStep
     std::unique_ptr<torch::optim::SGD> sgd_;
     std::unique_ptr<AdadeltaOptimizer> adadelta_;
