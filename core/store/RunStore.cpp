@@ -3,6 +3,7 @@
 #include "core/platform/JsonInteger.h"
 
 #include "core/platform/AllocatorTuning.h"
+#include "core/platform/AtomicFile.h"
 #include "core/platform/BuildInfo.h"
 #include "core/platform/HostInfo.h"
 #include "core/store/RunAggregates.h"
@@ -428,12 +429,15 @@ bool RunStore::restoreIfDeleted()
         throw std::runtime_error("run store " + file + ": the database file was replaced by another file while runs "
                                  "were being written to it; the runs of the old file are only in this process now, "
                                  "so move the new file away to have them written back");
-    // The open connection still reads the deleted file: a consistent copy of it goes back under its name.
-    {
-        SqliteStatement copy(c, "VACUUM INTO ?");
-        copy.bind(1, file);
+    // The open connection still reads the deleted file: a consistent copy of it goes back under its name,
+    // whole at once. VACUUM INTO the name itself let a window watching the folder open the half-written
+    // file, find no runs in it and stay there (a CI failure of test_run_history); beside it and renamed, a
+    // reader sees no file or the whole copy.
+    AtomicFile::writeThrough(file, [&c](const std::string& temporary) {
+        SqliteStatement copy(c, "VACUUM INTO ?"); // into the empty temporary file, which SQLite accepts
+        copy.bind(1, temporary);
         copy.step();
-    } // finalised: the connection closes only without statements
+    }); // finalised: the connection closes only without statements
     impl_->reopen();
     return true;
 }

@@ -90,8 +90,9 @@ public:
     static std::vector<RunAggregate> aggregatesOf(const std::vector<RunRecord>& runs);
     int markInterruptedRuns();                        // returns how many were marked
     // When the file was deleted (or moved) while this connection had it open, writes the database as this
-    // connection sees it back under its path (VACUUM INTO) and reopens it there, so nothing written before
-    // or after is lost; returns whether it did. Throws std::runtime_error naming the file when another
+    // connection sees it back under its path (VACUUM INTO beside it, then AtomicFile's rename, so a reader
+    // never opens it half-written) and reopens it there, so nothing written before or after is lost;
+    // returns whether it did. Throws std::runtime_error naming the file when another
     // file has taken the path. Called by StoreObserver's writer after each commit.
     bool restoreIfDeleted();
     // For a reader that keeps the store open for a long time (the window), once it learns the file changed

@@ -460,6 +460,9 @@ private Q_SLOTS:
         QCOMPARE(int(reader.followFile(true)), int(RunStore::FileChange::WrittenBack));
         QCOMPARE(integrityCheck(db), std::string("ok"));
         expectUntouched(db, before);
+        // Written beside it and renamed into place (a watcher never sees it half-written): nothing else is left.
+        QCOMPARE(QDir(dir.path()).entryList({QStringLiteral(".runs.sqlite.part-*")}, QDir::Files | QDir::Hidden),
+                 QStringList());
         QCOMPARE(int(reader.followFile(true)), int(RunStore::FileChange::None));
 
         // Another run database renamed over it: read from now on, and writes go to it.
