@@ -13,7 +13,7 @@
 #include "core/training/Trainer.h"
 #include "ui/Workspace.h"
 #include "ui/explorer/ExplorerView.h"
-#include "ui/explorer/AttentionThumbnailGrid.h"
+#include "ui/plots/AttentionThumbnailGrid.h"
 #include "ui/explorer/PretrainedView.h"
 #include "ui/plots/AttentionHeatmap.h"
 

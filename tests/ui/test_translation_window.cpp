@@ -4,15 +4,19 @@
 // its decoding, shows the beam's tree and scores a typed translation. Every number shown is compared with the
 // engine's own (Translator on the same checkpoint, the run store).
 #include "core/config/Registry.h"
+#include "core/results/AttentionAverage.h"
 #include "core/store/RunStore.h"
 #include "core/training/ModelExplainer.h"
 #include "core/training/Translator.h"
 #include "ui/MainWindow.h"
 #include "ui/explorer/AlignmentExplorer.h"
 #include "ui/plots/AttentionHeatmap.h"
+#include "ui/plots/AttentionThumbnail.h"
+#include "ui/plots/AttentionThumbnailGrid.h"
 #include "ui/plots/TrainingCurvesPlot.h"
 #include "ui/setup/DataImportDialog.h"
 #include "ui/setup/SetupPanel.h"
+#include "ui/training/TrainingView.h"
 #include "tests/support/AnimalPairs.h"
 #include "tests/support/CliProcess.h"
 #include "tests/support/FormDriving.h"
@@ -34,6 +38,7 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QToolButton>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -347,6 +352,96 @@ private Q_SLOTS:
         QTest::qWait(200);
         QCOMPARE(translated.count(), 3);
         QVERIFY(explorer->shown()->forced); // what was shown stays
+    }
+
+    // The Transformer's heads in the Training tab (issue 37): under the alignment, its cross-attention as a layer x head
+    // grid with the last layer's mean (the alignment AER reads), the encoder's and the decoder's self-attention one
+    // click away; a click on a thumbnail shows that map large, and choosing a map in the selector outlines its
+    // thumbnail. Every map compared with the run's stored snapshot.
+    void transformerHeadsInTheTrainingView()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+        MainWindow window(db);
+        window.resize(1280, 720);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        choose(child<QComboBox>(&window, "datasetCombo"), "synthetic-reverse");
+        choose(child<QComboBox>(&window, "modelCombo"), "transformer-seq2seq");
+        child<QSpinBox>(&window, "dModelSpin")->setValue(32);
+        child<QSpinBox>(&window, "layersSpin")->setValue(2);
+        child<QSpinBox>(&window, "headsSpin")->setValue(2);
+        child<QSpinBox>(&window, "stepsSpin")->setValue(40);
+        child<QSpinBox>(&window, "evalEverySpin")->setValue(20);
+        child<QSpinBox>(&window, "batchSizeSpin")->setValue(16);
+        child<QSpinBox>(&window, "seedSpin")->setValue(1);
+        choose(child<QComboBox>(&window, "deviceCombo"), "cpu");
+        QTest::mouseClick(child<QPushButton>(&window, "trainButton"), Qt::LeftButton);
+        QVERIFY(window.isTraining());
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isTraining(), 240000);
+        const qint64 runId = window.liveRunId();
+        RunStore store(db.toStdString());
+        const auto probe = store.latestAttention(runId);
+        QVERIFY(probe);
+        QCOMPARE(probe->crossMaps.size(), std::size_t(4)); // 2 layers x 2 heads each
+        QCOMPARE(probe->maps.size(), std::size_t(4));
+        QCOMPARE(probe->decoderMaps.size(), std::size_t(4));
+
+        auto* view = window.findChild<TrainingView*>();
+        QVERIFY(view);
+        AttentionHeatmap* map = view->heatmap();
+        auto* grid = child<AttentionThumbnailGrid>(view, "trainingAttentionGrid");
+        QTRY_VERIFY(grid->isVisible());
+        QCOMPARE(grid->group(), AttentionThumbnailGrid::Group::Cross);
+        QCOMPARE(grid->thumbnailCount(), 4 + 1); // the heads and the last layer's mean
+        // The heatmap's views: the mean (0), the four cross maps (1-4), the encoder's (5-8), the decoder's (9-12).
+        QCOMPARE(map->currentMapIndex(), 0);
+        QVERIFY(child<AttentionThumbnail>(grid, "thumbnail0")->isChecked());
+        QVERIFY(close(map->shownValues(), AttentionAverage::ofLastLayer(probe->crossMaps).weights));
+        for (int i = 0; i < 4; ++i) {
+            const AttentionMap& m = probe->crossMaps[static_cast<std::size_t>(i)];
+            auto* thumbnail = child<AttentionThumbnail>(grid, qPrintable(QStringLiteral("thumbnail%1").arg(1 + i)));
+            QCOMPARE(thumbnail->text(), QStringLiteral("L%1 H%2").arg(m.layer + 1).arg(m.head + 1));
+            QCOMPARE(thumbnail->image().width(), static_cast<int>(probe->tokens.size()));       // source across
+            QCOMPARE(thumbnail->image().height(), static_cast<int>(probe->targetTokens.size())); // target down
+            QTest::mouseClick(thumbnail, Qt::LeftButton);
+            QCOMPARE(map->currentMapIndex(), 1 + i);
+            QVERIFY(close(map->shownValues(), m.weights));
+            QCOMPARE(map->shownRows(), probe->targetTokens);
+            QVERIFY2(map->fullTitle().contains(QStringLiteral("layer %1, head %2").arg(m.layer + 1).arg(m.head + 1)),
+                     qPrintable(map->fullTitle()));
+        }
+        QTest::qWait(100);
+        const QString shots = QStringLiteral(ATTNLAB_BUILD_DIR "/screenshots");
+        QVERIFY(QDir().mkpath(shots));
+        QVERIFY(window.grab().save(shots + QStringLiteral("/translation-heads-1280x720.png")));
+
+        // One click to the decoder's causal self-attention: its grid, and a thumbnail opens its map.
+        QTest::mouseClick(child<QToolButton>(grid, "attentionGroupDecoder"), Qt::LeftButton);
+        QCOMPARE(grid->group(), AttentionThumbnailGrid::Group::Decoder);
+        QCOMPARE(grid->thumbnailCount(), 4);
+        QTest::mouseClick(child<AttentionThumbnail>(grid, "thumbnail11"), Qt::LeftButton);
+        QCOMPARE(map->currentMapIndex(), 11);
+        QVERIFY(close(map->shownValues(), probe->decoderMaps[2].weights));
+        QCOMPARE(map->shownColumns(), probe->targetTokens);
+        // The selector picks an encoder map: the grid turns to the encoder's and outlines it.
+        map->showView(6);
+        QCOMPARE(grid->group(), AttentionThumbnailGrid::Group::Encoder);
+        QVERIFY(child<QToolButton>(grid, "attentionGroupEncoder")->isChecked());
+        QVERIFY(child<AttentionThumbnail>(grid, "thumbnail6")->isChecked());
+        QVERIFY(close(map->shownValues(), probe->maps[1].weights));
+        // A snapshot with one alignment (an RNN's: no heads to choose from) hides the grid; so does none at all.
+        AttentionSnapshot one = *probe;
+        one.crossMaps.resize(1);
+        one.maps.clear();
+        one.decoderMaps.clear();
+        view->showStored(runId, QStringLiteral("one alignment"), QString(), 40, {}, one, 40, 20);
+        QVERIFY(!grid->isVisible());
+        QVERIFY(close(map->shownValues(), one.crossMaps.front().weights));
+        view->showStored(runId, QStringLiteral("no attention"), QString(), 40, {}, std::nullopt, 40, 20);
+        QVERIFY(!grid->isVisible());
+        QVERIFY(map->isPlaceholderShown());
     }
 
     // A run on word pieces (SentencePiece BPE on the user's pairs): the explorer shows its maps over whole words,

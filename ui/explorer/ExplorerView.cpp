@@ -9,7 +9,7 @@
 #include "core/training/FaithfulnessEvaluator.h"
 #include "core/training/ModelExplainer.h"
 #include "ui/analysis/FigureExport.h"
-#include "ui/explorer/AttentionThumbnailGrid.h"
+#include "ui/plots/AttentionThumbnailGrid.h"
 #include "ui/explorer/AttributionPanel.h"
 #include "ui/explorer/FaithfulnessView.h"
 #include "ui/explorer/KnownAnswerLabel.h"

@@ -5,7 +5,7 @@
 #include "core/results/AttentionCsv.h"
 #include "core/training/PretrainedEncoder.h"
 #include "ui/analysis/FigureExport.h"
-#include "ui/explorer/AttentionThumbnailGrid.h"
+#include "ui/plots/AttentionThumbnailGrid.h"
 #include "ui/explorer/PositionTechniqueView.h"
 #include "ui/plots/AttentionHeatmap.h"
 

@@ -357,6 +357,7 @@ void AttentionHeatmap::showMap(int index)
         fullTitle_ = titleOverride_;
     fitTitle();
     plot_->replot(QCustomPlot::rpQueuedReplot);
+    emit viewShown(index);
 }
 
 std::vector<float> AttentionHeatmap::shownValues() const

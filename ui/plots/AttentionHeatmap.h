@@ -71,6 +71,11 @@ public:
     QWidget* enlarge();
     // The parts are reached by their object names: attentionMapSelector, attentionPlot, attentionColorMap.
 
+signals:
+    // A view was drawn: chosen in the selector, by showView, or the one kept across a new snapshot (a
+    // thumbnail grid beside the map outlines it).
+    void viewShown(int index);
+
 protected:
     void resizeEvent(QResizeEvent* event) override;
 

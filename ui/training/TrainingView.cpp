@@ -1,19 +1,45 @@
 #include "ui/training/TrainingView.h"
 
 #include "ui/plots/AttentionHeatmap.h"
+#include "ui/plots/AttentionThumbnailGrid.h"
 #include "ui/plots/TrainingCurvesPlot.h"
+
+#include <QScrollArea>
 
 namespace attnlab::ui {
 
 TrainingView::TrainingView(QWidget* parent)
     : QSplitter(Qt::Horizontal, parent), curves_(new TrainingCurvesPlot), heatmap_(new AttentionHeatmap),
-      heatmapTimer_(new QTimer(this))
+      grid_(new AttentionThumbnailGrid), heatmapTimer_(new QTimer(this))
 {
     heatmapTimer_->setSingleShot(true);
     connect(heatmapTimer_, &QTimer::timeout, this, &TrainingView::drawLiveAttention);
     setObjectName(QStringLiteral("plotSplitter"));
     addWidget(curves_);
-    addWidget(heatmap_);
+    // The map over its layers x heads (hidden unless the model has several): thumbnails small enough that a
+    // 3 x 8 grid fits beside the curves at a projector's 1280 x 720, scrolled where it does not.
+    auto* attention = new QSplitter(Qt::Vertical, this);
+    attention->setObjectName(QStringLiteral("attentionSplitter"));
+    attention->addWidget(heatmap_);
+    grid_->setObjectName(QStringLiteral("trainingAttentionGrid"));
+    grid_->setThumbnailSide(40);
+    auto* scroll = new QScrollArea;
+    scroll->setObjectName(QStringLiteral("trainingAttentionGridScroll"));
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(grid_);
+    gridScroll_ = scroll;
+    attention->addWidget(scroll);
+    attention->setStretchFactor(0, 3);
+    attention->setStretchFactor(1, 2);
+    attention->setCollapsible(0, false);
+    scroll->hide();
+    addWidget(attention);
+    connect(grid_, &AttentionThumbnailGrid::mapClicked, heatmap_, &AttentionHeatmap::showView);
+    connect(heatmap_, &AttentionHeatmap::viewShown, grid_, [this](int view) {
+        if (gridScroll_->isVisibleTo(this))
+            grid_->setSelectedView(view);
+    });
     // The curves and the map share the space 5 : 4 as the window grows.
     setStretchFactor(0, 5);
     setStretchFactor(1, 4);
@@ -70,7 +96,7 @@ void TrainingView::drawLiveAttention()
     if (!showingLive_ || !liveAttention_)
         return;
     sinceHeatmap_.start();
-    heatmap_->setSnapshot(*liveAttention_);
+    showAttention(*liveAttention_);
 }
 
 void TrainingView::liveFinished(const QString& subtitle, int steps)
@@ -106,9 +132,9 @@ void TrainingView::showLive()
     curves_->setTitle(liveTitle_, liveSubtitle_);
     curves_->addMetrics(liveMetrics_);
     if (liveAttention_)
-        heatmap_->setSnapshot(*liveAttention_);
+        showAttention(*liveAttention_);
     else
-        heatmap_->showPlaceholder(tr("Waiting for the first dev evaluation (every %1 steps)…").arg(liveEvalEvery_));
+        showAttentionPlaceholder(tr("Waiting for the first dev evaluation (every %1 steps)…").arg(liveEvalEvery_));
 }
 
 void TrainingView::showStored(qint64 runId, const QString& title, const QString& subtitle, int plannedSteps,
@@ -125,7 +151,7 @@ void TrainingView::showStored(qint64 runId, const QString& title, const QString&
     curves_->setTitle(title, subtitle);
     curves_->setMetrics(metrics);
     if (snapshot)
-        heatmap_->setSnapshot(*snapshot);
+        showAttention(*snapshot);
     else
         showNoAttention(steps, evalEvery);
 }
@@ -137,11 +163,11 @@ void TrainingView::showReplayFrame(int step, const std::vector<MetricPoint>& met
     curves_->setMetrics(metrics); // the planned x range stays: the curves grow across it
     const int steps = shownSteps_, evalEvery = shownEvalEvery_;
     if (map)
-        heatmap_->setSnapshot(*map);
+        showAttention(*map);
     else if (step >= steps || (evalEvery > 0 && steps < evalEvery))
         showNoAttention(steps, evalEvery); // at its end: why the run has none at all
     else
-        heatmap_->showPlaceholder(tr("Step %1: no dev evaluation yet, so no attention.").arg(step));
+        showAttentionPlaceholder(tr("Step %1: no dev evaluation yet, so no attention.").arg(step));
 }
 
 void TrainingView::showNothing()
@@ -150,16 +176,35 @@ void TrainingView::showNothing()
     shownRunId_ = 0;
     curves_->clear();
     curves_->setTitle(tr("No run selected"));
-    heatmap_->showPlaceholder(tr("Select a run to show its attention."));
+    showAttentionPlaceholder(tr("Select a run to show its attention."));
 }
 
 void TrainingView::showNoAttention(int steps, int evalEvery)
 {
     // Snapshots come with every dev evaluation; a run that passed one without any has no attention.
     if (evalEvery > 0 && steps < evalEvery)
-        heatmap_->showPlaceholder(tr("The run ended before its first dev evaluation, so there is no attention to show."));
+        showAttentionPlaceholder(tr("The run ended before its first dev evaluation, so there is no attention to show."));
     else
-        heatmap_->showPlaceholder(tr("This model has no attention."));
+        showAttentionPlaceholder(tr("This model has no attention."));
+}
+
+void TrainingView::showAttention(const AttentionSnapshot& snapshot)
+{
+    // The grid first: the map then says which view it drew (viewShown), and the grid outlines that one.
+    const bool grid = snapshot.crossMaps.size() > 1;
+    gridScroll_->setVisible(grid);
+    if (grid)
+        grid_->setSnapshot(snapshot);
+    heatmap_->setSnapshot(snapshot);
+    if (grid)
+        grid_->setSelectedView(heatmap_->currentMapIndex());
+}
+
+void TrainingView::showAttentionPlaceholder(const QString& text)
+{
+    gridScroll_->hide();
+    grid_->clear(QString());
+    heatmap_->showPlaceholder(text);
 }
 
 } // namespace attnlab::ui

@@ -12,12 +12,16 @@
 namespace attnlab::ui {
 
 class AttentionHeatmap;
+class AttentionThumbnailGrid;
 class TrainingCurvesPlot;
 
 // The Training tab: the curves and the probe sentence's attention, of the live run or of a stored one.
 // The live run is kept in memory (what it has sent so far), so it can be shown again after looking at
-// another run; a stored run is read by the window and handed over whole. Parts by object name:
-// trainingCurvesPlot, attentionHeatmap (the splitter itself is plotSplitter).
+// another run; a stored run is read by the window and handed over whole. A translation model with several
+// layers or heads (the Transformer) also shows them all under the map, small: its cross-attention as a
+// layer x head grid, the encoder's and the decoder's self-attention one click away; a click on one shows
+// it large (issue 37). Parts by object name: trainingCurvesPlot, attentionHeatmap, trainingAttentionGrid
+// (the splitters are plotSplitter and attentionSplitter).
 class TrainingView : public QSplitter {
     Q_OBJECT
 public:
@@ -28,6 +32,7 @@ public:
     qint64 shownRunId() const { return shownRunId_; } // the run in the plots (0: a live run not yet stored)
     TrainingCurvesPlot* curves() const { return curves_; }
     AttentionHeatmap* heatmap() const { return heatmap_; }
+    AttentionThumbnailGrid* grid() const { return grid_; }
 
     // A live run: begun (nothing stored yet), started (stored as runId), its points and snapshots, its end.
     void beginLive(int plannedSteps, int evalEvery, const QString& title, const QString& subtitle);
@@ -55,9 +60,13 @@ public:
 private:
     void showNoAttention(int steps, int evalEvery);
     void drawLiveAttention();
+    void showAttention(const AttentionSnapshot& snapshot); // the map, and the grid where there are layers x heads
+    void showAttentionPlaceholder(const QString& text);
 
     TrainingCurvesPlot* curves_;
     AttentionHeatmap* heatmap_;
+    AttentionThumbnailGrid* grid_;
+    QWidget* gridScroll_;
     qint64 liveRunId_ = 0;
     int livePlannedSteps_ = 0;
     int liveEvalEvery_ = 0;

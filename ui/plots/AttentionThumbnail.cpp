@@ -1,4 +1,4 @@
-#include "ui/explorer/AttentionThumbnail.h"
+#include "ui/plots/AttentionThumbnail.h"
 
 #include <QPainter>
 
@@ -41,8 +41,13 @@ AttentionThumbnail::AttentionThumbnail(const QString& caption, int rows, int col
 
 QSize AttentionThumbnail::sizeHint() const
 {
-    const int side = 76;
-    return {side + 8, side + fontMetrics().height() + 10};
+    return {side_ + 8, side_ + fontMetrics().height() + 10};
+}
+
+void AttentionThumbnail::setSide(int pixels)
+{
+    side_ = pixels;
+    updateGeometry();
 }
 
 void AttentionThumbnail::paintEvent(QPaintEvent*)

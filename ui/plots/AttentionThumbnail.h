@@ -16,12 +16,14 @@ public:
                        QWidget* parent = nullptr);
     QSize sizeHint() const override;
     const QImage& image() const { return image_; }
+    void setSide(int pixels); // the map's square, 76 unless a pane needs them smaller (the Training tab's grid)
 
 protected:
     void paintEvent(QPaintEvent* event) override;
 
 private:
     QImage image_;
+    int side_ = 76;
 };
 
 } // namespace attnlab::ui
