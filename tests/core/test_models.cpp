@@ -3,6 +3,7 @@
 #include "core/config/ModelConfig.h"
 #include "core/config/Registry.h"
 #include "core/nn/layers/DropoutMask.h"
+#include "core/nn/layers/EmbeddingLookup.h"
 #include "core/nn/models/ModelFactory.h"
 
 #include <QtTest/QtTest>
@@ -298,6 +299,62 @@ private Q_SLOTS:
         QVERIFY(torch::equal(DropoutMask::apply(x, 0.3, false), x)); // not training: untouched
         const auto gradient = torch::autograd::grad({first.sum()}, {x})[0];
         QVERIFY(torch::allclose(gradient * x, first, 0.0, 1e-12)); // d(sum x m)/dx = m
+    }
+
+    // EmbeddingLookup (issue 39): the rows of torch::nn::Embedding, and a backward that adds each id's gradient
+    // row into the table's .grad. Looked up once in the graph (the classifiers), after zero_grad (the trainer's
+    // step) and with no .grad yet (the first step), every gradient is bit for bit LibTorch's - repeated ids and the
+    // padding id, float and double. Looked up twice (a decoder's steps) or added to a .grad already there, it sums
+    // the same terms in another order: within rounding. Without autograd (evaluation) it is LibTorch's lookup.
+    void embeddingLookupAddsIntoTheTableGradient()
+    {
+        const auto ids = torch::tensor({3, 9, 3, 0, 49, 9, 3, 0, 17, 1, 3, 0}, torch::kLong).view({3, 4});
+        const auto again = torch::tensor({{9, 9, 2}}, torch::kLong);
+        for (const auto type : {torch::kFloat, torch::kDouble}) {
+            torch::manual_seed(3);
+            torch::nn::Embedding ours(torch::nn::EmbeddingOptions(50, 7).padding_idx(0));
+            torch::nn::Embedding theirs(torch::nn::EmbeddingOptions(50, 7).padding_idx(0));
+            ours->to(type);
+            theirs->to(type);
+            {
+                torch::NoGradGuard noGrad;
+                theirs->weight.copy_(ours->weight);
+            }
+            const auto mix = torch::randn({3, 4, 7}, type);
+            const auto mixAgain = torch::randn({1, 3, 7}, type);
+            const double tolerance = type == torch::kFloat ? 1e-5 : 1e-12;
+            for (int round = 0; round < 4; ++round) {
+                // 0: no .grad yet; 1: after zero_grad; 2: added to the .grad there; 3: zeroed, the table used twice
+                if (round == 1 || round == 3) {
+                    ours->zero_grad(/*set_to_none=*/false);
+                    theirs->zero_grad(/*set_to_none=*/false);
+                }
+                const auto a = EmbeddingLookup::apply(ours, ids);
+                QVERIFY(torch::equal(a, theirs(ids)));
+                QCOMPARE(a.sizes().vec(), (std::vector<std::int64_t>{3, 4, 7}));
+                QVERIFY(a.grad_fn() != nullptr);
+                if (round < 3) {
+                    (a * mix).sum().backward();
+                    (theirs(ids) * mix).sum().backward();
+                } else {
+                    ((a * mix).sum() + (EmbeddingLookup::apply(ours, again) * mixAgain).pow(2).sum()).backward();
+                    ((theirs(ids) * mix).sum() + (theirs(again) * mixAgain).pow(2).sum()).backward();
+                }
+                if (round < 2)
+                    QVERIFY2(torch::equal(ours->weight.grad(), theirs->weight.grad()), qPrintable(QString::number(round)));
+                else
+                    QVERIFY(torch::allclose(ours->weight.grad(), theirs->weight.grad(), 0.0, tolerance));
+                QVERIFY(torch::equal(ours->weight.grad()[0], torch::zeros({7}, type))); // the padding row: none
+                QVERIFY(torch::equal(ours->weight.grad()[5], torch::zeros({7}, type))); // an id not looked up: none
+                QVERIFY(ours->weight.grad()[3].abs().sum().item<double>() > 0.0);
+            }
+            QVERIFY(ours->weight.grad()[2].abs().sum().item<double>() > 0.0); // looked up by the second use only
+        }
+        torch::nn::Embedding table(torch::nn::EmbeddingOptions(10, 4));
+        torch::NoGradGuard noGrad;
+        const auto looked = EmbeddingLookup::apply(table, ids.clamp_max(9));
+        QVERIFY(looked.grad_fn() == nullptr);
+        QVERIFY(torch::equal(looked, table(ids.clamp_max(9))));
     }
 };
 

@@ -1,5 +1,7 @@
 #include "core/nn/models/BertEncoder.h"
 
+#include "core/nn/layers/EmbeddingLookup.h"
+
 #include "core/data/DataError.h"
 #include "core/data/pretrained/SafetensorsFile.h"
 
@@ -38,7 +40,7 @@ BertEncoderImpl::BertEncoderImpl(const BertConfig& config, double dropout) : con
     pooler_ = bertDense(*bertLevel(*this, "pooler"), "dense", hidden, hidden);
 }
 
-torch::Tensor BertEncoderImpl::embed(const torch::Tensor& ids) { return torch::embedding(words_, ids); }
+torch::Tensor BertEncoderImpl::embed(const torch::Tensor& ids) { return EmbeddingLookup::apply(words_, ids, -1); }
 
 BertEncoderImpl::Output BertEncoderImpl::forward(const torch::Tensor& ids, const torch::Tensor& mask)
 {

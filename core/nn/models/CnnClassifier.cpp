@@ -1,5 +1,7 @@
 #include "core/nn/models/CnnClassifier.h"
 
+#include "core/nn/layers/EmbeddingLookup.h"
+
 #include <sstream>
 
 namespace attnlab {
@@ -18,7 +20,7 @@ CnnClassifier::CnnClassifier(const ModelConfig& config) : config_(config)
 
 torch::Tensor CnnClassifier::embed(const torch::Tensor& ids)
 {
-    return embedding_(ids);
+    return EmbeddingLookup::apply(embedding_, ids);
 }
 
 torch::Tensor CnnClassifier::forwardEmbedded(const torch::Tensor& embedded, const torch::Tensor& mask)

@@ -1,5 +1,6 @@
 #include "core/nn/models/LinearClassifier.h"
 
+#include "core/nn/layers/EmbeddingLookup.h"
 #include "core/nn/layers/SequencePooling.h"
 
 #include <sstream>
@@ -22,7 +23,7 @@ LinearClassifier::LinearClassifier(const ModelConfig& config) : config_(config),
 
 torch::Tensor LinearClassifier::embed(const torch::Tensor& ids)
 {
-    return bagOfWords_ ? wordWeights_(ids) : embedding_(ids); // Bow: each word's row of W is its "embedding"
+    return EmbeddingLookup::apply(bagOfWords_ ? wordWeights_ : embedding_, ids); // Bow: each word's row of W is its "embedding"
 }
 
 torch::Tensor LinearClassifier::forwardEmbedded(const torch::Tensor& embedded, const torch::Tensor& mask)

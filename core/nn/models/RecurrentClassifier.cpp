@@ -1,5 +1,6 @@
 #include "core/nn/models/RecurrentClassifier.h"
 
+#include "core/nn/layers/EmbeddingLookup.h"
 #include "core/nn/layers/AttentionPermutation.h"
 
 #include <sstream>
@@ -27,7 +28,7 @@ RecurrentClassifier::RecurrentClassifier(const ModelConfig& config)
 
 torch::Tensor RecurrentClassifier::embed(const torch::Tensor& ids)
 {
-    return embedding_(ids);
+    return EmbeddingLookup::apply(embedding_, ids);
 }
 
 torch::Tensor RecurrentClassifier::forwardEmbedded(const torch::Tensor& embedded, const torch::Tensor& mask)

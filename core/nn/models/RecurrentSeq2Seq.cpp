@@ -1,5 +1,7 @@
 #include "core/nn/models/RecurrentSeq2Seq.h"
 
+#include "core/nn/layers/EmbeddingLookup.h"
+
 #include <sstream>
 
 namespace attnlab {
@@ -50,7 +52,7 @@ RecurrentSeq2Seq::RecurrentSeq2Seq(const ModelConfig& config)
 
 Seq2SeqModel::Encoded RecurrentSeq2Seq::encode(const torch::Tensor& source, const torch::Tensor& sourceMask)
 {
-    const auto embedded = dropout_->input(sourceEmbedding_(source));
+    const auto embedded = dropout_->input(EmbeddingLookup::apply(sourceEmbedding_, source));
     auto result = encoder_->forward(embedded, sourceMask, /*withStates=*/kind_ != Kind::Plain, hostSourceLengths());
     Encoded encoded;
     encoded.mask = sourceMask;
@@ -78,7 +80,7 @@ Seq2SeqModel::DecoderState RecurrentSeq2Seq::start(const Encoded& encoded)
 Seq2SeqModel::StepOutput RecurrentSeq2Seq::step(const Encoded& encoded, DecoderState& state, const torch::Tensor& previous,
                                                 int64_t t)
 {
-    const auto y = dropout_->input(targetEmbedding_(previous)); // [N, e]
+    const auto y = dropout_->input(EmbeddingLookup::apply(targetEmbedding_, previous)); // [N, e]
     auto& hidden = state.tensors[0];
     StepOutput out;
     if (kind_ == Kind::Plain) {

@@ -1,5 +1,6 @@
 #include "core/nn/models/SsanClassifier.h"
 
+#include "core/nn/layers/EmbeddingLookup.h"
 #include "core/nn/layers/Activation.h"
 
 #include <sstream>
@@ -34,7 +35,7 @@ SsanClassifier::SsanClassifier(const ModelConfig& config, bool extended)
 
 torch::Tensor SsanClassifier::embed(const torch::Tensor& ids)
 {
-    return embedding_(ids);
+    return EmbeddingLookup::apply(embedding_, ids);
 }
 
 torch::Tensor SsanClassifier::forwardEmbedded(const torch::Tensor& embedded, const torch::Tensor& mask)

@@ -1,5 +1,6 @@
 #include "core/nn/models/TransformerClassifier.h"
 
+#include "core/nn/layers/EmbeddingLookup.h"
 #include "core/nn/layers/Activation.h"
 
 #include <sstream>
@@ -33,7 +34,7 @@ TransformerClassifier::TransformerClassifier(const ModelConfig& config)
 
 torch::Tensor TransformerClassifier::embed(const torch::Tensor& ids)
 {
-    return embedding_(ids);
+    return EmbeddingLookup::apply(embedding_, ids);
 }
 
 torch::Tensor TransformerClassifier::forwardEmbedded(const torch::Tensor& embedded, const torch::Tensor& mask)

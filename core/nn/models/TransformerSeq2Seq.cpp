@@ -1,5 +1,6 @@
 #include "core/nn/models/TransformerSeq2Seq.h"
 
+#include "core/nn/layers/EmbeddingLookup.h"
 #include "core/nn/layers/Activation.h"
 
 #include <cmath>
@@ -64,7 +65,7 @@ torch::Tensor TransformerSeq2Seq::feedForward(size_t layer, bool decoder, const 
 torch::Tensor TransformerSeq2Seq::encodeStates(const torch::Tensor& source, const torch::Tensor& sourceMask,
                                                std::vector<torch::Tensor>* selfAttention)
 {
-    auto x = dropout_->input(sourcePositions_(sourceEmbedding_(source) * scale_)); // [N, S, d]
+    auto x = dropout_->input(sourcePositions_(EmbeddingLookup::apply(sourceEmbedding_, source) * scale_)); // [N, S, d]
     for (size_t l = 0; l < encoderAttention_.size(); ++l) {
         auto attended = encoderAttention_[l]->forward(encoderNorms_[2 * l](x), sourceMask);
         if (selfAttention)
@@ -78,7 +79,7 @@ torch::Tensor TransformerSeq2Seq::encodeStates(const torch::Tensor& source, cons
 torch::Tensor TransformerSeq2Seq::decode(const torch::Tensor& target, const torch::Tensor& targetMask, const Encoded& encoded,
                                          std::vector<torch::Tensor>* selfAttention, std::vector<torch::Tensor>* crossAttention)
 {
-    auto y = dropout_->input(targetPositions_(targetEmbedding_(target) * scale_)); // [N, T, d]
+    auto y = dropout_->input(targetPositions_(EmbeddingLookup::apply(targetEmbedding_, target) * scale_)); // [N, T, d]
     for (size_t l = 0; l < decoderAttention_.size(); ++l) {
         auto attended = decoderAttention_[l]->forward(decoderNorms_[3 * l](y), targetMask); // masked: j <= i
         y = y + dropout_->hidden(attended.output);
@@ -124,7 +125,7 @@ Seq2SeqModel::StepOutput TransformerSeq2Seq::step(const Encoded& encoded, Decode
     auto& prefix = state.tensors[0];
     const int64_t t = prefix.size(1); // the newest token's position
     prefix = torch::cat({prefix, previous.unsqueeze(1)}, 1);
-    auto y = dropout_->input(targetPositions_->forward(targetEmbedding_(previous.unsqueeze(1)) * scale_, t)); // [N, 1, d]
+    auto y = dropout_->input(targetPositions_->forward(EmbeddingLookup::apply(targetEmbedding_, previous.unsqueeze(1)) * scale_, t)); // [N, 1, d]
     std::vector<torch::Tensor> cross; // each layer's [N, H, S] at position t
     for (size_t l = 0; l < decoderAttention_.size(); ++l) {
         auto attended = decoderAttention_[l]->step(decoderNorms_[3 * l](y), state.tensors[1 + 2 * l], state.tensors[2 + 2 * l]);

@@ -1,0 +1,75 @@
+#include "core/nn/layers/EmbeddingLookup.h"
+
+#include <ATen/Parallel.h>
+
+namespace attnlab {
+namespace {
+
+// grad[ids[i]] += rows[i] for every i whose id is not the padding one. Each thread owns a range of the table's
+// rows and walks all the ids, so no two threads write one row and every row adds in the ids' order.
+template <typename T>
+void addRows(T* grad, const T* rows, const std::int64_t* ids, std::int64_t count, std::int64_t width, std::int64_t padding,
+             std::int64_t vocabulary)
+{
+    at::parallel_for(0, vocabulary, 1000, [&](std::int64_t begin, std::int64_t end) {
+        for (std::int64_t i = 0; i < count; ++i) {
+            const std::int64_t k = ids[i];
+            if (k == padding || k < begin || k >= end)
+                continue;
+            T* __restrict out = grad + k * width;
+            const T* __restrict in = rows + i * width;
+            for (std::int64_t j = 0; j < width; ++j)
+                out[j] += in[j];
+        }
+    });
+}
+
+struct EmbeddingLookupFunction : public torch::autograd::Function<EmbeddingLookupFunction> {
+    static torch::Tensor forward(torch::autograd::AutogradContext* context, const torch::Tensor& weight, const torch::Tensor& ids,
+                                 std::int64_t padding)
+    {
+        // The table itself (a leaf), not a saved copy: its .grad is where the backward writes.
+        context->saved_data["weight"] = weight;
+        context->saved_data["ids"] = ids;
+        context->saved_data["padding"] = padding;
+        auto shape = ids.sizes().vec();
+        shape.push_back(weight.size(1));
+        auto out = torch::empty(shape, weight.options()); // [..., d], its own storage (not a view autograd must track)
+        auto rows = out.view({-1, weight.size(1)});
+        torch::index_select_out(rows, weight, 0, ids.reshape(-1));
+        return out;
+    }
+
+    static torch::autograd::variable_list backward(torch::autograd::AutogradContext* context, torch::autograd::variable_list grads)
+    {
+        const torch::Tensor weight = context->saved_data["weight"].toTensor();
+        const torch::Tensor ids = context->saved_data["ids"].toTensor().reshape(-1).contiguous();
+        const std::int64_t padding = context->saved_data["padding"].toInt();
+        const std::int64_t width = weight.size(1);
+        const torch::Tensor rows = grads[0].reshape({-1, width}).contiguous(); // [N, d]
+        torch::Tensor& grad = weight.mutable_grad();
+        if (!grad.defined())
+            grad = torch::zeros_like(weight, torch::MemoryFormat::Contiguous);
+        TORCH_CHECK(grad.is_contiguous() && grad.scalar_type() == weight.scalar_type(),
+                    "EmbeddingLookup: the table's gradient must be contiguous and of its type");
+        AT_DISPATCH_FLOATING_TYPES(weight.scalar_type(), "EmbeddingLookup", [&] {
+            addRows(grad.data_ptr<scalar_t>(), rows.data_ptr<scalar_t>(), ids.data_ptr<std::int64_t>(), ids.numel(), width,
+                    padding, weight.size(0));
+        });
+        return {torch::Tensor(), torch::Tensor(), torch::Tensor()}; // the table's is already in .grad
+    }
+};
+
+} // namespace
+
+torch::Tensor EmbeddingLookup::apply(const torch::Tensor& weight, const torch::Tensor& ids, std::int64_t padding)
+{
+    const bool byHand = weight.is_cpu() && weight.requires_grad() && torch::GradMode::is_enabled() &&
+                        (weight.scalar_type() == torch::kFloat || weight.scalar_type() == torch::kDouble) &&
+                        ids.scalar_type() == torch::kLong && weight.dim() == 2 && weight.is_contiguous();
+    if (!byHand)
+        return torch::embedding(weight, ids, padding);
+    return EmbeddingLookupFunction::apply(weight, ids, padding);
+}
+
+} // namespace attnlab
