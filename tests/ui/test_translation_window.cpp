@@ -369,12 +369,14 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         choose(child<QComboBox>(&window, "datasetCombo"), "synthetic-reverse");
         choose(child<QComboBox>(&window, "modelCombo"), "transformer-seq2seq");
+        choose(child<QComboBox>(&window, "positionCombo"), "sinusoidal");
         child<QSpinBox>(&window, "dModelSpin")->setValue(32);
         child<QSpinBox>(&window, "layersSpin")->setValue(2);
         child<QSpinBox>(&window, "headsSpin")->setValue(2);
-        child<QSpinBox>(&window, "stepsSpin")->setValue(40);
-        child<QSpinBox>(&window, "evalEverySpin")->setValue(20);
-        child<QSpinBox>(&window, "batchSizeSpin")->setValue(16);
+        child<QSpinBox>(&window, "stepsSpin")->setValue(600); // a few seconds: long enough for the screenshot to align
+        child<QSpinBox>(&window, "evalEverySpin")->setValue(300);
+        child<QSpinBox>(&window, "batchSizeSpin")->setValue(32);
+        child<QDoubleSpinBox>(&window, "learningRateSpin")->setValue(0.003);
         child<QSpinBox>(&window, "seedSpin")->setValue(1);
         choose(child<QComboBox>(&window, "deviceCombo"), "cpu");
         QTest::mouseClick(child<QPushButton>(&window, "trainButton"), Qt::LeftButton);
@@ -436,10 +438,10 @@ private Q_SLOTS:
         one.crossMaps.resize(1);
         one.maps.clear();
         one.decoderMaps.clear();
-        view->showStored(runId, QStringLiteral("one alignment"), QString(), 40, {}, one, 40, 20);
+        view->showStored(runId, QStringLiteral("one alignment"), QString(), 600, {}, one, 600, 300);
         QVERIFY(!grid->isVisible());
         QVERIFY(close(map->shownValues(), one.crossMaps.front().weights));
-        view->showStored(runId, QStringLiteral("no attention"), QString(), 40, {}, std::nullopt, 40, 20);
+        view->showStored(runId, QStringLiteral("no attention"), QString(), 600, {}, std::nullopt, 600, 300);
         QVERIFY(!grid->isVisible());
         QVERIFY(map->isPlaceholderShown());
     }

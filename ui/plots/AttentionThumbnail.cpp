@@ -41,7 +41,7 @@ AttentionThumbnail::AttentionThumbnail(const QString& caption, int rows, int col
 
 QSize AttentionThumbnail::sizeHint() const
 {
-    return {side_ + 8, side_ + fontMetrics().height() + 10};
+    return {side_ + 8, side_ + (captionShown() ? fontMetrics().height() + 10 : 8)};
 }
 
 void AttentionThumbnail::setSide(int pixels)
@@ -53,8 +53,8 @@ void AttentionThumbnail::setSide(int pixels)
 void AttentionThumbnail::paintEvent(QPaintEvent*)
 {
     QPainter painter(this);
-    const int caption = fontMetrics().height() + 4;
-    const QRect area = rect().adjusted(4, 4, -4, -caption - 2);
+    const int caption = captionShown() ? fontMetrics().height() + 4 : 0;
+    const QRect area = rect().adjusted(4, 4, -4, captionShown() ? -caption - 2 : -4);
     // Square cells where the map is square; a single row (pooling) as a strip across the width.
     QRect target = area;
     if (image_.height() > 1) {
@@ -73,6 +73,8 @@ void AttentionThumbnail::paintEvent(QPaintEvent*)
         painter.setPen(pen);
         painter.drawRect(target.adjusted(-2, -2, 1, 1));
     }
+    if (!captionShown())
+        return;
     painter.setPen(palette().color(QPalette::WindowText));
     painter.drawText(QRect(0, height() - caption, width(), caption), Qt::AlignCenter,
                      fontMetrics().elidedText(text(), Qt::ElideRight, width()));

@@ -16,7 +16,11 @@ public:
                        QWidget* parent = nullptr);
     QSize sizeHint() const override;
     const QImage& image() const { return image_; }
-    void setSide(int pixels); // the map's square, 76 unless a pane needs them smaller (the Training tab's grid)
+    // The map's square, 76 unless a pane needs them smaller (the Training tab's grid); below kCaptionedSide the
+    // caption is left to the tooltip and the grid's headers, so a row is the map's height alone.
+    void setSide(int pixels);
+    bool captionShown() const { return side_ >= kCaptionedSide; }
+    static constexpr int kCaptionedSide = 48;
 
 protected:
     void paintEvent(QPaintEvent* event) override;

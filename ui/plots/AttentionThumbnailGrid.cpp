@@ -151,6 +151,7 @@ void AttentionThumbnailGrid::addThumbnails()
         t->setObjectName(QStringLiteral("thumbnail%1").arg(view));
         t->setSide(thumbnailSide_);
         grid_->addWidget(t, row, column);
+        t->show(); // now, not at the layout's queued show: the grid's size hint and clicks count it at once
         group->addButton(t);
         t->setChecked(view == selected_);
         connect(t, &QAbstractButton::clicked, this, [this, view] {
@@ -163,6 +164,7 @@ void AttentionThumbnailGrid::addThumbnails()
         label->setObjectName(QStringLiteral("gridHeader"));
         label->setAlignment(Qt::AlignCenter);
         grid_->addWidget(label, row, column);
+        label->show();
     };
     // Row 0: "head 1 ... head H"; column 0: "layer 1 ... layer L"; the maps in between; one more column
     // for what spans all layers (rollout, the heads' mean) or none (pooling, input attention), stacked
@@ -194,8 +196,8 @@ void AttentionThumbnailGrid::addThumbnails()
             grid(snapshot.crossMaps, crossStart());
             if (crossStart() == 1) { // what AER and the translate table read: the last layer's heads averaged
                 const AttentionMap mean = AttentionAverage::ofLastLayer(snapshot.crossMaps);
-                add(new AttentionThumbnail(tr("mean L%1").arg(mean.layer + 1), mean.size, mean.width(), mean.weights, this), 1,
-                    heads + 1, 0);
+                add(new AttentionThumbnail(tr("mean L%1").arg(mean.layer + 1), mean.size, mean.width(), mean.weights, this),
+                    mean.layer + 1, heads + 1, 0); // in its layer's row
                 header(tr("alignment"), 0, heads + 1);
             }
             break;

@@ -6,6 +6,8 @@
 
 #include <QScrollArea>
 
+#include <algorithm>
+
 namespace attnlab::ui {
 
 TrainingView::TrainingView(QWidget* parent)
@@ -21,8 +23,9 @@ TrainingView::TrainingView(QWidget* parent)
     auto* attention = new QSplitter(Qt::Vertical, this);
     attention->setObjectName(QStringLiteral("attentionSplitter"));
     attention->addWidget(heatmap_);
+    heatmap_->setMinimumPlotSize(QSize(260, 220)); // room for the grid under it at 720 pixels' height
     grid_->setObjectName(QStringLiteral("trainingAttentionGrid"));
-    grid_->setThumbnailSide(40);
+    grid_->setThumbnailSide(32);
     auto* scroll = new QScrollArea;
     scroll->setObjectName(QStringLiteral("trainingAttentionGridScroll"));
     scroll->setWidgetResizable(true);
@@ -193,8 +196,11 @@ void TrainingView::showAttention(const AttentionSnapshot& snapshot)
     // The grid first: the map then says which view it drew (viewShown), and the grid outlines that one.
     const bool grid = snapshot.crossMaps.size() > 1;
     gridScroll_->setVisible(grid);
-    if (grid)
+    if (grid) {
         grid_->setSnapshot(snapshot);
+        // The whole grid in view (3 layers x 8 heads fit under the map at 720 pixels' height), a larger one scrolled.
+        gridScroll_->setMinimumHeight(std::min(grid_->sizeHint().height() + 4, kGridHeightMax));
+    }
     heatmap_->setSnapshot(snapshot);
     if (grid)
         grid_->setSelectedView(heatmap_->currentMapIndex());

@@ -56,6 +56,7 @@ public:
     void showReplayFrame(int step, const std::vector<MetricPoint>& metrics, const AttentionSnapshot* map);
 
     static constexpr qint64 kLiveHeatmapMs = 500;
+    static constexpr int kGridHeightMax = 200; // pixels the grid takes from the map at most; more scrolls
 
 private:
     void showNoAttention(int steps, int evalEvery);
