@@ -5,6 +5,26 @@
 namespace attnlab {
 namespace {
 
+// out += in over a row. Eight at a time, written out: GCC's -O2 vectorises such a block (SLP) where the pointers
+// are restrict parameters, not the plain loop (checked in the object: addps).
+template <typename T>
+void addRow(T* __restrict out, const T* __restrict in, std::int64_t width)
+{
+    std::int64_t j = 0;
+    for (; j + 8 <= width; j += 8) {
+        out[j] += in[j];
+        out[j + 1] += in[j + 1];
+        out[j + 2] += in[j + 2];
+        out[j + 3] += in[j + 3];
+        out[j + 4] += in[j + 4];
+        out[j + 5] += in[j + 5];
+        out[j + 6] += in[j + 6];
+        out[j + 7] += in[j + 7];
+    }
+    for (; j < width; ++j)
+        out[j] += in[j];
+}
+
 // grad[ids[i]] += rows[i] for every i whose id is not the padding one. Each thread owns a range of the table's
 // rows and walks all the ids, so no two threads write one row and every row adds in the ids' order.
 template <typename T>
@@ -14,12 +34,8 @@ void addRows(T* grad, const T* rows, const std::int64_t* ids, std::int64_t count
     at::parallel_for(0, vocabulary, 1000, [&](std::int64_t begin, std::int64_t end) {
         for (std::int64_t i = 0; i < count; ++i) {
             const std::int64_t k = ids[i];
-            if (k == padding || k < begin || k >= end)
-                continue;
-            T* __restrict out = grad + k * width;
-            const T* __restrict in = rows + i * width;
-            for (std::int64_t j = 0; j < width; ++j)
-                out[j] += in[j];
+            if (k != padding && k >= begin && k < end)
+                addRow(grad + k * width, rows + i * width, width);
         }
     });
 }
