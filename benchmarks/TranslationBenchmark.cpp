@@ -8,12 +8,10 @@
 //
 //   attnlab-bench-translate [--inputs 50] [--steps 30] [--threads 2] [--data-dir DIR] [--db FILE --run N]
 // --db/--run: a stored, trained translation run's model instead of the two trained here.
+#include "benchmarks/ReferenceTranslationRun.h"
 #include "core/data/DatasetCatalog.h"
-#include "core/platform/CancelToken.h"
 #include "core/store/RunStore.h"
-#include "core/store/StoreObserver.h"
 #include "core/training/ComputeDevice.h"
-#include "core/training/Trainer.h"
 #include "core/training/ModelExplainer.h"
 #include "core/training/Translator.h"
 
@@ -102,32 +100,7 @@ int main(int argc, char** argv)
         return 0;
     }
     for (const std::string model : {"bahdanau", "transformer-seq2seq"}) {
-        TrainConfig c;
-        c.dataset = dataset;
-        c.model.model = model;
-        c.model.position = model == "bahdanau" ? "none" : "sinusoidal";
-        c.model.dModel = model == "bahdanau" ? 512 : 256;
-        c.model.embeddingDim = model == "bahdanau" ? 256 : 0;
-        c.model.layers = model == "bahdanau" ? 1 : 3;
-        c.model.heads = model == "bahdanau" ? 1 : 8;
-        c.model.ffnHidden = model == "bahdanau" ? 0 : 512;
-        c.steps = steps;
-        c.evalEvery = steps;
-        c.batchSize = 32;
-        c.device = "cpu";
-        c.threads = threads;
-        c.checkpointDir = RunStore::checkpointFolderOf(store.path());
-        std::int64_t runId = 0;
-        {
-            // The split is decoded once at the end of training, which is not what is measured here: a small dev.
-            TranslationDataset small = data;
-            small.dev.resize(std::min<std::size_t>(small.dev.size(), static_cast<std::size_t>(inputs)));
-            small.test.resize(std::min<std::size_t>(small.test.size(), 8));
-            StoreObserver observer(store);
-            CancelToken cancel;
-            Trainer(c).run(small, observer, cancel);
-            runId = observer.runId();
-        }
+        const std::int64_t runId = bench::trainReferenceRun(store, data, dataset, model, steps, threads, static_cast<std::size_t>(inputs));
         const auto chosen = ModelExplainer::choose(store.checkpoints(runId), store.run(runId)->bestStep);
         if (!chosen)
             return std::printf("%s: the run kept no weights\n", model.c_str()), 1;

@@ -5,7 +5,9 @@
 //   3. four runs side by side on the machine's cores: total steps/s vs the same four one after another.
 //
 //   attnlab-bench-window [--steps 600] [--d-model 64] [--rounds 3] [--threads 0] [--four 1] [--cli PATH]
-//   (--four 0 skips parts 2 and 3)
+//                        [--dataset synthetic-sentiment --model ssan --position rpr --eval-every 50]
+//   (--four 0 skips parts 2 and 3; another dataset and model measure part 1 for them, e.g. a translation model on
+//   synthetic-reverse, issue 37: its evaluations decode the dev set and refresh the alignment maps)
 //
 // Throughput is measured without the latency probe (its 200 wake-ups a second are themselves GUI-thread
 // work that competes with LibTorch's OpenMP threads); the latency of one run is measured in a run of its
@@ -93,17 +95,19 @@ private:
 };
 
 int threadsOption = 0;
+std::string datasetOption = "synthetic-sentiment";
+int evalEveryOption = 50;
 
-TrainConfig config(const char* model, const char* position, int steps, int dModel)
+TrainConfig config(const std::string& model, const std::string& position, int steps, int dModel)
 {
     TrainConfig c;
     c.threads = threadsOption;
-    c.dataset = "synthetic-sentiment";
+    c.dataset = datasetOption;
     c.model.model = model;
     c.model.position = position;
     c.model.dModel = dModel;
     c.steps = steps;
-    c.evalEvery = 50;
+    c.evalEvery = evalEveryOption;
     c.device = "cpu";
     return c;
 }
@@ -154,11 +158,16 @@ int main(int argc, char** argv)
     const int dModel = option(argc, argv, "--d-model", 64);
     const int rounds = option(argc, argv, "--rounds", 3);
     threadsOption = option(argc, argv, "--threads", 0);
+    datasetOption = optionText(argc, argv, "--dataset", "synthetic-sentiment");
+    evalEveryOption = option(argc, argv, "--eval-every", 50);
+    const std::string model = optionText(argc, argv, "--model", "ssan");
+    const std::string position = optionText(argc, argv, "--position", "rpr");
     const QString cli = QString::fromLocal8Bit(optionText(argc, argv, "--cli", ATTNLAB_CLI_PATH));
     QTemporaryDir dir;
     const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
-    std::printf("attnlab-bench-window: SSAN+RPR on synthetic-sentiment, d_model %d, %d steps, eval every 50, "
-                "%d rounds, threads %d (0 = all), %d cores\n", dModel, steps, rounds, threadsOption, QThread::idealThreadCount());
+    std::printf("attnlab-bench-window: %s + %s on %s, d_model %d, %d steps, eval every %d, %d rounds, threads %d (0 = all), "
+                "%d cores\n", model.c_str(), position.c_str(), datasetOption.c_str(), dModel, steps, evalEveryOption, rounds,
+                threadsOption, QThread::idealThreadCount());
 
     // 1. The same configuration from the CLI and from the window, alternating.
     ui::MainWindow window(db);
@@ -166,17 +175,18 @@ int main(int argc, char** argv)
     auto* setup = window.findChild<ui::SetupPanel*>(QStringLiteral("setupPanel"));
     LatencyProbe probe;
     std::vector<double> cliRates, windowRates, oneMax, oneP99, guiCpu;
-    const TrainConfig ssan = config("ssan", "rpr", steps, dModel);
+    const TrainConfig chosen = config(model, position, steps, dModel);
     for (int round = 0; round < rounds; ++round) {
         QProcess process;
-        process.start(cli, {"train", "--dataset", "synthetic-sentiment", "--model", "ssan", "--position", "rpr",
-                            "--d-model", QString::number(dModel), "--steps", QString::number(steps), "--eval-every", "50",
-                            "--device", "cpu", "--threads", QString::number(threadsOption), "--db", db, "--no-checkpoint", "--json"});
+        process.start(cli, {"train", "--dataset", QString::fromStdString(datasetOption), "--model", QString::fromStdString(model),
+                            "--position", QString::fromStdString(position), "--d-model", QString::number(dModel), "--steps",
+                            QString::number(steps), "--eval-every", QString::number(evalEveryOption), "--device", "cpu",
+                            "--threads", QString::number(threadsOption), "--db", db, "--no-checkpoint", "--json"});
         process.waitForFinished(-1);
         RunStore store(db.toStdString());
         cliRates.push_back(stepsPerSecond(store.listRuns().front()));
 
-        setup->setConfig(ssan);
+        setup->setConfig(chosen);
         const double cpuBefore = threadCpuMs();
         window.startTraining();
         waitForWindow(window);
@@ -202,8 +212,8 @@ int main(int argc, char** argv)
                 100.0 * median(windowRates) / median(cliRates), median(windowRates), median(cliRates),
                 *std::max_element(oneMax.begin(), oneMax.end()), *std::max_element(oneP99.begin(), oneP99.end()));
     std::printf("GUI thread CPU during a window run: median %.1f%% of a core\n", median(guiCpu));
-    if (option(argc, argv, "--four", 1) == 0)
-        return 0;
+    if (option(argc, argv, "--four", 1) == 0 || datasetOption != "synthetic-sentiment")
+        return 0; // the four side by side are the classifiers' (issue 11)
 
     // 2 and 3. Four runs side by side, then the same four one after another with every core.
     const std::vector<TrainConfig> four = {config("ssan", "rpr", steps, dModel), config("ssan", "none", steps, dModel),

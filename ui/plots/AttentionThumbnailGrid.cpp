@@ -70,14 +70,19 @@ void AttentionThumbnailGrid::clear(const QString& why)
 {
     snapshot_.reset();
     groupBar_->hide();
+    removeThumbnails();
+    empty_->setText(why);
+    empty_->setVisible(!why.isEmpty());
+}
+
+void AttentionThumbnailGrid::removeThumbnails()
+{
     for (auto* t : findChildren<AttentionThumbnail*>())
         delete t;
     for (auto* l : findChildren<QLabel*>(QStringLiteral("gridHeader")))
         delete l;
     for (auto* g : findChildren<QButtonGroup*>(QStringLiteral("thumbnailGroup")))
         delete g;
-    empty_->setText(why);
-    empty_->setVisible(!why.isEmpty());
 }
 
 void AttentionThumbnailGrid::setSnapshot(const AttentionSnapshot& snapshot)
@@ -120,12 +125,7 @@ void AttentionThumbnailGrid::setSelectedView(int view)
 
 void AttentionThumbnailGrid::rebuild()
 {
-    for (auto* t : findChildren<AttentionThumbnail*>())
-        delete t;
-    for (auto* l : findChildren<QLabel*>(QStringLiteral("gridHeader")))
-        delete l;
-    for (auto* g : findChildren<QButtonGroup*>(QStringLiteral("thumbnailGroup")))
-        delete g;
+    removeThumbnails();
     empty_->hide();
     if (isTranslation()) {
         const AttentionSnapshot& s = *snapshot_;

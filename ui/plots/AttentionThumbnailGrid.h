@@ -44,6 +44,7 @@ signals:
 
 private:
     void rebuild();
+    void removeThumbnails(); // with their headers and button group (not the group bar's buttons)
     void addThumbnails(); // the shown group's (all of a snapshot without groups)
     // A translation's view indices, as AttentionHeatmap orders them.
     int crossStart() const;   // 1 when there is a mean of several heads (view 0), else 0
