@@ -10,6 +10,8 @@
 //
 //   attnlab-bench-alignment [--dataset synthetic-dates] [--steps 300] [--inputs 50] [--threads 2] [--data-dir DIR]
 //                           [--db FILE --run N]
+#include "benchmarks/TimingStats.h"
+#include "benchmarks/CommandLineOption.h"
 #include "benchmarks/ReferenceTranslationRun.h"
 #include "core/data/DatasetCatalog.h"
 #include "core/store/RunStore.h"
@@ -30,26 +32,9 @@
 #include <vector>
 
 using namespace attnlab;
+using attnlab::bench::option;
 
 namespace {
-
-std::string option(int argc, char** argv, const char* name, const std::string& fallback)
-{
-    for (int i = 1; i + 1 < argc; ++i)
-        if (std::strcmp(argv[i], name) == 0)
-            return argv[i + 1];
-    return fallback;
-}
-
-struct Stats {
-    double median = 0.0, p90 = 0.0, max = 0.0;
-};
-
-Stats stats(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return {v[v.size() / 2], v[v.size() * 9 / 10], v.back()};
-}
 
 // Engine and window, one dev sentence at a time, greedy.
 int measure(QApplication& app, RunStore& store, std::int64_t runId, const std::vector<std::string>& sources, const std::string& label)
@@ -93,7 +78,7 @@ int measure(QApplication& app, RunStore& store, std::int64_t runId, const std::v
         if (i >= 0)
             screen.push_back(clock.nsecsElapsed() / 1e6);
     }
-    const Stats e = stats(engine), w = stats(screen);
+    const bench::TimingStats e = bench::TimingStats::of(engine), w = bench::TimingStats::of(screen);
     std::printf("%-28s engine translate()      median %6.1f ms  p90 %6.1f  max %6.1f  (%.1f words out)\n", label.c_str(), e.median,
                 e.p90, e.max, words);
     std::printf("%-28s window: typed -> on screen median %6.1f ms  p90 %6.1f  max %6.1f  (goal 50)\n", label.c_str(), w.median,

@@ -11,6 +11,7 @@
 // 2. Stores a run with --snapshots snapshots of that size (8 maps of 40 x 40 + pooling + prediction) and a
 //    dev curve, and times ExplorerView::setRun to its first map drawn (the checkpoint's loading is on a
 //    worker thread and not part of it: the view is usable before).
+#include "benchmarks/TimingStats.h"
 #include "core/store/RunStore.h"
 #include "core/store/StoreObserver.h"
 #include "core/data/DatasetCatalog.h"
@@ -36,16 +37,6 @@
 using namespace attnlab;
 
 namespace {
-
-struct Stats {
-    double median = 0.0, p90 = 0.0, max = 0.0;
-};
-
-Stats stats(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return {v[v.size() / 2], v[v.size() * 9 / 10], v.back()};
-}
 
 int option(int argc, char** argv, const char* name, int fallback)
 {
@@ -169,7 +160,7 @@ int main(int argc, char** argv)
             return std::fprintf(stderr, "the timeline has %zu steps\n", view.timelineSteps().size()), 1;
     }
 
-    const Stats e = stats(engine), s = stats(screen), o = stats(open);
+    const bench::TimingStats e = bench::TimingStats::of(engine), s = bench::TimingStats::of(screen), o = bench::TimingStats::of(open);
     std::printf("ESSAN d_model 300, 2 layers x 4 heads, %d-token inputs, %d inputs, %s\n", tokens, inputs,
                 ComputeDevice::describe("cpu").c_str());
     std::printf("checkpoint opened (sha256 + load): %.1f ms\n", loadMs);

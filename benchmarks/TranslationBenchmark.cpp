@@ -8,6 +8,7 @@
 //
 //   attnlab-bench-translate [--inputs 50] [--steps 30] [--threads 2] [--data-dir DIR] [--db FILE --run N]
 // --db/--run: a stored, trained translation run's model instead of the two trained here.
+#include "benchmarks/CommandLineOption.h"
 #include "benchmarks/ReferenceTranslationRun.h"
 #include "core/data/DatasetCatalog.h"
 #include "core/store/RunStore.h"
@@ -25,16 +26,9 @@
 #include <vector>
 
 using namespace attnlab;
+using attnlab::bench::option;
 
 namespace {
-
-std::string option(int argc, char** argv, const char* name, const std::string& fallback)
-{
-    for (int i = 1; i + 1 < argc; ++i)
-        if (std::strcmp(argv[i], name) == 0)
-            return argv[i + 1];
-    return fallback;
-}
 
 double median(std::vector<double> v)
 {
