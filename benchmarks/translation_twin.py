@@ -5,9 +5,10 @@ the lab's shapes and parameter counts (core/nn/models/RecurrentSeq2Seq, Transfor
 drawn at random with replacement (TranslationTask::trainStep), <bos> y / y <eos> with padding 0, cross-entropy that
 ignores padding, Adam 1e-3, no dropout (the lab's side is run with --dropout-keep 1). Then, as the lab's run does at
 its end, dev and test decoded greedily in length-ordered batches of 128 up to 2 x source length + 10 tokens.
-Words: lowercased, punctuation split off (a regex close to the lab's words tokenizer), kept when seen twice.
+Words: the lab's "words" tokenizer ported (punctuation, quotes, elisions and contractions split off), lowercased with
+--lowercase as the lab's option, kept when seen twice: both sides have the same vocabularies and sentence lengths.
     python benchmarks/translation_twin.py --data-dir ../shared/datasets --model bahdanau|transformer-seq2seq
-        [--steps 30] [--d-model 256] [--layers 3] [--heads 8] [--ffn 512] [--threads 2] [--seed 1] [--no-decode]
+        [--steps 30] [--d-model 256] [--layers 3] [--heads 8] [--ffn 512] [--threads 2] [--seed 1] [--no-decode] [--lowercase]
 Prints one JSON line: parameters, vocabulary sizes, seconds per step (steps 11..N), train seconds, decode seconds.
 """
 import argparse, gzip, json, math, os, random, re, time, warnings
@@ -18,13 +19,118 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-WORD = re.compile(r"\w+(?:[-']\w+)*|[^\w\s]")
 BOS, EOS = 2, 3
 
+# The lab's "words" tokenizer (core/data/Tokenizer.cpp, Style::Words), ported line for line so both sides see the
+# same tokens, sentence lengths and vocabularies: whitespace chunks; typographic quotes always their own token;
+# leading quotes and brackets, trailing punctuation runs, French elisions and English contractions split off.
+QUOTES = ["\u201e", "\u201c", "\u201d", "\u00ab", "\u00bb", "\u2039", "\u203a", "\u2018"]
+ELISIONS = ["jusqu'", "lorsqu'", "puisqu'", "quelqu'", "qu'", "l'", "d'", "j'", "m'", "n'", "s'", "t'", "c'"]
+CONTRACTIONS = ["n't", "'s", "'m", "'re", "'ve", "'ll", "'d"]
+SPACES = re.compile(r"[ \t\n\r\f\v]+")  # ASCII whitespace only, as Tokenizer's isSpace
+BRACKETS = {"-LRB-": "(", "-RRB-": ")", "-LSB-": "[", "-RSB-": "]", "-LCB-": "{", "-RCB-": "}"}
 
-def read(folder, split, lang):
+
+def ascii_lower(text):  # Tokenizer::lowercased: ASCII and U+00C0..U+00DE but the multiplication sign
+    return "".join(chr(ord(c) + 32) if ("A" <= c <= "Z" or ("\u00c0" <= c <= "\u00de" and c != "\u00d7")) else c
+                   for c in text)
+
+
+def is_alpha(c):  # std::isalpha on a byte: ASCII letters, or (as the C++ also accepts) any non-ASCII byte
+    return c.isascii() and c.isalpha() or ord(c) >= 0x80
+
+
+def is_word_char(c):
+    return (c.isascii() and c.isalnum()) or c == "_" or ord(c) >= 0x80
+
+
+def is_entity(s):
+    if len(s) < 3 or s[0] != "&" or s[-1] != ";":
+        return False
+    start = 2 if s[1] == "#" else 1
+    return len(s) > start + 1 and all(c.isascii() and c.isalnum() for c in s[start:-1])
+
+
+def split_chunk(chunk, out):
+    if is_entity(chunk):
+        out.append(chunk)
+        return
+    core, tail, lead = chunk, [], 0
+    while lead < len(core):
+        c = core[lead]
+        if c == '"' or c in "([{":
+            out.append(c)
+            lead += 1
+        elif c == "`" and lead + 1 < len(core) and core[lead + 1] == "`":
+            out.append("``")
+            lead += 2
+        elif c == "'" and lead + 1 < len(core) and core[lead + 1] not in "sS" and not (core[lead + 1].isascii() and core[lead + 1].isdigit()):
+            out.append("'")
+            lead += 1
+        else:
+            break
+    core = core[lead:]
+    while core:
+        c = core[-1]
+        if c == '"' or c in ")]}":
+            tail.append(c)
+            core = core[:-1]
+            continue
+        if c in ".,!?;:":
+            if c == "." and len(core) > 1 and core.find(".") < len(core) - 1 and core.strip(".") and core[-2] != ".":
+                break
+            run = 1
+            while run < len(core) and core[-1 - run] == c:
+                run += 1
+            if run == len(core) and not tail and not out:
+                break
+            tail.append(core[-run:])
+            core = core[:-run]
+            continue
+        if c == "'" and len(core) > 1 and core[-2] not in "sS":
+            tail.append("'")
+            core = core[:-1]
+            continue
+        break
+    lower = ascii_lower(core)
+    for k in ELISIONS:
+        if len(lower) > len(k) and lower.startswith(k) and is_alpha(lower[len(k)]):
+            out.append(core[:len(k)])
+            core = core[len(k):]
+            break
+    if core:
+        lower = ascii_lower(core)
+        for k in CONTRACTIONS:
+            if len(lower) > len(k) and lower.endswith(k) and is_word_char(lower[-len(k) - 1]):
+                tail.append(core[-len(k):])
+                core = core[:-len(k)]
+                break
+    if core:
+        out.append(BRACKETS.get(core.upper(), core) if len(core) == 5 else core)
+    out.extend(reversed(tail))
+
+
+def words(line, lowercase):
+    tokens = []
+    for chunk in SPACES.split(line):
+        if not chunk:
+            continue
+        chunk = chunk.replace("\u2019", "'")
+        start = 0
+        for k, c in enumerate(chunk):
+            if c in QUOTES:
+                if k > start:
+                    split_chunk(chunk[start:k], tokens)
+                tokens.append(c)
+                start = k + 1
+        if start < len(chunk):
+            split_chunk(chunk[start:], tokens)
+    return [ascii_lower(t) for t in tokens] if lowercase else tokens
+
+
+def read(folder, split, lang, lowercase):
     with gzip.open(os.path.join(folder, f"{split}.{lang}.gz"), "rt", encoding="utf-8") as f:
-        return [WORD.findall(line.strip().lower()) for line in f]
+        return [words(line, lowercase) for line in f]
 
 
 def vocabulary(sentences, target):
@@ -170,11 +276,12 @@ def main():
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--no-decode", action="store_true")
+    p.add_argument("--lowercase", action="store_true", help="as the lab's --lowercase")
     a = p.parse_args()
     torch.set_num_threads(a.threads)
     torch.manual_seed(a.seed)
     folder = os.path.join(a.data_dir, "translation", "multi30k")
-    train_s, train_t = read(folder, "train", "de"), read(folder, "train", "en")
+    train_s, train_t = read(folder, "train", "de", a.lowercase), read(folder, "train", "en", a.lowercase)
     vs, vt = vocabulary(train_s, False), vocabulary(train_t, True)
     src, tgt = ids(train_s, vs), ids(train_t, vt)
     if a.model == "bahdanau":
@@ -182,6 +289,7 @@ def main():
     else:
         model = Transformer(len(vs), len(vt), a.d_model, a.layers, a.heads, a.ffn)
     params = sum(x.numel() for x in model.parameters() if x.requires_grad)
+    tables = model.src.weight.numel() + model.tgt.weight.numel()  # the lab counts parameters without them
     optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
     rng = random.Random(a.seed)
     model.train()
@@ -204,14 +312,15 @@ def main():
         model.eval()
         t0 = time.perf_counter()
         for split in ("val", "test_2016_flickr"):
-            sentences = ids(read(folder, split, "de"), vs)
+            sentences = ids(read(folder, split, "de", a.lowercase), vs)
             order = sorted(range(len(sentences)), key=lambda i: len(sentences[i]))
             for i in range(0, len(order), 128):
                 rows = order[i:i + 128]
                 source, _, _ = batch(sentences, [[]] * len(sentences), rows)
                 model.greedy(source, min(200, 2 * max(len(sentences[r]) for r in rows) + 10))
         decode_seconds = time.perf_counter() - t0
-    print(json.dumps({"model": a.model, "torch": torch.__version__, "params": params, "source_vocabulary": len(vs),
+    print(json.dumps({"model": a.model, "torch": torch.__version__, "params": params, "params_without_word_tables": params - tables,
+                      "source_vocabulary": len(vs),
                       "target_vocabulary": len(vt), "seconds_per_step": per_step, "train_seconds": train_seconds,
                       "decode_seconds": decode_seconds, "loss": loss.item(), "wall_seconds": time.perf_counter() - start}))
 

@@ -118,6 +118,41 @@ private Q_SLOTS:
         }
     }
 
+    // The training step projects only the real target positions (PairBatch::targetPositions); its loss, label
+    // smoothing included, is the loss over every position with padding ignored, and the teacher-forced pass that
+    // evaluation reads (forced) gives forward's logits.
+    void theStepsLossIsOverTheRealTargetPositionsOnly()
+    {
+        PairIds ids;
+        ids.source = {{4, 5, 6}, {7, 8}, {9, 10, 11, 4, 5}};
+        ids.target = {{4, 5}, {6, 7, 8, 9, 4}, {5}};
+        const auto batch = PairBatch::of(ids, {0, 1, 2}, torch::Device(torch::kCPU));
+        QCOMPARE(batch.targetOut.size(1), int64_t{6}); // the longest target and its <eos>
+        QCOMPARE(batch.targetTokens, int64_t{3 + 6 + 2});
+        const std::vector<int64_t> expectedPositions = {0, 1, 2, 6, 7, 8, 9, 10, 11, 12, 13};
+        QCOMPARE(std::vector<int64_t>(batch.targetPositions.data_ptr<int64_t>(),
+                                      batch.targetPositions.data_ptr<int64_t>() + batch.targetPositions.numel()),
+                 expectedPositions);
+        QVERIFY(torch::equal(batch.targetOut.reshape({-1}).index_select(0, batch.targetPositions).ne(0),
+                             torch::ones({batch.targetTokens}, torch::kBool)));
+        for (const auto& v : variants()) {
+            auto model = ModelFactory::createTranslator(tiny(v));
+            model->eval();
+            torch::NoGradGuard noGrad;
+            const auto features = model->features(batch.source, batch.sourceMask, batch.sourceLengths, batch.targetIn, 1.0);
+            const auto all = model->forward(batch.source, batch.sourceMask, batch.targetIn);
+            QVERIFY2(torch::allclose(model->project(features), all, 1e-6, 1e-6), v.name().c_str());
+            QVERIFY2(torch::allclose(model->forced(batch.source, batch.sourceMask, batch.targetIn).logits, all, 1e-5, 1e-6), v.name().c_str());
+            namespace F = torch::nn::functional;
+            const auto real = F::cross_entropy(model->project(features.reshape({-1, features.size(-1)}).index_select(0, batch.targetPositions)),
+                                               batch.targetOut.reshape({-1}).index_select(0, batch.targetPositions),
+                                               F::CrossEntropyFuncOptions().label_smoothing(0.1));
+            const auto padded = F::cross_entropy(all.reshape({-1, all.size(-1)}), batch.targetOut.reshape({-1}),
+                                                 F::CrossEntropyFuncOptions().ignore_index(0).label_smoothing(0.1));
+            QVERIFY2(std::abs(real.item<double>() - padded.item<double>()) < 1e-6, v.name().c_str());
+        }
+    }
+
     void theCausalMaskHidesLaterTargetTokens()
     {
         for (const auto& v : variants()) {

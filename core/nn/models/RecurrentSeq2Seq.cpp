@@ -77,27 +77,27 @@ Seq2SeqModel::DecoderState RecurrentSeq2Seq::start(const Encoded& encoded)
     return state;
 }
 
-Seq2SeqModel::StepOutput RecurrentSeq2Seq::step(const Encoded& encoded, DecoderState& state, const torch::Tensor& previous,
-                                                int64_t t)
+Seq2SeqModel::StepFeatures RecurrentSeq2Seq::advance(const Encoded& encoded, DecoderState& state, const torch::Tensor& previous,
+                                                     int64_t t)
 {
     const auto y = dropout_->input(EmbeddingLookup::apply(targetEmbedding_, previous)); // [N, e]
     auto& hidden = state.tensors[0];
-    StepOutput out;
+    StepFeatures out;
     if (kind_ == Kind::Plain) {
         const auto c = encoded.memory.squeeze(1);
         hidden = decoder_(torch::cat({y, c}, 1), hidden);
-        out.logits = output_(dropout_->output(torch::cat({y, hidden, c}, 1)));
+        out.features = torch::cat({y, hidden, c}, 1);
     } else if (kind_ == Kind::Bahdanau) {
         auto a = attention_->forward(hidden, encoded.memory, encoded.extra[1], encoded.mask, t, encoded.lengths); // by s_{i-1}
         hidden = decoder_(torch::cat({y, a.context}, 1), hidden);
-        out.logits = output_(dropout_->output(torch::cat({y, hidden, a.context}, 1)));
+        out.features = torch::cat({y, hidden, a.context}, 1);
         out.attention = a.weights.unsqueeze(1);
     } else {
         auto& feed = state.tensors[1];
         hidden = decoder_(torch::cat({y, feed}, 1), hidden);
         auto a = attention_->forward(hidden, encoded.memory, encoded.extra[1], encoded.mask, t, encoded.lengths); // by h_t
         feed = torch::tanh(combine_(torch::cat({a.context, hidden}, 1)));
-        out.logits = output_(dropout_->output(feed));
+        out.features = feed;
         out.attention = a.weights.unsqueeze(1);
     }
     return out;
@@ -108,18 +108,23 @@ Seq2SeqModel::Forced RecurrentSeq2Seq::forced(const torch::Tensor& source, const
 {
     auto encoded = encode(source, sourceMask);
     auto state = start(encoded);
-    std::vector<torch::Tensor> logits, attention;
+    std::vector<torch::Tensor> features, attention;
     for (int64_t t = 0; t < targetIn.size(1); ++t) {
-        auto out = step(encoded, state, targetIn.select(1, t), t);
-        logits.push_back(out.logits);
+        auto out = advance(encoded, state, targetIn.select(1, t), t);
+        features.push_back(out.features);
         if (out.attention.defined())
             attention.push_back(out.attention); // [B, 1, S]
     }
     Forced forced;
-    forced.logits = torch::stack(logits, 1);
+    forced.logits = project(torch::stack(features, 1)); // one product for every step
     if (!attention.empty())
         forced.cross.push_back(torch::stack(attention, 2)); // [B, 1, T, S]
     return forced;
+}
+
+torch::Tensor RecurrentSeq2Seq::project(const torch::Tensor& features)
+{
+    return output_(dropout_->output(features));
 }
 
 std::string RecurrentSeq2Seq::summary() const

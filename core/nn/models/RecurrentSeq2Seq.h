@@ -26,7 +26,8 @@ public:
 
     Encoded encode(const torch::Tensor& source, const torch::Tensor& sourceMask) override;
     DecoderState start(const Encoded& encoded) override;
-    StepOutput step(const Encoded& encoded, DecoderState& state, const torch::Tensor& previous, int64_t step) override;
+    StepFeatures advance(const Encoded& encoded, DecoderState& state, const torch::Tensor& previous, int64_t step) override;
+    torch::Tensor project(const torch::Tensor& features) override; // W_o (Luong: W_s) after the output dropout
     Forced forced(const torch::Tensor& source, const torch::Tensor& sourceMask, const torch::Tensor& targetIn) override;
     int attentionLayers() const override { return attention_ ? 1 : 0; }
     int attentionHeads() const override { return attention_ ? 1 : 0; }

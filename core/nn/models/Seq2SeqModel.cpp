@@ -2,37 +2,57 @@
 
 namespace attnlab {
 
-torch::Tensor Seq2SeqModel::forward(const torch::Tensor& source, const torch::Tensor& sourceMask,
-                                    const torch::Tensor& targetIn, double teacherForcing)
+Seq2SeqModel::StepOutput Seq2SeqModel::step(const Encoded& encoded, DecoderState& state, const torch::Tensor& previous, int64_t t)
+{
+    auto out = advance(encoded, state, previous, t);
+    return {project(out.features), out.attention};
+}
+
+torch::Tensor Seq2SeqModel::features(const torch::Tensor& source, const torch::Tensor& sourceMask, const torch::Tensor& targetIn,
+                                     double teacherForcing)
 {
     // The step-by-step loop, which every model can run: the recurrent decoders train through it (their steps
     // depend on each other anyway); the Transformer overrides it with one parallel pass.
     auto encoded = encode(source, sourceMask);
     auto state = start(encoded);
-    std::vector<torch::Tensor> logits;
-    logits.reserve(static_cast<std::size_t>(targetIn.size(1)));
+    std::vector<torch::Tensor> features;
+    features.reserve(static_cast<std::size_t>(targetIn.size(1)));
     torch::Tensor previous = targetIn.select(1, 0);
     for (int64_t t = 0; t < targetIn.size(1); ++t) {
         if (t > 0) {
             previous = targetIn.select(1, t);
             // Scheduled feeding (Bengio et al. 2015): the whole batch takes its own guess this step.
-            if (teacherForcing < 1.0 && is_training() && torch::rand({1}).item<double>() >= teacherForcing)
-                previous = logits.back().argmax(-1).detach();
+            if (teacherForcing < 1.0 && is_training() && torch::rand({1}).item<double>() >= teacherForcing) {
+                torch::NoGradGuard guessOnly;
+                previous = project(features.back()).argmax(-1);
+            }
         }
-        logits.push_back(step(encoded, state, previous, t).logits);
+        features.push_back(advance(encoded, state, previous, t).features);
     }
-    return torch::stack(logits, 1);
+    return torch::stack(features, 1);
 }
 
-torch::Tensor Seq2SeqModel::forward(const torch::Tensor& source, const torch::Tensor& sourceMask, const torch::Tensor& hostSourceLengths,
-                                    const torch::Tensor& targetIn, double teacherForcing)
+torch::Tensor Seq2SeqModel::features(const torch::Tensor& source, const torch::Tensor& sourceMask, const torch::Tensor& hostSourceLengths,
+                                     const torch::Tensor& targetIn, double teacherForcing)
 {
     struct Reset {
         torch::Tensor& lengths;
         ~Reset() { lengths = torch::Tensor(); }
     } reset{hostSourceLengths_};
     hostSourceLengths_ = hostSourceLengths;
-    return forward(source, sourceMask, targetIn, teacherForcing);
+    return features(source, sourceMask, targetIn, teacherForcing);
+}
+
+torch::Tensor Seq2SeqModel::forward(const torch::Tensor& source, const torch::Tensor& sourceMask, const torch::Tensor& targetIn,
+                                    double teacherForcing)
+{
+    return project(features(source, sourceMask, targetIn, teacherForcing));
+}
+
+torch::Tensor Seq2SeqModel::forward(const torch::Tensor& source, const torch::Tensor& sourceMask, const torch::Tensor& hostSourceLengths,
+                                    const torch::Tensor& targetIn, double teacherForcing)
+{
+    return project(features(source, sourceMask, hostSourceLengths, targetIn, teacherForcing));
 }
 
 Seq2SeqModel::Encoded Seq2SeqModel::select(const Encoded& encoded, const torch::Tensor& index)

@@ -36,6 +36,11 @@ public:
         torch::Tensor logits;    // [N, V] for the next token
         torch::Tensor attention; // [N, layers * heads, S] cross-attention of this step; undefined without attention
     };
+    // A step up to the output layer: what the output layer reads ([N, F]), and the step's cross-attention.
+    struct StepFeatures {
+        torch::Tensor features;
+        torch::Tensor attention;
+    };
     // A teacher-forced pass with every attention kept (for one probe, a typed sentence, a forced target).
     struct Forced {
         torch::Tensor logits;                        // [B, T, V]
@@ -47,13 +52,23 @@ public:
     virtual Encoded encode(const torch::Tensor& source, const torch::Tensor& sourceMask) = 0;
     virtual DecoderState start(const Encoded& encoded) = 0;
     // previous: [N] the token before the one predicted (kBos at step 0); step: its 0-based position.
-    virtual StepOutput step(const Encoded& encoded, DecoderState& state, const torch::Tensor& previous, int64_t step) = 0;
-    // Logits [B, T, V] for targetIn [B, T] (<bos> w_1 ... w_{T-1}). teacherForcing < 1 (recurrent decoders):
-    // at each step, with probability 1 - ratio for the whole batch, the model's own previous guess is fed instead.
-    virtual torch::Tensor forward(const torch::Tensor& source, const torch::Tensor& sourceMask, const torch::Tensor& targetIn,
-                                  double teacherForcing = 1.0);
+    virtual StepFeatures advance(const Encoded& encoded, DecoderState& state, const torch::Tensor& previous, int64_t step) = 0;
+    // The output layer, with its dropout: features [..., F] -> logits [..., V].
+    virtual torch::Tensor project(const torch::Tensor& features) = 0;
+    // One decoding step: advance, then project.
+    StepOutput step(const Encoded& encoded, DecoderState& state, const torch::Tensor& previous, int64_t step);
+    // What the output layer reads, [B, T, F], for targetIn [B, T] (<bos> w_1 ... w_{T-1}); training projects only
+    // the real (unpadded) positions of it. teacherForcing < 1 (recurrent decoders): at each step, with probability
+    // 1 - ratio for the whole batch, the model's own previous guess is fed instead.
+    virtual torch::Tensor features(const torch::Tensor& source, const torch::Tensor& sourceMask, const torch::Tensor& targetIn,
+                                   double teacherForcing = 1.0);
     // The same, with the source rows' real lengths [B] on the host (PairBatch::sourceLengths): the recurrent
     // encoders pack by them, and reading them back from a GPU mask would make every training step wait.
+    torch::Tensor features(const torch::Tensor& source, const torch::Tensor& sourceMask, const torch::Tensor& hostSourceLengths,
+                           const torch::Tensor& targetIn, double teacherForcing);
+    // Logits [B, T, V] at every position: project(features(...)).
+    torch::Tensor forward(const torch::Tensor& source, const torch::Tensor& sourceMask, const torch::Tensor& targetIn,
+                          double teacherForcing = 1.0);
     torch::Tensor forward(const torch::Tensor& source, const torch::Tensor& sourceMask, const torch::Tensor& hostSourceLengths,
                           const torch::Tensor& targetIn, double teacherForcing);
     virtual Forced forced(const torch::Tensor& source, const torch::Tensor& sourceMask, const torch::Tensor& targetIn) = 0;

@@ -119,8 +119,8 @@ Seq2SeqModel::DecoderState TransformerSeq2Seq::start(const Encoded& encoded)
     return state;
 }
 
-Seq2SeqModel::StepOutput TransformerSeq2Seq::step(const Encoded& encoded, DecoderState& state, const torch::Tensor& previous,
-                                                  int64_t /*step: the prefix's length*/)
+Seq2SeqModel::StepFeatures TransformerSeq2Seq::advance(const Encoded& encoded, DecoderState& state, const torch::Tensor& previous,
+                                                       int64_t /*step: the prefix's length*/)
 {
     auto& prefix = state.tensors[0];
     const int64_t t = prefix.size(1); // the newest token's position
@@ -135,17 +135,22 @@ Seq2SeqModel::StepOutput TransformerSeq2Seq::step(const Encoded& encoded, Decode
         y = y + dropout_->hidden(feedForward(l, true, decoderNorms_[3 * l + 2](y)));
         cross.push_back(crossed.weights.select(2, 0));
     }
-    StepOutput out;
-    out.logits = output_(dropout_->output(decoderFinal_(y).select(1, 0)));
+    StepFeatures out;
+    out.features = decoderFinal_(y).select(1, 0);
     out.attention = torch::cat(cross, 1); // [N, L * H, S]
     return out;
 }
 
-torch::Tensor TransformerSeq2Seq::forward(const torch::Tensor& source, const torch::Tensor& sourceMask, const torch::Tensor& targetIn,
-                                          double /*teacherForcing: every position is decoded at once, from the gold prefix*/)
+torch::Tensor TransformerSeq2Seq::features(const torch::Tensor& source, const torch::Tensor& sourceMask, const torch::Tensor& targetIn,
+                                           double /*teacherForcing: every position is decoded at once, from the gold prefix*/)
 {
     const auto encoded = encode(source, sourceMask);
-    return output_(dropout_->output(decode(targetIn, targetIn.ne(0), encoded, nullptr, nullptr)));
+    return decode(targetIn, targetIn.ne(0), encoded, nullptr, nullptr);
+}
+
+torch::Tensor TransformerSeq2Seq::project(const torch::Tensor& features)
+{
+    return output_(dropout_->output(features));
 }
 
 Seq2SeqModel::Forced TransformerSeq2Seq::forced(const torch::Tensor& source, const torch::Tensor& sourceMask,
@@ -155,7 +160,7 @@ Seq2SeqModel::Forced TransformerSeq2Seq::forced(const torch::Tensor& source, con
     Encoded encoded;
     encoded.memory = encodeStates(source, sourceMask, &forced.encoderSelf);
     encoded.mask = sourceMask;
-    forced.logits = output_(dropout_->output(decode(targetIn, targetIn.ne(0), encoded, &forced.decoderSelf, &forced.cross)));
+    forced.logits = project(decode(targetIn, targetIn.ne(0), encoded, &forced.decoderSelf, &forced.cross));
     return forced;
 }
 

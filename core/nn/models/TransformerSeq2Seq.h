@@ -26,10 +26,11 @@ public:
     // The newest position only, over a cache in the state (per decoder layer its self-attention's keys and
     // values so far, SelfAttention::step) and the source's cross-attention keys and values made once by encode()
     // (Encoded::extra): every tensor's rows are hypotheses, so a beam's reorder is Seq2SeqModel::select.
-    StepOutput step(const Encoded& encoded, DecoderState& state, const torch::Tensor& previous, int64_t step) override;
-    using Seq2SeqModel::forward; // the overload with the host lengths, which this model does not need
-    torch::Tensor forward(const torch::Tensor& source, const torch::Tensor& sourceMask, const torch::Tensor& targetIn,
-                          double teacherForcing = 1.0) override;
+    StepFeatures advance(const Encoded& encoded, DecoderState& state, const torch::Tensor& previous, int64_t step) override;
+    torch::Tensor project(const torch::Tensor& features) override; // W_o after the output dropout
+    using Seq2SeqModel::features; // the overload with the host lengths, which this model does not need
+    torch::Tensor features(const torch::Tensor& source, const torch::Tensor& sourceMask, const torch::Tensor& targetIn,
+                           double teacherForcing = 1.0) override;
     Forced forced(const torch::Tensor& source, const torch::Tensor& sourceMask, const torch::Tensor& targetIn) override;
     int attentionLayers() const override { return config_.layers; }
     int attentionHeads() const override { return config_.heads; }

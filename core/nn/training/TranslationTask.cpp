@@ -63,12 +63,16 @@ PairBatch PairBatch::of(const PairIds& ids, const std::vector<std::size_t>& rows
         to[i][static_cast<int64_t>(tgt.size())] = Seq2SeqModel::kEos;
     }
     PairBatch b;
-    std::vector<std::int64_t> lengths;
-    for (auto r : rows) {
-        b.targetTokens += static_cast<std::int64_t>(ids.target[r].size()) + 1;
-        lengths.push_back(static_cast<std::int64_t>(ids.source[r].size()));
+    std::vector<std::int64_t> lengths, positions;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const auto real = static_cast<std::int64_t>(ids.target[rows[i]].size()) + 1;
+        b.targetTokens += real;
+        lengths.push_back(static_cast<std::int64_t>(ids.source[rows[i]].size()));
+        for (std::int64_t t = 0; t < real; ++t)
+            positions.push_back(static_cast<std::int64_t>(i) * static_cast<std::int64_t>(targetLength) + t);
     }
     b.sourceLengths = torch::tensor(lengths, torch::kLong);
+    b.targetPositions = hostToDevice(torch::tensor(positions, torch::kLong), device, torch::kLong);
     // Queued copies: a pageable one would make every step wait for the GPU (tests/gpu, noTranslationStepWaits...).
     b.source = hostToDevice(source, device, torch::kLong);
     b.sourceMask = b.source.ne(0);
@@ -111,14 +115,16 @@ TrainingTask::Step TranslationTask::trainStep(std::mt19937_64& rng, int batchSiz
     for (auto& r : rows)
         r = pick(rng);
     const auto batch = PairBatch::of(train_, rows, device_);
-    const auto logits = model_->forward(batch.source, batch.sourceMask, batch.sourceLengths, batch.targetIn, config_.teacherForcing);
-    const auto flat = logits.reshape({-1, logits.size(-1)});
-    const auto expected = batch.targetOut.reshape({-1});
+    const auto features = model_->features(batch.source, batch.sourceMask, batch.sourceLengths, batch.targetIn, config_.teacherForcing);
+    // The output layer and the loss at the real target positions only: a batch padded to its longest sentence is
+    // about half padding, and the output layer (F x V, V in the thousands) is most of a step's arithmetic. The
+    // loss is the same as over every position with padding ignored.
+    const auto logits = model_->project(features.reshape({-1, features.size(-1)}).index_select(0, batch.targetPositions));
+    const auto expected = batch.targetOut.reshape({-1}).index_select(0, batch.targetPositions);
     Step step;
     step.loss = torch::nn::functional::cross_entropy(
-        flat, expected, torch::nn::functional::CrossEntropyFuncOptions().ignore_index(0).label_smoothing(config_.labelSmoothing));
-    const auto real = expected.ne(0);
-    step.trainMetric = flat.argmax(1).eq(expected).logical_and(real).sum();
+        logits, expected, torch::nn::functional::CrossEntropyFuncOptions().label_smoothing(config_.labelSmoothing));
+    step.trainMetric = logits.argmax(1).eq(expected).sum();
     step.count = batch.targetTokens; // from the host's lengths: no wait for a GPU inside the step
     return step;
 }

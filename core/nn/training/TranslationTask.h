@@ -20,6 +20,7 @@ struct PairBatch {
     torch::Tensor source, sourceMask, targetIn, targetOut;
     torch::Tensor sourceLengths; // [B] long, on the host: the recurrent encoders pack by it without asking the GPU
     std::int64_t targetTokens = 0; // real tokens of targetOut (words and <eos>), counted on the host
+    torch::Tensor targetPositions; // [targetTokens] long: where they are in targetOut's flattened [B * T]
     static PairBatch of(const PairIds& ids, const std::vector<std::size_t>& rows, const torch::Device& device);
 };
 
