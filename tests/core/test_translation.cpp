@@ -210,6 +210,32 @@ private Q_SLOTS:
         }
     }
 
+    // Greedy decoding drops a finished sentence from the batch; every sentence still gets what it gets alone.
+    void aBatchDecodesAsEachSentenceAlone()
+    {
+        const auto source = torch::tensor({{4, 5, 6, 7, 8}, {9, 10, 11, 0, 0}, {5, 0, 0, 0, 0}, {6, 7, 8, 9, 0}}, torch::kLong);
+        const auto mask = source.ne(0);
+        const std::vector<int> limits = {3, 9, 1, 12}; // sentences end at different steps
+        for (const auto& v : variants()) {
+            auto model = ModelFactory::createTranslator(tiny(v));
+            model->eval();
+            const auto batch = SequenceDecoder::greedy(*model, source, mask, limits);
+            for (int64_t i = 0; i < source.size(0); ++i) {
+                const auto row = source.slice(0, i, i + 1), rowMask = mask.slice(0, i, i + 1);
+                const auto alone = SequenceDecoder::greedy(*model, row, rowMask, {limits[static_cast<std::size_t>(i)]}).front();
+                const auto& h = batch[static_cast<std::size_t>(i)];
+                QVERIFY2(h.tokens == alone.tokens, v.name().c_str());
+                QCOMPARE(h.finished, alone.finished);
+                QCOMPARE(h.logProbabilities.size(), alone.logProbabilities.size());
+                for (std::size_t t = 0; t < h.logProbabilities.size(); ++t)
+                    QVERIFY2(std::abs(h.logProbabilities[t] - alone.logProbabilities[t]) < 1e-5, v.name().c_str());
+                if (h.attention.defined()) // the batch's source is padded to 5: the row's own columns, zero beyond
+                    QVERIFY2(torch::allclose(h.attention.slice(-1, 0, alone.attention.size(-1)), alone.attention, 1e-5, 1e-5),
+                             v.name().c_str());
+            }
+        }
+    }
+
     void aWideBeamIsAnExhaustiveSearch()
     {
         // Target vocabulary <pad> <unk> <bos> <eos> a b: every output is a sequence over {<unk>, a, b} of at most

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 
 namespace attnlab {
 namespace {
@@ -56,40 +57,67 @@ std::vector<DecodedHypothesis> SequenceDecoder::greedy(Seq2SeqModel& model, cons
     auto encoded = model.encode(source, sourceMask);
     auto state = model.start(encoded);
     auto previous = torch::full({n}, Seq2SeqModel::kBos, source.options().dtype(torch::kLong));
+    // The rows still decoding: a finished sentence leaves the batch, so a few long ones do not keep every
+    // other row's arithmetic going. Each step's results are put back at their sentences' rows.
+    std::vector<int64_t> active(static_cast<std::size_t>(n));
+    std::iota(active.begin(), active.end(), 0);
+    auto activeRows = torch::arange(n, previous.options());
     std::vector<torch::Tensor> tokens, logps, attention;
     std::vector<int> endStep(static_cast<std::size_t>(n), -1);
     const int longest = *std::max_element(maxLength.begin(), maxLength.end());
     std::vector<bool> cut(static_cast<std::size_t>(n), false);
     for (int t = 0; t <= longest; ++t) {
         auto out = model.step(encoded, state, previous, t);
-        auto logp = nextTokenLogProbabilities(out.logits);
+        auto logp = nextTokenLogProbabilities(out.logits); // [A, V]
         auto best = logp.argmax(-1);
         // A sentence at its limit ends here: <eos>, whatever the model would say.
         std::vector<std::int64_t> atLimit;
-        for (int64_t i = 0; i < n; ++i)
-            if (endStep[static_cast<std::size_t>(i)] < 0 && maxLength[static_cast<std::size_t>(i)] == t)
-                atLimit.push_back(i);
+        for (std::size_t a = 0; a < active.size(); ++a)
+            if (maxLength[static_cast<std::size_t>(active[a])] == t)
+                atLimit.push_back(static_cast<std::int64_t>(a));
         if (!atLimit.empty())
             best.index_fill_(0, torch::tensor(atLimit, best.options()), Seq2SeqModel::kEos);
-        tokens.push_back(best);
-        logps.push_back(logp.gather(1, best.unsqueeze(1)).squeeze(1));
-        if (out.attention.defined())
-            attention.push_back(out.attention);
-        const auto chosen = longsOf(best);
-        bool allDone = true;
-        for (int64_t i = 0; i < n; ++i) {
-            auto& end = endStep[static_cast<std::size_t>(i)];
-            if (end < 0 && (chosen[static_cast<std::size_t>(i)] == Seq2SeqModel::kEos || maxLength[static_cast<std::size_t>(i)] == t)) {
-                end = t;
-                cut[static_cast<std::size_t>(i)] = chosen[static_cast<std::size_t>(i)] == Seq2SeqModel::kEos &&
-                                                   maxLength[static_cast<std::size_t>(i)] == t &&
-                                                   logp[i].argmax().item<std::int64_t>() != Seq2SeqModel::kEos;
+        const auto bestLogp = logp.gather(1, best.unsqueeze(1)).squeeze(1);
+        if (static_cast<int64_t>(active.size()) == n) {
+            tokens.push_back(best);
+            logps.push_back(bestLogp);
+            if (out.attention.defined())
+                attention.push_back(out.attention);
+        } else { // rows of finished sentences stay zero: each hypothesis is cut at its end below
+            tokens.push_back(torch::zeros({n}, best.options()).index_copy_(0, activeRows, best));
+            logps.push_back(torch::zeros({n}, bestLogp.options()).index_copy_(0, activeRows, bestLogp));
+            if (out.attention.defined()) {
+                auto sizes = out.attention.sizes().vec();
+                sizes[0] = n;
+                attention.push_back(torch::zeros(sizes, out.attention.options()).index_copy_(0, activeRows, out.attention));
             }
-            allDone = allDone && end >= 0;
         }
-        if (allDone)
+        const auto chosen = longsOf(best);
+        std::vector<int64_t> keep; // positions in the active rows of the sentences that go on
+        for (std::size_t a = 0; a < active.size(); ++a) {
+            const auto i = static_cast<std::size_t>(active[a]);
+            if (chosen[a] == Seq2SeqModel::kEos || maxLength[i] == t) {
+                endStep[i] = t;
+                cut[i] = chosen[a] == Seq2SeqModel::kEos && maxLength[i] == t &&
+                         logp[static_cast<int64_t>(a)].argmax().item<std::int64_t>() != Seq2SeqModel::kEos;
+            } else {
+                keep.push_back(static_cast<int64_t>(a));
+            }
+        }
+        if (keep.empty())
             break;
         previous = best;
+        if (keep.size() < active.size()) {
+            const auto index = torch::tensor(keep, previous.options());
+            encoded = Seq2SeqModel::select(encoded, index);
+            Seq2SeqModel::select(state, index);
+            previous = previous.index_select(0, index);
+            activeRows = activeRows.index_select(0, index);
+            std::vector<int64_t> still;
+            for (auto a : keep)
+                still.push_back(active[static_cast<std::size_t>(a)]);
+            active = std::move(still);
+        }
     }
     const auto allTokens = torch::stack(tokens, 1).cpu();                      // [N, steps]
     const auto allLogps = torch::stack(logps, 1).to(torch::kCPU, torch::kFloat); // [N, steps]

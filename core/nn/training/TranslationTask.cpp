@@ -141,20 +141,23 @@ TrainingTask::Evaluation TranslationTask::evaluate(bool test)
     AlignmentErrorRate aer;
     for (const auto& rows : lengthOrderedBatches(ids, kDecodeBatch)) {
         const auto batch = PairBatch::of(ids, rows, device_);
-        // Teacher-forced: the loss, perplexity and token accuracy, and the attention read as an alignment.
-        const auto forced = model_->forced(batch.source, batch.sourceMask, batch.targetIn);
-        const auto flat = forced.logits.reshape({-1, forced.logits.size(-1)});
-        const auto expected = batch.targetOut.reshape({-1});
-        lossSum += torch::nn::functional::cross_entropy(
-                       flat, expected, torch::nn::functional::CrossEntropyFuncOptions().ignore_index(0).reduction(torch::kSum))
-                       .item<double>();
-        const auto real = expected.ne(0);
-        tokens += real.sum().item<std::int64_t>();
-        correct += flat.argmax(1).eq(expected).logical_and(real).sum().item<std::int64_t>();
-        // The gold alignment against the last cross-attention layer, averaged over its heads (argmax per row).
-        torch::Tensor alignment;
-        if (dataset_.goldAlignment && !forced.cross.empty())
+        // Teacher-forced: the loss, perplexity and token accuracy at the real target positions, and where the
+        // dataset has a gold alignment, the attention read as one (the last cross-attention layer, averaged over
+        // its heads, argmax per row).
+        torch::Tensor logits, alignment;
+        if (dataset_.goldAlignment && model_->attentionLayers() > 0) {
+            const auto forced = model_->forced(batch.source, batch.sourceMask, batch.targetIn);
+            logits = forced.logits.reshape({-1, forced.logits.size(-1)}).index_select(0, batch.targetPositions);
             alignment = forced.cross.back().mean(1).to(torch::kCPU, torch::kFloat).contiguous(); // [B, T, S]
+        } else {
+            const auto features = model_->features(batch.source, batch.sourceMask, batch.sourceLengths, batch.targetIn, 1.0);
+            logits = model_->project(features.reshape({-1, features.size(-1)}).index_select(0, batch.targetPositions));
+        }
+        const auto expected = batch.targetOut.reshape({-1}).index_select(0, batch.targetPositions);
+        lossSum += torch::nn::functional::cross_entropy(logits, expected, torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum))
+                       .item<double>();
+        tokens += batch.targetTokens;
+        correct += logits.argmax(1).eq(expected).sum().item<std::int64_t>();
         // Decoded as the run decodes.
         const auto limits = SequenceDecoder::maxLengths(batch.sourceMask, std::min(kMaxOutputLength, config_.model.maxLength));
         std::vector<DecodedHypothesis> decoded;
