@@ -153,6 +153,63 @@ private Q_SLOTS:
         }
     }
 
+    // On the CPU a training batch of mixed lengths runs as two length groups (PairBatch::lengthGroups); the
+    // step's loss, token count and correct count are those of the same pairs as one padded batch.
+    void theStepsLengthGroupsAreTheWholeBatch()
+    {
+        TranslationDataset data;
+        data.id = "groups";
+        auto words = [](int count, int from) {
+            std::vector<std::string> w;
+            for (int i = 0; i < count; ++i)
+                w.push_back("w" + std::to_string((from + i) % 7));
+            return w;
+        };
+        for (int i = 0; i < 40; ++i) { // most pairs short, every fifth long
+            const int length = i % 5 == 0 ? 12 : 1 + i % 3;
+            data.train.push_back({words(length, i), words(length + i % 2, i + 1), "", "", {}});
+        }
+        data.dev = data.test = {data.train.front()};
+        const auto source = Vocabulary::fromPairs(data.train, false, 1), target = Vocabulary::fromPairs(data.train, true, 1);
+        PairIds ids;
+        for (const auto& p : data.train) {
+            ids.source.emplace_back();
+            ids.target.emplace_back();
+            for (const auto& w : p.source)
+                ids.source.back().push_back(source.id(w));
+            for (const auto& w : p.target)
+                ids.target.back().push_back(target.id(w));
+        }
+        std::vector<std::size_t> uniform = {1, 2, 3}; // lengths 2, 3, 1 (+ 1): nothing to gain
+        QCOMPARE(PairBatch::lengthGroups(ids, uniform).size(), std::size_t(1));
+        for (const auto& v : variants()) {
+            auto model = ModelFactory::createTranslator(tiny(v, static_cast<int>(source.size()), static_cast<int>(target.size())));
+            TranslationTask task(model, data, source, target, torch::Device(torch::kCPU), TrainConfig());
+            std::mt19937_64 rng(5), copy(5);
+            const auto step = task.trainStep(rng, 16);
+            std::uniform_int_distribution<std::size_t> pick(0, data.train.size() - 1); // trainStep's draw
+            std::vector<std::size_t> rows(16);
+            for (auto& r : rows)
+                r = pick(copy);
+            const auto groups = PairBatch::lengthGroups(ids, rows);
+            QCOMPARE(groups.size(), std::size_t(2));
+            std::vector<std::size_t> joined = groups[0];
+            joined.insert(joined.end(), groups[1].begin(), groups[1].end());
+            auto sorted = rows;
+            std::sort(sorted.begin(), sorted.end());
+            std::sort(joined.begin(), joined.end());
+            QCOMPARE(joined, sorted); // a partition of the batch
+            torch::NoGradGuard noGrad;
+            const auto batch = PairBatch::of(ids, rows, torch::Device(torch::kCPU));
+            const auto all = model->forward(batch.source, batch.sourceMask, batch.targetIn);
+            const auto flat = all.reshape({-1, all.size(-1)}), expected = batch.targetOut.reshape({-1});
+            const auto loss = torch::nn::functional::cross_entropy(flat, expected, torch::nn::functional::CrossEntropyFuncOptions().ignore_index(0));
+            QVERIFY2(std::abs(step.loss.item<double>() - loss.item<double>()) < 1e-5, v.name().c_str());
+            QCOMPARE(step.count, batch.targetTokens);
+            QCOMPARE(step.trainMetric.item<std::int64_t>(), flat.argmax(1).eq(expected).logical_and(expected.ne(0)).sum().item<std::int64_t>());
+        }
+    }
+
     void theCausalMaskHidesLaterTargetTokens()
     {
         for (const auto& v : variants()) {

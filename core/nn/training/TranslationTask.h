@@ -22,6 +22,10 @@ struct PairBatch {
     std::int64_t targetTokens = 0; // real tokens of targetOut (words and <eos>), counted on the host
     torch::Tensor targetPositions; // [targetTokens] long: where they are in targetOut's flattened [B * T]
     static PairBatch of(const PairIds& ids, const std::vector<std::size_t>& rows, const torch::Device& device);
+    // The rows split in two by length (shorter pairs first) where each part padded to its own longest pair
+    // holds at most 4/5 of the cells of the whole batch padded to its longest, else the rows as one group. The
+    // training step runs the encoder and decoder per group: the same pairs and loss with less padding.
+    static std::vector<std::vector<std::size_t>> lengthGroups(const PairIds& ids, const std::vector<std::size_t>& rows);
 };
 
 // Translation (issue 36): cross-entropy over the target tokens (label smoothing as an option; padding ignored),
