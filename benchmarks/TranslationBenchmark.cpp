@@ -61,8 +61,10 @@ int main(int argc, char** argv)
         data = DatasetCatalog::loadTranslation(dataset, options);
     }
     RunStore store(std::string(folder) + "/runs.sqlite");
-    std::printf("%s, %zu training pairs; %d steps of training; %d dev sentences one at a time; %d threads\n", dataset.c_str(),
-                data.train.size(), steps, inputs, threads);
+    const std::string trainedBy = option(argc, argv, "--db", "").empty() ? std::to_string(steps) + " steps of training"
+                                                                         : "a stored run's weights (--db)";
+    std::printf("%s, %zu training pairs; %s; %d dev sentences one at a time; %d threads\n", dataset.c_str(),
+                data.train.size(), trainedBy.c_str(), inputs, threads);
     std::printf("%-22s %-8s %10s %10s %10s %8s\n", "model", "decoding", "median ms", "max ms", "words out", "goal ms");
     auto measure = [&](const std::string& model, const Translator& translator) {
         for (int beam : {1, 5}) {
