@@ -81,6 +81,12 @@ PairBatch PairBatch::of(const PairIds& ids, const std::vector<std::size_t>& rows
     return b;
 }
 
+torch::Tensor PairBatch::atTargetPositions(const torch::Tensor& perPosition) const
+{
+    const auto flat = perPosition.dim() == 2 ? perPosition.reshape({-1}) : perPosition.reshape({-1, perPosition.size(-1)});
+    return flat.index_select(0, targetPositions);
+}
+
 std::vector<std::vector<std::size_t>> PairBatch::lengthGroups(const PairIds& ids, const std::vector<std::size_t>& rows)
 {
     const std::size_t n = rows.size();
@@ -159,8 +165,8 @@ TrainingTask::Step TranslationTask::trainStep(std::mt19937_64& rng, int batchSiz
     for (const auto& group : groups) {
         const auto batch = PairBatch::of(train_, group, device_);
         const auto features = model_->features(batch.source, batch.sourceMask, batch.sourceLengths, batch.targetIn, config_.teacherForcing);
-        real.push_back(features.reshape({-1, features.size(-1)}).index_select(0, batch.targetPositions));
-        expectedParts.push_back(batch.targetOut.reshape({-1}).index_select(0, batch.targetPositions));
+        real.push_back(batch.atTargetPositions(features));
+        expectedParts.push_back(batch.atTargetPositions(batch.targetOut));
         targetTokens += batch.targetTokens;
     }
     const auto logits = model_->project(real.size() == 1 ? real.front() : torch::cat(real));
@@ -191,13 +197,12 @@ TrainingTask::Evaluation TranslationTask::evaluate(bool test)
         torch::Tensor logits, alignment;
         if (dataset_.goldAlignment && model_->attentionLayers() > 0) {
             const auto forced = model_->forced(batch.source, batch.sourceMask, batch.targetIn);
-            logits = forced.logits.reshape({-1, forced.logits.size(-1)}).index_select(0, batch.targetPositions);
+            logits = batch.atTargetPositions(forced.logits);
             alignment = forced.cross.back().mean(1).to(torch::kCPU, torch::kFloat).contiguous(); // [B, T, S]
         } else {
-            const auto features = model_->features(batch.source, batch.sourceMask, batch.sourceLengths, batch.targetIn, 1.0);
-            logits = model_->project(features.reshape({-1, features.size(-1)}).index_select(0, batch.targetPositions));
+            logits = model_->project(batch.atTargetPositions(model_->features(batch.source, batch.sourceMask, batch.sourceLengths, batch.targetIn, 1.0)));
         }
-        const auto expected = batch.targetOut.reshape({-1}).index_select(0, batch.targetPositions);
+        const auto expected = batch.atTargetPositions(batch.targetOut);
         lossSum += torch::nn::functional::cross_entropy(logits, expected, torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum))
                        .item<double>();
         tokens += batch.targetTokens;

@@ -22,6 +22,8 @@ struct PairBatch {
     std::int64_t targetTokens = 0; // real tokens of targetOut (words and <eos>), counted on the host
     torch::Tensor targetPositions; // [targetTokens] long: where they are in targetOut's flattened [B * T]
     static PairBatch of(const PairIds& ids, const std::vector<std::size_t>& rows, const torch::Device& device);
+    // The rows of a per-position tensor ([B, T] or [B, T, F]) at the real target positions, in order.
+    torch::Tensor atTargetPositions(const torch::Tensor& perPosition) const;
     // The rows split in two by length (shorter pairs first) where each part padded to its own longest pair
     // holds at most 4/5 of the cells of the whole batch padded to its longest, else the rows as one group. The
     // training step runs the encoder and decoder per group: the same pairs and loss with less padding.
