@@ -276,7 +276,7 @@ PositionView matrixView(std::string name, std::string about, std::string rowLabe
     v.rows = std::move(rows);
     const auto m = matrix.detach().to(torch::kCPU, torch::kFloat).contiguous();
     v.columns = numbered(0, static_cast<int>(m.size(1)));
-    v.values.assign(m.data_ptr<float>(), m.data_ptr<float>() + m.numel());
+    v.values = hostFloats(m);
     return v;
 }
 
@@ -347,7 +347,7 @@ std::vector<PositionView> ModelExplainer::positionViews(int length) const
         v.rows = {"score"};
         v.columns = numbered(0, length);
         const auto s = scores.contiguous();
-        v.values.assign(s.data_ptr<float>(), s.data_ptr<float>() + s.numel());
+        v.values = hostFloats(s);
         views.push_back(std::move(v));
     }
     return views;

@@ -6,6 +6,7 @@
 #include "core/data/install/DatasetManifest.h"
 #include "core/data/pretrained/SafetensorsFile.h"
 #include "core/nn/layers/PositionEncoding.h"
+#include "core/nn/layers/TensorConversions.h"
 #include "core/nn/models/BertEncoder.h"
 
 #include <chrono>
@@ -117,9 +118,9 @@ PretrainedEncoder::Outputs PretrainedEncoder::run(const std::vector<int>& ids) c
     const auto out = impl_->forward(ids);
     Outputs r;
     const auto hidden = out.lastHidden[0].contiguous();
-    r.lastHidden.assign(hidden.data_ptr<float>(), hidden.data_ptr<float>() + hidden.numel());
+    r.lastHidden = hostFloats(hidden);
     const auto pooled = out.pooled[0].contiguous();
-    r.pooled.assign(pooled.data_ptr<float>(), pooled.data_ptr<float>() + pooled.numel());
+    r.pooled = hostFloats(pooled);
     r.maps = Impl::maps(out.attentions);
     return r;
 }
@@ -161,7 +162,7 @@ std::vector<PositionView> PretrainedEncoder::positionViews(int length) const
     for (int d = 0; d < dims; ++d)
         vectors.columns.push_back(std::to_string(d));
     const auto shown = table.slice(1, 0, dims).contiguous();
-    vectors.values.assign(shown.data_ptr<float>(), shown.data_ptr<float>() + shown.numel());
+    vectors.values = hostFloats(shown);
     PositionView similarity;
     similarity.name = "learned positions: cosine similarity";
     similarity.about = "cos(p_i, p_j) of the learned position vectors: how alike the model made positions i and j.";
@@ -171,7 +172,7 @@ std::vector<PositionView> PretrainedEncoder::positionViews(int length) const
     similarity.columns = positions;
     const auto unit = torch::nn::functional::normalize(table, torch::nn::functional::NormalizeFuncOptions().dim(1));
     const auto cosine = torch::matmul(unit, unit.t()).contiguous();
-    similarity.values.assign(cosine.data_ptr<float>(), cosine.data_ptr<float>() + cosine.numel());
+    similarity.values = hostFloats(cosine);
     // The same matrix for sinusoidal encodings of the same size (Vaswani et al. 2017, thesis eq. 3.5), beside
     // it: learned vs fixed positions. In double, so the band's values do not carry float's rounding.
     const auto sinusoid = PositionEncoding::sinusoidal(length, impl_->config.hiddenSize,
@@ -183,7 +184,7 @@ std::vector<PositionView> PretrainedEncoder::positionViews(int length) const
     fixed.name = "sinusoidal positions: cosine similarity";
     fixed.about = "cos(PE_i, PE_j) of sinusoidal encodings of the same size (Vaswani et al. 2017), for comparison: "
                   "a smooth band that depends on |i - j| only.";
-    fixed.values.assign(fixedCosine.data_ptr<float>(), fixedCosine.data_ptr<float>() + fixedCosine.numel());
+    fixed.values = hostFloats(fixedCosine);
     return {similarity, fixed, vectors};
 }
 

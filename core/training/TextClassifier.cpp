@@ -33,7 +33,7 @@ std::vector<float> TextClassifier::logits(const Batch& batch) const
     torch::NoGradGuard noGrad;
     auto t = TensorBatch::from(batch, torch::kCPU);
     auto out = impl_->module->forward(t.ids, t.mask).contiguous();
-    return std::vector<float>(out.data_ptr<float>(), out.data_ptr<float>() + out.numel());
+    return hostFloats(out);
 }
 
 std::vector<AttentionMap> TextClassifier::attention(const Batch& batch) const

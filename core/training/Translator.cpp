@@ -5,6 +5,7 @@
 #include "core/data/TranslationText.h"
 #include "core/data/Vocabulary.h"
 #include "core/data/readers/SyntheticTranslation.h"
+#include "core/nn/layers/TensorConversions.h"
 #include "core/results/AttentionAverage.h"
 #include "core/nn/models/ModelFactory.h"
 #include "core/nn/training/ModelCheckpoint.h"
@@ -33,7 +34,7 @@ std::vector<AttentionMap> hypothesisMaps(const torch::Tensor& attention, int hea
         m.size = static_cast<int>(attention.size(0));
         m.columns = static_cast<int>(sourceLength);
         const auto w = attention.select(1, lh).slice(1, 0, sourceLength).contiguous();
-        m.weights.assign(w.data_ptr<float>(), w.data_ptr<float>() + w.numel());
+        m.weights = hostFloats(w);
         maps.push_back(std::move(m));
     }
     return maps;
@@ -86,7 +87,7 @@ struct Translator::Impl {
         const auto p = torch::softmax(result.logits[0].slice(0, 0, targetLength).to(torch::kFloat), -1); // [T+1, V]
         if (probabilities) {
             const auto chosen = p.gather(1, pass.targetOut[0].slice(0, 0, targetLength).unsqueeze(1)).squeeze(1).contiguous();
-            t.probabilities.assign(chosen.data_ptr<float>(), chosen.data_ptr<float>() + chosen.numel());
+            t.probabilities = hostFloats(chosen);
         }
         if (alternatives > 0) {
             const auto [values, indices] = p.topk(std::min<int64_t>(alternatives, p.size(1)), 1);

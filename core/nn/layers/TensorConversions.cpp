@@ -12,6 +12,18 @@ torch::Tensor hostToDevice(const torch::Tensor& host, const torch::Device& devic
     return host.to(device, type, /*non_blocking=*/false, /*copy=*/true);
 }
 
+std::vector<float> hostFloats(const torch::Tensor& t)
+{
+    const auto c = t.to(torch::kCPU, torch::kFloat).contiguous();
+    return {c.data_ptr<float>(), c.data_ptr<float>() + c.numel()};
+}
+
+std::vector<std::int64_t> hostLongs(const torch::Tensor& t)
+{
+    const auto c = t.to(torch::kCPU, torch::kLong).contiguous();
+    return {c.data_ptr<std::int64_t>(), c.data_ptr<std::int64_t>() + c.numel()};
+}
+
 TensorBatch TensorBatch::from(const Batch& batch, const torch::Device& device)
 {
     const auto longs = torch::TensorOptions().dtype(torch::kLong);

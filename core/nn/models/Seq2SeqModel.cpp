@@ -1,5 +1,7 @@
 #include "core/nn/models/Seq2SeqModel.h"
 
+#include "core/nn/layers/TensorConversions.h"
+
 namespace attnlab {
 
 Seq2SeqModel::StepOutput Seq2SeqModel::step(const Encoded& encoded, DecoderState& state, const torch::Tensor& previous, int64_t t)
@@ -84,7 +86,7 @@ std::vector<AttentionMap> Seq2SeqModel::mapsOfFirst(const std::vector<torch::Ten
             m.size = static_cast<int>(rows);
             m.columns = square ? 0 : static_cast<int>(columns);
             const auto w = layers[l][0][h].slice(0, 0, rows).slice(1, 0, columns).to(torch::kCPU, torch::kFloat).contiguous();
-            m.weights.assign(w.data_ptr<float>(), w.data_ptr<float>() + w.numel());
+            m.weights = hostFloats(w);
             maps.push_back(std::move(m));
         }
     return maps;

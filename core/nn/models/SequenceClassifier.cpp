@@ -1,5 +1,7 @@
 #include "core/nn/models/SequenceClassifier.h"
 
+#include "core/nn/layers/TensorConversions.h"
+
 namespace attnlab {
 
 torch::Tensor SequenceClassifier::forward(const torch::Tensor& ids, const torch::Tensor& mask, const torch::Tensor& hostLengths)
@@ -54,7 +56,7 @@ std::vector<AttentionMap> SequenceClassifier::attentionOfFirst(const torch::Tens
     const int64_t n = mask[0].sum().item<int64_t>();
     if (pooling && poolingWeights.defined()) {
         auto w = poolingWeights[0].slice(0, 0, n).to(torch::kCPU, torch::kFloat).contiguous();
-        pooling->assign(w.data_ptr<float>(), w.data_ptr<float>() + w.numel());
+        *pooling = hostFloats(w);
     }
     for (std::size_t l = 0; l < layers.size(); ++l) {
         for (int64_t h = 0; h < layers[l].size(1); ++h) {
@@ -63,7 +65,7 @@ std::vector<AttentionMap> SequenceClassifier::attentionOfFirst(const torch::Tens
             map.layer = static_cast<int>(l);
             map.head = static_cast<int>(h);
             map.size = static_cast<int>(n);
-            map.weights.assign(w.data_ptr<float>(), w.data_ptr<float>() + w.numel());
+            map.weights = hostFloats(w);
             maps.push_back(std::move(map));
         }
     }

@@ -1,6 +1,7 @@
 #include "core/nn/training/ClassificationTask.h"
 
 #include "core/data/Tokenizer.h"
+#include "core/nn/layers/TensorConversions.h"
 #include "core/results/ClassificationMetrics.h"
 
 #include <nlohmann/json.hpp>
@@ -174,7 +175,7 @@ std::vector<AttentionSnapshot> ClassificationTask::attention(int step)
             return {}; // a model without attention: nothing for any probe
         // The prediction at this step, for the explorer's timeline.
         const auto probabilities = torch::softmax(logits[0].to(torch::kCPU, torch::kFloat), 0).contiguous();
-        snapshot.probabilities.assign(probabilities.data_ptr<float>(), probabilities.data_ptr<float>() + probabilities.numel());
+        snapshot.probabilities = hostFloats(probabilities);
         snapshot.classes = classNames_;
         snapshots.push_back(std::move(snapshot));
     }

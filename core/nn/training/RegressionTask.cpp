@@ -118,10 +118,6 @@ std::vector<AttentionSnapshot> RegressionTask::attention(int step)
     auto temporal = model_->recordedTemporalAttention();
     auto input = model_->recordedInputAttention();
     model_->setRecordAttention(false);
-    const auto toVector = [](const torch::Tensor& t) {
-        auto c = t.to(torch::kCPU, torch::kFloat).contiguous();
-        return std::vector<float>(c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
-    };
     AttentionSnapshot snapshot;
     snapshot.step = step;
     snapshot.series = true;
@@ -130,18 +126,17 @@ std::vector<AttentionSnapshot> RegressionTask::attention(int step)
     for (int t = 0; t < dataset_.window; ++t)
         snapshot.tokens.push_back("t-" + std::to_string(dataset_.window - 1 - t));
     if (temporal.defined() && temporal.size(1) == dataset_.window) {
-        snapshot.pooling = toVector(temporal[0]);
+        snapshot.pooling = hostFloats(temporal[0]);
         snapshot.poolingName = "temporal attention";
     }
     if (input.defined()) {
         snapshot.features = dataset_.driverNames;
-        snapshot.inputAttention = toVector(input[0]);
+        snapshot.inputAttention = hostFloats(input[0]);
     }
     for (std::size_t l = 0; l < layers.size(); ++l) {
         for (int64_t h = 0; h < layers[l].size(1); ++h) {
-            auto w = layers[l][0][h].to(torch::kCPU, torch::kFloat).contiguous();
-            snapshot.maps.push_back({static_cast<int>(l), static_cast<int>(h), static_cast<int>(w.size(0)),
-                                     std::vector<float>(w.data_ptr<float>(), w.data_ptr<float>() + w.numel())});
+            const auto w = layers[l][0][h];
+            snapshot.maps.push_back({static_cast<int>(l), static_cast<int>(h), static_cast<int>(w.size(0)), hostFloats(w)});
         }
     }
     if (snapshot.empty())

@@ -1,6 +1,7 @@
 #include "core/nn/training/SequenceDecoder.h"
 
 #include "core/data/Vocabulary.h"
+#include "core/nn/layers/TensorConversions.h"
 
 #include <algorithm>
 #include <cmath>
@@ -22,18 +23,6 @@ torch::Tensor nextTokenLogProbabilities(const torch::Tensor& logits)
     return logp;
 }
 
-std::vector<float> floatsOf(const torch::Tensor& t)
-{
-    const auto c = t.to(torch::kCPU, torch::kFloat).contiguous();
-    return {c.data_ptr<float>(), c.data_ptr<float>() + c.numel()};
-}
-
-std::vector<std::int64_t> longsOf(const torch::Tensor& t)
-{
-    const auto c = t.to(torch::kCPU, torch::kLong).contiguous();
-    return {c.data_ptr<std::int64_t>(), c.data_ptr<std::int64_t>() + c.numel()};
-}
-
 } // namespace
 
 double SequenceDecoder::lengthPenalty(int length, double alpha)
@@ -44,7 +33,7 @@ double SequenceDecoder::lengthPenalty(int length, double alpha)
 std::vector<int> SequenceDecoder::maxLengths(const torch::Tensor& sourceMask, int cap)
 {
     std::vector<int> limits;
-    for (auto length : longsOf(sourceMask.sum(1)))
+    for (auto length : hostLongs(sourceMask.sum(1)))
         limits.push_back(std::min(cap, static_cast<int>(2 * length + 10)));
     return limits;
 }
@@ -92,7 +81,7 @@ std::vector<DecodedHypothesis> SequenceDecoder::greedy(Seq2SeqModel& model, cons
                 attention.push_back(torch::zeros(sizes, out.attention.options()).index_copy_(0, activeRows, out.attention));
             }
         }
-        const auto chosen = longsOf(best);
+        const auto chosen = hostLongs(best);
         std::vector<int64_t> keep; // positions in the active rows of the sentences that go on
         for (std::size_t a = 0; a < active.size(); ++a) {
             const auto i = static_cast<std::size_t>(active[a]);
@@ -126,9 +115,9 @@ std::vector<DecodedHypothesis> SequenceDecoder::greedy(Seq2SeqModel& model, cons
     for (int64_t i = 0; i < n; ++i) {
         auto& h = out[static_cast<std::size_t>(i)];
         const int end = endStep[static_cast<std::size_t>(i)];
-        const auto row = longsOf(allTokens[i].slice(0, 0, end));
+        const auto row = hostLongs(allTokens[i].slice(0, 0, end));
         h.tokens.assign(row.begin(), row.end());
-        h.logProbabilities = floatsOf(allLogps[i].slice(0, 0, end + 1));
+        h.logProbabilities = hostFloats(allLogps[i].slice(0, 0, end + 1));
         for (float lp : h.logProbabilities)
             h.logProbability += lp;
         h.score = h.logProbability / lengthPenalty(end + 1, 0.0);
@@ -177,7 +166,7 @@ std::vector<std::vector<DecodedHypothesis>> SequenceDecoder::beam(Seq2SeqModel& 
         }
         const auto top = candidates.topk(std::min<int64_t>(2 * k, k * v), 1);
         const auto values = std::get<0>(top).cpu().contiguous();
-        const auto indices = longsOf(std::get<1>(top));
+        const auto indices = hostLongs(std::get<1>(top));
         const int64_t width = values.size(1);
         const double* value = values.data_ptr<double>();
         const auto logpCpu = logp.to(torch::kCPU).contiguous();
@@ -198,10 +187,10 @@ std::vector<std::vector<DecodedHypothesis>> SequenceDecoder::beam(Seq2SeqModel& 
                     if (r >= k) // an <eos> outside the best K would end a hypothesis the beam did not keep
                         continue;
                     DecodedHypothesis h;
-                    const auto history = longsOf(tokenHistory[row]);
+                    const auto history = hostLongs(tokenHistory[row]);
                     h.tokens.assign(history.begin(), history.end());
                     if (logpHistory.defined())
-                        h.logProbabilities = floatsOf(logpHistory[row]);
+                        h.logProbabilities = hostFloats(logpHistory[row]);
                     h.logProbabilities.push_back(logpCpu[row][token].item<float>());
                     h.logProbability = score;
                     h.score = score / lengthPenalty(t + 1, alpha);

@@ -1,6 +1,7 @@
 #include "core/nn/training/TokenAttributor.h"
 
 #include "core/analysis/AttentionRollout.h"
+#include "core/nn/layers/TensorConversions.h"
 
 #include <chrono>
 #include <cmath>
@@ -181,7 +182,7 @@ void TokenAttributor::attentionGradient(TokenAttribution& out, std::int64_t c)
     std::vector<float> poolingWeights;
     if (pooling.defined() && pooling.size(-1) == length_) {
         const auto first = pooling[0].detach().to(torch::kCPU, torch::kFloat).contiguous();
-        poolingWeights.assign(first.data_ptr<float>(), first.data_ptr<float>() + first.numel());
+        poolingWeights = hostFloats(first);
     }
     std::string by;
     const auto w = readoutOf(poolingWeights, &by);

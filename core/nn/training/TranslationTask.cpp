@@ -15,12 +15,6 @@
 namespace attnlab {
 namespace {
 
-std::vector<float> floatsOf(const torch::Tensor& t)
-{
-    const auto c = t.to(torch::kCPU, torch::kFloat).contiguous();
-    return {c.data_ptr<float>(), c.data_ptr<float>() + c.numel()};
-}
-
 // Rows of a split in order of source length, so a decoded batch carries little padding.
 std::vector<std::vector<std::size_t>> lengthOrderedBatches(const PairIds& ids, std::size_t size)
 {
@@ -226,7 +220,7 @@ TrainingTask::Evaluation TranslationTask::evaluate(bool test)
             if (alignment.defined()) {
                 const int targetLength = static_cast<int>(pairs[row].target.size());
                 const int sourceLength = static_cast<int>(pairs[row].source.size());
-                std::vector<float> rowsOfMap = floatsOf(alignment[static_cast<int64_t>(i)].slice(0, 0, targetLength).slice(1, 0, sourceLength));
+                std::vector<float> rowsOfMap = hostFloats(alignment[static_cast<int64_t>(i)].slice(0, 0, targetLength).slice(1, 0, sourceLength));
                 std::vector<AlignmentLink> gold;
                 std::vector<bool> linked(static_cast<std::size_t>(targetLength), false);
                 for (const auto& [s, t] : pairs[row].alignment) {
