@@ -7,6 +7,7 @@
 #include "core/results/RunRecord.h"
 #include "core/store/RunStore.h"
 #include "ui/MainMenus.h"
+#include "ui/StdStrings.h"
 #include "ui/Workspace.h"
 #include "ui/analysis/CompareView.h"
 #include "ui/analysis/ResultsMatrixView.h"
@@ -48,8 +49,6 @@
 
 namespace attnlab::ui {
 namespace {
-
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 
 // "1 run" / "3 runs": English plurals without a translation file (tr's %n alone would print "run(s)").

@@ -14,11 +14,6 @@
 namespace attnlab::ui {
 namespace {
 
-QString tr(const char* text)
-{
-    return QCoreApplication::translate("attnlab::ui::PlotExporter", text);
-}
-
 // Draws the plots in a grid over a logical width × height (in 96-dpi pixels) with the painter's transform.
 void paintGrid(QCPPainter& painter, const QList<QCustomPlot*>& plots, double width, double height, int columns)
 {

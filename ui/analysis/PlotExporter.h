@@ -1,4 +1,5 @@
 #pragma once
+#include <QtCore/QCoreApplication>
 #include <QtCore/QList>
 #include <QtCore/QString>
 
@@ -12,6 +13,8 @@ namespace attnlab::ui {
 // PNG is exactly width × height pixels; SVG and PDF are vector, text included (a PDF page measures
 // width / dpi × height / dpi inches).
 class PlotExporter {
+    Q_DECLARE_TR_FUNCTIONS(PlotExporter)
+
 public:
     enum class Format { Png, Svg, Pdf };
 

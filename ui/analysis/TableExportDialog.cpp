@@ -10,11 +10,6 @@
 #include <stdexcept>
 
 namespace attnlab::ui {
-namespace {
-
-QString tr(const char* text) { return QCoreApplication::translate("TableExportDialog", text); }
-
-} // namespace
 
 QString TableExportDialog::save(QWidget* parent, const TableDocument& table, const QString& suggestedName)
 {

@@ -7,6 +7,7 @@
 #include "core/store/RunStore.h"
 #include "core/training/ModelExplainer.h"
 #include "core/training/Translator.h"
+#include "ui/StdStrings.h"
 #include "ui/analysis/FigureExport.h"
 #include "ui/explorer/BeamTree.h"
 #include "ui/plots/AttentionHeatmap.h"
@@ -31,16 +32,6 @@
 
 namespace attnlab::ui {
 namespace {
-
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-
-QString joined(const std::vector<std::string>& tokens)
-{
-    QStringList words;
-    for (const auto& t : tokens)
-        words << qs(t);
-    return words.join(QLatin1Char(' '));
-}
 
 // What the large map draws: the translation's (or one hypothesis') words and <eos> down, the source across.
 AttentionSnapshot snapshotOf(const Translation& t, const std::vector<std::string>& words, const std::vector<AttentionMap>& cross,
@@ -300,7 +291,7 @@ void AlignmentExplorer::setRun(qint64 runId)
     // The probe pair's source: what the Training tab showed, translated as soon as the weights are open.
     probeSource_.clear();
     if (const auto probe = store_->latestAttention(runId))
-        probeSource_ = joined(probe->tokens);
+        probeSource_ = joinedWords(probe->tokens);
     const auto chosen = ModelExplainer::choose(store_->checkpoints(runId), record->bestStep);
     if (!chosen) {
         setInputEnabled(false, record->status == RunStatus::Running
@@ -396,7 +387,7 @@ void AlignmentExplorer::display(const Translation& t)
                                              : tr("%1 words of your translation unknown to the model").arg(t.unknownTargetTokens).toHtmlEscaped());
     if (!t.reference.empty()) {
         const bool right = t.targetTokens == t.reference;
-        facts << (right ? tr("right") : tr("the right answer: %1").arg(joined(t.reference).toHtmlEscaped()));
+        facts << (right ? tr("right") : tr("the right answer: %1").arg(joinedWords(t.reference).toHtmlEscaped()));
         if (t.alignmentErrorRate >= 0)
             facts << tr("AER against the gold alignment %1%").arg(100.0 * t.alignmentErrorRate, 0, 'f', 1);
         if (t.headAlignmentErrorRates.size() > 1 && t.headAlignmentErrorRates.size() == t.cross.size()) {

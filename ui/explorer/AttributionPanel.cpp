@@ -1,6 +1,7 @@
 #include "ui/explorer/AttributionPanel.h"
 
 #include "core/config/AttributionOptions.h"
+#include "ui/StdStrings.h"
 #include "ui/analysis/FigureExport.h"
 #include "ui/explorer/AttributionRowsPlot.h"
 
@@ -17,8 +18,6 @@
 
 namespace attnlab::ui {
 namespace {
-
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 const QString kSettingsKey = QStringLiteral("explorer/methods");
 

@@ -1,16 +1,12 @@
 #include "ui/explorer/BeamTree.h"
 
+#include "ui/StdStrings.h"
+
 #include <QHeaderView>
 
 #include <map>
 
 namespace attnlab::ui {
-namespace {
-
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-
-} // namespace
-
 BeamTree::BeamTree(QWidget* parent) : QTreeWidget(parent)
 {
     setHeaderLabels({tr("word"), tr("probability"), tr("score (log P / lp)")});

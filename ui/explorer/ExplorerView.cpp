@@ -8,6 +8,7 @@
 #include "core/store/RunStore.h"
 #include "core/training/FaithfulnessEvaluator.h"
 #include "core/training/ModelExplainer.h"
+#include "ui/StdStrings.h"
 #include "ui/analysis/FigureExport.h"
 #include "ui/plots/AttentionThumbnailGrid.h"
 #include "ui/explorer/AttributionPanel.h"
@@ -37,16 +38,6 @@
 
 namespace attnlab::ui {
 namespace {
-
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-
-QString joined(const std::vector<std::string>& tokens)
-{
-    QStringList words;
-    for (const auto& t : tokens)
-        words << qs(t);
-    return words.join(QLatin1Char(' '));
-}
 
 // The snapshot the maps are drawn from, with the rollout added as one more map (layer -1) when the model
 // has more than one layer: the thumbnails and the large heatmap then share one view order.
@@ -483,7 +474,7 @@ void ExplorerView::showStep(int step)
     source_->setText(tr("Stored at step %1 of training: %2, as the model saw it then")
                          .arg(snapshot->step)
                          .arg(snapshot->probeLabel.empty() ? tr("the run's probe input") : qs(snapshot->probeLabel)));
-    tokens_->setText(snapshot->series ? QString() : tr("Tokens: %1").arg(joined(snapshot->tokens).toHtmlEscaped()));
+    tokens_->setText(snapshot->series ? QString() : tr("Tokens: %1").arg(joinedWords(snapshot->tokens).toHtmlEscaped()));
     showPrediction(snapshot->classes, std::vector<double>(snapshot->probabilities.begin(), snapshot->probabilities.end()));
     showSnapshot(*snapshot, true);
 }

@@ -4,6 +4,7 @@
 #include "core/store/RunStore.h"
 #include "core/training/FaithfulnessEvaluator.h"
 #include "core/training/ModelExplainer.h"
+#include "ui/StdStrings.h"
 #include "ui/analysis/FigureExport.h"
 #include "ui/explorer/MethodStyle.h"
 
@@ -25,8 +26,6 @@
 
 namespace attnlab::ui {
 namespace {
-
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 QStandardItem* number(double value, int decimals)
 {

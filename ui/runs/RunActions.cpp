@@ -1,6 +1,7 @@
 #include "ui/runs/RunActions.h"
 
 #include "core/store/RunStore.h"
+#include "ui/StdStrings.h"
 #include "ui/runs/RunListPanel.h"
 
 #include <QAction>
@@ -21,8 +22,6 @@
 
 namespace attnlab::ui {
 namespace {
-
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 QString counted(int n, const char* one, const char* many)
 {

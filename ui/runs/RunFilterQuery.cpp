@@ -24,8 +24,6 @@ constexpr FieldName kFields[] = {
     {"notes", RunFilterQuery::Field::Notes},   {"note", RunFilterQuery::Field::Notes},
 };
 
-QString tr(const char* text) { return QCoreApplication::translate("attnlab::ui::RunFilterQuery", text); }
-
 // Splits at spaces outside double quotes; the quotes themselves are dropped.
 QStringList splitTerms(const QString& text)
 {

@@ -1,4 +1,5 @@
 #pragma once
+#include <QCoreApplication>
 #include <QString>
 #include <QStringList>
 
@@ -16,6 +17,8 @@ namespace attnlab::ui {
 // A term that names an unknown field or compares a number with a non-number makes the query invalid, and
 // error() says which term and why: a filter that silently matched nothing would read as "no such runs".
 class RunFilterQuery {
+    Q_DECLARE_TR_FUNCTIONS(RunFilterQuery)
+
 public:
     enum class Field { Any, Id, Name, Started, Dataset, Model, Position, Status, Dev, Test, Device, Steps, Seconds,
                        Tags, Notes };

@@ -1,5 +1,6 @@
 #include "ui/runs/RunListPanel.h"
 
+#include "ui/StdStrings.h"
 #include "ui/runs/RunFilterProxy.h"
 #include "ui/runs/RunTableModel.h"
 #include "ui/runs/SavedFilters.h"
@@ -23,8 +24,6 @@
 
 namespace attnlab::ui {
 namespace {
-
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 // Numbers show with a fixed number of decimals ("19.00", not "19") and sort by value, not as text.
 class NumberItem : public QTableWidgetItem {

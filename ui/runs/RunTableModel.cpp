@@ -2,6 +2,7 @@
 
 #include "core/config/Registry.h"
 #include "core/results/RunResult.h"
+#include "ui/StdStrings.h"
 
 #include <QDateTime>
 
@@ -12,8 +13,6 @@
 
 namespace attnlab::ui {
 namespace {
-
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 QStringList tagList(const QString& text)
 {

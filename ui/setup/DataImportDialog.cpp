@@ -1,5 +1,7 @@
 #include "ui/setup/DataImportDialog.h"
 
+#include "ui/StdStrings.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -26,9 +28,7 @@
 namespace attnlab::ui {
 namespace {
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-
-const char* const kRecentKey = "import/recentFiles";
+const char* const kRecentFilesKey = "import/recentFiles";
 
 QComboBox* combo(const char* name, const QList<QPair<QString, QVariant>>& items)
 {
@@ -265,7 +265,7 @@ QString DataImportDialog::browse(const QString& current)
 
 QStringList DataImportDialog::recentFiles()
 {
-    return QSettings().value(QLatin1String(kRecentKey)).toStringList().mid(0, kMaxRecentFiles);
+    return QSettings().value(QLatin1String(kRecentFilesKey)).toStringList().mid(0, kMaxRecentFiles);
 }
 
 void DataImportDialog::restoreSettings()
@@ -295,7 +295,7 @@ void DataImportDialog::saveSettings() const
         const QString absolute = QFileInfo(path).absoluteFilePath();
         recent.removeAll(absolute);
         recent.prepend(absolute);
-        s.setValue(QLatin1String(kRecentKey), recent.mid(0, kMaxRecentFiles));
+        s.setValue(QLatin1String(kRecentFilesKey), recent.mid(0, kMaxRecentFiles));
     }
     s.setValue(QStringLiteral("import/task"), datasetId());
     s.setValue(QStringLiteral("import/delimiter"), delimiter_->currentData());

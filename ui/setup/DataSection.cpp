@@ -3,6 +3,7 @@
 #include "core/data/DataLocator.h"
 #include "core/data/DatasetCatalog.h"
 #include "core/data/WordEmbeddings.h"
+#include "ui/StdStrings.h"
 #include "ui/setup/DatasetStatisticsCache.h"
 #include "ui/setup/FormWidgets.h"
 
@@ -25,12 +26,6 @@
 namespace attnlab::ui {
 
 using namespace form;
-
-namespace {
-
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-
-} // namespace
 
 DataSection::DataSection(QWidget* parent) : FormSection(tr("Data"), parent)
 {

@@ -4,6 +4,7 @@
 #include "core/data/DataLocator.h"
 #include "core/data/DatasetCatalog.h"
 #include "core/data/DatasetStatistics.h"
+#include "ui/StdStrings.h"
 
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -12,7 +13,6 @@
 namespace attnlab::ui {
 namespace {
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 QString esc(const std::string& s) { return qs(s).toHtmlEscaped(); }
 
 QString percent(std::int64_t part, std::int64_t whole)

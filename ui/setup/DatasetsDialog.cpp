@@ -3,6 +3,7 @@
 #include "core/data/DataLocator.h"
 #include "core/data/install/DatasetInstaller.h"
 #include "core/data/install/DatasetManifest.h"
+#include "ui/StdStrings.h"
 
 #include <QDialogButtonBox>
 #include <QFileDialog>
@@ -25,8 +26,6 @@
 
 namespace attnlab::ui {
 namespace {
-
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 enum Column { Name, Task, Size, Status, Source, ColumnCount };
 

@@ -1,6 +1,7 @@
 #include "ui/setup/ModelSection.h"
 
 #include "core/config/Registry.h"
+#include "ui/StdStrings.h"
 #include "ui/setup/FormWidgets.h"
 
 #include <QCheckBox>
@@ -13,12 +14,6 @@
 namespace attnlab::ui {
 
 using namespace form;
-
-namespace {
-
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-
-} // namespace
 
 ModelSection::ModelSection(QWidget* parent) : FormSection(tr("Model"), parent)
 {

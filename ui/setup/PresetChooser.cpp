@@ -5,6 +5,7 @@
 #include "core/config/TeachingScenario.h"
 #include "core/config/TrainPreset.h"
 #include "core/results/RunRecord.h"
+#include "ui/StdStrings.h"
 
 #include <QComboBox>
 #include <QFileInfo>
@@ -19,10 +20,9 @@
 namespace attnlab::ui {
 namespace {
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 const QString kLessonPrefix = QStringLiteral("lesson:");
 const QString kRealSuffix = QStringLiteral(":real"); // "lesson:san-vs-rnn:real": the lesson on real data
-const QString kRecentKey = QStringLiteral("designer/recentConfigs");
+const QString kRecentConfigsKey = QStringLiteral("designer/recentConfigs");
 constexpr int kMaxRecent = 8;
 
 // A bold, unselectable row that names the group below it.
@@ -176,7 +176,7 @@ void PresetChooser::showDifferences(const TrainConfig& current)
     differences_->setVisible(true);
 }
 
-QStringList PresetChooser::recentFiles() const { return QSettings().value(kRecentKey).toStringList(); }
+QStringList PresetChooser::recentFiles() const { return QSettings().value(kRecentConfigsKey).toStringList(); }
 
 void PresetChooser::addRecentFile(const QString& path)
 {
@@ -186,7 +186,7 @@ void PresetChooser::addRecentFile(const QString& path)
     files.prepend(absolute);
     while (files.size() > kMaxRecent)
         files.removeLast();
-    QSettings().setValue(kRecentKey, files);
+    QSettings().setValue(kRecentConfigsKey, files);
     fillRecent();
 }
 

@@ -2,6 +2,7 @@
 
 #include "core/config/Registry.h"
 #include "core/config/TrainPreset.h"
+#include "ui/StdStrings.h"
 #include "ui/setup/ComputeSection.h"
 #include "ui/setup/DataSection.h"
 #include "ui/setup/FormWidgets.h"
@@ -32,12 +33,6 @@
 namespace attnlab::ui {
 
 using namespace form;
-
-namespace {
-
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-
-} // namespace
 
 SetupPanel::SetupPanel(QWidget* parent) : QWidget(parent)
 {

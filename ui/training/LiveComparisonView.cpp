@@ -2,6 +2,7 @@
 
 #include "core/config/Registry.h"
 #include "core/store/RunStore.h"
+#include "ui/StdStrings.h"
 #include "ui/analysis/PlotExporter.h"
 #include "ui/analysis/RunPalette.h"
 #include "ui/plots/AttentionHeatmap.h"
@@ -30,8 +31,6 @@
 
 namespace attnlab::ui {
 namespace {
-
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 QString entryName(const std::vector<RegistryEntry>& list, const std::string& id) { return qs(Registry::nameOf(list, id)); }
 

@@ -2,6 +2,7 @@
 
 #include "core/config/Registry.h"
 #include "core/results/RunResult.h"
+#include "ui/StdStrings.h"
 #include "ui/training/DeviceLabel.h"
 #include "ui/training/RunReplay.h"
 #include "ui/training/RunToolBar.h"
@@ -14,12 +15,6 @@
 #include <algorithm>
 
 namespace attnlab::ui {
-
-namespace {
-
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-
-} // namespace
 
 QString TrainingController::headline(qint64 runId, const std::string& model, const std::string& position,
                                      const std::string& dataset)
