@@ -1,7 +1,8 @@
 #pragma once
 // Cells of the plain-text tables the commands print (explain's scores, faithfulness's methods).
+#include "core/results/DecimalText.h"
+
 #include <cmath>
-#include <cstdio>
 #include <string>
 
 namespace attnlab {
@@ -11,9 +12,7 @@ inline std::string fixedCell(double value, int decimals)
 {
     if (std::isnan(value))
         return "-";
-    char text[32];
-    std::snprintf(text, sizeof text, "%.*f", decimals, value);
-    return text;
+    return fixedDecimals(value, decimals);
 }
 
 // `text` padded with spaces on the right to `width` characters (longer text is left as it is).

@@ -1,6 +1,7 @@
 #include "core/analysis/ResultsMatrix.h"
 
 #include "core/analysis/RunField.h"
+#include "core/results/DecimalText.h"
 #include "core/results/RepeatStatistics.h"
 
 #include <nlohmann/json.hpp>
@@ -13,15 +14,6 @@
 
 namespace attnlab {
 namespace {
-
-const std::string kPlusMinus = "\xC2\xB1";
-
-std::string fixed(double value, int decimals)
-{
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-    return buffer;
-}
 
 MatrixCell cellOf(const std::vector<double>& values)
 {
@@ -172,9 +164,9 @@ std::string ResultsMatrix::format(const MatrixCell& cell, int decimals) const
     if (cell.n == 0)
         return "";
     const double scale = percent() ? 100.0 : 1.0;
-    std::string text = fixed(cell.mean * scale, decimals);
+    std::string text = fixedDecimals(cell.mean * scale, decimals);
     if (cell.n > 1 && cell.std > 0.0)
-        text += " " + kPlusMinus + " " + fixed(cell.std * scale, decimals);
+        text += " " + TableDocument::kPlusMinus + " " + fixedDecimals(cell.std * scale, decimals);
     return text + " (" + std::to_string(cell.n) + ")";
 }
 
@@ -182,7 +174,7 @@ TableDocument ResultsMatrix::table(int decimals, bool withThesis) const
 {
     TableDocument t;
     const std::string unit = percent() ? " (%)" : "";
-    t.caption = options_.metric + unit + ": mean " + kPlusMinus + " sample std (n runs) over " +
+    t.caption = options_.metric + unit + ": mean " + TableDocument::kPlusMinus + " sample std (n runs) over " +
                 std::to_string(runsUsed_) + " completed runs; best of each column in bold";
     t.header.push_back(options_.rows);
     for (const auto& c : columns_)
@@ -197,7 +189,7 @@ TableDocument ResultsMatrix::table(int decimals, bool withThesis) const
         for (const MatrixCell& cell : cells_[r])
             row.push_back({format(cell, decimals), cell.best});
         if (hasAverage_)
-            row.push_back({averages_[r].n ? fixed(averages_[r].mean * scale, decimals) : "", averages_[r].best});
+            row.push_back({averages_[r].n ? fixedDecimals(averages_[r].mean * scale, decimals) : "", averages_[r].best});
         t.rows.push_back(row);
         if (!withThesis || thesisLabels_[r].empty())
             continue;
@@ -205,15 +197,15 @@ TableDocument ResultsMatrix::table(int decimals, bool withThesis) const
         for (const MatrixCell& cell : cells_[r]) {
             std::string text;
             if (cell.thesis) {
-                text = fixed(cell.thesis->value * scale, decimals);
+                text = fixedDecimals(cell.thesis->value * scale, decimals);
                 if (cell.thesis->hasStd)
-                    text += " " + kPlusMinus + " " + fixed(cell.thesis->std * scale, decimals);
+                    text += " " + TableDocument::kPlusMinus + " " + fixedDecimals(cell.thesis->std * scale, decimals);
                 text += " (" + std::to_string(cell.thesis->runs) + ")";
             }
             thesis.push_back({text, false});
         }
         if (hasAverage_)
-            thesis.push_back({averages_[r].thesis ? fixed(averages_[r].thesis->value * scale, decimals) : "", false});
+            thesis.push_back({averages_[r].thesis ? fixedDecimals(averages_[r].thesis->value * scale, decimals) : "", false});
         t.rows.push_back(thesis);
     }
     return t;

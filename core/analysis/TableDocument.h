@@ -15,6 +15,8 @@ struct TableDocument {
     std::vector<std::string> header;
     std::vector<std::vector<Cell>> rows;
     std::vector<bool> numeric; // per column; missing = text
+    // "±" in UTF-8, as a cell's "mean ± std" carries it; the LaTeX writer turns it into $\pm$.
+    static inline const std::string kPlusMinus = "\xC2\xB1";
 };
 
 } // namespace attnlab

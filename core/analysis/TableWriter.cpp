@@ -5,7 +5,6 @@
 namespace attnlab {
 namespace {
 
-const std::string kPlusMinus = "\xC2\xB1"; // ±
 
 bool numericColumn(const TableDocument& t, std::size_t column)
 {
@@ -117,7 +116,7 @@ std::string TableWriter::escapeLatex(const std::string& text)
         default: out += c;
         }
     }
-    return replaceAll(out, kPlusMinus, "$\\pm$");
+    return replaceAll(out, TableDocument::kPlusMinus, "$\\pm$");
 }
 
 std::string TableWriter::latex(const TableDocument& t)

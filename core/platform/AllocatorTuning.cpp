@@ -6,8 +6,7 @@
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
-
-extern char** environ;
+#include <unistd.h> // environ (glibc declares it with _GNU_SOURCE, which g++ defines)
 
 namespace attnlab {
 namespace {

@@ -8,9 +8,7 @@
 #include <spawn.h>
 #include <stdexcept>
 #include <sys/wait.h>
-#include <unistd.h>
-
-extern char** environ;
+#include <unistd.h> // environ (glibc declares it with _GNU_SOURCE, which g++ defines)
 
 namespace attnlab {
 namespace {

@@ -1,5 +1,6 @@
 #include "core/results/BleuScore.h"
 
+#include "core/results/DecimalText.h"
 #include "core/results/Tokenizer13a.h"
 
 #include <cmath>
@@ -45,13 +46,6 @@ int orderOf(const std::string& key)
 // utils.my_log: log, with log(0) floored to -9999999999 so that exp() of the mean gives 0 and not NaN.
 double flooredLog(double x) { return x == 0.0 ? -9999999999.0 : std::log(x); }
 
-std::string fixed(double value, int decimals)
-{
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value); // as Python's f"{value:.{decimals}f}"
-    return buffer;
-}
-
 } // namespace
 
 BleuStatistics& BleuStatistics::operator+=(const BleuStatistics& other)
@@ -75,10 +69,10 @@ std::string BleuResult::format(bool withSignature) const
 {
     std::string precisionText;
     for (std::size_t n = 0; n < precisions.size(); ++n)
-        precisionText += (n ? "/" : "") + fixed(precisions[n], 1);
+        precisionText += (n ? "/" : "") + fixedDecimals(precisions[n], 1);
     std::string name = withSignature && !signature.empty() ? "BLEU|" + signature : "BLEU";
-    return name + " = " + fixed(score, 2) + " " + precisionText + " (BP = " + fixed(bp, 3) + " ratio = " +
-           fixed(ratio, 3) + " hyp_len = " + std::to_string(hypLen) + " ref_len = " + std::to_string(refLen) + ")";
+    return name + " = " + fixedDecimals(score, 2) + " " + precisionText + " (BP = " + fixedDecimals(bp, 3) + " ratio = " +
+           fixedDecimals(ratio, 3) + " hyp_len = " + std::to_string(hypLen) + " ref_len = " + std::to_string(refLen) + ")";
 }
 
 BleuScore::BleuScore(BleuOptions options) : options_(std::move(options))
@@ -229,7 +223,7 @@ std::string BleuScore::signature(int nrefs) const
     // BLEUSignature.format(): the shared keys (nrefs; bs, seed, test... are unset), the metric's, version last.
     std::string smooth = options_.smoothMethod;
     if (smooth == "floor")
-        smooth += "[" + fixed(options_.smoothValue, 2) + "]";
+        smooth += "[" + fixedDecimals(options_.smoothValue, 2) + "]";
     return "nrefs:" + (nrefs < 0 ? std::string("var") : std::to_string(nrefs)) +
            "|case:" + (options_.lowercase ? "lc" : "mixed") + "|eff:" + (options_.effectiveOrder ? "yes" : "no") +
            "|tok:" + options_.tokenize + "|smooth:" + smooth + "|version:" + sacrebleuVersion();

@@ -1,5 +1,7 @@
 #include "core/results/RunResult.h"
 
+#include "core/results/DecimalText.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
@@ -8,13 +10,6 @@
 
 namespace attnlab {
 namespace {
-
-std::string fixed(double value, int decimals)
-{
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-    return buffer;
-}
 
 // 23813 -> "23,813": parameter counts are read at a glance.
 std::string grouped(std::int64_t value)
@@ -58,8 +53,8 @@ std::string RunResult::devText(int decimals) const
     if (!hasResults())
         return "-";
     if (summary_.translation)
-        return "BLEU " + fixed(devValue(), decimals);
-    return fixed(devValue(), decimals) + (regression() ? "" : "%");
+        return "BLEU " + fixedDecimals(devValue(), decimals);
+    return fixedDecimals(devValue(), decimals) + (regression() ? "" : "%");
 }
 
 std::string RunResult::testText(int decimals) const
@@ -67,27 +62,27 @@ std::string RunResult::testText(int decimals) const
     if (!hasTest())
         return "-";
     if (summary_.translation)
-        return "BLEU " + fixed(testValue(), decimals);
-    return fixed(testValue(), decimals) + (regression() ? "" : "%");
+        return "BLEU " + fixedDecimals(testValue(), decimals);
+    return fixedDecimals(testValue(), decimals) + (regression() ? "" : "%");
 }
 
 std::string RunResult::testDetail() const
 {
     if (summary_.translation) {
-        std::string text = "test BLEU " + fixed(summary_.testBleu, 2) + ", chrF " + fixed(summary_.testChrf, 2) +
-                           " (sacreBLEU), tokenised BLEU " + fixed(summary_.testBleuTokenized, 2) + ", perplexity " +
-                           fixed(summary_.testPerplexity, 2);
+        std::string text = "test BLEU " + fixedDecimals(summary_.testBleu, 2) + ", chrF " + fixedDecimals(summary_.testChrf, 2) +
+                           " (sacreBLEU), tokenised BLEU " + fixedDecimals(summary_.testBleuTokenized, 2) + ", perplexity " +
+                           fixedDecimals(summary_.testPerplexity, 2);
         if (summary_.testExactMatch >= 0.0)
-            text += ", exact match " + fixed(100.0 * summary_.testExactMatch, 1) + "%";
+            text += ", exact match " + fixedDecimals(100.0 * summary_.testExactMatch, 1) + "%";
         if (summary_.testAer >= 0.0)
-            text += ", AER " + fixed(100.0 * summary_.testAer, 1) + "%";
+            text += ", AER " + fixedDecimals(100.0 * summary_.testAer, 1) + "%";
         return text;
     }
     if (regression())
-        return "test RMSE " + fixed(summary_.testRmse, 4) + ", MAE " + fixed(summary_.testMae, 4) + ", MAPE " +
-               fixed(summary_.testMape, 2) + "%";
-    return "test accuracy " + fixed(100.0 * summary_.testAccuracy, 2) + "%, macro-F1 " +
-           fixed(100.0 * summary_.testMacroF1, 2) + "%";
+        return "test RMSE " + fixedDecimals(summary_.testRmse, 4) + ", MAE " + fixedDecimals(summary_.testMae, 4) + ", MAPE " +
+               fixedDecimals(summary_.testMape, 2) + "%";
+    return "test accuracy " + fixedDecimals(100.0 * summary_.testAccuracy, 2) + "%, macro-F1 " +
+           fixedDecimals(100.0 * summary_.testMacroF1, 2) + "%";
 }
 
 std::string RunResult::headline() const
@@ -101,16 +96,16 @@ std::string RunResult::headline() const
     if (summary_.translation)
         return text + "; " + testDetail() + (summary_.stoppedEarly ? " (stopped early)" : "");
     if (regression())
-        return text + "; test MAE " + fixed(summary_.testMae, 4) + ", RMSE " + fixed(summary_.testRmse, 4) + ", MAPE " +
-               fixed(summary_.testMape, 2) + "%";
-    return text + "; test " + testText(2) + ", macro-F1 " + fixed(100.0 * summary_.testMacroF1, 2) + "%" +
+        return text + "; test MAE " + fixedDecimals(summary_.testMae, 4) + ", RMSE " + fixedDecimals(summary_.testRmse, 4) + ", MAPE " +
+               fixedDecimals(summary_.testMape, 2) + "%";
+    return text + "; test " + testText(2) + ", macro-F1 " + fixedDecimals(100.0 * summary_.testMacroF1, 2) + "%" +
            (summary_.stoppedEarly ? " (stopped early)" : "");
 }
 
 std::string RunResult::sentence() const
 {
     std::string text = toString(summary_.status) + " after " + std::to_string(summary_.steps) + " steps in " +
-                       fixed(summary_.seconds, 1) + " s";
+                       fixedDecimals(summary_.seconds, 1) + " s";
     if (hasResults())
         text += ": " + headline();
     if (!summary_.message.empty())
@@ -131,7 +126,7 @@ std::string RunResult::brief() const
     }
     if (summary_.parameters > 0)
         text += " · " + grouped(summary_.parameters) + " params";
-    return text + " · " + fixed(summary_.seconds, 1) + " s";
+    return text + " · " + fixedDecimals(summary_.seconds, 1) + " s";
 }
 
 std::string RunResult::toJson(bool withConfusion) const

@@ -1,6 +1,7 @@
 #include "ui/analysis/RunDetailsView.h"
 
 #include "core/results/ClassificationMetrics.h"
+#include "core/results/DecimalText.h"
 #include "core/results/RunResult.h"
 #include "ui/analysis/TableDocumentModel.h"
 
@@ -14,13 +15,6 @@
 
 namespace attnlab::ui {
 namespace {
-
-std::string fixed(double value, int decimals)
-{
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-    return buffer;
-}
 
 QTableView* tableView(const char* name, TableDocumentModel* model)
 {
@@ -98,10 +92,10 @@ void RunDetailsView::setRun(const RunRecord& run, const std::vector<Characterist
     if (summary.regression) {
         perClass.header = {"test metric", "value"};
         perClass.numeric = {false, true};
-        perClass.rows = {{{"MAE", false}, {fixed(summary.testMae, 4), false}},
-                         {{"RMSE", false}, {fixed(summary.testRmse, 4), false}},
-                         {{"MAPE (%)", false}, {fixed(summary.testMape, 3), false}},
-                         {{"best dev RMSE", false}, {fixed(summary.bestDevRmse, 4), false}}};
+        perClass.rows = {{{"MAE", false}, {fixedDecimals(summary.testMae, 4), false}},
+                         {{"RMSE", false}, {fixedDecimals(summary.testRmse, 4), false}},
+                         {{"MAPE (%)", false}, {fixedDecimals(summary.testMape, 3), false}},
+                         {{"best dev RMSE", false}, {fixedDecimals(summary.bestDevRmse, 4), false}}};
     } else if (!summary.testConfusion.empty()) {
         const ClassificationMetrics metrics(summary.testConfusion);
         confusion.header.push_back("true \\ predicted");
@@ -122,14 +116,14 @@ void RunDetailsView::setRun(const RunRecord& run, const std::vector<Characterist
             for (auto n : metrics.confusion()[c])
                 support += n;
             perClass.rows.push_back({{"class " + std::to_string(c), false},
-                                     {fixed(metrics.precision(c), 3), false},
-                                     {fixed(metrics.recall(c), 3), false},
-                                     {fixed(metrics.f1(c), 3), false},
+                                     {fixedDecimals(metrics.precision(c), 3), false},
+                                     {fixedDecimals(metrics.recall(c), 3), false},
+                                     {fixedDecimals(metrics.f1(c), 3), false},
                                      {std::to_string(support), false}});
         }
-        perClass.rows.push_back({{"macro", true}, {"", false}, {"", false}, {fixed(metrics.macroF1(), 3), true},
+        perClass.rows.push_back({{"macro", true}, {"", false}, {"", false}, {fixedDecimals(metrics.macroF1(), 3), true},
                                  {std::to_string(metrics.total()), false}});
-        perClass.rows.push_back({{"accuracy", true}, {"", false}, {"", false}, {fixed(metrics.accuracy(), 3), true},
+        perClass.rows.push_back({{"accuracy", true}, {"", false}, {"", false}, {fixedDecimals(metrics.accuracy(), 3), true},
                                  {"", false}});
     }
     confusionModel_->setDocument(confusion);
@@ -140,9 +134,9 @@ void RunDetailsView::setRun(const RunRecord& run, const std::vector<Characterist
     table.numeric = {false, true, false};
     table.rows.push_back({{"parameters", false}, {std::to_string(run.parameters), false}, {"", false}});
     table.rows.push_back({{"steps", false}, {std::to_string(run.steps), false}, {"", false}});
-    table.rows.push_back({{"seconds", false}, {fixed(run.seconds, 1), false}, {"s", false}});
+    table.rows.push_back({{"seconds", false}, {fixedDecimals(run.seconds, 1), false}, {"s", false}});
     for (const auto& c : characteristics)
-        table.rows.push_back({{c.name, false}, {fixed(c.value, c.value == static_cast<long long>(c.value) ? 0 : 3), false},
+        table.rows.push_back({{c.name, false}, {fixedDecimals(c.value, c.value == static_cast<long long>(c.value) ? 0 : 3), false},
                               {c.unit, false}});
     characteristicsModel_->setDocument(table);
 }

@@ -1,5 +1,7 @@
 #include "core/data/readers/SyntheticSentiment.h"
 
+#include "core/data/TranslationText.h"
+
 #include <algorithm>
 #include <random>
 #include <set>
@@ -78,13 +80,6 @@ std::vector<std::string> makeClause(std::mt19937_64& rng, int minFillers, int ma
     return clause;
 }
 
-std::string joined(const std::vector<std::string>& tokens)
-{
-    std::ostringstream s;
-    for (const auto& t : tokens) s << t << ' ';
-    return s.str();
-}
-
 } // namespace
 
 std::vector<std::string> SyntheticSentiment::classNames()
@@ -137,7 +132,7 @@ TextDataset SyntheticSentiment::generate(const Options& options)
             if (++attempts > count * 50)
                 throw std::runtime_error("synthetic-sentiment: grammar too small for the requested size");
             auto tokens = sentence();
-            if (!seen.insert(joined(tokens)).second)
+            if (!seen.insert(TranslationText::joined(tokens, false)).second)
                 continue;
             split.push_back({tokens, labelOf(tokens)});
         }

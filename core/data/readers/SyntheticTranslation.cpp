@@ -1,6 +1,7 @@
 #include "core/data/readers/SyntheticTranslation.h"
 
 #include "core/data/DataError.h"
+#include "core/data/TranslationText.h"
 
 #include <algorithm>
 #include <random>
@@ -70,14 +71,6 @@ std::string ordinal(int day)
     const int last = day % 10;
     const char* suffix = (day / 10 == 1 || last == 0 || last > 3) ? "th" : last == 1 ? "st" : last == 2 ? "nd" : "rd";
     return std::to_string(day) + suffix;
-}
-
-std::string joined(const std::vector<std::string>& tokens)
-{
-    std::string text;
-    for (const auto& t : tokens)
-        text += (text.empty() ? "" : " ") + t;
-    return text;
 }
 
 TranslationPair datePair(int y, int m, int d, const std::string& format)
@@ -162,8 +155,8 @@ public:
             }
             p = sequencePair(o_.task, std::move(source));
         }
-        p.sourceText = joined(p.source);
-        p.targetText = joined(p.target);
+        p.sourceText = TranslationText::joined(p.source, false);
+        p.targetText = TranslationText::joined(p.target, false);
         return p;
     }
 
@@ -254,8 +247,8 @@ TranslationDataset SyntheticTranslation::generate(const Options& o)
         for (int i = 0; i < n; ++i) source.push_back(kProbeWords[static_cast<std::size_t>(i) % kProbeWords.size()]);
         d.probe = sequencePair(o.task, std::move(source));
     }
-    d.probe.sourceText = joined(d.probe.source);
-    d.probe.targetText = joined(d.probe.target);
+    d.probe.sourceText = TranslationText::joined(d.probe.source, false);
+    d.probe.targetText = TranslationText::joined(d.probe.target, false);
     return d;
 }
 
