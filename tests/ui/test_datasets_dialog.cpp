@@ -14,11 +14,13 @@
 #include <QFile>
 #include <QLabel>
 #include <QPushButton>
+#include <QSemaphore>
 #include <QSignalSpy>
 #include <QStandardItemModel>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThreadPool>
 
 using namespace attnlab;
 using namespace attnlab::ui;
@@ -174,8 +176,20 @@ private slots:
         dialog.setUrlBase(QStringLiteral("file://") + shared);
         QSignalSpy finished(&dialog, &DatasetsDialog::transferFinished);
         dialog.selectDataset(QStringLiteral("sst-fine"));
+        // Before its first chunk by construction, not by timing: every thread of the pool the transfer runs on is
+        // held until the cancel is in (on a loaded CI machine the worker once placed the first file before it).
+        QThreadPool* pool = QThreadPool::globalInstance();
+        const int threads = pool->maxThreadCount();
+        QSemaphore held, release;
+        for (int i = 0; i < threads; ++i)
+            pool->start([&held, &release] {
+                held.release();
+                release.acquire();
+            });
+        held.acquire(threads);
         dialog.download();
-        dialog.cancelTransfer(); // before its first chunk
+        dialog.cancelTransfer();
+        release.release(threads);
         QVERIFY(finished.wait(30000) || finished.count() == 1);
         QCOMPARE(finished.first().first().toBool(), false);
         QVERIFY(child<QLabel>(&dialog, "transferStatus")->text().startsWith(QStringLiteral("Cancelled")));
