@@ -4,7 +4,6 @@
 #include "core/results/Tokenizer13a.h"
 
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <set>
 #include <stdexcept>

@@ -4,7 +4,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <cstdio>
 #include <string>
 #include <utility>
 

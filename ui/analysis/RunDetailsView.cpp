@@ -10,7 +10,6 @@
 #include <QLabel>
 #include <QTableView>
 
-#include <cstdio>
 #include <exception>
 
 namespace attnlab::ui {

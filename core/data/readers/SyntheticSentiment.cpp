@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <random>
 #include <set>
-#include <sstream>
 #include <stdexcept>
 
 namespace attnlab {
