@@ -24,6 +24,13 @@ void TerminalProgress::onStarted(const RunInfo& info)
         report("note", note);
 }
 
+void TerminalProgress::onFinished(const RunSummary& summary)
+{
+    for (const auto& note : summary.notes) // a cap the start already said is not said again
+        if (note.rfind("steps capped at", 0) != 0)
+            report("note", note);
+}
+
 void TerminalProgress::onProgress(const ProgressEvent& e)
 {
     const auto now = std::chrono::steady_clock::now();

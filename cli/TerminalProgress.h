@@ -17,6 +17,7 @@ public:
     void onStarted(const RunInfo& info) override;
     void onProgress(const ProgressEvent& event) override;
     void onMetric(const MetricPoint& point) override;
+    void onFinished(const RunSummary& summary) override; // the trainer's own decisions (RunSummary::notes)
     // A line of the command's own (a run finished, the repeats' aggregate): the text on a terminal,
     // {"event": event, "text": text} otherwise.
     void report(const std::string& event, const std::string& text);

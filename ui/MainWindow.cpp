@@ -18,6 +18,7 @@
 #include "ui/presentation/PresentationMode.h"
 #include "ui/runs/RunActions.h"
 #include "ui/runs/StoreFileWatcher.h"
+#include "ui/runs/RunListPoller.h"
 #include "ui/runs/RunListPanel.h"
 #include "ui/setup/DataImportDialog.h"
 #include "ui/explorer/PretrainedView.h"
@@ -254,6 +255,9 @@ void MainWindow::watchStore()
     storeWatcher_ = new StoreFileWatcher([this] { return isTraining() || live_->isRunning(); }, this);
     connect(storeWatcher_, &StoreFileWatcher::message, this, [this](const QString& text) { statusBar()->showMessage(text, 30000); });
     connect(storeWatcher_, &StoreFileWatcher::storeChanged, this, &MainWindow::refreshRuns);
+    runPoller_ = new RunListPoller(this);
+    runPoller_->setObjectName(QStringLiteral("runListPoller"));
+    connect(runPoller_, &RunListPoller::runsChanged, this, &MainWindow::refreshRuns);
     attachStore();
     refreshRuns();
 }
@@ -429,6 +433,7 @@ void MainWindow::attachStore()
     workspace_->setStore(store_.get());
     runActions_->setStore(store_.get(), dbPath_);
     storeWatcher_->setStore(store_.get(), dbPath_);
+    runPoller_->setStore(store_.get());
 }
 
 bool MainWindow::importRuns(const QString& path)
@@ -484,6 +489,8 @@ void MainWindow::refreshRuns()
         storeWatcher_->check(); // the file may have been written back or replaced since: read what is there now
     try {
         // One query: the repeats are computed from the listed runs, not read again.
+        if (runPoller_)
+            runPoller_->listed(); // before the listing: a run that ends while it reads is seen by the next poll
         std::vector<RunRecord> runs = store_->listRuns();
         runList_->setRuns(runs);
         runList_->setAggregates(RunStore::aggregatesOf(runs));

@@ -39,6 +39,7 @@ class RunDetailsView;
 class RunDifferencesView;
 class RunActions;
 class StoreFileWatcher;
+class RunListPoller;
 class RunListPanel;
 class RunToolBar;
 class SetupPanel;
@@ -141,6 +142,7 @@ private:
     LiveComparisonView* live_;   // the Side by side tab
     RunActions* runActions_; // rename, tag, note, delete the selected runs (Runs menu, context menu)
     StoreFileWatcher* storeWatcher_ = nullptr; // store_ follows its file when it is deleted or replaced on disk
+    RunListPoller* runPoller_ = nullptr;       // runs another process writes appear without Refresh
 };
 
 } // namespace attnlab::ui

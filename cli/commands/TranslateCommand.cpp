@@ -8,6 +8,7 @@
 #include "core/results/AttentionAverage.h"
 #include "core/store/RunStore.h"
 #include "core/training/ModelExplainer.h"
+#include "core/config/DecodingSettings.h"
 #include "core/training/Translator.h"
 #include "core/platform/Terminal.h"
 
@@ -57,12 +58,20 @@ int TranslateCommand::run(const std::vector<std::string>& args)
     if (flags.has("--text") == flags.has("--file"))
         throw CliUsageError("translate needs --text \"a sentence\" or --file FILE (one sentence a line)");
     Translator::Decoding decoding;
-    decoding.beamSize = static_cast<int>(flags.integer("--beam", 0));
-    if (flags.has("--beam") && (decoding.beamSize < 1 || decoding.beamSize > 64))
-        throw CliUsageError("--beam expects a beam size from 1 (greedy) to 64, got " + flags.text("--beam", ""));
-    decoding.lengthPenalty = flags.real("--length-penalty", -1.0);
-    if (flags.has("--length-penalty") && decoding.lengthPenalty < 0.0)
-        throw CliUsageError("--length-penalty expects GNMT's alpha, 0 or more, got " + flags.text("--length-penalty", ""));
+    // The bounds train's --beam and --length-penalty have (DecodingSettings), named by the flag.
+    if (flags.has("--beam")) {
+        const std::int64_t beam = flags.integer("--beam", 0);
+        const auto problem = DecodingSettings::beamProblem(static_cast<int>(std::clamp<std::int64_t>(beam, -1, 1 << 20)));
+        if (!problem.empty())
+            throw CliUsageError("--beam" + problem.substr(problem.find(':')));
+        decoding.beamSize = static_cast<int>(beam);
+    }
+    if (flags.has("--length-penalty")) {
+        const double alpha = flags.real("--length-penalty", 0.0);
+        if (const auto problem = DecodingSettings::lengthPenaltyProblem(alpha); !problem.empty())
+            throw CliUsageError("--length-penalty" + problem.substr(problem.find(':')));
+        decoding.lengthPenalty = alpha;
+    }
     decoding.alternatives = static_cast<int>(flags.integer("--alternatives", 0));
     if (decoding.alternatives < 0 || decoding.alternatives > 100)
         throw CliUsageError("--alternatives expects 0 to 100 likeliest tokens a step, got " + flags.text("--alternatives", ""));

@@ -1,7 +1,9 @@
 #include "core/config/TrainConfig.h"
 
+#include "core/config/DecodingSettings.h"
 #include "core/config/DeviceSetting.h"
 #include "core/config/LearningRateSchedule.h"
+#include "core/config/Registry.h"
 #include "core/platform/JsonInteger.h"
 
 #include <nlohmann/json.hpp>
@@ -282,6 +284,16 @@ TrainConfig TrainConfig::fromJson(const std::string& text)
     read("translation_test", c.translationTest);
     read("sequence_min_length", c.sequenceMinLength);
     read("sequence_max_length", c.sequenceMaxLength);
+    // What a preset, a lesson or a config file leaves out follows what it names, as the command line's flags do:
+    // the model the dataset's task, the position technique the model (a translation model takes none, a SAN
+    // rpr: Registry::defaultPosition), the learning rate the optimiser. The one place this is decided, so
+    // `train --preset`, the designer, Compare, sweeps and repeats all train the same configuration.
+    if (!j.contains("model"))
+        c.model.model = Registry::defaultModel(c.dataset);
+    if (!j.contains("position"))
+        c.model.position = Registry::defaultPosition(c.model.model);
+    if (!j.contains("learning_rate"))
+        c.learningRate = defaultLearningRate(c.optimizer);
     return c;
 }
 
@@ -349,10 +361,10 @@ std::string TrainConfig::validate() const
         return "teacher_forcing: a ratio in [0, 1] (got " + std::to_string(teacherForcing) + ")";
     if (!(labelSmoothing >= 0.0 && labelSmoothing < 1.0))
         return "label_smoothing: must be in [0, 1) (got " + std::to_string(labelSmoothing) + ")";
-    if (beamSize < 1 || beamSize > 64)
-        return "beam_size: 1 (greedy) to 64 (got " + std::to_string(beamSize) + ")";
-    if (!(std::isfinite(lengthPenalty) && lengthPenalty >= 0.0))
-        return "length_penalty: GNMT's alpha, 0 (none) or positive (got " + std::to_string(lengthPenalty) + ")";
+    if (auto problem = DecodingSettings::beamProblem(beamSize); !problem.empty())
+        return problem;
+    if (auto problem = DecodingSettings::lengthPenaltyProblem(lengthPenalty); !problem.empty())
+        return problem;
     for (const auto* language : {&sourceLanguage, &targetLanguage})
         if (*language != "en" && *language != "de" && *language != "fr")
             return std::string(language == &sourceLanguage ? "source_language" : "target_language") + ": unknown '" + *language +

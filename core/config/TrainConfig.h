@@ -30,7 +30,7 @@ struct TrainConfig {
     bool capturableStep = false;
     static constexpr int kLengthBucket = 8;
     bool tf32 = false;               // CUDA only: float32 matrix products and convolutions in TF32 (Ampere and later)
-    bool deterministic = false;      // LibTorch's deterministic kernels only (CUDA: cuBLAS workspace fixed, no atomics)
+    bool deterministic = false;      // LibTorch's deterministic kernels only (CUDA: cuBLAS workspace fixed, no atomics); on the CPU the thread count stays fixed
     int batchSize = 32;
     std::string dataDir;             // where real data is looked for first ("" = ATTNLAB_DATA_DIR, user data folder)
     std::string sampling = "random"; // random: each batch drawn at random (thesis) | epochs: shuffled epochs
@@ -96,7 +96,9 @@ struct TrainConfig {
     std::string toJson(bool everyKey = false) const;
     // How the run's dataset is read: dataDir, phrases, the messy-file policies and the keys above.
     DatasetOptions datasetOptions() const;
-    // Throws std::invalid_argument naming the key on bad JSON.
+    // Throws std::invalid_argument naming the key on bad JSON. A key left out takes its default, except three that
+    // follow another: model (the dataset's task: Registry::defaultModel), position (the model:
+    // Registry::defaultPosition) and learning_rate (the optimiser: defaultLearningRate).
     static TrainConfig fromJson(const std::string& json);
     std::string validate() const;
     // Keys fromJson does not know (typos in a config file); empty when all are known.

@@ -4,7 +4,8 @@ namespace attnlab {
 
 // Facts about processes on this host (POSIX): this one's id (unique file names, a run's owner), whether
 // another still exists (a run whose writer died is marked failed), and this one's CPU time (benchmarks on
-// a shared machine, where wall time measures the neighbours).
+// a shared machine, where wall time measures the neighbours), and how often the scheduler took a core from
+// its threads (another process wanted it: the training loop's ThreadGovernor reads that as "the cores are busy").
 class ProcessInfo {
 public:
     static int currentId();
@@ -12,6 +13,9 @@ public:
     // False for pid <= 0 and for a child that has been reaped.
     static bool isAlive(int pid);
     static double cpuSeconds(); // user + system time of this process so far
+    // Involuntary context switches of all this process' threads so far (getrusage's ru_nivcsw): a thread that
+    // was runnable but preempted, because another thread wanted its core or its time slice ran out.
+    static long long involuntarySwitches();
 };
 
 } // namespace attnlab

@@ -37,6 +37,10 @@ struct RunSummary {
     std::int64_t parameters = 0;
     std::string device;
     std::string message;        // why it failed or diverged
+    // What the trainer decided on its own while it ran, for the user (threads reduced while the cores were
+    // busy elsewhere, steps capped by ATTNLAB_MAX_STEPS): the store appends them to the run's notes, the CLI
+    // prints them. Not in toJson: the notes column is where they are read.
+    std::vector<std::string> notes;
 
     // Every field as one JSON object (the run store's summary_json); fromJson takes missing keys as
     // their defaults, so older summaries still load, and throws std::invalid_argument on bad JSON.

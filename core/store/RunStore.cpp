@@ -160,6 +160,15 @@ void RunStore::writeFinish(std::int64_t runId, const RunSummary& summary)
         .bind(15, summary.testMae).bind(16, summary.testMape).bind(17, summary.bestDevRmse)
         .bind(18, summary.stoppedEarly ? 1 : 0).bind(19, runId);
     s.step();
+    if (summary.notes.empty())
+        return;
+    std::string notes;
+    for (const auto& note : summary.notes)
+        notes += (notes.empty() ? "" : "\n") + note;
+    // After whatever the user wrote while it ran, on a line of their own.
+    SqliteStatement append(impl_->connection, "UPDATE runs SET notes = CASE WHEN notes = '' THEN ? ELSE notes || char(10) || ? END WHERE id=?");
+    append.bind(1, notes).bind(2, notes).bind(3, runId);
+    append.step();
 }
 
 void RunStore::setEnvironment(std::int64_t runId, const std::string& text)
@@ -460,6 +469,23 @@ RunStore::FileChange RunStore::followFile(bool writeBack)
     { RunStore probe(file, impl_->busyTimeoutMs); }
     impl_->reopen();
     return FileChange::Reopened;
+}
+
+RunListState RunStore::listState() const
+{
+    std::lock_guard lock(impl_->mutex);
+    RunListState state;
+    SqliteStatement totals(impl_->connection, "SELECT count(*), coalesce(max(id), 0) FROM runs");
+    if (totals.step()) {
+        state.runs = totals.integer(0);
+        state.newestId = totals.integer(1);
+    }
+    SqliteStatement running(impl_->connection, "SELECT count(*), coalesce(sum(id), 0) FROM runs WHERE status='running'");
+    if (running.step()) {
+        state.running = running.integer(0);
+        state.runningIdSum = running.integer(1);
+    }
+    return state;
 }
 
 int RunStore::markInterruptedRuns()

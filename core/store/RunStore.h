@@ -3,6 +3,7 @@
 #include "core/results/MetricPoint.h"
 #include "core/results/RunSummary.h"
 #include "core/store/RunFilter.h"
+#include "core/store/RunListState.h"
 #include "core/results/RunRecord.h"
 #include "core/results/RunInfo.h"
 
@@ -85,6 +86,7 @@ public:
     std::vector<CheckpointRef> checkpoints(std::int64_t runId) const;      // by step
     std::optional<StoredAnalysis> analysis(std::int64_t runId, const std::string& kind, const std::string& key) const;
     std::vector<StoredAnalysis> analyses(std::int64_t runId) const;      // by kind and key
+    RunListState listState() const; // cheap: index reads only (RunListState says what it catches)
     std::vector<RunAggregate> aggregates() const; // one per group key, by dataset, model, position
     // The same from runs already listed (all of them): a view that has listRuns() needs no second query.
     static std::vector<RunAggregate> aggregatesOf(const std::vector<RunRecord>& runs);

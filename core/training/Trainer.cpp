@@ -21,6 +21,7 @@
 #include "core/training/ComputeDevice.h"
 #include "core/training/PretrainedEncoder.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -54,6 +55,19 @@ std::string usePretrainedEmbeddings(SequenceClassifier& model, const WordEmbeddi
     return "embeddings: " + config.embeddingsPath + " (" + std::to_string(embeddings.dimension()) + "-d, " +
            std::to_string(found) + " of " + std::to_string(vocabulary.size() - 1) + " words found, " +
            (config.embeddingsFrozen ? "frozen" : "fine-tuned") + ")";
+}
+
+// ATTNLAB_MAX_STEPS=N caps every run at N training steps, whatever its steps or epochs say: the smoke test of
+// every preset and lesson (tests/ui/test_every_lesson) starts them as the window and `train --preset` do, in
+// seconds. The stored configuration says the steps it trained, and the run's notes why. 0 or unset: no cap.
+int stepCap()
+{
+    const char* set = std::getenv("ATTNLAB_MAX_STEPS");
+    if (!set || !*set)
+        return 0;
+    char* end = nullptr;
+    const long cap = std::strtol(set, &end, 10);
+    return (*end == '\0' && cap > 0 && cap < 1000000000) ? static_cast<int>(cap) : 0;
 }
 
 // How a run computes beyond the seed, as the device text and the environment store it: "" on the CPU
@@ -297,7 +311,19 @@ RunSummary Trainer::runTask(const Dataset& dataset, TrainingObserver& observer, 
     summary.regression = std::is_same_v<Dataset, SeriesDataset>;
     summary.translation = std::is_same_v<Dataset, TranslationDataset>;
     RunInfo info;
+    std::string capNote;
+    if (const int cap = stepCap(); cap > 0 && (config_.epochs > 0 || config_.steps > cap)) {
+        capNote = "steps capped at " + std::to_string(cap) + " by ATTNLAB_MAX_STEPS (the configuration asked for " +
+                  (config_.epochs > 0 ? std::to_string(config_.epochs) + " epochs)" : std::to_string(config_.steps) + " steps)");
+        config_.epochs = 0;
+        config_.steps = cap;
+        config_.warmupSteps = std::min(config_.warmupSteps, cap);
+    }
     info.config = config_;
+    if (!capNote.empty()) {
+        info.notes.push_back(capNote);
+        summary.notes.push_back(capNote);
+    }
     info.torchVersion = ComputeDevice::torchVersion();
     bool startedReported = false;
     int stepsDone = 0; // how far the loop got, should it end in an exception
@@ -345,6 +371,7 @@ RunSummary Trainer::runTask(const Dataset& dataset, TrainingObserver& observer, 
         summary.steps = outcome.steps;
         summary.bestStep = outcome.bestStep;
         summary.stoppedEarly = outcome.stoppedEarly;
+        summary.notes.insert(summary.notes.end(), outcome.notes.begin(), outcome.notes.end());
         if (summary.translation) {
             summary.bestDevBleu = metric(outcome.bestDev, "bleu");
             summary.bestDevAccuracy = summary.bestDevBleu / 100.0;

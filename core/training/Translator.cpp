@@ -1,4 +1,5 @@
 #include "core/training/Translator.h"
+#include "core/config/DecodingSettings.h"
 
 #include "core/data/SubwordModel.h"
 #include "core/data/Tokenizer.h"
@@ -16,6 +17,7 @@
 
 #include <mutex>
 #include <numeric>
+#include <stdexcept>
 
 namespace attnlab {
 namespace {
@@ -201,8 +203,11 @@ std::vector<Translation> Translator::translateAll(const std::vector<std::string>
     std::lock_guard<std::mutex> lock(impl_->mutex);
     torch::NoGradGuard noGrad;
     auto& model = *impl_->model;
-    const int beamSize = decoding.beamSize > 0 ? decoding.beamSize : impl_->config.beamSize;
-    const double alpha = decoding.lengthPenalty >= 0 ? decoding.lengthPenalty : impl_->config.lengthPenalty;
+    const int beamSize = decoding.beamSize.value_or(impl_->config.beamSize);
+    const double alpha = decoding.lengthPenalty.value_or(impl_->config.lengthPenalty);
+    for (const auto& problem : {DecodingSettings::beamProblem(beamSize), DecodingSettings::lengthPenaltyProblem(alpha)})
+        if (!problem.empty())
+            throw std::invalid_argument(problem);
     std::vector<Translation> out(texts.size());
     PairIds ids;
     for (std::size_t i = 0; i < texts.size(); ++i) {

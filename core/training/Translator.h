@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,8 +13,8 @@ namespace attnlab {
 
 // How Translator decodes: the run's own settings unless these say otherwise.
 struct TranslationDecoding {
-    int beamSize = 0;          // 0 = the run's
-    double lengthPenalty = -1; // < 0 = the run's
+    std::optional<int> beamSize;         // unset = the run's; else within DecodingSettings' bounds
+    std::optional<double> lengthPenalty; // unset = the run's; else within DecodingSettings' bounds
     bool withAttention = true; // false: words only (a file of sentences)
     int alternatives = 0;      // > 0: each step's likeliest next tokens (Translation::alternatives), this many
 };
@@ -32,6 +33,8 @@ public:
     Translator& operator=(const Translator&) = delete;
 
     using Decoding = TranslationDecoding;
+    // Each throws std::invalid_argument with DecodingSettings' message when the decoding's beam or length penalty
+    // is out of bounds (not a number included).
     Translation translate(const std::string& text, const Decoding& decoding = {}) const;
     // The typed target taken as the translation (teacher-forced, one pass): what the model gives each of its words
     // and <eos>, every attention over it, each step's likeliest tokens (decoding.alternatives) and, on a built-in

@@ -3,6 +3,7 @@
 #include "core/config/DatasetOptions.h"
 #include "core/data/DatasetCatalog.h"
 #include "core/results/BleuScore.h"
+#include "core/store/RunStore.h"
 #include "tests/support/AnimalPairs.h"
 #include "tests/support/CliProcess.h"
 
@@ -256,6 +257,30 @@ private Q_SLOTS:
         // Usage errors exit 2: neither --text nor --file, a beam of 0.
         QCOMPARE(runCli({"translate", "--run", QString::number(runId_), "--db", db_}).code, 2);
         QCOMPARE(runCli({"translate", "--run", QString::number(runId_), "--text", "ant", "--beam", "0", "--db", db_}).code, 2);
+        // The decoding flags are checked once (DecodingSettings), so train and translate refuse the same values with
+        // the same words, naming the flag: not a number, infinite, negative, past the bounds. Nothing is stored.
+        const auto runsBefore = RunStore(db_.toStdString()).listRuns().size();
+        const QList<QStringList> refused = {{"--length-penalty", "nan"}, {"--length-penalty", "inf"},
+                                            {"--length-penalty", "-0.5"}, {"--length-penalty", "5.5"},
+                                            {"--beam", "0"}, {"--beam", "65"}};
+        for (const QStringList& flag : refused) {
+            const CliResult t = runCli(QStringList{"translate", "--run", QString::number(runId_), "--text", "ant", "--db", db_} + flag);
+            const CliResult tr = runCli(QStringList{"train", "--dataset", "synthetic-copy", "--steps", "2", "--db", db_,
+                                                    "--device", "cpu"} + flag);
+            QVERIFY2(t.code == 2, qPrintable(flag.join(' ') + ": translate exit " + QString::number(t.code)));
+            QVERIFY2(tr.code == 2, qPrintable(flag.join(' ') + ": train exit " + QString::number(tr.code)));
+            const QString first = t.err.section('\n', 0, 0);
+            QVERIFY2(first.contains(flag[0] + ": ") && first.contains("(got "), qPrintable(first));
+            // The same reason, word for word, from both commands.
+            const QString reason = first.mid(first.indexOf(flag[0]));
+            QVERIFY2(tr.err.contains(reason), qPrintable(tr.err + " / " + reason));
+        }
+        QCOMPARE(RunStore(db_.toStdString()).listRuns().size(), runsBefore);
+        // The bounds themselves are accepted by both: a beam of 64 and alpha 5.
+        const CliResult widest = runCli({"translate", "--run", QString::number(runId_), "--text", "ant", "--beam", "64",
+                                         "--length-penalty", "5", "--db", db_, "--json"});
+        QVERIFY2(widest.code == 0, qPrintable(widest.err));
+        QCOMPARE(widest.lastJson()["beam_size"].toInt(), 64);
         // A classifier's model on a translation dataset is refused before anything trains, naming the task.
         const CliResult wrong = runCli({"train", "--dataset", "synthetic-copy", "--model", "ssan", "--steps", "2", "--db", db_, "--device", "cpu"});
         QVERIFY(wrong.code != 0);

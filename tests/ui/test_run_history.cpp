@@ -10,11 +10,13 @@
 #include "ui/plots/AttentionHeatmap.h"
 #include "ui/plots/TrainingCurvesPlot.h"
 #include "ui/runs/RunListPanel.h"
+#include "ui/runs/RunListPoller.h"
 #include "ui/runs/RunTableModel.h"
 #include "ui/setup/DatasetStatisticsCache.h"
 #include "ui/setup/SetupPanel.h"
 #include "ui/training/RunReplay.h"
 #include "ui/training/TrainingWorker.h"
+#include "tests/support/CliProcess.h"
 #include "tests/support/FormDriving.h"
 #include "tests/support/RunTableReading.h"
 #include "tests/support/StoreFixtures.h"
@@ -42,6 +44,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QItemSelectionModel>
+#include <QProcess>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStatusBar>
@@ -63,6 +66,7 @@ private slots:
     void selectSeveralRefreshAndDelete();
     void openAndImportRunDatabases();
     void followsItsDatabaseFileOnDisk();
+    void runsOfAnotherProcessAppear();
 };
 
 // Three stored runs (two seeds of one configuration, one other model): the filter box, tags and notes
@@ -403,5 +407,42 @@ void TestRunHistory::followsItsDatabaseFileOnDisk()
              qPrintable(window.statusBar()->currentMessage()));
 }
 
+// A run that `attnlab-cli train` writes into the window's database from another process appears in the run list,
+// running and then completed, with no Refresh: within RunListPoller's interval, as TensorBoard shows new runs.
+void TestRunHistory::runsOfAnotherProcessAppear()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString db = dir.filePath(QStringLiteral("runs.sqlite"));
+    MainWindow window(db);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    RunListPanel* runs = child<RunListPanel>(&window, "runListPanel");
+    auto* table = child<QTableView>(&window, "runTable");
+    QCOMPARE(runs->runCount(), 0);
+    auto* poller = child<RunListPoller>(&window, "runListPoller");
+    QVERIFY(!poller->poll()); // nothing changed: nothing listed again
+
+    QProcess other;
+    other.start(QStringLiteral(ATTNLAB_CLI_PATH), {"train", "--dataset", "synthetic-sentiment", "--model", "lstm", "--d-model", "16",
+                                                   "--steps", "3000", "--eval-every", "1000", "--device", "cpu", "--threads", "1",
+                                                   "--db", db});
+    QVERIFY(other.waitForStarted());
+    // Running: listed while it trains (the list is read only when the store's state moved).
+    QTRY_VERIFY_WITH_TIMEOUT(runs->runCount() == 1, 4 * RunListPoller::kIntervalMs + 5000);
+    const QString first = cell(table, 0, RunTableModel::Status).toString();
+    QVERIFY(other.waitForFinished(120000));
+    QCOMPARE(other.exitCode(), 0);
+    // Completed: the status the other process wrote replaces "running", still without Refresh.
+    QTRY_VERIFY_WITH_TIMEOUT(cell(table, 0, RunTableModel::Status).toString() != first ||
+                                 first.contains(QStringLiteral("complete"), Qt::CaseInsensitive),
+                             2 * RunListPoller::kIntervalMs + 2000);
+    QVERIFY2(cell(table, 0, RunTableModel::Status).toString().contains(QStringLiteral("complete"), Qt::CaseInsensitive),
+             qPrintable(cell(table, 0, RunTableModel::Status).toString()));
+    QCOMPARE(runs->runCount(), 1);
+    QVERIFY(!poller->poll());
+}
+
 QTEST_MAIN(TestRunHistory)
+
 #include "test_run_history.moc"

@@ -1,6 +1,7 @@
 #include "ui/explorer/AlignmentExplorer.h"
 
 #include "core/analysis/TokenGrouping.h"
+#include "core/config/DecodingSettings.h"
 #include "core/config/Registry.h"
 #include "core/results/AttentionAverage.h"
 #include "core/results/AttentionCsv.h"
@@ -111,7 +112,7 @@ AlignmentExplorer::AlignmentExplorer(QWidget* parent) : QWidget(parent)
     translateButton_->setObjectName(QStringLiteral("alignmentTranslateButton"));
     beam_ = new QSpinBox(this);
     beam_->setObjectName(QStringLiteral("alignmentBeamSpin"));
-    beam_->setRange(1, 16);
+    beam_->setRange(DecodingSettings::kMinBeam, DecodingSettings::kMaxBeam); // the bounds train and translate have
     beam_->setPrefix(tr("beam "));
     beam_->setSpecialValueText(tr("greedy"));
     beam_->setToolTip(tr("1: greedy decoding; K: beam search keeping K hypotheses, each shown in the Beam tab with its own alignment"));
@@ -311,7 +312,7 @@ void AlignmentExplorer::setRun(qint64 runId)
 void AlignmentExplorer::opened(const std::shared_ptr<const Translator>& translator)
 {
     translator_ = translator;
-    beam_->setValue(std::clamp(translator_->config().beamSize, 1, 16));
+    beam_->setValue(std::clamp(translator_->config().beamSize, DecodingSettings::kMinBeam, DecodingSettings::kMaxBeam));
     setInputEnabled(true, QString());
     result_->clear();
     emit ready();
@@ -358,7 +359,8 @@ void AlignmentExplorer::submit(const Request& request)
     translating_->request([this, translator = translator_, request]() -> LatestRequestRunner::Delivery {
         TranslationDecoding decoding;
         decoding.alternatives = 5;
-        decoding.beamSize = request.beamSize;
+        if (request.beamSize > 0) // 0: the run's own
+            decoding.beamSize = request.beamSize;
         auto translation = std::make_shared<Translation>(
             request.target.isEmpty() ? translator->translate(request.source.toStdString(), decoding)
                                      : translator->force(request.source.toStdString(), request.target.toStdString(), decoding));

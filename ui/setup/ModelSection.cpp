@@ -58,6 +58,15 @@ void ModelSection::addModelRows()
              fillPositions();
              selectData(position_, c.model.position);
          }});
+    // The attention-debate baseline (ModelConfig::uniformAttention): a model whose every weight is 1/n. Without
+    // this row a preset that asks for it lost it in the form.
+    auto* uniform = check(this, "uniformAttentionBox", tr("Uniform (1/n): a baseline without learned attention"),
+                          tr("Every attention weight frozen to 1/n over the real tokens: if the model scores the same, its task "
+                             "did not need attention (not with rope or alibi, which act on the scores)"));
+    uniformAttention_ = uniform;
+    add({{"uniform_attention"}, tr("Attention weights"), uniform, false, "uniform_attention", {},
+         [uniform](TrainConfig& c, const RegistryEntry* m) { c.model.uniformAttention = hasOption(m, "uniform_attention") && uniform->isChecked(); },
+         [uniform](const TrainConfig& c) { uniform->setChecked(c.model.uniformAttention); }});
     auto* rprClip = spin(this, "rprClipSpin", 1, 512);
     rprClip->setToolTip(tr("k of Shaw et al. (2018): relative distances are clipped to [-k, k]"));
     rprClip_ = rprClip;
@@ -183,6 +192,7 @@ void ModelSection::followModel()
     const RegistryEntry* chosen = model();
     heads_->setEnabled(hasOption(chosen, "heads"));
     frozenEncoder_->setEnabled(hasOption(chosen, "frozen_encoder"));
+    uniformAttention_->setEnabled(hasOption(chosen, "uniform_attention"));
     for (QWidget* size : ownSizes_) // a pretrained model's sizes are its own (config.json)
         size->setEnabled(!chosen || chosen->pretrained.empty());
     activation_->setEnabled(hasOption(chosen, "activation"));

@@ -43,6 +43,7 @@ private:
     QString dropoutModel_;        // the model whose defaults the boxes show
     QWidget* heads_;
     QWidget* frozenEncoder_;
+    QWidget* uniformAttention_;
     QWidget* activation_;
     QWidget* rprClip_;
     std::vector<QWidget*> ownSizes_; // d_model, layers, max length: a pretrained model's are its own

@@ -1,5 +1,6 @@
 #include "ui/setup/TranslationSection.h"
 
+#include "core/config/DecodingSettings.h"
 #include "core/config/Registry.h"
 #include "ui/setup/FormWidgets.h"
 
@@ -76,11 +77,11 @@ TranslationSection::TranslationSection(QWidget* parent) : FormSection(tr("Encode
     auto* smoothing = real(this, "labelSmoothingSpin", 0.0, 0.9, 2, 0.05);
     smoothing->setToolTip(tr("ε of label-smoothed cross-entropy (Vaswani et al.: 0.1)"));
     add(decoding("label_smoothing", tr("Label smoothing"), smoothing, &TrainConfig::labelSmoothing, true));
-    auto* beam = spin(this, "beamSizeSpin", 1, 64);
+    auto* beam = spin(this, "beamSizeSpin", DecodingSettings::kMinBeam, DecodingSettings::kMaxBeam);
     beam->setSpecialValueText(tr("1 (greedy)"));
     beam->setToolTip(tr("How evaluation and the explorer decode: 1 = greedy, K = beam search keeping K hypotheses"));
     add(decoding("beam_size", tr("Beam size"), beam, &TrainConfig::beamSize, false));
-    auto* penalty = real(this, "lengthPenaltySpin", 0.0, 5.0, 2, 0.1);
+    auto* penalty = real(this, "lengthPenaltySpin", 0.0, DecodingSettings::kMaxLengthPenalty, 2, 0.1);
     penalty->setToolTip(tr("GNMT's α: a beam's scores are log P / ((5 + |Y|) / 6)^α (0 = none)"));
     add(decoding("length_penalty", tr("Length penalty"), penalty, &TrainConfig::lengthPenalty, true));
 }

@@ -5,6 +5,8 @@
 
 #include "core/nn/TorchCompat.h"
 #include "core/nn/training/StepStatistics.h"
+#include "core/nn/training/ThreadGovernor.h"
+#include "core/platform/ProcessInfo.h"
 
 #include "core/nn/training/CudaGraphStep.h"
 #include "core/nn/training/ModelCheckpoint.h"
@@ -13,6 +15,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <optional>
+#include <thread>
 
 namespace attnlab {
 namespace {
@@ -103,7 +106,20 @@ TrainingLoop::Outcome TrainingLoop::run(const TrainConfig& config, TrainingTask&
             return std::vector<torch::Tensor>{batch.loss.detach(), batch.trainMetric};
         });
 
+    // The CPU's thread count, when the configuration leaves it to the lab (threads 0): every core, unless the
+    // scheduler says other processes want them and one thread measures faster (ThreadGovernor), so a laptop
+    // whose cores are busy elsewhere trains on one thread instead of waiting at every parallel region's barrier. A count the user set is kept as it is, and so is the count of a
+    // deterministic run: sums split over another number of threads differ in their last bits (measured: losses
+    // at 1 and 2 threads agree to 1e-8, not exactly), and such a run promises the same bits for its seed.
+    const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    std::optional<ThreadGovernor> governor;
+    if (!onCuda && config.threads == 0 && !config.deterministic && cores > 1)
+        governor.emplace(at::get_num_threads());
+    using StepClock = std::chrono::steady_clock;
+
     for (int step = 1; step <= totalSteps; ++step) {
+        const auto stepStarted = StepClock::now();
+        const long long switchesBefore = governor ? ProcessInfo::involuntarySwitches() : 0;
         if (cancel.isCancelled()) {
             outcome.status = RunStatus::Cancelled;
             outcome.message = "stopped by the user after " + std::to_string(outcome.steps) + " steps";
@@ -144,6 +160,9 @@ TrainingLoop::Outcome TrainingLoop::run(const TrainConfig& config, TrainingTask&
         outcome.steps = step;
         if (stepsDone)
             *stepsDone = step;
+        if (governor && governor->record(step, std::chrono::duration<double>(StepClock::now() - stepStarted).count(),
+                                         ProcessInfo::involuntarySwitches() - switchesBefore))
+            at::set_num_threads(governor->threads());
 
         noWaiting.reset();
         const bool logNow = step % config.logEvery == 0 || step == totalSteps;
@@ -204,6 +223,8 @@ TrainingLoop::Outcome TrainingLoop::run(const TrainConfig& config, TrainingTask&
         }
     }
 
+    if (governor)
+        outcome.notes = governor->notes();
     if (captured && !captured->failure().empty() && outcome.message.empty())
         outcome.message = "a training step could not be captured as a CUDA graph, so the run trained eagerly from then on (" +
                           std::to_string(outcome.capturedGraphs) + " graphs captured before): " + captured->failure();

@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <optional>
+#include <vector>
 #include <string>
 
 namespace attnlab {
@@ -26,6 +27,7 @@ public:
         std::optional<TrainingTask::Evaluation> test;
         bool stoppedEarly = false;
         int capturedGraphs = 0; // CUDA graphs the steps were replayed from (whyNotCaptured)
+        std::vector<std::string> notes; // the thread count's changes (ThreadGovernor), for the run's notes
     };
     // Steps the run takes: config.steps, or epochs x batches per epoch when an epoch budget is set.
     static int budget(const TrainConfig& config, std::int64_t trainSize);

@@ -1,0 +1,293 @@
+// Every preset and every lesson, started the way a user starts them, trains: in the window (Start from → the
+// preset → ▶ Train; Start from → the lesson → Compare) and on the command line (`attnlab-cli train --preset`).
+// Each run must complete, with the dataset and model its preset names and the position technique it names or,
+// where it names none, the one that model takes (Registry::defaultPosition): the rule TrainConfig::fromJson
+// applies for every path. Choosing a preset must show no change from it ("As the preset."). New presets and
+// lessons are covered without editing this file. ATTNLAB_MAX_STEPS keeps each run to a few steps (the stored
+// configuration and the run's notes say so), so the whole suite takes a minute or two.
+// Presets whose data is not on this machine (the real datasets, word vectors, the pretrained model) are skipped
+// on a developer's machine and fail the test in CI, where the data is always there.
+#include "core/config/Registry.h"
+#include "core/config/TeachingScenario.h"
+#include "core/config/TrainPreset.h"
+#include "core/store/RunStore.h"
+#include "tests/support/CliProcess.h"
+#include "tests/support/RealData.h"
+#include "tests/support/StatusText.h"
+#include "tests/support/WidgetLookup.h"
+#include "ui/MainWindow.h"
+#include "ui/setup/PresetChooser.h"
+#include "ui/training/LiveComparisonView.h"
+
+#include <QElapsedTimer>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProcess>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace attnlab;
+using namespace attnlab::ui;
+
+namespace {
+
+constexpr int kSteps = 2; // per run: enough to train, evaluate, test and store
+
+QString text(const std::string& s) { return QString::fromStdString(s); }
+
+// What a preset needs besides the built-in data, or "" when nothing.
+std::string missingData(const TrainPreset& preset, bool realData, bool pretrained)
+{
+    const TrainConfig& c = preset.config;
+    const RegistryEntry* model = Registry::find(Registry::models(), c.model.model);
+    if (model && !model->pretrained.empty() && !pretrained)
+        return "the pretrained model " + model->pretrained + " (ATTNLAB_PRETRAINED_WHEEL)";
+    if ((c.dataset.rfind("synthetic-", 0) != 0 || !c.embeddingsPath.empty()) && !realData)
+        return "the real datasets (ATTNLAB_DATA_DIR)";
+    return {};
+}
+
+// The newest `count` runs of the store, oldest first.
+std::vector<RunRecord> newestRuns(const QString& db, std::size_t count)
+{
+    std::vector<RunRecord> runs = RunStore(db.toStdString()).listRuns(); // newest first
+    runs.resize(std::min(count, runs.size()));
+    return {runs.rbegin(), runs.rend()};
+}
+
+// The run completed, trained the preset's dataset, model and position, and was capped as asked.
+void expectTrainedAsThePreset(const RunRecord& run, const TrainPreset& preset, const QString& path)
+{
+    const TrainConfig stored = TrainConfig::fromJson(run.configJson);
+    const QString what = path + " " + text(preset.name) + " (run " + QString::number(run.id) + ")";
+    QVERIFY2(run.status == RunStatus::Completed,
+             qPrintable(what + ": " + statusText(run.status) + ": " + text(run.message)));
+    QVERIFY2(stored.dataset == preset.config.dataset, qPrintable(what + ": dataset " + text(stored.dataset)));
+    QVERIFY2(stored.model.model == preset.config.model.model, qPrintable(what + ": model " + text(stored.model.model)));
+    QVERIFY2(stored.model.position == preset.config.model.position,
+             qPrintable(what + ": position " + text(stored.model.position) + ", the preset's " + text(preset.config.model.position)));
+    const RegistryEntry* model = Registry::find(Registry::models(), stored.model.model);
+    QVERIFY(model);
+    QVERIFY2(std::find(model->positions.begin(), model->positions.end(), stored.model.position) != model->positions.end(),
+             qPrintable(what + ": position " + text(stored.model.position) + " does not apply to the model"));
+    QVERIFY2(stored.steps <= kSteps && run.steps == stored.steps, qPrintable(what + ": " + QString::number(run.steps) + " steps"));
+    // The run's name comes from what it trained, never from a position it does not take.
+    QVERIFY2(!Registry::takesPosition(stored.model.model) ? run.name.find('+') == std::string::npos : true,
+             qPrintable(what + ": named " + text(run.name)));
+}
+
+} // namespace
+
+class TestEveryLesson : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void presetPositionsFollowTheirModels();
+    void everyPresetFromTheDesigner();
+    void everyLessonFromTheDesigner();
+    void everyPresetFromTheCommandLine();
+    void cleanupTestCase();
+
+private:
+    bool available(const TrainPreset& preset);
+
+    QTemporaryDir dir_;
+    QString data_;      // the pretrained model imported here; the real datasets come from ATTNLAB_DATA_DIR
+    bool realData_ = false;
+    bool pretrained_ = false;
+    QStringList skipped_;
+    QElapsedTimer clock_;
+};
+
+void TestEveryLesson::initTestCase()
+{
+    clock_.start();
+    QVERIFY(dir_.isValid());
+    qputenv("ATTNLAB_MAX_STEPS", QByteArray::number(kSteps)); // read by the trainer in this process and the CLI's
+    QSettings().clear();
+    data_ = dir_.filePath(QStringLiteral("data"));
+    realData_ = !realDataDir().isEmpty();
+    const QString wheel = qEnvironmentVariable("ATTNLAB_PRETRAINED_WHEEL");
+    if (!wheel.isEmpty()) {
+        const CliResult r = runCli({"import", "all-minilm-l6-v2", wheel, "--data-dir", data_, "--json"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        pretrained_ = true;
+    }
+    if (qEnvironmentVariable("CI") == QLatin1String("true") && (!realData_ || !pretrained_))
+        QFAIL("CI=true but the real data (ATTNLAB_DATA_DIR) or the pretrained wheel (ATTNLAB_PRETRAINED_WHEEL) is missing: "
+              "every preset must be tried there");
+}
+
+bool TestEveryLesson::available(const TrainPreset& preset)
+{
+    const std::string missing = missingData(preset, realData_, pretrained_);
+    if (!missing.empty() && !skipped_.contains(text(preset.name)))
+        skipped_ << text(preset.name) + " (needs " + text(missing) + ")";
+    return missing.empty();
+}
+
+// The rule for what a preset leaves out, checked on every compiled-in preset before anything trains: a
+// translation preset that names no position gets none (its models take none), not the SANs' rpr.
+void TestEveryLesson::presetPositionsFollowTheirModels()
+{
+    QVERIFY(TrainPreset::all().size() >= 60);
+    for (const auto& preset : TrainPreset::all()) {
+        const RegistryEntry* model = Registry::find(Registry::models(), preset.config.model.model);
+        QVERIFY2(model, preset.name.c_str());
+        QVERIFY2(std::find(model->positions.begin(), model->positions.end(), preset.config.model.position) != model->positions.end(),
+                 qPrintable(text(preset.name) + ": position " + text(preset.config.model.position)));
+    }
+    for (const char* name : {"teach-align-bahdanau", "teach-align-seq2seq", "teach-luong-dot", "teach-luong-general", "teach-luong-concat"})
+        QCOMPARE(text(TrainPreset::find(name)->config.model.position), QStringLiteral("none"));
+    // The same rule for a config file: a model and nothing else gives that model's own position and an
+    // optimiser's own learning rate.
+    const TrainConfig lstm = TrainConfig::fromJson(R"({"model": "lstm", "optimizer": "adadelta"})");
+    QCOMPARE(text(lstm.model.position), QStringLiteral("none"));
+    QCOMPARE(lstm.learningRate, 1.0);
+    QCOMPARE(text(TrainConfig::fromJson(R"({"dataset": "synthetic-reverse"})").model.model), QStringLiteral("bahdanau"));
+    QCOMPARE(text(TrainConfig::fromJson(R"({"model": "ssan"})").model.position), QStringLiteral("rpr"));
+}
+
+// Start from → each preset → ▶ Train, one run each (the repeats spin set to 1, as a user short of time does).
+void TestEveryLesson::everyPresetFromTheDesigner()
+{
+    const QString db = dir_.filePath(QStringLiteral("designer.sqlite"));
+    MainWindow window(db);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    auto* dataDir = child<QLineEdit>(&window, "dataDirEdit");
+    dataDir->setText(data_);
+    emit dataDir->editingFinished();
+    auto* chooser = child<PresetChooser>(&window, "presetChooser");
+    auto* differences = child<QLabel>(&window, "presetDifferences");
+    auto* train = child<QPushButton>(&window, "trainButton");
+    int trained = 0;
+    for (const auto& preset : TrainPreset::all()) {
+        if (!available(preset))
+            continue;
+        QVERIFY2(chooser->choose(text(preset.name)), preset.name.c_str());
+        // Nothing was changed, so nothing is said to be: the form holds the preset's effective configuration.
+        QVERIFY2(differences->text().contains(QStringLiteral("As the preset")),
+                 qPrintable(text(preset.name) + ": " + differences->text()));
+        child<QSpinBox>(&window, "repeatsSpin")->setValue(1);
+        QVERIFY2(train->isEnabled(), preset.name.c_str());
+        QTest::mouseClick(train, Qt::LeftButton);
+        QVERIFY2(window.isTraining(), qPrintable(text(preset.name) + ": ▶ Train did not start"));
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isTraining(), 300000);
+        const auto runs = newestRuns(db, 1);
+        QCOMPARE(runs.size(), std::size_t(1));
+        expectTrainedAsThePreset(runs.front(), preset, QStringLiteral("▶ Train"));
+        if (QTest::currentTestFailed())
+            return;
+        ++trained;
+    }
+    QCOMPARE(RunStore(db.toStdString()).listRuns().size(), std::size_t(trained));
+    qInfo("%d presets trained from the designer in %.1f s so far", trained, clock_.elapsed() / 1000.0);
+}
+
+// Start from → each lesson (and its real-data version) → Compare: every run of it completes as its preset
+// says, and the lesson reaches its end.
+void TestEveryLesson::everyLessonFromTheDesigner()
+{
+    const QString db = dir_.filePath(QStringLiteral("lessons.sqlite"));
+    MainWindow window(db);
+    window.resize(1280, 720); // a projector's
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    auto* dataDir = child<QLineEdit>(&window, "dataDirEdit");
+    dataDir->setText(data_);
+    emit dataDir->editingFinished();
+    auto* chooser = child<PresetChooser>(&window, "presetChooser");
+    auto* live = child<LiveComparisonView>(&window, "liveComparisonView");
+    auto* compare = child<QPushButton>(&window, "compareButton");
+    QVERIFY(TeachingScenario::all().size() >= 10);
+    int lessons = 0;
+    std::size_t runsSoFar = 0;
+    for (const auto& scenario : TeachingScenario::all()) {
+        for (const bool real : {false, true}) {
+            const auto& presets = real ? scenario.realPresets : scenario.presets;
+            if (presets.empty())
+                continue;
+            bool ready = true;
+            for (const TrainPreset* p : presets)
+                ready = available(*p) && ready;
+            if (!ready)
+                continue;
+            const QString id = QStringLiteral("lesson:") + text(scenario.id) + (real ? QStringLiteral(":real") : QString());
+            QVERIFY2(chooser->choose(id), qPrintable(id));
+            QCOMPARE(live->planSize(), static_cast<int>(presets.size()));
+            QSignalSpy finished(live, &LiveComparisonView::allFinished);
+            QSignalSpy ended(live, &LiveComparisonView::lessonEnded);
+            QVERIFY2(compare->isEnabled(), qPrintable(id));
+            QTest::mouseClick(compare, Qt::LeftButton);
+            QVERIFY2(live->isRunning(), qPrintable(id + ": Compare did not start"));
+            QVERIFY2(finished.wait(600000) || finished.count() > 0, qPrintable(id + ": did not finish"));
+            QTRY_VERIFY_WITH_TIMEOUT(!live->isRunning(), 10000);
+            const auto runs = newestRuns(db, presets.size());
+            QCOMPARE(runs.size(), presets.size());
+            runsSoFar += presets.size();
+            // The compared runs are stored in the order they finish: match each to its preset by what it trained.
+            for (const TrainPreset* p : presets) {
+                const auto it = std::find_if(runs.begin(), runs.end(), [&](const RunRecord& r) {
+                    const TrainConfig c = TrainConfig::fromJson(r.configJson);
+                    return c.model.model == p->config.model.model && c.model.position == p->config.model.position &&
+                           c.model.uniformAttention == p->config.model.uniformAttention &&
+                           c.model.attentionScore == p->config.model.attentionScore && c.model.alignment == p->config.model.alignment &&
+                           // a pretrained model's sizes are its own (config.json), not the preset's
+                           (c.model.model == "minilm" || (c.model.layers == p->config.model.layers && c.model.heads == p->config.model.heads)) &&
+                           c.model.frozenEncoder == p->config.model.frozenEncoder && c.model.pooling == p->config.model.pooling &&
+                           c.phrases == p->config.phrases;
+                });
+                QString seen;
+                for (const auto& r : runs)
+                    seen += QStringLiteral(" [%1 %2 %3: %4]").arg(r.id).arg(text(r.name), statusText(r.status), text(r.message));
+                QVERIFY2(it != runs.end(), qPrintable(id + ": no run of " + text(p->name) + " among the compared runs:" + seen));
+                expectTrainedAsThePreset(*it, *p, QStringLiteral("Compare ") + id);
+                if (QTest::currentTestFailed())
+                    return;
+            }
+            // A lesson that opens a view at its end says so once every run has ended.
+            if (!scenario.opens.empty())
+                QCOMPARE(ended.count(), 1);
+            ++lessons;
+        }
+    }
+    QCOMPARE(RunStore(db.toStdString()).listRuns().size(), runsSoFar);
+    qInfo("%d lessons compared in the window (%zu runs), %.1f s so far", lessons, runsSoFar, clock_.elapsed() / 1000.0);
+}
+
+// `attnlab-cli train --preset NAME`, as the README gives it: each preset once (--repeat 1).
+void TestEveryLesson::everyPresetFromTheCommandLine()
+{
+    const QString db = dir_.filePath(QStringLiteral("cli.sqlite"));
+    int trained = 0;
+    for (const auto& preset : TrainPreset::all()) {
+        if (!available(preset))
+            continue;
+        const CliResult r = runCli({"train", "--preset", text(preset.name), "--repeat", "1", "--data-dir", data_, "--db", db, "--json"});
+        QVERIFY2(r.code == 0, qPrintable(text(preset.name) + ": exit " + QString::number(r.code) + ": " + r.err.right(600)));
+        QCOMPARE(r.lastJson()["status"].toString(), QStringLiteral("completed"));
+        const auto runs = newestRuns(db, 1);
+        QCOMPARE(runs.size(), std::size_t(1));
+        QCOMPARE(runs.front().id, static_cast<std::int64_t>(r.lastJson()["run_id"].toInteger()));
+        expectTrainedAsThePreset(runs.front(), preset, QStringLiteral("train --preset"));
+        if (QTest::currentTestFailed())
+            return;
+        ++trained;
+    }
+    qInfo("%d presets trained by train --preset, %.1f s in all", trained, clock_.elapsed() / 1000.0);
+}
+
+void TestEveryLesson::cleanupTestCase()
+{
+    if (!skipped_.isEmpty())
+        qWarning("skipped, their data is not here: %s", qPrintable(skipped_.join(QStringLiteral(", "))));
+    qunsetenv("ATTNLAB_MAX_STEPS");
+}
+
+QTEST_MAIN(TestEveryLesson)
+#include "test_every_lesson.moc"
