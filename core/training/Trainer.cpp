@@ -26,6 +26,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <optional>
 
 namespace attnlab {
 namespace {
@@ -57,9 +58,12 @@ std::string usePretrainedEmbeddings(SequenceClassifier& model, const WordEmbeddi
            (config.embeddingsFrozen ? "frozen" : "fine-tuned") + ")";
 }
 
-// ATTNLAB_MAX_STEPS=N caps every run at N training steps, whatever its steps or epochs say: the smoke test of
-// every preset and lesson (tests/ui/test_every_lesson) starts them as the window and `train --preset` do, in
-// seconds. The stored configuration says the steps it trained, and the run's notes why. 0 or unset: no cap.
+// ATTNLAB_MAX_STEPS=N caps every run at N training steps, whatever its steps or epochs say, and its dev and test
+// evaluations at kSmokeExamples examples each: the smoke test of every preset and lesson (tests/ui/
+// test_every_lesson) starts them as the window and `train --preset` do, in seconds, evaluation included (a
+// pretrained encoder over all of SST's dev and test took 20 s). The stored configuration says the steps it
+// trained, and the run's notes say both caps: such a run's numbers are no result. 0 or unset: no cap.
+constexpr std::size_t kSmokeExamples = 200;
 int stepCap()
 {
     const char* set = std::getenv("ATTNLAB_MAX_STEPS");
@@ -312,11 +316,21 @@ RunSummary Trainer::runTask(const Dataset& dataset, TrainingObserver& observer, 
     summary.translation = std::is_same_v<Dataset, TranslationDataset>;
     RunInfo info;
     std::string capNote;
-    if (const int cap = stepCap(); cap > 0 && (config_.epochs > 0 || config_.steps > cap)) {
-        capNote = "steps capped at " + std::to_string(cap) + " by ATTNLAB_MAX_STEPS (the configuration asked for " +
+    std::optional<Dataset> smoke; // the dataset with its dev and test cut to kSmokeExamples, under the cap
+    const int cap = stepCap();
+    if (cap > 0 && (dataset.dev.size() > kSmokeExamples || dataset.test.size() > kSmokeExamples)) {
+        smoke = dataset;
+        smoke->dev.resize(std::min(smoke->dev.size(), kSmokeExamples));
+        smoke->test.resize(std::min(smoke->test.size(), kSmokeExamples));
+    }
+    const Dataset& data = smoke ? *smoke : dataset;
+    if (cap > 0 && (config_.epochs > 0 || config_.steps > cap || smoke)) {
+        capNote = "steps capped at " + std::to_string(std::min(cap, config_.epochs > 0 ? cap : config_.steps)) +
+                  " and dev and test at " + std::to_string(kSmokeExamples) +
+                  " examples each by ATTNLAB_MAX_STEPS, a smoke test: not a result (the configuration asked for " +
                   (config_.epochs > 0 ? std::to_string(config_.epochs) + " epochs)" : std::to_string(config_.steps) + " steps)");
+        config_.steps = config_.epochs > 0 ? cap : std::min(cap, config_.steps);
         config_.epochs = 0;
-        config_.steps = cap;
         config_.warmupSteps = std::min(config_.warmupSteps, cap);
     }
     info.config = config_;
@@ -354,7 +368,7 @@ RunSummary Trainer::runTask(const Dataset& dataset, TrainingObserver& observer, 
         applyNumerics(config_, device);
         torch::manual_seed(config_.seed);
 
-        auto prepared = prepare(dataset, config_, device, info);
+        auto prepared = prepare(data, config_, device, info);
         if (!prepared.task)
             return finish(RunStatus::Failed, prepared.problem);
         summary.parameters = info.parameters;
