@@ -1,5 +1,6 @@
 #include "ui/MainMenus.h"
 
+#include "ui/AboutDialog.h"
 #include "ui/MainWindow.h"
 #include "ui/analysis/ResultsMatrixView.h"
 #include "ui/analysis/RunDifferencesView.h"
@@ -153,6 +154,8 @@ void MainMenus::build(MainWindow& window, const Parts& p)
         p.workspace->setCurrentWidget(p.compareArea);
         p.differences->findChild<QPushButton*>(QStringLiteral("differencesExport"))->click();
     });
+
+    AboutDialog::addHelpMenu(window); // Help: About Attention Lab (version, licence, third-party terms), About Qt
 }
 
 } // namespace attnlab::ui

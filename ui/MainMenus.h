@@ -17,7 +17,7 @@ class SetupPanel;
 
 // The main window's menu bar: File (run databases, your own data, configurations, export), Train (train,
 // stop, side by side, advanced settings), Runs (history, filters, weights, the run actions), View (the
-// workspace's tabs, the docks, presentation mode). Every action has an object name, and the frequent ones
+// workspace's tabs, the docks, presentation mode), Help (ui/AboutDialog). Every action has an object name, and the frequent ones
 // a shortcut; the actions call the window's public slots and its parts.
 class MainMenus {
 public:
