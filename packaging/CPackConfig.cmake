@@ -12,7 +12,7 @@ training live, shows attention heatmaps, and keeps every run in SQLite to compar
 the attnlab window and the attnlab-cli command line.")
 set(CPACK_GENERATOR "DEB")
 set(CPACK_PACKAGING_INSTALL_PREFIX "/usr")
-set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT) # attnlab_0.1.0_amd64.deb, the Debian way
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT) # attnlab_<project version>_amd64.deb, the Debian way
 set(CPACK_DEBIAN_PACKAGE_SECTION "science")
 set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "${ATTNLAB_HOMEPAGE}")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)

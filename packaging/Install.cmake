@@ -1,6 +1,7 @@
 # What `cmake --install` and the Debian package put under the prefix (/usr in the package): the two
 # programs (app/CMakeLists.txt), the desktop entry, the hicolor icons, AppStream metainfo, man pages made
-# from the programs' own --help by help2man, and bash completion for the CLI.
+# from the programs' own --help by help2man, bash completion for the CLI, and the copyright file, the
+# third-party notices and the changelog.
 include(GNUInstallDirs)
 set(ATTNLAB_HOMEPAGE "https://github.com/attnlab/attention-lab" CACHE STRING "The project's public address (AppStream)")
 
@@ -16,6 +17,24 @@ foreach(size 16 32 48 64 128 256)
 endforeach()
 install(FILES ${PROJECT_SOURCE_DIR}/packaging/attnlab-cli.bash-completion
         DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME attnlab-cli)
+# The licence and the third-party notices where Debian keeps them (/usr/share/doc/attnlab/copyright), and what
+# changed in each version.
+install(FILES ${PROJECT_SOURCE_DIR}/packaging/copyright ${PROJECT_SOURCE_DIR}/THIRD-PARTY.md ${PROJECT_SOURCE_DIR}/CHANGELOG.md
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/attnlab)
+
+# One version (project() in CMakeLists.txt) for both programs' --version, the package's name, Help > About and
+# the AppStream releases: CHANGELOG.md must have its entry and the metainfo's newest <release> must name it.
+file(STRINGS ${PROJECT_SOURCE_DIR}/CHANGELOG.md changelog_entry REGEX "^## \\[${PROJECT_VERSION}\\] - [0-9]")
+if(NOT changelog_entry)
+  message(FATAL_ERROR "CHANGELOG.md has no entry for version ${PROJECT_VERSION} (project() in CMakeLists.txt): "
+                      "add \"## [${PROJECT_VERSION}] - YYYY-MM-DD\" with what changed")
+endif()
+file(STRINGS ${PROJECT_SOURCE_DIR}/resources/org.attnlab.AttentionLab.metainfo.xml.in newest_release
+     REGEX "<release version=" LIMIT_COUNT 1)
+if(NOT newest_release MATCHES "version=\"${PROJECT_VERSION}\"")
+  message(FATAL_ERROR "resources/org.attnlab.AttentionLab.metainfo.xml.in: the newest <release> is not version "
+                      "${PROJECT_VERSION} (project() in CMakeLists.txt)")
+endif()
 
 # Man pages from --help and --version (help2man, Debian package help2man), gzipped as Debian wants them.
 find_program(HELP2MAN help2man)

@@ -275,7 +275,7 @@ private Q_SLOTS:
     {
         const auto version = runCli({"--version"});
         QCOMPARE(version.code, 0);
-        QVERIFY2(version.out.startsWith("attnlab-cli 0.1.0 (git ") && version.out.contains("LibTorch"), qPrintable(version.out));
+        QVERIFY2(version.out.startsWith("attnlab-cli 0.2.0 (git ") && version.out.contains("LibTorch"), qPrintable(version.out));
         QCOMPARE(runCli({"train", "--version"}).out, version.out);
         const auto help = runCli({"train", "--help"});
         QCOMPARE(help.code, 0);
