@@ -7,6 +7,8 @@ Scans every *.md file of the source tree (build folders, .git and .device left o
   or to the source root when it starts with "/"); web addresses (http:, https:, mailto:) are not fetched;
 - anchors: "#heading" in the same file, or "FILE.md#heading", must be a heading of that file, spelt as
   GitHub spells its anchors (lower case, punctuation dropped, spaces to hyphens, -1, -2 for repeats);
+- every picture in docs/screenshots/ is shown by some document, and its name ends with its real size in pixels
+  (side-by-side-1280x720.png is 1280 x 720);
 - with --code-paths, also paths in backticks that start with one of the tree's top-level folders
   (`core/data/readers/`, `tools/check-core-layers.py`, `core/platform/AtomicFile`: a file, a folder, or a
   source named without its .h/.cpp). Placeholders (<Name>, {h,cpp}, *, ...) are skipped. The dated
@@ -150,6 +152,32 @@ def code_path_problem(root: str, span: str, top_folders: Set[str]) -> str:
     return "no such file or folder"
 
 
+def png_size(path: str) -> Tuple[int, int]:
+    with open(path, "rb") as f:
+        header = f.read(24)
+    if header[:8] != b"\x89PNG\r\n\x1a\n":
+        return 0, 0
+    return int.from_bytes(header[16:20], "big"), int.from_bytes(header[20:24], "big")
+
+
+def screenshot_problems(root: str, shown: Set[str]) -> List[str]:
+    folder = os.path.join(root, "docs", "screenshots")
+    problems = []
+    if not os.path.isdir(folder):
+        return problems
+    for name in sorted(os.listdir(folder)):
+        path = os.path.join(folder, name)
+        relative = os.path.relpath(path, root)
+        if not name.endswith(".png"):
+            continue
+        if os.path.normpath(path) not in shown:
+            problems.append(f"{relative}: shown by no document (use it or remove it)")
+        width, height = png_size(path)
+        if not name.endswith(f"-{width}x{height}.png"):
+            problems.append(f"{relative}: is {width} x {height} pixels; its name should end with -{width}x{height}.png")
+    return problems
+
+
 def main() -> int:
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     code_paths = "--code-paths" in sys.argv[1:]
@@ -158,6 +186,7 @@ def main() -> int:
                    if os.path.isdir(os.path.join(root, d)) and not d.startswith((".", "build"))}
     cache: Dict[str, Set[str]] = {}
     problems = []
+    pictures: Set[str] = set()
     files = 0
     for source in markdown_files(root):
         files += 1
@@ -172,11 +201,17 @@ def main() -> int:
                 why = check_target(root, source, target, cache)
                 if why:
                     problems.append(f"{shown}:{number}: {target}: {why}")
+                elif not SCHEME.match(target.strip("<> ")):
+                    path_part = target.strip("<> ").partition("#")[0]
+                    if path_part:
+                        base = root if path_part.startswith("/") else os.path.dirname(source)
+                        pictures.add(os.path.normpath(os.path.join(base, path_part.lstrip("/"))))
             if code_paths and shown not in HISTORY:
                 for span in spans:
                     why = code_path_problem(root, span, top_folders)
                     if why:
                         problems.append(f"{shown}:{number}: `{span}`: {why}")
+    problems += screenshot_problems(root, pictures)
     print(f"check-doc-links: {files} markdown files")
     for p in problems:
         print(p, file=sys.stderr)
