@@ -16,7 +16,7 @@ class CliApp {
 public:
     CliApp(std::ostream& out, std::ostream& err);
     int run(const std::vector<std::string>& args);
-    static std::string version(); // "attnlab-cli 0.1.0 (git abc123, LibTorch 1.13.0)"
+    static std::string version(); // "attnlab-cli 0.2.0 (git abc123, LibTorch 1.13.0)"
 
 private:
     std::unique_ptr<Command> commandNamed(const std::string& name); // null for an unknown name

@@ -2,7 +2,6 @@
 
 #include <cerrno>
 #include <signal.h>
-#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -20,14 +19,6 @@ double ProcessInfo::cpuSeconds()
     timespec t{};
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
     return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
-}
-
-long long ProcessInfo::involuntarySwitches()
-{
-    rusage usage{};
-    if (getrusage(RUSAGE_SELF, &usage) != 0)
-        return 0;
-    return static_cast<long long>(usage.ru_nivcsw);
 }
 
 } // namespace attnlab

@@ -76,40 +76,41 @@ RunSummary train(const TrainConfig& config, const TextDataset& data, RecordingOb
 class TestTraining : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    // The thread count of a CPU run whose cores other processes want, fed known step times and preemptions.
-    // Idle: nothing changes, so a seed's numbers stay as they were. Load comes (two threads' steps 30x slower,
-    // 200 preemptions a thread and second): one thread is tried and kept. On one thread under load nothing is
-    // tried; when the load leaves (no preemptions) every core is tried and kept again. A trial that loses waits
-    // kCooldown steps, then twice that. Each change is a note.
+    // The thread count of a CPU run whose cores other processes want, fed known step times and CPU times.
+    // Idle (each thread on a core all the time): nothing changes, so a seed's numbers stay as they were. Load comes
+    // (two threads' steps 30x slower, each thread on a core 30% of the time): one thread is tried and kept. On one
+    // thread under load (65%) nothing is tried; when the load leaves (100%) every core is tried and kept again. A
+    // trial that loses waits kCooldown steps, then twice that. Each change is a note.
     void threadGovernorFollowsTheLoad()
     {
         using G = ThreadGovernor;
         G g(2);
         int step = 0;
-        const auto run = [&](int steps, double twoSeconds, long long twoSwitches, double oneSeconds, long long oneSwitches) {
+        // seconds a step with two threads and with one, and the share of that time each thread had a core
+        const auto run = [&](int steps, double twoSeconds, double twoShare, double oneSeconds, double oneShare) {
             for (int i = 0; i < steps; ++i) {
                 const bool two = g.threads() == 2;
-                g.record(++step, two ? twoSeconds : oneSeconds, two ? twoSwitches : oneSwitches);
+                g.record(++step, two ? twoSeconds : oneSeconds, two ? 2 * twoSeconds * twoShare : oneSeconds * oneShare);
             }
         };
         QCOMPARE(g.threads(), 2);
-        run(400, 0.005, 0, 0.010, 0); // idle: two threads twice as fast as one, nobody preempting
+        run(400, 0.005, 1.0, 0.010, 1.0); // idle: two threads twice as fast as one, both always on a core
         QCOMPARE(g.threads(), 2);
         QCOMPARE(g.trials(), 0);
-        run(1, 0.150, 60, 0.0075, 1); // both cores taken: 60 preemptions in a 150 ms step of two threads
-        QCOMPARE(g.threads(), 1);     // tried at once (the window's rate: 60 / (0.25 s x 2) = 120 a thread and second)
-        run(G::kWarmup + G::kSample, 0.150, 60, 0.0075, 1);
+        run(1, 0.150, 0.3, 0.0075, 0.65); // both cores taken: a 150 ms step, each thread on a core 30% of it
+        QCOMPARE(g.threads(), 1);         // tried at once (over the window's 0.25 s the share is 0.58, under 0.75)
+        run(G::kWarmup + G::kSample, 0.150, 0.3, 0.0075, 0.65);
         QCOMPARE(g.threads(), 1); // kept: 7.5 ms against the window's mean of 11.9 ms
         QCOMPARE(g.changes(), 1);
         QCOMPARE(g.notes().size(), std::size_t(1));
         QVERIFY2(QString::fromStdString(g.notes().front()).startsWith("threads 2 -> 1 at step 407: a step took 1"), // ~11.9 ms
                  g.notes().front().c_str());
-        QVERIFY2(QString::fromStdString(g.notes().front()).contains("with 2, 7.5 ms with 1 (the cores are busy elsewhere"),
+        QVERIFY2(QString::fromStdString(g.notes().front()).contains("with 2, 7.5 ms with 1 (the cores are busy elsewhere: each thread had a core 58%"),
                  g.notes().front().c_str());
-        run(1000, 0.150, 60, 0.0075, 1); // still busy: one thread is preempted too (133 a second), nothing tried
+        run(1000, 0.150, 0.3, 0.0075, 0.65); // still busy: one thread gets a core 65% of the time, nothing tried
         QCOMPARE(g.trials(), 1);
         QCOMPARE(g.threads(), 1);
-        run(100, 0.0025, 0, 0.005, 0); // the load left: every core tried, 2x faster, kept
+        run(100, 0.0025, 1.0, 0.005, 1.0); // the load left: every core tried, 2x faster, kept
         QCOMPARE(g.threads(), 2);
         QCOMPARE(g.changes(), 2);
         QVERIFY2(QString::fromStdString(g.notes().back()).contains("the cores are free again"), g.notes().back().c_str());
@@ -125,18 +126,19 @@ private Q_SLOTS:
                 trialsSeen = big.trials();
                 trialSteps.push_back(s);
             }
-            big.record(++s, two ? 0.100 : 0.190, two ? 40 : 20);
+            big.record(++s, two ? 0.100 : 0.190, two ? 2 * 0.100 * 0.3 : 0.190 * 0.65);
         }
         QCOMPARE(big.threads(), 2);
         QCOMPARE(big.changes(), 0);
         QVERIFY(big.notes().empty());
-        QCOMPARE(trialSteps, (std::vector<int>{3, 109, 315, 721})); // the window's 0.25 s at step 3, then 100, 200, 400 steps of wait
+        // The window's 0.25 s at step 5 (the run's first kStartSteps are not read), then 100, 200, 400 steps of wait.
+        QCOMPARE(trialSteps, (std::vector<int>{5, 111, 317, 723}));
         QCOMPARE(trialSteps[1] - trialSteps[0], G::kWarmup + G::kSample + G::kCooldown); // the trial, then the wait
         QCOMPARE(trialSteps[2] - trialSteps[1], G::kWarmup + G::kSample + 2 * G::kCooldown);
         {
             G single(1); // nothing to choose
             for (int i = 1; i <= 50; ++i)
-                QVERIFY(!single.record(i, 0.1, 1000));
+                QVERIFY(!single.record(i, 0.1, 0.01));
             QCOMPARE(single.threads(), 1);
         }
     }

@@ -61,7 +61,8 @@ DatasetsDialog::DatasetsDialog(const QString& dataDir, QWidget* parent)
                             "file's checksum before putting it in place; running it again resumes.")
                        : tr("<b>No real dataset is in your data folder yet.</b> Everything built on the synthetic data "
                             "works now, with no download: the lessons in <i>Start from</i> (SAN vs RNN, Why position "
-                            "matters, Long-range dependencies, Which driver and lag?) and the synthetic datasets. "
+                            "matters, Learning to align, ...; 2018 vs pretrained needs the MiniLM model below), the "
+                            "teaching presets and the synthetic datasets. "
                             "To train on the thesis' datasets, download them here (or import a copy you already have)."));
     folder_ = new QLabel(this);
     folder_->setObjectName(QStringLiteral("datasetsFolderLabel"));

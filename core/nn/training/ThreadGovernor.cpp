@@ -25,29 +25,28 @@ std::string ms(double seconds)
 
 ThreadGovernor::ThreadGovernor(int maxThreads) : max_(std::max(1, maxThreads)), threads_(max_), kept_(max_) {}
 
-double ThreadGovernor::rate() const
+double ThreadGovernor::share() const
 {
-    double seconds = 0.0;
-    long long switches = 0;
+    double seconds = 0.0, cpu = 0.0;
     for (const auto& s : window_) {
         seconds += s.seconds;
-        switches += s.switches;
+        cpu += s.cpuSeconds;
     }
-    return seconds > 0.0 ? static_cast<double>(switches) / (seconds * kept_) : 0.0;
+    return seconds > 0.0 ? cpu / (seconds * kept_) : 1.0;
 }
 
 double ThreadGovernor::keptMean() const
 {
-    // Over the whole window, as the rate is: where the load came a few steps ago, its slow steps weigh by their time.
+    // Over the whole window, as the share is: where the load came a few steps ago, its slow steps weigh by their time.
     double seconds = 0.0;
     for (const auto& s : window_)
         seconds += s.seconds;
     return window_.empty() ? 0.0 : seconds / static_cast<double>(window_.size());
 }
 
-bool ThreadGovernor::record(int step, double seconds, long long switches)
+bool ThreadGovernor::record(int step, double seconds, double cpuSeconds)
 {
-    if (max_ == 1)
+    if (max_ == 1 || step <= kStartSteps)
         return false;
     const int before = threads_;
     if (trial_) {
@@ -65,7 +64,7 @@ bool ThreadGovernor::record(int step, double seconds, long long switches)
         }
         return threads_ != before;
     }
-    window_.push_back({seconds, switches});
+    window_.push_back({seconds, cpuSeconds});
     // Keep the newest steps that together last kWindowSeconds (and at least kWindowSteps of them).
     double span = 0.0;
     std::size_t keep = 0;
@@ -77,9 +76,9 @@ bool ThreadGovernor::record(int step, double seconds, long long switches)
     window_.erase(window_.begin(), window_.end() - static_cast<std::ptrdiff_t>(keep));
     if (span < kWindowSeconds || static_cast<int>(window_.size()) < kWindowSteps || step < nextAllowed_)
         return false;
-    const double r = rate();
-    if ((kept_ == max_ && r > kBusyRate) || (kept_ == 1 && r < kFreeRate)) {
-        ratePerThread_ = r;
+    const double got = share();
+    if ((kept_ == max_ && got < kBusyShare) || (kept_ == 1 && got > kFreeShare)) {
+        shareAtTrial_ = got;
         startTrial(step);
     }
     return threads_ != before;
@@ -102,7 +101,7 @@ void ThreadGovernor::decide(int step, double trialMean, bool aborted)
     trial_ = false;
     if (!aborted && trialMean < kMargin * kept) {
         char rate[96];
-        std::snprintf(rate, sizeof rate, "%.0f preemptions a thread and second", ratePerThread_);
+        std::snprintf(rate, sizeof rate, "each thread had a core %.0f%% of the time", 100.0 * std::min(1.0, shareAtTrial_));
         notes_.push_back("threads " + std::to_string(kept_) + " -> " + std::to_string(tried) + " at step " + std::to_string(step) +
                          ": a step took " + ms(kept) + " with " + std::to_string(kept_) + ", " + ms(trialMean) + " with " +
                          std::to_string(tried) +

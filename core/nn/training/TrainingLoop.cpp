@@ -106,8 +106,8 @@ TrainingLoop::Outcome TrainingLoop::run(const TrainConfig& config, TrainingTask&
             return std::vector<torch::Tensor>{batch.loss.detach(), batch.trainMetric};
         });
 
-    // The CPU's thread count, when the configuration leaves it to the lab (threads 0): every core, unless the
-    // scheduler says other processes want them and one thread measures faster (ThreadGovernor), so a laptop
+    // The CPU's thread count, when the configuration leaves it to the lab (threads 0): every core, unless its threads
+    // get a core only part of the time (other processes want them) and one thread measures faster (ThreadGovernor), so a laptop
     // whose cores are busy elsewhere trains on one thread instead of waiting at every parallel region's barrier. A count the user set is kept as it is, and so is the count of a
     // deterministic run: sums split over another number of threads differ in their last bits (measured: losses
     // at 1 and 2 threads agree to 1e-8, not exactly), and such a run promises the same bits for its seed.
@@ -119,7 +119,7 @@ TrainingLoop::Outcome TrainingLoop::run(const TrainConfig& config, TrainingTask&
 
     for (int step = 1; step <= totalSteps; ++step) {
         const auto stepStarted = StepClock::now();
-        const long long switchesBefore = governor ? ProcessInfo::involuntarySwitches() : 0;
+        const double cpuBefore = governor ? ProcessInfo::cpuSeconds() : 0.0;
         if (cancel.isCancelled()) {
             outcome.status = RunStatus::Cancelled;
             outcome.message = "stopped by the user after " + std::to_string(outcome.steps) + " steps";
@@ -161,7 +161,7 @@ TrainingLoop::Outcome TrainingLoop::run(const TrainConfig& config, TrainingTask&
         if (stepsDone)
             *stepsDone = step;
         if (governor && governor->record(step, std::chrono::duration<double>(StepClock::now() - stepStarted).count(),
-                                         ProcessInfo::involuntarySwitches() - switchesBefore))
+                                         ProcessInfo::cpuSeconds() - cpuBefore))
             at::set_num_threads(governor->threads());
 
         noWaiting.reset();
