@@ -115,6 +115,7 @@ private slots:
 
 private:
     bool available(const TrainPreset& preset);
+    void showWithDataFolder(MainWindow& window); // shown, its data folder the one with the pretrained model
 
     QTemporaryDir dir_;
     QString data_;      // the pretrained model imported here; the real datasets come from ATTNLAB_DATA_DIR
@@ -151,6 +152,15 @@ bool TestEveryLesson::available(const TrainPreset& preset)
     return missing.empty();
 }
 
+void TestEveryLesson::showWithDataFolder(MainWindow& window)
+{
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    auto* dataDir = child<QLineEdit>(&window, "dataDirEdit");
+    dataDir->setText(data_); // typed, as a user sets it
+    emit dataDir->editingFinished();
+}
+
 // The rule for what a preset leaves out, checked on every compiled-in preset before anything trains: a
 // translation preset that names no position gets none (its models take none), not the SANs' rpr.
 void TestEveryLesson::presetPositionsFollowTheirModels()
@@ -178,11 +188,9 @@ void TestEveryLesson::everyPresetFromTheDesigner()
 {
     const QString db = dir_.filePath(QStringLiteral("designer.sqlite"));
     MainWindow window(db);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    auto* dataDir = child<QLineEdit>(&window, "dataDirEdit");
-    dataDir->setText(data_);
-    emit dataDir->editingFinished();
+    showWithDataFolder(window);
+    if (QTest::currentTestFailed())
+        return;
     auto* chooser = child<PresetChooser>(&window, "presetChooser");
     auto* differences = child<QLabel>(&window, "presetDifferences");
     auto* train = child<QPushButton>(&window, "trainButton");
@@ -222,11 +230,9 @@ void TestEveryLesson::everyLessonFromTheDesigner()
     const QString db = dir_.filePath(QStringLiteral("lessons.sqlite"));
     MainWindow window(db);
     window.resize(1280, 720); // a projector's
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    auto* dataDir = child<QLineEdit>(&window, "dataDirEdit");
-    dataDir->setText(data_);
-    emit dataDir->editingFinished();
+    showWithDataFolder(window);
+    if (QTest::currentTestFailed())
+        return;
     auto* chooser = child<PresetChooser>(&window, "presetChooser");
     auto* live = child<LiveComparisonView>(&window, "liveComparisonView");
     auto* compare = child<QPushButton>(&window, "compareButton");
