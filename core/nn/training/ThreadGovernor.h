@@ -41,9 +41,9 @@ public:
     static constexpr double kBusyShare = 0.75; // on every core: idle 0.99, busy 0.28-0.40 (measured)
     static constexpr double kFreeShare = 0.90; // on one thread: idle 0.99, busy 0.61-0.67 (measured)
     static constexpr double kWindowSeconds = 0.25; // the share is read over at least this much training...
-    static constexpr int kWindowSteps = 2;         // ...and this many steps (each costs up to 2 s on busy cores)
-    static constexpr int kStartSteps = 2; // the run's first steps, not read: allocations and the pool's start make
-                                          // them slow and preempted on an idle machine too (a 126 ms step, 634 a second)
+    static constexpr int kWindowSteps = 1;         // ...and this many steps (each costs up to 2 s on busy cores)
+    static constexpr int kStartSteps = 1; // the run's first step, not read: allocations and the pool's start make it
+                                          // slow and short of a core on an idle machine too (a 126 ms step)
     static constexpr int kWarmup = 1;   // a trial's first steps, not compared (a sleeping pool wakes, caches refill)
     static constexpr int kSample = 5;   // a trial's steps whose mean stands for the tried count
     static constexpr double kMargin = 0.90; // the tried count must be 10% faster to be kept
