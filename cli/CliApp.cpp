@@ -4,6 +4,7 @@
 #include "cli/commands/BenchCommand.h"
 #include "cli/commands/DescribeCommand.h"
 #include "cli/commands/ExplainCommand.h"
+#include "cli/commands/GenerateCommand.h"
 #include "cli/commands/TranslateCommand.h"
 #include "cli/commands/AgreementCommand.h"
 #include "cli/commands/FaithfulnessCommand.h"
@@ -46,6 +47,10 @@ const char* kUsage =
     "        [--length-penalty A] [--attention-score additive|dot|general|concat] [--alignment global|local-m|local-p]\n"
     "        [--local-window D] [--max-pair-length N] [--subwords bpe|unigram [--subword-vocabulary 8000]]\n"
     "        [--source-column C --target-column C]\n"
+    "        language models (tinyshakespeare, synthetic-repeat, text-file --file F [--unit characters|words]):\n"
+    "        [--context N] [--sample-tokens N] gpt: [--attention-only] [--unscaled] char-rnn: [--cell lstm|gru|rnn]\n"
+    "        ngram: [--order N] [--smoothing kneser-ney|add-k] [--add-k K]; synthetic-repeat: [--repeat-length N]\n"
+    "        [--repeat-vocabulary V] [--repeat-train BLOCKS]\n"
     "        [--source-file F --target-file F [--dev-source-file F --dev-target-file F --test-source-file F\n"
     "        --test-target-file F]] [--pairs N] [--sequence-min-length N] [--sequence-max-length N]\n"
     "        [model options] [dataset options]\n"
@@ -64,6 +69,10 @@ const char* kUsage =
     "                                        --file: one sentence a line -> one translation a line, in order;\n"
     "        --force: your translation scored word by word (teacher-forced) with its alignment; --alternatives: each\n"
     "        step's K likeliest tokens; on reverse/copy/sort the right answer and the AER against its gold alignment\n"
+    "  generate --run N [--prompt \"ROMEO:\"] [--tokens 200] [--temperature T] [--top-k K] [--top-p P] [--greedy]\n"
+    "           [--seed S] [--alternatives K] [--step S] [--db FILE] [--json]\n"
+    "                                        a stored language model writes from your prompt (default: its dataset's);\n"
+    "        --json: every token with its probability, the K likeliest alternatives and its attention over the context\n"
     "  explain --run N --text \"a sentence\" [--step S [--probe P]] [--db FILE] [--json]\n"
     "                                        a stored model on your sentence: tokens, probabilities, every attention map\n"
     "        [--method attention,rollout,attngrad,grad,gradxinput,ig,occlusion|all] [--target C]\n"
@@ -187,6 +196,7 @@ std::unique_ptr<Command> CliApp::commandNamed(const std::string& name)
     if (name == "sweep") return std::make_unique<SweepCommand>(out_, err_);
     if (name == "explain") return std::make_unique<ExplainCommand>(out_, err_);
     if (name == "translate") return std::make_unique<TranslateCommand>(out_, err_);
+    if (name == "generate") return std::make_unique<GenerateCommand>(out_, err_);
     if (name == "faithfulness") return std::make_unique<FaithfulnessCommand>(out_, err_);
     if (name == "agreement") return std::make_unique<AgreementCommand>(out_, err_);
     if (name == "permutation") return std::make_unique<PermutationCommand>(out_, err_);

@@ -14,7 +14,7 @@ const std::set<std::string>& ConfigFlags::modelFlags()
         "--dataset", "--model", "--position", "--d-model", "--layers", "--rpr-clip", "--ff-hidden", "--dropout-keep",
         "--heads", "--ffn-hidden", "--filters", "--max-length", "--activation", "--pooling", "--dropout-points",
         "--dropout-input-keep", "--dropout-hidden-keep", "--dropout-output-keep", "--embedding-dim",
-        "--attention-score", "--alignment", "--local-window"};
+        "--attention-score", "--alignment", "--local-window", "--context", "--order", "--smoothing", "--add-k", "--cell"};
     return flags;
 }
 
@@ -26,7 +26,8 @@ const std::set<std::string>& ConfigFlags::datasetFlags()
         "--min-fillers", "--max-fillers", "--dataset-seed", "--missing", "--quoting", "--categorical",
         "--source", "--target", "--source-column", "--max-pair-length", "--source-file", "--target-file",
         "--dev-source-file", "--dev-target-file", "--test-source-file", "--test-target-file", "--pairs",
-        "--sequence-min-length", "--sequence-max-length", "--subwords", "--subword-vocabulary"};
+        "--sequence-min-length", "--sequence-max-length", "--subwords", "--subword-vocabulary", "--unit", "--repeat-length",
+        "--repeat-vocabulary", "--repeat-train"};
     return flags;
 }
 
@@ -67,6 +68,12 @@ DatasetOptions ConfigFlags::datasetOptions(const CliFlags& flags)
     flags.update("--pairs", o.translationTrain); // the synthetic translation tasks' training pairs
     flags.update("--sequence-min-length", o.sequenceMinLength);
     flags.update("--sequence-max-length", o.sequenceMaxLength);
+    flags.update("--unit", o.lmUnit);
+    if (o.lmUnit != "characters" && o.lmUnit != "words")
+        throw CliUsageError("--unit expects characters or words, got '" + o.lmUnit + "'");
+    flags.update("--repeat-length", o.repeatLength);
+    flags.update("--repeat-vocabulary", o.repeatVocabulary);
+    flags.update("--repeat-train", o.repeatTrain);
     // Not CliFlags::list: --drivers is optional, and its items are kept as given (list drops empty ones).
     for (std::string rest = flags.text("--drivers", ""); !rest.empty();) {
         const auto comma = rest.find(',');
@@ -127,6 +134,10 @@ void ConfigFlags::applyDataFlags(const CliFlags& flags, TrainConfig& c)
     if (flags.has("--pairs")) c.translationTrain = o.translationTrain;
     if (flags.has("--sequence-min-length")) c.sequenceMinLength = o.sequenceMinLength;
     if (flags.has("--sequence-max-length")) c.sequenceMaxLength = o.sequenceMaxLength;
+    if (flags.has("--unit")) c.lmUnit = o.lmUnit;
+    if (flags.has("--repeat-length")) c.repeatLength = o.repeatLength;
+    if (flags.has("--repeat-vocabulary")) c.repeatVocabulary = o.repeatVocabulary;
+    if (flags.has("--repeat-train")) c.repeatTrain = o.repeatTrain;
     if (flags.has("--distance")) c.distance = o.distance;
     if (flags.has("--window")) c.window = o.window;
     if (flags.has("--lag")) c.lag = o.lag;
@@ -167,6 +178,15 @@ ModelConfig ConfigFlags::modelConfig(const CliFlags& flags, const ModelConfig* b
     flags.update("--attention-score", m.attentionScore);
     flags.update("--alignment", m.alignment);
     flags.update("--local-window", m.localWindow);
+    flags.update("--context", m.context);
+    flags.update("--order", m.order);
+    flags.update("--smoothing", m.smoothing);
+    flags.update("--add-k", m.addK);
+    flags.update("--cell", m.cell);
+    if (flags.has("--attention-only"))
+        m.attentionOnly = true;
+    if (flags.has("--unscaled"))
+        m.scaled = false;
     if (flags.has("--uniform-attention"))
         m.uniformAttention = true;
     if (flags.has("--frozen-encoder"))
@@ -200,7 +220,10 @@ const std::vector<std::pair<std::string, std::string>>& ConfigFlags::flagKeys()
         {"--teacher-forcing", "teacher_forcing"}, {"--label-smoothing", "label_smoothing"}, {"--beam", "beam_size"},
         {"--length-penalty", "length_penalty"}, {"--source-file", "source_file"}, {"--target-file", "target_file"},
         {"--pairs", "translation_train"}, {"--sequence-min-length", "sequence_min_length"},
-        {"--sequence-max-length", "sequence_max_length"},
+        {"--sequence-max-length", "sequence_max_length"}, {"--context", "context"}, {"--order", "order"},
+        {"--smoothing", "smoothing"}, {"--add-k", "add_k"}, {"--cell", "cell"}, {"--attention-only", "attention_only"},
+        {"--unscaled", "scaled"}, {"--unit", "lm_unit"}, {"--repeat-length", "repeat_length"},
+        {"--repeat-vocabulary", "repeat_vocabulary"}, {"--repeat-train", "repeat_train"}, {"--sample-tokens", "sample_tokens"},
     };
     return pairs;
 }
@@ -248,6 +271,8 @@ ModelConfig ConfigFlags::modelFor(const ModelConfig& model, const LoadedDataset&
     if (data.regression) {
         m.drivers = data.series.drivers();
         m.window = data.series.window;
+    } else if (data.languageModel) {
+        m.vocabularySize = static_cast<int>(data.stream.vocabulary.size());
     } else if (data.translation) { // the sizes Trainer gives the model (Vocabulary::fromPairs)
         m.vocabularySize = static_cast<int>(Vocabulary::fromPairs(data.pairs.train, false).size());
         m.targetVocabularySize = static_cast<int>(Vocabulary::fromPairs(data.pairs.train, true).size());

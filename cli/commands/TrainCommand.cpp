@@ -36,12 +36,12 @@ CliFlags trainFlags(const std::vector<std::string>& args)
                    "--threads", "--sampling", "--config", "--preset", "--repeat", "--momentum", "--l2", "--weight-decay",
                    "--lr-schedule", "--lr-decay-every", "--lr-decay-gamma", "--warmup-steps", "--clip-norm", "--epochs",
                    "--patience", "--log-every", "--checkpoint-dir", "--tags", "--probes", "--teacher-forcing",
-                   "--label-smoothing", "--beam", "--length-penalty"});
+                   "--label-smoothing", "--beam", "--length-penalty", "--sample-tokens"});
     valued.insert(ConfigFlags::datasetFlags().begin(), ConfigFlags::datasetFlags().end());
     valued.insert({"--embeddings", "--oov-range"});
     auto booleans = ConfigFlags::datasetSwitches();
     booleans.insert({"--json", "--embeddings-frozen", "--amp", "--capturable-step", "--tf32", "--deterministic", "--no-checkpoint",
-                     "--uniform-attention", "--frozen-encoder"});
+                     "--uniform-attention", "--frozen-encoder", "--attention-only", "--unscaled"});
     return CliFlags(args, valued, booleans);
 }
 
@@ -100,6 +100,9 @@ void applyTrainingFlags(TrainConfig& c, const CliFlags& flags, bool hasBase)
     flags.update("--label-smoothing", c.labelSmoothing);
     flags.update("--beam", c.beamSize);
     flags.update("--length-penalty", c.lengthPenalty);
+    flags.update("--sample-tokens", c.sampleTokens);
+    c.model.attentionOnly = c.model.attentionOnly || flags.has("--attention-only");
+    c.model.scaled = c.model.scaled && !flags.has("--unscaled");
     c.amp = c.amp || flags.has("--amp");
     c.capturableStep = c.capturableStep || flags.has("--capturable-step");
     c.tf32 = c.tf32 || flags.has("--tf32");
@@ -221,6 +224,8 @@ TrainCommand::Plan TrainCommand::planFrom(const CliFlags& flags)
     if (DatasetCatalog::isRegression(c.dataset)) {
         shape.drivers = std::max(1, shape.drivers);
         shape.window = std::max(2, c.window);
+    } else if (DatasetCatalog::isLanguageModel(c.dataset)) {
+        shape.vocabularySize = std::max(2, shape.vocabularySize);
     } else if (DatasetCatalog::isTranslation(c.dataset)) {
         shape.vocabularySize = std::max(3, shape.vocabularySize);
         shape.targetVocabularySize = std::max(5, shape.targetVocabularySize);
@@ -241,6 +246,8 @@ LoadedDataset TrainCommand::loadChecked(const Plan& plan)
     LoadedDataset data = DatasetCatalog::loadAny(c.dataset, plan.datasetOptions);
     if (data.regression && !c.embeddingsPath.empty())
         throw CliUsageError("--embeddings: '" + c.dataset + "' is a time series; word vectors apply to text datasets");
+    if (data.languageModel && !c.embeddingsPath.empty())
+        throw CliUsageError("--embeddings: '" + c.dataset + "' is a language-model dataset; a language model learns its own token table");
     if (data.translation && !c.embeddingsPath.empty())
         throw CliUsageError("--embeddings: '" + c.dataset + "' is a translation dataset; a translation model learns both word tables");
     if (!data.regression && !c.embeddingsPath.empty()) {
@@ -288,7 +295,11 @@ std::map<std::string, RepeatStatistics> TrainCommand::repeatStatistics(const std
         const RunSummary& s = r.summary;
         if (s.status != RunStatus::Completed)
             continue;
-        if (s.translation) {
+        if (s.languageModel) {
+            values["test_loss"].push_back(s.testLoss);
+            values["test_bits_per_token"].push_back(s.testBitsPerToken);
+            values["dev_loss"].push_back(s.bestDevLoss);
+        } else if (s.translation) {
             values["test_bleu"].push_back(s.testBleu);
             values["test_chrf"].push_back(s.testChrf);
             values["dev_bleu"].push_back(s.bestDevBleu);

@@ -55,7 +55,13 @@ struct DatasetOptions {
     int translationTrain = 10000, translationDev = 500, translationTest = 500;
     int sequenceMinLength = 3, sequenceMaxLength = 10;
 
-    // The user's own files (csv-text, csv-series, csv-pairs).
+    // Language models: the user's text (text-file, in `file`) as characters | words; the induction-heads task
+    // (synthetic-repeat): a random sequence of repeatLength symbols out of repeatVocabulary, then the same again.
+    std::string lmUnit = "characters";
+    int repeatLength = 16, repeatVocabulary = 50;
+    int repeatTrain = 20000, repeatDev = 200, repeatTest = 200;
+
+    // The user's own files (csv-text, csv-series, csv-pairs, text-file).
     std::string file;                 // one CSV/TSV split by fractions, or...
     std::string trainFile, devFile, testFile; // ...one file per split
     std::string textColumn;           // name or 1-based number; "" = the first text-like column

@@ -53,12 +53,21 @@ double ModelConfig::keepAt(const std::string& point) const
     return specific > 0.0 ? specific : dropoutKeep;
 }
 
+bool ModelConfig::isLanguageModel() const
+{
+    const RegistryEntry* entry = Registry::find(Registry::models(), model);
+    return entry && entry->task == "language_model";
+}
+
 std::string ModelConfig::validate() const
 {
     const RegistryEntry* entry = Registry::find(Registry::models(), model);
     if (!entry)
         return "model: unknown id '" + model + "' (known: " + Registry::idList(Registry::models()) + ")";
-    const std::string task = isRegression() ? "regression" : isTranslation() ? "translation" : "classification";
+    const std::string task = isRegression()      ? "regression"
+                             : isTranslation()   ? "translation"
+                             : entry->task == "language_model" ? "language_model"
+                                                 : "classification";
     if (!entry->servesTask(task))
         return "model: '" + model + "' is a " + entry->task + " model; this dataset needs " + task +
                " (models for it: " + [&] { std::string s; for (const auto& m : Registry::models())
@@ -96,6 +105,22 @@ std::string ModelConfig::validate() const
     if (!pooling.empty() && !contains(entry->pooling, pooling))
         return "pooling: '" + pooling + "' does not apply to model '" + model + "'" +
                (entry->pooling.empty() ? std::string(" (it has no pooling choice)") : " (it takes: " + joined(entry->pooling) + ")");
+    if (entry->task == "language_model") {
+        if (context < 1 || context > 4096)
+            return "context: a language model's context must be 1 to 4096 tokens (got " + std::to_string(context) + ")";
+        if (order < 1 || order > 10)
+            return "order: an n-gram model's order must be 1 (unigram) to 10 (got " + std::to_string(order) + ")";
+        if (smoothing != "kneser-ney" && smoothing != "add-k")
+            return "smoothing: unknown '" + smoothing + "' (known: kneser-ney, add-k)";
+        if (!(addK > 0.0 && addK <= 100.0))
+            return "add_k: must be in (0, 100] (got " + std::to_string(addK) + ")";
+        if (cell != "lstm" && cell != "gru" && cell != "rnn")
+            return "cell: unknown '" + cell + "' (known: lstm, gru, rnn)";
+    }
+    if (attentionOnly && model != "gpt")
+        return "attention_only: model '" + model + "' has no MLP blocks to leave out (gpt has)";
+    if (!scaled && model != "gpt")
+        return "scaled: leaving out the division by sqrt(d_k) is a GPT setting (model '" + model + "')";
     if (frozenEncoder && entry->pretrained.empty())
         return "frozen_encoder: model '" + model + "' has no pretrained encoder to freeze (minilm has)";
     if (uniformAttention) {
@@ -140,6 +165,8 @@ std::string ModelConfig::validate() const
     }
     if (isRegression())
         return window >= 2 ? std::string() : "window: a time-series model needs at least 2 steps (got " + std::to_string(window) + ")";
+    if (entry->task == "language_model")
+        return vocabularySize >= 1 ? std::string() : "vocabulary: the text gave no tokens";
     if (numClasses < 2)
         return "classes: a classifier needs at least 2 classes (got " + std::to_string(numClasses) + ")";
     if (vocabularySize < 3)

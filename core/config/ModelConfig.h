@@ -44,6 +44,17 @@ struct ModelConfig {
     std::string attentionScore;
     std::string alignment = "global";
     int localWindow = 2;
+    // Language models: the context (tokens a model reads at once, the training window; a GPT's learned positions);
+    // the n-gram's order and smoothing (kneser-ney: interpolated, modified by Chen & Goodman's single discount per
+    // order | add-k with addK); a char-RNN's cell (lstm | gru | rnn); a GPT without its MLPs (attention only, for
+    // induction heads); scaled false leaves out attention's division by sqrt(d_k) (the lesson that shows why).
+    int context = 64;
+    int order = 2;
+    std::string smoothing = "kneser-ney";
+    double addK = 1.0;
+    std::string cell = "lstm";
+    bool attentionOnly = false;
+    bool scaled = true;
     int vocabularySize = 0;         // set from the dataset (classification; translation: the source side)
     int targetVocabularySize = 0;   // set from the dataset (translation): > 0 means an encoder-decoder
     int numClasses = 0;             // set from the dataset (classification)
@@ -54,6 +65,7 @@ struct ModelConfig {
     std::string validate() const;
     bool isRegression() const { return drivers > 0; }
     bool isTranslation() const { return targetVocabularySize > 0; }
+    bool isLanguageModel() const; // its registry entry's task is language_model
     int inputDim() const { return embeddingDim > 0 ? embeddingDim : dModel; }
     std::string activationOr(const std::string& fallback) const { return activation.empty() ? fallback : activation; }
     std::string poolingOr(const std::string& fallback) const { return pooling.empty() ? fallback : pooling; }

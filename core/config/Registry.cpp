@@ -30,6 +30,12 @@ const std::vector<RegistryEntry>& Registry::datasets()
         {"synthetic-sort", "Synthetic sorting", "Built-in: distinct animal words put in alphabetical order, a permutation to find (gold alignment)",
          {}, "translation"},
         {"csv-pairs", "Your sentence pairs (CSV/TSV)", "Your own CSV/TSV of source and target sentences, or two files of parallel lines", {}, "translation"},
+        // Language models: next-token prediction on a stream of characters or words.
+        {"tinyshakespeare", "tiny Shakespeare", "Karpathy's 1.1 MB of Shakespeare's plays as characters (65), nanoGPT's split: 90% train, 10% validation",
+         {}, "language_model"},
+        {"synthetic-repeat", "Repeated random sequences", "Built-in: 16 random symbols then the same 16 again, the task where induction heads form",
+         {}, "language_model"},
+        {"text-file", "Your text", "Any UTF-8 text file of yours as characters or words: 90% train, 5% dev, 5% test", {}, "language_model"},
     };
     return list;
 }
@@ -88,6 +94,18 @@ const std::vector<RegistryEntry>& Registry::models()
          "self-attention, the decoder's causal self-attention and cross-attention, heads and layers, pre-LN",
          {"sinusoidal", "none", "learned", "rpr", "rope", "alibi"}, "translation", {},
          {"d_model", "layers", "heads", "ffn_hidden", "rpr_clip", "activation", "dropout_keep", "dropout_points"}, allPoints, allPoints},
+        // Language models (next-token prediction): the count baseline, the char-RNN, the GPT.
+        {"ngram", "n-gram (counts)", "Count-based n-gram model: each token from the n-1 before it, interpolated Kneser-Ney or add-k "
+         "smoothing; estimated in one pass, nothing to train (the baseline every language-model lesson starts from)",
+         onlyNone, "language_model", {}, {"order", "smoothing", "add_k", "context"}, {}, {}},
+        {"char-rnn", "char-RNN", "Karpathy's char-rnn: stacked LSTM (or GRU, plain RNN) over token embeddings, a softmax over "
+         "the next token at every step", onlyNone, "language_model", {},
+         {"d_model", "layers", "cell", "context", "dropout_keep", "dropout_points"}, {"input", "hidden"}, {}},
+        {"gpt", "GPT (decoder-only)", "A decoder-only Transformer as nanoGPT builds it: causal multi-head self-attention and a GELU "
+         "MLP per block, pre-LN, weight tying; attention-only for induction heads", {"learned", "sinusoidal", "none", "rope", "alibi", "rpr"},
+         "language_model", {},
+         {"d_model", "layers", "heads", "ffn_hidden", "rpr_clip", "context", "attention_only", "scaled", "dropout_keep", "dropout_points"},
+         {"input", "hidden"}, {}},
         {"narx", "NARX RNN", "Time series: one LSTM over driving series and target history, last state -> prediction", onlyNone,
          "regression", {}, {"d_model", "layers"}},
         {"encdec", "Encoder-decoder RNN", "Time series: LSTM encoder over the driving series, LSTM decoder over the target history (Cho et al.)",
@@ -129,7 +147,7 @@ std::string Registry::defaultPosition(const std::string& model)
 {
     const RegistryEntry* entry = find(models(), model);
     if (entry && !entry->positions.empty() &&
-        (entry->task == "translation" || std::find(entry->positions.begin(), entry->positions.end(), "rpr") == entry->positions.end()))
+        (entry->task == "translation" || entry->task == "language_model" || std::find(entry->positions.begin(), entry->positions.end(), "rpr") == entry->positions.end()))
         return entry->positions.front(); // a pretrained model's own technique (minilm: learned)
     return takesPosition(model) ? "rpr" : "none";
 }
@@ -139,6 +157,8 @@ std::string Registry::defaultModel(const std::string& datasetId)
     const RegistryEntry* entry = find(datasets(), datasetId);
     if (entry && entry->task == "translation")
         return "bahdanau";
+    if (entry && entry->task == "language_model")
+        return "gpt";
     return entry && entry->task == "regression" ? "essan" : "ssan";
 }
 
@@ -153,7 +173,7 @@ std::string Registry::modelLabel(const std::string& model, const std::string& po
 
 bool Registry::hasAttention(const std::string& model)
 {
-    for (const char* id : {"ssan", "essan", "transformer", "rnn-attention", "attn-rnn", "darnn", "minilm", "bahdanau", "luong", "transformer-seq2seq"})
+    for (const char* id : {"ssan", "essan", "transformer", "rnn-attention", "attn-rnn", "darnn", "minilm", "bahdanau", "luong", "transformer-seq2seq", "gpt"})
         if (model == id)
             return true;
     return false;

@@ -10,7 +10,7 @@ struct RegistryEntry {
     std::string name;
     std::string description;
     std::vector<std::string> positions; // models only: position techniques that apply
-    std::string task = "classification"; // datasets: classification | regression | translation; models also: both
+    std::string task = "classification"; // datasets: classification | regression | translation | language_model; models also: both
     std::vector<std::string> pooling;    // models only: pooling choices, the default first
     std::vector<std::string> options;    // models only: ModelConfig settings that matter to it
     std::vector<std::string> dropoutAllowed; // models only: dropout points it has (input, hidden, output)
@@ -20,8 +20,11 @@ struct RegistryEntry {
     std::string pretrained = {};
 
     // Whether a model trains on data of this task: its own, and "both" for classification and regression (ESSAN);
-    // no "both" model translates.
-    bool servesTask(const std::string& dataTask) const { return task == dataTask || (task == "both" && dataTask != "translation"); }
+    // no "both" model translates or models language.
+    bool servesTask(const std::string& dataTask) const
+    {
+        return task == dataTask || (task == "both" && (dataTask == "classification" || dataTask == "regression"));
+    }
 };
 
 } // namespace attnlab

@@ -132,6 +132,20 @@ std::string TrainConfig::toJson(bool everyKey) const
     optional("translation_test", translationTest, defaults.translationTest);
     optional("sequence_min_length", sequenceMinLength, defaults.sequenceMinLength);
     optional("sequence_max_length", sequenceMaxLength, defaults.sequenceMaxLength);
+    optional("context", model.context, defaults.model.context);
+    optional("order", model.order, defaults.model.order);
+    optional("smoothing", model.smoothing, defaults.model.smoothing);
+    optional("add_k", model.addK, defaults.model.addK);
+    optional("cell", model.cell, defaults.model.cell);
+    optional("attention_only", model.attentionOnly, defaults.model.attentionOnly);
+    optional("scaled", model.scaled, defaults.model.scaled);
+    optional("lm_unit", lmUnit, defaults.lmUnit);
+    optional("repeat_length", repeatLength, defaults.repeatLength);
+    optional("repeat_vocabulary", repeatVocabulary, defaults.repeatVocabulary);
+    optional("repeat_train", repeatTrain, defaults.repeatTrain);
+    optional("repeat_dev", repeatDev, defaults.repeatDev);
+    optional("repeat_test", repeatTest, defaults.repeatTest);
+    optional("sample_tokens", sampleTokens, defaults.sampleTokens);
     return j.dump();
 }
 
@@ -284,6 +298,20 @@ TrainConfig TrainConfig::fromJson(const std::string& text)
     read("translation_test", c.translationTest);
     read("sequence_min_length", c.sequenceMinLength);
     read("sequence_max_length", c.sequenceMaxLength);
+    read("context", c.model.context);
+    read("order", c.model.order);
+    read("smoothing", c.model.smoothing);
+    read("add_k", c.model.addK);
+    read("cell", c.model.cell);
+    read("attention_only", c.model.attentionOnly);
+    read("scaled", c.model.scaled);
+    read("lm_unit", c.lmUnit);
+    read("repeat_length", c.repeatLength);
+    read("repeat_vocabulary", c.repeatVocabulary);
+    read("repeat_train", c.repeatTrain);
+    read("repeat_dev", c.repeatDev);
+    read("repeat_test", c.repeatTest);
+    read("sample_tokens", c.sampleTokens);
     // What a preset, a lesson or a config file leaves out follows what it names, as the command line's flags do:
     // the model the dataset's task, the position technique the model (a translation model takes none, a SAN
     // rpr: Registry::defaultPosition), the learning rate the optimiser. The one place this is decided, so
@@ -336,6 +364,10 @@ std::string TrainConfig::validate() const
         return problem;
     if (threads < 0)
         return "threads: must be 0 (all cores) or positive";
+    if (lmUnit != "characters" && lmUnit != "words")
+        return "lm_unit: unknown '" + lmUnit + "' (known: characters, words)";
+    if (sampleTokens < 0 || sampleTokens > 10000)
+        return "sample_tokens: must be 0 (no samples) to 10000 (got " + std::to_string(sampleTokens) + ")";
     if (!(oovRange >= 0.0))
         return "oov_range: must be 0 or positive";
     if (missingValues != "error" && missingValues != "drop" && missingValues != "ffill" && missingValues != "interpolate")
@@ -446,6 +478,12 @@ DatasetOptions TrainConfig::datasetOptions() const
     o.translationTest = translationTest;
     o.sequenceMinLength = sequenceMinLength;
     o.sequenceMaxLength = sequenceMaxLength;
+    o.lmUnit = lmUnit;
+    o.repeatLength = repeatLength;
+    o.repeatVocabulary = repeatVocabulary;
+    o.repeatTrain = repeatTrain;
+    o.repeatDev = repeatDev;
+    o.repeatTest = repeatTest;
     if (!tokenizer.empty())
         o.translationTokenizer = tokenizer;
     return o;

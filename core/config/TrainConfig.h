@@ -86,6 +86,11 @@ struct TrainConfig {
     std::string subwords;
     int subwordVocabulary = 8000;
     std::string sourceColumn;        // csv-pairs: name or 1-based number (its target side is target_column); "" = the first text column
+    // Language models (DatasetOptions' keys of the same names). In the JSON only when not the default.
+    std::string lmUnit = "characters"; // text-file: characters | words
+    int repeatLength = 16, repeatVocabulary = 50; // synthetic-repeat
+    int repeatTrain = 20000, repeatDev = 200, repeatTest = 200;
+    int sampleTokens = 200;            // each evaluation writes this many tokens from the dataset's prompt (seeded); 0 = none
 
     // The learning rate an optimiser starts from when nothing else is said: Adam 1e-3, ADADELTA 1.0
     // (rho 0.95, thesis 5.1.5), SGD 0.1; Adam's for an unknown name (validate() reports the name).

@@ -1,7 +1,9 @@
 #include "core/data/DatasetCatalog.h"
 
 #include "core/config/Registry.h"
+#include "core/data/DataError.h"
 #include "core/data/DataLocator.h"
+#include "core/data/TextFile.h"
 #include "core/data/SubwordModel.h"
 #include "core/data/Tokenizer.h"
 #include "core/data/readers/CsvPairsReader.h"
@@ -14,7 +16,9 @@
 #include "core/data/readers/SstReader.h"
 #include "core/data/readers/SyntheticLag.h"
 #include "core/data/readers/SyntheticSentiment.h"
+#include "core/data/readers/SyntheticRepeat.h"
 #include "core/data/readers/SyntheticTranslation.h"
+#include "core/data/readers/TextCorpusReader.h"
 
 #include <functional>
 #include <stdexcept>
@@ -37,6 +41,7 @@ struct DatasetReader {
     std::function<TextDataset(const std::string& folder, const DatasetOptions&)> text;     // classification
     std::function<SeriesDataset(const std::string& folder, const DatasetOptions&)> series; // regression
     std::function<TranslationDataset(const std::string& folder, const DatasetOptions&)> translation; // translation
+    std::function<LanguageModelDataset(const std::string& folder, const DatasetOptions&)> languageModel; // language model
 };
 
 // Every pair's sides as SentencePiece pieces learnt on the training split (one model a side), from the lines as
@@ -136,6 +141,29 @@ const std::vector<DatasetReader>& readers()
         {"synthetic-copy", "", "whitespace", {}, {}, [](F, O options) { return synthetic("copy", options); }},
         {"synthetic-sort", "", "whitespace", {}, {}, [](F, O options) { return synthetic("sort", options); }},
         {"csv-pairs", "", "", {}, {}, [](F, O options) { return CsvPairsReader::read(options); }},
+        // Language models: a text as characters (or words), and the induction-heads task.
+        {"tinyshakespeare", "lm/tinyshakespeare", "", {}, {}, {},
+         [](F folder, O) {
+             const std::string plain = DataLocator::join(folder, "input.txt");
+             return TextCorpusReader::tinyShakespeare(TextFile::exists(plain) ? plain : plain + ".gz");
+         }},
+        {"text-file", "", "", {}, {}, {},
+         [](F, O options) {
+             if (options.file.empty())
+                 throw DataError("text-file", 0, "no file given: set the text file (--file FILE)");
+             return TextCorpusReader::ownText(options.file, options.lmUnit);
+         }},
+        {"synthetic-repeat", "", "", {}, {}, {},
+         [](F, O options) {
+             SyntheticRepeat::Options o;
+             o.seed = options.seed;
+             o.length = options.repeatLength;
+             o.vocabulary = options.repeatVocabulary;
+             o.trainBlocks = options.repeatTrain;
+             o.devBlocks = options.repeatDev;
+             o.testBlocks = options.repeatTest;
+             return SyntheticRepeat::generate(o);
+         }},
     };
     return table;
 }
@@ -151,7 +179,8 @@ const DatasetReader& readerOf(const std::string& id)
 // What a reader reads, in the words of the refusals ("dataset 'sml2010' is a regression (time-series) dataset, ...").
 std::string kindOf(const DatasetReader& reader)
 {
-    return reader.series ? "regression (time-series)" : reader.translation ? "translation (sentence pairs)" : "classification";
+    return reader.series ? "regression (time-series)" : reader.translation ? "translation (sentence pairs)"
+                         : reader.languageModel ? "language-model (text)" : "classification";
 }
 
 std::string folderOf(const DatasetReader& reader, const DatasetOptions& options)
@@ -183,12 +212,29 @@ bool DatasetCatalog::isTranslation(const std::string& id)
     return entry && entry->task == "translation";
 }
 
+bool DatasetCatalog::isLanguageModel(const std::string& id)
+{
+    const auto* entry = Registry::find(Registry::datasets(), id);
+    return entry && entry->task == "language_model";
+}
+
+LanguageModelDataset DatasetCatalog::loadLanguageModel(const std::string& id, const DatasetOptions& options)
+{
+    const DatasetReader& reader = readerOf(id);
+    if (!reader.languageModel)
+        throw std::invalid_argument("dataset '" + id + "' is a " + kindOf(reader) + " dataset, not a language-model one (text)");
+    return reader.languageModel(folderOf(reader, options), options);
+}
+
 LoadedDataset DatasetCatalog::loadAny(const std::string& id, const DatasetOptions& options)
 {
     LoadedDataset data;
     data.regression = isRegression(id);
     data.translation = isTranslation(id);
-    if (data.regression)
+    data.languageModel = isLanguageModel(id);
+    if (data.languageModel)
+        data.stream = loadLanguageModel(id, options);
+    else if (data.regression)
         data.series = loadSeries(id, options);
     else if (data.translation)
         data.pairs = loadTranslation(id, options);

@@ -19,11 +19,13 @@ public:
     static TextDataset load(const std::string& id, const DatasetOptions& options);          // classification ids
     static SeriesDataset loadSeries(const std::string& id, const DatasetOptions& options);  // regression ids
     static TranslationDataset loadTranslation(const std::string& id, const DatasetOptions& options); // translation ids
+    static LanguageModelDataset loadLanguageModel(const std::string& id, const DatasetOptions& options); // language-model ids
     // Any task: the one call for "the data of this run" (the CLI's train and stats, the GUI's worker
     // and its statistics all load through it).
     static LoadedDataset loadAny(const std::string& id, const DatasetOptions& options);
     static bool isRegression(const std::string& id);
     static bool isTranslation(const std::string& id);
+    static bool isLanguageModel(const std::string& id);
     // Folder of a real dataset relative to the data folder ("sentiment/sst"); "" for generated or user files.
     static std::string dataFolder(const std::string& id);
 

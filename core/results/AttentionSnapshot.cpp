@@ -49,6 +49,8 @@ std::string AttentionSnapshot::toJson() const
         j["features"] = features;
         j["input_attention"] = inputAttention;
     }
+    if (!sample.empty())
+        j["sample"] = sample;
     if (!targetTokens.empty()) {
         j["target_tokens"] = targetTokens;
         j["translation"] = translation;
@@ -94,6 +96,7 @@ AttentionSnapshot AttentionSnapshot::fromJson(const std::string& text)
             if (s.inputAttention.size() != s.tokens.size() * s.features.size())
                 throw std::invalid_argument("input attention does not form a steps x features matrix");
         }
+        s.sample = j.value("sample", std::string());
         if (j.contains("target_tokens")) {
             s.targetTokens = j.at("target_tokens").get<std::vector<std::string>>();
             s.translation = j.value("translation", std::string());

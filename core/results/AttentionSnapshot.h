@@ -53,7 +53,11 @@ struct AttentionSnapshot {
     // The probe pair's gold alignment where the dataset has one (the synthetic tasks): (source, target) index pairs.
     std::vector<std::pair<int, int>> goldAlignment;
 
-    bool empty() const { return maps.empty() && pooling.empty() && inputAttention.empty() && crossMaps.empty(); }
+    // Language models: what the model wrote at this step from the dataset's prompt with the run's seed (prompt
+    // included); `tokens` are its first ones, `maps` the causal self-attention over them.
+    std::string sample;
+
+    bool empty() const { return maps.empty() && pooling.empty() && inputAttention.empty() && crossMaps.empty() && sample.empty(); }
 
     std::string toJson() const;
     static AttentionSnapshot fromJson(const std::string& json);

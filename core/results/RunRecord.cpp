@@ -39,6 +39,18 @@ RunSummary RunRecord::summary() const
         s.bestDevBleu = 100.0 * bestDevAccuracy;
         s.testBleu = 100.0 * testAccuracy;
     }
+    // A language model: its losses are in its summary; the columns hold its next-token accuracy.
+    if (const RegistryEntry* entry = Registry::find(Registry::datasets(), dataset); entry && entry->task == "language_model") {
+        if (!summaryJson.empty()) {
+            try {
+                const RunSummary stored = RunSummary::fromJson(summaryJson);
+                if (stored.languageModel && stored.status == s.status)
+                    return stored;
+            } catch (const std::invalid_argument&) {
+            }
+        }
+        s.languageModel = true;
+    }
     return s;
 }
 

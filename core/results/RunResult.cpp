@@ -25,7 +25,8 @@ RunResult::RunResult(RunSummary summary) : summary_(std::move(summary)) {}
 
 bool RunResult::hasResults() const
 {
-    return summary_.status != RunStatus::Running && summary_.bestStep > 0;
+    // A count model (the n-gram) is measured once, at step 0.
+    return summary_.status != RunStatus::Running && (summary_.bestStep > 0 || (summary_.languageModel && summary_.bestDevLoss > 0.0));
 }
 
 bool RunResult::hasTest() const
@@ -35,6 +36,8 @@ bool RunResult::hasTest() const
 
 double RunResult::devValue() const
 {
+    if (summary_.languageModel)
+        return summary_.bestDevLoss;
     if (summary_.translation)
         return summary_.bestDevBleu;
     return regression() ? summary_.bestDevRmse : 100.0 * summary_.bestDevAccuracy;
@@ -42,6 +45,8 @@ double RunResult::devValue() const
 
 double RunResult::testValue() const
 {
+    if (summary_.languageModel)
+        return summary_.testLoss;
     if (summary_.translation)
         return summary_.testBleu;
     return regression() ? summary_.testRmse : 100.0 * summary_.testAccuracy;
@@ -51,6 +56,8 @@ std::string RunResult::devText(int decimals) const
 {
     if (!hasResults())
         return "-";
+    if (summary_.languageModel)
+        return "loss " + fixedDecimals(devValue(), decimals + 1);
     if (summary_.translation)
         return "BLEU " + fixedDecimals(devValue(), decimals);
     return fixedDecimals(devValue(), decimals) + (regression() ? "" : "%");
@@ -60,6 +67,8 @@ std::string RunResult::testText(int decimals) const
 {
     if (!hasTest())
         return "-";
+    if (summary_.languageModel)
+        return "loss " + fixedDecimals(testValue(), decimals + 1);
     if (summary_.translation)
         return "BLEU " + fixedDecimals(testValue(), decimals);
     return fixedDecimals(testValue(), decimals) + (regression() ? "" : "%");
@@ -67,6 +76,10 @@ std::string RunResult::testText(int decimals) const
 
 std::string RunResult::testDetail() const
 {
+    if (summary_.languageModel)
+        return "test loss " + fixedDecimals(summary_.testLoss, 4) + " nats a token (" + fixedDecimals(summary_.testBitsPerToken, 3) +
+               " bits), perplexity " + fixedDecimals(summary_.testPerplexity, 2) + ", next-token accuracy " +
+               fixedDecimals(100.0 * summary_.testAccuracy, 1) + "%";
     if (summary_.translation) {
         std::string text = "test BLEU " + fixedDecimals(summary_.testBleu, 2) + ", chrF " + fixedDecimals(summary_.testChrf, 2) +
                            " (sacreBLEU), tokenised BLEU " + fixedDecimals(summary_.testBleuTokenized, 2) + ", perplexity " +
@@ -92,7 +105,7 @@ std::string RunResult::headline() const
                        std::to_string(summary_.bestStep);
     if (!hasTest())
         return text;
-    if (summary_.translation)
+    if (summary_.translation || summary_.languageModel)
         return text + "; " + testDetail() + (summary_.stoppedEarly ? " (stopped early)" : "");
     if (regression())
         return text + "; test MAE " + fixedDecimals(summary_.testMae, 4) + ", RMSE " + fixedDecimals(summary_.testRmse, 4) + ", MAPE " +
@@ -135,7 +148,15 @@ std::string RunResult::toJson(bool withConfusion) const
                      {"params", summary_.parameters},       {"device", summary_.device},
                      {"message", summary_.message},         {"stopped_early", summary_.stoppedEarly},
                      {"regression", summary_.regression}};
-    if (summary_.translation) {
+    if (summary_.languageModel) {
+        o["language_model"] = true;
+        o["best_dev_loss"] = summary_.bestDevLoss;
+        o["test_loss"] = summary_.testLoss;
+        o["test_bits_per_token"] = summary_.testBitsPerToken;
+        o["test_perplexity"] = summary_.testPerplexity;
+        o["best_dev_accuracy"] = summary_.bestDevAccuracy; // next-token accuracy: what lists rank by
+        o["test_accuracy"] = summary_.testAccuracy;
+    } else if (summary_.translation) {
         o["translation"] = true;
         o["best_dev_bleu"] = summary_.bestDevBleu;
         o["test_bleu"] = summary_.testBleu;

@@ -33,6 +33,9 @@ std::string RunSummary::toJson() const
                   {"test_bleu_tokenized", testBleuTokenized}, {"test_perplexity", testPerplexity},
                   {"test_exact_match", testExactMatch}, {"test_aer", testAer}, {"bleu_signature", bleuSignature},
                   {"chrf_signature", chrfSignature}});
+    if (languageModel)
+        j.update({{"language_model", true}, {"best_dev_loss", bestDevLoss}, {"test_loss", testLoss},
+                  {"test_bits_per_token", testBitsPerToken}, {"test_perplexity", testPerplexity}});
     return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
@@ -77,6 +80,10 @@ RunSummary RunSummary::fromJson(const std::string& text)
         get("test_chrf", s.testChrf);
         get("test_bleu_tokenized", s.testBleuTokenized);
         get("test_perplexity", s.testPerplexity);
+        get("language_model", s.languageModel);
+        get("best_dev_loss", s.bestDevLoss);
+        get("test_loss", s.testLoss);
+        get("test_bits_per_token", s.testBitsPerToken);
         get("test_exact_match", s.testExactMatch);
         get("test_aer", s.testAer);
         get("bleu_signature", s.bleuSignature);

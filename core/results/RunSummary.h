@@ -33,6 +33,11 @@ struct RunSummary {
     double bestDevBleu = 0.0, testBleu = 0.0, testChrf = 0.0, testBleuTokenized = 0.0, testPerplexity = 0.0;
     double testExactMatch = -1.0, testAer = -1.0;
     std::string bleuSignature, chrfSignature;
+    // Language models, on dev at the best step and on test with its weights: cross-entropy in nats per token, bits per
+    // token (per character for a character model), perplexity (testPerplexity above). bestDevAccuracy / testAccuracy
+    // then hold the next-token accuracy; the best dev step is the one of lowest loss.
+    bool languageModel = false;
+    double bestDevLoss = 0.0, testLoss = 0.0, testBitsPerToken = 0.0;
     bool stoppedEarly = false;  // early stopping ended the run before its budget (patience)
     std::int64_t parameters = 0;
     std::string device;

@@ -14,6 +14,8 @@
 #include "core/nn/models/ModelFactory.h"
 #include "core/nn/training/ClassificationTask.h"
 #include "core/nn/training/RegressionTask.h"
+#include "core/nn/models/NgramModel.h"
+#include "core/nn/training/LanguageModelTask.h"
 #include "core/nn/training/TranslationTask.h"
 #include "core/results/BleuScore.h"
 #include "core/results/ChrfScore.h"
@@ -270,6 +272,35 @@ PreparedTask prepare(const TranslationDataset& dataset, const TrainConfig& confi
     return {std::move(task), {}};
 }
 
+PreparedTask prepare(const LanguageModelDataset& dataset, const TrainConfig& config, const torch::Device& device, RunInfo& info)
+{
+    if (dataset.train.empty() || dataset.dev.size() < 2 || dataset.test.size() < 2)
+        return {nullptr, "dataset '" + dataset.id + "': train, dev and test must each have text (dev and test at least 2 tokens)"};
+    if (!config.embeddingsPath.empty())
+        return {nullptr, "embeddings: word vectors are for the classifiers; a language model learns its own token table"};
+    ModelConfig modelConfig = config.model;
+    modelConfig.vocabularySize = static_cast<int>(dataset.vocabulary.size());
+    modelConfig.numClasses = 0;
+    info.config.model = modelConfig;
+    if (auto problem = modelConfig.validate(); !problem.empty())
+        return {nullptr, problem};
+    auto model = ModelFactory::createLanguageModel(modelConfig);
+    if (auto* counts = dynamic_cast<NgramModel*>(model.get()))
+        counts->estimate(dataset.train); // one pass over the training stream: all there is to "training" it
+    model->to(device);
+    info.parameters = model->trainableParameters();
+    info.modelSummary = model->summary();
+    try {
+        auto task = std::make_unique<LanguageModelTask>(model, dataset, device, info.config);
+        info.notes = dataset.notes;
+        if (dynamic_cast<NgramModel*>(model.get()))
+            info.notes.push_back("a count model: estimated in one pass over the training split, nothing to train (no steps)");
+        return {std::move(task), {}};
+    } catch (const std::invalid_argument& e) {
+        return {nullptr, e.what()};
+    }
+}
+
 double metric(const TrainingTask::Evaluation& e, const std::string& name)
 {
     for (const auto& [n, v] : e.metrics)
@@ -297,8 +328,15 @@ RunSummary Trainer::run(const TranslationDataset& dataset, TrainingObserver& obs
     return runTask(dataset, observer, cancel);
 }
 
+RunSummary Trainer::run(const LanguageModelDataset& dataset, TrainingObserver& observer, const CancelToken& cancel)
+{
+    return runTask(dataset, observer, cancel);
+}
+
 RunSummary Trainer::run(const LoadedDataset& dataset, TrainingObserver& observer, const CancelToken& cancel)
 {
+    if (dataset.languageModel)
+        return runTask(dataset.stream, observer, cancel);
     if (dataset.translation)
         return runTask(dataset.pairs, observer, cancel);
     return dataset.regression ? runTask(dataset.series, observer, cancel) : runTask(dataset.text, observer, cancel);
@@ -314,6 +352,7 @@ RunSummary Trainer::runTask(const Dataset& dataset, TrainingObserver& observer, 
     RunSummary summary;
     summary.regression = std::is_same_v<Dataset, SeriesDataset>;
     summary.translation = std::is_same_v<Dataset, TranslationDataset>;
+    summary.languageModel = std::is_same_v<Dataset, LanguageModelDataset>;
     RunInfo info;
     std::string capNote;
     std::optional<Dataset> smoke; // the dataset with its dev and test cut to kSmokeExamples, under the cap
@@ -386,7 +425,16 @@ RunSummary Trainer::runTask(const Dataset& dataset, TrainingObserver& observer, 
         summary.bestStep = outcome.bestStep;
         summary.stoppedEarly = outcome.stoppedEarly;
         summary.notes.insert(summary.notes.end(), outcome.notes.begin(), outcome.notes.end());
-        if (summary.translation) {
+        if (summary.languageModel) {
+            summary.bestDevLoss = metric(outcome.bestDev, "loss");
+            summary.bestDevAccuracy = metric(outcome.bestDev, "accuracy");
+            if (outcome.test) {
+                summary.testLoss = metric(*outcome.test, "loss");
+                summary.testBitsPerToken = metric(*outcome.test, "bits_per_token");
+                summary.testPerplexity = metric(*outcome.test, "perplexity");
+                summary.testAccuracy = metric(*outcome.test, "accuracy");
+            }
+        } else if (summary.translation) {
             summary.bestDevBleu = metric(outcome.bestDev, "bleu");
             summary.bestDevAccuracy = summary.bestDevBleu / 100.0;
             summary.bleuSignature = BleuScore().signature(1);

@@ -1,6 +1,7 @@
 #pragma once
 #include "core/config/TrainConfig.h"
 #include "core/data/LoadedDataset.h"
+#include "core/data/LanguageModelDataset.h"
 #include "core/data/SeriesDataset.h"
 #include "core/data/TextDataset.h"
 #include "core/results/RunSummary.h"
@@ -20,6 +21,7 @@ public:
     RunSummary run(const SeriesDataset& dataset, TrainingObserver& observer, const CancelToken& cancel);
     // Translation (issue 36): an encoder-decoder on sentence pairs, measured by BLEU, chrF, exact match and AER.
     RunSummary run(const TranslationDataset& dataset, TrainingObserver& observer, const CancelToken& cancel);
+    RunSummary run(const LanguageModelDataset& dataset, TrainingObserver& observer, const CancelToken& cancel);
     // Whichever of the three the dataset is.
     RunSummary run(const LoadedDataset& dataset, TrainingObserver& observer, const CancelToken& cancel);
 

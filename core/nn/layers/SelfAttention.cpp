@@ -97,6 +97,8 @@ SelfAttentionImpl::Result SelfAttentionImpl::forward(const torch::Tensor& x, con
         return result;
     }
     auto q = project(query_), k = project(key_);
+    if (!options_.scaled)
+        q = q * std::sqrt(static_cast<double>(headSize));
     torch::Tensor bias;
     if (options_.position == "rope") {
         q = PositionEncoding::rotary(q);
@@ -125,6 +127,8 @@ SelfAttentionImpl::Result SelfAttentionImpl::step(const torch::Tensor& x, torch:
         return Activation::apply(options_.projectionActivation, layer(x)).view({batch, 1, heads, headSize}).transpose(1, 2);
     };
     auto q = project(query_), k = project(key_), v = project(value_);
+    if (!options_.scaled)
+        q = q * std::sqrt(static_cast<double>(headSize));
     if (options_.position == "rope") {
         q = PositionEncoding::rotary(q, t);
         k = PositionEncoding::rotary(k, t);

@@ -20,6 +20,9 @@ struct SelfAttentionOptions {
     // A decoder's masked self-attention (Vaswani et al. 2017, 3.2.3): query i sees keys j <= i only, so an
     // output never depends on a later target token. Applied as an additive -inf-like bias beside ALiBi's.
     bool causal = false;
+    // False leaves out the division of the scores by sqrt(d_k) (Vaswani et al. 3.2.1), so a lesson can show what it is
+    // for: q is multiplied by sqrt(d_k) before the scaled arithmetic, which then divides it away exactly.
+    bool scaled = true;
 
     // A Transformer layer's attention (no projection activation, W^O) of width d with the model's position technique.
     static SelfAttentionOptions transformer(int d, int heads, const std::string& position, int rprClip)

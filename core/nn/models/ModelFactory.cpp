@@ -1,5 +1,9 @@
 #include "core/nn/models/ModelFactory.h"
 
+#include "core/nn/models/GptModel.h"
+#include "core/nn/models/NgramModel.h"
+#include "core/nn/models/RecurrentLanguageModel.h"
+
 #include "core/nn/models/BertClassifier.h"
 #include "core/nn/models/CnnClassifier.h"
 #include "core/nn/models/DarnnRegressor.h"
@@ -66,6 +70,25 @@ std::shared_ptr<Seq2SeqModel> ModelFactory::createTranslator(const ModelConfig& 
     if (m == "transformer-seq2seq")
         return std::make_shared<TransformerSeq2Seq>(config);
     throw std::invalid_argument("model: '" + m + "' is not a translation model");
+}
+
+} // namespace attnlab
+
+namespace attnlab {
+
+std::shared_ptr<LanguageModel> ModelFactory::createLanguageModel(const ModelConfig& config)
+{
+    if (config.vocabularySize < 1)
+        throw std::invalid_argument("model: a language model needs the vocabulary's size (vocabulary > 0)");
+    if (auto problem = config.validate(); !problem.empty())
+        throw std::invalid_argument(problem);
+    if (config.model == "gpt")
+        return std::make_shared<GptModel>(config);
+    if (config.model == "char-rnn")
+        return std::make_shared<RecurrentLanguageModel>(config);
+    if (config.model == "ngram")
+        return std::make_shared<NgramModel>(config);
+    throw std::invalid_argument("model: '" + config.model + "' is not a language model");
 }
 
 } // namespace attnlab

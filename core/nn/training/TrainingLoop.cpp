@@ -58,6 +58,31 @@ std::string TrainingLoop::whyNotCaptured(const TrainConfig& config, const Traini
     return {};
 }
 
+// A model with nothing to train (the n-gram, estimated when it was built): measured on dev and test once, its
+// counts saved as its checkpoint; no steps.
+TrainingLoop::Outcome TrainingLoop::countModel(const TrainConfig& config, TrainingTask& task, TrainingObserver& observer,
+                                               const std::function<double()>& elapsedSeconds)
+{
+    Outcome outcome;
+    outcome.bestDev = task.evaluate(false);
+    for (const auto& [name, value] : outcome.bestDev.metrics)
+        observer.onMetric({0, "dev", name, value});
+    observer.onProgress({0, 0, outcome.bestDev.metrics.empty() ? 0.0 : outcome.bestDev.metrics.front().second, elapsedSeconds()});
+    for (const auto& snapshot : task.attention(0))
+        observer.onAttention(snapshot);
+    outcome.test = task.evaluate(true);
+    for (const auto& [name, value] : outcome.test->metrics)
+        observer.onMetric({0, "test", name, value});
+    if (!config.checkpointDir.empty()) {
+        try {
+            observer.onCheckpoint(ModelCheckpoint::save(task.module(), config, task.checkpointMetadata(), 0, "best"));
+        } catch (const std::exception& e) {
+            outcome.message = std::string("checkpoint not saved: ") + e.what();
+        }
+    }
+    return outcome;
+}
+
 TrainingLoop::Outcome TrainingLoop::run(const TrainConfig& config, TrainingTask& task, TrainingObserver& observer,
                                         const CancelToken& cancel, const std::function<double()>& elapsedSeconds,
                                         int* stepsDone)
@@ -67,6 +92,8 @@ TrainingLoop::Outcome TrainingLoop::run(const TrainConfig& config, TrainingTask&
     for (const auto& p : model.parameters())
         if (p.requires_grad())
             trainable.push_back(p);
+    if (trainable.empty())
+        return countModel(config, task, observer, elapsedSeconds);
     Optimizer optimizer(config, trainable);
     const int totalSteps = budget(config, task.trainSize());
     const LearningRateSchedule schedule(

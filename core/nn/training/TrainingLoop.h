@@ -41,6 +41,10 @@ public:
     static Outcome run(const TrainConfig& config, TrainingTask& task, TrainingObserver& observer,
                        const CancelToken& cancel, const std::function<double()>& elapsedSeconds,
                        int* stepsDone = nullptr);
+
+private:
+    static Outcome countModel(const TrainConfig& config, TrainingTask& task, TrainingObserver& observer,
+                              const std::function<double()>& elapsedSeconds);
 };
 
 } // namespace attnlab

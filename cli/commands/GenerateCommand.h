@@ -1,0 +1,17 @@
+#pragma once
+#include "cli/commands/Command.h"
+
+namespace attnlab {
+
+// attnlab-cli generate --run N [--prompt TEXT] [--tokens N] [--temperature T] [--top-k K] [--top-p P] [--greedy]
+// [--seed S] [--alternatives K] [--step S] [--db FILE] [--json]: a stored language model writes from the prompt
+// (default: its dataset's, where the run's samples started), as TextGenerator does: sampling with temperature,
+// top-k and top-p, seeded and reproducible (SamplingSettings' bounds, named by flag). Text: the prompt and what
+// followed; --json: GeneratedText::toJson (every token, its probability, the alternatives, its attention rows).
+class GenerateCommand : public Command {
+public:
+    using Command::Command;
+    int run(const std::vector<std::string>& args) override;
+};
+
+} // namespace attnlab

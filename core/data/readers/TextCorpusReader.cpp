@@ -1,0 +1,87 @@
+#include "core/data/readers/TextCorpusReader.h"
+
+#include "core/data/DataError.h"
+#include "core/data/GzipInput.h"
+#include "core/data/LanguageModelText.h"
+#include "core/data/TextFile.h"
+
+#include <algorithm>
+#include <filesystem>
+
+namespace attnlab {
+namespace {
+
+// 1-based line of a byte offset.
+int lineOf(const std::string& text, std::size_t offset)
+{
+    return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(std::min(offset, text.size())), '\n'));
+}
+
+LanguageModelDataset splitTokens(const std::string& path, const std::string& text, const std::string& unit, double trainShare,
+                                 double devShare)
+{
+    const auto tokens = LanguageModelText::split(text, unit);
+    if (tokens.size() < 20)
+        throw DataError(path, 0, "has " + std::to_string(tokens.size()) + " " + unit +
+                                     ": a language model needs at least 20 to split into train, dev and test");
+    LanguageModelDataset data;
+    data.unit = unit;
+    data.vocabulary = LanguageModelText::vocabularyOf(tokens);
+    const auto ids = LanguageModelText::encode(tokens, data.vocabulary, unit);
+    const auto n = ids.size();
+    const auto trainEnd = static_cast<std::size_t>(static_cast<double>(n) * trainShare);
+    const auto devEnd = devShare > 0 ? trainEnd + static_cast<std::size_t>(static_cast<double>(n) * devShare) : n;
+    data.train.assign(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(trainEnd));
+    data.dev.assign(ids.begin() + static_cast<std::ptrdiff_t>(trainEnd), ids.begin() + static_cast<std::ptrdiff_t>(devEnd));
+    data.test.assign(ids.begin() + static_cast<std::ptrdiff_t>(devShare > 0 ? devEnd : trainEnd), ids.end());
+    // The prompt of the samples: the text's first line, at most 40 characters (a speaker's name in a play).
+    const auto firstLine = text.substr(0, text.find('\n'));
+    auto promptTokens = LanguageModelText::split(firstLine, unit);
+    promptTokens.resize(std::min<std::size_t>(promptTokens.size(), unit == "words" ? 4 : 40));
+    data.prompt = LanguageModelText::join(promptTokens, unit);
+    return data;
+}
+
+} // namespace
+
+std::string TextCorpusReader::readText(const std::string& path)
+{
+    if (!TextFile::exists(path))
+        throw DataError(path, 0, "no such file");
+    GzipInput in(path, "the text file");
+    std::string text;
+    for (int c = in.get(); c >= 0; c = in.get())
+        text += static_cast<char>(c);
+    if (text.find_first_not_of(" \t\r\n") == std::string::npos)
+        throw DataError(path, 0, "is empty: a language model needs text to learn from");
+    if (const auto nul = text.find('\0'); nul != std::string::npos)
+        throw DataError(path, lineOf(text, nul), "has a NUL byte: this is a binary file, not text");
+    if (const auto bad = TextFile::invalidUtf8Offset(text); bad != std::string::npos)
+        throw DataError(path, lineOf(text, bad), "is not valid UTF-8 (byte " + std::to_string(bad + 1) + "): save it as UTF-8");
+    if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) // a byte-order mark is no character of the text
+        text.erase(0, 3);
+    // CRLF files: one line end is one character
+    text.erase(std::remove(text.begin(), text.end(), '\r'), text.end());
+    return text;
+}
+
+LanguageModelDataset TextCorpusReader::tinyShakespeare(const std::string& path)
+{
+    auto data = splitTokens(path, readText(path), "characters", 0.9, 0.0);
+    data.id = "tinyshakespeare";
+    data.name = "tiny Shakespeare";
+    data.prompt = "ROMEO:";
+    data.notes.push_back("tinyshakespeare: nanoGPT's split (the first 90% of the characters train, the last 10% validate); "
+                         "dev and test are both that 10%");
+    return data;
+}
+
+LanguageModelDataset TextCorpusReader::ownText(const std::string& path, const std::string& unit)
+{
+    auto data = splitTokens(path, readText(path), unit, 0.9, 0.05);
+    data.id = "text-file";
+    data.name = std::filesystem::path(path).filename().string();
+    return data;
+}
+
+} // namespace attnlab

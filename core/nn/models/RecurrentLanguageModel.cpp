@@ -1,0 +1,60 @@
+#include "core/nn/models/RecurrentLanguageModel.h"
+
+#include "core/nn/layers/DropoutMask.h"
+
+namespace attnlab {
+
+RecurrentLanguageModel::RecurrentLanguageModel(const ModelConfig& config) : config_(config), inputDrop_(1.0 - config.keepAt("input"))
+{
+    const int d = config.dModel;
+    const double between = config.layers > 1 ? 1.0 - config.keepAt("hidden") : 0.0;
+    tokens_ = register_module("tokens", torch::nn::Embedding(config.vocabularySize, d));
+    if (config.cell == "gru")
+        gru_ = register_module("gru", torch::nn::GRU(torch::nn::GRUOptions(d, d).num_layers(config.layers).batch_first(true).dropout(between)));
+    else if (config.cell == "rnn")
+        rnn_ = register_module("rnn", torch::nn::RNN(torch::nn::RNNOptions(d, d).num_layers(config.layers).batch_first(true).dropout(between)));
+    else
+        lstm_ = register_module("lstm", torch::nn::LSTM(torch::nn::LSTMOptions(d, d).num_layers(config.layers).batch_first(true).dropout(between)));
+    output_ = register_module("output", torch::nn::Linear(d, config.vocabularySize));
+}
+
+torch::Tensor RecurrentLanguageModel::run(const torch::Tensor& embedded, std::vector<torch::Tensor>* state)
+{
+    const bool carried = state && !state->empty();
+    if (lstm_) {
+        auto [out, hc] = carried ? lstm_(embedded, std::make_tuple((*state)[0], (*state)[1])) : lstm_(embedded);
+        if (state)
+            *state = {std::get<0>(hc), std::get<1>(hc)};
+        return out;
+    }
+    auto [out, h] = gru_ ? (carried ? gru_(embedded, (*state)[0]) : gru_(embedded)) : (carried ? rnn_(embedded, (*state)[0]) : rnn_(embedded));
+    if (state)
+        *state = {h};
+    return out;
+}
+
+torch::Tensor RecurrentLanguageModel::forward(const torch::Tensor& ids, std::vector<torch::Tensor>* /*attention: none*/)
+{
+    auto x = DropoutMask::apply(tokens_(ids), inputDrop_, is_training());
+    return output_(run(x, nullptr));
+}
+
+LanguageModel::State RecurrentLanguageModel::start(std::int64_t /*rows*/)
+{
+    return {}; // a zero state, made by the first step
+}
+
+torch::Tensor RecurrentLanguageModel::step(State& state, const torch::Tensor& ids, std::vector<torch::Tensor>* /*attention*/)
+{
+    auto out = run(tokens_(ids), &state.tensors);
+    ++state.position;
+    return output_(out).squeeze(1);
+}
+
+std::string RecurrentLanguageModel::summary() const
+{
+    return "char-RNN: " + std::to_string(config_.layers) + " x " + config_.cell + " of " + std::to_string(config_.dModel) +
+           " units, " + std::to_string(config_.vocabularySize) + " tokens";
+}
+
+} // namespace attnlab

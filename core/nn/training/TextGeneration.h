@@ -1,0 +1,29 @@
+#pragma once
+// PRIVATE engine header: includes LibTorch.
+#include "core/config/SamplingSettings.h"
+#include "core/nn/models/LanguageModel.h"
+#include "core/results/GeneratedText.h"
+
+#include <string>
+#include <vector>
+
+namespace attnlab {
+
+// A language model writing: the prompt read once into the model's state, then one token at a time over it (a
+// GPT's key/value cache: each new token costs one position; nanoGPT's generate runs the whole context again for
+// each). When a GPT's state is full (its context), it is read again from the latest half of the text, so every
+// prediction sees between context / 2 and context tokens. Each step keeps its token's probability, the likeliest
+// `alternatives` tokens and, when asked, the attention of every layer and head over the context.
+class TextGeneration {
+public:
+    struct Request {
+        std::vector<std::int32_t> prompt; // at least one token
+        SamplingSettings sampling;
+        int alternatives = 5;
+        bool attention = true;
+    };
+    static GeneratedText generate(LanguageModel& model, const Request& request, const std::vector<std::string>& vocabulary,
+                                  const std::string& unit, const torch::Device& device);
+};
+
+} // namespace attnlab

@@ -1,0 +1,88 @@
+#include "core/training/TextGenerator.h"
+
+#include "core/data/LanguageModelText.h"
+#include "core/nn/models/ModelFactory.h"
+#include "core/nn/training/ModelCheckpoint.h"
+#include "core/nn/training/TextGeneration.h"
+
+#include <nlohmann/json.hpp>
+
+#include <mutex>
+#include <stdexcept>
+
+namespace attnlab {
+
+struct TextGenerator::Impl {
+    TrainConfig config;
+    std::vector<std::string> vocabulary;
+    std::string unit, prompt, weights;
+    int step = 0;
+    std::shared_ptr<LanguageModel> model;
+    mutable std::mutex mutex;
+};
+
+TextGenerator::TextGenerator(const CheckpointRef& checkpoint) : impl_(std::make_unique<Impl>())
+{
+    auto opened = ModelCheckpoint::open(checkpoint);
+    const std::string where = "checkpoint " + checkpoint.path;
+    try {
+        const auto meta = nlohmann::json::parse(opened.metadataJson);
+        if (meta.at("format").get<int>() > ModelCheckpoint::kFormat)
+            throw std::runtime_error("written by a newer Attention Lab (format " + meta.at("format").dump() + ")");
+        const auto& task = meta.at("task");
+        if (task.at("task") != "language_model")
+            throw std::runtime_error("not a language model (generate writes with a model trained on tinyshakespeare, "
+                                     "synthetic-repeat or your text; translate and explain take the others)");
+        impl_->config = TrainConfig::fromJson(meta.at("config").dump());
+        impl_->config.model.vocabularySize = meta.at("sizes").at("vocabulary_size").get<int>();
+        impl_->vocabulary = task.at("vocabulary").get<std::vector<std::string>>();
+        impl_->unit = task.at("unit").get<std::string>();
+        impl_->prompt = task.value("prompt", std::string());
+        impl_->weights = meta.at("kind").get<std::string>();
+        impl_->step = meta.at("step").get<int>();
+        if (static_cast<int>(impl_->vocabulary.size()) != impl_->config.model.vocabularySize)
+            throw std::runtime_error("its vocabulary has " + std::to_string(impl_->vocabulary.size()) + " tokens, its model " +
+                                     std::to_string(impl_->config.model.vocabularySize));
+    } catch (const nlohmann::json::exception& e) {
+        throw std::runtime_error(where + ": its settings are incomplete (" + e.what() + ")");
+    } catch (const std::exception& e) {
+        throw std::runtime_error(where + ": " + e.what());
+    }
+    impl_->model = ModelFactory::createLanguageModel(impl_->config.model);
+    ModelCheckpoint::loadInto(*impl_->model, opened, checkpoint, impl_->config.model.model);
+    impl_->model->to(torch::kCPU);
+    impl_->model->eval();
+}
+
+TextGenerator::~TextGenerator() = default;
+
+GeneratedText TextGenerator::generate(const std::string& prompt, const SamplingSettings& sampling, int alternatives, bool attention) const
+{
+    if (prompt.empty())
+        throw std::invalid_argument("prompt: give at least one character to start from");
+    if (auto problem = sampling.problem(); !problem.empty())
+        throw std::invalid_argument(problem);
+    TextGeneration::Request request;
+    const auto tokens = LanguageModelText::split(prompt, impl_->unit);
+    if (tokens.empty())
+        throw std::invalid_argument("prompt: it has no " + impl_->unit + " to start from");
+    try {
+        request.prompt = LanguageModelText::encode(tokens, impl_->vocabulary, impl_->unit);
+    } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(std::string("prompt: ") + e.what());
+    }
+    request.sampling = sampling;
+    request.alternatives = alternatives;
+    request.attention = attention;
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    return TextGeneration::generate(*impl_->model, request, impl_->vocabulary, impl_->unit, torch::Device(torch::kCPU));
+}
+
+const TrainConfig& TextGenerator::config() const { return impl_->config; }
+const std::vector<std::string>& TextGenerator::vocabulary() const { return impl_->vocabulary; }
+std::string TextGenerator::unit() const { return impl_->unit; }
+std::string TextGenerator::prompt() const { return impl_->prompt; }
+std::string TextGenerator::weights() const { return impl_->weights; }
+int TextGenerator::step() const { return impl_->step; }
+
+} // namespace attnlab

@@ -1,0 +1,41 @@
+#pragma once
+#include "core/config/SamplingSettings.h"
+#include "core/config/TrainConfig.h"
+#include "core/results/GeneratedText.h"
+#include "core/results/RunRecord.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace attnlab {
+
+// A trained language model loaded back from its checkpoint (ModelCheckpoint: weights or counts, the vocabulary,
+// its unit and prompt in one file) to write from a typed prompt (`attnlab-cli generate`, the writing explorer).
+// Only a file the store recorded is opened, and only when its sha256 still matches. One call at a time inside.
+class TextGenerator {
+public:
+    // Throws std::runtime_error naming the file: gone, altered, not a checkpoint, or not a language model.
+    explicit TextGenerator(const CheckpointRef& checkpoint);
+    ~TextGenerator();
+    TextGenerator(const TextGenerator&) = delete;
+    TextGenerator& operator=(const TextGenerator&) = delete;
+
+    // Throws std::invalid_argument: an empty prompt, a character (or word) the model never saw (named, with its
+    // place), or sampling settings out of bounds (SamplingSettings::problem).
+    GeneratedText generate(const std::string& prompt, const SamplingSettings& sampling, int alternatives = 5,
+                           bool attention = true) const;
+
+    const TrainConfig& config() const; // the run's configuration, the model's sizes filled in
+    const std::vector<std::string>& vocabulary() const;
+    std::string unit() const;   // characters | words
+    std::string prompt() const; // the dataset's own prompt, where the run's samples started
+    std::string weights() const; // "best" | "final"
+    int step() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+} // namespace attnlab

@@ -1,0 +1,440 @@
+// Language models, each part against what can be worked out by hand: the text's tokens and back byte for byte,
+// n-gram probabilities and perplexity by hand, the causal mask, cached generation against recomputation, the
+// sampling rules (top-k 1 = greedy, a seeded draw repeats, top-p's smallest set), every model overfitting a tiny
+// text, the refusals of bad text files, and a run through the trainer into the store.
+#include "core/config/SamplingSettings.h"
+#include "core/data/DataError.h"
+#include "core/data/LanguageModelText.h"
+#include "core/data/readers/SyntheticRepeat.h"
+#include "core/data/readers/TextCorpusReader.h"
+#include "core/nn/models/ModelFactory.h"
+#include "core/nn/models/NgramModel.h"
+#include "core/nn/training/LanguageModelTask.h"
+#include "core/nn/training/TextGeneration.h"
+#include "core/nn/training/TokenSampler.h"
+#include "core/store/RunStore.h"
+#include "core/store/StoreObserver.h"
+#include "core/training/TextGenerator.h"
+#include "core/training/Trainer.h"
+
+#include <QtCore/QTemporaryDir>
+#include <QtTest/QtTest>
+
+#include <cmath>
+#include <fstream>
+#include <numeric>
+
+using namespace attnlab;
+
+namespace {
+
+ModelConfig tiny(const std::string& model, const std::string& position, int vocabulary)
+{
+    ModelConfig c;
+    c.model = model;
+    c.position = position;
+    c.dModel = 16;
+    c.heads = 2;
+    c.layers = 2;
+    c.rprClip = 3;
+    c.context = 12;
+    c.vocabularySize = vocabulary;
+    c.dropoutPoints = "none";
+    return c;
+}
+
+std::vector<std::string> gptPositions() { return {"learned", "sinusoidal", "none", "rope", "alibi", "rpr"}; }
+
+void writeFile(const QString& path, const std::string& bytes)
+{
+    std::ofstream out(path.toStdString(), std::ios::binary);
+    out << bytes;
+}
+
+// A language-model dataset of one text, split as the reader splits it.
+LanguageModelDataset datasetOf(const std::string& text)
+{
+    LanguageModelDataset d;
+    d.id = "test";
+    d.unit = "characters";
+    const auto tokens = LanguageModelText::split(text, "characters");
+    d.vocabulary = LanguageModelText::vocabularyOf(tokens);
+    const auto ids = LanguageModelText::encode(tokens, d.vocabulary, "characters");
+    d.train = d.dev = d.test = ids;
+    d.prompt = text.substr(0, 1);
+    return d;
+}
+
+} // namespace
+
+class TestLanguageModel : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void charactersGiveTheTextBackByteForByte()
+    {
+        const std::string text = "ROMEO:\nBut soft! what light — é, 北, 😀\r\n\tend";
+        const auto tokens = LanguageModelText::split(text, "characters");
+        QCOMPARE(tokens.size(), std::size_t(43)); // code points, not bytes: the dash, é, 北 and 😀 are one each
+        const auto vocabulary = LanguageModelText::vocabularyOf(tokens);
+        const auto ids = LanguageModelText::encode(tokens, vocabulary, "characters");
+        std::vector<std::string> back;
+        for (auto id : ids)
+            back.push_back(vocabulary[static_cast<std::size_t>(id)]);
+        QCOMPARE(LanguageModelText::join(back, "characters"), text);
+        // Words: runs of non-space with each line end a token; joined back with single spaces.
+        const auto words = LanguageModelText::split("to be,  or\nnot", "words");
+        QCOMPARE(words, (std::vector<std::string>{"to", "be,", "or", "\n", "not"}));
+        QCOMPARE(LanguageModelText::join(words, "words"), std::string("to be, or\nnot"));
+        // A token the vocabulary lacks is named with its place.
+        try {
+            LanguageModelText::encode(LanguageModelText::split("abz", "characters"), {"a", "b"}, "characters");
+            QFAIL("no error");
+        } catch (const std::invalid_argument& e) {
+            QVERIFY2(std::string(e.what()).find("'z' (token 3)") != std::string::npos, e.what());
+        }
+    }
+
+    void ngramProbabilitiesByHand()
+    {
+        // Train "abab" then "aab": ids a=0, b=1, c=2 (c never in train). V = 3.
+        const std::vector<std::int32_t> train = {0, 1, 0, 1, 0, 0, 1};
+        ModelConfig c = tiny("ngram", "none", 3);
+        c.order = 2;
+        c.smoothing = "add-k";
+        c.addK = 1.0;
+        NgramModel addOne(c);
+        addOne.estimate(train);
+        // Bigrams: ab x3, ba x2, aa x1. After a: a 1, b 3, c 0 of 4 -> (1+1)/7, (3+1)/7, 1/7.
+        auto p = addOne.distribution({0});
+        QVERIFY(std::abs(p[0] - 2.0 / 7) < 1e-12 && std::abs(p[1] - 4.0 / 7) < 1e-12 && std::abs(p[2] - 1.0 / 7) < 1e-12);
+        // No history (the window's first token): unigrams a 4, b 3 of 7 -> (4+1)/10, (3+1)/10, 1/10.
+        p = addOne.distribution({});
+        QVERIFY(std::abs(p[0] - 0.5) < 1e-12 && std::abs(p[1] - 0.4) < 1e-12 && std::abs(p[2] - 0.1) < 1e-12);
+
+        c.smoothing = "kneser-ney";
+        NgramModel kn(c);
+        kn.estimate(train);
+        // Top order (bigrams after a: a 1, b 3; total 4, 2 distinct). Count-of-counts of bigrams: ab 3, ba 2, aa 1 ->
+        // n1 = 1, n2 = 1, D = 1/3. Continuation unigrams: a follows b and a (2), b follows a (1): total 3, 2 distinct,
+        // their counts-of-counts n1 = 1 (b), n2 = 1 (a): D' = 1/3.
+        // P_cont(w) = max(N1+(.w) - D', 0)/3 + D' * 2/3 * 1/3: a (2-1/3)/3 + 2/27, b (1-1/3)/3 + 2/27, c 2/27.
+        const double D = 1.0 / 3, pa = (2 - D) / 3 + D * 2 / 3 / 3, pb = (1 - D) / 3 + D * 2 / 3 / 3, pc = D * 2 / 3 / 3;
+        QVERIFY(std::abs(pa + pb + pc - 1.0) < 1e-12);
+        p = kn.distribution({0});
+        QVERIFY2(std::abs(p[0] - ((1 - D) / 4 + D * 2 / 4 * pa)) < 1e-12, qPrintable(QString::number(p[0])));
+        QVERIFY(std::abs(p[1] - ((3 - D) / 4 + D * 2 / 4 * pb)) < 1e-12);
+        QVERIFY(std::abs(p[2] - (D * 2 / 4 * pc)) < 1e-12);
+        // After c (never seen): the continuation unigrams as they are.
+        p = kn.distribution({2});
+        QVERIFY(std::abs(p[0] - pa) < 1e-12 && std::abs(p[2] - pc) < 1e-12);
+        // Every order and smoothing gives distributions.
+        for (int order = 1; order <= 4; ++order)
+            for (const char* smoothing : {"add-k", "kneser-ney"}) {
+                c.order = order;
+                c.smoothing = smoothing;
+                NgramModel m(c);
+                m.estimate(train);
+                for (const auto& history : std::vector<std::vector<std::int32_t>>{{}, {0}, {1, 0}, {2, 2, 1}, {0, 1, 0, 1}}) {
+                    const auto q = m.distribution(history);
+                    QVERIFY2(std::abs(std::accumulate(q.begin(), q.end(), 0.0) - 1.0) < 1e-12, smoothing);
+                }
+            }
+    }
+
+    void perplexityOfASplitByHand()
+    {
+        // An add-1 bigram evaluated on "ab" then "ba": loss = mean of -ln P over the scored tokens.
+        LanguageModelDataset d = datasetOf("abab");
+        d.dev = {0, 1, 0};   // scores b after a, a after b
+        d.test = {1, 1};     // scores b after b
+        TrainConfig config;
+        config.model = tiny("ngram", "none", 2);
+        config.model.order = 2;
+        config.model.smoothing = "add-k";
+        config.model.context = 2;
+        config.sampleTokens = 0;
+        auto model = ModelFactory::createLanguageModel(config.model);
+        dynamic_cast<NgramModel&>(*model).estimate(d.train);
+        LanguageModelTask task(model, d, torch::kCPU, config);
+        // Bigrams of "abab": ab 2, ba 1. After a: b (2+1)/(2+2) = 3/4; after b: a (1+1)/(1+2) = 2/3, b 1/3.
+        const auto dev = task.evaluate(false);
+        const double loss = -(std::log(0.75) + std::log(2.0 / 3)) / 2;
+        QCOMPARE(dev.metrics[0].first, std::string("loss"));
+        QVERIFY(std::abs(dev.metrics[0].second - loss) < 1e-6);
+        QVERIFY(std::abs(dev.metrics[1].second - loss / std::log(2.0)) < 1e-6); // bits per token
+        QVERIFY(std::abs(dev.metrics[2].second - std::exp(loss)) < 1e-5);       // perplexity
+        QVERIFY(std::abs(task.evaluate(true).metrics[0].second + std::log(1.0 / 3)) < 1e-6);
+    }
+
+    void aLaterTokenNeverChangesAnEarlierOutput()
+    {
+        torch::manual_seed(3);
+        for (const auto& position : gptPositions()) {
+            auto model = ModelFactory::createLanguageModel(tiny("gpt", position, 7));
+            model->eval();
+            auto ids = torch::tensor({{1, 2, 3, 4, 5, 6, 0, 1}}, torch::kLong);
+            const auto before = model->forward(ids);
+            ids[0][5] = 2; // change token 5
+            std::vector<torch::Tensor> attention;
+            const auto after = model->forward(ids, &attention);
+            QVERIFY2(torch::allclose(before.narrow(1, 0, 5), after.narrow(1, 0, 5), 0, 1e-6), position.c_str());
+            QVERIFY(!torch::allclose(before.narrow(1, 5, 1), after.narrow(1, 5, 1), 0, 1e-6));
+            // Every attention row a distribution over itself and the tokens before it, nothing on later ones.
+            QCOMPARE(attention.size(), std::size_t(2));
+            for (const auto& layer : attention) {
+                QVERIFY(torch::allclose(layer.sum(-1), torch::ones_like(layer.sum(-1)), 0, 1e-5));
+                QCOMPARE(layer.triu(1).abs().max().item<float>(), 0.0f);
+            }
+        }
+    }
+
+    void cachedGenerationEqualsRecomputation()
+    {
+        torch::manual_seed(5);
+        std::vector<ModelConfig> configs;
+        for (const auto& position : gptPositions())
+            configs.push_back(tiny("gpt", position, 9));
+        auto attentionOnly = tiny("gpt", "learned", 9);
+        attentionOnly.attentionOnly = true;
+        configs.push_back(attentionOnly);
+        for (const char* cell : {"lstm", "gru", "rnn"}) {
+            auto rnn = tiny("char-rnn", "none", 9);
+            rnn.cell = cell;
+            configs.push_back(rnn);
+        }
+        const auto ids = torch::tensor({{3, 1, 4, 1, 5, 8, 2, 6, 5, 3}}, torch::kLong);
+        for (const auto& config : configs) {
+            auto model = ModelFactory::createLanguageModel(config);
+            model->eval();
+            torch::NoGradGuard noGrad;
+            std::vector<torch::Tensor> whole;
+            const auto full = model->forward(ids, &whole);
+            auto state = model->start(1);
+            for (std::int64_t t = 0; t < ids.size(1); ++t) {
+                std::vector<torch::Tensor> rows;
+                const auto logits = model->step(state, ids.narrow(1, t, 1), &rows);
+                QVERIFY2(torch::allclose(logits, full[0][t].unsqueeze(0), 1e-5, 1e-5),
+                         qPrintable(QString::fromStdString(config.model + "/" + config.position + "/" + config.cell) + " at " + QString::number(t)));
+                for (std::size_t l = 0; l < rows.size(); ++l) // the step's attention row equals the whole pass's row t
+                    QVERIFY(torch::allclose(rows[l].reshape({-1}), whole[l][0].select(1, t).narrow(1, 0, t + 1).reshape({-1}), 1e-5, 1e-6));
+            }
+        }
+    }
+
+    void samplingRules()
+    {
+        const auto logits = torch::tensor({1.0, 3.0, 2.0, 3.0, -1.0}, torch::kDouble);
+        // top-k 1 is greedy: the likeliest (the lowest id of the two equal ones).
+        SamplingSettings s;
+        s.topK = 1;
+        s.seed = 9;
+        TokenSampler topOne(s);
+        SamplingSettings g;
+        g.greedy = true;
+        TokenSampler greedy(g);
+        for (int i = 0; i < 20; ++i)
+            QCOMPARE(topOne.next(topOne.distribution(logits)), greedy.next(greedy.distribution(logits)));
+        QCOMPARE(greedy.next(greedy.distribution(logits)), std::int64_t(1));
+        // top-p keeps the smallest set of the likeliest whose mass reaches p: softmax = e^1, e^3, e^2, e^3, e^-1 over Z.
+        std::vector<double> p;
+        double z = 0;
+        for (double x : {1.0, 3.0, 2.0, 3.0, -1.0})
+            z += std::exp(x);
+        for (double x : {1.0, 3.0, 2.0, 3.0, -1.0})
+            p.push_back(std::exp(x) / z);
+        SamplingSettings nucleus;
+        nucleus.topP = p[1] + p[3] - 1e-9; // the two likeliest reach it together, not alone
+        auto d = TokenSampler(nucleus).distribution(logits);
+        QVERIFY(std::abs(d[1] - 0.5) < 1e-12 && std::abs(d[3] - 0.5) < 1e-12 && d[0] == 0 && d[2] == 0 && d[4] == 0);
+        nucleus.topP = p[1] + p[3] + 0.01; // a little more: the third likeliest joins
+        d = TokenSampler(nucleus).distribution(logits);
+        QVERIFY(d[2] > 0 && d[0] == 0 && std::abs(d[2] - p[2] / (p[1] + p[2] + p[3])) < 1e-12);
+        // Temperature divides the logits.
+        SamplingSettings hot;
+        hot.temperature = 2.0;
+        d = TokenSampler(hot).distribution(logits);
+        QVERIFY(std::abs(d[1] / d[0] - std::exp(1.0)) < 1e-12);
+        // A seed repeats its draws; another seed draws otherwise.
+        SamplingSettings seeded;
+        seeded.seed = 42;
+        TokenSampler a(seeded), b(seeded);
+        seeded.seed = 43;
+        TokenSampler c(seeded);
+        std::vector<std::int64_t> drawsA, drawsB, drawsC;
+        const auto flat = TokenSampler(SamplingSettings{}).distribution(logits);
+        for (int i = 0; i < 50; ++i) {
+            drawsA.push_back(a.next(flat));
+            drawsB.push_back(b.next(flat));
+            drawsC.push_back(c.next(flat));
+        }
+        QCOMPARE(drawsA, drawsB);
+        QVERIFY(drawsA != drawsC);
+        // The bounds, each named.
+        for (const auto& [bad, key] : std::vector<std::pair<SamplingSettings, std::string>>{
+                 {[] { SamplingSettings x; x.temperature = 0; return x; }(), "temperature"},
+                 {[] { SamplingSettings x; x.temperature = std::nan(""); return x; }(), "temperature"},
+                 {[] { SamplingSettings x; x.temperature = INFINITY; return x; }(), "temperature"},
+                 {[] { SamplingSettings x; x.topK = -1; return x; }(), "top_k"},
+                 {[] { SamplingSettings x; x.topP = 0; return x; }(), "top_p"},
+                 {[] { SamplingSettings x; x.topP = 1.5; return x; }(), "top_p"},
+                 {[] { SamplingSettings x; x.tokens = SamplingSettings::kMaxTokens + 1; return x; }(), "tokens"}})
+            QVERIFY2(bad.problem().rfind(key + ":", 0) == 0, bad.problem().c_str());
+    }
+
+    void everyModelOverfitsATinyText()
+    {
+        const std::string text = "the cat sat on the mat. ";
+        const LanguageModelDataset d = datasetOf(text + text + text + text);
+        for (const char* name : {"gpt", "char-rnn", "ngram"}) {
+            TrainConfig config;
+            config.dataset = "test";
+            config.model = tiny(name, std::string(name) == "gpt" ? "learned" : "none", static_cast<int>(d.vocabulary.size()));
+            config.model.dModel = 48;
+            config.model.heads = 4;
+            config.model.layers = std::string(name) == "char-rnn" ? 1 : 2;
+            config.model.order = 8; // a count model of order 8 has seen every 7 characters of the text
+            config.model.context = 32;
+            config.steps = 400;
+            config.evalEvery = 400;
+            config.batchSize = 16;
+            config.learningRate = 3e-3;
+            config.sampleTokens = 0;
+            config.threads = 1;
+            auto model = ModelFactory::createLanguageModel(config.model);
+            if (auto* counts = dynamic_cast<NgramModel*>(model.get()))
+                counts->estimate(d.train);
+            LanguageModelTask task(model, d, torch::kCPU, config);
+            if (!dynamic_cast<NgramModel*>(model.get())) {
+                torch::optim::Adam adam(model->parameters(), torch::optim::AdamOptions(config.learningRate));
+                std::mt19937_64 rng(1);
+                model->train();
+                for (int s = 0; s < config.steps; ++s) {
+                    auto step = task.trainStep(rng, config.batchSize);
+                    adam.zero_grad();
+                    step.loss.backward();
+                    adam.step();
+                }
+            }
+            const auto dev = task.evaluate(false);
+            // Greedy writing from "the cat s" gives the text back exactly.
+            TextGeneration::Request request;
+            request.prompt = LanguageModelText::encode(LanguageModelText::split("the cat s", "characters"), d.vocabulary, "characters");
+            request.sampling.greedy = true;
+            request.sampling.tokens = 30;
+            const auto written = TextGeneration::generate(*model, request, d.vocabulary, "characters", torch::kCPU);
+            QCOMPARE(QString::fromStdString("the cat s" + written.text), QString::fromStdString((text + text).substr(0, 39)));
+            QVERIFY2(dev.metrics[3].second > 0.9, qPrintable(QString(name) + " accuracy " + QString::number(dev.metrics[3].second)));
+            for (const auto& step : written.steps) // every kept attention row a distribution
+                for (const auto& row : step.attention)
+                    QVERIFY(std::abs(std::accumulate(row.begin(), row.end(), 0.0) - 1.0) < 1e-4);
+        }
+    }
+
+    void badTextFilesAreRefusedByName()
+    {
+        QTemporaryDir dir;
+        const QString empty = dir.filePath("empty.txt"), blank = dir.filePath("blank.txt"), binary = dir.filePath("binary.bin"),
+                      latin1 = dir.filePath("latin1.txt"), tiny = dir.filePath("tiny.txt");
+        writeFile(empty, "");
+        writeFile(blank, " \n\n  \n");
+        writeFile(binary, std::string("PK\x03\x04\0\0abc", 9));
+        writeFile(latin1, "line one\nline two\ncaf\xe9\n");
+        writeFile(tiny, "abc");
+        for (const auto& [path, words] : std::vector<std::pair<QString, std::string>>{
+                 {empty, "is empty"}, {blank, "is empty"}, {binary, ":1: has a NUL byte"}, {latin1, ":3: is not valid UTF-8"},
+                 {tiny, "at least 20"}, {dir.filePath("missing.txt"), "no such file"}}) {
+            try {
+                TextCorpusReader::ownText(path.toStdString(), "characters");
+                QFAIL(qPrintable("no error for " + path));
+            } catch (const DataError& e) {
+                QVERIFY2(std::string(e.what()).find(path.toStdString()) == 0, e.what());
+                QVERIFY2(std::string(e.what()).find(words) != std::string::npos, e.what());
+            }
+        }
+        // The reader's split: 90% train, 5% dev, 5% test, in order.
+        writeFile(tiny, std::string(200, 'a') + std::string(200, 'b'));
+        const auto data = TextCorpusReader::ownText(tiny.toStdString(), "characters");
+        QCOMPARE(data.train.size(), std::size_t(360));
+        QCOMPARE(data.dev.size(), std::size_t(20));
+        QCOMPARE(data.test.size(), std::size_t(20));
+    }
+
+    void repeatedSequencesRepeat()
+    {
+        SyntheticRepeat::Options o;
+        o.length = 5;
+        o.vocabulary = 7;
+        o.trainBlocks = 3;
+        const auto d = SyntheticRepeat::generate(o);
+        QCOMPARE(d.block, 10);
+        QCOMPARE(d.train.size(), std::size_t(30));
+        for (int b = 0; b < 3; ++b)
+            for (int i = 0; i < 5; ++i)
+                QCOMPARE(d.train[static_cast<std::size_t>(b * 10 + i)], d.train[static_cast<std::size_t>(b * 10 + 5 + i)]);
+        QCOMPARE(SyntheticRepeat::generate(o).train, d.train); // by seed
+    }
+
+    // The trainer's path: a run into the store, its sample at each evaluation, its checkpoint written from again.
+    void aRunStoresItsSamplesAndWritesAgain()
+    {
+        QTemporaryDir dir;
+        RunStore store(dir.filePath("runs.sqlite").toStdString());
+        SyntheticRepeat::Options o;
+        o.length = 6;
+        o.vocabulary = 8;
+        o.trainBlocks = 400;
+        o.devBlocks = o.testBlocks = 20;
+        TrainConfig config;
+        config.dataset = "synthetic-repeat";
+        config.model = tiny("gpt", "learned", 0);
+        config.model.context = 16;
+        config.steps = 60;
+        config.evalEvery = 30;
+        config.batchSize = 16;
+        config.sampleTokens = 20;
+        config.threads = 1;
+        config.checkpointDir = dir.filePath("checkpoints").toStdString();
+        StoreObserver observer(store);
+        CancelToken cancel;
+        const auto summary = Trainer(config).run(SyntheticRepeat::generate(o), observer, cancel);
+        QVERIFY2(summary.status == RunStatus::Completed, summary.message.c_str());
+        QVERIFY(summary.languageModel);
+        QVERIFY(summary.testLoss > 0 && std::abs(summary.testBitsPerToken - summary.testLoss / std::log(2.0)) < 1e-9);
+        QVERIFY(std::abs(summary.testPerplexity - std::exp(summary.testLoss)) < 1e-6);
+        observer.flush();
+        const auto run = store.run(observer.runId());
+        QVERIFY(run);
+        const RunSummary back = run->summary();
+        QVERIFY(back.languageModel);
+        QCOMPARE(back.testLoss, summary.testLoss);
+        const auto snapshots = store.attentionSteps(observer.runId());
+        QCOMPARE(snapshots.size(), std::size_t(2));
+        const auto snapshot = store.attentionNearest(observer.runId(), snapshots.back());
+        QVERIFY(snapshot && !snapshot->sample.empty());
+        QCOMPARE(snapshot->maps.size(), std::size_t(4)); // 2 layers x 2 heads over the sample's first tokens
+        QVERIFY(QString::fromStdString(snapshot->sample).startsWith("s1 s2 s3"));
+        // Metrics of the repeated blocks: the two halves' losses.
+        bool repeat = false;
+        for (const auto& m : store.metrics(observer.runId()))
+            repeat = repeat || m.name == "repeat_loss";
+        QVERIFY(repeat);
+        const auto checkpoints = store.checkpoints(observer.runId());
+        QVERIFY(!checkpoints.empty());
+        const TextGenerator generator(checkpoints.front());
+        SamplingSettings s;
+        s.tokens = 12;
+        s.seed = 3;
+        const auto a = generator.generate("s1 s2 s3", s), b = generator.generate("s1 s2 s3", s);
+        QCOMPARE(a.text, b.text);
+        QCOMPARE(a.steps.size(), std::size_t(12));
+        try {
+            generator.generate("s1 zebra", s);
+            QFAIL("no error");
+        } catch (const std::invalid_argument& e) {
+            QVERIFY2(std::string(e.what()).find("prompt: word 'zebra' (token 2)") == 0, e.what());
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLanguageModel)
+#include "test_language_model.moc"
