@@ -294,7 +294,7 @@ PreparedTask prepare(const LanguageModelDataset& dataset, const TrainConfig& con
         auto task = std::make_unique<LanguageModelTask>(model, dataset, device, info.config);
         info.notes = dataset.notes;
         if (dynamic_cast<NgramModel*>(model.get()))
-            info.notes.push_back("a count model: estimated in one pass over the training split, nothing to train (no steps)");
+            info.notes.push_back("a count model: estimated in one pass over the training split (its one step), nothing to train");
         return {std::move(task), {}};
     } catch (const std::invalid_argument& e) {
         return {nullptr, e.what()};

@@ -301,9 +301,9 @@ private Q_SLOTS:
         auto r = runCli({"train", "--dataset", "synthetic-sentiment", "--model", "ssan", "--position", "rpr", "--steps", "abc"});
         QCOMPARE(r.code, 2);
         QVERIFY(r.err.contains("--steps expects an integer, got 'abc'"));
-        r = runCli({"train", "--dataset", "synthetic-sentiment", "--model", "gpt", "--position", "rpr"});
+        r = runCli({"train", "--dataset", "synthetic-sentiment", "--model", "gpt-5", "--position", "rpr"});
         QCOMPARE(r.code, 2);
-        QVERIFY(r.err.contains("unknown model 'gpt'"));
+        QVERIFY(r.err.contains("unknown model 'gpt-5'"));
         r = runCli({"describe", "--dataset", "synthetic-sentiment", "--model", "ssan", "--position", "rpr", "--bogus", "1"});
         QCOMPARE(r.code, 2);
         QVERIFY(r.err.contains("unknown option '--bogus'"));

@@ -247,7 +247,8 @@ private slots:
             QVERIFY2(rowOf.count(option), qPrintable(QStringLiteral("no row for the option ") + QString::fromStdString(option)));
         QVERIFY(options.size() >= 16);
         const std::map<std::string, const char*> datasetFor = {{"classification", "synthetic-sentiment"}, {"both", "synthetic-lag"},
-                                                               {"regression", "synthetic-lag"}, {"translation", "synthetic-copy"}};
+                                                               {"regression", "synthetic-lag"}, {"translation", "synthetic-copy"},
+                                                               {"language_model", "synthetic-repeat"}};
         for (const auto& model : Registry::models()) {
             choose(child<QComboBox>(&panel, "datasetCombo"), datasetFor.at(model.task));
             choose(child<QComboBox>(&panel, "modelCombo"), model.id.c_str());

@@ -36,6 +36,7 @@ DataSection::DataSection(QWidget* parent) : FormSection(tr("Data"), parent)
     addTextRows();
     addFileRows();
     addTranslationRows();
+    addLanguageModelRows();
     connect(statistics_, &DatasetStatisticsCache::ready, this, [this](const QString& id) {
         if (id == datasetId())
             showStatistics();
@@ -311,6 +312,60 @@ void DataSection::addTranslationRows()
                  c.maxPairLength = longest->value();
          },
          [longest](const TrainConfig& c) { longest->setValue(c.maxPairLength); }});
+}
+
+// Language models: your text file and how it becomes tokens; the repeated sequences' sizes.
+void DataSection::addLanguageModelRows()
+{
+    const auto ownText = [this] { return datasetId() == QLatin1String("text-file"); };
+    auto* file = new QLineEdit(this);
+    file->setObjectName(QStringLiteral("textFileEdit"));
+    file->setPlaceholderText(tr("a UTF-8 text file: a book, your notes, code"));
+    auto* browse = new QToolButton(this);
+    browse->setText(QStringLiteral("…"));
+    browse->setToolTip(tr("Choose a text file"));
+    connect(browse, &QToolButton::clicked, this, [this, file] {
+        const QString chosen = QFileDialog::getOpenFileName(this, tr("Text file"), file->text(), tr("Text (*.txt *.md *.gz);;All files (*)"));
+        if (!chosen.isEmpty()) {
+            file->setText(chosen);
+            emit file->editingFinished();
+        }
+    });
+    add({{"file"}, tr("Text file"), row(this, {file, browse}), false, nullptr,
+         [ownText](const RegistryEntry*, const std::string&) { return ownText(); },
+         [file, ownText](TrainConfig& c, const RegistryEntry*) {
+             if (ownText())
+                 c.file = file->text().toStdString();
+         },
+         [file](const TrainConfig& c) {
+             if (c.dataset == "text-file")
+                 file->setText(qs(c.file));
+         }});
+    auto* unit = choices(this, "lmUnitCombo", {{tr("characters"), "characters"}, {tr("words"), "words"}});
+    unit->setToolTip(tr("What the model predicts one at a time: each character, or each word (a line end is a token of its own)"));
+    add({{"lm_unit"}, tr("Tokens"), unit, false, nullptr, [ownText](const RegistryEntry*, const std::string&) { return ownText(); },
+         [unit, ownText](TrainConfig& c, const RegistryEntry*) {
+             if (ownText())
+                 c.lmUnit = currentId(unit);
+         },
+         [unit](const TrainConfig& c) { selectData(unit, c.lmUnit); }});
+    const auto repeat = [this] { return datasetId() == QLatin1String("synthetic-repeat"); };
+    auto* length = spin(this, "repeatLengthSpin", 2, 256);
+    length->setToolTip(tr("Random symbols before the sequence repeats"));
+    auto* symbols = spin(this, "repeatVocabularySpin", 2, 10000);
+    symbols->setToolTip(tr("Distinct symbols the sequences are drawn from"));
+    add({{"repeat_length", "repeat_vocabulary"}, tr("Sequence"), row(this, {length, symbols}, true), true, nullptr,
+         [repeat](const RegistryEntry*, const std::string&) { return repeat(); },
+         [length, symbols, repeat](TrainConfig& c, const RegistryEntry*) {
+             if (!repeat())
+                 return;
+             c.repeatLength = length->value();
+             c.repeatVocabulary = symbols->value();
+         },
+         [length, symbols](const TrainConfig& c) {
+             length->setValue(c.repeatLength);
+             symbols->setValue(c.repeatVocabulary);
+         }});
 }
 
 void DataSection::dataFilesChanged()

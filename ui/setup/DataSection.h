@@ -48,6 +48,7 @@ private:
     void addTextRows();
     void addFileRows();
     void addTranslationRows();
+    void addLanguageModelRows();
     QString datasetId() const;
 
     QComboBox* dataset_;

@@ -160,6 +160,49 @@ void ModelSection::addSizeRows()
     add({{"filters"}, tr("Filters"), filters, true, "filters", {},
          [filters](TrainConfig& c, const RegistryEntry*) { c.model.filters = filters->value(); },
          [filters](const TrainConfig& c) { filters->setValue(c.model.filters); }});
+    addLanguageModelRows();
+}
+
+// Language models: the context, the n-gram's order and smoothing, the char-RNN's cell, the GPT's switches. Written
+// only for a model that has them (its registry options), so every other run's configuration stays as it was.
+void ModelSection::addLanguageModelRows()
+{
+    const ModelConfig defaults;
+    auto* context = spin(this, "contextSpin", 1, 4096);
+    context->setToolTip(tr("Tokens the model reads at once: the training window, and a GPT's positions"));
+    add({{"context"}, tr("Context"), context, false, "context", {},
+         [context, defaults](TrainConfig& c, const RegistryEntry* m) { c.model.context = hasOption(m, "context") ? context->value() : defaults.context; },
+         [context](const TrainConfig& c) { context->setValue(c.model.context); }});
+    auto* order = spin(this, "orderSpin", 1, 10);
+    order->setToolTip(tr("n: each token is predicted from the n - 1 before it (2 = bigram)"));
+    add({{"order"}, tr("Order n"), order, false, "order", {},
+         [order, defaults](TrainConfig& c, const RegistryEntry* m) { c.model.order = hasOption(m, "order") ? order->value() : defaults.order; },
+         [order](const TrainConfig& c) { order->setValue(c.model.order); }});
+    auto* smoothing = choices(this, "smoothingCombo", {{tr("Kneser-Ney (interpolated)"), "kneser-ney"}, {tr("add-k"), "add-k"}});
+    add({{"smoothing"}, tr("Smoothing"), smoothing, false, "smoothing", {},
+         [smoothing, defaults](TrainConfig& c, const RegistryEntry* m) {
+             c.model.smoothing = hasOption(m, "smoothing") ? currentId(smoothing) : defaults.smoothing;
+         },
+         [smoothing](const TrainConfig& c) { selectData(smoothing, c.model.smoothing); }});
+    auto* addK = real(this, "addKSpin", 0.01, 100.0, 2, 0.1);
+    addK->setToolTip(tr("k of add-k smoothing: every count plus k (1 = Laplace)"));
+    add({{"add_k"}, tr("k"), addK, true, "add_k", {},
+         [addK, defaults](TrainConfig& c, const RegistryEntry* m) { c.model.addK = hasOption(m, "add_k") ? addK->value() : defaults.addK; },
+         [addK](const TrainConfig& c) { addK->setValue(c.model.addK); }});
+    auto* cell = choices(this, "cellCombo", {{QStringLiteral("LSTM"), "lstm"}, {QStringLiteral("GRU"), "gru"}, {tr("plain RNN (tanh)"), "rnn"}});
+    add({{"cell"}, tr("Cell"), cell, false, "cell", {},
+         [cell, defaults](TrainConfig& c, const RegistryEntry* m) { c.model.cell = hasOption(m, "cell") ? currentId(cell) : defaults.cell; },
+         [cell](const TrainConfig& c) { selectData(cell, c.model.cell); }});
+    auto* attentionOnly = check(this, "attentionOnlyBox", tr("Attention only (no MLP blocks)"),
+                                tr("The blocks keep their attention and leave out the MLP: the models in which induction heads are studied"));
+    add({{"attention_only"}, tr("Blocks"), attentionOnly, false, "attention_only", {},
+         [attentionOnly](TrainConfig& c, const RegistryEntry* m) { c.model.attentionOnly = hasOption(m, "attention_only") && attentionOnly->isChecked(); },
+         [attentionOnly](const TrainConfig& c) { attentionOnly->setChecked(c.model.attentionOnly); }});
+    auto* scaled = check(this, "scaledBox", tr("Divide the scores by √d_k"),
+                         tr("Vaswani et al.'s scaling: without it the dot products grow with d_k and the softmax saturates"));
+    add({{"scaled"}, tr("Scaling"), scaled, true, "scaled", {},
+         [scaled](TrainConfig& c, const RegistryEntry* m) { c.model.scaled = !hasOption(m, "scaled") || scaled->isChecked(); },
+         [scaled](const TrainConfig& c) { scaled->setChecked(c.model.scaled); }});
 }
 
 void ModelSection::fillModels(const std::string& task)

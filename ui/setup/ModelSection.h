@@ -31,6 +31,7 @@ signals:
 private:
     void addModelRows();
     void addSizeRows();
+    void addLanguageModelRows();
     // The chosen model's position techniques and pooling choices, which rows it enables, and the dropout
     // points it starts from (its defaults when the model changes, then the user's).
     void followModel();

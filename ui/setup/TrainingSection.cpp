@@ -124,6 +124,18 @@ void TrainingSection::addBudgetRows()
                  list << QString::fromStdString(p);
              probes->setText(list.join(QStringLiteral("; ")));
          }});
+    // A language model writes this many tokens from its prompt at every evaluation (its timeline of samples).
+    auto* samples = spin(this, "sampleTokensSpin", 0, 10000, 50);
+    samples->setSpecialValueText(tr("none"));
+    samples->setToolTip(tr("Tokens the model writes from its dataset's prompt at each evaluation, seeded: the samples show "
+                           "writing emerge as it trains"));
+    const TrainConfig defaults;
+    add({{"sample_tokens"}, tr("Samples"), samples, true, nullptr,
+         [](const RegistryEntry*, const std::string& task) { return task == "language_model"; },
+         [samples, defaults](TrainConfig& c, const RegistryEntry* m) {
+             c.sampleTokens = m && m->task == "language_model" ? samples->value() : defaults.sampleTokens;
+         },
+         [samples](const TrainConfig& c) { samples->setValue(c.sampleTokens); }});
 }
 
 int TrainingSection::repeats() const { return repeats_->value(); }

@@ -4,6 +4,7 @@
 #include "ui/plots/AttentionThumbnailGrid.h"
 #include "ui/plots/TrainingCurvesPlot.h"
 
+#include <QPlainTextEdit>
 #include <QScrollArea>
 
 #include <algorithm>
@@ -37,6 +38,13 @@ TrainingView::TrainingView(QWidget* parent)
     attention->setStretchFactor(1, 2);
     attention->setCollapsible(0, false);
     scroll->hide();
+    // A language model's sample of the shown evaluation: what it wrote from its prompt, so writing is seen to emerge.
+    sample_ = new QPlainTextEdit;
+    sample_->setObjectName(QStringLiteral("trainingSample"));
+    sample_->setReadOnly(true);
+    sample_->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    sample_->hide();
+    attention->addWidget(sample_);
     addWidget(attention);
     connect(grid_, &AttentionThumbnailGrid::mapClicked, heatmap_, &AttentionHeatmap::showView);
     connect(heatmap_, &AttentionHeatmap::viewShown, grid_, [this](int view) {
@@ -193,6 +201,15 @@ void TrainingView::showNoAttention(int steps, int evalEvery)
 
 void TrainingView::showAttention(const AttentionSnapshot& snapshot)
 {
+    sample_->setVisible(!snapshot.sample.empty());
+    if (!snapshot.sample.empty())
+        sample_->setPlainText(tr("Written at step %1 from its prompt (seeded, temperature 1):").arg(snapshot.step) + QLatin1Char('\n') +
+                              QString::fromStdString(snapshot.sample));
+    if (snapshot.maps.empty() && snapshot.crossMaps.empty() && snapshot.pooling.empty() && snapshot.inputAttention.empty()) {
+        gridScroll_->hide();
+        heatmap_->showPlaceholder(tr("This model has no attention; below, what it wrote at step %1.").arg(snapshot.step));
+        return;
+    }
     // The grid first: the map then says which view it drew (viewShown), and the grid outlines that one.
     const bool grid = snapshot.crossMaps.size() > 1;
     gridScroll_->setVisible(grid);
@@ -208,6 +225,7 @@ void TrainingView::showAttention(const AttentionSnapshot& snapshot)
 
 void TrainingView::showAttentionPlaceholder(const QString& text)
 {
+    sample_->hide();
     gridScroll_->hide();
     grid_->clear(QString());
     heatmap_->showPlaceholder(text);

@@ -9,6 +9,8 @@
 #include <optional>
 #include <vector>
 
+class QPlainTextEdit;
+
 namespace attnlab::ui {
 
 class AttentionHeatmap;
@@ -68,6 +70,7 @@ private:
     AttentionHeatmap* heatmap_;
     AttentionThumbnailGrid* grid_;
     QWidget* gridScroll_;
+    QPlainTextEdit* sample_;
     qint64 liveRunId_ = 0;
     int livePlannedSteps_ = 0;
     int liveEvalEvery_ = 0;

@@ -58,24 +58,25 @@ std::string TrainingLoop::whyNotCaptured(const TrainConfig& config, const Traini
     return {};
 }
 
-// A model with nothing to train (the n-gram, estimated when it was built): measured on dev and test once, its
-// counts saved as its checkpoint; no steps.
+// A model with nothing to train (the n-gram, estimated when it was built): its one pass over the training split is
+// its one step; measured on dev and test once, its counts saved as its checkpoint.
 TrainingLoop::Outcome TrainingLoop::countModel(const TrainConfig& config, TrainingTask& task, TrainingObserver& observer,
                                                const std::function<double()>& elapsedSeconds)
 {
     Outcome outcome;
+    outcome.steps = outcome.bestStep = 1;
     outcome.bestDev = task.evaluate(false);
     for (const auto& [name, value] : outcome.bestDev.metrics)
-        observer.onMetric({0, "dev", name, value});
-    observer.onProgress({0, 0, outcome.bestDev.metrics.empty() ? 0.0 : outcome.bestDev.metrics.front().second, elapsedSeconds()});
-    for (const auto& snapshot : task.attention(0))
+        observer.onMetric({1, "dev", name, value});
+    observer.onProgress({1, 1, outcome.bestDev.metrics.empty() ? 0.0 : outcome.bestDev.metrics.front().second, elapsedSeconds()});
+    for (const auto& snapshot : task.attention(1))
         observer.onAttention(snapshot);
     outcome.test = task.evaluate(true);
     for (const auto& [name, value] : outcome.test->metrics)
-        observer.onMetric({0, "test", name, value});
+        observer.onMetric({1, "test", name, value});
     if (!config.checkpointDir.empty()) {
         try {
-            observer.onCheckpoint(ModelCheckpoint::save(task.module(), config, task.checkpointMetadata(), 0, "best"));
+            observer.onCheckpoint(ModelCheckpoint::save(task.module(), config, task.checkpointMetadata(), 1, "best"));
         } catch (const std::exception& e) {
             outcome.message = std::string("checkpoint not saved: ") + e.what();
         }

@@ -1,0 +1,141 @@
+// Language models as a user runs them: train a small GPT and an n-gram on text with attnlab-cli, write with
+// `generate`, read its JSON (every attention row a distribution over the context, nothing later), and every bad
+// input refused with one line naming the flag or the file, nothing stored.
+#include "core/store/RunStore.h"
+#include "tests/support/CliProcess.h"
+
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonDocument>
+#include <QtCore/QJsonObject>
+#include <QtCore/QTemporaryDir>
+#include <QtTest/QtTest>
+
+#include <cmath>
+#include <fstream>
+
+using namespace attnlab;
+
+class TestCliLanguageModel : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir dir_;
+    QString db_, text_;
+    int gptRun_ = 0, ngramRun_ = 0;
+
+    std::size_t runCount() const { return RunStore(db_.toStdString()).listRuns().size(); }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(dir_.isValid());
+        db_ = dir_.filePath("runs.sqlite");
+        text_ = dir_.filePath("poem.txt");
+        std::ofstream out(text_.toStdString());
+        for (int i = 0; i < 40; ++i)
+            out << "the cat sat on the mat.\nthe dog lay on the log.\n";
+        out.close();
+        CliResult r = runCli({"train", "--dataset", "text-file", "--file", text_, "--model", "gpt", "--layers", "2", "--heads", "2",
+                              "--d-model", "32", "--context", "24", "--steps", "150", "--eval-every", "75", "--batch-size", "16",
+                              "--lr", "0.003", "--sample-tokens", "40", "--threads", "2", "--db", db_, "--json"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        auto o = r.lastJson();
+        QCOMPARE(o["status"].toString(), QString("completed"));
+        QVERIFY(o["language_model"].toBool());
+        gptRun_ = o["run_id"].toInt();
+        const double loss = o["test_loss"].toDouble();
+        QVERIFY2(loss > 0 && loss < std::log(15.0), qPrintable(QString::number(loss))); // below a uniform guess over its characters
+        QVERIFY(std::abs(o["test_bits_per_token"].toDouble() - loss / std::log(2.0)) < 1e-9);
+        r = runCli({"train", "--dataset", "text-file", "--file", text_, "--model", "ngram", "--order", "3", "--db", db_, "--json"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        o = r.lastJson();
+        QCOMPARE(o["steps"].toInt(), 1); // counted in one pass, not trained
+        ngramRun_ = o["run_id"].toInt();
+        QVERIFY(o["test_loss"].toDouble() < loss + 1.0);
+    }
+
+    void writesWithEveryAttentionRow()
+    {
+        const CliResult r = runCli({"generate", "--run", QString::number(gptRun_), "--prompt", "the c", "--tokens", "30",
+                                    "--seed", "4", "--alternatives", "3", "--db", db_, "--json"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const auto o = r.lastJson();
+        QCOMPARE(o["prompt"].toString(), QString("the c"));
+        const auto steps = o["steps"].toArray();
+        QCOMPARE(steps.size(), 30);
+        QCOMPARE(o["tokens"].toArray().size(), 30);
+        QString joined;
+        for (const auto& t : o["tokens"].toArray())
+            joined += t.toString();
+        QCOMPARE(o["text"].toString(), joined);
+        for (int i = 0; i < steps.size(); ++i) {
+            const auto step = steps[i].toObject();
+            QCOMPARE(step["alternatives"].toArray().size(), 3);
+            QVERIFY(step["probability"].toDouble() > 0 && step["probability"].toDouble() <= 1.0);
+            const auto rows = step["attention"].toArray();
+            QCOMPARE(rows.size(), 4); // 2 layers x 2 heads
+            const int context = 5 + i - step["context_start"].toInt(); // the prompt's 5 and the i written so far
+            for (const auto& row : rows) {
+                QCOMPARE(row.toArray().size(), std::min(context, 24)); // over the context only: nothing later
+                double sum = 0;
+                for (const auto& w : row.toArray())
+                    sum += w.toDouble();
+                QVERIFY(std::abs(sum - 1.0) < 1e-4);
+            }
+        }
+        // The same seed writes the same text; greedy is top-k 1.
+        const CliResult again = runCli({"generate", "--run", QString::number(gptRun_), "--prompt", "the c", "--tokens", "30", "--seed", "4", "--db", db_, "--json"});
+        QCOMPARE(again.lastJson()["text"].toString(), o["text"].toString());
+        const CliResult greedy = runCli({"generate", "--run", QString::number(gptRun_), "--prompt", "the", "--tokens", "20", "--greedy", "--db", db_, "--json"});
+        const CliResult topOne = runCli({"generate", "--run", QString::number(gptRun_), "--prompt", "the", "--tokens", "20", "--top-k", "1", "--seed", "9", "--db", db_, "--json"});
+        QCOMPARE(greedy.lastJson()["text"].toString(), topOne.lastJson()["text"].toString());
+        // Text: the prompt and what followed on stdout, how it was written on stderr.
+        const CliResult plain = runCli({"generate", "--run", QString::number(ngramRun_), "--prompt", "the", "--tokens", "12", "--db", db_});
+        QVERIFY2(plain.code == 0, qPrintable(plain.err));
+        QVERIFY(plain.out.startsWith("the"));
+        QVERIFY(plain.err.contains("temperature 1.00, seed 1"));
+    }
+
+    void badInputIsRefusedByName()
+    {
+        const std::size_t before = runCount();
+        const QString run = QString::number(gptRun_);
+        for (const auto& [args, words] : std::vector<std::pair<QStringList, QString>>{
+                 {{"--temperature", "0"}, "--temperature: must be a positive number"},
+                 {{"--temperature", "nan"}, "--temperature"},
+                 {{"--temperature", "inf"}, "--temperature: must be a positive number"},
+                 {{"--top-p", "0"}, "--top-p: must be in (0, 1]"},
+                 {{"--top-p", "1.5"}, "--top-p: must be in (0, 1]"},
+                 {{"--top-k", "-2"}, "--top-k: must be 0"},
+                 {{"--tokens", "20000"}, "--tokens: must be 1 to 10000"},
+                 {{"--prompt", "the zebra"}, "--prompt: character 'z' (token 5) is not in the model's"},
+                 {{"--prompt", ""}, "--prompt is empty"}}) {
+            const CliResult r = runCli(QStringList{"generate", "--run", run, "--db", db_} + args);
+            QCOMPARE(r.code, 2);
+            QVERIFY2(r.err.startsWith("attnlab-cli: " + words), qPrintable(r.err));
+        }
+        // generate on a run that is not a language model: a classifier's checkpoint.
+        const CliResult classifier = runCli({"train", "--steps", "5", "--eval-every", "5", "--db", db_, "--json"});
+        QVERIFY2(classifier.code == 0, qPrintable(classifier.err));
+        const CliResult wrong = runCli({"generate", "--run", QString::number(classifier.lastJson()["run_id"].toInt()), "--db", db_});
+        QCOMPARE(wrong.code, 1);
+        QVERIFY2(wrong.err.contains("not a language model"), qPrintable(wrong.err));
+        // Text files a language model cannot read: named, nothing stored.
+        const QString empty = dir_.filePath("empty.txt"), binary = dir_.filePath("image.png"), latin1 = dir_.filePath("latin1.txt");
+        std::ofstream(empty.toStdString()) << "";
+        std::ofstream(binary.toStdString(), std::ios::binary) << std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16);
+        std::ofstream(latin1.toStdString(), std::ios::binary) << "one\ntwo\nna\xefve\n";
+        for (const auto& [file, words] : std::vector<std::pair<QString, QString>>{
+                 {empty, ": is empty"}, {binary, ":3: has a NUL byte"}, {latin1, ":3: is not valid UTF-8"}}) {
+            const CliResult r = runCli({"train", "--dataset", "text-file", "--file", file, "--db", db_});
+            QVERIFY2(r.code != 0, qPrintable(file));
+            QVERIFY2(r.err.contains(file + words), qPrintable(r.err)); // the file and the line where there is one
+        }
+        const CliResult unit = runCli({"train", "--dataset", "text-file", "--file", text_, "--unit", "bytes", "--db", db_});
+        QCOMPARE(unit.code, 2);
+        QVERIFY2(unit.err.contains("--unit expects characters or words"), qPrintable(unit.err));
+        QCOMPARE(runCount(), before + 1); // the classifier only
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliLanguageModel)
+#include "test_cli_language_model.moc"
