@@ -7,6 +7,7 @@
 #include "core/config/Registry.h"
 #include "core/store/RunStore.h"
 #include "ui/explorer/AlignmentExplorer.h"
+#include "ui/explorer/WritingExplorer.h"
 #include "ui/explorer/ExplorerView.h"
 #include "ui/explorer/PretrainedView.h"
 #include "ui/training/LiveComparisonView.h"
@@ -22,7 +23,7 @@ namespace attnlab::ui {
 
 Workspace::Workspace(const QString& dbPath, QWidget* parent)
     : QTabWidget(parent), training_(new TrainingView), trainingReplay_(new RunReplay), explorer_(new ExplorerView),
-      alignment_(new AlignmentExplorer), explorerPage_(new QScrollArea),
+      alignment_(new AlignmentExplorer), writing_(new WritingExplorer), explorerPage_(new QScrollArea),
       compareArea_(new QSplitter(Qt::Vertical)), compareView_(new CompareView), differences_(new RunDifferencesView),
       matrix_(new ResultsMatrixView), details_(new RunDetailsView), live_(new LiveComparisonView(dbPath)), pretrained_(new PretrainedView)
 {
@@ -40,6 +41,8 @@ Workspace::Workspace(const QString& dbPath, QWidget* parent)
     explorerPage_->setObjectName(QStringLiteral("explorerScroll"));
     alignment_->setParent(this); // shown in the scroll area's place of the text explorer for a translation run
     alignment_->hide();
+    writing_->setParent(this); // likewise for a language model's run
+    writing_->hide();
     showExplorerPage(explorer_);
     explorerPage_->setWidgetResizable(true);
     explorerPage_->setFrameShape(QFrame::NoFrame);
@@ -94,6 +97,7 @@ void Workspace::setStore(RunStore* store)
     store_ = store;
     explorer_->setStore(store);
     alignment_->setStore(store);
+    writing_->setStore(store);
 }
 
 void Workspace::exploreRun(qint64 runId)
@@ -103,15 +107,22 @@ void Workspace::exploreRun(qint64 runId)
     const auto record = store_->run(runId);
     const RegistryEntry* dataset = record ? Registry::find(Registry::datasets(), record->dataset) : nullptr;
     const bool translation = dataset && dataset->task == "translation";
-    showExplorerPage(translation ? static_cast<QWidget*>(alignment_) : static_cast<QWidget*>(explorer_));
+    const bool languageModel = dataset && dataset->task == "language_model";
+    showExplorerPage(translation     ? static_cast<QWidget*>(alignment_)
+                     : languageModel ? static_cast<QWidget*>(writing_)
+                                     : static_cast<QWidget*>(explorer_));
     if (translation)
         alignment_->setRun(runId);
+    else if (languageModel)
+        writing_->setRun(runId);
     else
         explorer_->setRun(runId);
 }
 
 qint64 Workspace::exploredRunId() const
 {
+    if (explorerPage_->widget() == writing_)
+        return writing_->runId();
     return explorerPage_->widget() == alignment_ ? alignment_->runId() : explorer_->runId();
 }
 
@@ -119,6 +130,7 @@ void Workspace::clearExplorer(const QString& message)
 {
     explorer_->clear(message);
     alignment_->clear(message);
+    writing_->clear(message);
 }
 
 } // namespace attnlab::ui

@@ -12,6 +12,7 @@ class RunStore;
 namespace attnlab::ui {
 
 class AlignmentExplorer;
+class WritingExplorer;
 class CompareView;
 class ExplorerView;
 class LiveComparisonView;
@@ -35,7 +36,8 @@ public:
     TrainingView* training() const { return training_; }
     RunReplay* trainingReplay() const { return trainingReplay_; } // above the Training tab's plots (trainingReplay)
     ExplorerView* explorer() const { return explorer_; }
-    AlignmentExplorer* alignment() const { return alignment_; } // the Explorer tab of a translation run (issue 37)
+    AlignmentExplorer* alignment() const { return alignment_; } // the Explorer tab of a translation run
+    WritingExplorer* writing() const { return writing_; }       // the Explorer tab of a language model's run
     QWidget* explorerPage() const; // the explorer's tab (a scroll area)
     // The Explorer tab for a run: the alignment explorer for a translation run, the explorer otherwise.
     void setStore(RunStore* store);
@@ -59,6 +61,7 @@ private:
     RunReplay* trainingReplay_;
     ExplorerView* explorer_;
     AlignmentExplorer* alignment_;
+    WritingExplorer* writing_;
     QScrollArea* explorerPage_;
     RunStore* store_ = nullptr;
     QSplitter* compareArea_;

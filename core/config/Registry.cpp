@@ -33,7 +33,7 @@ const std::vector<RegistryEntry>& Registry::datasets()
         // Language models: next-token prediction on a stream of characters or words.
         {"tinyshakespeare", "tiny Shakespeare", "Karpathy's 1.1 MB of Shakespeare's plays as characters (65), nanoGPT's split: 90% train, 10% validation",
          {}, "language_model"},
-        {"synthetic-repeat", "Repeated random sequences", "Built-in: 16 random symbols then the same 16 again, the task where induction heads form",
+        {"synthetic-repeat", "Repeated random sequences", "Built-in: random symbols in which a sequence of 8-16 repeats at a varying distance, the task where induction heads form",
          {}, "language_model"},
         {"text-file", "Your text", "Any UTF-8 text file of yours as characters or words: 90% train, 5% dev, 5% test", {}, "language_model"},
     };

@@ -17,6 +17,10 @@ struct LanguageModelDataset {
     // > 0: every split is a sequence of blocks of this many tokens (the synthetic repeat task: a random sequence
     // of block / 2 tokens, then the same again); a training window is a whole block, never two halves of two.
     int block = 0;
+    // A repeat task: within a block, the positions [repeatFrom, repeatTo) always hold a copy of an earlier token that
+    // a model able to find it can predict, and the positions before half the block never can; evaluation reports
+    // the loss on each (repeat_loss, first_half_loss). 0, 0 elsewhere.
+    int repeatFrom = 0, repeatTo = 0;
     std::string prompt; // where the samples each evaluation stores start ("ROMEO:" or the text's first line)
     // What reading found that the user should know, as TextDataset::notes.
     std::vector<std::string> notes;

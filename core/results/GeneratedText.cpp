@@ -13,7 +13,10 @@ std::string GeneratedText::toJson() const
         nlohmann::json alternatives = nlohmann::json::array();
         for (const auto& a : s.alternatives)
             alternatives.push_back({{"token", a.token}, {"probability", a.probability}});
-        nlohmann::json step = {{"token", s.token}, {"probability", s.probability}, {"alternatives", alternatives}};
+        nlohmann::json sampled = nlohmann::json::array();
+        for (const auto& a : s.sampled)
+            sampled.push_back({{"token", a.token}, {"probability", a.probability}});
+        nlohmann::json step = {{"token", s.token}, {"probability", s.probability}, {"alternatives", alternatives}, {"sampled", sampled}};
         if (!s.attention.empty()) {
             step["context_start"] = s.contextStart;
             step["attention"] = s.attention; // [layer * heads + head][context position]

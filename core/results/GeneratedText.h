@@ -18,6 +18,9 @@ struct GeneratedText {
         int id = 0;                             // in the model's vocabulary
         double probability = 0.0;               // of the chosen token, in the distribution it was drawn from
         std::vector<Alternative> alternatives;  // likeliest first
+        // The same many likeliest of the distribution the token was drawn from (after temperature, top-k, top-p);
+        // probability 0 for the tokens those cut away.
+        std::vector<Alternative> sampled;
         // [layer * heads + head] -> weights over the context (its first token first); empty without attention
         std::vector<std::vector<float>> attention;
         int contextStart = 0;                   // index (in prompt + generated tokens) of the context's first token

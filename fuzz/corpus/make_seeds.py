@@ -116,6 +116,13 @@ seed("fuzz_wordpiece", "specials-cjk-cut", [1, 5], VOCAB, "happy[MASK]\u4e2d\u4e
 seed("fuzz_wordpiece", "uncased-config", [1, 0], VOCAB, "\u0130stanbul \u03a3\u039f\u03a3 caf\u00e9 \t\r\n",
      json.dumps({"do_lower_case": True}))
 
+# A language model's text: a play's opening as characters (plain, gzip), words, and UTF-8 beyond ASCII with CRLF.
+play = "First Citizen:\nBefore we proceed any further, hear me speak.\n\nAll:\nSpeak, speak.\n"
+seed("fuzz_text_corpus", "play-characters", [0, 0], play)
+seed("fuzz_text_corpus", "play-gzip", [0, 1], play)
+seed("fuzz_text_corpus", "play-words", [1, 0], play * 3)
+seed("fuzz_text_corpus", "utf8-crlf-bom", [0, 0], "\ufeffCafé — naïve 北京 😀\r\nline two, line two\r\n")
+
 if len(sys.argv) > 1:  # a store and its export, from a tiny run of the built CLI
     cli = sys.argv[1]
     with tempfile.TemporaryDirectory() as tmp:

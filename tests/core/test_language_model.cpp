@@ -23,6 +23,7 @@
 #include <cmath>
 #include <fstream>
 #include <numeric>
+#include <set>
 
 using namespace attnlab;
 
@@ -362,15 +363,28 @@ private Q_SLOTS:
     void repeatedSequencesRepeat()
     {
         SyntheticRepeat::Options o;
-        o.length = 5;
+        o.length = 8;
         o.vocabulary = 7;
-        o.trainBlocks = 3;
+        o.trainBlocks = 50;
         const auto d = SyntheticRepeat::generate(o);
-        QCOMPARE(d.block, 10);
-        QCOMPARE(d.train.size(), std::size_t(30));
-        for (int b = 0; b < 3; ++b)
-            for (int i = 0; i < 5; ++i)
-                QCOMPARE(d.train[static_cast<std::size_t>(b * 10 + i)], d.train[static_cast<std::size_t>(b * 10 + 5 + i)]);
+        QCOMPARE(d.block, 16);
+        QCOMPARE(d.train.size(), std::size_t(800));
+        QCOMPARE(d.repeatFrom, 9);
+        QCOMPARE(d.repeatTo, 12);
+        std::set<int> distances;
+        for (int b = 0; b < 50; ++b) {
+            const auto* block = d.train.data() + b * 16;
+            // The copy starts at L = 8; its source is l = 4..8 positions earlier, the l tokens before L.
+            int found = 0;
+            for (int l = 8; l >= 4 && !found; --l)
+                if (std::equal(block + 8 - l, block + 8, block + 8))
+                    found = l;
+            QVERIFY(found >= 4);
+            distances.insert(found);
+            for (int p = d.repeatFrom; p < d.repeatTo; ++p) // the sure copies
+                QCOMPARE(block[p], block[p - found]);
+        }
+        QVERIFY(distances.size() >= 3); // the distance varies: no head finds the copy by position alone
         QCOMPARE(SyntheticRepeat::generate(o).train, d.train); // by seed
     }
 
@@ -380,7 +394,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         RunStore store(dir.filePath("runs.sqlite").toStdString());
         SyntheticRepeat::Options o;
-        o.length = 6;
+        o.length = 8;
         o.vocabulary = 8;
         o.trainBlocks = 400;
         o.devBlocks = o.testBlocks = 20;

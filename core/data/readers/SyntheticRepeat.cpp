@@ -9,8 +9,8 @@ namespace attnlab {
 
 LanguageModelDataset SyntheticRepeat::generate(const Options& o)
 {
-    if (o.length < 2 || o.length > 256)
-        throw DataError("synthetic-repeat", 0, "repeat_length must be 2 to 256 (got " + std::to_string(o.length) + ")");
+    if (o.length < 4 || o.length > 256)
+        throw DataError("synthetic-repeat", 0, "repeat_length must be 4 to 256 (got " + std::to_string(o.length) + ")");
     if (o.vocabulary < 2 || o.vocabulary > 10000)
         throw DataError("synthetic-repeat", 0, "repeat_vocabulary must be 2 to 10000 (got " + std::to_string(o.vocabulary) + ")");
     if (o.trainBlocks < 1 || o.devBlocks < 1 || o.testBlocks < 1 || o.trainBlocks > 10000000)
@@ -24,14 +24,23 @@ LanguageModelDataset SyntheticRepeat::generate(const Options& o)
         data.vocabulary.push_back("s" + std::to_string(v));
     // Ids are used as drawn; the vocabulary's order is by number, not sorted as text, so encode() searches it.
     std::mt19937_64 rng(o.seed);
+    const int shortest = o.length / 2;
+    data.repeatFrom = o.length + 1; // the copy's first token has nothing before it to match; the rest do
+    data.repeatTo = o.length + shortest;
+    auto draw = [&] { return static_cast<std::int32_t>(rng() % static_cast<std::uint64_t>(o.vocabulary)); };
     auto fill = [&](std::vector<std::int32_t>& split, int blocks) {
         split.reserve(static_cast<std::size_t>(blocks) * static_cast<std::size_t>(data.block));
-        std::vector<std::int32_t> sequence(static_cast<std::size_t>(o.length));
         for (int b = 0; b < blocks; ++b) {
-            for (auto& t : sequence)
-                t = static_cast<std::int32_t>(rng() % static_cast<std::uint64_t>(o.vocabulary));
-            split.insert(split.end(), sequence.begin(), sequence.end());
-            split.insert(split.end(), sequence.begin(), sequence.end());
+            const int l = shortest + static_cast<int>(rng() % static_cast<std::uint64_t>(o.length - shortest + 1));
+            for (int i = 0; i < o.length - l; ++i)
+                split.push_back(draw());
+            const auto start = split.size();
+            for (int i = 0; i < l; ++i)
+                split.push_back(draw());
+            for (int i = 0; i < l; ++i)
+                split.push_back(split[start + static_cast<std::size_t>(i)]);
+            for (int i = 0; i < o.length - l; ++i)
+                split.push_back(draw());
         }
     };
     fill(data.train, o.trainBlocks);

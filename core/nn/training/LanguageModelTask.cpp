@@ -78,7 +78,7 @@ TrainingTask::Evaluation LanguageModelTask::evaluate(bool test)
     const auto stream = streamOf(split, device_);
     double nll = 0.0, correct = 0.0, tokens = 0.0;
     double halfNll[2] = {0.0, 0.0}, halfTokens[2] = {0.0, 0.0};
-    const int half = dataset_.block / 2;
+    const int half = dataset_.block / 2; // first_half_loss: the targets before it; repeat_loss: [repeatFrom, repeatTo)
     // Consecutive windows: starts 0, w, 2w, ...; each scores its w (the last one fewer) next tokens.
     std::vector<std::int64_t> starts;
     for (std::int64_t s = 0; s + 1 < n; s += dataset_.block > 0 ? dataset_.block : window_)
@@ -103,14 +103,15 @@ TrainingTask::Evaluation LanguageModelTask::evaluate(bool test)
         nll += losses.sum().item<double>();
         correct += logits.argmax(-1).eq(target).sum().item<double>();
         tokens += static_cast<double>(losses.numel());
-        if (half > 0 && length == window_) { // position p predicts block token p + 1: the repeat is p + 1 > half
-            const auto position = torch::arange(length, torch::TensorOptions().dtype(torch::kLong).device(losses.device()));
-            const auto repeated = (position + 1).gt(half);
+        if (dataset_.repeatTo > 0 && length == window_) { // position p predicts block token p + 1
+            const auto target = torch::arange(1, length + 1, torch::TensorOptions().dtype(torch::kLong).device(losses.device()));
+            const auto repeated = target.ge(dataset_.repeatFrom).logical_and(target.lt(dataset_.repeatTo));
+            const auto first = target.lt(half);
             halfNll[1] += losses.index({torch::indexing::Slice(), repeated}).sum().item<double>();
-            halfNll[0] += losses.index({torch::indexing::Slice(), repeated.logical_not()}).sum().item<double>();
+            halfNll[0] += losses.index({torch::indexing::Slice(), first}).sum().item<double>();
             const double rowsNow = static_cast<double>(losses.size(0));
             halfTokens[1] += rowsNow * repeated.sum().item<double>();
-            halfTokens[0] += rowsNow * (length - repeated.sum().item<double>());
+            halfTokens[0] += rowsNow * first.sum().item<double>();
         }
         first = last;
     }
@@ -118,7 +119,7 @@ TrainingTask::Evaluation LanguageModelTask::evaluate(bool test)
     const double loss = tokens > 0 ? nll / tokens : 0.0;
     e.metrics = {{"loss", loss}, {"bits_per_token", loss / std::log(2.0)}, {"perplexity", std::exp(loss)},
                  {"accuracy", tokens > 0 ? correct / tokens : 0.0}};
-    if (half > 0 && halfTokens[0] > 0 && halfTokens[1] > 0) {
+    if (halfTokens[0] > 0 && halfTokens[1] > 0) {
         e.metrics.emplace_back("first_half_loss", halfNll[0] / halfTokens[0]);
         e.metrics.emplace_back("repeat_loss", halfNll[1] / halfTokens[1]);
     }

@@ -65,6 +65,11 @@ GeneratedText TextGeneration::generate(LanguageModel& model, const Request& requ
                               [&](std::size_t a, std::size_t b) { return own[a] > own[b] || (own[a] == own[b] && a < b); });
             for (std::size_t i = 0; i < k; ++i)
                 step.alternatives.push_back({vocabulary[order[i]], own[order[i]]});
+            std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(k), order.end(), [&](std::size_t a, std::size_t b) {
+                return distribution[a] > distribution[b] || (distribution[a] == distribution[b] && a < b);
+            });
+            for (std::size_t i = 0; i < k; ++i)
+                step.sampled.push_back({vocabulary[order[i]], distribution[order[i]]});
         }
         // The attention that made this token's distribution: the last position's row of each layer and head.
         step.contextStart = static_cast<int>(contextStart);

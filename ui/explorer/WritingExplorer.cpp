@@ -1,0 +1,351 @@
+#include "ui/explorer/WritingExplorer.h"
+
+#include "core/config/Registry.h"
+#include "core/config/SamplingSettings.h"
+#include "core/results/GeneratedText.h"
+#include "core/store/RunStore.h"
+#include "core/training/ModelExplainer.h"
+#include "core/training/TextGenerator.h"
+#include "ui/LatestRequestRunner.h"
+#include "ui/StdStrings.h"
+
+#include <qcustomplot.h>
+
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace attnlab::ui {
+namespace {
+
+// A token as a bar's label: a line end and a space made visible.
+QString label(const std::string& token)
+{
+    if (token == "\n")
+        return QStringLiteral("↵");
+    if (token == " ")
+        return QStringLiteral("␣");
+    return qs(token);
+}
+
+void prepare(QCustomPlot* plot, const QString& name)
+{
+    plot->setObjectName(name);
+    plot->setMinimumHeight(150);
+    plot->xAxis->setTickLabelRotation(60);
+    plot->yAxis->setRange(0, 1);
+    plot->setBackground(plot->palette().base());
+    for (QCPAxis* axis : {plot->xAxis, plot->yAxis}) {
+        axis->setBasePen(QPen(plot->palette().text().color()));
+        axis->setTickPen(QPen(plot->palette().text().color()));
+        axis->setSubTickPen(QPen(plot->palette().text().color()));
+        axis->setTickLabelColor(plot->palette().text().color());
+        axis->setLabelColor(plot->palette().text().color());
+    }
+}
+
+} // namespace
+
+WritingExplorer::WritingExplorer(QWidget* parent)
+    : QWidget(parent), opening_(new LatestRequestRunner(this)), running_(new LatestRequestRunner(this)), header_(new QLabel),
+      status_(new QLabel), text_(new QPlainTextEdit), temperature_(new QDoubleSpinBox), topK_(new QSpinBox),
+      topP_(new QDoubleSpinBox), seed_(new QSpinBox), tokens_(new QSpinBox), greedy_(new QCheckBox(tr("Greedy"))),
+      step_(new QPushButton(tr("&Step"))), write_(new QPushButton(tr("&Write"))), bars_(new QCustomPlot), attention_(new QCustomPlot),
+      layer_(new QSpinBox), head_(new QSpinBox)
+{
+    setObjectName(QStringLiteral("writingExplorer"));
+    header_->setObjectName(QStringLiteral("writingHeader"));
+    status_->setObjectName(QStringLiteral("writingStatus"));
+    status_->setWordWrap(true);
+    text_->setObjectName(QStringLiteral("writingText"));
+    text_->setPlaceholderText(tr("A prompt: the model goes on from its last character"));
+    text_->setMinimumHeight(56);
+    temperature_->setObjectName(QStringLiteral("writingTemperature"));
+    temperature_->setRange(0.05, 5.0);
+    temperature_->setSingleStep(0.1);
+    temperature_->setValue(1.0);
+    temperature_->setToolTip(tr("The logits are divided by it: below 1 the likeliest tokens gain, above 1 the distribution flattens"));
+    topK_->setObjectName(QStringLiteral("writingTopK"));
+    topK_->setRange(0, 100000);
+    topK_->setSpecialValueText(tr("all"));
+    topK_->setToolTip(tr("Draw only among the K likeliest tokens (0: all)"));
+    topP_->setObjectName(QStringLiteral("writingTopP"));
+    topP_->setRange(0.01, 1.0);
+    topP_->setSingleStep(0.05);
+    topP_->setValue(1.0);
+    topP_->setToolTip(tr("Draw only among the smallest set of likeliest tokens whose probability reaches P (nucleus sampling)"));
+    seed_->setObjectName(QStringLiteral("writingSeed"));
+    seed_->setRange(0, 1'000'000);
+    seed_->setValue(1);
+    tokens_->setObjectName(QStringLiteral("writingTokens"));
+    tokens_->setRange(1, SamplingSettings::kMaxTokens);
+    tokens_->setValue(200);
+    greedy_->setObjectName(QStringLiteral("writingGreedy"));
+    step_->setObjectName(QStringLiteral("writingStep"));
+    step_->setToolTip(tr("Draw one token and append it; its attention over the text appears below"));
+    write_->setObjectName(QStringLiteral("writingWrite"));
+    prepare(bars_, QStringLiteral("writingDistribution"));
+    prepare(attention_, QStringLiteral("writingAttention"));
+    bars_->yAxis->setLabel(tr("next token: probability"));
+    attention_->yAxis->setLabel(tr("attention weight"));
+    layer_->setObjectName(QStringLiteral("writingLayer"));
+    head_->setObjectName(QStringLiteral("writingHead"));
+    layer_->setPrefix(tr("layer "));
+    head_->setPrefix(tr("head "));
+
+    auto* settings = new QHBoxLayout;
+    auto addLabelled = [&](const QString& text, QWidget* w) {
+        auto* l = new QLabel(text);
+        l->setBuddy(w);
+        settings->addWidget(l);
+        settings->addWidget(w);
+    };
+    addLabelled(tr("&Temperature"), temperature_);
+    addLabelled(tr("Top-&k"), topK_);
+    addLabelled(tr("Top-&p"), topP_);
+    addLabelled(tr("S&eed"), seed_);
+    settings->addWidget(greedy_);
+    settings->addStretch(1);
+    // Write and Step on the status' line: the settings' row stays within the Explorer's width at 1280 x 720.
+    auto* actions = new QHBoxLayout;
+    actions->addWidget(status_, 1);
+    auto* tokensLabel = new QLabel(tr("T&okens"));
+    tokensLabel->setBuddy(tokens_);
+    actions->addWidget(tokensLabel);
+    actions->addWidget(tokens_);
+    actions->addWidget(write_);
+    actions->addWidget(step_);
+    auto* heads = new QHBoxLayout;
+    heads->addWidget(new QLabel(tr("Attention of the last token drawn:")));
+    heads->addWidget(layer_);
+    heads->addWidget(head_);
+    heads->addStretch(1);
+    // The next token's bars and the last one's attention side by side: both in view at a projector's 1280 x 720.
+    auto* attentionColumn = new QVBoxLayout;
+    attentionColumn->addLayout(heads);
+    attentionColumn->addWidget(attention_, 1);
+    auto* plots = new QHBoxLayout;
+    plots->addWidget(bars_, 3);
+    plots->addLayout(attentionColumn, 2);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(header_);
+    layout->addWidget(text_, 1);
+    layout->addLayout(settings);
+    layout->addLayout(actions);
+    layout->addLayout(plots, 2);
+
+    for (QDoubleSpinBox* box : {temperature_, topP_})
+        connect(box, &QDoubleSpinBox::valueChanged, this, &WritingExplorer::preview);
+    connect(topK_, &QSpinBox::valueChanged, this, &WritingExplorer::preview);
+    connect(greedy_, &QCheckBox::toggled, this, &WritingExplorer::preview);
+    connect(text_, &QPlainTextEdit::textChanged, this, [this] {
+        if (!text_->signalsBlocked())
+            preview();
+    });
+    connect(step_, &QPushButton::clicked, this, [this] { write(1); });
+    connect(write_, &QPushButton::clicked, this, [this] { write(tokens_->value()); });
+    connect(layer_, &QSpinBox::valueChanged, this, &WritingExplorer::drawAttention);
+    connect(head_, &QSpinBox::valueChanged, this, &WritingExplorer::drawAttention);
+    for (auto* runner : {opening_, running_})
+        connect(runner, &LatestRequestRunner::failed, this, [this](const QString& message) { status_->setText(message); });
+    clear(tr("Choose a language model's run in the list to write with it."));
+}
+
+WritingExplorer::~WritingExplorer() = default;
+
+QString WritingExplorer::text() const { return text_->toPlainText(); }
+
+void WritingExplorer::clear(const QString& message)
+{
+    opening_->discard();
+    running_->discard();
+    generator_.reset();
+    last_.reset();
+    runId_ = 0;
+    header_->clear();
+    status_->setText(message);
+    bars_->clearPlottables();
+    bars_->replot();
+    attention_->clearPlottables();
+    attention_->replot();
+    for (QWidget* w : std::initializer_list<QWidget*>{step_, write_, text_})
+        w->setEnabled(false);
+}
+
+void WritingExplorer::setRun(qint64 runId)
+{
+    if (!store_ || (runId == runId_ && runId != 0))
+        return;
+    const auto record = store_->run(runId);
+    if (!record) {
+        clear(tr("Run #%1 is not in the store.").arg(runId));
+        return;
+    }
+    clear(QString());
+    runId_ = runId;
+    header_->setText(tr("Run #%1 · %2 on %3 · writing")
+                         .arg(runId)
+                         .arg(qs(Registry::modelLabel(record->model, record->position)), qs(Registry::nameOf(Registry::datasets(), record->dataset))));
+    const auto chosen = ModelExplainer::choose(store_->checkpoints(runId), record->bestStep);
+    if (!chosen) {
+        status_->setText(record->status == RunStatus::Running ? tr("Run #%1 is still training: its weights are saved when it ends.").arg(runId)
+                                                              : tr("Run #%1 kept no weights (trained with checkpoints off, or it did not complete).").arg(runId));
+        return;
+    }
+    status_->setText(tr("Opening the model of run #%1…").arg(runId));
+    opening_->request([this, ref = *chosen]() -> LatestRequestRunner::Delivery {
+        auto generator = std::make_shared<const TextGenerator>(ref); // throws: failed() says why
+        return [this, generator] {
+            generator_ = generator;
+            draws_ = 0;
+            const QSignalBlocker quiet(text_);
+            text_->setPlainText(qs(generator_->prompt()));
+            for (QWidget* w : std::initializer_list<QWidget*>{step_, write_, text_})
+                w->setEnabled(true);
+            const int layers = std::max(1, generator_->config().model.layers), heads = std::max(1, generator_->config().model.heads);
+            layer_->setRange(1, layers);
+            head_->setRange(1, heads);
+            const bool hasAttention = generator_->config().model.model == "gpt";
+            layer_->setEnabled(hasAttention);
+            head_->setEnabled(hasAttention);
+            status_->setText(tr("%1 %2 in its vocabulary. Type a prompt, change the sampling: the bars follow at once.")
+                                 .arg(generator_->vocabulary().size())
+                                 .arg(qs(generator_->unit())));
+            emit ready();
+            preview();
+        };
+    });
+}
+
+SamplingSettings WritingExplorer::sampling(int tokens) const
+{
+    SamplingSettings s;
+    s.temperature = temperature_->value();
+    s.topK = topK_->value();
+    s.topP = topP_->value();
+    s.greedy = greedy_->isChecked();
+    s.seed = static_cast<std::uint64_t>(seed_->value()) + static_cast<std::uint64_t>(draws_);
+    s.tokens = tokens;
+    return s;
+}
+
+void WritingExplorer::preview()
+{
+    if (!generator_ || text_->toPlainText().isEmpty())
+        return;
+    const auto settings = sampling(1);
+    running_->request([generator = generator_, prompt = text_->toPlainText().toStdString(), settings, this]() -> LatestRequestRunner::Delivery {
+        auto written = std::make_shared<GeneratedText>(generator->generate(prompt, settings, 15, false));
+        return [this, written] { show(*written, false); };
+    });
+}
+
+void WritingExplorer::write(int tokens)
+{
+    if (!generator_ || text_->toPlainText().isEmpty())
+        return;
+    const auto settings = sampling(tokens);
+    ++draws_;
+    status_->setText(tokens == 1 ? tr("Drawing one token…") : tr("Writing %1 tokens…").arg(tokens));
+    running_->request([generator = generator_, prompt = text_->toPlainText().toStdString(), settings, this]() -> LatestRequestRunner::Delivery {
+        auto written = std::make_shared<GeneratedText>(generator->generate(prompt, settings, 15, true));
+        return [this, written] { show(*written, true); };
+    });
+}
+
+void WritingExplorer::show(const GeneratedText& written, bool append)
+{
+    if (written.steps.empty())
+        return;
+    const auto& first = written.steps.back(); // the bars: the distribution of the last token drawn
+    bars_->clearPlottables();
+    auto* own = new QCPBars(bars_->xAxis, bars_->yAxis);
+    auto* drawn = new QCPBars(bars_->xAxis, bars_->yAxis);
+    own->setName(tr("the model's"));
+    drawn->setName(tr("drawn from"));
+    own->setBrush(bars_->palette().mid());
+    drawn->setBrush(bars_->palette().highlight());
+    auto group = new QCPBarsGroup(bars_);
+    own->setBarsGroup(group);
+    drawn->setBarsGroup(group);
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    double top = 0.0;
+    for (std::size_t i = 0; i < first.alternatives.size(); ++i) {
+        const auto& a = first.alternatives[i];
+        ticker->addTick(static_cast<double>(i), label(a.token));
+        own->addData(static_cast<double>(i), a.probability);
+        double p = 0.0;
+        for (const auto& s : first.sampled)
+            if (s.token == a.token)
+                p = s.probability;
+        drawn->addData(static_cast<double>(i), p);
+        top = std::max({top, a.probability, p});
+    }
+    bars_->xAxis->setTicker(ticker);
+    bars_->xAxis->setRange(-0.7, static_cast<double>(first.alternatives.size()) - 0.3);
+    bars_->yAxis->setRange(0, std::min(1.0, top * 1.1 + 0.02));
+    bars_->legend->setVisible(true);
+    bars_->legend->setFont(font());
+    bars_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    bars_->replot();
+    if (append) {
+        const QSignalBlocker quiet(text_);
+        text_->moveCursor(QTextCursor::End);
+        text_->insertPlainText(qs(written.text));
+        last_ = std::make_unique<GeneratedText>(written);
+        status_->setText(tr("%1 token(s) drawn; the last: \"%2\" with probability %3 (%4 in the model's own distribution).")
+                             .arg(written.steps.size())
+                             .arg(label(first.token))
+                             .arg(first.probability, 0, 'f', 3)
+                             .arg(first.alternatives.empty() ? 0.0 : [&] {
+                                 for (const auto& a : first.alternatives)
+                                     if (a.token == first.token)
+                                         return a.probability;
+                                 return 0.0;
+                             }(), 0, 'f', 3));
+        drawAttention();
+        preview(); // the next token's bars for the text as it now is
+    }
+    emit updated();
+}
+
+void WritingExplorer::drawAttention()
+{
+    attention_->clearPlottables();
+    if (!last_ || last_->steps.empty() || last_->steps.back().attention.empty()) {
+        attention_->replot();
+        return;
+    }
+    const auto& step = last_->steps.back();
+    const int index = (layer_->value() - 1) * std::max(1, last_->heads) + (head_->value() - 1);
+    if (index < 0 || static_cast<std::size_t>(index) >= step.attention.size())
+        return;
+    const auto& row = step.attention[static_cast<std::size_t>(index)];
+    // The context's tokens: the prompt's and the written ones, from the context's first.
+    std::vector<std::string> tokens = last_->promptTokens;
+    for (const auto& s : last_->steps)
+        tokens.push_back(s.token);
+    tokens.pop_back(); // the last one drawn is the query's output, not yet in its context
+    auto* bars = new QCPBars(attention_->xAxis, attention_->yAxis);
+    bars->setBrush(attention_->palette().highlight());
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    const std::size_t first = static_cast<std::size_t>(step.contextStart);
+    const std::size_t shown = std::min<std::size_t>(row.size(), 64); // the latest 64 positions
+    for (std::size_t j = row.size() - shown; j < row.size(); ++j) {
+        const std::size_t at = first + j;
+        ticker->addTick(static_cast<double>(j), at < tokens.size() ? label(tokens[at]) : QString());
+        bars->addData(static_cast<double>(j), row[j]);
+    }
+    attention_->xAxis->setTicker(ticker);
+    attention_->xAxis->setRange(static_cast<double>(row.size() - shown) - 0.7, static_cast<double>(row.size()) - 0.3);
+    attention_->yAxis->setRange(0, 1);
+    attention_->replot();
+}
+
+} // namespace attnlab::ui

@@ -1,0 +1,76 @@
+#pragma once
+#include <QWidget>
+
+#include <memory>
+
+class QCheckBox;
+class QCustomPlot;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QPushButton;
+class QSpinBox;
+
+namespace attnlab {
+class RunStore;
+class TextGenerator;
+struct GeneratedText;
+struct SamplingSettings;
+} // namespace attnlab
+
+namespace attnlab::ui {
+
+class LatestRequestRunner;
+
+// The Explorer of a language model's run: a prompt, the next token's distribution as bars (the model's own
+// probabilities beside the ones it is drawn from, which temperature, top-k and top-p change at once), Step (one
+// token drawn and appended, with its attention over the context for a chosen layer and head) and Write (as many
+// tokens as asked). Everything runs off the GUI thread through TextGenerator, latest request wins.
+class WritingExplorer : public QWidget {
+    Q_OBJECT
+public:
+    explicit WritingExplorer(QWidget* parent = nullptr);
+    ~WritingExplorer() override;
+    void setStore(RunStore* store) { store_ = store; }
+    void setRun(qint64 runId);
+    qint64 runId() const { return runId_; }
+    void clear(const QString& message);
+    QString text() const; // the prompt and all written so far
+
+Q_SIGNALS:
+    void ready();   // the run's model is open
+    void updated(); // a distribution or a written text is on screen
+
+private:
+    SamplingSettings sampling(int tokens) const;
+    void preview();           // the next token's distribution for the text as it is
+    void write(int tokens);   // tokens drawn and appended
+    void show(const GeneratedText& written, bool append);
+    void drawAttention();
+
+    RunStore* store_ = nullptr;
+    qint64 runId_ = 0;
+    std::shared_ptr<const TextGenerator> generator_;
+    LatestRequestRunner* opening_;
+    LatestRequestRunner* running_;
+    QLabel* header_;
+    QLabel* status_;
+    QPlainTextEdit* text_;
+    QDoubleSpinBox* temperature_;
+    QSpinBox* topK_;
+    QDoubleSpinBox* topP_;
+    QSpinBox* seed_;
+    QSpinBox* tokens_;
+    QCheckBox* greedy_;
+    QPushButton* step_;
+    QPushButton* write_;
+    QCustomPlot* bars_;
+    QCustomPlot* attention_;
+    QSpinBox* layer_;
+    QSpinBox* head_;
+    std::unique_ptr<GeneratedText> last_; // the last step drawn: its attention is what the lower plot shows
+    int draws_ = 0;                       // draws so far: each Step draws with the seed + this, so a sequence repeats
+};
+
+} // namespace attnlab::ui
