@@ -75,6 +75,8 @@ const char* kUsage =
     "        --json: every token with its probability, the K likeliest alternatives and its attention over the context\n"
     "  explain --run N --text \"a sentence\" [--step S [--probe P]] [--db FILE] [--json]\n"
     "                                        a stored model on your sentence: tokens, probabilities, every attention map\n"
+    "        [--steps --layer L --head H --query I]: one head's attention for token I, step by step (q, k, v, q.k,\n"
+    "        the position term, / sqrt(d_k), the mask, softmax, the output); a language model's run too\n"
     "        [--method attention,rollout,attngrad,grad,gradxinput,ig,occlusion|all] [--target C]\n"
     "        [--ig-steps 32] [--ig-baseline pad|zero] [--occlusion unk|remove]\n"
     "        --method: instead of the maps, a score per token from each explanation method, for class C\n"

@@ -9,6 +9,7 @@
 #include "core/data/install/DatasetManifest.h"
 #include "core/store/RunStore.h"
 #include "core/training/ModelExplainer.h"
+#include "core/training/TextGenerator.h"
 #include "core/training/PretrainedEncoder.h"
 
 #include <nlohmann/json.hpp>
@@ -179,16 +180,70 @@ int ExplainCommand::runPretrained(const CliFlags& flags)
     return 0;
 }
 
+// One head's attention for one query, step by step (--steps --layer L --head H --query I, 1-based layer and head,
+// 0-based query): a stored classifier's on --text, or a language model's on --text as its context.
+int ExplainCommand::runSteps(const CliFlags& flags)
+{
+    const std::int64_t runId = runIdFrom(flags.required("--run"));
+    const std::string text = flags.required("--text");
+    auto number = [&](const char* flag, long long fallback, long long least) {
+        const long long value = flags.integer(flag, fallback);
+        if (value < least)
+            throw CliUsageError(std::string(flag) + " expects " + (least == 1 ? "1 or more" : "0 or more") + ", got " + flags.text(flag, ""));
+        return static_cast<int>(std::min<long long>(value, 1 << 20));
+    };
+    const int layer = number("--layer", 1, 1) - 1, head = number("--head", 1, 1) - 1, query = number("--query", 0, 0);
+    RunStore store(flags.text("--db", RunStore::defaultPath()));
+    const RunRecord run = existingRun(store, runId);
+    std::optional<int> step;
+    if (flags.has("--step"))
+        step = static_cast<int>(flags.integer("--step", 0));
+    const auto chosen = ModelExplainer::choose(store.checkpoints(runId), run.bestStep, step);
+    if (!chosen)
+        throw std::runtime_error("run " + std::to_string(runId) + " kept no weights: train it again to take its attention step by step");
+    AttentionStepByStep s;
+    try {
+        if (run.summary().languageModel)
+            s = TextGenerator(*chosen).stepByStep(text, layer, head, query);
+        else
+            s = ModelExplainer(*chosen).stepByStep(text, layer, head, query);
+    } catch (const std::invalid_argument& e) {
+        const std::string what = e.what();
+        throw CliUsageError("--" + what);
+    }
+    if (flags.has("--json")) {
+        auto j = nlohmann::json::parse(s.toJson());
+        j["run_id"] = runId;
+        out_ << j.dump() << "\n";
+        return 0;
+    }
+    out_ << "run " << runId << " · layer " << layer + 1 << " head " << head + 1 << " · query " << query << " ("
+         << (static_cast<std::size_t>(query) < s.tokens.size() ? s.tokens[static_cast<std::size_t>(query)] : std::string()) << "), d_k "
+         << s.headSize << ", position " << s.position << (s.scaled ? "" : ", scores NOT divided by sqrt(d_k)") << "\n";
+    out_ << paddedCell("key", 14) << paddedCell("q.k", 10) << paddedCell("position", 10) << paddedCell("/" + fixedCell(s.divisor, 3), 10)
+         << paddedCell("weight", 10) << "\n";
+    for (std::size_t j = 0; j < s.tokens.size(); ++j)
+        out_ << paddedCell(s.tokens[j].substr(0, 12), 14) << paddedCell(fixedCell(s.dot[j], 3), 10) << paddedCell(fixedCell(s.positionTerm[j], 3), 10)
+             << paddedCell(s.masked[j] ? std::string("masked") : fixedCell(s.scores[j], 3), 10) << paddedCell(fixedCell(s.weights[j], 4), 10) << "\n";
+    out_ << "output (sum of weight x value):";
+    for (float o : s.output)
+        out_ << " " << fixedCell(o, 3);
+    out_ << "\n";
+    return 0;
+}
+
 int ExplainCommand::run(const std::vector<std::string>& args)
 {
     const CliFlags flags(args, {"--run", "--text", "--step", "--probe", "--db", "--method", "--target", "--ig-steps",
-                                "--ig-baseline", "--occlusion", "--pretrained", "--layer", "--head", "--data-dir"},
-                         {"--json", "--words", "--hide-special"});
+                                "--ig-baseline", "--occlusion", "--pretrained", "--layer", "--head", "--data-dir", "--query"},
+                         {"--json", "--words", "--hide-special", "--steps"});
     if (flags.has("--pretrained"))
         return runPretrained(flags);
-    for (const char* flag : {"--layer", "--head", "--data-dir", "--words", "--hide-special"})
+    if (flags.has("--steps"))
+        return runSteps(flags);
+    for (const char* flag : {"--layer", "--head", "--data-dir", "--words", "--hide-special", "--query"})
         if (flags.has(flag))
-            throw CliUsageError(std::string(flag) + " goes with --pretrained (a pretrained encoder's heads)");
+            throw CliUsageError(std::string(flag) + " goes with --pretrained (a pretrained encoder's heads) or --steps (one head step by step)");
     const std::int64_t runId = runIdFrom(flags.required("--run"));
     std::optional<int> step;
     if (flags.has("--step")) {

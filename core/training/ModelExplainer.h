@@ -3,6 +3,7 @@
 #include "core/config/TrainConfig.h"
 #include "core/data/TextExample.h"
 #include "core/results/ExamplePrediction.h"
+#include "core/results/AttentionStepByStep.h"
 #include "core/results/ModelExplanation.h"
 #include "core/results/PositionView.h"
 #include "core/results/RunRecord.h"
@@ -29,6 +30,10 @@ public:
     ModelExplainer& operator=(const ModelExplainer&) = delete;
 
     ModelExplanation explain(const std::string& text) const;
+    // One head's attention for one query of the typed sentence, step by step (AttentionStepByStep): layer and head
+    // 0-based, query a token index. Throws std::invalid_argument when the model has no self-attention layer there
+    // (say which it has) or the query is past the sentence.
+    AttentionStepByStep stepByStep(const std::string& text, int layer, int head, int query) const;
     // Explanation methods on one typed sentence (issue 26; AttributionOptions::methods(), empty = all): each
     // one score per token (as explain() tokenises it) for one class. Methods that do not apply to the model
     // (rollout without self-attention) come back with no scores and a note saying why. Throws

@@ -1,6 +1,8 @@
 #include "core/training/TextGenerator.h"
 
 #include "core/data/LanguageModelText.h"
+#include "core/nn/layers/AttentionInputRecorder.h"
+#include "core/nn/layers/SelfAttention.h"
 #include "core/nn/models/ModelFactory.h"
 #include "core/nn/training/ModelCheckpoint.h"
 #include "core/nn/training/TextGeneration.h"
@@ -76,6 +78,44 @@ GeneratedText TextGenerator::generate(const std::string& prompt, const SamplingS
     request.attention = attention;
     std::lock_guard<std::mutex> lock(impl_->mutex);
     return TextGeneration::generate(*impl_->model, request, impl_->vocabulary, impl_->unit, torch::Device(torch::kCPU));
+}
+
+AttentionStepByStep TextGenerator::stepByStep(const std::string& text, int layer, int head, int query) const
+{
+    auto tokens = LanguageModelText::split(text, impl_->unit);
+    if (tokens.empty())
+        throw std::invalid_argument("text: it has no " + impl_->unit);
+    if (impl_->config.model.context > 0 && tokens.size() > static_cast<std::size_t>(impl_->config.model.context))
+        tokens.erase(tokens.begin(), tokens.end() - impl_->config.model.context); // the window the model reads
+    std::vector<std::int32_t> ids;
+    try {
+        ids = LanguageModelText::encode(tokens, impl_->vocabulary, impl_->unit);
+    } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(std::string("text: ") + e.what());
+    }
+    if (query < 0 || static_cast<std::size_t>(query) >= tokens.size())
+        throw std::invalid_argument("query: token " + std::to_string(query) + " is past the text's " + std::to_string(tokens.size()) +
+                                    " tokens (0 is the first)");
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    torch::NoGradGuard noGrad;
+    impl_->model->eval();
+    AttentionInputRecorder recorder;
+    impl_->model->forward(torch::tensor(std::vector<std::int64_t>(ids.begin(), ids.end()), torch::kLong).unsqueeze(0));
+    const auto& calls = recorder.calls();
+    if (calls.empty())
+        throw std::invalid_argument("layer: model '" + impl_->config.model.model + "' has no self-attention layer to take step by step");
+    if (layer < 0 || static_cast<std::size_t>(layer) >= calls.size())
+        throw std::invalid_argument("layer: the model has " + std::to_string(calls.size()) + " self-attention layers (got " +
+                                    std::to_string(layer + 1) + ")");
+    const auto call = calls[static_cast<std::size_t>(layer)]; // a copy: the list is the recorder's
+    if (head < 0 || head >= call.layer->options().heads)
+        throw std::invalid_argument("head: the layer has " + std::to_string(call.layer->options().heads) + " heads (got " +
+                                    std::to_string(head + 1) + ")");
+    auto steps = call.layer->stepByStep(call.input, call.mask, head, query);
+    steps.layer = layer;
+    for (auto& t : tokens)
+        steps.tokens.push_back(t == "\n" ? "\\n" : t);
+    return steps;
 }
 
 const TrainConfig& TextGenerator::config() const { return impl_->config; }

@@ -1,6 +1,7 @@
 #pragma once
 #include "core/config/SamplingSettings.h"
 #include "core/config/TrainConfig.h"
+#include "core/results/AttentionStepByStep.h"
 #include "core/results/GeneratedText.h"
 #include "core/results/RunRecord.h"
 
@@ -25,6 +26,11 @@ public:
     // place), or sampling settings out of bounds (SamplingSettings::problem).
     GeneratedText generate(const std::string& prompt, const SamplingSettings& sampling, int alternatives = 5,
                            bool attention = true) const;
+
+    // One head's attention for one query over the text (its last `context` tokens), step by step: layer and head
+    // 0-based, query a token index. Throws std::invalid_argument as generate() does for the text, and for a layer,
+    // head or query the model does not have (a model without self-attention has none).
+    AttentionStepByStep stepByStep(const std::string& text, int layer, int head, int query) const;
 
     const TrainConfig& config() const; // the run's configuration, the model's sizes filled in
     const std::vector<std::string>& vocabulary() const;

@@ -7,6 +7,8 @@
 #include "core/data/LanguageModelText.h"
 #include "core/data/readers/SyntheticRepeat.h"
 #include "core/data/readers/TextCorpusReader.h"
+#include "core/nn/layers/AttentionInputRecorder.h"
+#include "core/nn/layers/SelfAttention.h"
 #include "core/nn/models/ModelFactory.h"
 #include "core/nn/models/NgramModel.h"
 #include "core/nn/training/LanguageModelTask.h"
@@ -22,6 +24,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <functional>
 #include <numeric>
 #include <set>
 
@@ -386,6 +389,98 @@ private Q_SLOTS:
         }
         QVERIFY(distances.size() >= 3); // the distance varies: no head finds the copy by position alone
         QCOMPARE(SyntheticRepeat::generate(o).train, d.train); // by seed
+    }
+
+    // Attention step by step: a hand-checked head, then every self-attention layer of the lab's models, each query's
+    // weights from q, k, the position term, the division and the mask equal to the weights the model's forward used.
+    void attentionStepByStepGivesBackTheModelsWeights()
+    {
+        torch::NoGradGuard noGrad;
+        // By hand: one head, d = 2, identity projections, x = e1, e2. q_0 = e1; q_0 . k = (1, 0); / sqrt(2);
+        // softmax: w_0 = 1 / (1 + e^(-1/sqrt 2)) = 0.66976, w_1 = 0.33024; output = w_0 e1 + w_1 e2.
+        SelfAttentionOptions o = SelfAttentionOptions::transformer(2, 1, "none", 0);
+        o.outputProjection = false;
+        SelfAttention hand(o);
+        for (auto& p : hand->named_parameters())
+            p.key().find("bias") != std::string::npos ? p.value().zero_() : p.value().copy_(torch::eye(2));
+        const auto x = torch::eye(2).unsqueeze(0);
+        const auto mask = torch::ones({1, 2}, torch::kBool);
+        const auto s = hand->stepByStep(x, mask, 0, 0);
+        QCOMPARE(s.dot, (std::vector<float>{1.0f, 0.0f}));
+        QVERIFY(std::abs(s.divisor - std::sqrt(2.0)) < 1e-12);
+        QVERIFY(std::abs(s.weights[0] - 0.669761) < 1e-5 && std::abs(s.weights[1] - 0.330239) < 1e-5);
+        QVERIFY(std::abs(s.output[0] - s.weights[0]) < 1e-6 && std::abs(s.output[1] - s.weights[1]) < 1e-6);
+        QVERIFY(std::abs(s.modelWeights[0] - s.weights[0]) < 1e-6);
+
+        // Every model with the lab's self-attention: classifiers, the GPT (every position, unscaled), translation.
+        torch::manual_seed(11);
+        std::vector<std::pair<std::string, std::function<void()>>> forwards;
+        std::vector<std::shared_ptr<torch::nn::Module>> keep;
+        auto classifier = [&](const std::string& model, const std::string& position, bool uniform) {
+            ModelConfig c = tiny(model, position, 20);
+            c.numClasses = 3;
+            c.uniformAttention = uniform;
+            c.maxLength = 16;
+            auto m = ModelFactory::create(c);
+            m->eval();
+            keep.push_back(m);
+            forwards.emplace_back(model + "/" + position + (uniform ? "/uniform" : ""), [m] {
+                const auto ids = torch::tensor({{3, 4, 5, 6, 7, 0}}, torch::kLong);
+                m->attentionOfFirst(ids, ids.ne(0));
+            });
+        };
+        for (const char* position : {"none", "rpr", "rope", "alibi", "sinusoidal"}) {
+            classifier("ssan", position, false);
+            classifier("transformer", position, false);
+        }
+        classifier("ssan", "rpr", true);
+        for (const auto& position : gptPositions())
+            for (const bool scaled : {true, false}) {
+                ModelConfig c = tiny("gpt", position, 9);
+                c.scaled = scaled;
+                auto m = ModelFactory::createLanguageModel(c);
+                m->eval();
+                keep.push_back(m);
+                forwards.emplace_back("gpt/" + position + (scaled ? "" : "/unscaled"), [m] { m->forward(torch::tensor({{1, 2, 3, 4, 5, 6, 7}}, torch::kLong)); });
+            }
+        for (const char* position : {"sinusoidal", "rpr", "alibi"}) {
+            ModelConfig c = tiny("transformer-seq2seq", position, 12);
+            c.targetVocabularySize = 10;
+            c.maxLength = 32;
+            auto m = ModelFactory::createTranslator(c);
+            m->eval();
+            keep.push_back(m);
+            forwards.emplace_back(std::string("transformer-seq2seq/") + position, [m] {
+                const auto source = torch::tensor({{4, 5, 6, 7, 0}}, torch::kLong);
+                m->forced(source, source.ne(0), torch::tensor({{2, 4, 5, 6}}, torch::kLong));
+            });
+        }
+        for (const auto& [name, forward] : forwards) {
+            AttentionInputRecorder recorder;
+            forward();
+            QVERIFY2(!recorder.calls().empty(), name.c_str());
+            const auto calls = recorder.calls();
+            for (const auto& call : calls) {
+                const int length = static_cast<int>(call.input.size(1));
+                for (int head = 0; head < call.layer->options().heads; ++head)
+                    for (int query = 0; query < length; ++query) {
+                        const auto st = call.layer->stepByStep(call.input, call.mask, head, query);
+                        for (int j = 0; j < length; ++j) {
+                            QVERIFY2(std::abs(st.weights[j] - st.modelWeights[j]) < 1e-6, qPrintable(QString::fromStdString(name)));
+                            if (st.masked[j])
+                                QCOMPARE(st.weights[j], 0.0f);
+                        }
+                        if (!st.uniform) // the score is what the steps say it is
+                            for (int j = 0; j < length; ++j)
+                                if (!st.masked[j]) {
+                                    const double alibi = st.position == "alibi" ? st.positionTerm[j] : 0.0;
+                                    const double rpr = st.position == "rpr" ? st.positionTerm[j] : 0.0;
+                                    QVERIFY(std::abs(st.scores[j] - ((st.dot[j] + rpr) / st.divisor + alibi)) < 1e-5);
+                                }
+                        QCOMPARE(st.divisor == 1.0, !st.scaled);
+                    }
+            }
+        }
     }
 
     // The trainer's path: a run into the store, its sample at each evaluation, its checkpoint written from again.

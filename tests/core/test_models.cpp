@@ -21,7 +21,7 @@ std::vector<Case> allCases()
 {
     std::vector<Case> cases;
     for (const auto& m : Registry::models())
-        if (m.task != "regression" && m.task != "translation") // time series: test_regression; translation: test_translation
+        if (m.task != "regression" && m.task != "translation" && m.task != "language_model") // time series: test_regression; translation: test_translation; language models: test_language_model
         for (const auto& p : m.positions)
             cases.push_back({m.id, p});
     return cases;

@@ -116,7 +116,7 @@ private slots:
         QCOMPARE(positions, (QStringList{"none", "sinusoidal", "rpr"}));
         QVERIFY(child<QCheckBox>(&panel, "orderDependentBox")->isChecked()); // the form shows the first one
         QCOMPARE(spy.at(0).at(1).toString(), QStringLiteral("Why position matters"));
-        QCOMPARE(TeachingScenario::all().size(), std::size_t(10));
+        QCOMPARE(TeachingScenario::all().size(), std::size_t(12));
         QCOMPARE(spy.at(0).at(3).toString(), QString()); // opens nothing at its end
 
         // "Is attention an explanation?": ESSAN, SSAN and the SSAN with uniform attention; it ends in the

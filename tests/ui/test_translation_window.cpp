@@ -156,7 +156,8 @@ private Q_SLOTS:
                                                          {"embedding_dim", "embeddingDimSpin"},        {"ffn_hidden", "ffnHiddenSpin"},
                                                          {"ff_hidden", "ffHiddenSpin"},                {"filters", "filtersSpin"}};
         const std::map<std::string, const char*> datasetOfTask = {
-            {"classification", "synthetic-sentiment"}, {"both", "synthetic-sentiment"}, {"regression", "synthetic-lag"}, {"translation", "synthetic-reverse"}};
+            {"classification", "synthetic-sentiment"}, {"both", "synthetic-sentiment"}, {"regression", "synthetic-lag"}, {"translation", "synthetic-reverse"},
+            {"language_model", "synthetic-repeat"}};
         for (const auto& entry : Registry::models()) {
             choose(dataset, datasetOfTask.at(entry.task));
             choose(model, entry.id.c_str());

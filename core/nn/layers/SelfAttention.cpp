@@ -1,6 +1,7 @@
 #include "core/nn/layers/SelfAttention.h"
 
 #include "core/nn/layers/Activation.h"
+#include "core/nn/layers/AttentionInputRecorder.h"
 #include "core/nn/layers/AttentionPermutation.h"
 #include "core/nn/layers/BatchedMatmul.h"
 #include "core/nn/layers/PositionEncoding.h"
@@ -75,6 +76,12 @@ SelfAttentionImpl::Result SelfAttentionImpl::attend(const torch::Tensor& q, cons
 }
 
 SelfAttentionImpl::Result SelfAttentionImpl::forward(const torch::Tensor& x, const torch::Tensor& mask)
+{
+    AttentionInputRecorder::record(this, x, mask); // only while a recorder is on (a step-by-step view)
+    return attendTo(x, mask);
+}
+
+SelfAttentionImpl::Result SelfAttentionImpl::attendTo(const torch::Tensor& x, const torch::Tensor& mask)
 {
     const int64_t batch = x.size(0), length = x.size(1);
     const int64_t heads = options_.heads, headSize = options_.dModel / heads;
@@ -157,6 +164,97 @@ SelfAttentionImpl::Result SelfAttentionImpl::step(const torch::Tensor& x, torch:
     if (output_)
         output = output_(output);
     return {output, weights};
+}
+
+AttentionStepByStep SelfAttentionImpl::stepByStep(const torch::Tensor& x, const torch::Tensor& mask, int head, int query)
+{
+    torch::NoGradGuard noGrad;
+    TORCH_CHECK(x.dim() == 3 && mask.dim() == 2, "step by step: the layer's input is [B, T, d] and its mask [B, T] (got ", x.sizes(), ", ",
+                mask.sizes(), ")");
+    const int64_t length = x.size(1), heads = options_.heads, headSize = options_.dModel / heads;
+    TORCH_CHECK(head >= 0 && head < heads && query >= 0 && query < length, "step by step: head ", head + 1, " of ", heads,
+                ", query ", query, " of ", length, " tokens");
+    auto rows = [](const torch::Tensor& t) { // [n, m] -> vector of rows
+        const auto c = t.to(torch::kFloat).to(torch::kCPU).contiguous();
+        std::vector<std::vector<float>> out;
+        for (int64_t i = 0; i < c.size(0); ++i)
+            out.emplace_back(c[i].data_ptr<float>(), c[i].data_ptr<float>() + c.size(1));
+        return out;
+    };
+    auto vec = [](const torch::Tensor& t) {
+        const auto c = t.to(torch::kFloat).to(torch::kCPU).contiguous().reshape({-1});
+        return std::vector<float>(c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
+    };
+    AttentionStepByStep s;
+    s.head = head;
+    s.query = query;
+    s.headSize = static_cast<int>(headSize);
+    s.position = options_.position;
+    s.scaled = options_.scaled;
+    s.uniform = options_.uniform;
+    const auto input = x.narrow(0, 0, 1);                   // [1, T, d_in]
+    const auto real = mask.narrow(0, 0, 1).reshape({length}); // [T] bool
+    s.input = vec(input[0][query]);
+    // Eq. 3.1-3.3: q, k, v of this head, as forward() makes them (activation, masks, RoPE).
+    auto project = [&](torch::nn::Linear& layer) {
+        auto y = Activation::apply(options_.projectionActivation, layer(input));
+        if (options_.maskProjections)
+            y = y * real.view({1, length, 1}).to(y.dtype());
+        return y.view({1, length, heads, headSize}).transpose(1, 2); // [1, H, T, dh]
+    };
+    auto v = project(value_).select(1, head)[0]; // [T, dh]
+    s.values = rows(v);
+    torch::Tensor scores = torch::zeros({length}, x.options());
+    torch::Tensor index; // the RPR rows for (query, j)
+    if (relKeys_.defined() || relValues_.defined())
+        index = relativeIndex(length, options_.rprClip, x.device())[query];
+    s.divisor = options_.scaled ? std::sqrt(static_cast<double>(headSize)) : 1.0;
+    s.positionTerm.assign(static_cast<std::size_t>(length), 0.0f);
+    if (!options_.uniform) {
+        auto q = project(query_), k = project(key_);
+        if (options_.position == "rope") {
+            q = PositionEncoding::rotary(q);
+            k = PositionEncoding::rotary(k);
+        }
+        const auto qi = q.select(1, head)[0][query]; // [dh]
+        const auto keys = k.select(1, head)[0];      // [T, dh]
+        s.q = vec(qi);
+        s.keys = rows(keys);
+        const auto dot = torch::mv(keys, qi); // q . k_j (eq. 3.4's numerator)
+        s.dot = vec(dot);
+        scores = dot;
+        if (relKeys_.defined()) { // eq. 3.10: + q . a^K_ij
+            const auto term = torch::mv(relKeys_.index_select(0, index), qi);
+            s.positionTerm = vec(term);
+            scores = scores + term;
+        }
+        scores = scores / s.divisor;
+        if (options_.position == "alibi") { // -m_h |j - i|, after the division as forward() adds it
+            const auto distance = (torch::arange(length, x.options()) - static_cast<double>(query)).abs();
+            const auto term = -PositionEncoding::alibiSlopes(heads, x.options())[head] * distance;
+            s.positionTerm = vec(term);
+            scores = scores + term;
+        }
+    } else {
+        s.dot.assign(static_cast<std::size_t>(length), 0.0f);
+    }
+    // The mask: padded keys, and with a causal layer every later one.
+    auto hidden = real.logical_not();
+    if (options_.causal)
+        hidden = hidden.logical_or(torch::arange(length, x.options().dtype(torch::kLong)).gt(query));
+    for (int64_t j = 0; j < length; ++j)
+        s.masked.push_back(hidden[j].item<bool>());
+    scores = scores.masked_fill(hidden, -1e9);
+    s.scores = vec(scores);
+    const auto weights = torch::softmax(scores, 0); // eq. 3.5
+    s.weights = vec(weights);
+    auto output = torch::mv(v.t(), weights); // sum_j w_j v_j
+    if (relValues_.defined())               // eq. 3.9: + sum_j w_j a^V_ij
+        output = output + torch::mv(relValues_.index_select(0, index).t(), weights);
+    s.output = vec(output);
+    // Not forward(): it would record this pass too, into the very list the caller may be reading x from.
+    s.modelWeights = vec(attendTo(input, mask.narrow(0, 0, 1)).weights[0][head][query]);
+    return s;
 }
 
 } // namespace attnlab

@@ -1,5 +1,7 @@
 #pragma once
 // PRIVATE engine header: includes LibTorch.
+#include "core/results/AttentionStepByStep.h"
+
 #include <torch/torch.h>
 
 #include <string>
@@ -56,6 +58,12 @@ public:
     // this extends in place to t + 1. Output [N, 1, d] and weights [N, H, 1, t + 1] equal row t of forward() over
     // the whole prefix, at O(t) instead of O(t^2) a step.
     Result step(const torch::Tensor& x, torch::Tensor& keys, torch::Tensor& values);
+    // One head's attention for one query of batch row 0, step by step from this layer's own weights, on the input
+    // and mask it was given (AttentionInputRecorder keeps them): q, every k and v, the dot products, the position
+    // term, the division, the mask, the softmax weights and the head's output (AttentionStepByStep). Its weights
+    // equal forward()'s row; modelWeights holds that row to show it.
+    AttentionStepByStep stepByStep(const torch::Tensor& x, const torch::Tensor& mask, int head, int query);
+    const SelfAttentionOptions& options() const { return options_; }
 
     // The attention arithmetic on given projections, exposed for exact tests.
     // q, k, v: [B, H, T, dh]; mask: [B, T] bool; relKeys/relValues: [2k+1, dh] or undefined;
@@ -67,6 +75,7 @@ public:
     static torch::Tensor relativeIndex(int64_t length, int rprClip, const torch::Device& device);
 
 private:
+    Result attendTo(const torch::Tensor& x, const torch::Tensor& mask); // forward() without recording its input
     SelfAttentionOptions options_;
     torch::nn::Linear query_{nullptr}, key_{nullptr}, value_{nullptr}, output_{nullptr};
     torch::Tensor relKeys_, relValues_;

@@ -13,8 +13,10 @@ std::string keyOf(const std::int32_t* ids, std::size_t n)
     return std::string(reinterpret_cast<const char*>(ids), n * sizeof(std::int32_t));
 }
 
+} // namespace
+
 // Counts of one order: each k-gram's count, and per history (its first k - 1 ids) the total and the distinct followers.
-struct Level {
+struct NgramCountLevel {
     std::unordered_map<std::string, double> grams;
     std::unordered_map<std::string, std::pair<double, double>> histories; // total, distinct
     double discount = 0.0;
@@ -37,11 +39,10 @@ struct Level {
     }
 };
 
-} // namespace
 
 struct NgramModel::Tables {
-    std::vector<Level> raw;          // raw[k - 1]: k-gram counts
-    std::vector<Level> continuation; // continuation[k - 1]: N1+(. g w) for k-grams g w, k < n
+    std::vector<NgramCountLevel> raw;          // raw[k - 1]: k-gram counts
+    std::vector<NgramCountLevel> continuation; // continuation[k - 1]: N1+(. g w) for k-grams g w, k < n
 };
 
 NgramModel::NgramModel(const ModelConfig& config) : config_(config)
@@ -109,13 +110,13 @@ std::vector<double> NgramModel::distribution(const std::vector<std::int32_t>& hi
     std::vector<double> p(static_cast<std::size_t>(vocabulary));
     std::vector<std::int32_t> gram(m + 1);
     std::copy(h, h + m, gram.begin());
-    auto countOf = [&](const Level& level, std::size_t order, std::int32_t w) {
+    auto countOf = [&](const NgramCountLevel& level, std::size_t order, std::int32_t w) {
         gram[order - 1] = w; // gram holds the history's last order - 1 tokens, then w
         const auto it = level.grams.find(keyOf(gram.data(), order));
         return it == level.grams.end() ? 0.0 : it->second;
     };
     if (config_.smoothing == "add-k") {
-        const Level& level = t.raw[m];
+        const NgramCountLevel& level = t.raw[m];
         std::copy(h, h + m, gram.begin());
         const auto hist = level.histories.find(keyOf(gram.data(), m));
         const double total = hist == level.histories.end() ? 0.0 : hist->second.first;
@@ -128,7 +129,7 @@ std::vector<double> NgramModel::distribution(const std::vector<std::int32_t>& hi
     for (std::size_t order = 1; order <= m + 1; ++order) {
         const std::size_t context = order - 1; // the last `context` tokens of h
         std::copy(h + (m - context), h + m, gram.begin());
-        const Level& level = order == m + 1 ? t.raw[order - 1] : t.continuation[order - 1];
+        const NgramCountLevel& level = order == m + 1 ? t.raw[order - 1] : t.continuation[order - 1];
         const auto hist = level.histories.find(keyOf(gram.data(), context));
         if (hist == level.histories.end() || hist->second.first <= 0)
             continue; // never seen: the lower order's distribution as it is
