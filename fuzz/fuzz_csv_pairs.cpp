@@ -8,33 +8,14 @@
 #include "core/data/DatasetCatalog.h"
 #include "fuzz/support/CleanFailure.h"
 #include "fuzz/support/FuzzInput.h"
+#include "fuzz/support/Gzipped.h"
 #include "fuzz/support/ScratchFolder.h"
 
-#include <zlib.h>
 
 #include <utility>
 #include <vector>
 
 using namespace attnlab;
-
-namespace {
-
-std::string gzipped(const std::string& bytes)
-{
-    z_stream z{};
-    deflateInit2(&z, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY); // 15 + 16: gzip wrapper
-    std::string out(deflateBound(&z, bytes.size()) + 32, '\0');
-    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
-    z.avail_in = static_cast<uInt>(bytes.size());
-    z.next_out = reinterpret_cast<Bytef*>(out.data());
-    z.avail_out = static_cast<uInt>(out.size());
-    deflate(&z, Z_FINISH);
-    out.resize(z.total_out);
-    deflateEnd(&z);
-    return out;
-}
-
-} // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
@@ -55,7 +36,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const bool lineFiles = in.choice(9, 2) == 1;
     const bool gz = in.choice(10, 2) == 1;
     auto lines = [&](const std::string& name, std::size_t part) {
-        return gz ? scratch.write(name + ".gz", gzipped(in.part(part))) : scratch.write(name, in.part(part));
+        return gz ? scratch.write(name + ".gz", fuzz::gzipped(in.part(part))) : scratch.write(name, in.part(part));
     };
     if (lineFiles && in.partCount() >= 6) {
         o.sourceFile = lines("train.src", 0);

@@ -5,39 +5,20 @@
 #include "core/data/WordEmbeddings.h"
 #include "fuzz/support/CleanFailure.h"
 #include "fuzz/support/FuzzInput.h"
+#include "fuzz/support/Gzipped.h"
 #include "fuzz/support/ScratchFolder.h"
 
-#include <zlib.h>
 
 #include <cmath>
 
 using namespace attnlab;
-
-namespace {
-
-std::string gzipped(const std::string& bytes)
-{
-    z_stream z{};
-    deflateInit2(&z, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY); // 15 + 16: gzip wrapper
-    std::string out(deflateBound(&z, bytes.size()) + 32, '\0');
-    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
-    z.avail_in = static_cast<uInt>(bytes.size());
-    z.next_out = reinterpret_cast<Bytef*>(out.data());
-    z.avail_out = static_cast<uInt>(out.size());
-    deflate(&z, Z_FINISH);
-    out.resize(z.total_out);
-    deflateEnd(&z);
-    return out;
-}
-
-} // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
     const fuzz::FuzzInput in(data, size, 1);
     const bool gz = in.choice(0, 2) == 1;
     const auto path = fuzz::ScratchFolder::instance().write(gz ? "vectors.txt.gz" : "vectors.txt",
-                                                            gz ? gzipped(in.body()) : in.body());
+                                                            gz ? fuzz::gzipped(in.body()) : in.body());
     WordEmbeddings::LoadOptions options;
     options.useCache = false; // every input is new: a cache would only fill the disk
     fuzz::CleanFailure::expect([&] {

@@ -6,32 +6,13 @@
 #include "core/data/LanguageModelText.h"
 #include "fuzz/support/CleanFailure.h"
 #include "fuzz/support/FuzzInput.h"
+#include "fuzz/support/Gzipped.h"
 #include "fuzz/support/ScratchFolder.h"
 
-#include <zlib.h>
 
 #include <algorithm>
 
 using namespace attnlab;
-
-namespace {
-
-std::string gzipped(const std::string& bytes)
-{
-    z_stream z{};
-    deflateInit2(&z, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY); // 15 + 16: gzip wrapper
-    std::string out(deflateBound(&z, bytes.size()) + 32, '\0');
-    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
-    z.avail_in = static_cast<uInt>(bytes.size());
-    z.next_out = reinterpret_cast<Bytef*>(out.data());
-    z.avail_out = static_cast<uInt>(out.size());
-    deflate(&z, Z_FINISH);
-    out.resize(z.total_out);
-    deflateEnd(&z);
-    return out;
-}
-
-} // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
@@ -40,7 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     DatasetOptions o;
     o.lmUnit = in.pick<std::string>(0, {"characters", "words"});
     const bool gz = in.choice(1, 2) == 1;
-    o.file = gz ? scratch.write("text.txt.gz", gzipped(in.body())) : scratch.write("text.txt", in.body());
+    o.file = gz ? scratch.write("text.txt.gz", fuzz::gzipped(in.body())) : scratch.write("text.txt", in.body());
     fuzz::CleanFailure::expect([&] {
         const LanguageModelDataset d = DatasetCatalog::loadLanguageModel("text-file", o);
         if (d.train.empty() || d.vocabulary.empty())

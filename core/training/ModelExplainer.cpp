@@ -1,7 +1,6 @@
 #include "core/training/ModelExplainer.h"
 
 #include "core/nn/layers/AttentionInputRecorder.h"
-#include "core/nn/layers/SelfAttention.h"
 
 #include "core/analysis/AttentionRollout.h"
 #include "core/data/BatchBuilder.h"
@@ -147,18 +146,7 @@ AttentionStepByStep ModelExplainer::stepByStep(const std::string& text, int laye
     std::lock_guard<std::mutex> lock(impl_->mutex);
     AttentionInputRecorder recorder;
     impl_->model->attentionOfFirst(batch.ids, batch.mask);
-    const auto& calls = recorder.calls();
-    if (calls.empty())
-        throw std::invalid_argument("layer: model '" + impl_->config.model.model + "' has no self-attention layer to take step by step");
-    if (layer < 0 || static_cast<std::size_t>(layer) >= calls.size())
-        throw std::invalid_argument("layer: the model has " + std::to_string(calls.size()) + " self-attention layers (got " +
-                                    std::to_string(layer + 1) + ")");
-    const auto call = calls[static_cast<std::size_t>(layer)]; // a copy: the list is the recorder's
-    if (head < 0 || head >= call.layer->options().heads)
-        throw std::invalid_argument("head: the layer has " + std::to_string(call.layer->options().heads) + " heads (got " +
-                                    std::to_string(head + 1) + ")");
-    auto steps = call.layer->stepByStep(call.input, call.mask, head, query);
-    steps.layer = layer;
+    auto steps = recorder.stepByStep(layer, head, query, impl_->config.model.model);
     steps.tokens = tokens;
     return steps;
 }

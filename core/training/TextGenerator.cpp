@@ -2,7 +2,6 @@
 
 #include "core/data/LanguageModelText.h"
 #include "core/nn/layers/AttentionInputRecorder.h"
-#include "core/nn/layers/SelfAttention.h"
 #include "core/nn/models/ModelFactory.h"
 #include "core/nn/training/ModelCheckpoint.h"
 #include "core/nn/training/TextGeneration.h"
@@ -101,18 +100,7 @@ AttentionStepByStep TextGenerator::stepByStep(const std::string& text, int layer
     impl_->model->eval();
     AttentionInputRecorder recorder;
     impl_->model->forward(torch::tensor(std::vector<std::int64_t>(ids.begin(), ids.end()), torch::kLong).unsqueeze(0));
-    const auto& calls = recorder.calls();
-    if (calls.empty())
-        throw std::invalid_argument("layer: model '" + impl_->config.model.model + "' has no self-attention layer to take step by step");
-    if (layer < 0 || static_cast<std::size_t>(layer) >= calls.size())
-        throw std::invalid_argument("layer: the model has " + std::to_string(calls.size()) + " self-attention layers (got " +
-                                    std::to_string(layer + 1) + ")");
-    const auto call = calls[static_cast<std::size_t>(layer)]; // a copy: the list is the recorder's
-    if (head < 0 || head >= call.layer->options().heads)
-        throw std::invalid_argument("head: the layer has " + std::to_string(call.layer->options().heads) + " heads (got " +
-                                    std::to_string(head + 1) + ")");
-    auto steps = call.layer->stepByStep(call.input, call.mask, head, query);
-    steps.layer = layer;
+    auto steps = recorder.stepByStep(layer, head, query, impl_->config.model.model);
     for (auto& t : tokens)
         steps.tokens.push_back(t == "\n" ? "\\n" : t);
     return steps;

@@ -95,6 +95,36 @@ private Q_SLOTS:
         QVERIFY(plain.err.contains("temperature 1.00, seed 1"));
     }
 
+    // explain --steps on the GPT: one head's attention for a query, every quantity, the model's own row beside it.
+    void attentionStepByStepFromTheCommandLine()
+    {
+        const CliResult r = runCli({"explain", "--run", QString::number(gptRun_), "--text", "the cat", "--steps", "--layer", "2",
+                                    "--head", "1", "--query", "3", "--db", db_, "--json"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const auto o = r.lastJson();
+        QCOMPARE(o["layer"].toInt(), 2);
+        QCOMPARE(o["query"].toInt(), 3);
+        QCOMPARE(o["tokens"].toArray().size(), 7); // "the cat" as characters
+        const auto weights = o["weights"].toArray(), model = o["model_weights"].toArray(), masked = o["masked"].toArray();
+        double sum = 0;
+        for (int j = 0; j < weights.size(); ++j) {
+            QVERIFY(std::abs(weights[j].toDouble() - model[j].toDouble()) < 1e-6);
+            QCOMPARE(masked[j].toBool(), j > 3); // causal: nothing after the query
+            sum += weights[j].toDouble();
+        }
+        QVERIFY(std::abs(sum - 1.0) < 1e-5);
+        QCOMPARE(o["q"].toArray().size(), 16); // d_model 32 / 2 heads
+        QVERIFY(std::abs(o["divisor"].toDouble() - 4.0) < 1e-12);
+        const CliResult text = runCli({"explain", "--run", QString::number(gptRun_), "--text", "the cat", "--steps", "--query", "2", "--db", db_});
+        QVERIFY2(text.code == 0 && text.out.contains("weight") && text.out.contains("output (sum of weight x value)"), qPrintable(text.out + text.err));
+        const CliResult bad = runCli({"explain", "--run", QString::number(gptRun_), "--text", "the cat", "--steps", "--layer", "9", "--db", db_});
+        QCOMPARE(bad.code, 2);
+        QVERIFY2(bad.err.contains("--layer: the model has 2 self-attention layers"), qPrintable(bad.err));
+        const CliResult noAttention = runCli({"explain", "--run", QString::number(ngramRun_), "--text", "the", "--steps", "--db", db_});
+        QCOMPARE(noAttention.code, 2);
+        QVERIFY2(noAttention.err.contains("has no self-attention layer"), qPrintable(noAttention.err));
+    }
+
     void badInputIsRefusedByName()
     {
         const std::size_t before = runCount();

@@ -1,5 +1,9 @@
 #include "core/nn/layers/AttentionInputRecorder.h"
 
+#include "core/nn/layers/SelfAttention.h"
+
+#include <stdexcept>
+
 namespace attnlab {
 namespace {
 thread_local AttentionInputRecorder* activeRecorder = nullptr; // named apart: the unity build joins this file with AttentionPermutation.cpp
@@ -13,6 +17,22 @@ void AttentionInputRecorder::record(SelfAttentionImpl* layer, const torch::Tenso
 {
     if (activeRecorder)
         activeRecorder->calls_.push_back({layer, input.detach().clone(), mask.detach().clone()});
+}
+
+AttentionStepByStep AttentionInputRecorder::stepByStep(int layer, int head, int query, const std::string& model) const
+{
+    if (calls_.empty())
+        throw std::invalid_argument("layer: model '" + model + "' has no self-attention layer to take step by step");
+    if (layer < 0 || static_cast<std::size_t>(layer) >= calls_.size())
+        throw std::invalid_argument("layer: the model has " + std::to_string(calls_.size()) + " self-attention layers (got " +
+                                    std::to_string(layer + 1) + ")");
+    const Call call = calls_[static_cast<std::size_t>(layer)]; // a copy: stepByStep runs the layer again
+    if (head < 0 || head >= call.layer->options().heads)
+        throw std::invalid_argument("head: the layer has " + std::to_string(call.layer->options().heads) + " heads (got " +
+                                    std::to_string(head + 1) + ")");
+    auto steps = call.layer->stepByStep(call.input, call.mask, head, query);
+    steps.layer = layer;
+    return steps;
 }
 
 } // namespace attnlab

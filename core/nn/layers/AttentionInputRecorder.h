@@ -1,7 +1,10 @@
 #pragma once
 // PRIVATE engine header: includes LibTorch.
+#include "core/results/AttentionStepByStep.h"
+
 #include <torch/torch.h>
 
+#include <string>
 #include <vector>
 
 namespace attnlab {
@@ -25,6 +28,9 @@ public:
 
     static void record(SelfAttentionImpl* layer, const torch::Tensor& input, const torch::Tensor& mask);
     const std::vector<Call>& calls() const { return calls_; }
+    // The recorded layer-th self-attention pass (0-based, in the order they ran), its head and query step by step.
+    // Throws std::invalid_argument naming "layer:", "head:" when the model (named in the message) has no such one.
+    AttentionStepByStep stepByStep(int layer, int head, int query, const std::string& model) const;
 
 private:
     std::vector<Call> calls_;
