@@ -44,11 +44,7 @@ int GenerateCommand::run(const std::vector<std::string>& args)
 
     RunStore store(flags.text("--db", RunStore::defaultPath()));
     const RunRecord run = existingRun(store, runId);
-    const auto chosen = ModelExplainer::choose(store.checkpoints(runId), run.bestStep, step);
-    if (!chosen)
-        throw std::runtime_error("run " + std::to_string(runId) + " kept no weights" + (step ? " of step " + std::to_string(*step) : std::string()) +
-                                 " (trained with --no-checkpoint, or it did not complete): train it again to write with it");
-    const TextGenerator generator(*chosen);
+    const TextGenerator generator(keptWeights(store, run, step, "write with it"));
     const std::string prompt = flags.text("--prompt", generator.prompt());
     if (flags.has("--prompt") && prompt.empty())
         throw CliUsageError("--prompt is empty: give at least one character to start from");

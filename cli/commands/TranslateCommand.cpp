@@ -84,12 +84,7 @@ int TranslateCommand::run(const std::vector<std::string>& args)
 
     RunStore store(flags.text("--db", RunStore::defaultPath()));
     const RunRecord run = existingRun(store, runId);
-    const auto chosen = ModelExplainer::choose(store.checkpoints(runId), run.bestStep, step);
-    if (!chosen)
-        throw std::runtime_error("run " + std::to_string(runId) + " kept no weights" +
-                                 (step ? " of step " + std::to_string(*step) : std::string()) +
-                                 " (trained with --no-checkpoint, or it did not complete): train it again to translate with it");
-    const Translator translator(*chosen);
+    const Translator translator(keptWeights(store, run, step, "translate with it"));
 
     if (flags.has("--text")) {
         if (flags.has("--force") && flags.text("--force", "").find_first_not_of(" \t") == std::string::npos)
