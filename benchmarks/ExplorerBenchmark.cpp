@@ -7,7 +7,11 @@
 // 1. Trains that ESSAN for a few steps on the synthetic sentences (weights kept), then times, per input of
 //    --tokens words drawn from its vocabulary: the engine alone (ModelExplainer::explain), and the window's
 //    path — the Explorer's Enter key to the explained() signal (worker thread, thumbnails, heatmap) plus
-//    one full repaint of the view.
+//    one full repaint of the view; then to the attributed() signal (the explanation methods and their deletion
+//    curves, computed after the maps are on screen).
+//    Then the Step by step tab (one head's attention computed step by step, layer 2 head 1, query 0): the engine
+//    alone (ModelExplainer::stepByStep), Enter to the steps on screen (after the explanation, which comes first),
+//    and another query chosen to its steps on screen. Goal: 50 ms.
 // 2. Stores a run with --snapshots snapshots of that size (8 maps of 40 x 40 + pooling + prediction) and a
 //    dev curve, and times ExplorerView::setRun to its first map drawn (the checkpoint's loading is on a
 //    worker thread and not part of it: the view is usable before).
@@ -19,13 +23,16 @@
 #include "core/training/ComputeDevice.h"
 #include "core/training/ModelExplainer.h"
 #include "core/training/Trainer.h"
+#include "ui/explorer/AttentionStepsView.h"
 #include "ui/explorer/ExplorerView.h"
 
 #include <QtCore/QElapsedTimer>
 #include <QtCore/QEventLoop>
 #include <QtCore/QTemporaryDir>
 #include <QtWidgets/QApplication>
+#include <QtWidgets/QComboBox>
 #include <QtWidgets/QLineEdit>
+#include <QtWidgets/QTabWidget>
 
 #include <algorithm>
 #include <cstdio>
@@ -114,7 +121,7 @@ int main(int argc, char** argv)
     auto* input = view.findChild<QLineEdit*>(QStringLiteral("explorerInput"));
     while (!view.canExplain() || view.isBusy())
         app.processEvents(QEventLoop::WaitForMoreEvents);
-    std::vector<double> screen;
+    std::vector<double> screen, attributed;
     for (int i = -1; i < inputs; ++i) { // -1: a warm-up round
         const std::string& text = texts[static_cast<std::size_t>(std::max(i, 0))];
         QEventLoop wait;
@@ -124,8 +131,59 @@ int main(int argc, char** argv)
         emit input->returnPressed(); // Enter: no debounce
         wait.exec();
         view.repaint(); // the grid, the chart and the heatmap drawn
-        if (i >= 0)
-            screen.push_back(clock.nsecsElapsed() / 1e6);
+        const double maps = clock.nsecsElapsed() / 1e6;
+        QEventLoop methods; // then the explanation methods' rows and deletion curves, before the next text
+        QObject::connect(&view, &ui::ExplorerView::attributed, &methods, &QEventLoop::quit);
+        methods.exec();
+        view.repaint();
+        if (i >= 0) {
+            screen.push_back(maps);
+            attributed.push_back(clock.nsecsElapsed() / 1e6);
+        }
+    }
+
+    // The Step by step tab on the same inputs.
+    std::vector<double> stepsEngine, stepsTyped, stepsQuery;
+    for (const auto& text : texts) {
+        clock.restart();
+        const auto st = explainer.stepByStep(text, 1, 0, 0);
+        stepsEngine.push_back(clock.nsecsElapsed() / 1e6);
+        if (st.weights.size() != static_cast<std::size_t>(tokens))
+            return std::fprintf(stderr, "unexpected steps: %zu keys\n", st.weights.size()), 1;
+    }
+    view.findChild<QTabWidget*>(QStringLiteral("explorerLowerTabs"))->setCurrentWidget(view.findChild<QWidget*>(QStringLiteral("explorerStepsScroll")));
+    ui::AttentionStepsView* steps = view.attentionSteps();
+    steps->showHead(1, 0);
+    auto* query = steps->findChild<QComboBox*>(QStringLiteral("stepsQuery"));
+    auto waitForSteps = [&] {
+        QEventLoop wait;
+        QObject::connect(steps, &ui::AttentionStepsView::updated, &wait, &QEventLoop::quit);
+        wait.exec();
+        steps->repaint();
+    };
+    waitForSteps();
+    for (int i = -1; i < inputs; ++i) {
+        const std::string& text = texts[static_cast<std::size_t>(std::max(i, 0))];
+        query->setCurrentIndex(0);
+        clock.restart();
+        input->setText(QString::fromStdString(text) + (i < 0 ? QStringLiteral(" y") : QString()));
+        emit input->returnPressed();
+        waitForSteps();
+        const double typed = clock.nsecsElapsed() / 1e6;
+        while (view.isBusy()) // the explanation methods finish before another query is asked
+            app.processEvents(QEventLoop::WaitForMoreEvents);
+        const int chosen = 1 + (i + 1) % (tokens - 1);
+        query->setCurrentIndex(chosen);
+        clock.restart();
+        emit query->activated(chosen);
+        waitForSteps();
+        const double queried = clock.nsecsElapsed() / 1e6;
+        if (!steps->shown() || steps->shown()->query != chosen || steps->shown()->tokens.size() != static_cast<std::size_t>(tokens + (i < 0)))
+            return std::fprintf(stderr, "the steps on screen are not the input's\n"), 1;
+        if (i >= 0) {
+            stepsTyped.push_back(typed);
+            stepsQuery.push_back(queried);
+        }
     }
 
     // A run with many stored snapshots: what opening it in the explorer costs.
@@ -165,7 +223,14 @@ int main(int argc, char** argv)
                 ComputeDevice::describe("cpu").c_str());
     std::printf("checkpoint opened (sha256 + load): %.1f ms\n", loadMs);
     std::printf("engine: explain()                    median %.1f ms  p90 %.1f  max %.1f\n", e.median, e.p90, e.max);
+    const bench::TimingStats a = bench::TimingStats::of(attributed);
     std::printf("window: Enter -> explained + repaint median %.1f ms  p90 %.1f  max %.1f\n", s.median, s.p90, s.max);
+    std::printf("window: Enter -> explanation methods median %.1f ms  p90 %.1f  max %.1f (all default methods, deletion curves)\n", a.median, a.p90, a.max);
+    const bench::TimingStats se = bench::TimingStats::of(stepsEngine), st = bench::TimingStats::of(stepsTyped),
+                             sq = bench::TimingStats::of(stepsQuery);
+    std::printf("engine: stepByStep() (layer 2, head 1) median %.1f ms  p90 %.1f  max %.1f\n", se.median, se.p90, se.max);
+    std::printf("window: Enter -> steps on screen     median %.1f ms  p90 %.1f  max %.1f\n", st.median, st.p90, st.max);
+    std::printf("window: another query -> its steps   median %.1f ms  p90 %.1f  max %.1f\n", sq.median, sq.p90, sq.max);
     std::printf("open a run with %d snapshots: setRun + repaint, median %.1f ms  max %.1f (5 rounds)\n", snapshots,
                 o.median, o.max);
     return 0;

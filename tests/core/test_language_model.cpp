@@ -2,6 +2,7 @@
 // n-gram probabilities and perplexity by hand, the causal mask, cached generation against recomputation, the
 // sampling rules (top-k 1 = greedy, a seeded draw repeats, top-p's smallest set), every model overfitting a tiny
 // text, the refusals of bad text files, and a run through the trainer into the store.
+#include "core/analysis/AttentionStepsTable.h"
 #include "core/config/SamplingSettings.h"
 #include "core/data/DataError.h"
 #include "core/data/LanguageModelText.h"
@@ -411,6 +412,19 @@ private Q_SLOTS:
         QVERIFY(std::abs(s.weights[0] - 0.669761) < 1e-5 && std::abs(s.weights[1] - 0.330239) < 1e-5);
         QVERIFY(std::abs(s.output[0] - s.weights[0]) < 1e-6 && std::abs(s.output[1] - s.weights[1]) < 1e-6);
         QVERIFY(std::abs(s.modelWeights[0] - s.weights[0]) < 1e-6);
+        // As the window's step-by-step table shows it: a row per key, the score after the division, the largest weight bold.
+        AttentionStepByStep named = s;
+        named.tokens = {"a", "b"};
+        const TableDocument table = AttentionStepsTable::of(named);
+        QCOMPARE(table.rows.size(), std::size_t(2));
+        QCOMPARE(table.header[3], std::string("score")); // no position column: the head has no position term
+        QCOMPARE(table.rows[0][3].text, std::string("0.7071"));
+        QCOMPARE(table.rows[1][3].text, std::string("0.0000"));
+        QCOMPARE(table.rows[0][5].text, std::string("0.6698"));
+        QVERIFY(table.rows[0][5].bold && !table.rows[1][5].bold);
+        QVERIFY(table.caption.find("q . k_j / sqrt(2)") != std::string::npos);
+        QVERIFY(AttentionStepsTable::largestDifference(named) < 1e-6);
+        QVERIFY(AttentionStepsTable::vectors(named).find("q_i: 1.000 0.000 (2 values)") != std::string::npos);
 
         // Every model with the lab's self-attention: classifiers, the GPT (every position, unscaled), translation.
         torch::manual_seed(11);

@@ -3,6 +3,7 @@
 // thumbnail opening its map, the timeline showing the stored snapshots, a run on the user's own file
 // listing its examples, runs that cannot be explored saying why, and a time-series run reading as one in
 // every view of the window. Attribution rows and faithfulness (issue 26): test_explorer_faithfulness.
+#include "core/analysis/AttentionStepsTable.h"
 #include "core/data/DatasetCatalog.h"
 #include "core/data/install/Sha256.h"
 #include "core/store/RunStore.h"
@@ -16,6 +17,8 @@
 #include "ui/MainWindow.h"
 #include "ui/plots/AttentionThumbnail.h"
 #include "ui/plots/AttentionThumbnailGrid.h"
+#include "ui/analysis/TableExportDialog.h"
+#include "ui/explorer/AttentionStepsView.h"
 #include "ui/explorer/ClassProbabilityChart.h"
 #include "ui/explorer/DatasetBrowser.h"
 #include "ui/explorer/ExamplePredictionModel.h"
@@ -180,7 +183,59 @@ private slots:
         child<QTabWidget>(&view, "explorerLowerTabs")->setCurrentIndex(2);
         QCOMPARE(child<PositionTechniqueView>(&view, "positionTechniqueView")->viewCount(), 2 * 2);
         QVERIFY(child<QLabel>(&view, "positionViewAbout")->text().contains(QStringLiteral("Shaw")));
-        child<QTabWidget>(&view, "explorerLowerTabs")->setCurrentIndex(0);
+        // Step by step: the tab computes one head for one query of the typed sentence, as the engine does, and its
+        // recomputed weights give back the model's own row; a clicked map chooses its layer and head, the query box
+        // its row.
+        auto* lower = child<QTabWidget>(&view, "explorerLowerTabs");
+        auto* stepsView = child<AttentionStepsView>(&view, "attentionStepsView");
+        lower->setCurrentWidget(child<QScrollArea>(&view, "explorerStepsScroll"));
+        QCOMPARE(lower->tabText(lower->currentIndex()), QStringLiteral("&Step by step"));
+        input->setText(QStringLiteral("the acting is not charming"));
+        auto stepsOf = [&](int layer, int head, int query) {
+            return QTest::qWaitFor([&] { return !view.isBusy() && stepsView->shown() && stepsView->shown()->tokens.size() == 5 &&
+                                                stepsView->shown()->layer == layer && stepsView->shown()->head == head &&
+                                                stepsView->shown()->query == query; }, 20000);
+        };
+        QVERIFY(stepsOf(1, 0, 0)); // the thumbnail clicked above: layer 2, head 1
+        {
+            const AttentionStepByStep want = engine.stepByStep("the acting is not charming", 1, 0, 0);
+            const AttentionStepByStep& got = *stepsView->shown();
+            QCOMPARE(got.weights, want.weights);
+            QCOMPARE(got.position, std::string("rpr"));
+            double sum = 0.0;
+            for (std::size_t j = 0; j < got.weights.size(); ++j) {
+                sum += got.weights[j];
+                QVERIFY(std::abs(got.weights[j] - got.modelWeights[j]) < 1e-6);
+            }
+            QVERIFY(std::abs(sum - 1.0) < 1e-5);
+            auto* table = child<QTableView>(stepsView, "stepsTable");
+            QCOMPARE(table->model()->rowCount(), 5);
+            QCOMPARE(table->model()->index(3, 1).data().toString(), QStringLiteral("not"));
+            QCOMPARE(table->model()->index(3, 6).data().toString(), QString::number(want.weights[3], 'f', 4));
+            QVERIFY(child<QLabel>(stepsView, "stepsCaption")->text().contains(QStringLiteral("q . a_ij")));
+            QVERIFY(child<QLabel>(stepsView, "stepsCheck")->text().contains(QStringLiteral("model's own")));
+            QVERIFY(child<QLabel>(stepsView, "stepsVectors")->text().contains(QStringLiteral("q_i")));
+            // The export writes the cells on screen.
+            const QString csv = dir.filePath(QStringLiteral("steps.csv"));
+            TableExportDialog::write(AttentionStepsTable::of(got), csv);
+            QFile file(csv);
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            const QString written = QString::fromUtf8(file.readAll());
+            QVERIFY(written.contains(QStringLiteral("model's weight")));
+            QVERIFY(written.contains(QString::number(want.weights[3], 'f', 4)));
+        }
+        auto* query = child<QComboBox>(stepsView, "stepsQuery");
+        QCOMPARE(query->count(), 5);
+        query->setCurrentIndex(3);
+        emit query->activated(3);
+        QVERIFY(stepsOf(1, 0, 3));
+        QCOMPARE(stepsView->shown()->weights, engine.stepByStep("the acting is not charming", 1, 0, 3).weights);
+        QTest::mouseClick(child<AttentionThumbnail>(grid, "thumbnail1"), Qt::LeftButton); // layer 1, head 2
+        QVERIFY(stepsOf(0, 1, 3));
+        QCOMPARE(stepsView->shown()->output, engine.stepByStep("the acting is not charming", 0, 1, 3).output);
+        QDir().mkpath(QStringLiteral(ATTNLAB_BUILD_DIR "/screenshots"));
+        QVERIFY(view.grab().save(QStringLiteral(ATTNLAB_BUILD_DIR "/screenshots/explorer-step-by-step.png")));
+        lower->setCurrentIndex(0);
 
         QDir().mkpath(QStringLiteral(ATTNLAB_BUILD_DIR "/screenshots"));
         input->setText(QStringLiteral("the plot is not good but the acting is really charming"));

@@ -3,10 +3,12 @@
 // model: the next token's bars equal the engine's probabilities (TextGenerator on the same checkpoint), temperature
 // and top-k change the drawn-from bars at once, Step appends one token and shows its attention over the text.
 #include "core/config/SamplingSettings.h"
+#include "core/data/LanguageModelText.h"
 #include "core/store/RunStore.h"
 #include "core/training/ModelExplainer.h"
 #include "core/training/TextGenerator.h"
 #include "ui/MainWindow.h"
+#include "ui/explorer/AttentionStepsView.h"
 #include "ui/explorer/WritingExplorer.h"
 #include "tests/support/FormDriving.h"
 #include "tests/support/WidgetLookup.h"
@@ -20,6 +22,7 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <qcustomplot.h>
@@ -123,6 +126,32 @@ private Q_SLOTS:
         for (double w : attention)
             sum += w;
         QVERIFY2(std::abs(sum - 1.0) < 1e-4, qPrintable(QString::number(sum)));
+        // Step by step: layer 2, head 2 on the text's last token, as the engine computes it; a causal query at the end
+        // sees every key, and the recomputed weights give back the model's own row.
+        auto* attentionTabs = child<QTabWidget>(writing, "writingAttentionTabs");
+        auto* stepsView = writing->attentionSteps();
+        attentionTabs->setCurrentWidget(stepsView);
+        stepsView->showHead(1, 1);
+        const std::string text = writing->text().toStdString();
+        const int last = static_cast<int>(std::min<std::size_t>(LanguageModelText::split(text, engine.unit()).size(), 32)) - 1;
+        QTRY_VERIFY_WITH_TIMEOUT(stepsView->shown() && stepsView->shown()->layer == 1 && stepsView->shown()->head == 1 &&
+                                     stepsView->shown()->query == last && static_cast<int>(stepsView->shown()->tokens.size()) == last + 1, 10000);
+        const auto want = engine.stepByStep(text, 1, 1, last);
+        QCOMPARE(stepsView->shown()->weights, want.weights);
+        for (std::size_t j = 0; j < want.weights.size(); ++j) {
+            QVERIFY(!stepsView->shown()->masked[j]);
+            QVERIFY(std::abs(stepsView->shown()->weights[j] - stepsView->shown()->modelWeights[j]) < 1e-6);
+        }
+        // An earlier query: the keys after it are masked, and weigh nothing.
+        auto* query = child<QComboBox>(stepsView, "stepsQuery");
+        query->setCurrentIndex(2);
+        emit query->activated(2);
+        QTRY_VERIFY_WITH_TIMEOUT(stepsView->shown() && stepsView->shown()->query == 2, 10000);
+        for (std::size_t j = 0; j < stepsView->shown()->weights.size(); ++j) {
+            QCOMPARE(static_cast<bool>(stepsView->shown()->masked[j]), j > 2);
+            if (j > 2)
+                QCOMPARE(stepsView->shown()->weights[j], 0.0f);
+        }
         QDir().mkpath(QStringLiteral("screenshots"));
         QVERIFY(window.grab().save(QStringLiteral("screenshots/writing-explorer-repeat-1280x720.png")));
     }
@@ -155,6 +184,15 @@ private Q_SLOTS:
         QTest::mouseClick(child<QPushButton>(writing, "writingStep"), Qt::LeftButton);
         QTest::qWait(1500);
         QVERIFY(window.grab().save(QStringLiteral("screenshots/writing-explorer-1280x720.png")));
+        child<QTabWidget>(writing, "writingAttentionTabs")->setCurrentWidget(writing->attentionSteps());
+        writing->attentionSteps()->showHead(1, 0);
+        QTest::qWait(1500);
+        auto* table = child<QTableView>(writing, "stepsTable"); // where the head looks: by weight, largest first
+        for (int c = 0; c < table->model()->columnCount(); ++c)
+            if (table->model()->headerData(c, Qt::Horizontal).toString() == QStringLiteral("weight"))
+                table->sortByColumn(c, Qt::DescendingOrder);
+        QTest::qWait(200);
+        QVERIFY(window.grab().save(QStringLiteral("screenshots/attention-step-by-step-1280x720.png")));
     }
 };
 

@@ -11,6 +11,7 @@
 #include "ui/StdStrings.h"
 #include "ui/analysis/FigureExport.h"
 #include "ui/plots/AttentionThumbnailGrid.h"
+#include "ui/explorer/AttentionStepsView.h"
 #include "ui/explorer/AttributionPanel.h"
 #include "ui/explorer/FaithfulnessView.h"
 #include "ui/explorer/KnownAnswerLabel.h"
@@ -54,11 +55,11 @@ AttentionSnapshot withRollout(AttentionSnapshot snapshot)
 
 } // namespace
 
-struct ExplorerView::Explained {
-    ModelExplanation explanation;
+struct ExplorerView::Attributed {
+    std::string text;                             // the sentence they explain
     std::vector<TokenAttribution> attributions;   // the chosen methods, on the predicted class
     std::vector<SentenceDeletionCurve> curves;    // their deletion curves on this sentence
-    QString attributionError;
+    QString error;                                // why there are none
 };
 
 struct ExplorerView::Loaded {
@@ -165,6 +166,14 @@ ExplorerView::ExplorerView(QWidget* parent) : QWidget(parent)
     lower_->addTab(deletion_, tr("&Deletion curve"));
     faithfulness_ = new FaithfulnessView(this);
     lower_->addTab(faithfulness_, tr("&Faithfulness"));
+    steps_ = new AttentionStepsView(this);
+    auto* stepsScroll = new QScrollArea(this); // the lower tabs can be shorter than the table and its vectors need
+    stepsScroll->setObjectName(QStringLiteral("explorerStepsScroll"));
+    stepsScroll->setWidget(steps_);
+    stepsScroll->setWidgetResizable(true);
+    stepsScroll->setFrameShape(QFrame::NoFrame);
+    lower_->addTab(stepsScroll, tr("&Step by step"));
+    connect(steps_, &AttentionStepsView::statusMessage, this, &ExplorerView::statusMessage);
     connect(deletion_, &SentenceDeletionPlot::statusMessage, this, &ExplorerView::statusMessage);
     connect(faithfulness_, &FaithfulnessView::statusMessage, this, &ExplorerView::statusMessage);
     connect(attributions_, &AttributionPanel::statusMessage, this, &ExplorerView::statusMessage);
@@ -189,6 +198,7 @@ ExplorerView::ExplorerView(QWidget* parent) : QWidget(parent)
     debounce_->setSingleShot(true);
     debounce_->setInterval(150); // recompute once typing pauses, not at every key
     explaining_ = new LatestRequestRunner(this);
+    attributing_ = new LatestRequestRunner(this);
     loading_ = new LatestRequestRunner(this);
 
     connect(input_, &QLineEdit::textChanged, debounce_, qOverload<>(&QTimer::start));
@@ -196,6 +206,11 @@ ExplorerView::ExplorerView(QWidget* parent) : QWidget(parent)
     connect(input_, &QLineEdit::returnPressed, this, &ExplorerView::requestExplanation);
     connect(timeline_, &TrainingTimeline::stepRequested, this, &ExplorerView::showStep);
     connect(grid_, &AttentionThumbnailGrid::mapClicked, heatmap_, &AttentionHeatmap::showView);
+    connect(grid_, &AttentionThumbnailGrid::mapClicked, this, [this](int view) {
+        // The step-by-step tab follows the enlarged map's layer and head (not the rollout, which no head computed).
+        if (view >= 0 && static_cast<std::size_t>(view) < shown_.maps.size() && shown_.maps[static_cast<std::size_t>(view)].layer >= 0)
+            steps_->showHead(shown_.maps[static_cast<std::size_t>(view)].layer, shown_.maps[static_cast<std::size_t>(view)].head);
+    });
     connect(weights_, &QComboBox::activated, this, [this](int index) {
         if (index >= 0 && index < static_cast<int>(checkpoints_.size()))
             loadExplainer(checkpoints_[static_cast<std::size_t>(index)]);
@@ -221,13 +236,14 @@ void ExplorerView::setStore(RunStore* store)
 bool ExplorerView::isBusy() const
 {
     // Until the finished signal is handled, not only while the thread runs: the result is not on screen before.
-    return explaining_->isBusy() || loading_->isBusy() || debounce_->isActive();
+    return explaining_->isBusy() || attributing_->isBusy() || loading_->isBusy() || debounce_->isActive();
 }
 
 void ExplorerView::clear(const QString& why)
 {
     loading_->discard(); // a model still opening belongs to the run shown before
     explaining_->discard();
+    attributing_->discard();
     runId_ = 0;
     explainer_.reset();
     explanation_.reset();
@@ -248,6 +264,7 @@ void ExplorerView::clear(const QString& why)
     browser_->setExplainer(nullptr);
     attributions_->showPlaceholder(tr("Type a sentence to see what each method credits."));
     deletion_->showPlaceholder(tr("Type a sentence: its deletion curve for each chosen method appears here."));
+    steps_->clear(tr("Open a run with self-attention and type a sentence: one head's attention is computed here step by step."));
     faithfulness_->setRun(store_, 0, nullptr, tr("Select a text run with saved weights to measure its explanations."));
     positions_->setViews({}, tr("The position technique is read from the run's saved weights."));
     grid_->clear(QString());
@@ -358,6 +375,7 @@ void ExplorerView::loadExplainer(const CheckpointRef& checkpoint)
     setTypingEnabled(false, tr("Loading the model (checking its sha256)…"));
     loading_->discard(); // another weights file was chosen: the one opening is not wanted any more
     explaining_->discard();
+    attributing_->discard();
     // Hashing and reading the file take a while for large models: never on the GUI thread.
     loading_->request([this, checkpoint]() -> LatestRequestRunner::Delivery {
         auto loaded = std::make_shared<Loaded>();
@@ -393,25 +411,42 @@ void ExplorerView::requestExplanation()
         return;
     const QString text = input_->text();
     const auto methods = attributions_->methods();
-    // Latest text wins: typed on while one runs, the newest text replaces any waiting.
-    explaining_->request([this, explainer, text, methods]() -> LatestRequestRunner::Delivery {
-        auto out = std::make_shared<Explained>();
-        out->explanation = explainer->explain(text.toStdString());
-        if (!methods.empty() && !out->explanation.tokens.empty()) {
-            try { // the predicted class, as the faithfulness curves follow it
-                out->attributions = explainer->attribute(text.toStdString(), methods);
-                out->curves = FaithfulnessEvaluator(*explainer).deletionCurves(out->attributions);
-            } catch (const std::exception& e) { // the maps stand; the attribution panel says why it is empty
-                out->attributionError = QString::fromStdString(e.what());
-            }
-        }
-        return [this, out] { showExplanation(*out); };
+    const int asked = ++typed_;
+    typedCount_->store(asked); // a running explanation of an earlier text stops at its next method
+    // Latest text wins: typed on while one runs, the newest text replaces any waiting. The maps and the prediction
+    // come first (a few ms); the explanation methods and their deletion curves (hundreds of ms with integrated
+    // gradients and occlusion) follow as a second request, so typing is answered at once.
+    explaining_->request([this, explainer, text, methods, asked]() -> LatestRequestRunner::Delivery {
+        auto out = std::make_shared<ModelExplanation>(explainer->explain(text.toStdString()));
+        return [this, out, explainer, methods, asked] {
+            showExplanation(*out);
+            attributing_->discard();
+            if (methods.empty() || out->tokens.empty())
+                return;
+            attributing_->request([this, explainer, text = out->text, methods, asked, typed = typedCount_]() -> LatestRequestRunner::Delivery {
+                auto result = std::make_shared<Attributed>();
+                result->text = text;
+                try { // the predicted class, as the faithfulness curves follow it
+                    // One method at a time, given up once another text is asked for: the explainer answers one call
+                    // at a time, and the next text's maps should not wait for all of this one's methods.
+                    for (const auto& method : methods) {
+                        if (typed->load() != asked)
+                            return [] {};
+                        for (auto& a : explainer->attribute(text, {method}))
+                            result->attributions.push_back(std::move(a));
+                    }
+                    result->curves = FaithfulnessEvaluator(*explainer).deletionCurves(result->attributions);
+                } catch (const std::exception& e) { // the maps stand; the attribution panel says why it is empty
+                    result->error = QString::fromStdString(e.what());
+                }
+                return [this, result] { showAttributions(*result); };
+            });
+        };
     });
 }
 
-void ExplorerView::showExplanation(const Explained& result)
+void ExplorerView::showExplanation(const ModelExplanation& e)
 {
-    const ModelExplanation& e = result.explanation;
     explanation_ = e;
     QStringList notes;
     for (const auto& n : e.notes())
@@ -434,21 +469,45 @@ void ExplorerView::showExplanation(const Explained& result)
         shown_ = {};
         attributions_->showPlaceholder(tr("Type a sentence to see what each method credits."));
         deletion_->showPlaceholder(tr("Type a sentence: its deletion curve for each chosen method appears here."));
+        steps_->clear(tr("Type a sentence: one head's attention on it is computed here step by step."));
     } else {
         showPrediction(e.classNames, e.probabilities);
         showSnapshot(e.attention, false);
-        if (!result.attributionError.isEmpty())
-            attributions_->showPlaceholder(tr("The explanation methods failed: %1").arg(result.attributionError));
+        if (attributions_->methods().empty())
+            attributions_->showPlaceholder(tr("Choose explanation methods to see what each credits."));
         else
-            attributions_->setAttributions(result.attributions, e.classNames);
-        // Every row in view: the map gives up what the rows need (it keeps its own minimum).
-        const int needed = attributions_->minimumSizeHint().height();
-        if (const auto sizes = mapSplitter_->sizes(); sizes.size() == 2 && sizes[1] < needed)
-            mapSplitter_->setSizes({sizes[0] + sizes[1] - needed, needed});
-        const auto predicted = static_cast<std::size_t>(e.predicted);
-        deletion_->setCurves(result.curves, e.tokens, predicted < e.classNames.size() ? qs(e.classNames[predicted]) : QString());
+            attributions_->showPlaceholder(tr("Computing the explanation methods…"));
+        int layers = 0, heads = 0;
+        for (const auto& m : e.attention.maps) {
+            layers = std::max(layers, m.layer + 1);
+            heads = std::max(heads, m.head + 1);
+        }
+        if (layers == 0 || !explainer_)
+            steps_->clear(tr("This model has no self-attention layer: there is no head to compute step by step."));
+        else
+            steps_->setSubject([explainer = explainer_, text = e.text](int layer, int head, int query) {
+                return explainer->stepByStep(text, layer, head, query);
+            }, layers, heads, 0);
     }
     emit explained();
+}
+
+void ExplorerView::showAttributions(const Attributed& result)
+{
+    if (!explanation_ || explanation_->text != result.text)
+        return; // another sentence is on screen
+    const ModelExplanation& e = *explanation_;
+    if (!result.error.isEmpty())
+        attributions_->showPlaceholder(tr("The explanation methods failed: %1").arg(result.error));
+    else
+        attributions_->setAttributions(result.attributions, e.classNames);
+    // Every row in view: the map gives up what the rows need (it keeps its own minimum).
+    const int needed = attributions_->minimumSizeHint().height();
+    if (const auto sizes = mapSplitter_->sizes(); sizes.size() == 2 && sizes[1] < needed)
+        mapSplitter_->setSizes({sizes[0] + sizes[1] - needed, needed});
+    const auto predicted = static_cast<std::size_t>(e.predicted);
+    deletion_->setCurves(result.curves, e.tokens, predicted < e.classNames.size() ? qs(e.classNames[predicted]) : QString());
+    emit attributed();
 }
 
 void ExplorerView::showSnapshot(const AttentionSnapshot& snapshot, bool fromTimeline)

@@ -7,6 +7,8 @@
 
 #include <QWidget>
 
+#include <atomic>
+
 #include <memory>
 #include <optional>
 #include <vector>
@@ -26,6 +28,7 @@ class RunStore;
 namespace attnlab::ui {
 
 class AttentionHeatmap;
+class AttentionStepsView;
 class AttentionThumbnailGrid;
 class AttributionPanel;
 class FaithfulnessView;
@@ -71,6 +74,7 @@ public:
     AttributionPanel* attributionPanel() const { return attributions_; }
     SentenceDeletionPlot* sentenceDeletion() const { return deletion_; }
     FaithfulnessView* faithfulness() const { return faithfulness_; }
+    AttentionStepsView* attentionSteps() const { return steps_; }
     // The Faithfulness tab in front, measured at once where the run has no stored report (the lesson
     // "Is attention an explanation?" ends here).
     void openFaithfulness();
@@ -89,6 +93,7 @@ public:
 signals:
     void statusMessage(const QString& text);
     void explained(); // an explanation is on screen (tests wait for it)
+    void attributed(); // then its explanation methods' rows and deletion curves
 
 protected:
     void hideEvent(QHideEvent* event) override;
@@ -97,11 +102,12 @@ protected:
 
 private:
     struct Loaded; // the result of opening a checkpoint on the worker thread
-    struct Explained; // the typed sentence's explanation, attributions and deletion curves
+    struct Attributed; // the typed sentence's attributions and deletion curves
     void loadExplainer(const CheckpointRef& checkpoint);
     void requestExplanation();
     void modelLoaded(const Loaded& loaded); // on the GUI thread, once the chosen weights are open
-    void showExplanation(const Explained& e);
+    void showExplanation(const ModelExplanation& e);
+    void showAttributions(const Attributed& result);
     void showSnapshot(const AttentionSnapshot& snapshot, bool fromTimeline);
     void exportMap();
     void setTypingEnabled(bool enabled, const QString& why);
@@ -139,8 +145,12 @@ private:
     bool explanationsInTabs_ = false; // fitHeight: a short view has them as the last lower tab
     SentenceDeletionPlot* deletion_;
     FaithfulnessView* faithfulness_;
+    AttentionStepsView* steps_;
     bool openFaithfulnessPending_ = false; // openFaithfulness() before the weights opened
     LatestRequestRunner* explaining_; // the typed text's explanation: the latest text wins
+    LatestRequestRunner* attributing_; // then its explanation methods and deletion curves
+    int typed_ = 0; // texts asked for so far; the worker reads the count through typedCount_
+    std::shared_ptr<std::atomic<int>> typedCount_ = std::make_shared<std::atomic<int>>(0);
     LatestRequestRunner* loading_;    // opening the chosen weights: the latest choice wins
 };
 

@@ -2,12 +2,14 @@
 
 #include "core/config/Registry.h"
 #include "core/config/SamplingSettings.h"
+#include "core/data/LanguageModelText.h"
 #include "core/results/GeneratedText.h"
 #include "core/store/RunStore.h"
 #include "core/training/ModelExplainer.h"
 #include "core/training/TextGenerator.h"
 #include "ui/LatestRequestRunner.h"
 #include "ui/StdStrings.h"
+#include "ui/explorer/AttentionStepsView.h"
 
 #include <qcustomplot.h>
 
@@ -19,6 +21,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 namespace attnlab::ui {
@@ -57,7 +60,7 @@ WritingExplorer::WritingExplorer(QWidget* parent)
       status_(new QLabel), text_(new QPlainTextEdit), temperature_(new QDoubleSpinBox), topK_(new QSpinBox),
       topP_(new QDoubleSpinBox), seed_(new QSpinBox), tokens_(new QSpinBox), greedy_(new QCheckBox(tr("Greedy"))),
       step_(new QPushButton(tr("&Step"))), write_(new QPushButton(tr("&Write"))), bars_(new QCustomPlot), attention_(new QCustomPlot),
-      layer_(new QSpinBox), head_(new QSpinBox)
+      layer_(new QSpinBox), head_(new QSpinBox), steps_(new AttentionStepsView), attentionTabs_(new QTabWidget)
 {
     setObjectName(QStringLiteral("writingExplorer"));
     header_->setObjectName(QStringLiteral("writingHeader"));
@@ -127,18 +130,25 @@ WritingExplorer::WritingExplorer(QWidget* parent)
     heads->addWidget(head_);
     heads->addStretch(1);
     // The next token's bars and the last one's attention side by side: both in view at a projector's 1280 x 720.
-    auto* attentionColumn = new QVBoxLayout;
+    // The last token's attention, and beside it in a tab one head computed step by step for the text's last token.
+    auto* attentionPage = new QWidget;
+    auto* attentionColumn = new QVBoxLayout(attentionPage);
+    attentionColumn->setContentsMargins(0, 0, 0, 0);
     attentionColumn->addLayout(heads);
     attentionColumn->addWidget(attention_, 1);
+    attentionTabs_->setObjectName(QStringLiteral("writingAttentionTabs"));
+    attentionTabs_->setDocumentMode(true);
+    attentionTabs_->addTab(attentionPage, tr("&Attention"));
+    attentionTabs_->addTab(steps_, tr("Step &by step"));
     auto* plots = new QHBoxLayout;
     plots->addWidget(bars_, 3);
-    plots->addLayout(attentionColumn, 2);
+    plots->addWidget(attentionTabs_, 2);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(header_);
-    layout->addWidget(text_, 1);
+    layout->addWidget(text_, 1); // the plots take most of the height: at 1280 x 720 they are what is read
     layout->addLayout(settings);
     layout->addLayout(actions);
-    layout->addLayout(plots, 2);
+    layout->addLayout(plots, 4);
 
     for (QDoubleSpinBox* box : {temperature_, topP_})
         connect(box, &QDoubleSpinBox::valueChanged, this, &WritingExplorer::preview);
@@ -152,6 +162,7 @@ WritingExplorer::WritingExplorer(QWidget* parent)
     connect(write_, &QPushButton::clicked, this, [this] { write(tokens_->value()); });
     connect(layer_, &QSpinBox::valueChanged, this, &WritingExplorer::drawAttention);
     connect(head_, &QSpinBox::valueChanged, this, &WritingExplorer::drawAttention);
+    connect(steps_, &AttentionStepsView::updated, this, &WritingExplorer::updated);
     for (auto* runner : {opening_, running_})
         connect(runner, &LatestRequestRunner::failed, this, [this](const QString& message) { status_->setText(message); });
     clear(tr("Choose a language model's run in the list to write with it."));
@@ -160,6 +171,13 @@ WritingExplorer::WritingExplorer(QWidget* parent)
 WritingExplorer::~WritingExplorer() = default;
 
 QString WritingExplorer::text() const { return text_->toPlainText(); }
+
+int WritingExplorer::heightForWidth(int width) const
+{
+    // In the Explorer's scroll area: as tall as the viewport, down to what the rows need (as ExplorerView does).
+    // The layout's preferred height for the word-wrapped status pushed the bars below the fold at 1280 x 720.
+    return layout() ? layout()->minimumHeightForWidth(width) : -1;
+}
 
 void WritingExplorer::clear(const QString& message)
 {
@@ -174,6 +192,7 @@ void WritingExplorer::clear(const QString& message)
     bars_->replot();
     attention_->clearPlottables();
     attention_->replot();
+    steps_->clear(tr("A GPT's run: one head's attention on the text's last token, computed step by step."));
     for (QWidget* w : std::initializer_list<QWidget*>{step_, write_, text_})
         w->setEnabled(false);
 }
@@ -244,6 +263,20 @@ void WritingExplorer::preview()
         auto written = std::make_shared<GeneratedText>(generator->generate(prompt, settings, 15, false));
         return [this, written] { show(*written, false); };
     });
+    if (generator_->config().model.model != "gpt") {
+        steps_->clear(tr("A %1 has no self-attention: there is no head to compute step by step.").arg(qs(generator_->config().model.model)));
+        return;
+    }
+    steps_->setSubject(
+        [generator = generator_, text = text_->toPlainText().toStdString()](int layer, int head, int query) {
+            if (query < 0) { // the last token of the window the model reads
+                const int context = generator->config().model.context;
+                const auto n = static_cast<int>(LanguageModelText::split(text, generator->unit()).size());
+                query = std::max(0, (context > 0 ? std::min(n, context) : n) - 1);
+            }
+            return generator->stepByStep(text, layer, head, query);
+        },
+        std::max(1, generator_->config().model.layers), std::max(1, generator_->config().model.heads), -1);
 }
 
 void WritingExplorer::write(int tokens)

@@ -11,6 +11,7 @@ class QLineEdit;
 class QPlainTextEdit;
 class QPushButton;
 class QSpinBox;
+class QTabWidget;
 
 namespace attnlab {
 class RunStore;
@@ -21,6 +22,7 @@ struct SamplingSettings;
 
 namespace attnlab::ui {
 
+class AttentionStepsView;
 class LatestRequestRunner;
 
 // The Explorer of a language model's run: a prompt, the next token's distribution as bars (the model's own
@@ -37,6 +39,8 @@ public:
     qint64 runId() const { return runId_; }
     void clear(const QString& message);
     QString text() const; // the prompt and all written so far
+    AttentionStepsView* attentionSteps() const { return steps_; }
+    int heightForWidth(int width) const override;
 
 Q_SIGNALS:
     void ready();   // the run's model is open
@@ -69,6 +73,8 @@ private:
     QCustomPlot* attention_;
     QSpinBox* layer_;
     QSpinBox* head_;
+    AttentionStepsView* steps_; // one head step by step on the text's last token
+    QTabWidget* attentionTabs_;
     std::unique_ptr<GeneratedText> last_; // the last step drawn: its attention is what the lower plot shows
     int draws_ = 0;                       // draws so far: each Step draws with the seed + this, so a sequence repeats
 };
