@@ -1,6 +1,7 @@
 // The encoder-decoders of issue 36 and their decoding, each against what can be worked out or enumerated:
 // attention rows are distributions over the real source tokens, the causal mask hides later target tokens,
-// beam 1 is greedy, a wide beam is an exhaustive search, every model overfits a tiny set to its exact outputs,
+// beam 1 is greedy, a wide beam is an exhaustive search, each hypothesis of beams 2 and 3 carries the log-probabilities
+// and attention of a forced pass over its own tokens, every model overfits a tiny set to its exact outputs,
 // and the parameter counts follow from the equations.
 #include "core/config/ModelConfig.h"
 #include "core/nn/models/ModelFactory.h"
@@ -265,6 +266,70 @@ private Q_SLOTS:
                 }
             }
         }
+    }
+
+    // Each beam hypothesis carries what a teacher-forced pass over its own tokens computes: every token's
+    // log-probability (and <eos>'s when it finished) and every step's cross-attention row, layer by layer. Beams of 2
+    // and 3 over a batch, every translation model; the cases must include pruning (a hypothesis extending one that
+    // was not the best alive) and <eos> chosen from outside the model's top K at a step, or the test proves little.
+    void eachBeamHypothesisEqualsAForcedPassOverItsTokens()
+    {
+        const auto source = sources(), mask = source.ne(0);
+        int reordered = 0, endOutsideTopK = 0, compared = 0;
+        for (const auto& v : variants()) {
+            auto model = ModelFactory::createTranslator(tiny(v));
+            model->eval();
+            torch::NoGradGuard noGrad;
+            for (int beamSize : {2, 3}) {
+                const std::vector<int> limits = {7, 5};
+                const auto beams = SequenceDecoder::beam(*model, source, mask, beamSize, 0.6, limits);
+                QCOMPARE(beams.size(), std::size_t(2));
+                for (std::size_t i = 0; i < beams.size(); ++i) {
+                    const auto row = source.slice(0, static_cast<int64_t>(i), static_cast<int64_t>(i) + 1);
+                    const auto rowMask = mask.slice(0, static_cast<int64_t>(i), static_cast<int64_t>(i) + 1);
+                    QVERIFY(!beams[i].empty() && static_cast<int>(beams[i].size()) <= beamSize);
+                    for (const auto& h : beams[i]) {
+                        std::vector<int64_t> in = {Seq2SeqModel::kBos};
+                        in.insert(in.end(), h.tokens.begin(), h.tokens.end());
+                        const auto forced = model->forced(row, rowMask, torch::tensor(in, torch::kLong).unsqueeze(0));
+                        const auto logp = torch::log_softmax(forced.logits[0], -1); // [T + 1, V]
+                        const std::size_t steps = h.tokens.size() + (h.finished ? 1 : 0);
+                        QVERIFY(h.logProbabilities.size() >= steps);
+                        double total = 0.0;
+                        for (std::size_t t = 0; t < steps; ++t) {
+                            const int64_t token = t < h.tokens.size() ? h.tokens[t] : Seq2SeqModel::kEos;
+                            const float want = logp[static_cast<int64_t>(t)][token].item<float>();
+                            QVERIFY2(std::abs(h.logProbabilities[t] - want) < 1e-4,
+                                     (v.name() + " beam " + std::to_string(beamSize) + " step " + std::to_string(t)).c_str());
+                            total += want;
+                            // <eos> chosen though K other tokens were likelier at that step
+                            if (token == Seq2SeqModel::kEos && (logp[static_cast<int64_t>(t)] > want).sum().item<int64_t>() >= beamSize)
+                                ++endOutsideTopK;
+                        }
+                        if (h.finished)
+                            QVERIFY2(std::abs(h.logProbability - total) < 1e-3, v.name().c_str());
+                        for (std::size_t t = 0; t < h.parents.size(); ++t)
+                            reordered += h.parents[t] != 0;
+                        if (!h.attention.defined()) {
+                            QVERIFY2(forced.cross.empty(), v.name().c_str());
+                            continue;
+                        }
+                        for (std::size_t t = 0; t < steps; ++t) {
+                            std::vector<torch::Tensor> rows; // [layers * heads, S] as the decoder records a step
+                            for (const auto& layer : forced.cross)
+                                rows.push_back(layer[0].select(1, static_cast<int64_t>(t)));
+                            QVERIFY2(torch::allclose(h.attention[static_cast<int64_t>(t)], torch::cat(rows, 0), 1e-4, 1e-5),
+                                     (v.name() + " beam " + std::to_string(beamSize) + " attention step " + std::to_string(t)).c_str());
+                        }
+                        ++compared;
+                    }
+                }
+            }
+        }
+        qInfo("%d hypotheses compared; %d steps extended a lower-ranked one; <eos> outside the top K %d times", compared, reordered, endOutsideTopK);
+        QVERIFY(compared > 40);
+        QVERIFY2(reordered > 0, "no hypothesis extended a lower-ranked one: pruning never happened");
+        QVERIFY2(endOutsideTopK > 0, "<eos> was never taken from outside the top K: that case is untested");
     }
 
     // Greedy decoding drops a finished sentence from the batch; every sentence still gets what it gets alone.
