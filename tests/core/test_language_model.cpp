@@ -475,10 +475,10 @@ private Q_SLOTS:
             QVERIFY2(!recorder.calls().empty(), name.c_str());
             const auto calls = recorder.calls();
             for (const auto& call : calls) {
-                const int length = static_cast<int>(call.input.size(1));
-                for (int head = 0; head < call.layer->options().heads; ++head)
+                const int length = call.length;
+                for (int head = 0; head < call.heads; ++head)
                     for (int query = 0; query < length; ++query) {
-                        const auto st = call.layer->stepByStep(call.input, call.mask, head, query);
+                        const auto st = call.steps(head, query);
                         for (int j = 0; j < length; ++j) {
                             QVERIFY2(std::abs(st.weights[j] - st.modelWeights[j]) < 1e-6, qPrintable(QString::fromStdString(name)));
                             if (st.masked[j])

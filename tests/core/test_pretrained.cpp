@@ -355,6 +355,32 @@ void TestPretrained::frozenFineTuningKeepsTheEncoder()
     const auto attention = explainer.attribute(text, {"attention"}, AttributionOptions{});
     QCOMPARE(attention.size(), std::size_t(1));
     QVERIFY2(attention[0].note.find("and the queries") != std::string::npos, attention[0].note.c_str());
+    // One head step by step (BertLayer::stepByStep): every layer, the weights the model used and the explanation's map.
+    const int length = static_cast<int>(tuned.tokens.size());
+    for (int layer = 0; layer < 6; ++layer)
+        for (int head : {0, 7, 11})
+            for (int query : {0, 3, length - 1}) {
+                const auto steps = explainer.stepByStep(text, layer, head, query);
+                QCOMPARE(steps.headSize, 32);
+                QVERIFY(std::abs(steps.divisor - std::sqrt(32.0)) < 1e-12);
+                QCOMPARE(steps.tokens, tuned.tokens);
+                const auto& map = tuned.attention.maps[static_cast<std::size_t>(layer * 12 + head)];
+                QCOMPARE(map.layer, layer);
+                QCOMPARE(map.head, head);
+                for (int j = 0; j < length; ++j) {
+                    QVERIFY(!steps.masked[static_cast<std::size_t>(j)]);
+                    QVERIFY(std::abs(steps.weights[static_cast<std::size_t>(j)] - steps.modelWeights[static_cast<std::size_t>(j)]) < 1e-6);
+                    QVERIFY(std::abs(steps.weights[static_cast<std::size_t>(j)] - map.at(query, j)) < 1e-5);
+                    QVERIFY(std::abs(steps.scores[static_cast<std::size_t>(j)] - steps.dot[static_cast<std::size_t>(j)] / steps.divisor) < 1e-5);
+                }
+            }
+    bool refused = false;
+    try {
+        explainer.stepByStep(text, 6, 0, 0);
+    } catch (const std::invalid_argument& e) {
+        refused = std::string(e.what()).find("6 self-attention layers") != std::string::npos;
+    }
+    QVERIFY(refused);
 }
 
 void TestPretrained::fineTuningTrainsTheWholeEncoder()

@@ -13,10 +13,22 @@ AttentionInputRecorder::AttentionInputRecorder() { activeRecorder = this; }
 
 AttentionInputRecorder::~AttentionInputRecorder() { activeRecorder = nullptr; }
 
+bool AttentionInputRecorder::active() { return activeRecorder != nullptr; }
+
 void AttentionInputRecorder::record(SelfAttentionImpl* layer, const torch::Tensor& input, const torch::Tensor& mask)
 {
+    if (!activeRecorder)
+        return;
+    record({static_cast<int>(layer->options().heads), static_cast<int>(input.size(1)),
+            [layer, input = input.detach().clone(), mask = mask.detach().clone()](int head, int query) {
+                return layer->stepByStep(input, mask, head, query);
+            }});
+}
+
+void AttentionInputRecorder::record(Call call)
+{
     if (activeRecorder)
-        activeRecorder->calls_.push_back({layer, input.detach().clone(), mask.detach().clone()});
+        activeRecorder->calls_.push_back(std::move(call));
 }
 
 AttentionStepByStep AttentionInputRecorder::stepByStep(int layer, int head, int query, const std::string& model) const
@@ -27,10 +39,9 @@ AttentionStepByStep AttentionInputRecorder::stepByStep(int layer, int head, int 
         throw std::invalid_argument("layer: the model has " + std::to_string(calls_.size()) + " self-attention layers (got " +
                                     std::to_string(layer + 1) + ")");
     const Call call = calls_[static_cast<std::size_t>(layer)]; // a copy: stepByStep runs the layer again
-    if (head < 0 || head >= call.layer->options().heads)
-        throw std::invalid_argument("head: the layer has " + std::to_string(call.layer->options().heads) + " heads (got " +
-                                    std::to_string(head + 1) + ")");
-    auto steps = call.layer->stepByStep(call.input, call.mask, head, query);
+    if (head < 0 || head >= call.heads)
+        throw std::invalid_argument("head: the layer has " + std::to_string(call.heads) + " heads (got " + std::to_string(head + 1) + ")");
+    auto steps = call.steps(head, query);
     steps.layer = layer;
     return steps;
 }

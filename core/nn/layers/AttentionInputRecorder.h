@@ -4,6 +4,7 @@
 
 #include <torch/torch.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -11,22 +12,26 @@ namespace attnlab {
 
 class SelfAttentionImpl;
 
-// A scoped switch, as AttentionPermutation: while one lives on this thread, every SelfAttention forward pass
-// records which layer ran, on what input and mask, in order, so a view can take any layer's input and compute one
-// head's attention step by step (SelfAttentionImpl::stepByStep) exactly as the model did. Not nested.
+// A scoped switch, as AttentionPermutation: while one lives on this thread, every self-attention layer's forward pass
+// (the lab's SelfAttention, a pretrained BertLayer) records which layer ran and on what input and mask, in order, so a
+// view can take any layer and compute one head's attention step by step exactly as the model did. Not nested.
 class AttentionInputRecorder {
 public:
     struct Call {
-        SelfAttentionImpl* layer = nullptr;
-        torch::Tensor input; // [B, T, d_in], detached
-        torch::Tensor mask;  // [B, T] bool
+        int heads = 0;  // the layer's heads
+        int length = 0; // tokens of the recorded input
+        // One head and query of this layer, step by step, on the recorded input (copies held by the function).
+        std::function<AttentionStepByStep(int head, int query)> steps;
     };
     AttentionInputRecorder();
     ~AttentionInputRecorder();
     AttentionInputRecorder(const AttentionInputRecorder&) = delete;
     AttentionInputRecorder& operator=(const AttentionInputRecorder&) = delete;
 
+    static bool active(); // a recorder is on: a layer records, and copies its input only then
+    // input [B, T, d_in], mask [B, T] bool: copied (detached) when a recorder is on.
     static void record(SelfAttentionImpl* layer, const torch::Tensor& input, const torch::Tensor& mask);
+    static void record(Call call);
     const std::vector<Call>& calls() const { return calls_; }
     // The recorded layer-th self-attention pass (0-based, in the order they ran), its head and query step by step.
     // Throws std::invalid_argument naming "layer:", "head:" when the model (named in the message) has no such one.

@@ -1,5 +1,6 @@
 #include "core/nn/layers/BertLayer.h"
 
+#include "core/nn/layers/AttentionInputRecorder.h"
 #include "core/nn/layers/AttentionPermutation.h"
 #include "core/nn/layers/BatchedMatmul.h"
 
@@ -42,13 +43,21 @@ BertLayerImpl::BertLayerImpl(int64_t hidden, int64_t heads, int64_t intermediate
     dropout_ = register_module("dropout", torch::nn::Dropout(dropout));
 }
 
+torch::Tensor BertLayerImpl::heads(const BertDense& projection, const torch::Tensor& x) const
+{
+    const int64_t batch = x.size(0), length = x.size(1), hidden = x.size(2);
+    return projection(x).view({batch, length, heads_, hidden / heads_}).transpose(1, 2);
+}
+
 BertLayerImpl::Output BertLayerImpl::forward(const torch::Tensor& x, const torch::Tensor& additiveMask)
 {
+    if (AttentionInputRecorder::active()) // a step-by-step view: this layer's input, kept to take any head again
+        AttentionInputRecorder::record({static_cast<int>(heads_), static_cast<int>(x.size(1)),
+                                        [this, x = x.detach().clone(), mask = additiveMask.detach().clone()](int head, int query) {
+                                            return stepByStep(x, mask, head, query);
+                                        }});
     const int64_t batch = x.size(0), length = x.size(1), hidden = x.size(2), headSize = hidden / heads_;
-    auto split = [&](const torch::Tensor& t) { // [B, T, hidden] -> [B, heads, T, d_h]
-        return t.view({batch, length, heads_, headSize}).transpose(1, 2);
-    };
-    const auto q = split(query_(x)), k = split(key_(x)), v = split(value_(x));
+    const auto q = heads(query_, x), k = heads(key_, x), v = heads(value_, x); // [B, heads, T, d_h]
     auto scores = BatchedMatmul::apply(q, k, /*transposeB=*/true) / std::sqrt(static_cast<double>(headSize)) + additiveMask;
     auto attention = torch::softmax(scores, -1);                                  // [B, heads, T, T]
     attention = AttentionPermutation::applyTo(attention);
@@ -57,6 +66,48 @@ BertLayerImpl::Output BertLayerImpl::forward(const torch::Tensor& x, const torch
     const auto attended = attentionNorm_(x + dropout_(attentionOut_(context)));   // X'
     const auto y = outputNorm_(attended + dropout_(output_(torch::gelu(intermediate_(attended)))));
     return {y, attention};
+}
+
+AttentionStepByStep BertLayerImpl::stepByStep(const torch::Tensor& x, const torch::Tensor& additiveMask, int head, int query) const
+{
+    torch::NoGradGuard noGrad;
+    const int64_t length = x.size(1), headSize = x.size(2) / heads_;
+    TORCH_CHECK(head >= 0 && head < heads_ && query >= 0 && query < length, "step by step: head ", head + 1, " of ", heads_, ", query ",
+                query, " of ", length, " tokens");
+    auto vec = [](const torch::Tensor& t) {
+        const auto c = t.to(torch::kFloat).to(torch::kCPU).contiguous().reshape({-1});
+        return std::vector<float>(c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
+    };
+    const auto input = x.narrow(0, 0, 1);                            // [1, T, hidden]
+    const auto bias = additiveMask.narrow(0, 0, 1).reshape({length}); // [T]: 0, or a large negative on padding
+    const auto q = heads(query_, input), k = heads(key_, input), v = heads(value_, input);
+    const auto qi = q[0][head][query], keys = k[0][head], values = v[0][head]; // [d_h], [T, d_h], [T, d_h]
+    AttentionStepByStep s;
+    s.head = head;
+    s.query = query;
+    s.headSize = static_cast<int>(headSize);
+    s.position = "learned"; // BERT adds learned absolute positions to the embeddings, nothing to the scores
+    s.input = vec(input[0][query]);
+    s.q = vec(qi);
+    for (int64_t j = 0; j < length; ++j) {
+        s.keys.push_back(vec(keys[j]));
+        s.values.push_back(vec(values[j]));
+        s.masked.push_back(bias[j].item<float>() < 0.0f);
+    }
+    const auto dot = torch::mv(keys, qi); // q . k_j
+    s.dot = vec(dot);
+    s.positionTerm.assign(static_cast<std::size_t>(length), 0.0f);
+    s.divisor = std::sqrt(static_cast<double>(headSize));
+    const auto hidden = bias.lt(0);
+    const auto scores = (dot / s.divisor).masked_fill(hidden, -1e9);
+    s.scores = vec(scores);
+    const auto weights = torch::softmax(scores, 0);
+    s.weights = vec(weights);
+    s.output = vec(torch::mv(values.t(), weights)); // sum_j w_j v_j, before W^O
+    // The row as forward() computes it (batched, the additive mask), not through forward(): it would record again.
+    const auto all = torch::softmax(BatchedMatmul::apply(q, k, true) / std::sqrt(static_cast<double>(headSize)) + additiveMask.narrow(0, 0, 1), -1);
+    s.modelWeights = vec(all[0][head][query]);
+    return s;
 }
 
 } // namespace attnlab

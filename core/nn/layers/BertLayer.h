@@ -1,5 +1,7 @@
 #pragma once
 // PRIVATE engine header: includes LibTorch.
+#include "core/results/AttentionStepByStep.h"
+
 #include <torch/torch.h>
 
 namespace attnlab {
@@ -36,8 +38,13 @@ public:
     };
     // x: [batch, T, hidden]; additiveMask: [batch, 1, 1, T], 0 for tokens and a large negative for padding.
     Output forward(const torch::Tensor& x, const torch::Tensor& additiveMask);
+    // One head's attention for one query of the first sentence, step by step (AttentionStepByStep): q, k, v, each
+    // q . k_j, the division by sqrt(d_h), the padding mask, the softmax and sum_j w_j v_j; beside it the row forward()
+    // computes. The forward pass records its input for this while an AttentionInputRecorder is on.
+    AttentionStepByStep stepByStep(const torch::Tensor& x, const torch::Tensor& additiveMask, int head, int query) const;
 
 private:
+    torch::Tensor heads(const BertDense& projection, const torch::Tensor& x) const; // [B, T, hidden] -> [B, heads, T, d_h]
     int64_t heads_;
     BertDense query_, key_, value_, attentionOut_, intermediate_, output_;
     BertNorm attentionNorm_, outputNorm_;
