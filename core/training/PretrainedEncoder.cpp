@@ -5,6 +5,7 @@
 #include "core/data/DataLocator.h"
 #include "core/data/install/DatasetManifest.h"
 #include "core/data/pretrained/SafetensorsFile.h"
+#include "core/nn/layers/AttentionInputRecorder.h"
 #include "core/nn/layers/PositionEncoding.h"
 #include "core/nn/layers/TensorConversions.h"
 #include "core/nn/models/BertEncoder.h"
@@ -141,6 +142,19 @@ ModelExplanation PretrainedEncoder::explain(const std::string& text) const
     out.attention.maps = Impl::maps(impl_->forward(encoding.ids).attentions);
     out.rollout = AttentionRollout::of(out.attention.maps);
     return out;
+}
+
+AttentionStepByStep PretrainedEncoder::stepByStep(const std::string& text, int layer, int head, int query) const
+{
+    const auto encoding = impl_->tokenizer->encode(text, impl_->config.maxPositions);
+    if (query < 0 || static_cast<std::size_t>(query) >= encoding.tokens.size())
+        throw std::invalid_argument("query: piece " + std::to_string(query) + " is past the text's " + std::to_string(encoding.tokens.size()) +
+                                    " pieces (0 is [CLS])");
+    AttentionInputRecorder recorder; // each BertLayer keeps its input for the step-by-step pass
+    impl_->forward(encoding.ids);
+    auto steps = recorder.stepByStep(layer, head, query, impl_->config.nameOrPath.empty() ? "pretrained" : impl_->config.nameOrPath);
+    steps.tokens = encoding.tokens;
+    return steps;
 }
 
 std::vector<PositionView> PretrainedEncoder::positionViews(int length) const

@@ -3,6 +3,7 @@
 #include "core/data/pretrained/BertConfig.h"
 #include "core/data/pretrained/WordPieceTokenizer.h"
 #include "core/results/AttentionSnapshot.h"
+#include "core/results/AttentionStepByStep.h"
 #include "core/results/ModelExplanation.h"
 #include "core/results/PositionView.h"
 
@@ -40,6 +41,9 @@ public:
     // The sentence's word pieces with [CLS]/[SEP], every layer's and head's map (layer-major), the rollout.
     // Not fine-tuned: no class probabilities (predicted = -1).
     ModelExplanation explain(const std::string& text) const;
+    // One head's attention for one query piece (0 is [CLS]) of the text, step by step (AttentionStepByStep), beside the
+    // row the model computed. Throws std::invalid_argument naming "layer:", "head:" or "query:" when it has no such one.
+    AttentionStepByStep stepByStep(const std::string& text, int layer, int head, int query) const;
 
     // The encoder's raw outputs for given token ids (parity with the reference implementation).
     struct Outputs {

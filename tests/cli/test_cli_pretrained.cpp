@@ -65,6 +65,21 @@ private Q_SLOTS:
                 sum += w[q * 6 + k].toDouble();
             QVERIFY(std::abs(sum - 1.0) < 1e-4); // still a distribution after merging and hiding
         }
+        // One head step by step on the pieces: its weights are the row of the map `explain` gave, and the model's own.
+        const CliResult steps = runCli({"explain", "--pretrained", "minilm", "--data-dir", data_.path(), "--text", text, "--steps",
+                                        "--layer", "3", "--head", "4", "--query", "2", "--json"});
+        QVERIFY2(steps.code == 0, qPrintable(steps.err));
+        const QJsonObject st = steps.lastJson();
+        QCOMPARE(st["tokens"].toArray(), pieces);
+        QCOMPARE(st["head_size"].toInt(), 32);
+        const QJsonObject map = a["maps"].toArray()[2 * 12 + 3].toObject();
+        QCOMPARE(map["layer"].toInt(), 2);
+        QCOMPARE(map["head"].toInt(), 3);
+        const QJsonArray stepWeights = st["weights"].toArray(), mapWeights = map["weights"].toArray();
+        for (int j = 0; j < pieces.size(); ++j) {
+            QVERIFY(std::abs(stepWeights[j].toDouble() - mapWeights[2 * pieces.size() + j].toDouble()) < 1e-5);
+            QVERIFY(std::abs(stepWeights[j].toDouble() - st["model_weights"].toArray()[j].toDouble()) < 1e-6);
+        }
         // `list` names the model and where it is installed (through --data-dir's folder via ATTNLAB_DATA_DIR).
         QProcess list;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -107,6 +122,19 @@ private Q_SLOTS:
                                                "--layer", "7"});
             QCOMPARE(badLayer.code, 2);
             QVERIFY(badLayer.err.contains("--layer expects 1..6, got 7"));
+            const CliResult badStepsLayer = runCli({"explain", "--pretrained", "minilm", "--data-dir", data_.path(), "--text", "x",
+                                                    "--steps", "--layer", "7"});
+            QCOMPARE(badStepsLayer.code, 2);
+            QVERIFY2(badStepsLayer.err.contains("--layer: the model has 6 self-attention layers (got 7)"), qPrintable(badStepsLayer.err));
+            const CliResult badQuery = runCli({"explain", "--pretrained", "minilm", "--data-dir", data_.path(), "--text", "x",
+                                               "--steps", "--query", "9"});
+            QCOMPARE(badQuery.code, 2);
+            QVERIFY2(badQuery.err.contains("--query: piece 9 is past the text's 3 pieces"), qPrintable(badQuery.err));
+        }
+        {
+            const CliResult stepsWords = runCli({"explain", "--pretrained", "minilm", "--text", "x", "--steps", "--words"});
+            QCOMPARE(stepsWords.code, 2);
+            QVERIFY(stepsWords.err.contains("--words does not go with --steps"));
         }
     }
 };

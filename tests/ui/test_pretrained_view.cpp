@@ -14,6 +14,7 @@
 #include "ui/Workspace.h"
 #include "ui/explorer/ExplorerView.h"
 #include "ui/plots/AttentionThumbnailGrid.h"
+#include "ui/explorer/AttentionStepsView.h"
 #include "ui/explorer/PretrainedView.h"
 #include "ui/plots/AttentionHeatmap.h"
 
@@ -117,6 +118,19 @@ private Q_SLOTS:
         tabs->setCurrentIndex(1);
         QApplication::processEvents();
         QVERIFY(view.grab().save(QStringLiteral(ATTNLAB_BUILD_DIR "/screenshots/pretrained-positions-1280x720.png")));
+        // Step by step: layer 3, head 4 on the typed pieces, the engine's numbers, the model's own row given back.
+        auto* steps = view.attentionSteps();
+        tabs->setCurrentWidget(steps);
+        steps->showHead(2, 3);
+        QTRY_VERIFY_WITH_TIMEOUT(steps->shown() && steps->shown()->layer == 2 && steps->shown()->head == 3, 30000);
+        const auto want = engine.stepByStep(e.text, 2, 3, 0);
+        QCOMPARE(steps->shown()->tokens, e.tokens);
+        QCOMPARE(steps->shown()->weights, want.weights);
+        QCOMPARE(steps->shown()->headSize, 32);
+        for (std::size_t j = 0; j < want.weights.size(); ++j) {
+            QVERIFY(std::abs(want.weights[j] - want.modelWeights[j]) < 1e-6);
+            QVERIFY(std::abs(want.weights[j] - e.attention.maps[2 * 12 + 3].at(0, static_cast<int>(j))) < 1e-5);
+        }
         tabs->setCurrentIndex(0);
         part<QCheckBox>(&view, "pretrainedHideSpecial")->setChecked(true);
         // The switches are kept for the next session.

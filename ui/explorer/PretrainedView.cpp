@@ -6,6 +6,7 @@
 #include "core/training/PretrainedEncoder.h"
 #include "ui/analysis/FigureExport.h"
 #include "ui/plots/AttentionThumbnailGrid.h"
+#include "ui/explorer/AttentionStepsView.h"
 #include "ui/explorer/PositionTechniqueView.h"
 #include "ui/plots/AttentionHeatmap.h"
 
@@ -132,6 +133,9 @@ PretrainedView::PretrainedView(QWidget* parent)
     tabs->setDocumentMode(true);
     tabs->addTab(maps, tr("&Heads"));
     tabs->addTab(positions_, tr("Position &embeddings: learned vs sinusoidal"));
+    steps_ = new AttentionStepsView(this); // one head on the typed text, step by step, over its word pieces
+    tabs->addTab(steps_, tr("&Step by step"));
+    connect(steps_, &AttentionStepsView::statusMessage, this, &PretrainedView::statusMessage);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(headerRow);
     layout->addLayout(inputRow);
@@ -217,9 +221,11 @@ void PretrainedView::requestExplanation()
     const std::string utf8 = input_->text().toStdString();
     explaining_->request([this, encoder, utf8]() -> LatestRequestRunner::Delivery { // latest text wins
         auto e = std::make_shared<ModelExplanation>(encoder->explain(utf8));
-        return [this, e] {
+        return [this, e, encoder, utf8] {
             explanation_ = *e;
             redraw();
+            steps_->setSubject([encoder, utf8](int layer, int head, int query) { return encoder->stepByStep(utf8, layer, head, query); },
+                               encoder->config().layers, encoder->config().heads, 0);
             emit explained();
         };
     });

@@ -22,6 +22,7 @@ class PretrainedEncoder;
 namespace attnlab::ui {
 
 class AttentionHeatmap;
+class AttentionStepsView;
 class AttentionThumbnailGrid;
 class PositionTechniqueView;
 
@@ -29,7 +30,7 @@ class PositionTechniqueView;
 // installed all-MiniLM-L6-v2's 6 x 12 maps as thumbnails (scrolling; a click shows one large), the rollout, and
 // switches to merge word pieces into words and to hide [CLS]/[SEP] (core/analysis/TokenGrouping: attention to
 // a word summed over its pieces, from a word averaged; hidden columns dropped and rows renormalised). Below, the
-// model's learned position embeddings beside sinusoidal ones. The model opens on a worker the first time the
+// model's learned position embeddings beside sinusoidal ones, and one head computed step by step. The model opens on a worker the first time the
 // view is shown (not at start-up: 90 MB), explanations run on a worker too, latest text wins.
 class PretrainedView : public QWidget {
     Q_OBJECT
@@ -44,6 +45,7 @@ public:
     const std::optional<ModelExplanation>& explanation() const { return explanation_; }
     const AttentionSnapshot& shownSnapshot() const { return shown_; } // as drawn: grouped, with the rollout
     void setText(const QString& text);   // as if typed, explained at once
+    AttentionStepsView* attentionSteps() const { return steps_; } // the Step by step tab
     // Parts by object name: pretrainedHeader, pretrainedInput, pretrainedMergeWords, pretrainedHideSpecial,
     // pretrainedTokens, pretrainedGrid, pretrainedHeatmap, pretrainedExport, pretrainedPositions, pretrainedInstall.
 
@@ -78,6 +80,7 @@ private:
     AttentionThumbnailGrid* grid_;
     AttentionHeatmap* heatmap_;
     PositionTechniqueView* positions_;
+    AttentionStepsView* steps_; // one head step by step on the typed text
     QTimer* debounce_;
     LatestRequestRunner* loading_;    // opening the model
     LatestRequestRunner* explaining_; // the typed text: the latest wins
