@@ -116,8 +116,21 @@ private slots:
         QCOMPARE(positions, (QStringList{"none", "sinusoidal", "rpr"}));
         QVERIFY(child<QCheckBox>(&panel, "orderDependentBox")->isChecked()); // the form shows the first one
         QCOMPARE(spy.at(0).at(1).toString(), QStringLiteral("Why position matters"));
-        QCOMPARE(TeachingScenario::all().size(), std::size_t(12));
+        QCOMPARE(TeachingScenario::all().size(), std::size_t(14));
         QCOMPARE(spy.at(0).at(3).toString(), QString()); // opens nothing at its end
+
+        // "Why divide by sqrt(d_k)": the same GPT twice, its scores divided and not; "Temperature and top-p" ends in the
+        // Explorer (the writing view of a language model's run).
+        QVERIFY(panel.presets()->choose(QStringLiteral("lesson:why-divide-by-sqrt-dk")));
+        const auto scaling = spy.last().at(0).value<std::vector<TrainConfig>>();
+        QCOMPARE(scaling.size(), std::size_t(2));
+        QVERIFY(scaling[0].model.scaled);
+        QVERIFY(!scaling[1].model.scaled);
+        QCOMPARE(scaling[0].model.heads, 1);
+        QCOMPARE(scaling[0].model.dModel, 256);
+        QVERIFY(panel.presets()->choose(QStringLiteral("lesson:temperature-and-top-p")));
+        QCOMPARE(spy.last().at(0).value<std::vector<TrainConfig>>().size(), std::size_t(2));
+        QCOMPARE(spy.last().at(3).toString(), QStringLiteral("explorer"));
 
         // "Is attention an explanation?": ESSAN, SSAN and the SSAN with uniform attention; it ends in the
         // Explorer's Faithfulness tab (MainWindow, on LiveComparisonView::lessonEnded).
