@@ -8,7 +8,7 @@ each text is scored by two counts a reader can check by hand:
 Prints the range over the three seeds.
 
   python3 experiments/sampling-temperature.py --cli build/app/attnlab-cli --db lm.sqlite --runs 7,6 \
-      --data ../shared/datasets/lm/tinyshakespeare/input.txt.gz
+      --data "$ATTNLAB_DATA_DIR"/lm/tinyshakespeare/input.txt.gz
 """
 import argparse
 import gzip
