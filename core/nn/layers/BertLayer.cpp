@@ -3,6 +3,7 @@
 #include "core/nn/layers/AttentionInputRecorder.h"
 #include "core/nn/layers/AttentionPermutation.h"
 #include "core/nn/layers/BatchedMatmul.h"
+#include "core/nn/layers/TensorConversions.h"
 
 #include <cmath>
 
@@ -74,10 +75,6 @@ AttentionStepByStep BertLayerImpl::stepByStep(const torch::Tensor& x, const torc
     const int64_t length = x.size(1), headSize = x.size(2) / heads_;
     TORCH_CHECK(head >= 0 && head < heads_ && query >= 0 && query < length, "step by step: head ", head + 1, " of ", heads_, ", query ",
                 query, " of ", length, " tokens");
-    auto vec = [](const torch::Tensor& t) {
-        const auto c = t.to(torch::kFloat).to(torch::kCPU).contiguous().reshape({-1});
-        return std::vector<float>(c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
-    };
     const auto input = x.narrow(0, 0, 1);                            // [1, T, hidden]
     const auto bias = additiveMask.narrow(0, 0, 1).reshape({length}); // [T]: 0, or a large negative on padding
     const auto q = heads(query_, input), k = heads(key_, input), v = heads(value_, input);
@@ -87,26 +84,26 @@ AttentionStepByStep BertLayerImpl::stepByStep(const torch::Tensor& x, const torc
     s.query = query;
     s.headSize = static_cast<int>(headSize);
     s.position = "learned"; // BERT adds learned absolute positions to the embeddings, nothing to the scores
-    s.input = vec(input[0][query]);
-    s.q = vec(qi);
+    s.input = hostFloats(input[0][query]);
+    s.q = hostFloats(qi);
     for (int64_t j = 0; j < length; ++j) {
-        s.keys.push_back(vec(keys[j]));
-        s.values.push_back(vec(values[j]));
+        s.keys.push_back(hostFloats(keys[j]));
+        s.values.push_back(hostFloats(values[j]));
         s.masked.push_back(bias[j].item<float>() < 0.0f);
     }
     const auto dot = torch::mv(keys, qi); // q . k_j
-    s.dot = vec(dot);
+    s.dot = hostFloats(dot);
     s.positionTerm.assign(static_cast<std::size_t>(length), 0.0f);
     s.divisor = std::sqrt(static_cast<double>(headSize));
     const auto hidden = bias.lt(0);
     const auto scores = (dot / s.divisor).masked_fill(hidden, -1e9);
-    s.scores = vec(scores);
+    s.scores = hostFloats(scores);
     const auto weights = torch::softmax(scores, 0);
-    s.weights = vec(weights);
-    s.output = vec(torch::mv(values.t(), weights)); // sum_j w_j v_j, before W^O
+    s.weights = hostFloats(weights);
+    s.output = hostFloats(torch::mv(values.t(), weights)); // sum_j w_j v_j, before W^O
     // The row as forward() computes it (batched, the additive mask), not through forward(): it would record again.
     const auto all = torch::softmax(BatchedMatmul::apply(q, k, true) / std::sqrt(static_cast<double>(headSize)) + additiveMask.narrow(0, 0, 1), -1);
-    s.modelWeights = vec(all[0][head][query]);
+    s.modelWeights = hostFloats(all[0][head][query]);
     return s;
 }
 
