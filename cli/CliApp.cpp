@@ -42,7 +42,7 @@ const char* kUsage =
     "        [--lr-schedule constant|step|cosine] [--lr-decay-every N] [--lr-decay-gamma G] [--warmup-steps N] [--amp]\n"
     "        [--tf32] [--capturable-step] [--deterministic] [--uniform-attention] [--frozen-encoder]\n"
     "        [--embeddings FILE [--embeddings-frozen] [--oov-range A]] [--phrases] [--checkpoint-dir DIR | --no-checkpoint]\n"
-    "        [--tags a,b] [--probes \"sentence; sentence\"]\n"
+    "        [--tags a,b] [--probes \"sentence; sentence\"] [--gradient-norms]\n"
     "        translation: [--source de --target en] [--teacher-forcing R] [--label-smoothing E] [--beam K]\n"
     "        [--length-penalty A] [--attention-score additive|dot|general|concat] [--alignment global|local-m|local-p]\n"
     "        [--local-window D] [--max-pair-length N] [--subwords bpe|unigram [--subword-vocabulary 8000]]\n"

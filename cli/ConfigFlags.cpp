@@ -206,7 +206,7 @@ const std::vector<std::pair<std::string, std::string>>& ConfigFlags::flagKeys()
         {"--optimizer", "optimizer"}, {"--lr", "learning_rate"}, {"--momentum", "momentum"}, {"--l2", "l2"},
         {"--weight-decay", "weight_decay"}, {"--lr-schedule", "lr_schedule"}, {"--lr-decay-every", "lr_decay_every"},
         {"--lr-decay-gamma", "lr_decay_gamma"}, {"--warmup-steps", "warmup_steps"}, {"--clip-norm", "clip_norm"},
-        {"--epochs", "epochs"}, {"--patience", "patience"}, {"--amp", "amp"}, {"--capturable-step", "capturable_step"}, {"--tf32", "tf32"},
+        {"--epochs", "epochs"}, {"--patience", "patience"}, {"--amp", "amp"}, {"--capturable-step", "capturable_step"}, {"--tf32", "tf32"}, {"--gradient-norms", "gradient_norms"},
         {"--uniform-attention", "uniform_attention"}, {"--frozen-encoder", "frozen_encoder"},
         {"--batch-size", "batch_size"}, {"--sampling", "sampling"}, {"--steps", "steps"}, {"--eval-every", "eval_every"},
         {"--log-every", "log_every"}, {"--seed", "seed"}, {"--device", "device"}, {"--threads", "threads"},

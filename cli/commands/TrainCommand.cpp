@@ -40,7 +40,7 @@ CliFlags trainFlags(const std::vector<std::string>& args)
     valued.insert(ConfigFlags::datasetFlags().begin(), ConfigFlags::datasetFlags().end());
     valued.insert({"--embeddings", "--oov-range"});
     auto booleans = ConfigFlags::datasetSwitches();
-    booleans.insert({"--json", "--embeddings-frozen", "--amp", "--capturable-step", "--tf32", "--deterministic", "--no-checkpoint",
+    booleans.insert({"--json", "--embeddings-frozen", "--amp", "--capturable-step", "--tf32", "--deterministic", "--gradient-norms", "--no-checkpoint",
                      "--uniform-attention", "--frozen-encoder", "--attention-only", "--unscaled"});
     return CliFlags(args, valued, booleans);
 }
@@ -109,6 +109,7 @@ void applyTrainingFlags(TrainConfig& c, const CliFlags& flags, bool hasBase)
     c.model.uniformAttention = c.model.uniformAttention || flags.has("--uniform-attention");
     c.model.frozenEncoder = c.model.frozenEncoder || flags.has("--frozen-encoder");
     c.deterministic = c.deterministic || flags.has("--deterministic");
+    c.gradientNorms = c.gradientNorms || flags.has("--gradient-norms");
     flags.update("--threads", c.threads);
 }
 

@@ -87,6 +87,7 @@ std::string TrainConfig::toJson(bool everyKey) const
     optional("uniform_attention", model.uniformAttention, defaults.model.uniformAttention);
     optional("frozen_encoder", model.frozenEncoder, defaults.model.frozenEncoder);
     optional("deterministic", deterministic, defaults.deterministic);
+    optional("gradient_norms", gradientNorms, defaults.gradientNorms);
     optional("missing_values", missingValues, defaults.missingValues);
     optional("quoting", quoting, defaults.quoting);
     optional("categorical", categorical, defaults.categorical);
@@ -238,6 +239,7 @@ TrainConfig TrainConfig::fromJson(const std::string& text)
     read("capturable_step", c.capturableStep);
     read("tf32", c.tf32);
     read("deterministic", c.deterministic);
+    read("gradient_norms", c.gradientNorms);
     read("batch_size", c.batchSize);
     read("sampling", c.sampling);
     read("data_dir", c.dataDir);

@@ -22,6 +22,10 @@ struct TrainConfig {
     double lrDecayGamma = 0.1;       // step schedule: factor per decay
     int warmupSteps = 0;             // linear warm-up (any schedule)
     double clipNorm = 0.0;           // clip gradients to this global L2 norm; 0 = off
+    // Record the gradient's norm at every log step (before clipping; in total and per layer, GradientNorms) and, for a
+    // text classifier, at every evaluation the norm of the loss's gradient at each input position by its distance
+    // from the last word (InputGradientProfile). In the JSON only when on.
+    bool gradientNorms = false;
     int epochs = 0;                  // > 0: the budget is this many passes over train (replaces steps)
     int patience = 0;                // early stopping: dev evaluations without improvement; 0 = off
     bool amp = false;                // CUDA only: bf16 autocast for forward passes

@@ -1,6 +1,7 @@
 #include "ui/analysis/ComparePanel.h"
 
 #include "ui/analysis/CurveDecimator.h"
+#include "ui/analysis/RunCurves.h"
 #include "ui/analysis/RunPalette.h"
 
 #include <QtWidgets/QToolTip>
@@ -132,6 +133,8 @@ QString ComparePanel::metricTitle(const QString& metric)
     if (metric == QLatin1String("mae")) return tr("MAE");
     if (metric == QLatin1String("mape")) return tr("MAPE (%)");
     if (metric == QLatin1String("learning_rate")) return tr("learning rate");
+    if (metric == QLatin1String("grad_norm")) return tr("gradient norm (before clipping)");
+    if (metric == QLatin1String("grad_by_distance")) return tr("‖∂L/∂word‖ at its distance from the last word");
     return metric;
 }
 
@@ -183,9 +186,10 @@ void ComparePanel::setSeries(std::vector<PlotSeries> series, const CompareOption
     legendGraphs_.clear();
     series_ = std::move(series);
     axis_ = axis;
-    logY_ = options.logY;
-    note_->setText(note);
-    xAxis->setLabel(axisTitle(axis));
+    const bool profile = RunCurves::isProfile(metric_);
+    logY_ = options.logY || profile; // a vanishing gradient spans orders of magnitude
+    note_->setText(profile ? tr("at each run's last evaluation, mean over dev sentences") : note);
+    xAxis->setLabel(profile ? tr("distance from the last word (tokens)") : axisTitle(axis));
     if (logY_) {
         yAxis->setScaleType(QCPAxis::stLogarithmic);
         yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
@@ -432,7 +436,10 @@ QString ComparePanel::pointText(const QPointF& pixel) const
     const PlotSeries& s = series_[static_cast<std::size_t>(found->series)];
     const double x = found->x[at];
     QString xText;
-    switch (axis_) {
+    if (RunCurves::isProfile(metric_))
+        xText = tr("distance %1").arg(static_cast<long long>(std::llround(x)));
+    else
+        switch (axis_) {
     case CompareAxis::Step: xText = tr("step %1").arg(static_cast<long long>(std::llround(x))); break;
     case CompareAxis::Epoch: xText = tr("epoch %1").arg(QString::number(x, 'f', 2)); break;
     case CompareAxis::WallTime: xText = tr("wall time %1 s").arg(QString::number(x, 'f', 1)); break;

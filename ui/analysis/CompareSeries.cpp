@@ -56,6 +56,8 @@ std::vector<PlotSeries> CompareSeries::build(const RunCurves& curves, const QStr
     // A run's curve as drawn: on the chosen x axis; smoothing along the run's own order of points.
     auto prepared = [&](int run, const QString& split, bool smooth) {
         const auto& stored = curves.curve(run, split, metric);
+        if (RunCurves::isProfile(metric)) // x is a distance, not a step: neither remapped nor smoothed
+            return stored;
         const auto& xs = curves.axis(run, axis);
         return CurveBand::remap(smooth && split != QLatin1String("test") ? smoothed(stored, options.smoothing) : stored,
                                 xs);

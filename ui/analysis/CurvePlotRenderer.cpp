@@ -27,7 +27,8 @@ std::string CurvePlotRenderer::render(const RunStore& store, const PlotRequest& 
         QList<qint64> ids;
         for (std::int64_t id : request.runIds)
             ids.append(id);
-        RunCurves curves = RunCurves::load(store, ids);
+        const QString metric = QString::fromStdString(request.metric);
+        RunCurves curves = RunCurves::load(store, ids, RunCurves::metricOrder().contains(metric) ? QStringList{} : QStringList{metric});
         CompareOptions options;
         options.smoothing = request.smoothing;
         options.axis = request.xAxis == "epoch"  ? CompareAxis::Epoch
@@ -37,7 +38,6 @@ std::string CurvePlotRenderer::render(const RunStore& store, const PlotRequest& 
             options.groupBy.append(QString::fromStdString(key));
         options.splits = QStringList{QString::fromStdString(request.split)};
         curves.loadAxis(store, options.axis);
-        const QString metric = QString::fromStdString(request.metric);
 
         // Laid out at the export's logical size, so the decimation and the legend's wrap fit the file.
         const double scale = request.dpi / 96.0;

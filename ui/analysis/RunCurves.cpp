@@ -35,11 +35,17 @@ const QStringList& RunCurves::metricOrder()
 {
     static const QStringList order{QStringLiteral("loss"), QStringLiteral("accuracy"), QStringLiteral("macro_f1"),
                                    QStringLiteral("rmse"), QStringLiteral("mae"),      QStringLiteral("mape"),
-                                   QStringLiteral("learning_rate")};
+                                   QStringLiteral("learning_rate"), QStringLiteral("grad_norm"),
+                                   QStringLiteral("grad_by_distance")};
     return order;
 }
 
-RunCurves RunCurves::load(const RunStore& store, const QList<qint64>& runIds)
+bool RunCurves::isProfile(const QString& metric)
+{
+    return metric == QLatin1String("grad_by_distance");
+}
+
+RunCurves RunCurves::load(const RunStore& store, const QList<qint64>& runIds, const QStringList& alsoMetrics)
 {
     RunCurves c;
     std::vector<std::int64_t> ids;
@@ -59,11 +65,30 @@ RunCurves RunCurves::load(const RunStore& store, const QList<qint64>& runIds)
     if (ids.empty())
         return c;
     for (const char* split : {"train", "dev", "test"})
-        for (const QString& metric : metricOrder()) {
+        for (const QString& metric : metricOrder() + alsoMetrics) {
+            if (isProfile(metric))
+                continue;
             auto curves = toCurves(store.curves(ids, split, metric.toStdString()));
             if (std::any_of(curves.begin(), curves.end(), [](const auto& curve) { return !curve.empty(); }))
                 c.curves_.insert(keyOf(QLatin1String(split), metric), std::move(curves));
         }
+    // The gradient profiles: one query per distance, until no run has one that far (the longest sentence).
+    std::vector<std::vector<CurvePoint>> profiles(ids.size());
+    bool any = false;
+    for (int d = 0;; ++d) {
+        const auto byRun = store.curves(ids, "dev", "grad_by_distance." + std::to_string(d));
+        bool found = false;
+        for (std::size_t r = 0; r < byRun.size(); ++r)
+            if (!byRun[r].empty()) {
+                profiles[r].push_back({static_cast<double>(d), byRun[r].back().second}); // the last evaluation's
+                found = true;
+            }
+        if (!found)
+            break;
+        any = true;
+    }
+    if (any)
+        c.curves_.insert(keyOf(QStringLiteral("dev"), QStringLiteral("grad_by_distance")), std::move(profiles));
     c.ids_ = std::move(ids);
     return c;
 }

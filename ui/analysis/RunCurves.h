@@ -25,10 +25,14 @@ class RunCurves {
 public:
     // The metrics a comparison draws, in the order of its panels.
     static const QStringList& metricOrder();
+    // A metric drawn against something other than the step: "grad_by_distance", each run's gradient norm by input
+    // position (x = distance from the last word) at its last evaluation, read from dev grad_by_distance.<d>.
+    static bool isProfile(const QString& metric);
 
     RunCurves() = default;
-    // Ids the store does not have are left out and listed by missingIds(). Reads the metrics only.
-    static RunCurves load(const RunStore& store, const QList<qint64>& runIds);
+    // Ids the store does not have are left out and listed by missingIds(). Reads the metrics of metricOrder() and
+    // `alsoMetrics` (e.g. one layer's "grad_norm.block0"), not the axes.
+    static RunCurves load(const RunStore& store, const QList<qint64>& runIds, const QStringList& alsoMetrics = {});
     // Reads the runs' epochs or wall seconds, once, when that x axis is first asked for (as many rows as
     // the loss again: not worth reading while x is the step).
     void loadAxis(const RunStore& store, CompareAxis axis);

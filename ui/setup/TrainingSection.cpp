@@ -2,6 +2,7 @@
 
 #include "ui/setup/FormWidgets.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLineEdit>
@@ -77,6 +78,13 @@ void TrainingSection::addOptimizerRows()
     auto* clipNorm = real(this, "clipNormSpin", 0.0, 1000.0, 2, 0.5);
     clipNorm->setSpecialValueText(tr("off"));
     add(number("clip_norm", tr("Clip gradients"), clipNorm, &TrainConfig::clipNorm, true));
+    auto* gradientNorms = check(this, "gradientNormsBox", tr("record per layer and by word distance"),
+                                tr("At every log step the gradient's norm before clipping, in total and per layer; at every "
+                                   "evaluation of a text classifier, how strongly the loss reaches each word by its distance "
+                                   "from the last (Compare draws both)"));
+    add({{"gradient_norms"}, tr("Gradient norms"), gradientNorms, true, nullptr, {},
+         [gradientNorms](TrainConfig& c, const RegistryEntry*) { c.gradientNorms = gradientNorms->isChecked(); },
+         [gradientNorms](const TrainConfig& c) { gradientNorms->setChecked(c.gradientNorms); }});
 }
 
 void TrainingSection::addBudgetRows()

@@ -2,6 +2,7 @@
 
 #include "core/data/Tokenizer.h"
 #include "core/nn/layers/TensorConversions.h"
+#include "core/nn/training/InputGradientProfile.h"
 #include "core/results/ClassificationMetrics.h"
 
 #include <nlohmann/json.hpp>
@@ -108,6 +109,14 @@ TrainingTask::Step ClassificationTask::stepOn(const std::vector<torch::Tensor>& 
     step.trainMetric = logits.argmax(1).eq(labels).sum();
     step.count = labels.size(0);
     return step;
+}
+
+std::vector<double> ClassificationTask::gradientByDistance()
+{
+    std::int64_t examples = 0;
+    for (const auto& b : dev_)
+        examples += b.ids.size(0);
+    return InputGradientProfile::measure(*model_, dev_, InputGradientProfile::shareFor(examples, kGradientProfileExamples));
 }
 
 TrainingTask::Evaluation ClassificationTask::evaluate(bool test)

@@ -1,6 +1,7 @@
 #include "core/nn/training/TrainingLoop.h"
 
 #include "core/config/LearningRateSchedule.h"
+#include "core/nn/training/GradientNorms.h"
 #include "core/nn/training/Optimizer.h"
 
 #include "core/nn/TorchCompat.h"
@@ -119,6 +120,11 @@ TrainingLoop::Outcome TrainingLoop::run(const TrainConfig& config, TrainingTask&
         outcome.status = RunStatus::Diverged;
         outcome.message = "loss became " + std::string(std::isnan(loss) ? "NaN" : "infinite") + " at step " + std::to_string(step);
     };
+    // TrainConfig::gradientNorms: the step at each log point measures its gradient before clipping.
+    std::optional<GradientNorms> gradientNorms;
+    if (config.gradientNorms)
+        gradientNorms.emplace(model);
+    std::vector<std::pair<std::string, double>> measuredNorms;
     model.train();
     // The whole step as one CUDA graph per batch shape, where it can be (whyNotCaptured): the same operations
     // as the eager step below, in the same order of effect.
@@ -157,7 +163,10 @@ TrainingLoop::Outcome TrainingLoop::run(const TrainConfig& config, TrainingTask&
         if (syncCheck)
             noWaiting.emplace();
         const double learningRate = config.learningRate * schedule.factor(step);
-        if (captured) {
+        const bool logNow = step % config.logEvery == 0 || step == totalSteps;
+        const bool evaluateNow = step % config.evalEvery == 0 || step == totalSteps;
+        const bool measureGradient = gradientNorms && logNow; // eagerly: a captured step's gradients are clipped in the graph
+        if (captured && !measureGradient) {
             auto host = task.drawBatch(rng);
             if (captured->wouldCapture(host.tensors))
                 noWaiting.reset(); // warming up and capturing may wait; the replays must not
@@ -181,9 +190,11 @@ TrainingLoop::Outcome TrainingLoop::run(const TrainConfig& config, TrainingTask&
             model.zero_grad(/*set_to_none=*/false); // zeroing in place: measured ~2x faster for SSAN than re-allocating (docs/BENCHMARKS.md)
             // Thesis eq. 4.1: the reported loss is the task's; the penalty only shapes the gradient.
             (config.l2 > 0.0 ? batch.loss + config.l2 * Optimizer::l2Penalty(trainable) : batch.loss).backward();
+            if (measureGradient)
+                measuredNorms = gradientNorms->measure();
             if (config.clipNorm > 0.0)
                 Optimizer::clipGradients(trainable, config.clipNorm);
-            optimizer.step(learningRate);
+            optimizer.step(learningRate); // a capturable Adam sets its rate on the device first
         }
         outcome.steps = step;
         if (stepsDone)
@@ -193,8 +204,6 @@ TrainingLoop::Outcome TrainingLoop::run(const TrainConfig& config, TrainingTask&
             at::set_num_threads(governor->threads());
 
         noWaiting.reset();
-        const bool logNow = step % config.logEvery == 0 || step == totalSteps;
-        const bool evaluateNow = step % config.evalEvery == 0 || step == totalSteps;
         if (logNow || evaluateNow) { // the device is read here, once per interval (StepStatistics)
             const auto interval = statistics.flush();
             if (interval.firstNonFiniteStep > 0) {
@@ -220,6 +229,9 @@ TrainingLoop::Outcome TrainingLoop::run(const TrainConfig& config, TrainingTask&
             observer.onMetric({step, "train", "loss", intervalLoss / intervalSteps});
             if (!trainMetric.empty() && intervalCount > 0)
                 observer.onMetric({step, "train", trainMetric, intervalMetric / intervalCount});
+            for (const auto& [name, value] : measuredNorms)
+                observer.onMetric({step, "train", name, value});
+            measuredNorms.clear();
             intervalLoss = intervalMetric = 0.0;
             intervalCount = intervalSteps = 0;
         }
@@ -228,6 +240,12 @@ TrainingLoop::Outcome TrainingLoop::run(const TrainConfig& config, TrainingTask&
             model.train();
             for (const auto& [name, value] : dev.metrics)
                 observer.onMetric({step, "dev", name, value});
+            if (config.gradientNorms) {
+                const auto profile = task.gradientByDistance();
+                for (std::size_t d = 0; d < profile.size(); ++d)
+                    observer.onMetric({step, "dev", "grad_by_distance." + std::to_string(d), profile[d]});
+                model.train();
+            }
             if (bestWeights.empty() || dev.score > outcome.bestDev.score) {
                 outcome.bestDev = dev;
                 outcome.bestStep = step;

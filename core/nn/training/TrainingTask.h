@@ -44,6 +44,10 @@ public:
     // Name of the interval metric trainMetric/count is reported as ("accuracy"), or "" for none.
     virtual std::string trainMetricName() const = 0;
     virtual Evaluation evaluate(bool test) = 0; // dev, or test
+    // The mean norm of the loss's gradient at each input position by its distance from the last (index = distance;
+    // InputGradientProfile), on dev, for TrainConfig::gradientNorms; empty where the task has no word inputs.
+    // May leave the model in eval mode.
+    virtual std::vector<double> gradientByDistance() { return {}; }
     // The probe inputs' attention at this evaluation, probe 0 first (empty for a model without attention).
     virtual std::vector<AttentionSnapshot> attention(int step) = 0;
     // What preparing the data changed that the user should know (examples truncated to max_length):

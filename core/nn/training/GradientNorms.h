@@ -1,0 +1,32 @@
+#pragma once
+// PRIVATE engine header: includes LibTorch.
+#include <torch/torch.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace attnlab {
+
+// The gradient's L2 norm in total and per layer, as a training run records it at its log steps (TrainConfig::
+// gradientNorms): the curve that shows a gradient vanishing or exploding, layer by layer. A layer is the
+// parameter's top-level module ("embedding", "attention0", "block3", "output"); a LibTorch RNN's stacked
+// layers are told apart by the "_l<N>" of their weights ("encoder.l0", "encoder.l1").
+class GradientNorms {
+public:
+    explicit GradientNorms(const torch::nn::Module& model); // its trainable parameters, grouped once
+
+    static std::string layerOf(const std::string& parameterName);
+    const std::vector<std::string>& layers() const { return layers_; }
+
+    // Of the gradients as they are now (call after backward, before clipping): {"grad_norm", ||g||} first, then
+    // {"grad_norm.<layer>", ||g_layer||} in the model's order; ||g||^2 = sum over layers of ||g_layer||^2.
+    // Parameters without a gradient count as zero. One read from the device.
+    std::vector<std::pair<std::string, double>> measure() const;
+
+private:
+    std::vector<std::string> layers_;
+    std::vector<std::vector<torch::Tensor>> parameters_; // by layer
+};
+
+} // namespace attnlab
