@@ -180,6 +180,12 @@ void MainWindow::connectDesigner()
             workspace_->exploreRun(lastRun);
             return;
         }
+        if (opens == QLatin1String("compare")) { // the lesson's runs overlaid (a gradient profile's panel, say)
+            refreshRuns();
+            compareRuns(live_->endedRunIds());
+            workspace_->setCurrentWidget(compareArea_);
+            return;
+        }
         if (opens != QLatin1String("faithfulness") || firstRun <= 0)
             return;
         runList_->selectRun(firstRun, true);

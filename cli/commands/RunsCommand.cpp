@@ -251,9 +251,26 @@ int RunsCommand::show(RunStore& store, const CliFlags& flags)
         std::size_t width = 17; // the longest "split name" (a translation run's "dev bleu_tokenized" is 18), plus a space
         for (const auto& entry : last)
             width = std::max(width, entry.first.first.size() + 1 + entry.first.second.size());
-        for (const auto& [key, value] : last)
+        // The gradient by word distance is one series per distance: one line for all of them.
+        std::map<int, double> profile; // distance -> value at the last evaluation
+        int profileStep = 0, profilePoints = 0;
+        for (const auto& [key, value] : last) {
+            if (key.first == "dev" && key.second.rfind("grad_by_distance.", 0) == 0) {
+                profile[std::stoi(key.second.substr(17))] = value.second;
+                profileStep = value.first;
+                profilePoints = counts[key];
+                continue;
+            }
             out_ << "    " << std::left << std::setw(static_cast<int>(width + 1)) << (key.first + " " + key.second) << std::setw(6) << counts[key]
                  << "step " << value.first << ": " << std::setprecision(4) << value.second << "\n";
+        }
+        if (!profile.empty()) {
+            char text[160];
+            std::snprintf(text, sizeof text, "step %d: %.3g at distance 0, %.3g at %d (%zu distances; runs plot ID --metric dev_grad_by_distance)",
+                          profileStep, profile.begin()->second, profile.rbegin()->second, profile.rbegin()->first, profile.size());
+            out_ << "    " << std::left << std::setw(static_cast<int>(width + 1)) << "dev grad_by_distance" << std::setw(6)
+                 << profilePoints << text << "\n";
+        }
     }
     if (auto attention = store.latestAttention(r.id))
         out_ << "  attention   latest snapshot at step " << attention->step << " (" << attention->maps.size() << " maps)\n";

@@ -43,8 +43,9 @@ TeachingScenario TeachingScenario::parse(const std::string& json, const std::str
     };
     s.presets = presets(j, "presets");
     if (j.contains("opens")) {
-        if (!j.at("opens").is_string() || (j.at("opens").get<std::string>() != "faithfulness" && j.at("opens").get<std::string>() != "explorer"))
-            throw std::invalid_argument(source + ": 'opens' must be \"faithfulness\" or \"explorer\" (the view the lesson ends in)");
+        if (!j.at("opens").is_string() || (j.at("opens").get<std::string>() != "faithfulness" && j.at("opens").get<std::string>() != "explorer" &&
+                                          j.at("opens").get<std::string>() != "compare"))
+            throw std::invalid_argument(source + ": 'opens' must be \"faithfulness\", \"explorer\" or \"compare\" (the view the lesson ends in)");
         s.opens = j.at("opens").get<std::string>();
     }
     if (j.contains("real_data")) {

@@ -21,7 +21,8 @@ struct TeachingScenario {
     std::vector<const TrainPreset*> realPresets;
     // What the window opens once every run of the lesson has ended (optional "opens"): "" nothing, or
     // "faithfulness": the Explorer on the lesson's first run, its Faithfulness tab measured; "explorer": the
-    // Explorer on the lesson's last run (a translation lesson: the alignment explorer on the model that aligns).
+    // Explorer on the lesson's last run (a translation lesson: the alignment explorer on the model that aligns);
+    // "compare": the Compare view over all the lesson's runs.
     std::string opens;
 
     // Throws std::invalid_argument naming `source` and the key: missing keys, unknown presets, fewer than 2

@@ -116,7 +116,7 @@ private slots:
         QCOMPARE(positions, (QStringList{"none", "sinusoidal", "rpr"}));
         QVERIFY(child<QCheckBox>(&panel, "orderDependentBox")->isChecked()); // the form shows the first one
         QCOMPARE(spy.at(0).at(1).toString(), QStringLiteral("Why position matters"));
-        QCOMPARE(TeachingScenario::all().size(), std::size_t(14));
+        QCOMPARE(TeachingScenario::all().size(), std::size_t(15));
         QCOMPARE(spy.at(0).at(3).toString(), QString()); // opens nothing at its end
 
         // "Why divide by sqrt(d_k)": the same GPT twice, its scores divided and not; "Temperature and top-p" ends in the
@@ -128,6 +128,19 @@ private slots:
         QVERIFY(!scaling[1].model.scaled);
         QCOMPARE(scaling[0].model.heads, 1);
         QCOMPARE(scaling[0].model.dModel, 256);
+        // "Why gates?": a plain RNN, a GRU and an LSTM on the long-range sentences, each recording its gradient; it
+        // ends in Compare, where the gradient's reach by word distance is drawn.
+        QVERIFY(panel.presets()->choose(QStringLiteral("lesson:why-gates")));
+        const auto gates = spy.last().at(0).value<std::vector<TrainConfig>>();
+        QCOMPARE(gates.size(), std::size_t(3));
+        QStringList cells;
+        for (const auto& c : gates) {
+            cells << QString::fromStdString(c.model.model);
+            QVERIFY(c.gradientNorms);
+            QCOMPARE(c.distance, 12);
+        }
+        QCOMPARE(cells, (QStringList{"rnn", "gru", "lstm"}));
+        QCOMPARE(spy.last().at(3).toString(), QStringLiteral("compare"));
         QVERIFY(panel.presets()->choose(QStringLiteral("lesson:temperature-and-top-p")));
         QCOMPARE(spy.last().at(0).value<std::vector<TrainConfig>>().size(), std::size_t(2));
         QCOMPARE(spy.last().at(3).toString(), QStringLiteral("explorer"));

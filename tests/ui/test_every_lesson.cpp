@@ -16,6 +16,7 @@
 #include "tests/support/StatusText.h"
 #include "tests/support/WidgetLookup.h"
 #include "ui/MainWindow.h"
+#include "ui/analysis/CompareView.h"
 #include "ui/setup/PresetChooser.h"
 #include "ui/training/LiveComparisonView.h"
 
@@ -290,6 +291,19 @@ void TestEveryLesson::everyLessonFromTheDesigner()
             // A lesson that opens a view at its end says so once every run has ended.
             if (!scenario.opens.empty())
                 QCOMPARE(ended.count(), 1);
+            if (scenario.opens == "compare") { // Compare over the lesson's runs, as the window shows them
+                auto* compareView = child<CompareView>(&window, "compareView");
+                QTRY_VERIFY_WITH_TIMEOUT(compareView->isVisible(), 5000);
+                QCOMPARE(static_cast<std::size_t>(compareView->runs().size()), presets.size());
+                for (const auto& r : runs)
+                    QVERIFY2(compareView->runs().contains(r.id), qPrintable(id));
+                bool gradients = false; // a lesson whose presets record the gradient shows its profile
+                for (const TrainPreset* p : presets)
+                    gradients = gradients || p->config.gradientNorms;
+                if (gradients)
+                    QVERIFY2(compareView->panel(QStringLiteral("grad_by_distance")) &&
+                                 compareView->panel(QStringLiteral("grad_norm")), qPrintable(id + ": no gradient panels"));
+            }
             ++lessons;
         }
     }

@@ -87,6 +87,14 @@ RunCurves RunCurves::load(const RunStore& store, const QList<qint64>& runIds, co
             break;
         any = true;
     }
+    // Relative to the last word's (distance 0): how much of the signal reaches each distance, comparable across
+    // models whose losses (and so whose gradients) differ in size.
+    for (auto& profile : profiles)
+        if (!profile.empty() && profile.front().value > 0.0) {
+            const double nearest = profile.front().value;
+            for (CurvePoint& p : profile)
+                p.value /= nearest;
+        }
     if (any)
         c.curves_.insert(keyOf(QStringLiteral("dev"), QStringLiteral("grad_by_distance")), std::move(profiles));
     c.ids_ = std::move(ids);

@@ -26,7 +26,8 @@ public:
     // The metrics a comparison draws, in the order of its panels.
     static const QStringList& metricOrder();
     // A metric drawn against something other than the step: "grad_by_distance", each run's gradient norm by input
-    // position (x = distance from the last word) at its last evaluation, read from dev grad_by_distance.<d>.
+    // position (x = distance from the last word) at its last evaluation, read from dev grad_by_distance.<d> and
+    // divided by its value at distance 0 (so runs whose losses differ compare).
     static bool isProfile(const QString& metric);
 
     RunCurves() = default;

@@ -184,6 +184,10 @@ LiveComparisonView::LiveComparisonView(const QString& dbPath, QWidget* parent)
         } catch (const std::exception&) {
             replay_->clear(); // the store is unreadable now: nothing to replay, the live results stay
         }
+        endedRunIds_.clear();
+        for (qint64 id : runIds)
+            if (id > 0)
+                endedRunIds_.append(id);
         emit allFinished();
         if (!runningOpens_.isEmpty() && !runIds.empty())
             emit lessonEnded(std::exchange(runningOpens_, QString()), runIds.front(), runIds.back());

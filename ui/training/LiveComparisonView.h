@@ -62,6 +62,7 @@ public:
 
     TrainingQueue* queue() const { return queue_; }
     QString comparisonTag() const; // "compare:<id>" of the comparison shown
+    QList<qint64> endedRunIds() const { return endedRunIds_; } // the last comparison to end, in the view's order
     // Saves the curves as PNG, SVG or PDF (by extension); "" when written, else what went wrong.
     QString exportPlot(const QString& path, int width = 1920, int height = 1200, int dpi = 192);
     // Once every run has ended: their stored curves and attention played back in step (RunReplay,
@@ -76,6 +77,7 @@ signals:
     void planChanged(int waiting);
 
 private:
+    QList<qint64> endedRunIds_;
     struct EntryWidgets {
         QWidget* panel = nullptr;
         QLabel* title = nullptr;
