@@ -41,7 +41,7 @@ public:
     std::vector<AttentionSnapshot> attention(int step) override;
     // On about kGradientProfileExamples dev sentences, spread over their lengths.
     std::vector<double> gradientByDistance() override;
-    static constexpr int kGradientProfileExamples = 256;
+    static constexpr int kGradientProfileExamples = 128;
     // "N of M training examples truncated to L tokens", and the same for dev and test, where any were.
     std::vector<std::string> notes() const override { return notes_; }
     // {"task":"text","vocabulary":[tokens by id],"classes":[...],"tokenizer":...,"lowercase":...,"max_length":N}
