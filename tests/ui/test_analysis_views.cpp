@@ -3,6 +3,7 @@
 #include "core/config/TrainConfig.h"
 #include "core/store/RunStore.h"
 #include "ui/MainWindow.h"
+#include "ui/analysis/ComparePanel.h"
 #include "ui/analysis/CompareView.h"
 #include "ui/analysis/ResultsMatrixView.h"
 #include "ui/analysis/RunDetailsView.h"
@@ -17,6 +18,8 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
+#include <QDockWidget>
+#include <QScrollArea>
 #include <QFile>
 #include <QLabel>
 #include <QTabWidget>
@@ -186,6 +189,33 @@ private slots:
         QVERIFY2(status.contains(QStringLiteral("2 group(s)")), qPrintable(status));
         QTest::qWait(50);
         QVERIFY(window.grab().save(QStringLiteral("screenshots/compare-tab-1280x720.png")));
+    }
+
+    // The screenshot of the "Why gates?" lesson's Compare (docs/GUIDE.md), from a store of its runs trained by hand
+    // (ATTNLAB_GATES_DB): every run grouped by model, at a projector's size.
+    void screenshotOfTheGatesLesson()
+    {
+        const QString db = qEnvironmentVariable("ATTNLAB_GATES_DB");
+        if (db.isEmpty())
+            QSKIP("ATTNLAB_GATES_DB not set: no stored gates lesson to photograph");
+        MainWindow window(db);
+        window.resize(1280, 720);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto* runList = child<RunListPanel>(&window, "runListPanel");
+        runList->selectAllShown();
+        auto* compare = child<CompareView>(&window, "compareView");
+        compare->setGroupBy({QStringLiteral("model")});
+        child<QAction>(&window, "showWorkspace2")->trigger();
+        QVERIFY(compare->panel(QStringLiteral("grad_by_distance")));
+        for (auto* dock : window.findChildren<QDockWidget*>()) // as a class sees it: Ctrl+D, the run list closed
+            dock->hide();
+        QTest::qWait(300);
+        if (auto* scroll = qobject_cast<QScrollArea*>(compare->panel(QStringLiteral("grad_by_distance"))->parentWidget()->parentWidget()->parentWidget()))
+            scroll->ensureWidgetVisible(compare->panel(QStringLiteral("grad_by_distance")), 0, 0);
+        QTest::qWait(300);
+        QDir().mkpath(QStringLiteral("screenshots"));
+        QVERIFY(window.grab().save(QStringLiteral("screenshots/why-gates-1280x720.png")));
     }
 };
 

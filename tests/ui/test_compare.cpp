@@ -197,6 +197,38 @@ private slots:
         QVERIFY(child<QLabel>(v.get(), "statusLabel")->text().contains("3 run"));
     }
 
+    // A run recorded with gradient_norms: the total norm is a curve by step; the gradient by word distance a curve
+    // by distance, the last evaluation's, divided by its value at distance 0, on a log axis whatever the option.
+    void gradientPanelsDrawTheNormAndTheLastProfile()
+    {
+        const auto g1 = addRun("rnn", "none", 1,
+                               {{10, "train", "loss", 0.7}, {10, "train", "grad_norm", 2.5}, {10, "train", "grad_norm.output", 2.0},
+                                {10, "dev", "grad_by_distance.0", 2.0}, {10, "dev", "grad_by_distance.1", 1.0},
+                                {20, "train", "grad_norm", 1.5}, {20, "dev", "grad_by_distance.0", 4.0},
+                                {20, "dev", "grad_by_distance.1", 1.0}, {20, "dev", "grad_by_distance.2", 0.25},
+                                {20, "dev", "grad_by_distance.3", 0.0625}});
+        const auto g2 = addRun("gru", "none", 1,
+                               {{20, "train", "grad_norm", 0.5}, {20, "dev", "grad_by_distance.0", 0.5},
+                                {20, "dev", "grad_by_distance.1", 0.25}});
+        auto v = view({g1, g2});
+        QStringList metrics;
+        for (ComparePanel* p : v->panels())
+            metrics.append(p->metric());
+        QCOMPARE(metrics, (QStringList{"loss", "grad_by_distance", "grad_norm"})); // one layer's norm: runs plot only
+        expectPoints(graphIn(child<ComparePanel>(v.get(), "panel_grad_norm"), QString("train_r%1").arg(g1)), {{10, 2.5}, {20, 1.5}});
+        auto* profile = child<ComparePanel>(v.get(), "panel_grad_by_distance");
+        expectPoints(graphIn(profile, QString("dev_r%1").arg(g1)), {{0, 1.0}, {1, 0.25}, {2, 0.0625}, {3, 0.015625}});
+        expectPoints(graphIn(profile, QString("dev_r%1").arg(g2)), {{0, 1.0}, {1, 0.5}});
+        QCOMPARE(profile->yAxis->scaleType(), QCPAxis::stLogarithmic);
+        QCOMPARE(profile->xAxis->label(), QString("distance from the last word (tokens)"));
+        QCOMPARE(child<ComparePanel>(v.get(), "panel_grad_norm")->yAxis->scaleType(), QCPAxis::stLinear);
+        // Smoothing and the epoch axis leave the profile as it is: its x is no step.
+        v->setSmoothing(0.9);
+        v->setAxis(CompareAxis::Epoch);
+        expectPoints(graphIn(child<ComparePanel>(v.get(), "panel_grad_by_distance"), QString("dev_r%1").arg(g1)),
+                     {{0, 1.0}, {1, 0.25}, {2, 0.0625}, {3, 0.015625}});
+    }
+
     void panelsFollowTheMetricsPresent()
     {
         auto v = view({s1_, reg_, 987654});

@@ -134,7 +134,7 @@ QString ComparePanel::metricTitle(const QString& metric)
     if (metric == QLatin1String("mape")) return tr("MAPE (%)");
     if (metric == QLatin1String("learning_rate")) return tr("learning rate");
     if (metric == QLatin1String("grad_norm")) return tr("gradient norm (before clipping)");
-    if (metric == QLatin1String("grad_by_distance")) return tr("‖∂L/∂word‖ relative to the last word's");
+    if (metric == QLatin1String("grad_by_distance")) return tr("‖∂L/∂word‖ ÷ the last word's");
     return metric;
 }
 
