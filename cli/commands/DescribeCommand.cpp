@@ -21,7 +21,7 @@ int DescribeCommand::run(const std::vector<std::string>& args)
     const auto& dataFlags = ConfigFlags::datasetFlags();
     valued.insert(dataFlags.begin(), dataFlags.end());
     auto switches = ConfigFlags::datasetSwitches();
-    switches.insert({"--json", "--uniform-attention", "--frozen-encoder", "--attention-only", "--unscaled"});
+    switches.insert({"--json", "--uniform-attention", "--frozen-encoder", "--attention-only", "--unscaled", "--no-residual"});
     const CliFlags flags(args, valued, switches);
     ModelConfig flagged = ConfigFlags::modelConfig(flags);
     std::string datasetId = flags.text("--dataset", "");

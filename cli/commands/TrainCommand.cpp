@@ -41,7 +41,7 @@ CliFlags trainFlags(const std::vector<std::string>& args)
     valued.insert({"--embeddings", "--oov-range"});
     auto booleans = ConfigFlags::datasetSwitches();
     booleans.insert({"--json", "--embeddings-frozen", "--amp", "--capturable-step", "--tf32", "--deterministic", "--gradient-norms", "--no-checkpoint",
-                     "--uniform-attention", "--frozen-encoder", "--attention-only", "--unscaled"});
+                     "--uniform-attention", "--frozen-encoder", "--attention-only", "--unscaled", "--no-residual"});
     return CliFlags(args, valued, booleans);
 }
 
@@ -103,6 +103,8 @@ void applyTrainingFlags(TrainConfig& c, const CliFlags& flags, bool hasBase)
     flags.update("--sample-tokens", c.sampleTokens);
     c.model.attentionOnly = c.model.attentionOnly || flags.has("--attention-only");
     c.model.scaled = c.model.scaled && !flags.has("--unscaled");
+    flags.update("--layer-norm", c.model.layerNorm);
+    c.model.residual = c.model.residual && !flags.has("--no-residual");
     c.amp = c.amp || flags.has("--amp");
     c.capturableStep = c.capturableStep || flags.has("--capturable-step");
     c.tf32 = c.tf32 || flags.has("--tf32");

@@ -117,6 +117,11 @@ std::string ModelConfig::validate() const
         if (cell != "lstm" && cell != "gru" && cell != "rnn")
             return "cell: unknown '" + cell + "' (known: lstm, gru, rnn)";
     }
+    if (!layerNorm.empty() && layerNorm != "pre" && layerNorm != "post" && layerNorm != "none")
+        return "layer_norm: unknown '" + layerNorm + "' (known: pre, post, none)";
+    if ((!layerNorm.empty() || !residual) && model != "transformer" && model != "gpt")
+        return std::string(layerNorm.empty() ? "residual" : "layer_norm") + ": model '" + model +
+               "' has no residual blocks to change (transformer and gpt have)";
     if (attentionOnly && model != "gpt")
         return "attention_only: model '" + model + "' has no MLP blocks to leave out (gpt has)";
     if (!scaled && model != "gpt")

@@ -55,6 +55,12 @@ struct ModelConfig {
     std::string cell = "lstm";
     bool attentionOnly = false;
     bool scaled = true;
+    // Residual connections and LayerNorm around each sub-layer (attention, FFN) of the Transformer encoder and the GPT:
+    // layerNorm "" = the model's own (transformer: post, after the addition, as Vaswani et al. 2017; gpt: pre, before
+    // the sub-layer, as GPT-2), "pre" | "post" | "none"; residual false leaves out the skip connection x + ...
+    std::string layerNorm;
+    bool residual = true;
+    std::string layerNormOr(const std::string& fallback) const { return layerNorm.empty() ? fallback : layerNorm; }
     int vocabularySize = 0;         // set from the dataset (classification; translation: the source side)
     int targetVocabularySize = 0;   // set from the dataset (translation): > 0 means an encoder-decoder
     int numClasses = 0;             // set from the dataset (classification)

@@ -57,7 +57,7 @@ const std::vector<RegistryEntry>& Registry::models()
         {"transformer", "Transformer encoder", "Multi-head attention and position-wise FFN, each wrapped in residual + LayerNorm; mean pooling",
          san, "classification", {"mean", "max", "attention"},
          {"d_model", "layers", "heads", "ffn_hidden", "rpr_clip", "activation", "pooling", "dropout_keep", "dropout_points",
-          "uniform_attention"},
+          "uniform_attention", "layer_norm", "residual"},
          allPoints, allPoints},
         {"rnn", "RNN", "Vanilla (tanh) RNN baseline: last state, 50-d ReLU layer, softmax; dropout on embeddings", onlyNone,
          "classification", {}, rnnOptions, allPoints, inputOnly},
@@ -104,7 +104,8 @@ const std::vector<RegistryEntry>& Registry::models()
         {"gpt", "GPT (decoder-only)", "A decoder-only Transformer as nanoGPT builds it: causal multi-head self-attention and a GELU "
          "MLP per block, pre-LN, weight tying; attention-only for induction heads", {"learned", "sinusoidal", "none", "rope", "alibi", "rpr"},
          "language_model", {},
-         {"d_model", "layers", "heads", "ffn_hidden", "rpr_clip", "context", "attention_only", "scaled", "dropout_keep", "dropout_points"},
+         {"d_model", "layers", "heads", "ffn_hidden", "rpr_clip", "context", "attention_only", "scaled", "layer_norm", "residual", "dropout_keep",
+          "dropout_points"},
          {"input", "hidden"}, {}},
         {"narx", "NARX RNN", "Time series: one LSTM over driving series and target history, last state -> prediction", onlyNone,
          "regression", {}, {"d_model", "layers"}},

@@ -140,6 +140,8 @@ std::string TrainConfig::toJson(bool everyKey) const
     optional("cell", model.cell, defaults.model.cell);
     optional("attention_only", model.attentionOnly, defaults.model.attentionOnly);
     optional("scaled", model.scaled, defaults.model.scaled);
+    optional("layer_norm", model.layerNorm, defaults.model.layerNorm);
+    optional("residual", model.residual, defaults.model.residual);
     optional("lm_unit", lmUnit, defaults.lmUnit);
     optional("repeat_length", repeatLength, defaults.repeatLength);
     optional("repeat_vocabulary", repeatVocabulary, defaults.repeatVocabulary);
@@ -307,6 +309,8 @@ TrainConfig TrainConfig::fromJson(const std::string& text)
     read("cell", c.model.cell);
     read("attention_only", c.model.attentionOnly);
     read("scaled", c.model.scaled);
+    read("layer_norm", c.model.layerNorm);
+    read("residual", c.model.residual);
     read("lm_unit", c.lmUnit);
     read("repeat_length", c.repeatLength);
     read("repeat_vocabulary", c.repeatVocabulary);

@@ -203,6 +203,19 @@ void ModelSection::addLanguageModelRows()
     add({{"scaled"}, tr("Scaling"), scaled, true, "scaled", {},
          [scaled](TrainConfig& c, const RegistryEntry* m) { c.model.scaled = !hasOption(m, "scaled") || scaled->isChecked(); },
          [scaled](const TrainConfig& c) { scaled->setChecked(c.model.scaled); }});
+    auto* layerNorm = choices(this, "layerNormCombo", {{tr("the model's own (Transformer: post, GPT: pre)"), ""},
+                                                       {tr("pre-LN: before each sub-layer"), "pre"},
+                                                       {tr("post-LN: after each sum"), "post"},
+                                                       {tr("none"), "none"}});
+    layerNorm->setToolTip(tr("Where each block normalises: GPT-2's pre-LN, the original Transformer's post-LN, or no LayerNorm"));
+    add({{"layer_norm"}, tr("LayerNorm"), layerNorm, true, "layer_norm", {},
+         [layerNorm](TrainConfig& c, const RegistryEntry* m) { c.model.layerNorm = hasOption(m, "layer_norm") ? currentId(layerNorm) : ""; },
+         [layerNorm](const TrainConfig& c) { selectData(layerNorm, c.model.layerNorm); }});
+    auto* residual = check(this, "residualBox", tr("Residual connections (x + sub-layer)"),
+                           tr("Off: each sub-layer's output replaces its input, as in a plain deep network"));
+    add({{"residual"}, tr("Residuals"), residual, true, "residual", {},
+         [residual](TrainConfig& c, const RegistryEntry* m) { c.model.residual = !hasOption(m, "residual") || residual->isChecked(); },
+         [residual](const TrainConfig& c) { residual->setChecked(c.model.residual); }});
 }
 
 void ModelSection::fillModels(const std::string& task)

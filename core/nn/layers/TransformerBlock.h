@@ -4,13 +4,17 @@
 
 #include <torch/torch.h>
 
+#include <functional>
+#include <string>
 #include <vector>
 
 namespace attnlab {
 
-// One pre-LN decoder block without cross-attention, the GPT block (Radford et al. 2019; nanoGPT's Block):
+// One decoder block without cross-attention, the GPT block (Radford et al. 2019; nanoGPT's Block), pre-LN:
 //   x += Dropout(CausalSelfAttention(LN_1(x)))
 //   x += Dropout(W_2 GELU(W_1 LN_2(x)))           (left out when attentionOnly: the induction-heads models)
+// or post-LN, each sub-layer's sum normalised (Vaswani et al. 2017): x = LN_1(x + Dropout(Attention(x))), ...; or
+// without LayerNorm; and without the residual "x +" (the lesson on what residuals and LayerNorm buy).
 // forward() reads a whole window; step() one new position over the layer's key/value cache, equal to forward()'s
 // row at that position (SelfAttention::step).
 struct TransformerBlockOptions {
@@ -18,6 +22,8 @@ struct TransformerBlockOptions {
     int ffnHidden = 0;              // W_1's width; 0 = 4 d
     bool attentionOnly = false;
     double residualDrop = 0.0;      // dropout probability on each branch before it is added
+    std::string layerNorm = "pre";  // pre | post | none (ModelConfig::layerNorm)
+    bool residual = true;
 };
 
 class TransformerBlockImpl : public torch::nn::Module {
@@ -32,6 +38,9 @@ public:
 
 private:
     torch::Tensor mlp(const torch::Tensor& x);
+    // One sub-layer with its residual and LayerNorm as the options say: f is the sub-layer on its input.
+    torch::Tensor around(const torch::Tensor& x, torch::nn::LayerNorm& norm,
+                         const std::function<torch::Tensor(const torch::Tensor&)>& f);
     TransformerBlockOptions options_;
     torch::nn::LayerNorm norm1_{nullptr}, norm2_{nullptr};
     SelfAttention attention_{nullptr};

@@ -18,9 +18,14 @@ GptModel::GptModel(const ModelConfig& config) : config_(config), inputDrop_(1.0 
     o.ffnHidden = config.ffnHidden;
     o.attentionOnly = config.attentionOnly;
     o.residualDrop = 1.0 - config.keepAt("hidden");
+    o.layerNorm = config.layerNormOr("pre");
+    o.residual = config.residual;
     for (int l = 0; l < config.layers; ++l)
         blocks_.push_back(register_module("block" + std::to_string(l), TransformerBlock(o)));
-    final_ = register_module("final_norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({d})));
+    // Pre-LN leaves the residual stream unnormalised: GPT-2 adds a LayerNorm before the output. Post-LN's last
+    // block already ends in one; without LayerNorm there is none.
+    if (o.layerNorm == "pre")
+        final_ = register_module("final_norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({d})));
 
     // GPT-2's initialisation (nanoGPT _init_weights): it matters at these depths; LibTorch's defaults train slower.
     torch::NoGradGuard noGrad;
@@ -49,7 +54,7 @@ torch::Tensor GptModel::forward(const torch::Tensor& ids, std::vector<torch::Ten
         if (attention)
             attention->push_back(weights);
     }
-    return torch::matmul(final_(x), tokens_->weight.t()); // tied: [B, T, V]
+    return torch::matmul(final_ ? final_(x) : x, tokens_->weight.t()); // tied: [B, T, V]
 }
 
 LanguageModel::State GptModel::start(std::int64_t rows)
@@ -75,7 +80,7 @@ torch::Tensor GptModel::step(State& state, const torch::Tensor& ids, std::vector
             attention->push_back(weights);
     }
     ++state.position;
-    return torch::matmul(final_(x), tokens_->weight.t()).squeeze(1); // [N, V]
+    return torch::matmul(final_ ? final_(x) : x, tokens_->weight.t()).squeeze(1); // [N, V]
 }
 
 std::string GptModel::summary() const
@@ -84,7 +89,8 @@ std::string GptModel::summary() const
            std::to_string(config_.dModel) + (config_.attentionOnly ? ", attention only" : ", MLP " +
            std::to_string(config_.ffnHidden > 0 ? config_.ffnHidden : 4 * config_.dModel)) + ", context " +
            std::to_string(config_.context) + ", " + config_.position + " positions" + (config_.scaled ? "" : ", scores not divided by sqrt(d_k)") +
-           ", tied output over " + std::to_string(config_.vocabularySize) + " tokens";
+           (config_.layerNormOr("pre") == "pre" ? "" : config_.layerNorm == "none" ? ", no LayerNorm" : ", post-LN") +
+           (config_.residual ? "" : ", no residuals") + ", tied output over " + std::to_string(config_.vocabularySize) + " tokens";
 }
 
 } // namespace attnlab

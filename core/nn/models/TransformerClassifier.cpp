@@ -8,7 +8,7 @@
 namespace attnlab {
 
 TransformerClassifier::TransformerClassifier(const ModelConfig& config)
-    : config_(config), activation_(config.activationOr("relu"))
+    : config_(config), activation_(config.activationOr("relu")), layerNorm_(config.layerNormOr("post"))
 {
     const int d = config.dModel;
     const int ffn = config.ffnHidden > 0 ? config.ffnHidden : 4 * d;
@@ -22,11 +22,15 @@ TransformerClassifier::TransformerClassifier(const ModelConfig& config)
         o.uniform = config.uniformAttention;
         const auto n = std::to_string(l);
         attention_.push_back(register_module("attention" + n, SelfAttention(o)));
-        attentionNorm_.push_back(register_module("attention_norm" + n, torch::nn::LayerNorm(torch::nn::LayerNormOptions({d}))));
+        if (layerNorm_ != "none")
+            attentionNorm_.push_back(register_module("attention_norm" + n, torch::nn::LayerNorm(torch::nn::LayerNormOptions({d}))));
         ffnIn_.push_back(register_module("ffn_in" + n, torch::nn::Linear(d, ffn)));
         ffnOut_.push_back(register_module("ffn_out" + n, torch::nn::Linear(ffn, d)));
-        ffnNorm_.push_back(register_module("ffn_norm" + n, torch::nn::LayerNorm(torch::nn::LayerNormOptions({d}))));
+        if (layerNorm_ != "none")
+            ffnNorm_.push_back(register_module("ffn_norm" + n, torch::nn::LayerNorm(torch::nn::LayerNormOptions({d}))));
     }
+    if (layerNorm_ == "pre")
+        finalNorm_ = register_module("final_norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({d})));
     pooling_ = register_module("pooling", SequencePooling(config.poolingOr("mean"), d, activation_, false));
     output_ = register_module("output", torch::nn::Linear(d, config.numClasses));
     dropout_ = register_module("dropout", DropoutPoints(config));
@@ -45,15 +49,29 @@ torch::Tensor TransformerClassifier::forwardEmbedded(const torch::Tensor& embedd
     if (inputProjection_)
         x = inputProjection_(x);
     x = dropout_->input(x);
+    torch::nn::LayerNorm none{nullptr};
     for (std::size_t l = 0; l < attention_.size(); ++l) {
-        auto attended = attention_[l]->forward(x, mask);
-        if (record_)
-            recorded_.push_back(torch::GradMode::is_enabled() ? attended.weights : attended.weights.detach());
-        x = attentionNorm_[l](x + dropout_->hidden(attended.output));
-        auto ffn = ffnOut_[l](dropout_->hidden(Activation::apply(activation_, ffnIn_[l](x))));
-        x = ffnNorm_[l](x + dropout_->hidden(ffn));
+        x = sublayer(x, attentionNorm_.empty() ? none : attentionNorm_[l], [&](const torch::Tensor& h) {
+            auto attended = attention_[l]->forward(h, mask);
+            if (record_)
+                recorded_.push_back(torch::GradMode::is_enabled() ? attended.weights : attended.weights.detach());
+            return attended.output;
+        });
+        x = sublayer(x, ffnNorm_.empty() ? none : ffnNorm_[l], [&](const torch::Tensor& h) {
+            return ffnOut_[l](dropout_->hidden(Activation::apply(activation_, ffnIn_[l](h))));
+        });
     }
+    if (finalNorm_)
+        x = finalNorm_(x);
     return output_(dropout_->output(pooling_(x, mask)));
+}
+
+torch::Tensor TransformerClassifier::sublayer(const torch::Tensor& x, torch::nn::LayerNorm& norm,
+                                              const std::function<torch::Tensor(const torch::Tensor&)>& f)
+{
+    auto branch = dropout_->hidden(f(layerNorm_ == "pre" ? norm(x) : x));
+    auto y = config_.residual ? x + branch : branch;
+    return layerNorm_ == "post" ? norm(y) : y;
 }
 
 std::string TransformerClassifier::summary() const
@@ -63,6 +81,8 @@ std::string TransformerClassifier::summary() const
       << (config_.ffnHidden > 0 ? config_.ffnHidden : 4 * config_.dModel) << ", "
       << (config_.position == "rpr" ? "RPR k=" + std::to_string(config_.rprClip) : "position " + config_.position) << ", "
       << config_.poolingOr("mean") << " pooling, " << config_.numClasses << " classes";
+    if (layerNorm_ != "post" || !config_.residual)
+        s << ", " << (layerNorm_ == "none" ? "no LayerNorm" : layerNorm_ + "-LN") << (config_.residual ? "" : ", no residuals");
     return s.str();
 }
 
