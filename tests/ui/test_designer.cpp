@@ -116,7 +116,7 @@ private slots:
         QCOMPARE(positions, (QStringList{"none", "sinusoidal", "rpr"}));
         QVERIFY(child<QCheckBox>(&panel, "orderDependentBox")->isChecked()); // the form shows the first one
         QCOMPARE(spy.at(0).at(1).toString(), QStringLiteral("Why position matters"));
-        QCOMPARE(TeachingScenario::all().size(), std::size_t(15));
+        QCOMPARE(TeachingScenario::all().size(), std::size_t(16));
         QCOMPARE(spy.at(0).at(3).toString(), QString()); // opens nothing at its end
 
         // "Why divide by sqrt(d_k)": the same GPT twice, its scores divided and not; "Temperature and top-p" ends in the
@@ -141,6 +141,16 @@ private slots:
         }
         QCOMPARE(cells, (QStringList{"rnn", "gru", "lstm"}));
         QCOMPARE(spy.last().at(3).toString(), QStringLiteral("compare"));
+        // "What residuals and LayerNorm buy": one 6-layer Transformer, wrapped four ways.
+        QVERIFY(panel.presets()->choose(QStringLiteral("lesson:what-residuals-and-layernorm-buy")));
+        const auto wrapped = spy.last().at(0).value<std::vector<TrainConfig>>();
+        QCOMPARE(wrapped.size(), std::size_t(4));
+        QStringList wrappings;
+        for (const auto& c : wrapped) {
+            QCOMPARE(c.model.layers, 6);
+            wrappings << QString::fromStdString(c.model.layerNorm) + (c.model.residual ? "" : "/no residual");
+        }
+        QCOMPARE(wrappings, (QStringList{"post", "pre", "none", "post/no residual"}));
         QVERIFY(panel.presets()->choose(QStringLiteral("lesson:temperature-and-top-p")));
         QCOMPARE(spy.last().at(0).value<std::vector<TrainConfig>>().size(), std::size_t(2));
         QCOMPARE(spy.last().at(3).toString(), QStringLiteral("explorer"));
