@@ -23,8 +23,8 @@ int RunsPlotCommand::run(const std::vector<std::string>& args)
                  << "  draws the runs' stored curve of one metric, as the window's compare view does\n"
                  << "  --metric SPLIT_NAME   train_loss, dev_accuracy, dev_macro_f1, dev_rmse, dev_mae, dev_mape,\n"
                  << "                        train_learning_rate, test_accuracy, ... (split: train, dev, test);\n"
-                 << "                        train_grad_norm, train_grad_norm.LAYER, dev_grad_by_distance (x: distance\n"
-                 << "                        from the last word; runs trained with --gradient-norms)\n"
+                 << "                        train_grad_norm, train_grad_norm.LAYER, train_grad_by_layer (x: the layers),\n"
+                 << "                        dev_grad_by_distance (x: distance from the last word); --gradient-norms runs\n"
                  << "  --smoothing W         TensorBoard's de-biased EMA, 0 (default) to 0.99\n"
                  << "  --x step|epoch|wall   the x axis (runs stored without epoch or wall-time logs: step)\n"
                  << "  --group-by KEY[,KEY]  one mean ± std band per group of config values (model, position, ...)\n"
@@ -46,11 +46,11 @@ int RunsPlotCommand::run(const std::vector<std::string>& args)
     r.split = metric.substr(0, underscore);
     r.metric = underscore == std::string::npos ? "" : metric.substr(underscore + 1);
     const std::set<std::string> names{"loss", "accuracy", "macro_f1", "rmse", "mae", "mape", "learning_rate", "grad_norm",
-                                      "grad_by_distance"};
+                                      "grad_by_distance", "grad_by_layer"};
     const bool layerNorm = r.metric.rfind("grad_norm.", 0) == 0 && r.metric.size() > 10; // grad_norm.<layer>
     if ((r.split != "train" && r.split != "dev" && r.split != "test") || !(names.count(r.metric) || layerNorm))
         throw CliUsageError("--metric expects SPLIT_NAME with split train, dev or test and name loss, accuracy, "
-                            "macro_f1, rmse, mae, mape, learning_rate, grad_norm, grad_norm.LAYER or grad_by_distance (e.g. dev_accuracy), "
+                            "macro_f1, rmse, mae, mape, learning_rate, grad_norm, grad_norm.LAYER, grad_by_layer or grad_by_distance (e.g. dev_accuracy), "
                             "got '" + metric + "'");
     r.outPath = flags.required("--out");
     const auto dot = r.outPath.rfind('.');
@@ -75,7 +75,9 @@ int RunsPlotCommand::run(const std::vector<std::string>& args)
     for (const auto& text : flags.positional())
         r.runIds.push_back(existingRun(store, runIdFrom(text)).id);
     // A gradient profile is stored one name per distance: a run has one when it has distance 0.
-    const auto curves = store.curves(r.runIds, r.split, r.metric == "grad_by_distance" ? "grad_by_distance.0" : r.metric);
+    const auto curves = store.curves(r.runIds, r.split, r.metric == "grad_by_distance" ? "grad_by_distance.0"
+                                                              : r.metric == "grad_by_layer"  ? "grad_norm"
+                                                                                               : r.metric);
     std::string without;
     for (std::size_t i = 0; i < curves.size(); ++i)
         if (curves[i].empty())

@@ -90,12 +90,16 @@ private Q_SLOTS:
     void layersAreTopLevelModulesAndStackedRecurrentLayers()
     {
         QCOMPARE(GradientNorms::layerOf("embedding.weight"), std::string("embedding"));
-        QCOMPARE(GradientNorms::layerOf("block3.attention.query.weight"), std::string("block3"));
+        QCOMPARE(GradientNorms::layerOf("block3.attention.query.weight"), std::string("layer3"));
+        QCOMPARE(GradientNorms::layerOf("ffn_in12.weight"), std::string("layer12"));
+        QCOMPARE(GradientNorms::layerOf("encoder_ffn_out1.bias"), std::string("encoder_layer1"));
+        QCOMPARE(GradientNorms::layerOf("cross_attention0.query.weight"), std::string("decoder_layer0"));
+        QCOMPARE(GradientNorms::layerOf("decoder_attention0.rel_keys"), std::string("decoder_layer0"));
         QCOMPARE(GradientNorms::layerOf("encoder.cell.weight_ih_l0"), std::string("encoder.l0"));
         QCOMPARE(GradientNorms::layerOf("encoder.cell.bias_hh_l12_reverse"), std::string("encoder.l12"));
         QCOMPARE(GradientNorms::layerOf("lstm.weight_hh_l1"), std::string("lstm.l1"));
         QCOMPARE(GradientNorms::layerOf("output.bias"), std::string("output"));
-        QCOMPARE(GradientNorms::layerOf("attention_norm0.weight"), std::string("attention_norm0"));
+        QCOMPARE(GradientNorms::layerOf("attention_norm0.weight"), std::string("layer0"));
         QCOMPARE(GradientNorms::layerOf("rel_keys"), std::string("rel_keys"));
     }
 

@@ -206,7 +206,8 @@ private slots:
                                 {10, "dev", "grad_by_distance.0", 2.0}, {10, "dev", "grad_by_distance.1", 1.0},
                                 {20, "train", "grad_norm", 1.5}, {20, "dev", "grad_by_distance.0", 4.0},
                                 {20, "dev", "grad_by_distance.1", 1.0}, {20, "dev", "grad_by_distance.2", 0.25},
-                                {20, "dev", "grad_by_distance.3", 0.0625}});
+                                {20, "dev", "grad_by_distance.3", 0.0625}, {20, "train", "grad_norm.embedding", 0.5},
+                                {20, "train", "grad_norm.output", 1.2}});
         const auto g2 = addRun("gru", "none", 1,
                                {{20, "train", "grad_norm", 0.5}, {20, "dev", "grad_by_distance.0", 0.5},
                                 {20, "dev", "grad_by_distance.1", 0.25}});
@@ -214,7 +215,15 @@ private slots:
         QStringList metrics;
         for (ComparePanel* p : v->panels())
             metrics.append(p->metric());
-        QCOMPARE(metrics, (QStringList{"loss", "grad_by_distance", "grad_norm"})); // one layer's norm: runs plot only
+        QCOMPARE(metrics, (QStringList{"loss", "grad_by_distance", "grad_norm", "grad_by_layer"}));
+        // The layers at the last log step, in the order stored (the model's), named on the x axis.
+        auto* layers = child<ComparePanel>(v.get(), "panel_grad_by_layer");
+        expectPoints(graphIn(layers, QString("train_r%1").arg(g1)), {{0, 0.5}, {1, 1.2}});
+        QVERIFY(!graphIn(layers, QString("train_r%1").arg(g2))); // its total only: no layers stored
+        auto* ticker = dynamic_cast<QCPAxisTickerText*>(layers->xAxis->ticker().data());
+        QVERIFY(ticker);
+        QCOMPARE(ticker->ticks().value(0), QString("embedding"));
+        QCOMPARE(ticker->ticks().value(1), QString("output"));
         expectPoints(graphIn(child<ComparePanel>(v.get(), "panel_grad_norm"), QString("train_r%1").arg(g1)), {{10, 2.5}, {20, 1.5}});
         auto* profile = child<ComparePanel>(v.get(), "panel_grad_by_distance");
         expectPoints(graphIn(profile, QString("dev_r%1").arg(g1)), {{0, 1.0}, {1, 0.25}, {2, 0.0625}, {3, 0.015625}});

@@ -135,7 +135,23 @@ QString ComparePanel::metricTitle(const QString& metric)
     if (metric == QLatin1String("learning_rate")) return tr("learning rate");
     if (metric == QLatin1String("grad_norm")) return tr("gradient norm (before clipping)");
     if (metric == QLatin1String("grad_by_distance")) return tr("‖∂L/∂word‖ ÷ the last word's");
+    if (metric == QLatin1String("grad_by_layer")) return tr("gradient norm by layer");
     return metric;
+}
+
+void ComparePanel::setXLabels(const QStringList& labels)
+{
+    xLabels_ = labels;
+    if (labels.isEmpty()) {
+        xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+        xAxis->setTickLabelRotation(0);
+        return;
+    }
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    for (int i = 0; i < labels.size(); ++i)
+        ticker->addTick(i, labels[i]);
+    xAxis->setTicker(ticker);
+    xAxis->setTickLabelRotation(labels.size() > 6 ? 60 : 0);
 }
 
 void ComparePanel::setTitle(const QString& title)
@@ -188,8 +204,13 @@ void ComparePanel::setSeries(std::vector<PlotSeries> series, const CompareOption
     axis_ = axis;
     const bool profile = RunCurves::isProfile(metric_);
     logY_ = options.logY || profile; // a vanishing gradient spans orders of magnitude
-    note_->setText(profile ? tr("at each run's last evaluation, mean over dev sentences") : note);
-    xAxis->setLabel(profile ? tr("distance from the last word (tokens)") : axisTitle(axis));
+    const bool layers = metric_ == QLatin1String("grad_by_layer");
+    note_->setText(layers    ? tr("at each run's last log step, before clipping")
+                   : profile ? tr("at each run's last evaluation, mean over dev sentences")
+                             : note);
+    xAxis->setLabel(layers    ? tr("layer, input to output")
+                    : profile ? tr("distance from the last word (tokens)")
+                              : axisTitle(axis));
     if (logY_) {
         yAxis->setScaleType(QCPAxis::stLogarithmic);
         yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
@@ -436,8 +457,11 @@ QString ComparePanel::pointText(const QPointF& pixel) const
     const PlotSeries& s = series_[static_cast<std::size_t>(found->series)];
     const double x = found->x[at];
     QString xText;
-    if (RunCurves::isProfile(metric_))
-        xText = tr("distance %1").arg(static_cast<long long>(std::llround(x)));
+    const auto index = static_cast<long long>(std::llround(x));
+    if (metric_ == QLatin1String("grad_by_layer"))
+        xText = index >= 0 && index < xLabels_.size() ? xLabels_[static_cast<int>(index)] : tr("layer %1").arg(index);
+    else if (RunCurves::isProfile(metric_))
+        xText = tr("distance %1").arg(index);
     else
         switch (axis_) {
     case CompareAxis::Step: xText = tr("step %1").arg(static_cast<long long>(std::llround(x))); break;

@@ -26,6 +26,8 @@ public:
     void setSeries(std::vector<PlotSeries> series, const CompareOptions& options, CompareAxis axis,
                    const QString& note = {});
     void setTitle(const QString& title);
+    // Names for the x axis' integer positions (the layers of "grad_by_layer"); empty: numbers.
+    void setXLabels(const QStringList& labels);
     QString note() const;
     // How many runs or groups the plot's own legend names (the split keys always show); more than that,
     // and it says how many it leaves to the view's legend.
@@ -77,6 +79,7 @@ private:
     DisplaySampling sampling_ = DisplaySampling::PixelColumns;
     bool holdsAll_ = false; // the graphs hold every point (sampling other than ours)
     bool logY_ = false;
+    QStringList xLabels_;
 };
 
 } // namespace attnlab::ui

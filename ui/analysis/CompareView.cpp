@@ -308,6 +308,8 @@ void CompareView::redraw()
     QList<QPair<QString, int>> labels;
     for (ComparePanel* p : panels_) {
         auto series = CompareSeries::build(curves_, p->metric(), options_);
+        if (p->metric() == QLatin1String("grad_by_layer"))
+            p->setXLabels(curves_.layerNames());
         for (const PlotSeries& s : series)
             if (!labels.contains({s.label, s.colour}))
                 labels.append({s.label, s.colour});

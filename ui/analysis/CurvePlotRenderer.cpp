@@ -54,6 +54,8 @@ std::string CurvePlotRenderer::render(const RunStore& store, const PlotRequest& 
                                                "x is the step: some runs were stored without %1 logs")
                        .arg(options.axis == CompareAxis::Epoch ? QStringLiteral("epoch") : QStringLiteral("wall-time"));
         panel.setSeries(CompareSeries::build(curves, metric, options), options, axis, note);
+        if (metric == QLatin1String("grad_by_layer"))
+            panel.setXLabels(curves.layerNames());
         panel.replot();
         problem = PlotExporter::save({&panel}, QString::fromStdString(request.outPath), request.width, request.height,
                                      request.dpi)

@@ -36,13 +36,48 @@ const QStringList& RunCurves::metricOrder()
     // The gradient's reach by word distance right after macro-F1: in a grid of two columns, under the accuracy.
     static const QStringList order{QStringLiteral("loss"), QStringLiteral("accuracy"), QStringLiteral("macro_f1"),
                                    QStringLiteral("grad_by_distance"), QStringLiteral("rmse"), QStringLiteral("mae"),
-                                   QStringLiteral("mape"), QStringLiteral("learning_rate"), QStringLiteral("grad_norm")};
+                                   QStringLiteral("mape"), QStringLiteral("learning_rate"), QStringLiteral("grad_norm"),
+                                   QStringLiteral("grad_by_layer")};
     return order;
 }
 
 bool RunCurves::isProfile(const QString& metric)
 {
-    return metric == QLatin1String("grad_by_distance");
+    return metric == QLatin1String("grad_by_distance") || metric == QLatin1String("grad_by_layer");
+}
+
+// Per run with a gradient norm: the layers' norms at its last log step, in the order the trainer wrote them (the
+// model's). The layer names are not known in advance, so the run's metrics are read whole: only for runs trained
+// with gradient_norms, whose lessons are hundreds of steps.
+void RunCurves::loadLayerProfiles(const RunStore& store)
+{
+    const auto total = curves_.constFind(keyOf(QStringLiteral("train"), QStringLiteral("grad_norm")));
+    if (total == curves_.constEnd())
+        return;
+    std::vector<std::vector<CurvePoint>> profiles(ids_.size());
+    bool any = false, same = true;
+    QStringList first;
+    for (std::size_t r = 0; r < ids_.size(); ++r) {
+        if ((*total)[r].empty())
+            continue;
+        const int last = static_cast<int>((*total)[r].back().x);
+        QStringList names;
+        for (const auto& m : store.metrics(ids_[r]))
+            if (m.step == last && m.split == "train" && m.name.rfind("grad_norm.", 0) == 0) {
+                profiles[r].push_back({static_cast<double>(names.size()), m.value});
+                names.append(QString::fromStdString(m.name.substr(10)));
+            }
+        if (names.isEmpty())
+            continue;
+        if (!any)
+            first = names;
+        same = same && names == first;
+        any = true;
+    }
+    if (!any)
+        return;
+    curves_.insert(keyOf(QStringLiteral("train"), QStringLiteral("grad_by_layer")), std::move(profiles));
+    layerNames_ = same ? first : QStringList{};
 }
 
 RunCurves RunCurves::load(const RunStore& store, const QList<qint64>& runIds, const QStringList& alsoMetrics)
@@ -98,6 +133,7 @@ RunCurves RunCurves::load(const RunStore& store, const QList<qint64>& runIds, co
     if (any)
         c.curves_.insert(keyOf(QStringLiteral("dev"), QStringLiteral("grad_by_distance")), std::move(profiles));
     c.ids_ = std::move(ids);
+    c.loadLayerProfiles(store);
     return c;
 }
 

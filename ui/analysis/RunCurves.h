@@ -27,8 +27,11 @@ public:
     static const QStringList& metricOrder();
     // A metric drawn against something other than the step: "grad_by_distance", each run's gradient norm by input
     // position (x = distance from the last word) at its last evaluation, read from dev grad_by_distance.<d> and
-    // divided by its value at distance 0 (so runs whose losses differ compare).
+    // divided by its value at distance 0 (so runs whose losses differ compare); "grad_by_layer", each run's
+    // gradient norm per layer (x = the layer's place in the model, train grad_norm.<layer>) at its last log step.
     static bool isProfile(const QString& metric);
+    // The layers of "grad_by_layer" when every run that has them has the same (the x axis' labels), else empty.
+    const QStringList& layerNames() const { return layerNames_; }
 
     RunCurves() = default;
     // Ids the store does not have are left out and listed by missingIds(). Reads the metrics of metricOrder() and
@@ -68,6 +71,8 @@ private:
     std::vector<std::vector<CurvePoint>> epochs_, wallSeconds_;   // per run, once loaded
     bool epochsLoaded_ = false, wallSecondsLoaded_ = false;
     QList<qint64> missing_;
+    QStringList layerNames_;
+    void loadLayerProfiles(const RunStore& store);
 };
 
 } // namespace attnlab::ui

@@ -9,6 +9,17 @@ std::string GradientNorms::layerOf(const std::string& parameterName)
 {
     const auto dot = parameterName.find('.');
     const std::string top = parameterName.substr(0, dot);
+    // The lab's numbered modules (attention0, ffn_in0, attention_norm0, block0; encoder_ffn_in1, cross_attention1)
+    // are one layer's parts: one group a layer, the encoder's and the decoder's apart.
+    std::size_t digits = top.size();
+    while (digits > 0 && std::isdigit(static_cast<unsigned char>(top[digits - 1])))
+        --digits;
+    if (digits < top.size() && digits > 0) {
+        const std::string stem = top.substr(0, digits), number = top.substr(digits);
+        const bool encoder = stem.rfind("encoder_", 0) == 0;
+        const bool decoder = stem.rfind("decoder_", 0) == 0 || stem.rfind("cross_", 0) == 0;
+        return std::string(encoder ? "encoder_" : decoder ? "decoder_" : "") + "layer" + number;
+    }
     // LibTorch's RNN/GRU/LSTM keep every stacked layer in one module: weight_ih_l0, bias_hh_l1_reverse, ...
     const auto l = parameterName.rfind("_l");
     if (dot != std::string::npos && l != std::string::npos && l > dot && l + 2 < parameterName.size() &&

@@ -10,8 +10,10 @@ namespace attnlab {
 
 // The gradient's L2 norm in total and per layer, as a training run records it at its log steps (TrainConfig::
 // gradientNorms): the curve that shows a gradient vanishing or exploding, layer by layer. A layer is the
-// parameter's top-level module ("embedding", "attention0", "block3", "output"); a LibTorch RNN's stacked
-// layers are told apart by the "_l<N>" of their weights ("encoder.l0", "encoder.l1").
+// parameter's top-level module ("embedding", "positions", "output"), the numbered modules of one layer together
+// ("attention0", "attention_norm0", "ffn_in0" -> "layer0"; "block3" -> "layer3"; "encoder_attention1" ->
+// "encoder_layer1", "cross_attention1" -> "decoder_layer1"); a LibTorch RNN's stacked layers are told apart by the
+// "_l<N>" of their weights ("encoder.l0", "encoder.l1").
 class GradientNorms {
 public:
     explicit GradientNorms(const torch::nn::Module& model); // its trainable parameters, grouped once
