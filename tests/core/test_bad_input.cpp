@@ -450,9 +450,10 @@ private Q_SLOTS:
         refusedLesson(R"(, "real_data": {"title": "T", "lesson": "L", "presets": ["repro-sst-fine-lstm"]})", "2 to 4");
         refusedLesson(R"(, "real_data": {"title": "T", "presets": ["repro-sst-fine-lstm", "repro-sst-fine-ssan"]})", "'real_data.lesson'");
         refusedLesson(R"(, "real_data": {"title": "T", "lesson": "L", "presets": ["repro-sst-fine-lstm", "repro-sml2010-narx"]})", "one dataset");
-        refusedLesson(R"(, "opens": "timeline")", "'opens' must be \"faithfulness\" or \"explorer\"");
+        refusedLesson(R"(, "opens": "timeline")", "'opens' must be \"faithfulness\", \"explorer\" or \"compare\"");
         QCOMPARE(TeachingScenario::parse(lesson(R"(, "opens": "explorer")"), "s.json").opens, std::string("explorer"));
         QCOMPARE(TeachingScenario::parse(lesson(R"(, "opens": "faithfulness")"), "s.json").opens, std::string("faithfulness"));
+        QCOMPARE(TeachingScenario::parse(lesson(R"(, "opens": "compare")"), "s.json").opens, std::string("compare"));
         // The shipped lessons: SAN vs RNN and Why position matters have a real-data variant whose presets say what they reached.
         for (const char* id : {"san-vs-rnn", "why-position-matters"}) {
             const TeachingScenario* shipped = TeachingScenario::find(id);
