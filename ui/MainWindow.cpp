@@ -174,24 +174,20 @@ void MainWindow::connectDesigner()
     });
     connect(live_, &LiveComparisonView::runStored, this, &MainWindow::refreshRuns);
     connect(live_, &LiveComparisonView::lessonEnded, this, [this](const QString& opens, qint64 firstRun, qint64 lastRun) {
-        if (opens == QLatin1String("explorer") && lastRun > 0) {
-            runList_->selectRun(lastRun, true);
-            workspace_->setCurrentWidget(explorerPage_);
-            workspace_->exploreRun(lastRun);
-            return;
-        }
-        if (opens == QLatin1String("compare")) { // the lesson's runs overlaid (a gradient profile's panel, say)
+        if (opens == QLatin1String("compare")) { // the lesson's runs overlaid (its gradient panels, say)
             refreshRuns();
             compareRuns(live_->endedRunIds());
             workspace_->setCurrentWidget(compareArea_);
-            return;
+        } else if (opens == QLatin1String("explorer") && lastRun > 0) {
+            runList_->selectRun(lastRun, true);
+            workspace_->setCurrentWidget(explorerPage_);
+            workspace_->exploreRun(lastRun);
+        } else if (opens == QLatin1String("faithfulness") && firstRun > 0) {
+            runList_->selectRun(firstRun, true);
+            workspace_->setCurrentWidget(explorerPage_);
+            explorer_->setRun(firstRun);
+            explorer_->openFaithfulness();
         }
-        if (opens != QLatin1String("faithfulness") || firstRun <= 0)
-            return;
-        runList_->selectRun(firstRun, true);
-        workspace_->setCurrentWidget(explorerPage_);
-        explorer_->setRun(firstRun);
-        explorer_->openFaithfulness();
     });
     connect(setup_, &SetupPanel::changed, this, &MainWindow::updateSummaryLine);
     connect(setup_, &SetupPanel::importRequested, this, &MainWindow::importOwnData);

@@ -198,8 +198,7 @@ private slots:
         const QString db = qEnvironmentVariable("ATTNLAB_GATES_DB");
         if (db.isEmpty())
             QSKIP("ATTNLAB_GATES_DB not set: no stored gates lesson to photograph");
-        MainWindow window(db);
-        window.resize(1280, 720);
+        MainWindow window(db); // at its default size first (1400 x 900), docks shown
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         auto* runList = child<RunListPanel>(&window, "runListPanel");
@@ -208,6 +207,10 @@ private slots:
         compare->setGroupBy({QStringLiteral("model")});
         child<QAction>(&window, "showWorkspace2")->trigger();
         QVERIFY(compare->panel(QStringLiteral("grad_by_distance")));
+        QTest::qWait(300);
+        QDir().mkpath(QStringLiteral("screenshots"));
+        QVERIFY(window.grab().save(QStringLiteral("screenshots/why-gates-default.png")));
+        window.resize(1280, 720);
         for (auto* dock : window.findChildren<QDockWidget*>()) // as a class sees it: Ctrl+D, the run list closed
             dock->hide();
         QTest::qWait(300);

@@ -299,6 +299,35 @@ private slots:
         }
     }
 
+    // The gradient and block switches: a preset fills their rows, the rows write the configuration back, and the
+    // LayerNorm and residual rows leave a model without blocks untouched.
+    void gradientAndBlockRows()
+    {
+        SetupPanel panel;
+        QVERIFY(panel.presets()->choose(QStringLiteral("teach-residual-no-residual")));
+        auto* gradients = child<QCheckBox>(&panel, "gradientNormsBox");
+        auto* residual = child<QCheckBox>(&panel, "residualBox");
+        auto* layerNorm = child<QComboBox>(&panel, "layerNormCombo");
+        QVERIFY(gradients->isChecked());
+        QVERIFY(!residual->isChecked());
+        QCOMPARE(layerNorm->currentData().toString(), QStringLiteral("post"));
+        layerNorm->setCurrentIndex(layerNorm->findData(QStringLiteral("none")));
+        residual->setChecked(true);
+        gradients->setChecked(false);
+        TrainConfig c = panel.config();
+        QCOMPARE(c.model.layerNorm, std::string("none"));
+        QVERIFY(c.model.residual);
+        QVERIFY(!c.gradientNorms);
+        QVERIFY(panel.presets()->choose(QStringLiteral("teach-gates-rnn")));
+        QVERIFY(gradients->isChecked());
+        residual->setChecked(false); // hidden for an RNN: not written
+        c = panel.config();
+        QCOMPARE(c.model.model, std::string("rnn"));
+        QVERIFY(c.model.residual);
+        QVERIFY(c.model.layerNorm.empty());
+        QCOMPARE(c.validate(), std::string());
+    }
+
     // Save as writes the JSON that `attnlab-cli train --config` reads (TrainPreset::fromFile), and opening
     // it fills the form again; a broken file is named in the message and changes nothing.
     void saveAsAndOpenRoundTrip()
