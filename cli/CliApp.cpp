@@ -44,6 +44,7 @@ const char* kUsage =
     "        [--embeddings FILE [--embeddings-frozen] [--oov-range A]] [--phrases] [--checkpoint-dir DIR | --no-checkpoint]\n"
     "        [--tags a,b] [--probes \"sentence; sentence\"] [--gradient-norms]\n"
     "        transformer, gpt: [--layer-norm pre|post|none] [--no-residual]\n"
+    "        ssan, essan, transformer: [--attention-window W [--global-tokens G]]\n"
     "        translation: [--source de --target en] [--teacher-forcing R] [--label-smoothing E] [--beam K]\n"
     "        [--length-penalty A] [--attention-score additive|dot|general|concat] [--alignment global|local-m|local-p]\n"
     "        [--local-window D] [--max-pair-length N] [--subwords bpe|unigram [--subword-vocabulary 8000]]\n"

@@ -14,7 +14,8 @@ const std::set<std::string>& ConfigFlags::modelFlags()
         "--dataset", "--model", "--position", "--d-model", "--layers", "--rpr-clip", "--ff-hidden", "--dropout-keep",
         "--heads", "--ffn-hidden", "--filters", "--max-length", "--activation", "--pooling", "--dropout-points",
         "--dropout-input-keep", "--dropout-hidden-keep", "--dropout-output-keep", "--embedding-dim",
-        "--attention-score", "--alignment", "--local-window", "--context", "--order", "--smoothing", "--add-k", "--cell", "--layer-norm"};
+        "--attention-score", "--alignment", "--local-window", "--context", "--order", "--smoothing", "--add-k", "--cell", "--layer-norm",
+        "--attention-window", "--global-tokens"};
     return flags;
 }
 
@@ -184,6 +185,8 @@ ModelConfig ConfigFlags::modelConfig(const CliFlags& flags, const ModelConfig* b
     flags.update("--add-k", m.addK);
     flags.update("--cell", m.cell);
     flags.update("--layer-norm", m.layerNorm);
+    flags.update("--attention-window", m.attentionWindow);
+    flags.update("--global-tokens", m.globalTokens);
     if (flags.has("--no-residual"))
         m.residual = false;
     if (flags.has("--attention-only"))
@@ -225,7 +228,8 @@ const std::vector<std::pair<std::string, std::string>>& ConfigFlags::flagKeys()
         {"--pairs", "translation_train"}, {"--sequence-min-length", "sequence_min_length"},
         {"--sequence-max-length", "sequence_max_length"}, {"--context", "context"}, {"--order", "order"},
         {"--smoothing", "smoothing"}, {"--add-k", "add_k"}, {"--cell", "cell"}, {"--attention-only", "attention_only"},
-        {"--unscaled", "scaled"}, {"--layer-norm", "layer_norm"}, {"--no-residual", "residual"}, {"--unit", "lm_unit"}, {"--repeat-length", "repeat_length"},
+        {"--unscaled", "scaled"}, {"--layer-norm", "layer_norm"}, {"--no-residual", "residual"}, {"--attention-window", "attention_window"},
+        {"--global-tokens", "global_tokens"}, {"--unit", "lm_unit"}, {"--repeat-length", "repeat_length"},
         {"--repeat-vocabulary", "repeat_vocabulary"}, {"--repeat-train", "repeat_train"}, {"--sample-tokens", "sample_tokens"},
     };
     return pairs;

@@ -104,6 +104,8 @@ void applyTrainingFlags(TrainConfig& c, const CliFlags& flags, bool hasBase)
     c.model.attentionOnly = c.model.attentionOnly || flags.has("--attention-only");
     c.model.scaled = c.model.scaled && !flags.has("--unscaled");
     flags.update("--layer-norm", c.model.layerNorm);
+    flags.update("--attention-window", c.model.attentionWindow);
+    flags.update("--global-tokens", c.model.globalTokens);
     c.model.residual = c.model.residual && !flags.has("--no-residual");
     c.amp = c.amp || flags.has("--amp");
     c.capturableStep = c.capturableStep || flags.has("--capturable-step");

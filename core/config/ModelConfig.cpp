@@ -122,6 +122,19 @@ std::string ModelConfig::validate() const
     if ((!layerNorm.empty() || !residual) && model != "transformer" && model != "gpt")
         return std::string(layerNorm.empty() ? "residual" : "layer_norm") + ": model '" + model +
                "' has no residual blocks to change (transformer and gpt have)";
+    if (attentionWindow < 0 || attentionWindow > 4096)
+        return "attention_window: 0 (full attention) or 1 to 4096 tokens either side (got " + std::to_string(attentionWindow) + ")";
+    if (globalTokens < 0 || globalTokens > 64)
+        return "global_tokens: 0 to 64 (got " + std::to_string(globalTokens) + ")";
+    if (globalTokens > 0 && attentionWindow == 0)
+        return "global_tokens: global tokens belong to a sliding window (set attention_window); full attention already sees everything";
+    if (attentionWindow > 0) {
+        if ((model != "ssan" && model != "essan" && model != "transformer") || drivers > 0)
+            return "attention_window: model '" + model + "'" + (drivers > 0 ? std::string(" on a time series") : std::string()) +
+                   " has no self-attention over words to narrow (ssan, essan, transformer classifiers have)";
+        if (uniformAttention)
+            return "attention_window: uniform attention has no scores to restrict to a window (leave out one of the two)";
+    }
     if (attentionOnly && model != "gpt")
         return "attention_only: model '" + model + "' has no MLP blocks to leave out (gpt has)";
     if (!scaled && model != "gpt")

@@ -60,6 +60,11 @@ struct ModelConfig {
     // the sub-layer, as GPT-2), "pre" | "post" | "none"; residual false leaves out the skip connection x + ...
     std::string layerNorm;
     bool residual = true;
+    // Sliding-window self-attention (Longformer, BigBird): attentionWindow w > 0 lets each token attend to the w tokens
+    // either side of it only, plus the first globalTokens tokens, which attend to and are attended by all. Computed
+    // banded, so time and memory grow linearly with the length; 0 = full attention. SSAN, ESSAN, Transformer classifiers.
+    int attentionWindow = 0;
+    int globalTokens = 0;
     std::string layerNormOr(const std::string& fallback) const { return layerNorm.empty() ? fallback : layerNorm; }
     int vocabularySize = 0;         // set from the dataset (classification; translation: the source side)
     int targetVocabularySize = 0;   // set from the dataset (translation): > 0 means an encoder-decoder

@@ -45,7 +45,7 @@ const std::vector<RegistryEntry>& Registry::models()
     const std::vector<std::string> san = {"none", "sinusoidal", "learned", "rpr", "rope", "alibi"};
     const std::vector<std::string> onlyNone = {"none"};
     const std::vector<std::string> sanOptions = {"d_model", "layers", "heads", "rpr_clip", "activation", "pooling", "dropout_keep", "dropout_points",
-                                                 "uniform_attention"};
+                                                 "uniform_attention", "attention_window", "global_tokens"};
     const std::vector<std::string> rnnOptions = {"d_model", "layers", "ff_hidden", "dropout_keep", "dropout_points"};
     const std::vector<std::string> allPoints = {"input", "hidden", "output"};
     const std::vector<std::string> inputOnly = {"input"};
@@ -57,7 +57,7 @@ const std::vector<RegistryEntry>& Registry::models()
         {"transformer", "Transformer encoder", "Multi-head attention and position-wise FFN, each wrapped in residual + LayerNorm; mean pooling",
          san, "classification", {"mean", "max", "attention"},
          {"d_model", "layers", "heads", "ffn_hidden", "rpr_clip", "activation", "pooling", "dropout_keep", "dropout_points",
-          "uniform_attention", "layer_norm", "residual"},
+          "uniform_attention", "layer_norm", "residual", "attention_window", "global_tokens"},
          allPoints, allPoints},
         {"rnn", "RNN", "Vanilla (tanh) RNN baseline: last state, 50-d ReLU layer, softmax; dropout on embeddings", onlyNone,
          "classification", {}, rnnOptions, allPoints, inputOnly},

@@ -142,6 +142,8 @@ std::string TrainConfig::toJson(bool everyKey) const
     optional("scaled", model.scaled, defaults.model.scaled);
     optional("layer_norm", model.layerNorm, defaults.model.layerNorm);
     optional("residual", model.residual, defaults.model.residual);
+    optional("attention_window", model.attentionWindow, defaults.model.attentionWindow);
+    optional("global_tokens", model.globalTokens, defaults.model.globalTokens);
     optional("lm_unit", lmUnit, defaults.lmUnit);
     optional("repeat_length", repeatLength, defaults.repeatLength);
     optional("repeat_vocabulary", repeatVocabulary, defaults.repeatVocabulary);
@@ -311,6 +313,8 @@ TrainConfig TrainConfig::fromJson(const std::string& text)
     read("scaled", c.model.scaled);
     read("layer_norm", c.model.layerNorm);
     read("residual", c.model.residual);
+    read("attention_window", c.model.attentionWindow);
+    read("global_tokens", c.model.globalTokens);
     read("lm_unit", c.lmUnit);
     read("repeat_length", c.repeatLength);
     read("repeat_vocabulary", c.repeatVocabulary);

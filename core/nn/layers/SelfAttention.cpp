@@ -34,8 +34,17 @@ SelfAttentionImpl::SelfAttentionImpl(const SelfAttentionOptions& options) : opti
         relValues_ = register_parameter("rel_values", torch::empty({2 * options.rprClip + 1, headSize}));
         relValues_.uniform_(-bound, bound);
     }
+    TORCH_CHECK(options.window >= 0 && options.globalTokens >= 0 && (options.window > 0 || options.globalTokens == 0) &&
+                    !(options.window > 0 && options.uniform),
+                "attention window ", options.window, " with ", options.globalTokens, " global tokens: a window of at least 1 "
+                "for global tokens, and not with uniform attention");
     if (options.position == "rope")
         TORCH_CHECK(headSize % 2 == 0, "rope needs an even head size (d_model / heads = ", headSize, ")");
+}
+
+torch::Tensor SelfAttentionImpl::Result::dense() const
+{
+    return keyIndex.defined() ? BandedAttention::dense(weights, keyIndex, globalWeights) : weights;
 }
 
 torch::Tensor SelfAttentionImpl::relativeIndex(int64_t length, int rprClip, const torch::Device& device)
@@ -110,7 +119,18 @@ SelfAttentionImpl::Result SelfAttentionImpl::attendTo(const torch::Tensor& x, co
     if (options_.position == "rope") {
         q = PositionEncoding::rotary(q);
         k = PositionEncoding::rotary(k);
-    } else if (options_.position == "alibi") {
+    }
+    if (options_.window > 0) { // linear in the length: never the [T, T] matrix
+        const auto slopes = options_.position == "alibi" ? PositionEncoding::alibiSlopes(heads, x.options()) : torch::Tensor();
+        auto banded = BandedAttention::attend(q, k, v, mask, {options_.window, options_.globalTokens, options_.causal}, relKeys_,
+                                              relValues_, options_.rprClip, slopes);
+        Result result{banded.output.transpose(1, 2).reshape({batch, length, options_.dModel}), banded.weights, banded.keyIndex,
+                      banded.globalWeights};
+        if (output_)
+            result.output = output_(result.output);
+        return result;
+    }
+    if (options_.position == "alibi") {
         bias = PositionEncoding::alibiBias(heads, length, x.options());
     }
     if (options_.causal) { // -1e9 above the diagonal: exp underflows to exactly 0, as for padded keys
@@ -127,7 +147,8 @@ SelfAttentionImpl::Result SelfAttentionImpl::attendTo(const torch::Tensor& x, co
 
 SelfAttentionImpl::Result SelfAttentionImpl::step(const torch::Tensor& x, torch::Tensor& keys, torch::Tensor& values)
 {
-    TORCH_CHECK(options_.causal && !options_.uniform && !options_.maskProjections, "step: a causal layer with learned scores only");
+    TORCH_CHECK(options_.causal && !options_.uniform && !options_.maskProjections && options_.window == 0,
+                "step: a causal layer with learned, full attention only");
     const int64_t batch = x.size(0), t = keys.size(2);
     const int64_t heads = options_.heads, headSize = options_.dModel / heads;
     auto project = [&](torch::nn::Linear& layer) { // [N, 1, d] -> [N, H, 1, dh]
@@ -242,6 +263,9 @@ AttentionStepByStep SelfAttentionImpl::stepByStep(const torch::Tensor& x, const 
     auto hidden = real.logical_not();
     if (options_.causal)
         hidden = hidden.logical_or(torch::arange(length, x.options().dtype(torch::kLong)).gt(query));
+    if (options_.window > 0) // a sliding window hides every key outside query's band
+        hidden = hidden.logical_or(
+            BandedAttention::bandMask(length, {options_.window, options_.globalTokens, options_.causal}, x.device())[query].logical_not());
     for (int64_t j = 0; j < length; ++j)
         s.masked.push_back(hidden[j].item<bool>());
     scores = scores.masked_fill(hidden, -1e9);
@@ -253,7 +277,7 @@ AttentionStepByStep SelfAttentionImpl::stepByStep(const torch::Tensor& x, const 
         output = output + torch::mv(relValues_.index_select(0, index).t(), weights);
     s.output = vec(output);
     // Not forward(): it would record this pass too, into the very list the caller may be reading x from.
-    s.modelWeights = vec(attendTo(input, mask.narrow(0, 0, 1)).weights[0][head][query]);
+    s.modelWeights = vec(attendTo(input, mask.narrow(0, 0, 1)).dense()[0][head][query]);
     return s;
 }
 

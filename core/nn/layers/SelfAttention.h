@@ -1,5 +1,6 @@
 #pragma once
 // PRIVATE engine header: includes LibTorch.
+#include "core/nn/layers/BandedAttention.h"
 #include "core/results/AttentionStepByStep.h"
 
 #include <torch/torch.h>
@@ -25,6 +26,10 @@ struct SelfAttentionOptions {
     // False leaves out the division of the scores by sqrt(d_k) (Vaswani et al. 3.2.1), so a lesson can show what it is
     // for: q is multiplied by sqrt(d_k) before the scaled arithmetic, which then divides it away exactly.
     bool scaled = true;
+    // Sliding-window attention (BandedAttention): window > 0 lets query i see keys i - window .. i + window only, plus
+    // the first globalTokens positions, which see and are seen by all; computed banded, linear in the length.
+    int window = 0;
+    int globalTokens = 0;
 
     // A Transformer layer's attention (no projection activation, W^O) of width d with the model's position technique.
     static SelfAttentionOptions transformer(int d, int heads, const std::string& position, int rprClip)
@@ -48,7 +53,11 @@ class SelfAttentionImpl : public torch::nn::Module {
 public:
     struct Result {
         torch::Tensor output;  // [B, T, d]
-        torch::Tensor weights; // [B, heads, T, T]
+        torch::Tensor weights; // [B, heads, T, T]; banded attention: [B, heads, T, M] over the keys keyIndex names
+        torch::Tensor keyIndex;      // banded only: [T, M] long (BandedAttention::Result)
+        torch::Tensor globalWeights; // banded with global tokens: [B, heads, G, T]
+        // [B, heads, T, T] in either case: what a heatmap and the recorded attention show (quadratic for a banded layer).
+        torch::Tensor dense() const;
     };
 
     explicit SelfAttentionImpl(const SelfAttentionOptions& options);

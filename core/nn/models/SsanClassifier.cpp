@@ -24,6 +24,8 @@ SsanClassifier::SsanClassifier(const ModelConfig& config, bool extended)
         o.position = config.position;
         o.rprClip = config.rprClip;
         o.uniform = config.uniformAttention;
+        o.window = config.attentionWindow;
+        o.globalTokens = config.globalTokens;
         attention_.push_back(register_module("attention" + std::to_string(l), SelfAttention(o)));
         afterAttention_.push_back(register_module("ff" + std::to_string(l), torch::nn::Linear(d, d)));
     }
@@ -47,7 +49,7 @@ torch::Tensor SsanClassifier::forwardEmbedded(const torch::Tensor& embedded, con
     for (std::size_t l = 0; l < attention_.size(); ++l) {
         auto attended = attention_[l]->forward(x, mask);
         if (record_)
-            recorded_.push_back(torch::GradMode::is_enabled() ? attended.weights : attended.weights.detach());
+            recorded_.push_back(torch::GradMode::is_enabled() ? attended.dense() : attended.dense().detach());
         x = Activation::apply(activation_, afterAttention_[l](attended.output));
         if (extended_)
             x = x * realPositions; // 4.2.1: padded positions back to zero after the FF
@@ -68,6 +70,9 @@ std::string SsanClassifier::summary() const
       << config_.numClasses << " classes, dropout keep " << dropout_->describe();
     if (config_.uniformAttention)
         s << ", uniform attention (1/n, no query or key projections)";
+    if (config_.attentionWindow > 0)
+        s << ", sliding window +-" << config_.attentionWindow
+          << (config_.globalTokens > 0 ? " with " + std::to_string(config_.globalTokens) + " global tokens" : std::string());
     return s.str();
 }
 

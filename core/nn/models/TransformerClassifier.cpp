@@ -20,6 +20,8 @@ TransformerClassifier::TransformerClassifier(const ModelConfig& config)
     for (int l = 0; l < config.layers; ++l) {
         auto o = SelfAttentionOptions::transformer(d, config.heads, config.position, config.rprClip);
         o.uniform = config.uniformAttention;
+        o.window = config.attentionWindow;
+        o.globalTokens = config.globalTokens;
         const auto n = std::to_string(l);
         attention_.push_back(register_module("attention" + n, SelfAttention(o)));
         if (layerNorm_ != "none")
@@ -54,7 +56,7 @@ torch::Tensor TransformerClassifier::forwardEmbedded(const torch::Tensor& embedd
         x = sublayer(x, attentionNorm_.empty() ? none : attentionNorm_[l], [&](const torch::Tensor& h) {
             auto attended = attention_[l]->forward(h, mask);
             if (record_)
-                recorded_.push_back(torch::GradMode::is_enabled() ? attended.weights : attended.weights.detach());
+                recorded_.push_back(torch::GradMode::is_enabled() ? attended.dense() : attended.dense().detach());
             return attended.output;
         });
         x = sublayer(x, ffnNorm_.empty() ? none : ffnNorm_[l], [&](const torch::Tensor& h) {
@@ -83,6 +85,9 @@ std::string TransformerClassifier::summary() const
       << config_.poolingOr("mean") << " pooling, " << config_.numClasses << " classes";
     if (layerNorm_ != "post" || !config_.residual)
         s << ", " << (layerNorm_ == "none" ? "no LayerNorm" : layerNorm_ + "-LN") << (config_.residual ? "" : ", no residuals");
+    if (config_.attentionWindow > 0)
+        s << ", sliding window +-" << config_.attentionWindow
+          << (config_.globalTokens > 0 ? " with " + std::to_string(config_.globalTokens) + " global tokens" : std::string());
     return s.str();
 }
 

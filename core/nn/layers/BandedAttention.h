@@ -1,0 +1,40 @@
+#pragma once
+// PRIVATE engine header: includes LibTorch.
+#include <torch/torch.h>
+
+namespace attnlab {
+
+// Sliding-window (local) self-attention with optional global tokens, as Longformer (Beltagy et al. 2020) and
+// BigBird (Zaheer et al. 2020) make attention linear in the length: query i attends to the keys within `window`
+// positions of it (causal: the window before it), and to the first `globalTokens` positions, which in turn attend to
+// every position. Computed banded: each query's M = G + 2w + 1 keys are gathered into [B, H, T, M], so time and
+// memory grow as T * M, not as T^2 - it is not a full [T, T] score matrix with a mask. The scores, position terms
+// (RPR of Shaw et al. on the band's distances, ALiBi's -m|j - i|, RoPE applied to q and k before), scaling and padding
+// mask are those of SelfAttentionImpl::attend, so inside the band the weights equal full attention's with a band mask.
+class BandedAttention {
+public:
+    struct Settings {
+        int window = 1;       // w: keys i - w .. i + w (causal: i - w .. i)
+        int globalTokens = 0; // G: positions 0 .. G-1 see everything and are seen by everyone
+        bool causal = false;
+    };
+    struct Result {
+        torch::Tensor output;        // [B, H, T, dh]
+        torch::Tensor weights;       // [B, H, T, M]: query i's weight on key keyIndex[i][m] (0 where that key is not its)
+        torch::Tensor keyIndex;      // [T, M] long: the global tokens' positions, then i - w .. i + w (clamped to the sequence)
+        torch::Tensor globalWeights; // [B, H, G, T]: the global queries' whole rows; undefined when G = 0
+    };
+
+    // q, k, v: [B, H, T, dh]; mask: [B, T] bool (true = a real token); relKeys/relValues: [2k+1, dh] or undefined;
+    // alibiSlopes: [H] or undefined.
+    static Result attend(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v, const torch::Tensor& mask,
+                         const Settings& settings, const torch::Tensor& relKeys, const torch::Tensor& relValues, int rprClip,
+                         const torch::Tensor& alibiSlopes = {});
+    // The weights as a full [B, H, T, T] matrix (zeros outside the band): what a heatmap shows. Quadratic, so only for
+    // showing, never on the training path.
+    static torch::Tensor dense(const torch::Tensor& weights, const torch::Tensor& keyIndex, const torch::Tensor& globalWeights);
+    // [T, T] bool: which keys query i may see - the band mask that full attention would need for the same result.
+    static torch::Tensor bandMask(int64_t length, const Settings& settings, const torch::Device& device);
+};
+
+} // namespace attnlab
