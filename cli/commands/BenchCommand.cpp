@@ -1,6 +1,7 @@
 #include "cli/commands/BenchCommand.h"
 
 #include "cli/CliFlags.h"
+#include "cli/commands/LengthBenchCommand.h"
 #include "core/config/DeviceSetting.h"
 #include "core/data/DatasetCatalog.h"
 #include "core/store/RunStore.h"
@@ -52,6 +53,8 @@ std::string runThisProgram(const std::vector<std::string>& args)
 
 int BenchCommand::run(const std::vector<std::string>& args)
 {
+    if (std::find(args.begin(), args.end(), "--lengths") != args.end())
+        return LengthBenchCommand(out_, err_).run(args); // attention's price by length: another protocol
     const CliFlags flags(args,
                          {"--models", "--device", "--epochs", "--passes", "--dataset", "--data-dir", "--d-model", "--threads",
                           "--batch-size", "--seed", "--db"},

@@ -29,6 +29,20 @@ std::int64_t ProcessMemory::residentBytes() { return statusField("VmRSS"); }
 
 std::int64_t ProcessMemory::peakResidentBytes() { return statusField("VmHWM"); }
 
+std::int64_t ProcessMemory::availableBytes()
+{
+    std::ifstream in("/proc/meminfo");
+    std::string name;
+    std::int64_t kib = 0;
+    std::string unit;
+    while (in >> name >> kib) {
+        std::getline(in, unit);
+        if (name == "MemAvailable:")
+            return kib * 1024;
+    }
+    return 0;
+}
+
 bool ProcessMemory::resetPeak()
 {
     std::ofstream out("/proc/self/clear_refs");

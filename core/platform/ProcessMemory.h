@@ -12,6 +12,7 @@ public:
     static std::int64_t residentBytes();     // VmRSS
     static std::int64_t peakResidentBytes(); // VmHWM
     static bool resetPeak();                 // false when the kernel refused (the peak then spans the process)
+    static std::int64_t availableBytes();    // the system's MemAvailable (/proc/meminfo): what can be taken without swapping
 };
 
 } // namespace attnlab

@@ -61,7 +61,7 @@ private Q_SLOTS:
              v = torch::tensor(vs).view({1, 1, 4, 1});
         const auto mask = torch::ones({1, 4}, torch::kBool);
         const auto r = BandedAttention::attend(q, k, v, mask, {1, 0, false}, {}, {}, 0);
-        QCOMPARE(r.weights.size(3), 3); // M = 2w + 1, not T
+        QCOMPARE(r.weights.size(3), 16 + 2); // a chunk of 16 queries and its 2w more keys, not T
         const auto dense = BandedAttention::dense(r.weights, r.keyIndex, r.globalWeights);
         for (int i = 0; i < 4; ++i) {
             double sum = 0.0, out = 0.0;
@@ -91,14 +91,15 @@ private Q_SLOTS:
     void equalsFullAttentionWithABandMask()
     {
         torch::manual_seed(7);
-        const int64_t batch = 2, heads = 2, length = 13, headSize = 4, clip = 3;
-        auto mask = torch::ones({batch, length}, torch::kBool);
-        mask[1].narrow(0, 9, 4).fill_(false); // the second sentence has 9 tokens
+        const int64_t batch = 2, heads = 2, headSize = 4, clip = 3;
+        for (const int64_t length : {13, 45}) // one chunk of queries, and three (the last one partly padding)
         for (const bool causal : {false, true})
-            for (const int window : {1, 2, 5})
+            for (const int window : {1, 5, 20})
                 for (const int globals : {0, 1, 3})
                     for (const std::string position : {"none", "rpr", "alibi"}) {
                         const BandedAttention::Settings s{window, globals, causal};
+                        auto mask = torch::ones({batch, length}, torch::kBool);
+                        mask[1].narrow(0, length - 4, 4).fill_(false); // the second sentence is 4 tokens shorter
                         auto q = torch::randn({batch, heads, length, headSize}, torch::requires_grad());
                         auto k = torch::randn({batch, heads, length, headSize}, torch::requires_grad());
                         auto v = torch::randn({batch, heads, length, headSize}, torch::requires_grad());
@@ -112,11 +113,12 @@ private Q_SLOTS:
                         const auto banded = BandedAttention::attend(q, k, v, mask, s, relKeys, relValues, clip, slopes);
                         const auto full = fullWithBand(q, k, v, mask, s, relKeys, relValues, clip, alibi);
                         const auto real = mask.view({batch, 1, length, 1}).to(torch::kFloat);
-                        const auto what = QString("causal %1 w %2 G %3 %4").arg(causal).arg(window).arg(globals).arg(position.c_str());
+                        const auto what = QString("T %5 causal %1 w %2 G %3 %4").arg(causal).arg(window).arg(globals).arg(position.c_str()).arg(length);
                         QVERIFY2(((banded.output - full.output) * real).abs().max().item<double>() < 1e-5, qPrintable(what));
                         const auto dense = BandedAttention::dense(banded.weights, banded.keyIndex, banded.globalWeights);
                         QVERIFY2(((dense - full.weights) * real).abs().max().item<double>() < 1e-6, qPrintable(what));
-                        QCOMPARE(banded.weights.size(3), globals + window * (causal ? 1 : 2) + 1);
+                        // Each query's columns: G + c + 2w (causal c + w), c = max(w, 16): not the length.
+                        QCOMPARE(banded.weights.size(3), globals + std::max(window, 16) + window * (causal ? 1 : 2));
                         // Gradients through the real rows, with random upstream weights.
                         const auto upstream = torch::randn_like(banded.output) * real;
                         std::vector<torch::Tensor> inputs = {q, k, v};

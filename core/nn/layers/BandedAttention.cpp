@@ -1,9 +1,17 @@
 #include "core/nn/layers/BandedAttention.h"
 
+#include "core/nn/layers/BatchedMatmul.h"
+
 #include <algorithm>
 #include <cmath>
 
 namespace attnlab {
+namespace {
+
+// The smallest chunk of queries computed together: below it the per-chunk products are too small for the BLAS.
+constexpr int64_t kChunk = 16;
+
+} // namespace
 
 BandedAttention::Result BandedAttention::attend(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,
                                                 const torch::Tensor& mask, const Settings& settings,
@@ -12,49 +20,87 @@ BandedAttention::Result BandedAttention::attend(const torch::Tensor& q, const to
 {
     TORCH_CHECK(settings.window >= 1 && settings.globalTokens >= 0, "banded attention: window >= 1 and global tokens >= 0");
     const int64_t batch = q.size(0), heads = q.size(1), length = q.size(2), headSize = q.size(3);
-    const int64_t globals = std::min<int64_t>(settings.globalTokens, length);
+    const int64_t w = settings.window, globals = std::min<int64_t>(settings.globalTokens, length);
+    // Longformer's sliding chunks: the queries in chunks of c, each chunk against the span of keys its queries' bands
+    // cover (c + 2w; causal c + w), as one small dense product per chunk. Time and memory T (c + 2w), never T^2.
+    const int64_t c = std::max<int64_t>(w, kChunk), chunks = (length + c - 1) / c, padded = chunks * c;
+    const int64_t span = c + (settings.causal ? w : 2 * w);
     const auto longs = torch::TensorOptions().dtype(torch::kLong).device(q.device());
-    const auto positions = torch::arange(length, longs); // i
+    const int64_t right = padded - length + (settings.causal ? 0 : w);
+    // [B, H, T, dh] -> [B, H, chunks, span, dh]: chunk n's keys are positions n c - w .. n c - w + span - 1.
+    auto spans = [&](const torch::Tensor& x) {
+        return torch::constant_pad_nd(x, {0, 0, w, right}).unfold(2, span, c).transpose(-1, -2).contiguous();
+    };
+    const auto queries = torch::constant_pad_nd(q, {0, 0, 0, padded - length}); // [B, H, T', dh]
+    const auto chunkQueries = queries.view({batch, heads, chunks, c, headSize});
+    const auto chunkKeys = spans(k), chunkValues = spans(v);
 
-    // The key table [T, M]: G global columns, then the band's offsets -w .. w (causal: -w .. 0).
-    const auto offsets = torch::arange(-settings.window, (settings.causal ? 0 : settings.window) + 1, longs);
-    const auto band = positions.unsqueeze(1) + offsets.unsqueeze(0); // [T, 2w+1], may run off either end
+    // Query i = n c + r and column m of its chunk: key j = n c - w + m, at distance j - i = m - w - r.
+    const auto distance = torch::arange(span, longs).unsqueeze(0) - w - torch::arange(c, longs).unsqueeze(1); // [c, span]
+    const auto inBand = settings.causal ? distance.le(0).logical_and(distance.ge(-w)) : distance.abs().le(w);
+    const auto key = torch::arange(chunks, longs).unsqueeze(1) * c - w + torch::arange(span, longs).unsqueeze(0); // [chunks, span]
     // A band key among the global tokens is left to its global column: counted once.
-    auto valid = band.ge(globals).logical_and(band.lt(length));
-    auto keyIndex = band.clamp(0, length - 1);
-    if (globals > 0) {
-        const auto global = torch::arange(globals, longs).unsqueeze(0).expand({length, globals});
-        const auto globalValid = settings.causal ? global.le(positions.unsqueeze(1))
-                                                 : torch::ones({length, globals}, longs.dtype(torch::kBool));
-        keyIndex = torch::cat({global, keyIndex}, 1);
-        valid = torch::cat({globalValid, valid}, 1);
-    }
-    const int64_t width = keyIndex.size(1); // M
-    const auto flat = keyIndex.reshape({-1});
-    // [B, 1, T, M]: the key is in query i's window and is a real token.
-    const auto visible = mask.index_select(1, flat).view({batch, length, width}).logical_and(valid.unsqueeze(0)).unsqueeze(1);
+    const auto inSequence = key.ge(globals).logical_and(key.lt(length));
+    const auto realKey = torch::constant_pad_nd(mask.to(torch::kFloat), {w, right}).unfold(1, span, c).gt(0.5); // [B, chunks, span]
+    const auto visible = inBand.view({1, 1, 1, c, span})
+                             .logical_and(inSequence.view({1, 1, chunks, 1, span}))
+                             .logical_and(realKey.view({batch, 1, chunks, 1, span}));
 
-    // Each query's own keys and values, gathered: [B, H, T, M, dh]. Elementwise products and sums rather than T tiny
-    // matrix products: one vectorised pass each way.
-    const auto bandKeys = k.index_select(2, flat).view({batch, heads, length, width, headSize});
-    const auto bandValues = v.index_select(2, flat).view({batch, heads, length, width, headSize});
-    auto scores = (q.unsqueeze(3) * bandKeys).sum(-1); // [B, H, T, M]: q_i . k_j (eq. 3.4's numerator)
-    const auto distance = keyIndex - positions.unsqueeze(1); // [T, M]: j - i
-    torch::Tensor relIndex;
+    auto scores = BatchedMatmul::apply(chunkQueries, chunkKeys, /*transposeB=*/true); // [B, H, chunks, c, span]: q_i . k_j
+    torch::Tensor relIndex, queryRel;
     if (relKeys.defined() || relValues.defined())
-        relIndex = (distance.clamp(-rprClip, rprClip) + rprClip).expand({batch, heads, length, width});
-    if (relKeys.defined()) // eq. 3.10: + q_i . a^K_ij, against the 2k+1 table rows once, then gathered per pair
-        scores = scores + torch::matmul(q, relKeys.t()).gather(3, relIndex);
+        relIndex = (distance.clamp(-rprClip, rprClip) + rprClip).expand({batch, heads, chunks, c, span});
+    if (relKeys.defined()) { // eq. 3.10: + q_i . a^K_ij, against the 2k+1 table rows once, then gathered per pair
+        queryRel = torch::matmul(queries, relKeys.t()); // [B, H, T', 2k+1]
+        scores = scores + queryRel.view({batch, heads, chunks, c, -1}).gather(4, relIndex);
+    }
     scores = scores / std::sqrt(static_cast<double>(headSize));
     if (alibiSlopes.defined()) // -m_h |j - i|, after the division as in full attention
-        scores = scores - alibiSlopes.view({1, heads, 1, 1}) * distance.abs().to(q.dtype()).view({1, 1, length, width});
-    scores = scores.masked_fill(visible.logical_not(), -1e9); // exp underflows to exactly 0
-    auto weights = torch::softmax(scores, -1);                 // eq. 3.5 over the M keys
-    auto output = (weights.unsqueeze(-1) * bandValues).sum(3);   // [B, H, T, dh]: sum_j alpha_ij v_j
-    if (relValues.defined()) { // eq. 3.9: + sum_j alpha_ij a^V_ij, the weights summed per table row
-        auto perRow = torch::zeros({batch, heads, length, relValues.size(0)}, weights.options()).scatter_add(3, relIndex, weights);
-        output = output + torch::matmul(perRow, relValues);
+        scores = scores - alibiSlopes.view({1, heads, 1, 1, 1}) * distance.abs().to(q.dtype()).view({1, 1, 1, c, span});
+    scores = scores.masked_fill(visible.logical_not(), -1e9).view({batch, heads, padded, span}); // exp underflows to 0
+
+    // The global keys, seen by every query: [B, H, T', G].
+    const auto position = torch::arange(padded, longs);
+    torch::Tensor globalRel;
+    if (globals > 0) {
+        const auto globalKeys = k.narrow(2, 0, globals);
+        auto toGlobal = torch::matmul(queries, globalKeys.transpose(-2, -1));
+        const auto globalDistance = torch::arange(globals, longs).unsqueeze(0) - position.unsqueeze(1); // [T', G]: j - i
+        if (relKeys.defined() || relValues.defined())
+            globalRel = (globalDistance.clamp(-rprClip, rprClip) + rprClip).expand({batch, heads, padded, globals});
+        if (relKeys.defined())
+            toGlobal = toGlobal + queryRel.gather(3, globalRel);
+        toGlobal = toGlobal / std::sqrt(static_cast<double>(headSize));
+        if (alibiSlopes.defined())
+            toGlobal = toGlobal - alibiSlopes.view({1, heads, 1, 1}) * globalDistance.abs().to(q.dtype()).view({1, 1, padded, globals});
+        auto seen = mask.narrow(1, 0, globals).view({batch, 1, 1, globals});
+        if (settings.causal)
+            seen = seen.logical_and(globalDistance.le(0).view({1, 1, padded, globals}));
+        scores = torch::cat({toGlobal.masked_fill(seen.logical_not(), -1e9), scores}, 3);
     }
+    const auto all = torch::softmax(scores, -1); // eq. 3.5 over each query's G + span keys
+    const auto bandWeights = all.narrow(3, globals, span);
+    auto output = BatchedMatmul::apply(bandWeights.view({batch, heads, chunks, c, span}), chunkValues).view({batch, heads, padded, headSize});
+    torch::Tensor perRow;
+    if (relValues.defined()) // eq. 3.9: + sum_j alpha_ij a^V_ij, the weights summed per table row
+        perRow = torch::zeros({batch, heads, chunks, c, relValues.size(0)}, all.options())
+                     .scatter_add(4, relIndex, bandWeights.view({batch, heads, chunks, c, span}))
+                     .view({batch, heads, padded, -1});
+    if (globals > 0) {
+        const auto globalWeights = all.narrow(3, 0, globals);
+        output = output + torch::matmul(globalWeights, v.narrow(2, 0, globals));
+        if (relValues.defined())
+            perRow = perRow.scatter_add(3, globalRel, globalWeights);
+    }
+    if (relValues.defined())
+        output = output + torch::matmul(perRow, relValues);
+    output = output.narrow(2, 0, length);
+    const auto weights = all.narrow(2, 0, length); // [B, H, T, G + span]
+    // Which key each column is: the global tokens, then n c - w + m (clamped; a column off the sequence weighs 0).
+    auto keyIndex = (position.narrow(0, 0, length).div(c, "floor") * c - w).unsqueeze(1) + torch::arange(span, longs).unsqueeze(0);
+    keyIndex = keyIndex.clamp(0, length - 1);
+    if (globals > 0)
+        keyIndex = torch::cat({torch::arange(globals, longs).unsqueeze(0).expand({length, globals}), keyIndex}, 1);
     Result r{output, weights, keyIndex, {}};
     if (globals == 0)
         return r;
@@ -62,29 +108,29 @@ BandedAttention::Result BandedAttention::attend(const torch::Tensor& q, const to
     // The global queries attend to the whole sequence: G full rows, O(G T).
     const auto globalQueries = q.narrow(2, 0, globals); // [B, H, G, dh]
     auto globalScores = torch::matmul(globalQueries, k.transpose(-2, -1)); // [B, H, G, T]
-    const auto globalDistance = positions.unsqueeze(0) - torch::arange(globals, longs).unsqueeze(1); // [G, T]: j - i
-    torch::Tensor globalRel;
+    const auto rowDistance = torch::arange(length, longs).unsqueeze(0) - torch::arange(globals, longs).unsqueeze(1); // [G, T]: j - i
+    torch::Tensor rowRel;
     if (relKeys.defined() || relValues.defined())
-        globalRel = (globalDistance.clamp(-rprClip, rprClip) + rprClip).expand({batch, heads, globals, length});
+        rowRel = (rowDistance.clamp(-rprClip, rprClip) + rprClip).expand({batch, heads, globals, length});
     if (relKeys.defined())
-        globalScores = globalScores + torch::matmul(globalQueries, relKeys.t()).gather(3, globalRel);
+        globalScores = globalScores + torch::matmul(globalQueries, relKeys.t()).gather(3, rowRel);
     globalScores = globalScores / std::sqrt(static_cast<double>(headSize));
     if (alibiSlopes.defined())
         globalScores = globalScores - alibiSlopes.view({1, heads, 1, 1}) *
-                                          globalDistance.abs().to(q.dtype()).view({1, 1, globals, length});
+                                          rowDistance.abs().to(q.dtype()).view({1, 1, globals, length});
     auto globalVisible = mask.view({batch, 1, 1, length});
     if (settings.causal)
-        globalVisible = globalVisible.logical_and(globalDistance.le(0).view({1, 1, globals, length}));
+        globalVisible = globalVisible.logical_and(rowDistance.le(0).view({1, 1, globals, length}));
     globalScores = globalScores.masked_fill(globalVisible.logical_not(), -1e9);
-    const auto globalWeights = torch::softmax(globalScores, -1);
-    auto globalOutput = torch::matmul(globalWeights, v);
+    const auto rowWeights = torch::softmax(globalScores, -1);
+    auto globalOutput = torch::matmul(rowWeights, v);
     if (relValues.defined()) {
-        auto perRow = torch::zeros({batch, heads, globals, relValues.size(0)}, globalWeights.options())
-                          .scatter_add(3, globalRel, globalWeights);
-        globalOutput = globalOutput + torch::matmul(perRow, relValues);
+        const auto rowPerRow = torch::zeros({batch, heads, globals, relValues.size(0)}, rowWeights.options())
+                                   .scatter_add(3, rowRel, rowWeights);
+        globalOutput = globalOutput + torch::matmul(rowPerRow, relValues);
     }
     r.output = torch::cat({globalOutput, output.narrow(2, globals, length - globals)}, 2);
-    r.globalWeights = globalWeights;
+    r.globalWeights = rowWeights;
     return r;
 }
 
