@@ -191,6 +191,20 @@ LengthScaling::Result LengthScaling::measure(const Family& family, const Setting
             torch::cuda::synchronize();
     };
 
+    // One untimed step at the shortest length first: the allocator's first blocks, the BLAS's buffers and the
+    // optimizer's state are made once per process and would otherwise count as the shortest length's memory.
+    {
+        const int first = lengths.front();
+        const auto ids = torch::randint(1, kVocabulary, {settings.batchSize, first}, torch::TensorOptions().dtype(torch::kLong)).to(device);
+        const auto mask = torch::ones({settings.batchSize, first}, torch::TensorOptions().dtype(torch::kBool)).to(device);
+        const auto hostLengths = torch::full({settings.batchSize}, first, torch::TensorOptions().dtype(torch::kLong));
+        network->train();
+        network->zero_grad(/*set_to_none=*/false);
+        torch::nn::functional::cross_entropy(network->forward(ids, mask, hostLengths), torch::zeros({settings.batchSize}, ids.options()))
+            .backward();
+        optimizer.step(1e-3);
+        sync();
+    }
     std::string skipReason;
     for (std::size_t n = 0; n < lengths.size(); ++n) {
         const int length = lengths[n];

@@ -238,6 +238,40 @@ private slots:
                      {{0, 1.0}, {1, 0.25}, {2, 0.0625}, {3, 0.015625}});
     }
 
+    // Runs measured by bench --lengths: their figures by length (from the stored characteristics, in length order)
+    // as panels with both axes logarithmic, named by the length.
+    void lengthBenchmarksDrawLogLog()
+    {
+        auto bench = [&](const char* model, double slope) {
+            const auto id = store_->beginRun(testing::infoFor("random-tokens", model, "sinusoidal", 1));
+            std::vector<Characteristic> values = {{"train_slope", slope, ""}};
+            for (const int length : {4096, 16, 512}) // stored out of order: drawn by length
+                values.insert(values.end(), {{"train_ms." + std::to_string(length), 0.01 * std::pow(length, slope), "ms"},
+                                             {"forward_ms." + std::to_string(length), 0.001 * length, "ms"},
+                                             {"peak_memory." + std::to_string(length), 0.5 * length, "MiB"}});
+            store_->appendCharacteristics(id, values);
+            store_->setTags(id, {"bench", "lengths"});
+            store_->finishRun(id, testing::completed(0.0, 0.0));
+            return id;
+        };
+        const auto full = bench("transformer", 2.0), local = bench("lstm", 1.0);
+        auto v = view({full, local});
+        QStringList metrics;
+        for (ComparePanel* p : v->panels())
+            metrics.append(p->metric());
+        QCOMPARE(metrics, (QStringList{"step_ms_by_length", "forward_ms_by_length", "memory_by_length"}));
+        auto* step = child<ComparePanel>(v.get(), "panel_step_ms_by_length");
+        expectPoints(graphIn(step, QString("train_r%1").arg(full)), {{16, 0.01 * 256}, {512, 0.01 * 512 * 512}, {4096, 0.01 * 4096.0 * 4096.0}});
+        expectPoints(graphIn(step, QString("train_r%1").arg(local)), {{16, 0.16}, {512, 5.12}, {4096, 40.96}});
+        QCOMPARE(step->xAxis->scaleType(), QCPAxis::stLogarithmic);
+        QCOMPARE(step->yAxis->scaleType(), QCPAxis::stLogarithmic);
+        QCOMPARE(step->xAxis->label(), QString("sentence length (tokens)"));
+        QVERIFY(step->xAxis->range().lower > 0.0 && step->xAxis->range().upper > 4096);
+        expectPoints(graphIn(child<ComparePanel>(v.get(), "panel_memory_by_length"), QString("train_r%1").arg(local)),
+                     {{16, 8}, {512, 256}, {4096, 2048}});
+        store_->deleteRuns({full, local});
+    }
+
     void panelsFollowTheMetricsPresent()
     {
         auto v = view({s1_, reg_, 987654});

@@ -136,6 +136,9 @@ QString ComparePanel::metricTitle(const QString& metric)
     if (metric == QLatin1String("grad_norm")) return tr("gradient norm (before clipping)");
     if (metric == QLatin1String("grad_by_distance")) return tr("‖∂L/∂word‖ ÷ the last word's");
     if (metric == QLatin1String("grad_by_layer")) return tr("gradient norm by layer");
+    if (metric == QLatin1String("step_ms_by_length")) return tr("ms per training step");
+    if (metric == QLatin1String("forward_ms_by_length")) return tr("ms per forward");
+    if (metric == QLatin1String("memory_by_length")) return tr("peak MiB while training");
     return metric;
 }
 
@@ -205,12 +208,23 @@ void ComparePanel::setSeries(std::vector<PlotSeries> series, const CompareOption
     const bool profile = RunCurves::isProfile(metric_);
     logY_ = options.logY || profile; // a vanishing gradient spans orders of magnitude
     const bool layers = metric_ == QLatin1String("grad_by_layer");
-    note_->setText(layers    ? tr("at each run's last log step, before clipping")
+    const bool lengths = RunCurves::isLengthProfile(metric_);
+    note_->setText(lengths   ? tr("log-log: a slope of 1 is linear in the length, 2 quadratic")
+                   : layers  ? tr("at each run's last log step, before clipping")
                    : profile ? tr("at each run's last evaluation, mean over dev sentences")
                              : note);
-    xAxis->setLabel(layers    ? tr("layer, input to output")
+    xAxis->setLabel(lengths   ? tr("sentence length (tokens)")
+                    : layers  ? tr("layer, input to output")
                     : profile ? tr("distance from the last word (tokens)")
                               : axisTitle(axis));
+    if (lengths) {
+        xAxis->setScaleType(QCPAxis::stLogarithmic);
+        QSharedPointer<QCPAxisTickerLog> ticker(new QCPAxisTickerLog);
+        ticker->setLogBase(2); // the lengths a benchmark doubles through
+        xAxis->setTicker(ticker);
+        xAxis->setNumberFormat(QStringLiteral("f"));
+        xAxis->setNumberPrecision(0);
+    }
     if (logY_) {
         yAxis->setScaleType(QCPAxis::stLogarithmic);
         yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
@@ -389,6 +403,15 @@ void ComparePanel::fitToData()
         return;
     }
     const double xPad = xHigh > xLow ? 0.02 * (xHigh - xLow) : 1.0;
+    if (xAxis->scaleType() == QCPAxis::stLogarithmic) { // lengths: a factor either side, never below zero
+        xAxis->setRange(xLow / 1.2, xHigh * 1.2);
+        if (logY_) {
+            const double factor = yHigh > yLow ? std::pow(yHigh / yLow, 0.05) : 2.0;
+            yAxis->setRange(yLow / factor, yHigh * factor);
+        }
+        redecimate();
+        return;
+    }
     if (logY_) {
         const double factor = yHigh > yLow ? std::pow(yHigh / yLow, 0.05) : 2.0;
         yAxis->setRange(yLow / factor, yHigh * factor);
@@ -460,6 +483,8 @@ QString ComparePanel::pointText(const QPointF& pixel) const
     const auto index = static_cast<long long>(std::llround(x));
     if (metric_ == QLatin1String("grad_by_layer"))
         xText = index >= 0 && index < xLabels_.size() ? xLabels_[static_cast<int>(index)] : tr("layer %1").arg(index);
+    else if (RunCurves::isLengthProfile(metric_))
+        xText = tr("length %1").arg(index);
     else if (RunCurves::isProfile(metric_))
         xText = tr("distance %1").arg(index);
     else

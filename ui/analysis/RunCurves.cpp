@@ -37,13 +37,20 @@ const QStringList& RunCurves::metricOrder()
     static const QStringList order{QStringLiteral("loss"), QStringLiteral("accuracy"), QStringLiteral("macro_f1"),
                                    QStringLiteral("grad_by_distance"), QStringLiteral("rmse"), QStringLiteral("mae"),
                                    QStringLiteral("mape"), QStringLiteral("learning_rate"), QStringLiteral("grad_norm"),
-                                   QStringLiteral("grad_by_layer")};
+                                   QStringLiteral("grad_by_layer"), QStringLiteral("step_ms_by_length"),
+                                   QStringLiteral("forward_ms_by_length"), QStringLiteral("memory_by_length")};
     return order;
+}
+
+bool RunCurves::isLengthProfile(const QString& metric)
+{
+    return metric == QLatin1String("step_ms_by_length") || metric == QLatin1String("forward_ms_by_length") ||
+           metric == QLatin1String("memory_by_length");
 }
 
 bool RunCurves::isProfile(const QString& metric)
 {
-    return metric == QLatin1String("grad_by_distance") || metric == QLatin1String("grad_by_layer");
+    return metric == QLatin1String("grad_by_distance") || metric == QLatin1String("grad_by_layer") || isLengthProfile(metric);
 }
 
 // Per run with a gradient norm: the layers' norms at its last log step, in the order the trainer wrote them (the
@@ -78,6 +85,35 @@ void RunCurves::loadLayerProfiles(const RunStore& store)
         return;
     curves_.insert(keyOf(QStringLiteral("train"), QStringLiteral("grad_by_layer")), std::move(profiles));
     layerNames_ = same ? first : QStringList{};
+}
+
+// Per run measured by `bench --lengths` (tagged "lengths"): its figures by length, from its characteristics
+// ("train_ms.4096"), drawn as train-split profiles with x = the length.
+void RunCurves::loadLengthProfiles(const RunStore& store)
+{
+    const std::vector<std::pair<QString, std::string>> figures = {
+        {QStringLiteral("step_ms_by_length"), "train_ms."}, {QStringLiteral("forward_ms_by_length"), "forward_ms."},
+        {QStringLiteral("memory_by_length"), "peak_memory."}};
+    std::vector<std::vector<std::vector<CurvePoint>>> profiles(figures.size(), std::vector<std::vector<CurvePoint>>(ids_.size()));
+    bool any = false;
+    for (std::size_t r = 0; r < ids_.size(); ++r) {
+        const auto& tags = runs_[r].tags;
+        if (std::find(tags.begin(), tags.end(), "lengths") == tags.end())
+            continue;
+        for (const auto& c : store.characteristics(ids_[r]))
+            for (std::size_t f = 0; f < figures.size(); ++f)
+                if (c.name.rfind(figures[f].second, 0) == 0) {
+                    profiles[f][r].push_back({std::stod(c.name.substr(figures[f].second.size())), c.value});
+                    any = true;
+                }
+        for (auto& figure : profiles)
+            std::sort(figure[r].begin(), figure[r].end(), [](const CurvePoint& a, const CurvePoint& b) { return a.x < b.x; });
+    }
+    if (!any)
+        return;
+    for (std::size_t f = 0; f < figures.size(); ++f)
+        if (std::any_of(profiles[f].begin(), profiles[f].end(), [](const auto& p) { return !p.empty(); }))
+            curves_.insert(keyOf(QStringLiteral("train"), figures[f].first), std::move(profiles[f]));
 }
 
 RunCurves RunCurves::load(const RunStore& store, const QList<qint64>& runIds, const QStringList& alsoMetrics)
@@ -134,6 +170,7 @@ RunCurves RunCurves::load(const RunStore& store, const QList<qint64>& runIds, co
         c.curves_.insert(keyOf(QStringLiteral("dev"), QStringLiteral("grad_by_distance")), std::move(profiles));
     c.ids_ = std::move(ids);
     c.loadLayerProfiles(store);
+    c.loadLengthProfiles(store);
     return c;
 }
 

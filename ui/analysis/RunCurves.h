@@ -29,7 +29,10 @@ public:
     // position (x = distance from the last word) at its last evaluation, read from dev grad_by_distance.<d> and
     // divided by its value at distance 0 (so runs whose losses differ compare); "grad_by_layer", each run's
     // gradient norm per layer (x = the layer's place in the model, train grad_norm.<layer>) at its last log step.
+    // gradient norm per layer (x = the layer's place in the model, train grad_norm.<layer>) at its last log step;
+    // "step_ms_by_length", "forward_ms_by_length", "memory_by_length": a `bench --lengths` run's figures (x = length).
     static bool isProfile(const QString& metric);
+    static bool isLengthProfile(const QString& metric); // drawn log-log
     // The layers of "grad_by_layer" when every run that has them has the same (the x axis' labels), else empty.
     const QStringList& layerNames() const { return layerNames_; }
 
@@ -73,6 +76,7 @@ private:
     QList<qint64> missing_;
     QStringList layerNames_;
     void loadLayerProfiles(const RunStore& store);
+    void loadLengthProfiles(const RunStore& store);
 };
 
 } // namespace attnlab::ui
