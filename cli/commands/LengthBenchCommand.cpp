@@ -202,6 +202,7 @@ int LengthBenchCommand::run(const std::vector<std::string>& args)
             }
             store->appendCharacteristics(runId, values);
             store->setTags(runId, {"bench", "lengths"});
+            store->renameRun(runId, f.label); // the legend's name: two families may share a model id
             store->setNotes(runId, f.label + ": " + what.str());
             RunSummary summary;
             summary.status = RunStatus::Completed;

@@ -61,7 +61,7 @@ private Q_SLOTS:
              v = torch::tensor(vs).view({1, 1, 4, 1});
         const auto mask = torch::ones({1, 4}, torch::kBool);
         const auto r = BandedAttention::attend(q, k, v, mask, {1, 0, false}, {}, {}, 0);
-        QCOMPARE(r.weights.size(3), 16 + 2); // a chunk of 16 queries and its 2w more keys, not T
+        QCOMPARE(r.weights.size(3), 4); // shorter than a chunk's span (16 + 2w): the masked full matrix
         const auto dense = BandedAttention::dense(r.weights, r.keyIndex, r.globalWeights);
         for (int i = 0; i < 4; ++i) {
             double sum = 0.0, out = 0.0;
@@ -92,7 +92,7 @@ private Q_SLOTS:
     {
         torch::manual_seed(7);
         const int64_t batch = 2, heads = 2, headSize = 4, clip = 3;
-        for (const int64_t length : {13, 45}) // one chunk of queries, and three (the last one partly padding)
+        for (const int64_t length : {13, 45, 130}) // shorter than a chunk's span; three and more chunks (the last partly padding)
         for (const bool causal : {false, true})
             for (const int window : {1, 5, 20})
                 for (const int globals : {0, 1, 3})
@@ -117,8 +117,10 @@ private Q_SLOTS:
                         QVERIFY2(((banded.output - full.output) * real).abs().max().item<double>() < 1e-5, qPrintable(what));
                         const auto dense = BandedAttention::dense(banded.weights, banded.keyIndex, banded.globalWeights);
                         QVERIFY2(((dense - full.weights) * real).abs().max().item<double>() < 1e-6, qPrintable(what));
-                        // Each query's columns: G + c + 2w (causal c + w), c = max(w, 16): not the length.
-                        QCOMPARE(banded.weights.size(3), globals + std::max(window, 16) + window * (causal ? 1 : 2));
+                        // Each query's columns: G + c + 2w (causal c + w), c = max(w, 16): not the length, unless the
+                        // sentence is no longer than that span.
+                        const int64_t span = std::max(window, 16) + window * (causal ? 1 : 2);
+                        QCOMPARE(banded.weights.size(3), length <= span ? length : globals + span);
                         // Gradients through the real rows, with random upstream weights.
                         const auto upstream = torch::randn_like(banded.output) * real;
                         std::vector<torch::Tensor> inputs = {q, k, v};
@@ -139,7 +141,7 @@ private Q_SLOTS:
             torch::manual_seed(3);
             auto full = ModelFactory::create(classifier(model, 0, 0));
             torch::manual_seed(3);
-            auto wide = ModelFactory::create(classifier(model, 20, 0));
+            auto wide = ModelFactory::create(classifier(model, 39, 0));
             torch::manual_seed(3);
             auto narrow = ModelFactory::create(classifier(model, 1, 1));
             QCOMPARE(full->trainableParametersWithoutEmbedding(), wide->trainableParametersWithoutEmbedding()); // a window adds no parameters
@@ -147,9 +149,10 @@ private Q_SLOTS:
             full->eval();
             wide->eval();
             narrow->eval();
-            const auto ids = torch::randint(1, 30, {3, 12}, torch::kLong);
-            auto mask = torch::ones({3, 12}, torch::kBool);
-            mask[2].narrow(0, 7, 5).fill_(false);
+            // 40 tokens: the narrow window computes by chunks (its span 18 < 40), the wide one as a masked matrix.
+            const auto ids = torch::randint(1, 30, {3, 40}, torch::kLong);
+            auto mask = torch::ones({3, 40}, torch::kBool);
+            mask[2].narrow(0, 15, 25).fill_(false);
             torch::NoGradGuard noGrad;
             const auto a = full->forward(ids, mask), b = wide->forward(ids, mask);
             QVERIFY((a - b).abs().max().item<double>() < 1e-5);
@@ -158,9 +161,9 @@ private Q_SLOTS:
             QVERIFY((a - c).abs().max().item<double>() > 1e-4);
             const auto weights = narrow->recordedAttention();
             QCOMPARE(static_cast<int>(weights.size()), 2);
-            const auto band = BandedAttention::bandMask(12, {1, 1, false}, torch::kCPU);
+            const auto band = BandedAttention::bandMask(40, {1, 1, false}, torch::kCPU);
             for (const auto& w : weights) {
-                QCOMPARE(w.sizes(), (torch::IntArrayRef{3, model == "ssan" ? 1 : 2, 12, 12}));
+                QCOMPARE(w.sizes(), (torch::IntArrayRef{3, model == "ssan" ? 1 : 2, 40, 40}));
                 QCOMPARE(w.masked_select(band.logical_not()).abs().max().item<double>(), 0.0);
                 QVERIFY((w[0].sum(-1) - 1.0).abs().max().item<double>() < 1e-5);
             }

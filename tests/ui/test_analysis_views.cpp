@@ -220,6 +220,29 @@ private slots:
         QDir().mkpath(QStringLiteral("screenshots"));
         QVERIFY(window.grab().save(QStringLiteral("screenshots/why-gates-1280x720.png")));
     }
+
+    // Attention's price in Compare: the stored bench --lengths runs of a store (ATTNLAB_LENGTHS_DB), log-log.
+    void screenshotOfAttentionsPrice()
+    {
+        const QString db = qEnvironmentVariable("ATTNLAB_LENGTHS_DB");
+        if (db.isEmpty())
+            QSKIP("ATTNLAB_LENGTHS_DB not set: no stored bench --lengths runs to photograph");
+        MainWindow window(db);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        child<RunListPanel>(&window, "runListPanel")->selectAllShown();
+        auto* compare = child<CompareView>(&window, "compareView");
+        child<QAction>(&window, "showWorkspace2")->trigger();
+        QVERIFY(compare->panel(QStringLiteral("step_ms_by_length")));
+        QTest::qWait(300);
+        QDir().mkpath(QStringLiteral("screenshots"));
+        QVERIFY(window.grab().save(QStringLiteral("screenshots/attention-price-default.png")));
+        window.resize(1280, 720);
+        for (auto* dock : window.findChildren<QDockWidget*>())
+            dock->hide();
+        QTest::qWait(300);
+        QVERIFY(window.grab().save(QStringLiteral("screenshots/attention-price-1280x720.png")));
+    }
 };
 
 QTEST_MAIN(AnalysisViewsTest)

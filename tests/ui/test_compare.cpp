@@ -255,6 +255,8 @@ private slots:
             return id;
         };
         const auto full = bench("transformer", 2.0), local = bench("lstm", 1.0);
+        store_->setTags(full, {"lengths"}); // not the benchmark's own: named by its model
+        store_->renameRun(local, "Transformer, window 16");
         auto v = view({full, local});
         QStringList metrics;
         for (ComparePanel* p : v->panels())
@@ -269,6 +271,11 @@ private slots:
         QVERIFY(step->xAxis->range().lower > 0.0 && step->xAxis->range().upper > 4096);
         expectPoints(graphIn(child<ComparePanel>(v.get(), "panel_memory_by_length"), QString("train_r%1").arg(local)),
                      {{16, 8}, {512, 256}, {4096, 2048}});
+        // A benchmark's run goes by its name in the legend; a run without a name by its model and position.
+        QStringList legend;
+        for (int i = 0; i < child<QListWidget>(v.get(), "legend")->count(); ++i)
+            legend << child<QListWidget>(v.get(), "legend")->item(i)->text();
+        QCOMPARE(legend, (QStringList{QString("#%1 transformer + sinusoidal").arg(full), QString("#%1 Transformer, window 16").arg(local)}));
         store_->deleteRuns({full, local});
     }
 

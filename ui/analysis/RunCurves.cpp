@@ -284,8 +284,10 @@ bool RunCurves::datasetsDiffer() const
 QString RunCurves::label(int run) const
 {
     const RunRecord& r = this->run(run);
-    QString text = QStringLiteral("#%1 %2").arg(r.id).arg(QString::fromStdString(r.model));
-    if (!r.position.empty() && r.position != "none")
+    // A benchmark's run goes by the name the benchmark gave it (two of its families may share a model id).
+    const bool named = !r.name.empty() && std::find(r.tags.begin(), r.tags.end(), "bench") != r.tags.end();
+    QString text = QStringLiteral("#%1 %2").arg(r.id).arg(QString::fromStdString(named ? r.name : r.model));
+    if (!named && !r.position.empty() && r.position != "none")
         text += QStringLiteral(" + ") + QString::fromStdString(r.position);
     if (datasetsDiffer())
         text += QStringLiteral(" · ") + QString::fromStdString(r.dataset);

@@ -63,7 +63,7 @@ public:
     // The config keys whose values differ among the runs (seed left out: repeats always differ in it).
     QStringList differingKeys() const;
     bool datasetsDiffer() const;
-    // "#12 ssan + rpr" (+ " · sst-binary" when the runs' datasets differ).
+    // "#12 ssan + rpr", or "#12 NAME" for a benchmark's run (+ " · sst-binary" when the runs' datasets differ).
     QString label(int run) const;
 
 private:

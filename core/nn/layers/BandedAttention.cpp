@@ -1,6 +1,7 @@
 #include "core/nn/layers/BandedAttention.h"
 
 #include "core/nn/layers/BatchedMatmul.h"
+#include "core/nn/layers/SelfAttention.h"
 
 #include <algorithm>
 #include <cmath>
@@ -25,6 +26,19 @@ BandedAttention::Result BandedAttention::attend(const torch::Tensor& q, const to
     // cover (c + 2w; causal c + w), as one small dense product per chunk. Time and memory T (c + 2w), never T^2.
     const int64_t c = std::max<int64_t>(w, kChunk), chunks = (length + c - 1) / c, padded = chunks * c;
     const int64_t span = c + (settings.causal ? w : 2 * w);
+    if (length <= span) {
+        // A sentence no longer than one chunk's span: the full [T, T] product with the band as a mask is the same
+        // arithmetic on fewer numbers (T <= span columns a query), so short inputs cost what full attention costs.
+        auto bias = torch::zeros({heads, length, length}, q.options())
+                        .masked_fill(bandMask(length, settings, q.device()).logical_not().unsqueeze(0), -1e9);
+        if (alibiSlopes.defined()) {
+            const auto positions = torch::arange(length, q.options());
+            bias = bias - alibiSlopes.view({heads, 1, 1}) * (positions.unsqueeze(0) - positions.unsqueeze(1)).abs().unsqueeze(0);
+        }
+        auto full = SelfAttentionImpl::attend(q, k, v, mask, relKeys, relValues, rprClip, bias);
+        const auto every = torch::arange(length, torch::TensorOptions().dtype(torch::kLong).device(q.device()));
+        return {full.output, full.weights, every.unsqueeze(0).expand({length, length}), {}};
+    }
     const auto longs = torch::TensorOptions().dtype(torch::kLong).device(q.device());
     const int64_t right = padded - length + (settings.causal ? 0 : w);
     // [B, H, T, dh] -> [B, H, chunks, span, dh]: chunk n's keys are positions n c - w .. n c - w + span - 1.

@@ -9,7 +9,8 @@ namespace attnlab {
 // positions of it (causal: the window before it), and to the first `globalTokens` positions, which in turn attend to
 // every position. Computed banded, as Longformer's sliding chunks: the queries in chunks of c = max(w, 16), each chunk
 // against the c + 2w keys its queries' bands cover (causal: c + w) in one small dense product, plus the G global keys;
-// time and memory grow as T (G + c + 2w), not as T^2 - it is never a full [T, T] score matrix with a mask. The scores, position terms
+// time and memory grow as T (G + c + 2w), not as T^2 - it is never a full [T, T] score matrix with a mask, except for
+// a sentence no longer than c + 2w, where that matrix is the smaller of the two. The scores, position terms
 // (RPR of Shaw et al. on the band's distances, ALiBi's -m|j - i|, RoPE applied to q and k before), scaling and padding
 // mask are those of SelfAttentionImpl::attend, so inside the band the weights equal full attention's with a band mask.
 class BandedAttention {
@@ -22,7 +23,8 @@ public:
     struct Result {
         torch::Tensor output;        // [B, H, T, dh]
         torch::Tensor weights;       // [B, H, T, M]: query i's weight on key keyIndex[i][m] (0 where that key is not its)
-        torch::Tensor keyIndex;      // [T, M] long, M = G + span: the global tokens, then its chunk's span (clamped to the sequence)
+        torch::Tensor keyIndex;      // [T, M] long, M = G + span: the global tokens, then its chunk's span (clamped to the
+                                     // sequence); for a sentence no longer than the span, M = T and row i is 0 .. T-1
         torch::Tensor globalWeights; // [B, H, G, T]: the global queries' whole rows; undefined when G = 0
     };
 
