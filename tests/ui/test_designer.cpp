@@ -321,11 +321,30 @@ private slots:
         QVERIFY(panel.presets()->choose(QStringLiteral("teach-gates-rnn")));
         QVERIFY(gradients->isChecked());
         residual->setChecked(false); // hidden for an RNN: not written
+        auto* window = child<QSpinBox>(&panel, "attentionWindowSpin");
+        auto* globals = child<QSpinBox>(&panel, "globalTokensSpin");
+        window->setValue(8); // likewise: an RNN has no attention to narrow
+        globals->setValue(1);
         c = panel.config();
         QCOMPARE(c.model.model, std::string("rnn"));
         QVERIFY(c.model.residual);
         QVERIFY(c.model.layerNorm.empty());
+        QCOMPARE(c.model.attentionWindow, 0);
+        QCOMPARE(c.model.globalTokens, 0);
         QCOMPARE(c.validate(), std::string());
+        // A Transformer takes the window and its global tokens; back to full attention, no global tokens.
+        QVERIFY(panel.presets()->choose(QStringLiteral("teach-residual-post")));
+        window->setValue(8);
+        globals->setValue(1);
+        c = panel.config();
+        QCOMPARE(c.model.attentionWindow, 8);
+        QCOMPARE(c.model.globalTokens, 1);
+        QCOMPARE(c.validate(), std::string());
+        window->setValue(0);
+        QCOMPARE(window->text(), QStringLiteral("full attention"));
+        c = panel.config();
+        QCOMPARE(c.model.attentionWindow, 0);
+        QCOMPARE(c.model.globalTokens, 0);
     }
 
     // Save as writes the JSON that `attnlab-cli train --config` reads (TrainPreset::fromFile), and opening

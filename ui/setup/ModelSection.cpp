@@ -216,6 +216,21 @@ void ModelSection::addLanguageModelRows()
     add({{"residual"}, tr("Residuals"), residual, true, "residual", {},
          [residual](TrainConfig& c, const RegistryEntry* m) { c.model.residual = !hasOption(m, "residual") || residual->isChecked(); },
          [residual](const TrainConfig& c) { residual->setChecked(c.model.residual); }});
+    // Sliding-window attention (Longformer, BigBird): linear in the length instead of quadratic.
+    auto* window = spin(this, "attentionWindowSpin", 0, 4096);
+    window->setSpecialValueText(tr("full attention"));
+    window->setToolTip(tr("Each word attends to this many words either side of it only: time and memory grow linearly "
+                          "with the length (attnlab-cli bench --lengths measures it)"));
+    add({{"attention_window"}, tr("Attention window"), window, true, "attention_window", {},
+         [window](TrainConfig& c, const RegistryEntry* m) { c.model.attentionWindow = hasOption(m, "attention_window") ? window->value() : 0; },
+         [window](const TrainConfig& c) { window->setValue(c.model.attentionWindow); }});
+    auto* globals = spin(this, "globalTokensSpin", 0, 64);
+    globals->setToolTip(tr("The first words of the sentence attend to every word and every word to them (with a window only)"));
+    add({{"global_tokens"}, tr("Global tokens"), globals, true, "global_tokens", {},
+         [globals, window](TrainConfig& c, const RegistryEntry* m) {
+             c.model.globalTokens = hasOption(m, "global_tokens") && window->value() > 0 ? globals->value() : 0;
+         },
+         [globals](const TrainConfig& c) { globals->setValue(c.model.globalTokens); }});
 }
 
 void ModelSection::fillModels(const std::string& task)
