@@ -324,7 +324,7 @@ void ComparePanel::rebuildLegend()
     for (const PlotSeries& s : series_)
         splits[s.split] = true;
     for (const char* split : {"train", "dev", "test"}) {
-        if (!splits.count(QLatin1String(split)))
+        if (!splits.count(QLatin1String(split)) || RunCurves::isLengthProfile(metric_)) // a benchmark's figures: no split
             continue;
         QCPGraph* g = key(QStringLiteral("key_") + QLatin1String(split), splitTitle(QLatin1String(split)));
         if (QLatin1String(split) == QLatin1String("test")) {
