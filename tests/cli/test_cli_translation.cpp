@@ -203,6 +203,76 @@ private Q_SLOTS:
         QVERIFY2(std::abs(bleu - stored) < 1e-6, qPrintable(QString("%1 vs %2").arg(bleu).arg(stored)));
     }
 
+    // runs bleu-by-length: the buckets' sentences add up to the split, each bucket's BLEU is its sentences' corpus BLEU
+    // (the translations of a file of them, scored here), and "all" is the run's stored test BLEU and exact match.
+    void bleuBySourceLengthAddsUpToTheStoredBleu()
+    {
+        const CliResult r = runCli({"runs", "bleu-by-length", QString::number(runId_), "--buckets", "1-12,13-16,17-", "--db", db_, "--json"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const auto rows = r.lastJson()["runs"].toArray().first().toObject()["rows"].toArray();
+        DatasetOptions options;
+        const auto data = DatasetCatalog::loadTranslation("synthetic-reverse", options);
+        int sentences = 0;
+        for (const auto row : rows)
+            if (row.toObject()["source_words"].toString() != "all")
+                sentences += row.toObject()["sentences"].toInt();
+        QCOMPARE(sentences, static_cast<int>(data.test.size()));
+        const auto all = rows.last().toObject();
+        QCOMPARE(all["source_words"].toString(), QString("all"));
+        const auto summary = runCli({"runs", "show", QString::number(runId_), "--db", db_, "--json"})
+                                 .lastJson()["runs"].toArray().first().toObject()["summary"].toObject();
+        QVERIFY2(std::abs(all["bleu"].toDouble() - summary["test_bleu"].toDouble()) < 1e-6,
+                 qPrintable(QString("%1 vs %2").arg(all["bleu"].toDouble()).arg(summary["test_bleu"].toDouble())));
+        QVERIFY(std::abs(all["exact_match"].toDouble() - summary["test_exact_match"].toDouble()) < 1e-9);
+        // The 13-16 bucket by hand: its sentences translated from a file, scored as one corpus.
+        QJsonObject middle;
+        for (const auto row : rows)
+            if (row.toObject()["source_words"].toString() == "13-16")
+                middle = row.toObject();
+        QVERIFY(middle["sentences"].toInt() > 0);
+        const QString file = dir_.filePath("middle.src");
+        std::vector<std::string> references;
+        {
+            std::ofstream out(file.toStdString());
+            for (const auto& p : data.test)
+                if (p.source.size() >= 13 && p.source.size() <= 16) {
+                    out << p.sourceText << "\n";
+                    references.push_back(p.targetText);
+                }
+        }
+        const CliResult t = runCli({"translate", "--run", QString::number(runId_), "--file", file, "--db", db_});
+        std::vector<std::string> hypotheses;
+        for (const auto& line : t.out.split('\n').mid(0, static_cast<int>(references.size())))
+            hypotheses.push_back(line.toStdString());
+        QCOMPARE(middle["sentences"].toInt(), static_cast<int>(references.size()));
+        QVERIFY(std::abs(BleuScore().corpusScore(hypotheses, references).score - middle["bleu"].toDouble()) < 1e-6);
+        // Training stored the same figures for its default buckets (test bleu_by_length.<shortest>, for Compare).
+        const auto defaults = runCli({"runs", "bleu-by-length", QString::number(runId_), "--db", db_, "--json"})
+                                  .lastJson()["runs"].toArray().first().toObject()["rows"].toArray();
+        const auto stored = RunStore(db_.toStdString()).metrics(runId_);
+        int matched = 0;
+        for (const auto row : defaults) {
+            const auto label = row.toObject()["source_words"].toString();
+            if (label == "all")
+                continue;
+            const std::string name = "bleu_by_length." + label.section('-', 0, 0).section('+', 0, 0).toStdString();
+            for (const auto& m : stored)
+                if (m.split == "test" && m.name == name) {
+                    QVERIFY2(std::abs(m.value - row.toObject()["bleu"].toDouble()) < 1e-6, name.c_str());
+                    ++matched;
+                }
+        }
+        QVERIFY(matched >= 2);
+        QCOMPARE(matched, defaults.size() - 1);
+        // Refused by name: buckets out of order, a classifier's run.
+        const CliResult badBuckets = runCli({"runs", "bleu-by-length", QString::number(runId_), "--buckets", "6-10,1-5", "--db", db_});
+        QCOMPARE(badBuckets.code, 2);
+        QVERIFY2(badBuckets.err.contains("--buckets: '1-5' overlaps or comes before 6-10"), qPrintable(badBuckets.err));
+        const CliResult text = runCli({"runs", "bleu-by-length", QString::number(runId_), "--buckets", "a-3", "--db", db_});
+        QCOMPARE(text.code, 2);
+        QVERIFY(text.err.contains("--buckets: 'a-3' is not a range"));
+    }
+
     void describeCountsWhatTrainingBuilds()
     {
         // describe builds the model of these settings on the dataset's vocabularies: its count is the trained run's.

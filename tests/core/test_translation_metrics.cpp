@@ -5,6 +5,7 @@
 #include "core/analysis/TokenGrouping.h"
 #include "core/results/AlignmentErrorRate.h"
 #include "core/results/AttentionAverage.h"
+#include "core/results/BleuByLength.h"
 #include "core/results/BleuScore.h"
 #include "core/results/ChrfScore.h"
 #include "core/results/Tokenizer13a.h"
@@ -415,6 +416,41 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, ChrfScore{nothing});
         // Segments with different numbers of references: "var", as sacreBLEU writes it.
         QVERIFY(QString::fromStdString(BleuScore().corpusScoreMultiRef({"a", "b"}, {{"a"}, {"b", "c"}}).signature).startsWith("nrefs:var|"));
+    }
+
+    // BLEU by source length: buckets as a user writes them, refused by the part that is wrong; each row is its
+    // sentences' corpus BLEU and "all" the whole corpus'.
+    void bleuByLengthBuckets()
+    {
+        const auto b = BleuByLength::parse("1-5,6-10,11-");
+        QCOMPARE(static_cast<int>(b.size()), 3);
+        QCOMPARE(b[2].label(), std::string("11+"));
+        QVERIFY(b[2].contains(400) && !b[1].contains(11) && b[1].contains(6));
+        QCOMPARE(BleuByLength::parse("7")[0].label(), std::string("7"));
+        for (const char* bad : {"5-3", "1-5,4-8", "a-3", "1-5,,7", "0-4", "11-,12-14"}) {
+            bool refused = false;
+            try {
+                BleuByLength::parse(bad);
+            } catch (const std::invalid_argument& e) {
+                refused = std::string(e.what()).rfind("buckets: '", 0) == 0;
+            }
+            QVERIFY2(refused, bad);
+        }
+        const std::vector<int> lengths = {2, 3, 7, 8, 12};
+        const std::vector<std::string> hyps = {"a b", "a b c", "the cat sat on the mat now", "x y z w v u t s", "one"};
+        const std::vector<std::string> refs = {"a b", "a c b", "the cat sat on the mat now", "x y z w v u t r", "one two three"};
+        const std::vector<bool> exact = {true, false, true, false, false};
+        const auto rows = BleuByLength::score(lengths, hyps, refs, exact, BleuByLength::parse("1-5,6-10,20-"));
+        QCOMPARE(static_cast<int>(rows.size()), 3); // 20+ is empty: left out; 12 words fall in no bucket but in "all"
+        QCOMPARE(rows[0].sentences, 2);
+        QCOMPARE(rows[0].bleu, BleuScore().corpusScore({"a b", "a b c"}, {"a b", "a c b"}).score);
+        QCOMPARE(rows[0].exact, 0.5);
+        QCOMPARE(rows[1].bleu, BleuScore().corpusScore({hyps[2], hyps[3]}, {refs[2], refs[3]}).score);
+        QCOMPARE(rows[1].low, 6);
+        QCOMPARE(rows[2].label, std::string("all"));
+        QCOMPARE(rows[2].sentences, 5);
+        QCOMPARE(rows[2].bleu, BleuScore().corpusScore(hyps, refs).score);
+        QCOMPARE(rows[2].sourceWords, 32.0 / 5);
     }
 };
 

@@ -279,6 +279,27 @@ private slots:
         store_->deleteRuns({full, local});
     }
 
+    // A translation run: dev BLEU by step, and the test BLEU by source length (the buckets' shortest source on x).
+    void translationRunsDrawBleuAndBleuByLength()
+    {
+        const auto t = addRun("bahdanau", "none", 1,
+                              {{50, "train", "loss", 2.0}, {50, "dev", "bleu", 30.0}, {100, "dev", "bleu", 60.0},
+                               {100, "test", "bleu", 55.0}, {100, "test", "bleu_by_length.1", 90.0},
+                               {100, "test", "bleu_by_length.6", 70.5}, {100, "test", "bleu_by_length.16", 20.0}},
+                              "synthetic-reverse");
+        auto v = view({t});
+        QStringList metrics;
+        for (ComparePanel* p : v->panels())
+            metrics.append(p->metric());
+        QCOMPARE(metrics, (QStringList{"loss", "bleu", "bleu_by_length"}));
+        expectPoints(graphIn(child<ComparePanel>(v.get(), "panel_bleu"), QString("dev_r%1").arg(t)), {{50, 30.0}, {100, 60.0}});
+        auto* byLength = child<ComparePanel>(v.get(), "panel_bleu_by_length");
+        expectPoints(graphIn(byLength, QString("test_r%1").arg(t)), {{1, 90.0}, {6, 70.5}, {16, 20.0}});
+        QCOMPARE(byLength->yAxis->scaleType(), QCPAxis::stLinear);
+        QCOMPARE(byLength->xAxis->label(), QString("source words (from)"));
+        store_->deleteRuns({t});
+    }
+
     void panelsFollowTheMetricsPresent()
     {
         auto v = view({s1_, reg_, 987654});

@@ -136,6 +136,8 @@ QString ComparePanel::metricTitle(const QString& metric)
     if (metric == QLatin1String("grad_norm")) return tr("gradient norm (before clipping)");
     if (metric == QLatin1String("grad_by_distance")) return tr("‖∂L/∂word‖ ÷ the last word's");
     if (metric == QLatin1String("grad_by_layer")) return tr("gradient norm by layer");
+    if (metric == QLatin1String("bleu")) return tr("BLEU");
+    if (metric == QLatin1String("bleu_by_length")) return tr("test BLEU by source length");
     if (metric == QLatin1String("step_ms_by_length")) return tr("ms per training step");
     if (metric == QLatin1String("forward_ms_by_length")) return tr("ms per forward");
     if (metric == QLatin1String("memory_by_length")) return tr("peak MiB while training");
@@ -206,14 +208,17 @@ void ComparePanel::setSeries(std::vector<PlotSeries> series, const CompareOption
     series_ = std::move(series);
     axis_ = axis;
     const bool profile = RunCurves::isProfile(metric_);
-    logY_ = options.logY || profile; // a vanishing gradient spans orders of magnitude
+    const bool bleuByLength = metric_ == QLatin1String("bleu_by_length");
+    logY_ = options.logY || (profile && !bleuByLength); // a vanishing gradient spans orders of magnitude
     const bool layers = metric_ == QLatin1String("grad_by_layer");
     const bool lengths = RunCurves::isLengthProfile(metric_);
-    note_->setText(lengths   ? tr("log-log: a slope of 1 is linear in the length, 2 quadratic")
+    note_->setText(bleuByLength ? tr("the test split's sentences grouped by their source's words, each group a corpus")
+                   : lengths ? tr("log-log: a slope of 1 is linear in the length, 2 quadratic")
                    : layers  ? tr("at each run's last log step, before clipping")
                    : profile ? tr("at each run's last evaluation, mean over dev sentences")
                              : note);
-    xAxis->setLabel(lengths   ? tr("sentence length (tokens)")
+    xAxis->setLabel(bleuByLength ? tr("source words (from)")
+                    : lengths ? tr("sentence length (tokens)")
                     : layers  ? tr("layer, input to output")
                     : profile ? tr("distance from the last word (tokens)")
                               : axisTitle(axis));
@@ -485,6 +490,8 @@ QString ComparePanel::pointText(const QPointF& pixel) const
         xText = index >= 0 && index < xLabels_.size() ? xLabels_[static_cast<int>(index)] : tr("layer %1").arg(index);
     else if (RunCurves::isLengthProfile(metric_))
         xText = tr("length %1").arg(index);
+    else if (metric_ == QLatin1String("bleu_by_length"))
+        xText = tr("sources from %1 words").arg(index);
     else if (RunCurves::isProfile(metric_))
         xText = tr("distance %1").arg(index);
     else

@@ -1,5 +1,6 @@
 #include "ui/analysis/RunCurves.h"
 
+#include "core/results/BleuByLength.h"
 #include "core/store/RunStore.h"
 
 #include <QtCore/QJsonArray>
@@ -36,7 +37,8 @@ const QStringList& RunCurves::metricOrder()
     // The gradient's reach by word distance right after macro-F1: in a grid of two columns, under the accuracy.
     static const QStringList order{QStringLiteral("loss"), QStringLiteral("accuracy"), QStringLiteral("macro_f1"),
                                    QStringLiteral("grad_by_distance"), QStringLiteral("rmse"), QStringLiteral("mae"),
-                                   QStringLiteral("mape"), QStringLiteral("learning_rate"), QStringLiteral("grad_norm"),
+                                   QStringLiteral("mape"), QStringLiteral("bleu"), QStringLiteral("bleu_by_length"),
+                                   QStringLiteral("learning_rate"), QStringLiteral("grad_norm"),
                                    QStringLiteral("grad_by_layer"), QStringLiteral("step_ms_by_length"),
                                    QStringLiteral("forward_ms_by_length"), QStringLiteral("memory_by_length")};
     return order;
@@ -50,7 +52,8 @@ bool RunCurves::isLengthProfile(const QString& metric)
 
 bool RunCurves::isProfile(const QString& metric)
 {
-    return metric == QLatin1String("grad_by_distance") || metric == QLatin1String("grad_by_layer") || isLengthProfile(metric);
+    return metric == QLatin1String("grad_by_distance") || metric == QLatin1String("grad_by_layer") ||
+           metric == QLatin1String("bleu_by_length") || isLengthProfile(metric);
 }
 
 // Per run with a gradient norm: the layers' norms at its last log step, in the order the trainer wrote them (the
@@ -168,6 +171,19 @@ RunCurves RunCurves::load(const RunStore& store, const QList<qint64>& runIds, co
         }
     if (any)
         c.curves_.insert(keyOf(QStringLiteral("dev"), QStringLiteral("grad_by_distance")), std::move(profiles));
+    // A translation run's test BLEU by source length (x = the bucket's shortest source), one query per bucket.
+    std::vector<std::vector<CurvePoint>> byLength(ids.size());
+    bool anyLength = false;
+    for (const auto& bucket : BleuByLength::defaults()) {
+        const auto byRun = store.curves(ids, "test", "bleu_by_length." + std::to_string(bucket.low));
+        for (std::size_t r = 0; r < byRun.size(); ++r)
+            if (!byRun[r].empty()) {
+                byLength[r].push_back({static_cast<double>(bucket.low), byRun[r].back().second});
+                anyLength = true;
+            }
+    }
+    if (anyLength)
+        c.curves_.insert(keyOf(QStringLiteral("test"), QStringLiteral("bleu_by_length")), std::move(byLength));
     c.ids_ = std::move(ids);
     c.loadLayerProfiles(store);
     c.loadLengthProfiles(store);

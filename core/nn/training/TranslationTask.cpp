@@ -3,6 +3,7 @@
 #include "core/data/TranslationText.h"
 #include "core/nn/layers/TensorConversions.h"
 #include "core/results/AlignmentErrorRate.h"
+#include "core/results/BleuByLength.h"
 #include "core/results/BleuScore.h"
 #include "core/results/ChrfScore.h"
 
@@ -258,6 +259,17 @@ TrainingTask::Evaluation TranslationTask::evaluate(bool test)
         e.metrics.push_back({"exact_match", pairs.empty() ? 0.0 : static_cast<double>(exact) / static_cast<double>(pairs.size())});
         if (aer.sentences() > 0)
             e.metrics.push_back({"aer", aer.value()});
+    }
+    if (test) { // Bahdanau et al.'s Figure 2: the test BLEU by source length (BleuByLength's buckets), for Compare
+        std::vector<int> lengths;
+        std::vector<bool> same;
+        for (std::size_t i = 0; i < pairs.size(); ++i) {
+            lengths.push_back(static_cast<int>(pairs[i].source.size()));
+            same.push_back(false); // not drawn; the exact match is the whole split's above
+        }
+        for (const auto& row : BleuByLength::score(lengths, hypotheses, references, same, BleuByLength::defaults()))
+            if (row.low > 0)
+                e.metrics.push_back({"bleu_by_length." + std::to_string(row.low), row.bleu});
     }
     e.score = bleu.score;
     return e;
