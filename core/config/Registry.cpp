@@ -115,6 +115,10 @@ const std::vector<RegistryEntry>& Registry::models()
          onlyNone, "regression", {}, {"d_model", "layers"}},
         {"darnn", "DA-RNN", "Time series: dual-stage attention, over driving series per step and over encoder steps (Qin et al. 2017)",
          onlyNone, "regression", {}, {"d_model"}},
+        {"persistence", "Persistence", "Time-series baseline: the next value is the last one seen (nothing to train)", onlyNone,
+         "regression", {}, {}},
+        {"linear-ar", "Linear AR", "Time-series baseline: linear autoregression on the window's past target values, fitted once by least squares",
+         onlyNone, "regression", {}, {}},
     };
     return list;
 }

@@ -7,6 +7,8 @@
 #include "core/nn/models/BertClassifier.h"
 #include "core/nn/models/CnnClassifier.h"
 #include "core/nn/models/DarnnRegressor.h"
+#include "core/nn/models/LinearArRegressor.h"
+#include "core/nn/models/PersistenceRegressor.h"
 #include "core/nn/models/EssanRegressor.h"
 #include "core/nn/models/LinearClassifier.h"
 #include "core/nn/models/RecurrentClassifier.h"
@@ -55,6 +57,10 @@ std::shared_ptr<SeriesRegressor> ModelFactory::createRegressor(const ModelConfig
         return std::make_shared<RecurrentRegressor>(config, config.drivers);
     if (m == "darnn")
         return std::make_shared<DarnnRegressor>(config, config.drivers, config.window);
+    if (m == "persistence")
+        return std::make_shared<PersistenceRegressor>();
+    if (m == "linear-ar")
+        return std::make_shared<LinearArRegressor>(config.window);
     throw std::invalid_argument("model: '" + m + "' has no time-series version");
 }
 

@@ -22,6 +22,10 @@ public:
     torch::Tensor recordedTemporalAttention() const { return temporalAttention_; }
 
     std::int64_t trainableParameters() const;
+    // A baseline fitted in closed form from the training windows (least squares) instead of by gradient steps:
+    // RegressionTask calls fit once, before training; having no trainable parameters, it is then measured as is.
+    virtual bool fitsInClosedForm() const { return false; }
+    virtual void fit(const torch::Tensor& /*drivers*/, const torch::Tensor& /*history*/, const torch::Tensor& /*target*/) {}
 
 protected:
     bool record_ = false;

@@ -38,6 +38,8 @@ RegressionTask::RegressionTask(std::shared_ptr<SeriesRegressor> model, const Ser
       dev_(toTensors(dataset.dev, dataset.window, dataset.drivers(), device)),
       test_(toTensors(dataset.test, dataset.window, dataset.drivers(), device)), epochs_(sampling == "epochs")
 {
+    if (model_->fitsInClosedForm()) // the linear AR baseline: least squares on every training window, once
+        model_->fit(train_.drivers, train_.history, train_.target);
 }
 
 std::vector<int64_t> RegressionTask::drawWindows(std::mt19937_64& rng, int batchSize)

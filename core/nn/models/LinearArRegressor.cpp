@@ -1,0 +1,37 @@
+#include "core/nn/models/LinearArRegressor.h"
+
+#include <stdexcept>
+
+namespace attnlab {
+
+LinearArRegressor::LinearArRegressor(int window) : lags_(window - 1)
+{
+    if (window < 2)
+        throw std::invalid_argument("window: a linear autoregression needs at least one past value (window >= 2)");
+    coefficients_ = register_buffer("coefficients", torch::zeros({lags_ + 1}));
+}
+
+void LinearArRegressor::fit(const torch::Tensor& /*drivers*/, const torch::Tensor& history, const torch::Tensor& target)
+{
+    torch::NoGradGuard noGrad;
+    // X [N, p + 1] = the p known past values of each window and a column of ones; y [N].
+    const auto past = history.narrow(1, 0, lags_).to(torch::kCPU, torch::kDouble);
+    const auto design = torch::cat({past, torch::ones({past.size(0), 1}, past.options())}, 1);
+    const auto y = target.to(torch::kCPU, torch::kDouble).unsqueeze(1);
+    // Minimum-norm least squares (SVD): a rank-deficient design (a constant series) still has an answer.
+    const auto solution = std::get<0>(torch::linalg_lstsq(design, y, c10::nullopt, std::string("gelsd")));
+    coefficients_.copy_(solution.squeeze(1).to(coefficients_.options()));
+}
+
+torch::Tensor LinearArRegressor::forward(const torch::Tensor& /*drivers*/, const torch::Tensor& history)
+{
+    const auto past = history.narrow(1, 0, lags_);                                  // [B, p]
+    return torch::mv(past, coefficients_.narrow(0, 0, lags_)) + coefficients_[lags_]; // [B]
+}
+
+std::string LinearArRegressor::summary() const
+{
+    return "linear autoregression AR(" + std::to_string(lags_) + ") on the target's past values, least squares (no gradient steps)";
+}
+
+} // namespace attnlab

@@ -1,0 +1,26 @@
+#pragma once
+// PRIVATE engine header: includes LibTorch.
+#include "core/nn/models/SeriesRegressor.h"
+
+namespace attnlab {
+
+// Linear autoregression on the window's past target values, the classic baseline (Box & Jenkins' AR(p) with
+// p = T - 1): y_T = c + sum_{k=1}^{p} a_k y_{T-k}, fitted once by least squares over every training window
+// (LAPACK's gelsd through torch::linalg_lstsq, in double precision on the CPU). The coefficients are buffers: saved
+// with the checkpoint, never trained.
+class LinearArRegressor : public SeriesRegressor {
+public:
+    explicit LinearArRegressor(int window);
+    torch::Tensor forward(const torch::Tensor& drivers, const torch::Tensor& history) override;
+    std::string summary() const override;
+    bool fitsInClosedForm() const override { return true; }
+    void fit(const torch::Tensor& drivers, const torch::Tensor& history, const torch::Tensor& target) override;
+    // [p + 1]: a_p .. a_1 in the history's order (oldest first), then the intercept c.
+    const torch::Tensor& coefficients() const { return coefficients_; }
+
+private:
+    int lags_;
+    torch::Tensor coefficients_;
+};
+
+} // namespace attnlab
