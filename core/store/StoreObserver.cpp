@@ -11,6 +11,7 @@ StoreObserver::~StoreObserver()
 {
     {
         std::lock_guard lock(mutex_);
+        queuePendingStep();
         stopping_ = true;
     }
     wake_.notify_one();
@@ -39,8 +40,20 @@ void StoreObserver::onStarted(const RunInfo& info)
 
 void StoreObserver::onProgress(const ProgressEvent&)
 {
-    if (runId_)
-        throwIfWriteFailed();
+    if (!runId_)
+        return;
+    throwIfWriteFailed();
+    std::lock_guard lock(mutex_);
+    queuePendingStep(); // a new step: the last log step's points are all in
+}
+
+void StoreObserver::queuePendingStep()
+{
+    for (auto& point : pendingStep_) {
+        metrics_.push_back(std::move(point));
+        ++queuedCount_;
+    }
+    pendingStep_.clear();
 }
 
 void StoreObserver::throwIfWriteFailed()
@@ -57,12 +70,17 @@ void StoreObserver::onMetric(const MetricPoint& point)
         return;
     throwIfWriteFailed();
     std::lock_guard lock(mutex_);
+    if (point.split == "train") {
+        if (!pendingStep_.empty() && pendingStep_.back().step != point.step)
+            queuePendingStep();
+        pendingStep_.push_back(point);
+        return;
+    }
+    queuePendingStep();
     metrics_.push_back(point);
     ++queuedCount_;
-    if (point.split != "train") { // a dev (or test) evaluation: worth storing now
-        urgent_ = true;
-        wake_.notify_one();
-    }
+    urgent_ = true; // a dev (or test) evaluation: worth storing now
+    wake_.notify_one();
 }
 
 void StoreObserver::onAttention(const AttentionSnapshot& snapshot)
@@ -71,6 +89,7 @@ void StoreObserver::onAttention(const AttentionSnapshot& snapshot)
         return;
     throwIfWriteFailed();
     std::lock_guard lock(mutex_);
+    queuePendingStep();
     attention_.push_back(snapshot); // serialised on the writer thread
     ++queuedCount_;
     urgent_ = true;
@@ -83,6 +102,7 @@ void StoreObserver::onCheckpoint(const CheckpointRef& checkpoint)
         return;
     throwIfWriteFailed();
     std::lock_guard lock(mutex_);
+    queuePendingStep();
     checkpoints_.push_back(checkpoint);
     ++queuedCount_;
 }
@@ -93,6 +113,7 @@ void StoreObserver::onFinished(const RunSummary& summary)
         return;
     {
         std::lock_guard lock(mutex_);
+        queuePendingStep();
         finished_ = summary;
         ++queuedCount_;
     }
@@ -102,6 +123,7 @@ void StoreObserver::onFinished(const RunSummary& summary)
 void StoreObserver::flush()
 {
     std::unique_lock lock(mutex_);
+    queuePendingStep();
     if (!writer_.joinable())
         return;
     const std::uint64_t target = queuedCount_;

@@ -18,7 +18,8 @@ namespace attnlab {
 
 // Writes a run to the store without making the training thread wait for SQLite: onMetric and
 // onAttention only queue; a writer thread commits the queue in one transaction at least once a second,
-// at once after a dev evaluation, and at the end, so a kill loses at most the last second.
+// at once after a dev evaluation, and at the end, so a kill loses at most the last second. A log step's train
+// points are queued together when the next step begins, so a kill keeps a step whole or not at all.
 // onStarted creates the run synchronously (runId() is valid when it returns); onFinished waits until
 // the whole run is in the store; the destructor drains.
 // When a write fails (disk full, file-size limit, read-only file), the next event of the training thread
@@ -55,6 +56,7 @@ private:
     void writerLoop();
     void rethrowWriteError(); // mutex_ held
     void throwIfWriteFailed(); // on the training thread: a failed write ends the run at its next event
+    void queuePendingStep();   // mutex_ held: the newest log step's train points join the queue, whole
 
     RunStore& store_;
     std::vector<std::string> tags_;
@@ -64,6 +66,10 @@ private:
     std::condition_variable wake_;   // the writer waits here for its next second, or an urgent flush
     std::condition_variable stored_; // flush() waits here
     std::vector<MetricPoint> metrics_;
+    // The train points of the newest log step (loss, wall time, epoch, norms...), queued together when the next
+    // step begins or anything else arrives: the writer takes its queue at any moment, and a kill must not leave a
+    // step's wall time stored without its loss.
+    std::vector<MetricPoint> pendingStep_;
     std::vector<AttentionSnapshot> attention_;
     std::vector<CheckpointRef> checkpoints_;
     std::optional<RunSummary> finished_;

@@ -46,12 +46,18 @@ private Q_SLOTS:
         observer.onStarted(sampleInfo());
         RunStore reader(path);
         for (int round = 1; round <= 2; ++round) {
+            // A log step's train points are queued together when the next step begins: a kill never stores the
+            // wall time of a step without its loss.
+            observer.onMetric({round * 10, "train", "wall_seconds", 0.1 * round});
             observer.onMetric({round * 10, "train", "loss", 0.5});
+            QTest::qWait(1300);
+            QCOMPARE(reader.metrics(observer.runId()).size(), std::size_t(2 * (round - 1))); // held until the step ends
+            observer.onProgress({round * 10 + 1, 0, 0.0, 0.0});
             QElapsedTimer timer;
             timer.start();
-            while (reader.metrics(observer.runId()).size() < std::size_t(round) && timer.elapsed() < 5000)
+            while (reader.metrics(observer.runId()).size() < std::size_t(2 * round) && timer.elapsed() < 5000)
                 QTest::qWait(20);
-            QCOMPARE(reader.metrics(observer.runId()).size(), std::size_t(round));
+            QCOMPARE(reader.metrics(observer.runId()).size(), std::size_t(2 * round));
             QVERIFY2(timer.elapsed() < 1500, qPrintable(QString("stored after %1 ms").arg(timer.elapsed())));
         }
     }
