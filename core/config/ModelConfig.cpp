@@ -172,9 +172,16 @@ std::string ModelConfig::validate() const
     if (isTranslation()) {
         if (model == "seq2seq" && !attentionScore.empty())
             return "attention_score: model 'seq2seq' has no attention (bahdanau and luong have)";
-        if (model == "seq2seq" || model == "bahdanau") {
+        if (model.find("transformer") != std::string::npos && embeddingDim > 0 && embeddingDim != dModel)
+            return "embedding_dim: model '" + model + "' scales word vectors of d_model (" + std::to_string(dModel) +
+                   ") into its Transformer layers, so it takes no other size (got " + std::to_string(embeddingDim) + ")";
+        if ((model == "transformer-seq2seq" || model == "birnn-transformer") && (!attentionScore.empty() || alignment != "global"))
+            return std::string(attentionScore.empty() ? "alignment" : "attention_score") + ": model '" + model +
+                   "' has a Transformer decoder, whose cross-attention is scaled dot products over the whole source "
+                   "(scores and local alignments are the recurrent decoders': bahdanau, luong, transformer-bahdanau, transformer-luong)";
+        if (model == "seq2seq" || model == "bahdanau" || model == "transformer-bahdanau") {
             if (alignment != "global")
-                return "alignment: local attention is Luong's (model luong); '" + model + "' attends globally";
+                return "alignment: local attention is Luong's (models luong, transformer-luong); '" + model + "' attends globally";
         }
         if (vocabularySize < 3 || targetVocabularySize < 5)
             return "vocabulary: the dataset gave too few tokens (" + std::to_string(vocabularySize) + " source, " +

@@ -94,6 +94,22 @@ const std::vector<RegistryEntry>& Registry::models()
          "self-attention, the decoder's causal self-attention and cross-attention, heads and layers, pre-LN",
          {"sinusoidal", "none", "learned", "rpr", "rope", "alibi"}, "translation", {},
          {"d_model", "layers", "heads", "ffn_hidden", "rpr_clip", "activation", "dropout_keep", "dropout_points"}, allPoints, allPoints},
+        // The two mixed families of Domhan (2018), "How much attention do you need?": each side from the other family.
+        {"transformer-bahdanau", "Transformer enc. + Bahdanau dec.", "Translation with a self-attention encoder (Transformer layers, "
+         "pre-LN) and Bahdanau's recurrent decoder with additive attention over its states (Domhan 2018)",
+         {"sinusoidal", "none", "learned", "rpr", "rope", "alibi"}, "translation", {},
+         {"d_model", "layers", "heads", "ffn_hidden", "rpr_clip", "activation", "attention_score", "dropout_keep", "dropout_points"},
+         allPoints, allPoints},
+        {"transformer-luong", "Transformer enc. + Luong dec.", "Translation with a self-attention encoder (Transformer layers, pre-LN) "
+         "and Luong's recurrent decoder (dot, general or concat scores, global or local, input feeding) (Domhan 2018)",
+         {"sinusoidal", "none", "learned", "rpr", "rope", "alibi"}, "translation", {},
+         {"d_model", "layers", "heads", "ffn_hidden", "rpr_clip", "activation", "attention_score", "alignment", "local_window",
+          "dropout_keep", "dropout_points"},
+         allPoints, allPoints},
+        {"birnn-transformer", "BiGRU enc. + Transformer dec.", "Translation with a bidirectional GRU encoder and a Transformer "
+         "decoder (causal self-attention, cross-attention over the GRU's states, pre-LN) (Domhan 2018)",
+         {"sinusoidal", "none", "learned", "rpr", "rope", "alibi"}, "translation", {},
+         {"d_model", "layers", "heads", "ffn_hidden", "rpr_clip", "activation", "dropout_keep", "dropout_points"}, allPoints, allPoints},
         // Language models (next-token prediction): the count baseline, the char-RNN, the GPT.
         {"ngram", "n-gram (counts)", "Count-based n-gram model: each token from the n-1 before it, interpolated Kneser-Ney or add-k "
          "smoothing; estimated in one pass, nothing to train (the baseline every language-model lesson starts from)",
@@ -178,7 +194,8 @@ std::string Registry::modelLabel(const std::string& model, const std::string& po
 
 bool Registry::hasAttention(const std::string& model)
 {
-    for (const char* id : {"ssan", "essan", "transformer", "rnn-attention", "attn-rnn", "darnn", "minilm", "bahdanau", "luong", "transformer-seq2seq", "gpt"})
+    for (const char* id : {"ssan", "essan", "transformer", "rnn-attention", "attn-rnn", "darnn", "minilm", "bahdanau", "luong", "transformer-seq2seq",
+                            "transformer-bahdanau", "transformer-luong", "birnn-transformer", "gpt"})
         if (model == id)
             return true;
     return false;

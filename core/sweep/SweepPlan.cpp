@@ -86,14 +86,16 @@ SweepPlan SweepPlan::expand(const SweepSpec& spec)
             // As train does: another optimiser starts from its own default rate unless a rate is given.
             if (!lrGiven && j["optimizer"].get<std::string>() != start.optimizer)
                 j["learning_rate"] = TrainConfig::defaultLearningRate(j["optimizer"].get<std::string>());
-            // A position the user did not write (none in the base or the grid: the default's, or a preset's for
-            // its own model) follows the model: an LSTM in a grid of models gets none, not the SSAN's rpr.
-            // A combination the user did write that cannot run is still skipped with its reason.
+            // A position the user did not write (none in the base or the grid) follows the model as train's does
+            // (Registry::defaultPosition: an LSTM gets none, a translation Transformer sinusoidal, a SAN rpr); a
+            // preset's own position stays with the preset's own model. A combination the user did write that
+            // cannot run is still skipped with its reason.
             if (!positionGiven && j["model"].is_string()) {
                 const std::string model = j["model"].get<std::string>();
                 const RegistryEntry* entry = Registry::find(Registry::models(), model);
                 const std::string position = j["position"].is_string() ? j["position"].get<std::string>() : "";
-                if (entry && std::find(entry->positions.begin(), entry->positions.end(), position) == entry->positions.end())
+                const bool presetsOwn = preset && model == start.model.model;
+                if (entry && (!presetsOwn || std::find(entry->positions.begin(), entry->positions.end(), position) == entry->positions.end()))
                     j["position"] = Registry::defaultPosition(model);
             }
             const TrainConfig combined = TrainConfig::fromJson(j.dump());

@@ -195,6 +195,17 @@ private Q_SLOTS:
                                       "synthetic-sentiment ssan/rpr seed 3", "synthetic-sentiment lstm/none seed 1",
                                       "synthetic-sentiment lstm/none seed 2", "synthetic-sentiment lstm/none seed 3"}));
         QCOMPARE(r.lastJson()["skipped"].toArray().size(), 0);
+        // The default the model has with train, not the SAN's rpr where it happens to apply: the translation
+        // Transformers start sinusoidal (as `train --model transformer-seq2seq` does).
+        const QString translation = writeFile(dir, "translation.json", R"({"base": {"dataset": "synthetic-reverse", "steps": 20},
+            "grid": {"model": ["bahdanau", "transformer-seq2seq", "birnn-transformer"]}})");
+        r = runCli({"sweep", translation, "--dry-run", "--json", "--db", dir.filePath("runs.sqlite")});
+        QCOMPARE(r.code, 0);
+        labels.clear();
+        for (const auto run : r.lastJson()["runs"].toArray())
+            labels << run.toObject()["label"].toString();
+        QCOMPARE(labels, QStringList({"synthetic-reverse bahdanau/none seed 1", "synthetic-reverse transformer-seq2seq/sinusoidal seed 1",
+                                      "synthetic-reverse birnn-transformer/sinusoidal seed 1"}));
         r = runCli({"sweep", "--presets", "teach-long-range-ssan-rpr", "--models", "ssan,cnn", "--seeds", "1", "--dry-run",
                     "--json", "--db", dir.filePath("runs.sqlite")});
         QCOMPARE(r.code, 0);

@@ -33,7 +33,26 @@ std::vector<Variant> variants()
             v.push_back({"luong", "none", score, alignment});
     for (const char* position : {"sinusoidal", "none", "learned", "rpr", "rope", "alibi"})
         v.push_back({"transformer-seq2seq", position, "", "global"});
+    // Domhan's mixed models: a self-attention encoder before either recurrent decoder, a BiGRU before a Transformer decoder.
+    for (const char* position : {"sinusoidal", "rpr", "none"})
+        v.push_back({"transformer-bahdanau", position, "", "global"});
+    v.push_back({"transformer-luong", "sinusoidal", "general", "global"});
+    v.push_back({"transformer-luong", "rpr", "dot", "local-p"});
+    for (const char* position : {"sinusoidal", "rpr", "rope"})
+        v.push_back({"birnn-transformer", position, "", "global"});
     return v;
+}
+
+// A Transformer decoder (causal self-attention, a layer of cross-attention per decoder layer, H heads).
+bool transformerDecoder(const Variant& v)
+{
+    return v.model == "transformer-seq2seq" || v.model == "birnn-transformer";
+}
+
+// Layers and heads on the Transformer side of a model; the recurrent side has one of each.
+bool hasTransformerLayers(const Variant& v)
+{
+    return v.model.find("transformer") != std::string::npos;
 }
 
 ModelConfig tiny(const Variant& v, int sourceVocabulary = 12, int targetVocabulary = 10)
@@ -45,8 +64,8 @@ ModelConfig tiny(const Variant& v, int sourceVocabulary = 12, int targetVocabula
     c.alignment = v.alignment;
     c.localWindow = 1;
     c.dModel = 16;
-    c.heads = v.model == "transformer-seq2seq" ? 2 : 1;
-    c.layers = v.model == "transformer-seq2seq" ? 2 : 1;
+    c.heads = hasTransformerLayers(v) ? 2 : 1;
+    c.layers = hasTransformerLayers(v) ? 2 : 1;
     c.rprClip = 3;
     c.maxLength = 64;
     c.dropoutPoints = "none";
@@ -214,7 +233,7 @@ private Q_SLOTS:
     void theCausalMaskHidesLaterTargetTokens()
     {
         for (const auto& v : variants()) {
-            if (v.model != "transformer-seq2seq")
+            if (!transformerDecoder(v))
                 continue;
             auto model = ModelFactory::createTranslator(tiny(v));
             model->eval();
@@ -425,7 +444,7 @@ private Q_SLOTS:
             auto config = tiny(v);
             config.dModel = 32;
             auto model = ModelFactory::createTranslator(config);
-            torch::optim::Adam adam(model->parameters(), torch::optim::AdamOptions(v.model == "transformer-seq2seq" ? 3e-3 : 1e-2));
+            torch::optim::Adam adam(model->parameters(), torch::optim::AdamOptions(hasTransformerLayers(v) ? 3e-3 : 1e-2));
             model->train();
             for (int step = 0; step < 400; ++step) {
                 adam.zero_grad();
@@ -464,6 +483,36 @@ private Q_SLOTS:
         const int64_t attention = 4 * (d * d + d), norm = 2 * d, ffn = (d * 4 * d + 4 * d) + (4 * d * d + d);
         QCOMPARE(ModelFactory::createTranslator(tiny(variants()[11]))->trainableParametersWithoutEmbedding(),
                  2 * (attention + 2 * norm + ffn) + 2 * (2 * attention + 3 * norm + ffn) + 2 * norm + (d * vt + vt));
+        // transformer-bahdanau: the same 2 encoder layers and final LN; bridge d -> d (from the mean state); additive
+        // W (d x d), U (d x d: h_j is d wide now), v; decoder GRU(e + d); output (e + 2d) -> V.
+        QCOMPARE(ModelFactory::createTranslator(tiny({"transformer-bahdanau", "sinusoidal", "", "global"}))->trainableParametersWithoutEmbedding(),
+                 2 * (attention + 2 * norm + ffn) + norm + (d * d + d) + (2 * d * d + d) + gru(e + d, d) + ((e + 2 * d) * vt + vt));
+        // transformer-luong general global: encoder; bridge; keys d -> d; W_a; decoder GRU(e + d); W_c 2d -> d; W_s.
+        QCOMPARE(ModelFactory::createTranslator(tiny({"transformer-luong", "sinusoidal", "general", "global"}))->trainableParametersWithoutEmbedding(),
+                 2 * (attention + 2 * norm + ffn) + norm + (d * d + d) + d * d + d * d + gru(e + d, d) + 2 * d * d + (d * vt + vt));
+        // birnn-transformer: a 2-layer BiGRU (the second layer reads 2d), its projection 2d -> d and LN; the 2
+        // decoder layers, their final LN, the output.
+        QCOMPARE(ModelFactory::createTranslator(tiny({"birnn-transformer", "sinusoidal", "", "global"}))->trainableParametersWithoutEmbedding(),
+                 2 * gru(d, d) + 2 * gru(2 * d, d) + (2 * d * d + d) + norm + 2 * (2 * attention + 3 * norm + ffn) + norm + (d * vt + vt));
+    }
+
+    // Each mixed model takes its decoder's settings and refuses the other family's, by name.
+    void mixedModelsTakeTheirDecodersSettings()
+    {
+        auto problem = [](const Variant& v) { return tiny(v).validate(); };
+        QCOMPARE(problem({"transformer-luong", "rpr", "concat", "local-m"}), std::string());
+        QCOMPARE(problem({"transformer-bahdanau", "alibi", "dot", "global"}), std::string());
+        QCOMPARE(problem({"transformer-bahdanau", "sinusoidal", "", "local-p"}),
+                 std::string("alignment: local attention is Luong's (models luong, transformer-luong); 'transformer-bahdanau' attends globally"));
+        QVERIFY(problem({"birnn-transformer", "sinusoidal", "general", "global"}).rfind("attention_score: model 'birnn-transformer' has a Transformer decoder", 0) == 0);
+        QVERIFY(problem({"birnn-transformer", "sinusoidal", "", "local-m"}).rfind("alignment: model 'birnn-transformer'", 0) == 0);
+        QVERIFY(problem({"transformer-seq2seq", "sinusoidal", "dot", "global"}).rfind("attention_score: model 'transformer-seq2seq'", 0) == 0);
+        QVERIFY(problem({"bahdanau", "sinusoidal", "", "global"}).rfind("position: 'sinusoidal' does not apply to model 'bahdanau'", 0) == 0);
+        // The Transformer layers read words of d_model: another embedding size is refused by name.
+        auto wide = tiny({"transformer-bahdanau", "sinusoidal", "", "global"});
+        wide.embeddingDim = 8;
+        QVERIFY(wide.validate().rfind("embedding_dim: model 'transformer-bahdanau' scales word vectors of d_model (16)", 0) == 0);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, ModelFactory::createTranslator(wide));
     }
 
     void lengthPenaltyIsGnmts()

@@ -116,7 +116,7 @@ private slots:
         QCOMPARE(positions, (QStringList{"none", "sinusoidal", "rpr"}));
         QVERIFY(child<QCheckBox>(&panel, "orderDependentBox")->isChecked()); // the form shows the first one
         QCOMPARE(spy.at(0).at(1).toString(), QStringLiteral("Why position matters"));
-        QCOMPARE(TeachingScenario::all().size(), std::size_t(16));
+        QCOMPARE(TeachingScenario::all().size(), std::size_t(17));
         QCOMPARE(spy.at(0).at(3).toString(), QString()); // opens nothing at its end
 
         // "Why divide by sqrt(d_k)": the same GPT twice, its scores divided and not; "Temperature and top-p" ends in the
@@ -130,6 +130,16 @@ private slots:
         QCOMPARE(scaling[0].model.dModel, 256);
         // "Why gates?": a plain RNN, a GRU and an LSTM on the long-range sentences, each recording its gradient; it
         // ends in Compare, where the gradient's reach by word distance is drawn.
+        // "Which side needs self-attention?": the 2 x 2 of encoders and decoders, each on its own side's defaults.
+        QVERIFY(panel.presets()->choose(QStringLiteral("lesson:which-side-needs-self-attention")));
+        const auto sides = spy.last().at(0).value<std::vector<TrainConfig>>();
+        QCOMPARE(sides.size(), std::size_t(4));
+        QStringList sideModels;
+        for (const auto& c : sides)
+            sideModels << QString::fromStdString(c.model.model + "/" + c.model.position);
+        QCOMPARE(sideModels, (QStringList{"bahdanau/none", "transformer-bahdanau/sinusoidal", "birnn-transformer/sinusoidal",
+                                          "transformer-seq2seq/sinusoidal"}));
+        QCOMPARE(spy.last().at(3).toString(), QStringLiteral("compare"));
         QVERIFY(panel.presets()->choose(QStringLiteral("lesson:why-gates")));
         const auto gates = spy.last().at(0).value<std::vector<TrainConfig>>();
         QCOMPARE(gates.size(), std::size_t(3));

@@ -66,7 +66,7 @@ TranslationSection::TranslationSection(QWidget* parent) : FormSection(tr("Encode
     forcing->setToolTip(tr("Share of the recurrent decoder's steps fed the right previous word (1 = always; "
                            "below 1 it also learns from its own guesses)"));
     // A Transformer reads the whole target at once: always forced.
-    const auto recurrent = [](const RegistryEntry* m) { return m && m->id != "transformer-seq2seq"; };
+    const auto recurrent = [](const RegistryEntry* m) { return m && m->id != "transformer-seq2seq" && m->id != "birnn-transformer"; };
     add({{"teacher_forcing"}, tr("Teacher forcing"), forcing, true, nullptr,
          [recurrent](const RegistryEntry* m, const std::string& task) { return task == "translation" && recurrent(m); },
          [forcing, recurrent](TrainConfig& c, const RegistryEntry* m) {

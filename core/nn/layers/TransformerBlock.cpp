@@ -1,5 +1,6 @@
 #include "core/nn/layers/TransformerBlock.h"
 
+#include "core/nn/layers/Activation.h"
 #include "core/nn/layers/DropoutMask.h"
 
 namespace attnlab {
@@ -31,7 +32,7 @@ torch::Tensor TransformerBlockImpl::around(const torch::Tensor& x, torch::nn::La
 
 torch::Tensor TransformerBlockImpl::mlp(const torch::Tensor& x)
 {
-    return around(x, norm2_, [this](const torch::Tensor& h) { return out_(torch::gelu(in_(h))); });
+    return around(x, norm2_, [this](const torch::Tensor& h) { return out_(Activation::apply(options_.activation, in_(h))); });
 }
 
 torch::Tensor TransformerBlockImpl::forward(const torch::Tensor& x, const torch::Tensor& mask, torch::Tensor* weights)

@@ -13,6 +13,7 @@ namespace attnlab {
 // One decoder block without cross-attention, the GPT block (Radford et al. 2019; nanoGPT's Block), pre-LN:
 //   x += Dropout(CausalSelfAttention(LN_1(x)))
 //   x += Dropout(W_2 GELU(W_1 LN_2(x)))           (left out when attentionOnly: the induction-heads models)
+// Not causal, with ReLU, it is the Transformer's encoder layer (the mixed encoder-decoders' self-attention encoder).
 // or post-LN, each sub-layer's sum normalised (Vaswani et al. 2017): x = LN_1(x + Dropout(Attention(x))), ...; or
 // without LayerNorm; and without the residual "x +" (the lesson on what residuals and LayerNorm buy).
 // forward() reads a whole window; step() one new position over the layer's key/value cache, equal to forward()'s
@@ -21,6 +22,7 @@ struct TransformerBlockOptions {
     SelfAttentionOptions attention; // causal, with W^O
     int ffnHidden = 0;              // W_1's width; 0 = 4 d
     bool attentionOnly = false;
+    std::string activation = "gelu"; // the MLP's (Activation::apply)
     double residualDrop = 0.0;      // dropout probability on each branch before it is added
     std::string layerNorm = "pre";  // pre | post | none (ModelConfig::layerNorm)
     bool residual = true;

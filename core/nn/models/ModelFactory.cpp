@@ -71,9 +71,9 @@ std::shared_ptr<Seq2SeqModel> ModelFactory::createTranslator(const ModelConfig& 
     if (auto problem = config.validate(); !problem.empty())
         throw std::invalid_argument(problem);
     const auto& m = config.model;
-    if (m == "seq2seq" || m == "bahdanau" || m == "luong")
-        return std::make_shared<RecurrentSeq2Seq>(config);
-    if (m == "transformer-seq2seq")
+    if (m == "seq2seq" || m == "bahdanau" || m == "luong" || m == "transformer-bahdanau" || m == "transformer-luong")
+        return std::make_shared<RecurrentSeq2Seq>(config); // a recurrent decoder (after either encoder)
+    if (m == "transformer-seq2seq" || m == "birnn-transformer")
         return std::make_shared<TransformerSeq2Seq>(config);
     throw std::invalid_argument("model: '" + m + "' is not a translation model");
 }

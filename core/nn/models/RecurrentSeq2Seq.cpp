@@ -7,16 +7,26 @@
 namespace attnlab {
 
 RecurrentSeq2Seq::RecurrentSeq2Seq(const ModelConfig& config)
-    : kind_(config.model == "bahdanau" ? Kind::Bahdanau : config.model == "luong" ? Kind::Luong : Kind::Plain), config_(config)
+    : kind_(config.model == "bahdanau" || config.model == "transformer-bahdanau" ? Kind::Bahdanau
+            : config.model == "luong" || config.model == "transformer-luong"    ? Kind::Luong
+                                                                                : Kind::Plain),
+      config_(config)
 {
     const int d = config.dModel, e = config.inputDim();
+    const bool selfAttention = config.model.rfind("transformer-", 0) == 0;
     const bool bidirectional = kind_ != Kind::Plain;
-    const int encoded = bidirectional ? 2 * d : d; // h_j's width
+    const int encoded = selfAttention ? d : bidirectional ? 2 * d : d; // h_j's width
     sourceEmbedding_ = register_module(
         "source_embedding", torch::nn::Embedding(torch::nn::EmbeddingOptions(config.vocabularySize, e).padding_idx(0)));
     targetEmbedding_ = register_module(
         "target_embedding", torch::nn::Embedding(torch::nn::EmbeddingOptions(config.targetVocabularySize, e).padding_idx(0)));
-    encoder_ = register_module("encoder", RecurrentEncoder("gru", e, d, config.layers, bidirectional));
+    if (selfAttention) {
+        TORCH_CHECK(e == d, "a self-attention encoder needs embedding_dim = d_model (got ", e, ")");
+        selfAttentionEncoder_ = register_module("encoder", SelfAttentionEncoder(config));
+        SelfAttentionEncoderImpl::initialiseWordTable(sourceEmbedding_, d); // it scales them by sqrt(d)
+    } else {
+        encoder_ = register_module("encoder", RecurrentEncoder("gru", e, d, config.layers, bidirectional));
+    }
     bridge_ = register_module("bridge", torch::nn::Linear(encoded, d));
     int decoderInput = e, outputInput = d;
     if (kind_ == Kind::Plain) {
@@ -50,22 +60,36 @@ RecurrentSeq2Seq::RecurrentSeq2Seq(const ModelConfig& config)
     dropout_ = register_module("dropout", DropoutPoints(config));
 }
 
-Seq2SeqModel::Encoded RecurrentSeq2Seq::encode(const torch::Tensor& source, const torch::Tensor& sourceMask)
+Seq2SeqModel::Encoded RecurrentSeq2Seq::encode(const torch::Tensor& source, const torch::Tensor& sourceMask, std::vector<torch::Tensor>* selfAttention)
 {
-    const auto embedded = dropout_->input(EmbeddingLookup::apply(sourceEmbedding_, source));
-    auto result = encoder_->forward(embedded, sourceMask, /*withStates=*/kind_ != Kind::Plain, hostSourceLengths());
     Encoded encoded;
     encoded.mask = sourceMask;
-    encoded.lengths = sourceMask.sum(1).to(embedded.dtype());
-    const auto initial = torch::tanh(bridge_(result.final)); // [N, d]
+    const auto words = EmbeddingLookup::apply(sourceEmbedding_, source);
+    encoded.lengths = sourceMask.sum(1).to(words.dtype());
+    torch::Tensor states, final;
+    if (selfAttentionEncoder_) {
+        states = selfAttentionEncoder_(words, sourceMask, selfAttention); // [N, S, d]
+        const auto m = sourceMask.unsqueeze(-1).to(states.dtype());
+        final = (states * m).sum(1) / encoded.lengths.clamp_min(1.0).unsqueeze(-1); // mean_j h_j, [N, d]
+    } else {
+        auto result = encoder_->forward(dropout_->input(words), sourceMask, /*withStates=*/kind_ != Kind::Plain, hostSourceLengths());
+        states = result.states;
+        final = result.final;
+    }
+    const auto initial = torch::tanh(bridge_(final)); // s_0, [N, d]
     if (kind_ == Kind::Plain) {
-        encoded.memory = result.final.unsqueeze(1); // c: all the decoder will ever see of the source
+        encoded.memory = final.unsqueeze(1); // c: all the decoder will ever see of the source
         encoded.extra = {initial};
     } else {
-        encoded.memory = keys_ ? keys_(result.states) : result.states; // [N, S, 2d] or [N, S, d]
+        encoded.memory = keys_ ? keys_(states) : states; // [N, S, 2d] or [N, S, d]
         encoded.extra = {initial, attention_->prepareKeys(encoded.memory)};
     }
     return encoded;
+}
+
+Seq2SeqModel::Encoded RecurrentSeq2Seq::encode(const torch::Tensor& source, const torch::Tensor& sourceMask)
+{
+    return encode(source, sourceMask, nullptr);
 }
 
 Seq2SeqModel::DecoderState RecurrentSeq2Seq::start(const Encoded& encoded)
@@ -106,7 +130,8 @@ Seq2SeqModel::StepFeatures RecurrentSeq2Seq::advance(const Encoded& encoded, Dec
 Seq2SeqModel::Forced RecurrentSeq2Seq::forced(const torch::Tensor& source, const torch::Tensor& sourceMask,
                                               const torch::Tensor& targetIn)
 {
-    auto encoded = encode(source, sourceMask);
+    Forced forced;
+    const auto encoded = encode(source, sourceMask, &forced.encoderSelf); // the self-attention encoder's maps
     auto state = start(encoded);
     std::vector<torch::Tensor> features, attention;
     for (int64_t t = 0; t < targetIn.size(1); ++t) {
@@ -115,7 +140,6 @@ Seq2SeqModel::Forced RecurrentSeq2Seq::forced(const torch::Tensor& source, const
         if (out.attention.defined())
             attention.push_back(out.attention); // [B, 1, S]
     }
-    Forced forced;
     forced.logits = project(torch::stack(features, 1)); // one product for every step
     if (!attention.empty())
         forced.cross.push_back(torch::stack(attention, 2)); // [B, 1, T, S]
@@ -130,16 +154,23 @@ torch::Tensor RecurrentSeq2Seq::project(const torch::Tensor& features)
 std::string RecurrentSeq2Seq::summary() const
 {
     std::ostringstream s;
+    const std::string encoder = selfAttentionEncoder_
+                                    ? std::to_string(config_.layers) + "-layer self-attention encoder (" + std::to_string(config_.heads) +
+                                          " heads, position " + config_.position + ")"
+                                    : "bidirectional GRU encoder";
     if (kind_ == Kind::Plain)
         s << "GRU encoder-decoder without attention (Cho et al. 2014)";
     else if (kind_ == Kind::Bahdanau)
-        s << "bidirectional GRU encoder, GRU decoder with " << attention_->options().score << " attention (Bahdanau et al. 2015)";
+        s << encoder << ", GRU decoder with " << attention_->options().score << " attention ("
+          << (selfAttentionEncoder_ ? "Domhan 2018" : "Bahdanau et al. 2015") << ")";
     else
-        s << "bidirectional GRU encoder, GRU decoder with input feeding, " << attention_->options().alignment << " "
+        s << encoder << ", GRU decoder with input feeding, " << attention_->options().alignment << " "
           << attention_->options().score << " attention" << (config_.alignment == "global" ? "" : ", D = " + std::to_string(config_.localWindow))
-          << " (Luong et al. 2015)";
-    s << ", d_model " << config_.dModel << ", " << config_.layers << " encoder layer" << (config_.layers == 1 ? "" : "s") << ", vocabularies "
-      << config_.vocabularySize << " / " << config_.targetVocabularySize;
+          << " (" << (selfAttentionEncoder_ ? "Domhan 2018" : "Luong et al. 2015") << ")";
+    s << ", d_model " << config_.dModel;
+    if (!selfAttentionEncoder_)
+        s << ", " << config_.layers << " encoder layer" << (config_.layers == 1 ? "" : "s");
+    s << ", vocabularies " << config_.vocabularySize << " / " << config_.targetVocabularySize;
     return s.str();
 }
 

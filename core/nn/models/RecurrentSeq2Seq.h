@@ -4,6 +4,7 @@
 #include "core/nn/layers/DropoutPoints.h"
 #include "core/nn/layers/RecurrentAttention.h"
 #include "core/nn/models/RecurrentEncoder.h"
+#include "core/nn/models/SelfAttentionEncoder.h"
 #include "core/nn/models/Seq2SeqModel.h"
 
 namespace attnlab {
@@ -20,6 +21,9 @@ namespace attnlab {
 //   global, local-m or local-p), h~_t = tanh(W_c [c_t; h_t]), p(y_t) = softmax(W_s h~_t).
 // The decoder starts from tanh(W_b [->h_S; <-h_1]) in all three. One layer each side (ModelConfig::layers
 // stacks the encoder only).
+// transformer-bahdanau and transformer-luong (Domhan 2018's mixed models) keep the decoder and replace the BiGRU
+// with a self-attention encoder (SelfAttentionEncoder, ModelConfig::layers layers): h_j is its state, d_model wide,
+// and the decoder starts from tanh(W_b mean_j h_j), the encoder having no final state.
 class RecurrentSeq2Seq : public Seq2SeqModel {
 public:
     explicit RecurrentSeq2Seq(const ModelConfig& config);
@@ -31,6 +35,7 @@ public:
     Forced forced(const torch::Tensor& source, const torch::Tensor& sourceMask, const torch::Tensor& targetIn) override;
     int attentionLayers() const override { return attention_ ? 1 : 0; }
     int attentionHeads() const override { return attention_ ? 1 : 0; }
+    bool hasSelfAttention() const override { return static_cast<bool>(selfAttentionEncoder_); }
     std::string summary() const override;
 
 private:
@@ -39,6 +44,9 @@ private:
     ModelConfig config_;
     torch::nn::Embedding sourceEmbedding_{nullptr}, targetEmbedding_{nullptr};
     RecurrentEncoder encoder_{nullptr};
+    SelfAttentionEncoder selfAttentionEncoder_{nullptr}; // the mixed models' encoder, instead of encoder_
+    // encode(), keeping the self-attention encoder's weights per layer [N, H, S, S] when asked.
+    Encoded encode(const torch::Tensor& source, const torch::Tensor& sourceMask, std::vector<torch::Tensor>* selfAttention);
     torch::nn::Linear bridge_{nullptr}, keys_{nullptr}, combine_{nullptr}, output_{nullptr};
     torch::nn::GRUCell decoder_{nullptr};
     RecurrentAttention attention_{nullptr};

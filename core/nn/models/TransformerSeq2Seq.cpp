@@ -2,6 +2,7 @@
 
 #include "core/nn/layers/EmbeddingLookup.h"
 #include "core/nn/layers/Activation.h"
+#include "core/nn/models/SelfAttentionEncoder.h"
 
 #include <cmath>
 #include <sstream>
@@ -17,18 +18,18 @@ TransformerSeq2Seq::TransformerSeq2Seq(const ModelConfig& config) : config_(conf
         "source_embedding", torch::nn::Embedding(torch::nn::EmbeddingOptions(config.vocabularySize, d).padding_idx(0)));
     targetEmbedding_ = register_module(
         "target_embedding", torch::nn::Embedding(torch::nn::EmbeddingOptions(config.targetVocabularySize, d).padding_idx(0)));
-    {
-        // Vaswani et al. multiply word vectors by sqrt(d_model) (3.4), which assumes they start small: fairseq and
-        // The Annotated Transformer's xavier both give N(0, 1/d)-sized vectors, so a scaled word vector and a
-        // sinusoid are the same size. LibTorch's N(0, 1) would make every word sqrt(d) times louder than its
-        // position (11x at d 128): measured, the model then learns word order far more slowly (docs/RESULTS.md).
-        torch::NoGradGuard noGrad;
-        for (auto* table : {&sourceEmbedding_, &targetEmbedding_}) {
-            (*table)->weight.normal_(0.0, 1.0 / std::sqrt(static_cast<double>(d)));
-            (*table)->weight[0].zero_(); // <pad>
-        }
+    // Word vectors start near N(0, 1/d): scaled by sqrt(d) they are then as loud as a sinusoid (LibTorch's N(0, 1)
+    // made every word sqrt(d) times louder than its position, 11x at d 128: measured, word order was then learnt
+    // far more slowly, docs/RESULTS.md).
+    SelfAttentionEncoderImpl::initialiseWordTable(sourceEmbedding_, d);
+    SelfAttentionEncoderImpl::initialiseWordTable(targetEmbedding_, d);
+    const bool recurrent = config.model == "birnn-transformer";
+    if (recurrent) {
+        recurrentEncoder_ = register_module("recurrent_encoder", RecurrentEncoder("gru", d, d, config.layers, /*bidirectional=*/true));
+        encoderProjection_ = register_module("encoder_projection", torch::nn::Linear(2 * d, d));
+    } else {
+        sourcePositions_ = register_module("source_positions", AbsolutePositions(config.position, d, config.maxLength));
     }
-    sourcePositions_ = register_module("source_positions", AbsolutePositions(config.position, d, config.maxLength));
     targetPositions_ = register_module("target_positions", AbsolutePositions(config.position, d, config.maxLength));
     auto norm = [&](const std::string& name, std::vector<torch::nn::LayerNorm>& into) {
         into.push_back(register_module(name, torch::nn::LayerNorm(torch::nn::LayerNormOptions({d}))));
@@ -36,11 +37,13 @@ TransformerSeq2Seq::TransformerSeq2Seq(const ModelConfig& config) : config_(conf
     for (int l = 0; l < config.layers; ++l) {
         auto o = SelfAttentionOptions::transformer(d, config.heads, config.position, config.rprClip);
         const auto n = std::to_string(l);
-        encoderAttention_.push_back(register_module("encoder_attention" + n, SelfAttention(o)));
-        norm("encoder_attention_norm" + n, encoderNorms_);
-        norm("encoder_ffn_norm" + n, encoderNorms_);
-        encoderFfn_.push_back(register_module("encoder_ffn_in" + n, torch::nn::Linear(d, ffn)));
-        encoderFfn_.push_back(register_module("encoder_ffn_out" + n, torch::nn::Linear(ffn, d)));
+        if (!recurrent) {
+            encoderAttention_.push_back(register_module("encoder_attention" + n, SelfAttention(o)));
+            norm("encoder_attention_norm" + n, encoderNorms_);
+            norm("encoder_ffn_norm" + n, encoderNorms_);
+            encoderFfn_.push_back(register_module("encoder_ffn_in" + n, torch::nn::Linear(d, ffn)));
+            encoderFfn_.push_back(register_module("encoder_ffn_out" + n, torch::nn::Linear(ffn, d)));
+        }
         o.causal = true;
         decoderAttention_.push_back(register_module("decoder_attention" + n, SelfAttention(o)));
         crossAttention_.push_back(register_module("cross_attention" + n, CrossAttention(d, config.heads)));
@@ -65,6 +68,11 @@ torch::Tensor TransformerSeq2Seq::feedForward(size_t layer, bool decoder, const 
 torch::Tensor TransformerSeq2Seq::encodeStates(const torch::Tensor& source, const torch::Tensor& sourceMask,
                                                std::vector<torch::Tensor>* selfAttention)
 {
+    if (recurrentEncoder_) { // [->h_j; <-h_j] [N, S, 2d] -> [N, S, d]
+        const auto words = dropout_->input(EmbeddingLookup::apply(sourceEmbedding_, source) * scale_);
+        const auto states = recurrentEncoder_->forward(words, sourceMask, /*withStates=*/true, hostSourceLengths()).states;
+        return encoderFinal_(encoderProjection_(states));
+    }
     auto x = dropout_->input(sourcePositions_(EmbeddingLookup::apply(sourceEmbedding_, source) * scale_)); // [N, S, d]
     for (size_t l = 0; l < encoderAttention_.size(); ++l) {
         auto attended = encoderAttention_[l]->forward(encoderNorms_[2 * l](x), sourceMask);
@@ -167,7 +175,10 @@ Seq2SeqModel::Forced TransformerSeq2Seq::forced(const torch::Tensor& source, con
 std::string TransformerSeq2Seq::summary() const
 {
     std::ostringstream s;
-    s << config_.layers << "+" << config_.layers << "-layer Transformer encoder-decoder (pre-LN), d_model " << config_.dModel << ", "
+    if (recurrentEncoder_)
+        s << config_.layers << "-layer bidirectional GRU encoder, " << config_.layers << "-layer Transformer decoder (pre-LN; Domhan 2018), d_model ";
+    else
+        s << config_.layers << "+" << config_.layers << "-layer Transformer encoder-decoder (pre-LN), d_model " << config_.dModel << ", "
       << config_.heads << " heads, FFN " << (config_.ffnHidden > 0 ? config_.ffnHidden : 4 * config_.dModel) << ", "
       << (config_.position == "rpr" ? "RPR k=" + std::to_string(config_.rprClip) : "position " + config_.position)
       << ", vocabularies " << config_.vocabularySize << " / " << config_.targetVocabularySize;

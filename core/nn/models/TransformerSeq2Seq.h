@@ -5,6 +5,7 @@
 #include "core/nn/layers/CrossAttention.h"
 #include "core/nn/layers/DropoutPoints.h"
 #include "core/nn/layers/SelfAttention.h"
+#include "core/nn/models/RecurrentEncoder.h"
 #include "core/nn/models/Seq2SeqModel.h"
 
 namespace attnlab {
@@ -17,6 +18,9 @@ namespace attnlab {
 // Word vectors are scaled by sqrt(d_model) (3.4). The lab's position techniques act on both sides'
 // self-attention as in its classifiers (sinusoidal / learned added to the embeddings; RPR, RoPE, ALiBi inside
 // attention); cross-attention has none. ModelConfig::layers layers on each side.
+// birnn-transformer (Domhan 2018's other mixed model) keeps the decoder and reads the source with a bidirectional
+// GRU of ModelConfig::layers layers instead (RecurrentEncoder): memory = LN(W [->h_j; <-h_j]), no source positions
+// (the recurrence orders the words), no encoder self-attention.
 class TransformerSeq2Seq : public Seq2SeqModel {
 public:
     explicit TransformerSeq2Seq(const ModelConfig& config);
@@ -34,7 +38,7 @@ public:
     Forced forced(const torch::Tensor& source, const torch::Tensor& sourceMask, const torch::Tensor& targetIn) override;
     int attentionLayers() const override { return config_.layers; }
     int attentionHeads() const override { return config_.heads; }
-    bool hasSelfAttention() const override { return true; }
+    bool hasSelfAttention() const override { return true; } // the decoder's, at least
     std::string summary() const override;
 
 private:
@@ -53,6 +57,8 @@ private:
     std::vector<torch::nn::LayerNorm> encoderNorms_, decoderNorms_; // 2 per encoder layer, 3 per decoder layer
     std::vector<torch::nn::Linear> encoderFfn_, decoderFfn_;        // in, out per layer
     torch::nn::LayerNorm encoderFinal_{nullptr}, decoderFinal_{nullptr};
+    RecurrentEncoder recurrentEncoder_{nullptr}; // birnn-transformer's encoder, with its projection 2d -> d
+    torch::nn::Linear encoderProjection_{nullptr};
     torch::nn::Linear output_{nullptr};
     DropoutPoints dropout_{nullptr};
 };
