@@ -191,57 +191,40 @@ private slots:
         QVERIFY(window.grab().save(QStringLiteral("screenshots/compare-tab-1280x720.png")));
     }
 
-    // The screenshot of the "Why gates?" lesson's Compare (docs/GUIDE.md), from a store of its runs trained by hand
-    // (ATTNLAB_GATES_DB): every run grouped by model, at a projector's size.
-    void screenshotOfTheGatesLesson()
+    // A screenshot of Compare over every run of a store, for the docs: ATTNLAB_SCREENSHOT_DB (the store),
+    // ATTNLAB_SCREENSHOT_PANEL (the panel it is about, which must be drawn: grad_by_distance for the "Why gates?"
+    // lesson, step_ms_by_length for bench --lengths runs, bleu_by_length for translation runs),
+    // ATTNLAB_SCREENSHOT_NAME (screenshots/NAME-default.png at the window's default size, docks shown, and
+    // NAME-1280x720.png as a class sees it: docks hidden, the panel scrolled into view) and, optionally,
+    // ATTNLAB_SCREENSHOT_GROUP_BY (Compare's grouping, e.g. model: each model's seeds as one band).
+    void screenshotOfCompare()
     {
-        const QString db = qEnvironmentVariable("ATTNLAB_GATES_DB");
-        if (db.isEmpty())
-            QSKIP("ATTNLAB_GATES_DB not set: no stored gates lesson to photograph");
-        MainWindow window(db); // at its default size first (1400 x 900), docks shown
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        auto* runList = child<RunListPanel>(&window, "runListPanel");
-        runList->selectAllShown();
-        auto* compare = child<CompareView>(&window, "compareView");
-        compare->setGroupBy({QStringLiteral("model")});
-        child<QAction>(&window, "showWorkspace2")->trigger();
-        QVERIFY(compare->panel(QStringLiteral("grad_by_distance")));
-        QTest::qWait(300);
-        QDir().mkpath(QStringLiteral("screenshots"));
-        QVERIFY(window.grab().save(QStringLiteral("screenshots/why-gates-default.png")));
-        window.resize(1280, 720);
-        for (auto* dock : window.findChildren<QDockWidget*>()) // as a class sees it: Ctrl+D, the run list closed
-            dock->hide();
-        QTest::qWait(300);
-        if (auto* scroll = qobject_cast<QScrollArea*>(compare->panel(QStringLiteral("grad_by_distance"))->parentWidget()->parentWidget()->parentWidget()))
-            scroll->ensureWidgetVisible(compare->panel(QStringLiteral("grad_by_distance")), 0, 0);
-        QTest::qWait(300);
-        QDir().mkpath(QStringLiteral("screenshots"));
-        QVERIFY(window.grab().save(QStringLiteral("screenshots/why-gates-1280x720.png")));
-    }
-
-    // Attention's price in Compare: the stored bench --lengths runs of a store (ATTNLAB_LENGTHS_DB), log-log.
-    void screenshotOfAttentionsPrice()
-    {
-        const QString db = qEnvironmentVariable("ATTNLAB_LENGTHS_DB");
-        if (db.isEmpty())
-            QSKIP("ATTNLAB_LENGTHS_DB not set: no stored bench --lengths runs to photograph");
+        const QString db = qEnvironmentVariable("ATTNLAB_SCREENSHOT_DB");
+        const QString panel = qEnvironmentVariable("ATTNLAB_SCREENSHOT_PANEL");
+        const QString name = qEnvironmentVariable("ATTNLAB_SCREENSHOT_NAME");
+        if (db.isEmpty() || panel.isEmpty() || name.isEmpty())
+            QSKIP("ATTNLAB_SCREENSHOT_DB, _PANEL and _NAME not all set: nothing to photograph");
         MainWindow window(db);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         child<RunListPanel>(&window, "runListPanel")->selectAllShown();
         auto* compare = child<CompareView>(&window, "compareView");
+        const QString groupBy = qEnvironmentVariable("ATTNLAB_SCREENSHOT_GROUP_BY");
+        if (!groupBy.isEmpty())
+            compare->setGroupBy(groupBy.split(QLatin1Char(',')));
         child<QAction>(&window, "showWorkspace2")->trigger();
-        QVERIFY(compare->panel(QStringLiteral("step_ms_by_length")));
+        QVERIFY2(compare->panel(panel), qPrintable("no panel " + panel));
         QTest::qWait(300);
         QDir().mkpath(QStringLiteral("screenshots"));
-        QVERIFY(window.grab().save(QStringLiteral("screenshots/attention-price-default.png")));
+        QVERIFY(window.grab().save(QStringLiteral("screenshots/%1-default.png").arg(name)));
         window.resize(1280, 720);
-        for (auto* dock : window.findChildren<QDockWidget*>())
+        for (auto* dock : window.findChildren<QDockWidget*>()) // as a class sees it: Ctrl+D, the run list closed
             dock->hide();
         QTest::qWait(300);
-        QVERIFY(window.grab().save(QStringLiteral("screenshots/attention-price-1280x720.png")));
+        if (auto* scroll = qobject_cast<QScrollArea*>(compare->panel(panel)->parentWidget()->parentWidget()->parentWidget()))
+            scroll->ensureWidgetVisible(compare->panel(panel), 0, 0);
+        QTest::qWait(300);
+        QVERIFY(window.grab().save(QStringLiteral("screenshots/%1-1280x720.png").arg(name)));
     }
 };
 

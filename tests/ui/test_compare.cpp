@@ -295,9 +295,19 @@ private slots:
         expectPoints(graphIn(child<ComparePanel>(v.get(), "panel_bleu"), QString("dev_r%1").arg(t)), {{50, 30.0}, {100, 60.0}});
         auto* byLength = child<ComparePanel>(v.get(), "panel_bleu_by_length");
         expectPoints(graphIn(byLength, QString("test_r%1").arg(t)), {{1, 90.0}, {6, 70.5}, {16, 20.0}});
+        QVERIFY(graphIn(byLength, QString("test_r%1").arg(t))->lineStyle() != QCPGraph::lsNone); // a profile: joined, not a test point
         QCOMPARE(byLength->yAxis->scaleType(), QCPAxis::stLinear);
         QCOMPARE(byLength->xAxis->label(), QString("source words (from)"));
-        store_->deleteRuns({t});
+        // Seeds grouped by model: the mean of each bucket, not the last bucket alone.
+        const auto t2 = addRun("bahdanau", "none", 2,
+                               {{100, "test", "bleu_by_length.1", 80.0}, {100, "test", "bleu_by_length.6", 60.5},
+                                {100, "test", "bleu_by_length.16", 30.0}},
+                               "synthetic-reverse");
+        v = view({t, t2});
+        v->setGroupBy({QStringLiteral("model")});
+        byLength = child<ComparePanel>(v.get(), "panel_bleu_by_length");
+        expectPoints(graphIn(byLength, QStringLiteral("test_g0")), {{1, 85.0}, {6, 65.5}, {16, 25.0}});
+        store_->deleteRuns({t, t2});
     }
 
     void panelsFollowTheMetricsPresent()

@@ -332,7 +332,7 @@ void ComparePanel::rebuildLegend()
         if (!splits.count(QLatin1String(split)) || RunCurves::isLengthProfile(metric_)) // a benchmark's figures: no split
             continue;
         QCPGraph* g = key(QStringLiteral("key_") + QLatin1String(split), splitTitle(QLatin1String(split)));
-        if (QLatin1String(split) == QLatin1String("test")) {
+        if (QLatin1String(split) == QLatin1String("test") && !RunCurves::isProfile(metric_)) { // a profile's test is a line
             g->setLineStyle(QCPGraph::lsNone);
             g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssStar, kKeyColour, 10));
         }
@@ -342,7 +342,11 @@ void ComparePanel::rebuildLegend()
     for (const PlotSeries& s : series_)
         if (!labels.contains({s.label, s.colour}))
             labels.append({s.label, s.colour});
-    const int shown = labels.size() <= legendLimit_ ? static_cast<int>(labels.size()) : std::max(0, legendLimit_ - 1);
+    // At most legendLimit_ entries, and no more than fill a third of the panel: a short panel (the window at its
+    // default size, four groups) would otherwise be all legend and no plot. The list beside the panels names them all.
+    legendFits_ = legendEntriesThatFit(size());
+    const int limit = std::min(legendLimit_, std::max(1, legendFits_ - legend_->itemCount()));
+    const int shown = labels.size() <= limit ? static_cast<int>(labels.size()) : std::max(0, limit - 1);
     for (int i = 0; i < shown; ++i) {
         QCPGraph* g = key(QStringLiteral("legend_%1").arg(i), labels[i].first);
         g->setPen(QPen(RunPalette::colour(labels[i].second), 3));
@@ -362,8 +366,17 @@ void ComparePanel::wrapLegend(int plotWidth)
     legend_->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
 }
 
+int ComparePanel::legendEntriesThatFit(const QSize& size)
+{
+    const int columns = std::max(1, (size.width() - 20) / 180); // wrapLegend's
+    const int rows = std::max(1, size.height() / 3 / 16);       // a line of the 8-point legend is about 16 px
+    return columns * rows;
+}
+
 void ComparePanel::resizeEvent(QResizeEvent* event)
 {
+    if (legendEntriesThatFit(event->size()) != legendFits_)
+        rebuildLegend(); // size() is already the new one
     wrapLegend(event->size().width());
     // What QCustomPlot::resizeEvent does, less its immediate replot.
     setViewport(rect());

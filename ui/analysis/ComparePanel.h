@@ -60,6 +60,8 @@ private:
     void redecimate();
     void rebuildLegend();
     void wrapLegend(int plotWidth);
+    // How many legend entries fill a third of a panel of this size.
+    static int legendEntriesThatFit(const QSize& size);
     QCPGraph* addCurveGraph(const QString& name);
     int columns() const;
 
@@ -75,6 +77,7 @@ private:
     std::vector<QCPGraph*> legendGraphs_; // data-less graphs that only carry legend entries
     CompareAxis axis_ = CompareAxis::Step;
     int legendLimit_ = 12;
+    int legendFits_ = 0; // legendEntriesThatFit when the legend was last built
     int decimatedColumns_ = 0;
     DisplaySampling sampling_ = DisplaySampling::PixelColumns;
     bool holdsAll_ = false; // the graphs hold every point (sampling other than ours)

@@ -62,6 +62,11 @@ std::vector<PlotSeries> CompareSeries::build(const RunCurves& curves, const QStr
         return CurveBand::remap(smooth && split != QLatin1String("test") ? smoothed(stored, options.smoothing) : stored,
                                 xs);
     };
+    // A test metric is one value a run (points); a profile over lengths or distances is a line whatever its split
+    // (test BLEU by source length), and a group's runs make a band along it.
+    auto kindOf = [&](const QString& split) {
+        return split == QLatin1String("test") && !RunCurves::isProfile(metric) ? PlotSeries::Kind::Points : PlotSeries::Kind::Line;
+    };
     std::vector<PlotSeries> series;
     if (options.groupBy.isEmpty()) {
         for (const QString& split : options.splits) {
@@ -69,7 +74,7 @@ std::vector<PlotSeries> CompareSeries::build(const RunCurves& curves, const QStr
                 if (curves.curve(r, split, metric).empty())
                     continue;
                 PlotSeries s;
-                s.kind = split == QLatin1String("test") ? PlotSeries::Kind::Points : PlotSeries::Kind::Line;
+                s.kind = kindOf(split);
                 s.split = split;
                 s.id = QStringLiteral("%1_r%2").arg(split).arg(curves.run(r).id);
                 s.label = curves.label(r);
@@ -108,7 +113,7 @@ std::vector<PlotSeries> CompareSeries::build(const RunCurves& curves, const QStr
             if (drawn.empty())
                 continue;
             PlotSeries s;
-            s.kind = split == QLatin1String("test") ? PlotSeries::Kind::Points : PlotSeries::Kind::Line;
+            s.kind = kindOf(split);
             s.split = split;
             s.id = QStringLiteral("%1_g%2").arg(split).arg(g);
             s.label = QStringLiteral("%1 (n=%2)").arg(groups[g]).arg(members[static_cast<std::size_t>(g)].size());
