@@ -57,6 +57,8 @@ const std::vector<TranslationModel> kTranslationModels = {
     {"bahdanau", "bahdanau", "none", "", "global"},
     {"luong-general-local-p", "luong", "none", "general", "local-p"},
     {"transformer-seq2seq", "transformer-seq2seq", "sinusoidal", "", "global"},
+    {"transformer-bahdanau", "transformer-bahdanau", "rpr", "", "global"}, // Domhan's mixed models
+    {"birnn-transformer", "birnn-transformer", "sinusoidal", "", "global"},
 };
 
 TrainConfig translationConfigFor(const TranslationModel& m, const std::string& device)
@@ -69,7 +71,7 @@ TrainConfig translationConfigFor(const TranslationModel& m, const std::string& d
     c.model.alignment = m.alignment;
     c.model.dModel = 32;
     c.model.heads = 2;
-    c.model.layers = m.model == "transformer-seq2seq" ? 2 : 1;
+    c.model.layers = m.model.find("transformer") != std::string::npos ? 2 : 1;
     c.model.dropoutKeep = 1.0;
     c.steps = 30;
     c.logEvery = 1;

@@ -156,7 +156,7 @@ std::string RecurrentSeq2Seq::summary() const
     std::ostringstream s;
     const std::string encoder = selfAttentionEncoder_
                                     ? std::to_string(config_.layers) + "-layer self-attention encoder (" + std::to_string(config_.heads) +
-                                          " heads, position " + config_.position + ")"
+                                          (config_.heads == 1 ? " head" : " heads") + ", position " + config_.position + ")"
                                     : "bidirectional GRU encoder";
     if (kind_ == Kind::Plain)
         s << "GRU encoder-decoder without attention (Cho et al. 2014)";
