@@ -119,9 +119,9 @@ std::string ModelConfig::validate() const
     }
     if (!layerNorm.empty() && layerNorm != "pre" && layerNorm != "post" && layerNorm != "none")
         return "layer_norm: unknown '" + layerNorm + "' (known: pre, post, none)";
-    if ((!layerNorm.empty() || !residual) && model != "transformer" && model != "gpt")
+    if ((!layerNorm.empty() || !residual) && model != "transformer" && model != "gpt" && model != "transformer-seq2seq")
         return std::string(layerNorm.empty() ? "residual" : "layer_norm") + ": model '" + model +
-               "' has no residual blocks to change (transformer and gpt have)";
+               "' has no residual blocks to change (transformer, gpt and transformer-seq2seq have)";
     if (attentionWindow < 0 || attentionWindow > 4096)
         return "attention_window: 0 (full attention) or 1 to 4096 tokens either side (got " + std::to_string(attentionWindow) + ")";
     if (globalTokens < 0 || globalTokens > 64)

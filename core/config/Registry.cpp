@@ -93,7 +93,8 @@ const std::vector<RegistryEntry>& Registry::models()
         {"transformer-seq2seq", "Transformer encoder-decoder", "Translation with the Transformer (Vaswani et al. 2017): encoder "
          "self-attention, the decoder's causal self-attention and cross-attention, heads and layers, pre-LN",
          {"sinusoidal", "none", "learned", "rpr", "rope", "alibi"}, "translation", {},
-         {"d_model", "layers", "heads", "ffn_hidden", "rpr_clip", "activation", "dropout_keep", "dropout_points"}, allPoints, allPoints},
+         {"d_model", "layers", "heads", "ffn_hidden", "rpr_clip", "activation", "layer_norm", "residual", "dropout_keep", "dropout_points"},
+         allPoints, allPoints},
         // The two mixed families of Domhan (2018), "How much attention do you need?": each side from the other family.
         {"transformer-bahdanau", "Transformer enc. + Bahdanau dec.", "Translation with a self-attention encoder (Transformer layers, "
          "pre-LN) and Bahdanau's recurrent decoder with additive attention over its states (Domhan 2018)",

@@ -1,7 +1,7 @@
 // Residual connections and LayerNorm switched (ModelConfig::layerNorm, ::residual): the parameters each variant
 // has, the GPT block's output recomputed by hand from its own weights for every combination, the cached step equal to
-// the window's row, the Transformer classifier by hand without residuals, and the settings refused where they mean
-// nothing.
+// the window's row, the Transformer classifier by hand without residuals, the translation Transformer's encoder by
+// hand and its decoding steps against its parallel pass, and the settings refused where they mean nothing.
 #include "core/config/ModelConfig.h"
 #include "core/config/TrainConfig.h"
 #include "core/nn/layers/TransformerBlock.h"
@@ -75,6 +75,23 @@ ModelConfig gpt(const std::string& layerNormSetting, bool residual)
     m.context = 6;
     m.dropoutKeep = 1.0;
     m.vocabularySize = 11;
+    m.layerNorm = layerNormSetting;
+    m.residual = residual;
+    return m;
+}
+
+ModelConfig translator(const std::string& layerNormSetting, bool residual, int layers)
+{
+    ModelConfig m;
+    m.model = "transformer-seq2seq";
+    m.position = "none";
+    m.dModel = 8;
+    m.layers = layers;
+    m.heads = 2;
+    m.ffnHidden = 12;
+    m.dropoutPoints = "none";
+    m.vocabularySize = 12;
+    m.targetVocabularySize = 10;
     m.layerNorm = layerNormSetting;
     m.residual = residual;
     return m;
@@ -187,6 +204,61 @@ private Q_SLOTS:
         QVERIFY(torch::allclose(got, linear(pooled, *childOf(*model, "output")), 1e-5, 1e-5));
     }
 
+    // The translation Transformer: its pre-LN default has 2 LayerNorms an encoder layer, 3 a decoder layer and a final
+    // one each side; post-LN leaves out the two final ones; none has none. For every combination, the encoder's
+    // states by hand from its own modules, and the decoder's cached steps equal to its teacher-forced pass.
+    void theTranslationTransformerFollowsTheSwitches()
+    {
+        const std::int64_t ln = 2 * 8;
+        auto count = [](const ModelConfig& c) { return parameterCount(*ModelFactory::createTranslator(c)); };
+        const auto pre = count(translator("", true, 2));
+        QCOMPARE(count(translator("pre", false, 2)), pre);
+        QCOMPARE(count(translator("post", true, 2)), pre - 2 * ln);
+        QCOMPARE(count(translator("none", true, 2)), pre - (2 * 2 + 2 * 3 + 2) * ln);
+        for (const std::string norm : {"pre", "post", "none"})
+            for (const bool residual : {true, false}) {
+                const std::string name = norm + (residual ? " residual" : " no residual");
+                torch::manual_seed(11);
+                auto model = ModelFactory::createTranslator(translator(norm, residual, 1));
+                model->eval();
+                torch::NoGradGuard noGrad;
+                for (auto& p : model->named_parameters())
+                    if (p.key().find("norm") != std::string::npos)
+                        p.value().uniform_(0.5, 1.5);
+                const auto source = torch::tensor({{4, 5, 6, 7}, {8, 9, 0, 0}}, torch::kLong), mask = source.ne(0);
+                const auto encoded = model->encode(source, mask);
+
+                auto attention = std::dynamic_pointer_cast<SelfAttentionImpl>(childOf(*model, "encoder_attention0"));
+                auto sub = [&](const torch::Tensor& v, const std::string& ln, auto f) {
+                    auto branch = f(norm == "pre" ? layerNorm(v, *childOf(*model, ln)) : v);
+                    auto y = residual ? v + branch : branch;
+                    return norm == "post" ? layerNorm(y, *childOf(*model, ln)) : y;
+                };
+                auto x = torch::embedding(childOf(*model, "source_embedding")->named_parameters()["weight"], source) * std::sqrt(8.0);
+                x = sub(x, "encoder_attention_norm0", [&](const torch::Tensor& h) { return attention->forward(h, mask).output; });
+                x = sub(x, "encoder_ffn_norm0", [&](const torch::Tensor& h) {
+                    return linear(torch::relu(linear(h, *childOf(*model, "encoder_ffn_in0"))), *childOf(*model, "encoder_ffn_out0"));
+                });
+                if (norm == "pre")
+                    x = layerNorm(x, *childOf(*model, "encoder_final_norm"));
+                QCOMPARE(childOf(*model, "encoder_final_norm") != nullptr, norm == "pre");
+                QCOMPARE(childOf(*model, "encoder_attention_norm0") == nullptr, norm == "none");
+                QVERIFY2(torch::allclose(encoded.memory, x, 1e-5, 1e-5), name.c_str());
+
+                const auto target = torch::tensor({{2, 4, 5, 6}, {2, 7, 8, 9}}, torch::kLong); // unpadded: a step attends to its own token
+                const auto forced = model->forced(source, mask, target);
+                auto state = model->start(encoded);
+                for (int64_t t = 0; t < 4; ++t) {
+                    const auto out = model->step(encoded, state, target.select(1, t), t);
+                    QVERIFY2(torch::allclose(out.logits, forced.logits.select(1, t), 1e-4, 1e-5), (name + " step " + std::to_string(t)).c_str());
+                }
+            }
+        QVERIFY(QString::fromStdString(ModelFactory::createTranslator(translator("none", false, 1))->summary()).contains("(no LayerNorm, no residuals)"));
+        auto mixed = translator("post", true, 1);
+        mixed.model = "birnn-transformer";
+        QVERIFY(mixed.validate().rfind("layer_norm: model 'birnn-transformer' has no residual blocks to change", 0) == 0);
+    }
+
     void settingsRefusedWhereTheyMeanNothing()
     {
         ModelConfig m = classifier("sideways", true);
@@ -194,7 +266,7 @@ private Q_SLOTS:
         m = classifier("", false);
         m.model = "lstm";
         m.position = "none";
-        QCOMPARE(m.validate(), std::string("residual: model 'lstm' has no residual blocks to change (transformer and gpt have)"));
+        QCOMPARE(m.validate(), std::string("residual: model 'lstm' has no residual blocks to change (transformer, gpt and transformer-seq2seq have)"));
         m.residual = true;
         m.layerNorm = "pre";
         QVERIFY(QString::fromStdString(m.validate()).startsWith("layer_norm: model 'lstm'"));

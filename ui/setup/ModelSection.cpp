@@ -203,7 +203,7 @@ void ModelSection::addLanguageModelRows()
     add({{"scaled"}, tr("Scaling"), scaled, true, "scaled", {},
          [scaled](TrainConfig& c, const RegistryEntry* m) { c.model.scaled = !hasOption(m, "scaled") || scaled->isChecked(); },
          [scaled](const TrainConfig& c) { scaled->setChecked(c.model.scaled); }});
-    auto* layerNorm = choices(this, "layerNormCombo", {{tr("the model's own (Transformer: post, GPT: pre)"), ""},
+    auto* layerNorm = choices(this, "layerNormCombo", {{tr("the model's own (Transformer classifier: post; GPT, translation: pre)"), ""},
                                                        {tr("pre-LN: before each sub-layer"), "pre"},
                                                        {tr("post-LN: after each sum"), "post"},
                                                        {tr("none"), "none"}});

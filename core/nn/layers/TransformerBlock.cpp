@@ -2,6 +2,7 @@
 
 #include "core/nn/layers/Activation.h"
 #include "core/nn/layers/DropoutMask.h"
+#include "core/nn/layers/ResidualSublayer.h"
 
 namespace attnlab {
 
@@ -24,10 +25,9 @@ TransformerBlockImpl::TransformerBlockImpl(const TransformerBlockOptions& option
 torch::Tensor TransformerBlockImpl::around(const torch::Tensor& x, torch::nn::LayerNorm& norm,
                                            const std::function<torch::Tensor(const torch::Tensor&)>& f)
 {
-    const bool pre = options_.layerNorm == "pre", post = options_.layerNorm == "post";
-    auto branch = DropoutMask::apply(f(pre ? norm(x) : x), options_.residualDrop, is_training()); // eval: no dropout
-    auto y = options_.residual ? x + branch : branch;
-    return post ? norm(y) : y;
+    return ResidualSublayer::apply(x, norm, options_.layerNorm, options_.residual, f, [this](const torch::Tensor& b) {
+        return DropoutMask::apply(b, options_.residualDrop, is_training()); // eval: no dropout
+    });
 }
 
 torch::Tensor TransformerBlockImpl::mlp(const torch::Tensor& x)

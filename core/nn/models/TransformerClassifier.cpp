@@ -1,7 +1,8 @@
 #include "core/nn/models/TransformerClassifier.h"
 
-#include "core/nn/layers/EmbeddingLookup.h"
 #include "core/nn/layers/Activation.h"
+#include "core/nn/layers/EmbeddingLookup.h"
+#include "core/nn/layers/ResidualSublayer.h"
 
 #include <sstream>
 
@@ -71,9 +72,7 @@ torch::Tensor TransformerClassifier::forwardEmbedded(const torch::Tensor& embedd
 torch::Tensor TransformerClassifier::sublayer(const torch::Tensor& x, torch::nn::LayerNorm& norm,
                                               const std::function<torch::Tensor(const torch::Tensor&)>& f)
 {
-    auto branch = dropout_->hidden(f(layerNorm_ == "pre" ? norm(x) : x));
-    auto y = config_.residual ? x + branch : branch;
-    return layerNorm_ == "post" ? norm(y) : y;
+    return ResidualSublayer::apply(x, norm, layerNorm_, config_.residual, f, [this](const torch::Tensor& b) { return dropout_->hidden(b); });
 }
 
 std::string TransformerClassifier::summary() const

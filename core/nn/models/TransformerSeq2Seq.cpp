@@ -1,7 +1,8 @@
 #include "core/nn/models/TransformerSeq2Seq.h"
 
-#include "core/nn/layers/EmbeddingLookup.h"
 #include "core/nn/layers/Activation.h"
+#include "core/nn/layers/EmbeddingLookup.h"
+#include "core/nn/layers/ResidualSublayer.h"
 #include "core/nn/models/SelfAttentionEncoder.h"
 
 #include <cmath>
@@ -9,7 +10,8 @@
 
 namespace attnlab {
 
-TransformerSeq2Seq::TransformerSeq2Seq(const ModelConfig& config) : config_(config), scale_(std::sqrt(static_cast<double>(config.dModel)))
+TransformerSeq2Seq::TransformerSeq2Seq(const ModelConfig& config)
+    : config_(config), scale_(std::sqrt(static_cast<double>(config.dModel))), layerNorm_(config.layerNormOr("pre"))
 {
     const int d = config.dModel;
     TORCH_CHECK(config.inputDim() == d, "the Transformer encoder-decoder needs embedding_dim = d_model (got ", config.inputDim(), ")");
@@ -31,8 +33,9 @@ TransformerSeq2Seq::TransformerSeq2Seq(const ModelConfig& config) : config_(conf
         sourcePositions_ = register_module("source_positions", AbsolutePositions(config.position, d, config.maxLength));
     }
     targetPositions_ = register_module("target_positions", AbsolutePositions(config.position, d, config.maxLength));
-    auto norm = [&](const std::string& name, std::vector<torch::nn::LayerNorm>& into) {
-        into.push_back(register_module(name, torch::nn::LayerNorm(torch::nn::LayerNormOptions({d}))));
+    auto norm = [&](const std::string& name, std::vector<torch::nn::LayerNorm>& into) { // none: no LayerNorm at all
+        if (layerNorm_ != "none")
+            into.push_back(register_module(name, torch::nn::LayerNorm(torch::nn::LayerNormOptions({d}))));
     };
     for (int l = 0; l < config.layers; ++l) {
         auto o = SelfAttentionOptions::transformer(d, config.heads, config.position, config.rprClip);
@@ -53,8 +56,10 @@ TransformerSeq2Seq::TransformerSeq2Seq(const ModelConfig& config) : config_(conf
         decoderFfn_.push_back(register_module("decoder_ffn_in" + n, torch::nn::Linear(d, ffn)));
         decoderFfn_.push_back(register_module("decoder_ffn_out" + n, torch::nn::Linear(ffn, d)));
     }
-    encoderFinal_ = register_module("encoder_final_norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({d})));
-    decoderFinal_ = register_module("decoder_final_norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({d})));
+    if (layerNorm_ == "pre") { // post-LN's last sub-layer already ends in one; none has none
+        encoderFinal_ = register_module("encoder_final_norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({d})));
+        decoderFinal_ = register_module("decoder_final_norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({d})));
+    }
     output_ = register_module("output", torch::nn::Linear(d, config.targetVocabularySize));
     dropout_ = register_module("dropout", DropoutPoints(config));
 }
@@ -65,23 +70,32 @@ torch::Tensor TransformerSeq2Seq::feedForward(size_t layer, bool decoder, const 
     return ffn[2 * layer + 1](dropout_->hidden(Activation::apply(config_.activationOr("relu"), ffn[2 * layer](x))));
 }
 
+torch::Tensor TransformerSeq2Seq::sublayer(const torch::Tensor& x, std::vector<torch::nn::LayerNorm>& norms, std::size_t index,
+                                           const std::function<torch::Tensor(const torch::Tensor&)>& f)
+{
+    return ResidualSublayer::apply(x, norms.empty() ? noNorm_ : norms[index], layerNorm_, config_.residual, f,
+                                   [this](const torch::Tensor& b) { return dropout_->hidden(b); });
+}
+
 torch::Tensor TransformerSeq2Seq::encodeStates(const torch::Tensor& source, const torch::Tensor& sourceMask,
                                                std::vector<torch::Tensor>* selfAttention)
 {
     if (recurrentEncoder_) { // [->h_j; <-h_j] [N, S, 2d] -> [N, S, d]
         const auto words = dropout_->input(EmbeddingLookup::apply(sourceEmbedding_, source) * scale_);
         const auto states = recurrentEncoder_->forward(words, sourceMask, /*withStates=*/true, hostSourceLengths()).states;
-        return encoderFinal_(encoderProjection_(states));
+        return encoderFinal_(encoderProjection_(states)); // birnn-transformer is always pre-LN (ModelConfig::validate)
     }
     auto x = dropout_->input(sourcePositions_(EmbeddingLookup::apply(sourceEmbedding_, source) * scale_)); // [N, S, d]
     for (size_t l = 0; l < encoderAttention_.size(); ++l) {
-        auto attended = encoderAttention_[l]->forward(encoderNorms_[2 * l](x), sourceMask);
-        if (selfAttention)
-            selfAttention->push_back(attended.weights);
-        x = x + dropout_->hidden(attended.output);
-        x = x + dropout_->hidden(feedForward(l, false, encoderNorms_[2 * l + 1](x)));
+        x = sublayer(x, encoderNorms_, 2 * l, [&](const torch::Tensor& h) {
+            auto attended = encoderAttention_[l]->forward(h, sourceMask);
+            if (selfAttention)
+                selfAttention->push_back(attended.weights);
+            return attended.output;
+        });
+        x = sublayer(x, encoderNorms_, 2 * l + 1, [&](const torch::Tensor& h) { return feedForward(l, false, h); });
     }
-    return encoderFinal_(x);
+    return encoderFinal_ ? encoderFinal_(x) : x;
 }
 
 torch::Tensor TransformerSeq2Seq::decode(const torch::Tensor& target, const torch::Tensor& targetMask, const Encoded& encoded,
@@ -89,17 +103,21 @@ torch::Tensor TransformerSeq2Seq::decode(const torch::Tensor& target, const torc
 {
     auto y = dropout_->input(targetPositions_(EmbeddingLookup::apply(targetEmbedding_, target) * scale_)); // [N, T, d]
     for (size_t l = 0; l < decoderAttention_.size(); ++l) {
-        auto attended = decoderAttention_[l]->forward(decoderNorms_[3 * l](y), targetMask); // masked: j <= i
-        y = y + dropout_->hidden(attended.output);
-        auto crossed = crossAttention_[l]->forward(decoderNorms_[3 * l + 1](y), encoded.memory, encoded.mask);
-        y = y + dropout_->hidden(crossed.output);
-        y = y + dropout_->hidden(feedForward(l, true, decoderNorms_[3 * l + 2](y)));
-        if (selfAttention)
-            selfAttention->push_back(attended.weights);
-        if (crossAttention)
-            crossAttention->push_back(crossed.weights);
+        y = sublayer(y, decoderNorms_, 3 * l, [&](const torch::Tensor& h) {
+            auto attended = decoderAttention_[l]->forward(h, targetMask); // masked: j <= i
+            if (selfAttention)
+                selfAttention->push_back(attended.weights);
+            return attended.output;
+        });
+        y = sublayer(y, decoderNorms_, 3 * l + 1, [&](const torch::Tensor& h) {
+            auto crossed = crossAttention_[l]->forward(h, encoded.memory, encoded.mask);
+            if (crossAttention)
+                crossAttention->push_back(crossed.weights);
+            return crossed.output;
+        });
+        y = sublayer(y, decoderNorms_, 3 * l + 2, [&](const torch::Tensor& h) { return feedForward(l, true, h); });
     }
-    return decoderFinal_(y);
+    return decoderFinal_ ? decoderFinal_(y) : y;
 }
 
 Seq2SeqModel::Encoded TransformerSeq2Seq::encode(const torch::Tensor& source, const torch::Tensor& sourceMask)
@@ -136,15 +154,18 @@ Seq2SeqModel::StepFeatures TransformerSeq2Seq::advance(const Encoded& encoded, D
     auto y = dropout_->input(targetPositions_->forward(EmbeddingLookup::apply(targetEmbedding_, previous.unsqueeze(1)) * scale_, t)); // [N, 1, d]
     std::vector<torch::Tensor> cross; // each layer's [N, H, S] at position t
     for (size_t l = 0; l < decoderAttention_.size(); ++l) {
-        auto attended = decoderAttention_[l]->step(decoderNorms_[3 * l](y), state.tensors[1 + 2 * l], state.tensors[2 + 2 * l]);
-        y = y + dropout_->hidden(attended.output);
-        auto crossed = crossAttention_[l]->attend(decoderNorms_[3 * l + 1](y), encoded.extra[2 * l], encoded.extra[2 * l + 1], encoded.mask);
-        y = y + dropout_->hidden(crossed.output);
-        y = y + dropout_->hidden(feedForward(l, true, decoderNorms_[3 * l + 2](y)));
-        cross.push_back(crossed.weights.select(2, 0));
+        y = sublayer(y, decoderNorms_, 3 * l, [&](const torch::Tensor& h) {
+            return decoderAttention_[l]->step(h, state.tensors[1 + 2 * l], state.tensors[2 + 2 * l]).output;
+        });
+        y = sublayer(y, decoderNorms_, 3 * l + 1, [&](const torch::Tensor& h) {
+            auto crossed = crossAttention_[l]->attend(h, encoded.extra[2 * l], encoded.extra[2 * l + 1], encoded.mask);
+            cross.push_back(crossed.weights.select(2, 0));
+            return crossed.output;
+        });
+        y = sublayer(y, decoderNorms_, 3 * l + 2, [&](const torch::Tensor& h) { return feedForward(l, true, h); });
     }
     StepFeatures out;
-    out.features = decoderFinal_(y).select(1, 0);
+    out.features = (decoderFinal_ ? decoderFinal_(y) : y).select(1, 0);
     out.attention = torch::cat(cross, 1); // [N, L * H, S]
     return out;
 }
@@ -178,7 +199,8 @@ std::string TransformerSeq2Seq::summary() const
     if (recurrentEncoder_)
         s << config_.layers << "-layer bidirectional GRU encoder, " << config_.layers << "-layer Transformer decoder (pre-LN; Domhan 2018), d_model ";
     else
-        s << config_.layers << "+" << config_.layers << "-layer Transformer encoder-decoder (pre-LN), d_model " << config_.dModel << ", "
+        s << config_.layers << "+" << config_.layers << "-layer Transformer encoder-decoder ("
+          << (layerNorm_ == "none" ? "no LayerNorm" : layerNorm_ + "-LN") << (config_.residual ? "" : ", no residuals") << "), d_model " << config_.dModel << ", "
       << config_.heads << " heads, FFN " << (config_.ffnHidden > 0 ? config_.ffnHidden : 4 * config_.dModel) << ", "
       << (config_.position == "rpr" ? "RPR k=" + std::to_string(config_.rprClip) : "position " + config_.position)
       << ", vocabularies " << config_.vocabularySize << " / " << config_.targetVocabularySize;

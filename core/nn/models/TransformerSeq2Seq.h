@@ -8,11 +8,16 @@
 #include "core/nn/models/RecurrentEncoder.h"
 #include "core/nn/models/Seq2SeqModel.h"
 
+#include <functional>
+#include <string>
+#include <vector>
+
 namespace attnlab {
 
 // The Transformer encoder-decoder (Vaswani et al. 2017) as The Annotated Transformer writes it, pre-LN
 // (each sub-layer reads LayerNorm(x) and adds its output to x; a final LayerNorm on each side), which trains
-// without the post-LN's sensitivity to warm-up at laptop sizes:
+// without the post-LN's sensitivity to warm-up at laptop sizes (ModelConfig::layerNorm switches it to post-LN or none,
+// ::residual leaves out the "+=", as for the Transformer classifier and the GPT):
 //   encoder layer: x += SelfAttention(LN(x));                 x += FFN(LN(x))
 //   decoder layer: y += causal SelfAttention(LN(y));          y += CrossAttention(LN(y), memory);  y += FFN(LN(y))
 // Word vectors are scaled by sqrt(d_model) (3.4). The lab's position techniques act on both sides'
@@ -47,16 +52,21 @@ private:
     torch::Tensor decode(const torch::Tensor& target, const torch::Tensor& targetMask, const Encoded& encoded,
                          std::vector<torch::Tensor>* selfAttention, std::vector<torch::Tensor>* crossAttention);
     torch::Tensor feedForward(size_t layer, bool decoder, const torch::Tensor& x);
+    // f inside its residual and LayerNorm (norms[index]; none when the model has no LayerNorm): ResidualSublayer.
+    torch::Tensor sublayer(const torch::Tensor& x, std::vector<torch::nn::LayerNorm>& norms, std::size_t index,
+                           const std::function<torch::Tensor(const torch::Tensor&)>& f);
 
     ModelConfig config_;
     double scale_;
+    std::string layerNorm_; // pre (default), post or none (ModelConfig::layerNorm); residuals: config_.residual
     torch::nn::Embedding sourceEmbedding_{nullptr}, targetEmbedding_{nullptr};
     AbsolutePositions sourcePositions_{nullptr}, targetPositions_{nullptr};
     std::vector<SelfAttention> encoderAttention_, decoderAttention_;
     std::vector<CrossAttention> crossAttention_;
     std::vector<torch::nn::LayerNorm> encoderNorms_, decoderNorms_; // 2 per encoder layer, 3 per decoder layer
     std::vector<torch::nn::Linear> encoderFfn_, decoderFfn_;        // in, out per layer
-    torch::nn::LayerNorm encoderFinal_{nullptr}, decoderFinal_{nullptr};
+    torch::nn::LayerNorm encoderFinal_{nullptr}, decoderFinal_{nullptr}; // pre-LN only
+    torch::nn::LayerNorm noNorm_{nullptr};                                 // where there is none
     RecurrentEncoder recurrentEncoder_{nullptr}; // birnn-transformer's encoder, with its projection 2d -> d
     torch::nn::Linear encoderProjection_{nullptr};
     torch::nn::Linear output_{nullptr};
