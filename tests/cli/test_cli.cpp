@@ -189,7 +189,7 @@ private Q_SLOTS:
                                        "is-attention-an-explanation", "2018-vs-pretrained", "learning-to-align", "dot-general-concat",
                                        "which-head-aligns", "right-answer-odd-alignment", "from-bigram-to-gpt", "induction-heads",
                                        "why-divide-by-sqrt-dk", "temperature-and-top-p", "why-gates",
-                                       "what-residuals-and-layernorm-buy"}));
+                                       "what-residuals-and-layernorm-buy", "which-side-needs-self-attention"}));
         // SAN vs RNN on real data uses the presets RESULTS.md measured, and they say what they reached.
         const auto sanVsRnn = QJsonDocument::fromJson(r.out.toUtf8()).array()[0].toObject()["real_data"].toObject();
         QCOMPARE(sanVsRnn["presets"].toArray().toVariantList(), (QVariantList{"repro-sst-fine-ssan-rpr", "repro-sst-fine-lstm"}));
