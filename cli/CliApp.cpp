@@ -119,7 +119,7 @@ const char* kUsage =
     "        [--workers N] [--threads T] [--program PATH] [--partition P] [--time T] [--gpus-per-task N] [--array-limit K]\n"
     "  sweep status|collect|cancel SWEEP_ID [--db FILE] [--json] [--wait]\n"
     "                                        a grid of runs, here or on Slurm; resumable (attnlab-cli sweep --help)\n"
-    "  runs list|show|compare|table|export|import|tag|note|groups|delete|rename|plot|bleu-by-length [--db FILE] ...\n"
+    "  runs list|show|compare|table|export|import|tag|note|groups|delete|rename|plot|bleu-by-length|forecast [--db FILE] ...\n"
     "                                        the run store (attnlab-cli runs --help)\n"
     "  dataset options: --data-dir DIR --lowercase --file F | --train-file F --dev-file F --test-file F\n"
     "        --text-column C --label-column C --target-column C --drivers C1,C2 --delimiter X|tab --header auto|yes|no\n"

@@ -4,6 +4,7 @@
 #include "cli/CliFlags.h"
 #include "cli/commands/RunIds.h"
 #include "cli/commands/RunsBleuByLengthCommand.h"
+#include "cli/commands/RunsForecastCommand.h"
 #include "cli/commands/RunsPlotCommand.h"
 #include "core/analysis/ConfigDiff.h"
 #include "core/analysis/ResultsMatrix.h"
@@ -88,6 +89,8 @@ const char* kRunsUsage =
     "            SPLIT_NAME: train_loss, dev_accuracy, dev_macro_f1, dev_rmse, test_mae, train_learning_rate, ...\n"
     "  runs bleu-by-length ID... [--split test|dev|dev,test] [--buckets 1-5,6-10,11-] [--data-dir DIR]\n"
     "            BLEU and exact matches of translation runs by source length (their kept weights translate the split again)\n"
+    "  runs forecast ID... [--json]          time-series runs' test forecasts: CSV of row, real value, each run's\n"
+    "            prediction; --json adds each prediction's attention over its window\n"
     "  every runs command takes --db FILE (default $ATTNLAB_DB or ~/.local/share/attnlab/runs.sqlite)\n";
 
 } // namespace
@@ -108,6 +111,8 @@ int RunsCommand::run(const std::vector<std::string>& args)
         return RunsPlotCommand(out_, err_).run(std::vector<std::string>(args.begin() + 1, args.end()));
     if (sub == "bleu-by-length")
         return RunsBleuByLengthCommand(out_, err_).run(std::vector<std::string>(args.begin() + 1, args.end()));
+    if (sub == "forecast")
+        return RunsForecastCommand(out_, err_).run(std::vector<std::string>(args.begin() + 1, args.end()));
     std::vector<std::string> rest(args.begin() + 1, args.end()); // rest[0] == sub
     // Each subcommand once: its flags with a value (besides --db), its switches (besides --json), how many
     // positional arguments it takes, the one it cannot do without, and what runs it.

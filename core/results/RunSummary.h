@@ -1,7 +1,9 @@
 #pragma once
 #include "core/results/RunStatus.h"
+#include "core/results/SeriesForecast.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +22,8 @@ struct RunSummary {
     bool regression = false;
     double bestDevRmse = 0.0;
     double testMae = 0.0, testRmse = 0.0, testMape = 0.0; // MAPE in percent
+    // Every test window's prediction: the store keeps it as the run's analysis "forecast"/"test" (not in toJson).
+    std::optional<SeriesForecast> testForecast;
     // Classification, on test with the best-dev weights: macro-F1 and the confusion matrix
     // [true class][predicted class] (per-class precision/recall/F1 follow from it: ClassificationMetrics).
     double testMacroF1 = 0.0;

@@ -160,6 +160,13 @@ void RunStore::writeFinish(std::int64_t runId, const RunSummary& summary)
         .bind(15, summary.testMae).bind(16, summary.testMape).bind(17, summary.bestDevRmse)
         .bind(18, summary.stoppedEarly ? 1 : 0).bind(19, runId);
     s.step();
+    if (summary.testForecast) {
+        SqliteStatement uuid(impl_->connection, "SELECT uuid FROM runs WHERE id=?");
+        uuid.bind(1, runId);
+        if (uuid.step())
+            RunRows::insertAnalyses(impl_->connection, runId, uuid.text(0),
+                                    {{"forecast", "test", summary.testForecast->toJson(), std::string()}});
+    }
     if (summary.notes.empty())
         return;
     std::string notes;

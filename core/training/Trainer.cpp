@@ -458,6 +458,7 @@ RunSummary Trainer::runTask(const Dataset& dataset, TrainingObserver& observer, 
                 summary.testMae = metric(*outcome.test, "mae");
                 summary.testRmse = metric(*outcome.test, "rmse");
                 summary.testMape = metric(*outcome.test, "mape");
+                summary.testForecast = outcome.test->forecast;
             }
         } else {
             summary.bestDevAccuracy = metric(outcome.bestDev, "accuracy");

@@ -5,7 +5,12 @@
 #include "core/nn/models/LinearArRegressor.h"
 #include "core/nn/models/ModelFactory.h"
 #include "core/nn/training/RegressionTask.h"
+#include "core/results/SeriesForecast.h"
+#include "core/store/RunStore.h"
+#include "core/store/StoreObserver.h"
 #include "core/training/Trainer.h"
+
+#include <QtCore/QTemporaryDir>
 
 #include <QtTest/QtTest>
 
@@ -227,6 +232,73 @@ private Q_SLOTS:
             bad.inputAttention = {0.5f}; // 2 steps x 1 feature needs 2 weights
             AttentionSnapshot::fromJson(bad.toJson());
         }());
+    }
+
+    // The forecast a time-series run keeps, through the trainer and the store as the window and `train` store it:
+    // persistence's prediction of each test row is the row before it (so the kept values are checked by hand), the
+    // test RMSE follows from the kept values, and DA-RNN's rows of temporal attention each sum to one.
+    void forecastIsKeptWithTheRun()
+    {
+        DatasetOptions options;
+        options.seriesLength = 400;
+        const auto data = DatasetCatalog::loadSeries("synthetic-lag", options);
+        QTemporaryDir dir;
+        RunStore store(dir.filePath("runs.sqlite").toStdString());
+        for (const std::string model : {"persistence", "darnn"}) {
+            TrainConfig config;
+            config.dataset = "synthetic-lag";
+            config.model = tinyRegressor(model);
+            config.model.window = data.window;
+            config.steps = 20;
+            config.evalEvery = 20;
+            config.device = "cpu";
+            StoreObserver observer(store);
+            CancelToken cancel;
+            const auto summary = Trainer(config).run(data, observer, cancel);
+            QVERIFY2(summary.status == RunStatus::Completed, summary.message.c_str());
+            observer.flush();
+            const auto kept = store.analysis(observer.runId(), "forecast", "test");
+            QVERIFY(kept);
+            const auto f = SeriesForecast::fromJson(kept->json);
+            QCOMPARE(f.size(), static_cast<int>(data.test.size()));
+            QCOMPARE(f.firstRow, static_cast<int>(data.train.size() + data.dev.size()));
+            QCOMPARE(f.window, data.window);
+            QCOMPARE(f.target, data.targetName);
+            double squares = 0;
+            for (int i = 0; i < f.size(); ++i) {
+                const auto& w = data.test[static_cast<std::size_t>(i)];
+                const double actual = data.denormalise(w.target);
+                QVERIFY2(std::abs(f.actual[static_cast<std::size_t>(i)] - actual) <= 1e-6 * std::max(1.0, std::abs(actual)),
+                         qPrintable(QString("row %1: %2 vs %3").arg(i).arg(f.actual[static_cast<std::size_t>(i)]).arg(actual)));
+                if (model == "persistence") { // the value before: the window's last known one
+                    const double last = data.denormalise(w.targetHistory.back());
+                    QVERIFY(std::abs(f.predicted[static_cast<std::size_t>(i)] - last) <= 1e-5 * std::max(1.0, std::abs(last)));
+                }
+                const double e = f.predicted[static_cast<std::size_t>(i)] - f.actual[static_cast<std::size_t>(i)];
+                squares += e * e;
+            }
+            const double rmse = std::sqrt(squares / f.size());
+            QVERIFY2(std::abs(rmse - summary.testRmse) <= 1e-5 * summary.testRmse,
+                     qPrintable(QString("%1 from the forecast, %2 stored").arg(rmse).arg(summary.testRmse)));
+            if (model == "persistence") {
+                QVERIFY(f.attention.empty()); // nothing to attend with
+                continue;
+            }
+            QCOMPARE(f.attentionName, std::string("temporal attention"));
+            QCOMPARE(f.attention.size(), data.test.size());
+            for (const auto& row : f.attention) {
+                QCOMPARE(static_cast<int>(row.size()), data.window);
+                double sum = 0;
+                for (float w : row)
+                    sum += w;
+                QVERIFY(std::abs(sum - 1.0) < 1e-5);
+            }
+        }
+        // A damaged record is refused by name.
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, SeriesForecast::fromJson("{\"actual\": [1, 2], \"predicted\": [1]}"));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 SeriesForecast::fromJson("{\"window\": 3, \"actual\": [1], \"predicted\": [1], \"attention\": [[0.5, 0.5]]}"));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, SeriesForecast::fromJson("not json"));
     }
 
     void classifiersAreRefusedOnSeriesAndBack()

@@ -1,6 +1,7 @@
 #include "ui/analysis/ComparePanel.h"
 
 #include "ui/analysis/CurveDecimator.h"
+#include "ui/analysis/ForecastAttentionStrip.h"
 #include "ui/analysis/RunCurves.h"
 #include "ui/analysis/RunPalette.h"
 
@@ -16,6 +17,7 @@ namespace attnlab::ui {
 namespace {
 
 const QColor kKeyColour(90, 90, 90);
+const QColor kReferenceColour(110, 110, 110); // the real series under a forecast: grey, never a run's colour
 
 QPen splitPen(const QString& split, const QColor& colour, double width)
 {
@@ -49,6 +51,8 @@ QString numberText(double v)
 }
 
 } // namespace
+
+ComparePanel::~ComparePanel() = default;
 
 ComparePanel::ComparePanel(const QString& metric, QWidget* parent) : QCustomPlot(parent), metric_(metric)
 {
@@ -159,6 +163,18 @@ void ComparePanel::setXLabels(const QStringList& labels)
     xAxis->setTickLabelRotation(labels.size() > 6 ? 60 : 0);
 }
 
+void ComparePanel::setAttentionStrip(const RunCurves::ForecastAttention& attention, const QString& runLabel)
+{
+    if (!strip_)
+        strip_ = std::make_unique<ForecastAttentionStrip>(this, axisRect());
+    strip_->show(attention, runLabel);
+}
+
+QCPColorMap* ComparePanel::attentionStrip() const
+{
+    return strip_ ? strip_->map() : nullptr;
+}
+
 void ComparePanel::setTitle(const QString& title)
 {
     title_->setText(title);
@@ -209,15 +225,18 @@ void ComparePanel::setSeries(std::vector<PlotSeries> series, const CompareOption
     axis_ = axis;
     const bool profile = RunCurves::isProfile(metric_);
     const bool bleuByLength = metric_ == QLatin1String("bleu_by_length");
-    logY_ = options.logY || (profile && !bleuByLength); // a vanishing gradient spans orders of magnitude
+    const bool forecast = metric_ == QLatin1String("forecast");
+    logY_ = options.logY || (profile && !bleuByLength && !forecast); // a vanishing gradient spans orders of magnitude
     const bool layers = metric_ == QLatin1String("grad_by_layer");
     const bool lengths = RunCurves::isLengthProfile(metric_);
-    note_->setText(bleuByLength ? tr("the test split's sentences grouped by their source's words, each group a corpus")
+    note_->setText(forecast       ? tr("the test split, with each run's best-dev weights; grey: the real series")
+                   : bleuByLength ? tr("the test split's sentences grouped by their source's words, each group a corpus")
                    : lengths ? tr("log-log: a slope of 1 is linear in the length, 2 quadratic")
                    : layers  ? tr("at each run's last log step, before clipping")
                    : profile ? tr("at each run's last evaluation, mean over dev sentences")
                              : note);
-    xAxis->setLabel(bleuByLength ? tr("source words (from)")
+    xAxis->setLabel(forecast       ? tr("row of the series")
+                    : bleuByLength ? tr("source words (from)")
                     : lengths ? tr("sentence length (tokens)")
                     : layers  ? tr("layer, input to output")
                     : profile ? tr("distance from the last word (tokens)")
@@ -296,7 +315,9 @@ void ComparePanel::setSeries(std::vector<PlotSeries> series, const CompareOption
                     d.n.push_back(b.n);
                 }
         }
-        if (points) {
+        if (s.reference) {
+            d.graph->setPen(QPen(kReferenceColour, 1.5));
+        } else if (points) {
             d.graph->setLineStyle(QCPGraph::lsNone);
             d.graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssStar, colour, 10));
             d.graph->setPen(QPen(colour, 1.6));
@@ -349,7 +370,7 @@ void ComparePanel::rebuildLegend()
     const int shown = labels.size() <= limit ? static_cast<int>(labels.size()) : std::max(0, limit - 1);
     for (int i = 0; i < shown; ++i) {
         QCPGraph* g = key(QStringLiteral("legend_%1").arg(i), labels[i].first);
-        g->setPen(QPen(RunPalette::colour(labels[i].second), 3));
+        g->setPen(QPen(labels[i].second < 0 ? kReferenceColour : RunPalette::colour(labels[i].second), 3));
     }
     if (shown < labels.size()) {
         QCPGraph* g = key(QStringLiteral("legend_more"), tr("+ %n more (see the list)", "", static_cast<int>(labels.size()) - shown));
@@ -505,6 +526,8 @@ QString ComparePanel::pointText(const QPointF& pixel) const
         xText = tr("length %1").arg(index);
     else if (metric_ == QLatin1String("bleu_by_length"))
         xText = tr("sources from %1 words").arg(index);
+    else if (metric_ == QLatin1String("forecast"))
+        xText = tr("row %1").arg(index);
     else if (RunCurves::isProfile(metric_))
         xText = tr("distance %1").arg(index);
     else

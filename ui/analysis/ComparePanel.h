@@ -1,11 +1,15 @@
 #pragma once
 #include "ui/analysis/CompareSeries.h"
+#include "ui/analysis/RunCurves.h"
 
 #include <qcustomplot.h>
 
+#include <memory>
 #include <vector>
 
 namespace attnlab::ui {
+
+class ForecastAttentionStrip;
 
 // One metric of a comparison (object name panel_<metric>): every run's or group's curve per split (train
 // solid, dev dashed, test a star at its step), the raw curve faint behind a smoothed one, a group's
@@ -17,6 +21,7 @@ class ComparePanel : public QCustomPlot {
     Q_OBJECT
 public:
     explicit ComparePanel(const QString& metric, QWidget* parent = nullptr);
+    ~ComparePanel() override;
 
     const QString& metric() const { return metric_; }
     static QString metricTitle(const QString& metric); // "accuracy", "macro-F1", "learning rate", ...
@@ -26,6 +31,10 @@ public:
     void setSeries(std::vector<PlotSeries> series, const CompareOptions& options, CompareAxis axis,
                    const QString& note = {});
     void setTitle(const QString& title);
+    // "forecast": the attention of one run's predictions in a strip under the time axis (ForecastAttentionStrip);
+    // attention without rows removes the strip. `runLabel` names the run.
+    void setAttentionStrip(const RunCurves::ForecastAttention& attention, const QString& runLabel);
+    QCPColorMap* attentionStrip() const; // nullptr when none is shown
     // Names for the x axis' integer positions (the layers of "grad_by_layer"); empty: numbers.
     void setXLabels(const QStringList& labels);
     QString note() const;
@@ -83,6 +92,7 @@ private:
     bool holdsAll_ = false; // the graphs hold every point (sampling other than ours)
     bool logY_ = false;
     QStringList xLabels_;
+    std::unique_ptr<ForecastAttentionStrip> strip_;
 };
 
 } // namespace attnlab::ui

@@ -3,6 +3,7 @@
 #include "core/analysis/CurveSmoothing.h"
 #include "ui/analysis/RunCurves.h"
 
+#include <QtCore/QCoreApplication>
 #include <QtCore/QStringList>
 
 #include <algorithm>
@@ -51,6 +52,24 @@ QString CompareSeries::groupOf(const RunCurves& curves, int run, const QStringLi
 
 std::vector<PlotSeries> CompareSeries::build(const RunCurves& curves, const QString& metric,
                                              const CompareOptions& options)
+{
+    auto series = runSeries(curves, metric, options);
+    // A forecast is read against the real series, drawn first (under the predictions) in the reference colour.
+    if (metric == QLatin1String("forecast") && !curves.forecastActual().empty() && !series.empty()) {
+        PlotSeries real;
+        real.reference = true;
+        real.split = QStringLiteral("test");
+        real.id = QStringLiteral("actual");
+        real.label = QCoreApplication::translate("CompareSeries", "real %1").arg(curves.forecastTarget());
+        real.colour = -1;
+        real.points = curves.forecastActual();
+        series.insert(series.begin(), std::move(real));
+    }
+    return series;
+}
+
+std::vector<PlotSeries> CompareSeries::runSeries(const RunCurves& curves, const QString& metric,
+                                                 const CompareOptions& options)
 {
     const CompareAxis axis = effectiveAxis(curves, options.axis);
     // A run's curve as drawn: on the chosen x axis; smoothing along the run's own order of points.

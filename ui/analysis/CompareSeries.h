@@ -22,12 +22,14 @@ struct PlotSeries {
     std::vector<CurvePoint> points;     // what is drawn: smoothed values, or a group's means
     std::vector<CurvePoint> raw;        // the unsmoothed curve drawn faint behind (empty without smoothing)
     std::vector<BandPoint> band;        // a group's mean ± std per x (empty for a single run)
+    bool reference = false;             // not a run's: the real series a forecast is drawn against
 };
 
 // Turns stored curves into what a panel draws, for one metric: TensorBoard's de-biased EMA
 // (CurveSmoothing), steps mapped to epochs or wall seconds (CurveBand::remap) and, when grouping, one
 // mean ± std per group over all its runs (CurveBand::of of the smoothed curves). Test values are points:
-// a group's is the mean ± std of its runs' test values, at the last step any of them was tested.
+// a group's is the mean ± std of its runs' test values, at the last step any of them was tested. A forecast comes
+// with the real series first (reference).
 class CompareSeries {
 public:
     static std::vector<PlotSeries> build(const RunCurves& curves, const QString& metric, const CompareOptions& options);
@@ -36,6 +38,9 @@ public:
     static CompareAxis effectiveAxis(const RunCurves& curves, CompareAxis asked);
     // The group of each run under `keys` ("model=ssan, position=rpr"), "" without keys.
     static QString groupOf(const RunCurves& curves, int run, const QStringList& keys);
+
+private:
+    static std::vector<PlotSeries> runSeries(const RunCurves& curves, const QString& metric, const CompareOptions& options);
 };
 
 } // namespace attnlab::ui

@@ -310,6 +310,10 @@ void CompareView::redraw()
         auto series = CompareSeries::build(curves_, p->metric(), options_);
         if (p->metric() == QLatin1String("grad_by_layer"))
             p->setXLabels(curves_.layerNames());
+        if (p->metric() == QLatin1String("forecast")) {
+            const auto& attention = curves_.forecastAttention();
+            p->setAttentionStrip(attention, attention.run >= 0 ? QStringLiteral("#%1").arg(curves_.run(attention.run).id) : QString());
+        }
         for (const PlotSeries& s : series)
             if (!labels.contains({s.label, s.colour}))
                 labels.append({s.label, s.colour});

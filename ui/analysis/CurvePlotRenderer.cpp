@@ -56,6 +56,10 @@ std::string CurvePlotRenderer::render(const RunStore& store, const PlotRequest& 
         panel.setSeries(CompareSeries::build(curves, metric, options), options, axis, note);
         if (metric == QLatin1String("grad_by_layer"))
             panel.setXLabels(curves.layerNames());
+        if (metric == QLatin1String("forecast")) {
+            const auto& attention = curves.forecastAttention();
+            panel.setAttentionStrip(attention, attention.run >= 0 ? QStringLiteral("#%1").arg(curves.run(attention.run).id) : QString());
+        }
         panel.replot();
         problem = PlotExporter::save({&panel}, QString::fromStdString(request.outPath), request.width, request.height,
                                      request.dpi)

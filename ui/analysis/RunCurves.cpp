@@ -1,6 +1,7 @@
 #include "ui/analysis/RunCurves.h"
 
 #include "core/results/BleuByLength.h"
+#include "core/results/SeriesForecast.h"
 #include "core/store/RunStore.h"
 
 #include <QtCore/QJsonArray>
@@ -37,7 +38,7 @@ const QStringList& RunCurves::metricOrder()
     // The gradient's reach by word distance right after macro-F1: in a grid of two columns, under the accuracy.
     static const QStringList order{QStringLiteral("loss"), QStringLiteral("accuracy"), QStringLiteral("macro_f1"),
                                    QStringLiteral("grad_by_distance"), QStringLiteral("rmse"), QStringLiteral("mae"),
-                                   QStringLiteral("mape"), QStringLiteral("bleu"), QStringLiteral("bleu_by_length"),
+                                   QStringLiteral("mape"), QStringLiteral("forecast"), QStringLiteral("bleu"), QStringLiteral("bleu_by_length"),
                                    QStringLiteral("learning_rate"), QStringLiteral("grad_norm"),
                                    QStringLiteral("grad_by_layer"), QStringLiteral("step_ms_by_length"),
                                    QStringLiteral("forward_ms_by_length"), QStringLiteral("memory_by_length")};
@@ -53,7 +54,7 @@ bool RunCurves::isLengthProfile(const QString& metric)
 bool RunCurves::isProfile(const QString& metric)
 {
     return metric == QLatin1String("grad_by_distance") || metric == QLatin1String("grad_by_layer") ||
-           metric == QLatin1String("bleu_by_length") || isLengthProfile(metric);
+           metric == QLatin1String("bleu_by_length") || metric == QLatin1String("forecast") || isLengthProfile(metric);
 }
 
 // Per run with a gradient norm: the layers' norms at its last log step, in the order the trainer wrote them (the
@@ -117,6 +118,39 @@ void RunCurves::loadLengthProfiles(const RunStore& store)
     for (std::size_t f = 0; f < figures.size(); ++f)
         if (std::any_of(profiles[f].begin(), profiles[f].end(), [](const auto& p) { return !p.empty(); }))
             curves_.insert(keyOf(QStringLiteral("train"), figures[f].first), std::move(profiles[f]));
+}
+
+// Per time-series run: the test forecast it was stored with (runs trained before forecasts were kept have none).
+void RunCurves::loadForecasts(const RunStore& store)
+{
+    std::vector<std::vector<CurvePoint>> predicted(ids_.size());
+    bool any = false;
+    for (std::size_t r = 0; r < ids_.size(); ++r) {
+        if (!runs_[r].regression)
+            continue;
+        const auto stored = store.analysis(ids_[r], "forecast", "test");
+        if (!stored)
+            continue;
+        SeriesForecast f;
+        try {
+            f = SeriesForecast::fromJson(stored->json);
+        } catch (const std::invalid_argument&) {
+            continue; // a damaged row draws nothing rather than nonsense
+        }
+        for (int i = 0; i < f.size(); ++i)
+            predicted[r].push_back({static_cast<double>(f.firstRow + i), f.predicted[static_cast<std::size_t>(i)]});
+        if (forecastActual_.empty()) {
+            for (int i = 0; i < f.size(); ++i)
+                forecastActual_.push_back({static_cast<double>(f.firstRow + i), f.actual[static_cast<std::size_t>(i)]});
+            forecastTarget_ = QString::fromStdString(f.target);
+        }
+        if (forecastAttention_.run < 0 && !f.attention.empty())
+            forecastAttention_ = {static_cast<int>(r), QString::fromStdString(f.attentionName), f.firstRow, f.window,
+                                  std::move(f.attention)};
+        any = any || f.size() > 0;
+    }
+    if (any)
+        curves_.insert(keyOf(QStringLiteral("test"), QStringLiteral("forecast")), std::move(predicted));
 }
 
 RunCurves RunCurves::load(const RunStore& store, const QList<qint64>& runIds, const QStringList& alsoMetrics)
@@ -187,6 +221,7 @@ RunCurves RunCurves::load(const RunStore& store, const QList<qint64>& runIds, co
     c.ids_ = std::move(ids);
     c.loadLayerProfiles(store);
     c.loadLengthProfiles(store);
+    c.loadForecasts(store);
     return c;
 }
 

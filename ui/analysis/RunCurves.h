@@ -30,11 +30,24 @@ public:
     // divided by its value at distance 0 (so runs whose losses differ compare); "grad_by_layer", each run's
     // gradient norm per layer (x = the layer's place in the model, train grad_norm.<layer>) at its last log step.
     // gradient norm per layer (x = the layer's place in the model, train grad_norm.<layer>) at its last log step;
-    // "step_ms_by_length", "forward_ms_by_length", "memory_by_length": a `bench --lengths` run's figures (x = length).
+    // "step_ms_by_length", "forward_ms_by_length", "memory_by_length": a `bench --lengths` run's figures (x = length);
+    // "forecast", below.
     static bool isProfile(const QString& metric);
     static bool isLengthProfile(const QString& metric); // drawn log-log
     // The layers of "grad_by_layer" when every run that has them has the same (the x axis' labels), else empty.
     const QStringList& layerNames() const { return layerNames_; }
+    // "forecast" (also a profile): each time-series run's test predictions, x = the series' row, from the forecast
+    // the trainer kept with it (SeriesForecast). The real series and the attention are those of the first run that
+    // has them: the runs compared are meant to share their dataset.
+    struct ForecastAttention {
+        int run = -1;                          // index of the run it is from; -1: no run has attention
+        QString name;                          // "temporal attention"
+        int firstRow = 0, window = 0;
+        std::vector<std::vector<float>> rows;  // per test row, `window` weights, the oldest step first
+    };
+    const std::vector<CurvePoint>& forecastActual() const { return forecastActual_; }
+    const QString& forecastTarget() const { return forecastTarget_; }
+    const ForecastAttention& forecastAttention() const { return forecastAttention_; }
 
     RunCurves() = default;
     // Ids the store does not have are left out and listed by missingIds(). Reads the metrics of metricOrder() and
@@ -77,6 +90,10 @@ private:
     QStringList layerNames_;
     void loadLayerProfiles(const RunStore& store);
     void loadLengthProfiles(const RunStore& store);
+    void loadForecasts(const RunStore& store);
+    std::vector<CurvePoint> forecastActual_;
+    QString forecastTarget_;
+    ForecastAttention forecastAttention_;
 };
 
 } // namespace attnlab::ui

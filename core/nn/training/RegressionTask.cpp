@@ -91,12 +91,20 @@ TrainingTask::Evaluation RegressionTask::evaluate(bool test)
     torch::NoGradGuard noGrad;
     model_->eval();
     const Split& split = test ? test_ : dev_;
-    std::vector<torch::Tensor> parts;
+    std::vector<torch::Tensor> parts, attention;
     const int64_t n = split.target.size(0);
-    for (int64_t begin = 0; begin < n; begin += 512)
+    model_->setRecordAttention(test); // the forecast keeps each test prediction's attention over its window
+    for (int64_t begin = 0; begin < n; begin += 512) {
         parts.push_back(model_->forward(split.drivers.slice(0, begin, begin + 512), split.history.slice(0, begin, begin + 512)));
+        const auto temporal = model_->recordedTemporalAttention();
+        if (test && temporal.defined() && temporal.dim() == 2 && temporal.size(1) == dataset_.window)
+            attention.push_back(temporal.detach());
+    }
+    model_->setRecordAttention(false);
     auto predicted = torch::cat(parts);
     Evaluation e;
+    if (test)
+        e.forecast = forecastOf(predicted, split.target, attention.size() == parts.size() ? torch::cat(attention) : torch::Tensor());
     e.metrics.push_back({"loss", torch::mse_loss(predicted, split.target).item<double>()});
     // Back to the target's units before measuring errors (thesis 6.3).
     auto unscale = [&](const torch::Tensor& scaled) {
@@ -106,6 +114,28 @@ TrainingTask::Evaluation RegressionTask::evaluate(bool test)
         e.metrics.push_back(metric);
     e.score = -e.metrics[2].second; // lowest RMSE is best
     return e;
+}
+
+SeriesForecast RegressionTask::forecastOf(const torch::Tensor& predicted, const torch::Tensor& target,
+                                          const torch::Tensor& attention) const
+{
+    SeriesForecast f;
+    f.target = dataset_.targetName;
+    f.window = dataset_.window;
+    // One window per row (SeriesWindowBuilder): the test split starts after the train and dev rows.
+    f.firstRow = static_cast<int>(dataset_.train.size() + dataset_.dev.size());
+    const auto p = predicted.to(torch::kCPU, torch::kDouble).contiguous(), y = target.to(torch::kCPU, torch::kDouble).contiguous();
+    for (int64_t i = 0; i < p.size(0); ++i) {
+        f.predicted.push_back(dataset_.denormalise(p[i].item<double>()));
+        f.actual.push_back(dataset_.denormalise(y[i].item<double>()));
+    }
+    if (attention.defined()) {
+        f.attentionName = "temporal attention";
+        const auto a = attention.to(torch::kCPU, torch::kFloat).contiguous();
+        for (int64_t i = 0; i < a.size(0); ++i)
+            f.attention.push_back(hostFloats(a[i]));
+    }
+    return f;
 }
 
 std::vector<AttentionSnapshot> RegressionTask::attention(int step)

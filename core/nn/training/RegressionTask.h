@@ -10,7 +10,8 @@ namespace attnlab {
 
 // Time-series regression (thesis chapter 6): MSE on the scaled target (eq. 6.5) over random batches of
 // windows; MAE, RMSE and MAPE (Table 6.2) on de-normalised values for dev and test, the best dev step being
-// the one with the lowest RMSE; the self-attention of the first dev window at each evaluation.
+// the one with the lowest RMSE; the self-attention of the first dev window at each evaluation; on test, the
+// forecast of every window (SeriesForecast).
 class RegressionTask : public TrainingTask {
 public:
     // sampling: "random" windows per batch (thesis, DA-RNN) or shuffled "epochs" (each window once per epoch).
@@ -35,6 +36,8 @@ private:
     struct Split {
         torch::Tensor drivers, history, target; // [N, T, F], [N, T], [N]
     };
+    // predicted, target [N] scaled; attention [N, T] or undefined.
+    SeriesForecast forecastOf(const torch::Tensor& predicted, const torch::Tensor& target, const torch::Tensor& attention) const;
     static Split toTensors(const std::vector<SeriesWindow>& windows, int window, int drivers, const torch::Device& device);
 
     std::shared_ptr<SeriesRegressor> model_;

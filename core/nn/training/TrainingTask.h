@@ -1,6 +1,7 @@
 #pragma once
 // PRIVATE engine header: includes LibTorch.
 #include "core/results/AttentionSnapshot.h"
+#include "core/results/SeriesForecast.h"
 
 #include <torch/torch.h>
 
@@ -25,6 +26,7 @@ public:
         std::vector<std::pair<std::string, double>> metrics; // "loss" first
         double score = 0.0;                                   // higher is better: picks the best dev step
         std::vector<std::vector<std::int64_t>> confusion;     // classification: [true][predicted]
+        std::optional<SeriesForecast> forecast;               // regression, on test: every window's prediction
     };
 
     virtual ~TrainingTask() = default;
