@@ -25,7 +25,8 @@ int RunsPlotCommand::run(const std::vector<std::string>& args)
                  << "                        train_learning_rate, test_accuracy, ... (split: train, dev, test);\n"
                  << "                        train_grad_norm, train_grad_norm.LAYER, train_grad_by_layer (x: the layers),\n"
                  << "                        dev_grad_by_distance (x: distance from the last word); --gradient-norms runs;\n"
-                 << "                        test_forecast (a time-series run's test predictions against the real series)\n"
+                 << "                        test_forecast (a time-series run's test predictions against the real series),\n"
+                 << "                        test_forecast_error (prediction less the real value)\n"
                  << "  --smoothing W         TensorBoard's de-biased EMA, 0 (default) to 0.99\n"
                  << "  --x step|epoch|wall   the x axis (runs stored without epoch or wall-time logs: step)\n"
                  << "  --group-by KEY[,KEY]  one mean ± std band per group of config values (model, position, ...)\n"
@@ -47,12 +48,12 @@ int RunsPlotCommand::run(const std::vector<std::string>& args)
     r.split = metric.substr(0, underscore);
     r.metric = underscore == std::string::npos ? "" : metric.substr(underscore + 1);
     const std::set<std::string> names{"loss", "accuracy", "macro_f1", "rmse", "mae", "mape", "learning_rate", "grad_norm",
-                                      "grad_by_distance", "grad_by_layer", "forecast"};
+                                      "grad_by_distance", "grad_by_layer", "forecast", "forecast_error"};
     const bool layerNorm = r.metric.rfind("grad_norm.", 0) == 0 && r.metric.size() > 10; // grad_norm.<layer>
     if ((r.split != "train" && r.split != "dev" && r.split != "test") || !(names.count(r.metric) || layerNorm))
         throw CliUsageError("--metric expects SPLIT_NAME with split train, dev or test and name loss, accuracy, "
-                            "macro_f1, rmse, mae, mape, learning_rate, grad_norm, grad_norm.LAYER, grad_by_layer, grad_by_distance or forecast "
-                            "(e.g. dev_accuracy, test_forecast), "
+                            "macro_f1, rmse, mae, mape, learning_rate, grad_norm, grad_norm.LAYER, grad_by_layer, grad_by_distance, forecast or "
+                            "forecast_error (e.g. dev_accuracy, test_forecast), "
                             "got '" + metric + "'");
     r.outPath = flags.required("--out");
     const auto dot = r.outPath.rfind('.');
@@ -76,9 +77,10 @@ int RunsPlotCommand::run(const std::vector<std::string>& args)
     RunStore store(flags.text("--db", RunStore::defaultPath()));
     for (const auto& text : flags.positional())
         r.runIds.push_back(existingRun(store, runIdFrom(text)).id);
-    if (r.metric == "forecast" && r.split != "test")
+    const bool forecast = r.metric == "forecast" || r.metric == "forecast_error";
+    if (forecast && r.split != "test")
         throw CliUsageError("--metric: a forecast is kept for the test split (test_forecast), got '" + metric + "'");
-    if (r.metric == "forecast") { // kept as an analysis, not as metric rows
+    if (forecast) { // kept as an analysis, not as metric rows
         std::vector<std::int64_t> with;
         for (auto id : r.runIds)
             if (store.analysis(id, "forecast", "test"))

@@ -136,6 +136,8 @@ const std::vector<RegistryEntry>& Registry::models()
          "regression", {}, {}},
         {"linear-ar", "Linear AR", "Time-series baseline: linear autoregression on the window's past target values, fitted once by least squares",
          onlyNone, "regression", {}, {}},
+        {"arima", "ARIMA", "Time-series baseline: ARIMA(p,d,q) on the window's past target values, Hannan-Rissanen estimates, orders chosen on dev",
+         onlyNone, "regression", {}, {}},
     };
     return list;
 }

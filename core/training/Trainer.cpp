@@ -245,8 +245,10 @@ PreparedTask prepare(const SeriesDataset& dataset, const TrainConfig& config, co
     auto model = ModelFactory::createRegressor(modelConfig);
     model->to(device);
     info.parameters = model->trainableParameters();
+    auto task = std::make_unique<RegressionTask>(model, dataset, device, config.sampling); // fits a baseline
     info.modelSummary = model->summary() + ", " + std::to_string(dataset.drivers()) + " driving series";
-    return {std::make_unique<RegressionTask>(model, dataset, device, config.sampling), {}};
+    info.notes = task->notes(); // what the fit chose (ARIMA's orders)
+    return {std::move(task), {}};
 }
 
 PreparedTask prepare(const TranslationDataset& dataset, const TrainConfig& config, const torch::Device& device, RunInfo& info)
@@ -453,6 +455,8 @@ RunSummary Trainer::runTask(const Dataset& dataset, TrainingObserver& observer, 
                 }
             }
         } else if (summary.regression) {
+            // What a fitted baseline chose (ARIMA's orders) stays with the run, in its notes.
+            summary.notes.insert(summary.notes.begin(), info.notes.begin(), info.notes.end());
             summary.bestDevRmse = metric(outcome.bestDev, "rmse");
             if (outcome.test) {
                 summary.testMae = metric(*outcome.test, "mae");

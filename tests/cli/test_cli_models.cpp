@@ -57,7 +57,7 @@ private Q_SLOTS:
             QVERIFY2(o["test_mae"].toDouble() <= o["test_rmse"].toDouble(), qPrintable(name));
             ++runs;
         }
-        QCOMPARE(runs, 7); // essan, narx, encdec, attn-rnn, darnn; the baselines persistence and linear-ar (one step each)
+        QCOMPARE(runs, 8); // essan, narx, encdec, attn-rnn, darnn; the baselines persistence, linear-ar and arima (one step each)
         // A classifier on a time series is refused before anything runs, naming the problem.
         const CliResult refused =
             runCli({"train", "--dataset", "synthetic-lag", "--model", "cnn", "--position", "none", "--db", db});

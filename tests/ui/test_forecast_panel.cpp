@@ -119,6 +119,13 @@ private Q_SLOTS:
         for (int i : {0, first.size() / 2, first.size() - 1})
             for (int t = 0; t < data_.window; ++t)
                 QCOMPARE(strip->data()->cell(i, data_.window - 1 - t), static_cast<double>(first.attention[static_cast<std::size_t>(i)][static_cast<std::size_t>(t)]));
+        auto* caption = panel->findChild<QCPTextElement*>("attentionCaption");
+        QVERIFY(caption);
+        QVERIFY2(caption->text().startsWith(QString("temporal attention of #%1").arg(darnn_[0])), qPrintable(caption->text()));
+        // The error panel: the prediction less the real value, row by row.
+        const QCPGraph* error = graphIn(child<ComparePanel>(&v, "panel_forecast_error"), QString("test_r%1").arg(darnn_[0]));
+        for (int i : {0, first.size() - 1})
+            QCOMPARE(valueAt(error, first.firstRow + i), first.predicted[static_cast<std::size_t>(i)] - first.actual[static_cast<std::size_t>(i)]);
         // Zooming the plot moves the strip with it.
         panel->xAxis->setRange(first.firstRow + 10, first.firstRow + 50);
         QCOMPARE(strip->keyAxis()->range().lower, first.firstRow + 10.0);

@@ -16,6 +16,8 @@ void ForecastAttentionStrip::remove()
         return;
     plot_->removePlottable(map_); // the map belongs to the plot, not to its axis rect
     plot_->plotLayout()->remove(rect_);
+    plot_->plotLayout()->remove(caption_);
+    caption_ = nullptr;
     plot_->plotLayout()->simplify();
     rect_ = nullptr;
     map_ = nullptr;
@@ -26,12 +28,30 @@ void ForecastAttentionStrip::show(const RunCurves::ForecastAttention& attention,
     remove();
     if (attention.rows.empty() || attention.window <= 0)
         return;
-    rect_ = new QCPAxisRect(plot_);
-    rect_->setObjectName(QStringLiteral("attentionStrip"));
+    // The weights' range first: spread attention (ten steps near 0.1 each) would be one flat colour on 0..1, so white
+    // is the smallest weight shown and the darkest the largest, and the caption says which they are.
+    double smallest = 1.0, largest = 0.0;
+    for (const auto& weights : attention.rows)
+        for (float w : weights) {
+            smallest = std::min(smallest, static_cast<double>(w));
+            largest = std::max(largest, static_cast<double>(w));
+        }
+    if (!(largest > smallest))
+        smallest = 0.0, largest = std::max(largest, 1e-9);
     QCPLayoutGrid* layout = plot_->plotLayout();
     const int row = layout->rowCount();
-    layout->addElement(row, 0, rect_);
-    layout->setRowStretchFactor(row, 0.28); // the plot keeps most of the height
+    caption_ = new QCPTextElement(plot_, QObject::tr("%1 of %2 over each window's steps: white %3, darkest %4")
+                                             .arg(attention.name, runLabel, QString::number(smallest, 'g', 2),
+                                                  QString::number(largest, 'g', 2)),
+                                  QFont(plot_->font().family(), 8));
+    caption_->setObjectName(QStringLiteral("attentionCaption"));
+    caption_->setMargins(QMargins(2, 2, 2, 0));
+    layout->addElement(row, 0, caption_);
+    layout->setRowStretchFactor(row, 0.001);
+    rect_ = new QCPAxisRect(plot_);
+    rect_->setObjectName(QStringLiteral("attentionStrip"));
+    layout->addElement(row + 1, 0, rect_);
+    layout->setRowStretchFactor(row + 1, 0.28); // the plot keeps most of the height
     if (!margins_)
         margins_ = new QCPMarginGroup(plot_);
     above_->setMarginGroup(QCP::msLeft | QCP::msRight, margins_);
@@ -42,7 +62,7 @@ void ForecastAttentionStrip::show(const RunCurves::ForecastAttention& attention,
     QCPAxis* time = rect_->axis(QCPAxis::atBottom);
     QCPAxis* steps = rect_->axis(QCPAxis::atLeft);
     time->setTickLabels(false);
-    steps->setLabel(QObject::tr("%1 of %2\nsteps back").arg(attention.name, runLabel));
+    steps->setLabel(QObject::tr("steps back"));
     steps->setLabelFont(QFont(plot_->font().family(), 7));
     steps->setTickLabelFont(QFont(plot_->font().family(), 7));
     steps->setRange(-0.5, attention.window - 0.5);
@@ -63,13 +83,7 @@ void ForecastAttentionStrip::show(const RunCurves::ForecastAttention& attention,
     gradient.setColorStopAt(0.35, QColor(158, 202, 225));
     gradient.setColorStopAt(1.0, QColor(8, 48, 107));
     map_->setGradient(gradient);
-    // White is no weight, the darkest the largest weight any prediction gave (ten steps share 1: a fixed 0..1
-    // would leave spread attention all but white).
-    double largest = 0.0;
-    for (const auto& weights : attention.rows)
-        for (float w : weights)
-            largest = std::max(largest, static_cast<double>(w));
-    map_->setDataRange(QCPRange(0.0, largest > 0.0 ? largest : 1.0));
+    map_->setDataRange(QCPRange(smallest, largest));
     time->setRange(above_->axis(QCPAxis::atBottom)->range());
     QObject::connect(above_->axis(QCPAxis::atBottom), qOverload<const QCPRange&>(&QCPAxis::rangeChanged), time,
                      qOverload<const QCPRange&>(&QCPAxis::setRange));

@@ -7,12 +7,14 @@ class QCustomPlot;
 class QCPAxisRect;
 class QCPColorMap;
 class QCPMarginGroup;
+class QCPTextElement;
 
 namespace attnlab::ui {
 
 // The attention under a forecast's time axis: a strip below the plot of a compare panel, one column per test
 // row and one row per step of that prediction's window (the step just before it at the bottom, the oldest at
-// the top), white for no weight to dark blue for the largest, as the attention heatmaps. Its x axis follows the
+// the top), white for the smallest weight to dark blue for the largest (the caption above says both), as the
+// attention heatmaps. Its x axis follows the
 // plot's (zoom and drag move both) and its left edge lines up with the plot's.
 class ForecastAttentionStrip {
 public:
@@ -27,6 +29,7 @@ private:
 
     QCustomPlot* plot_;
     QCPAxisRect* above_;
+    QCPTextElement* caption_ = nullptr; // what the strip shows, and its colours' range
     QCPAxisRect* rect_ = nullptr;
     QCPColorMap* map_ = nullptr;
     QCPMarginGroup* margins_ = nullptr;

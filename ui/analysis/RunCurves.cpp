@@ -38,7 +38,7 @@ const QStringList& RunCurves::metricOrder()
     // The gradient's reach by word distance right after macro-F1: in a grid of two columns, under the accuracy.
     static const QStringList order{QStringLiteral("loss"), QStringLiteral("accuracy"), QStringLiteral("macro_f1"),
                                    QStringLiteral("grad_by_distance"), QStringLiteral("rmse"), QStringLiteral("mae"),
-                                   QStringLiteral("mape"), QStringLiteral("forecast"), QStringLiteral("bleu"), QStringLiteral("bleu_by_length"),
+                                   QStringLiteral("mape"), QStringLiteral("forecast"), QStringLiteral("forecast_error"), QStringLiteral("bleu"), QStringLiteral("bleu_by_length"),
                                    QStringLiteral("learning_rate"), QStringLiteral("grad_norm"),
                                    QStringLiteral("grad_by_layer"), QStringLiteral("step_ms_by_length"),
                                    QStringLiteral("forward_ms_by_length"), QStringLiteral("memory_by_length")};
@@ -54,7 +54,8 @@ bool RunCurves::isLengthProfile(const QString& metric)
 bool RunCurves::isProfile(const QString& metric)
 {
     return metric == QLatin1String("grad_by_distance") || metric == QLatin1String("grad_by_layer") ||
-           metric == QLatin1String("bleu_by_length") || metric == QLatin1String("forecast") || isLengthProfile(metric);
+           metric == QLatin1String("bleu_by_length") || metric == QLatin1String("forecast") ||
+           metric == QLatin1String("forecast_error") || isLengthProfile(metric);
 }
 
 // Per run with a gradient norm: the layers' norms at its last log step, in the order the trainer wrote them (the
@@ -123,7 +124,7 @@ void RunCurves::loadLengthProfiles(const RunStore& store)
 // Per time-series run: the test forecast it was stored with (runs trained before forecasts were kept have none).
 void RunCurves::loadForecasts(const RunStore& store)
 {
-    std::vector<std::vector<CurvePoint>> predicted(ids_.size());
+    std::vector<std::vector<CurvePoint>> predicted(ids_.size()), errors(ids_.size());
     bool any = false;
     for (std::size_t r = 0; r < ids_.size(); ++r) {
         if (!runs_[r].regression)
@@ -137,8 +138,11 @@ void RunCurves::loadForecasts(const RunStore& store)
         } catch (const std::invalid_argument&) {
             continue; // a damaged row draws nothing rather than nonsense
         }
-        for (int i = 0; i < f.size(); ++i)
-            predicted[r].push_back({static_cast<double>(f.firstRow + i), f.predicted[static_cast<std::size_t>(i)]});
+        for (int i = 0; i < f.size(); ++i) {
+            const auto at = static_cast<std::size_t>(i);
+            predicted[r].push_back({static_cast<double>(f.firstRow + i), f.predicted[at]});
+            errors[r].push_back({static_cast<double>(f.firstRow + i), f.predicted[at] - f.actual[at]});
+        }
         if (forecastActual_.empty()) {
             for (int i = 0; i < f.size(); ++i)
                 forecastActual_.push_back({static_cast<double>(f.firstRow + i), f.actual[static_cast<std::size_t>(i)]});
@@ -149,8 +153,10 @@ void RunCurves::loadForecasts(const RunStore& store)
                                   std::move(f.attention)};
         any = any || f.size() > 0;
     }
-    if (any)
-        curves_.insert(keyOf(QStringLiteral("test"), QStringLiteral("forecast")), std::move(predicted));
+    if (!any)
+        return;
+    curves_.insert(keyOf(QStringLiteral("test"), QStringLiteral("forecast")), std::move(predicted));
+    curves_.insert(keyOf(QStringLiteral("test"), QStringLiteral("forecast_error")), std::move(errors));
 }
 
 RunCurves RunCurves::load(const RunStore& store, const QList<qint64>& runIds, const QStringList& alsoMetrics)

@@ -11,8 +11,10 @@ LinearArRegressor::LinearArRegressor(int window) : lags_(window - 1)
     coefficients_ = register_buffer("coefficients", torch::zeros({lags_ + 1}));
 }
 
-void LinearArRegressor::fit(const torch::Tensor& /*drivers*/, const torch::Tensor& history, const torch::Tensor& target)
+void LinearArRegressor::fit(const Windows& train, const Windows& /*dev*/)
 {
+    const auto& history = train.history;
+    const auto& target = train.target;
     torch::NoGradGuard noGrad;
     // X [N, p + 1] = the p known past values of each window and a column of ones; y [N].
     const auto past = history.narrow(1, 0, lags_).to(torch::kCPU, torch::kDouble);

@@ -14,7 +14,7 @@ public:
     torch::Tensor forward(const torch::Tensor& drivers, const torch::Tensor& history) override;
     std::string summary() const override;
     bool fitsInClosedForm() const override { return true; }
-    void fit(const torch::Tensor& drivers, const torch::Tensor& history, const torch::Tensor& target) override;
+    void fit(const Windows& train, const Windows& dev) override;
     // [p + 1]: a_p .. a_1 in the history's order (oldest first), then the intercept c.
     const torch::Tensor& coefficients() const { return coefficients_; }
 

@@ -8,6 +8,7 @@
 #include "core/nn/models/CnnClassifier.h"
 #include "core/nn/models/DarnnRegressor.h"
 #include "core/nn/models/LinearArRegressor.h"
+#include "core/nn/models/ArimaRegressor.h"
 #include "core/nn/models/PersistenceRegressor.h"
 #include "core/nn/models/EssanRegressor.h"
 #include "core/nn/models/LinearClassifier.h"
@@ -61,6 +62,8 @@ std::shared_ptr<SeriesRegressor> ModelFactory::createRegressor(const ModelConfig
         return std::make_shared<PersistenceRegressor>();
     if (m == "linear-ar")
         return std::make_shared<LinearArRegressor>(config.window);
+    if (m == "arima")
+        return std::make_shared<ArimaRegressor>(config.window);
     throw std::invalid_argument("model: '" + m + "' has no time-series version");
 }
 

@@ -22,10 +22,17 @@ public:
     torch::Tensor recordedTemporalAttention() const { return temporalAttention_; }
 
     std::int64_t trainableParameters() const;
+    // Windows of one split: drivers [N, T, F], the target's history [N, T], the target [N]; in time order.
+    struct Windows {
+        torch::Tensor drivers, history, target;
+    };
     // A baseline fitted in closed form from the training windows (least squares) instead of by gradient steps:
     // RegressionTask calls fit once, before training; having no trainable parameters, it is then measured as is.
+    // `dev` is for a baseline that chooses its own settings (ARIMA's orders); the others ignore it.
     virtual bool fitsInClosedForm() const { return false; }
-    virtual void fit(const torch::Tensor& /*drivers*/, const torch::Tensor& /*history*/, const torch::Tensor& /*target*/) {}
+    virtual void fit(const Windows& /*train*/, const Windows& /*dev*/) {}
+    // What fitting chose that the run's notes should say ("ARIMA(2,1,0) chosen on dev ..."), or "".
+    virtual std::string fitNote() const { return {}; }
 
 protected:
     bool record_ = false;

@@ -38,8 +38,14 @@ RegressionTask::RegressionTask(std::shared_ptr<SeriesRegressor> model, const Ser
       dev_(toTensors(dataset.dev, dataset.window, dataset.drivers(), device)),
       test_(toTensors(dataset.test, dataset.window, dataset.drivers(), device)), epochs_(sampling == "epochs")
 {
-    if (model_->fitsInClosedForm()) // the linear AR baseline: least squares on every training window, once
-        model_->fit(train_.drivers, train_.history, train_.target);
+    if (model_->fitsInClosedForm()) // the linear AR and ARIMA baselines: least squares on the training windows, once
+        model_->fit(train_, dev_);
+}
+
+std::vector<std::string> RegressionTask::notes() const
+{
+    const std::string note = model_->fitNote();
+    return note.empty() ? std::vector<std::string>{} : std::vector<std::string>{note};
 }
 
 std::vector<int64_t> RegressionTask::drawWindows(std::mt19937_64& rng, int batchSize)

@@ -28,14 +28,13 @@ public:
     // {"task":"series","drivers":[...],"target":...,"window":T,"target_min":..,"target_max":..,"scale_top":..,
     //  "driver_min":[...],"driver_max":[...]}: enough to scale a new window and read its prediction.
     std::string checkpointMetadata() const override;
+    std::vector<std::string> notes() const override; // what a fitted baseline chose (ARIMA's orders)
 
     // MAE, RMSE and MAPE (percent) of predictions against targets, both in original units.
     static std::vector<std::pair<std::string, double>> errors(const torch::Tensor& predicted, const torch::Tensor& target);
 
 private:
-    struct Split {
-        torch::Tensor drivers, history, target; // [N, T, F], [N, T], [N]
-    };
+    using Split = SeriesRegressor::Windows; // [N, T, F], [N, T], [N]
     // predicted, target [N] scaled; attention [N, T] or undefined.
     SeriesForecast forecastOf(const torch::Tensor& predicted, const torch::Tensor& target, const torch::Tensor& attention) const;
     static Split toTensors(const std::vector<SeriesWindow>& windows, int window, int drivers, const torch::Device& device);
