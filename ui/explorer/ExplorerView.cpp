@@ -6,7 +6,6 @@
 #include "core/analysis/AttentionRollout.h"
 #include "core/config/Registry.h"
 #include "core/store/RunStore.h"
-#include "core/training/FaithfulnessEvaluator.h"
 #include "core/training/ModelExplainer.h"
 #include "ui/StdStrings.h"
 #include "ui/analysis/FigureExport.h"
@@ -18,6 +17,7 @@
 #include "ui/explorer/SentenceDeletionPlot.h"
 #include "ui/explorer/ClassProbabilityChart.h"
 #include "ui/explorer/DatasetBrowser.h"
+#include "ui/explorer/ExplanationJobs.h"
 #include "ui/explorer/PositionTechniqueView.h"
 #include "ui/explorer/TrainingTimeline.h"
 #include "ui/plots/AttentionHeatmap.h"
@@ -54,19 +54,6 @@ AttentionSnapshot withRollout(AttentionSnapshot snapshot)
 }
 
 } // namespace
-
-struct ExplorerView::Attributed {
-    std::string text;                             // the sentence they explain
-    std::vector<TokenAttribution> attributions;   // the chosen methods, on the predicted class
-    std::vector<SentenceDeletionCurve> curves;    // their deletion curves on this sentence
-    QString error;                                // why there are none
-};
-
-struct ExplorerView::Loaded {
-    std::shared_ptr<const ModelExplainer> explainer;
-    std::vector<PositionView> positions;
-    QString error;
-};
 
 ExplorerView::ExplorerView(QWidget* parent) : QWidget(parent)
 {
@@ -197,9 +184,10 @@ ExplorerView::ExplorerView(QWidget* parent) : QWidget(parent)
     debounce_ = new QTimer(this);
     debounce_->setSingleShot(true);
     debounce_->setInterval(150); // recompute once typing pauses, not at every key
-    explaining_ = new LatestRequestRunner(this);
-    attributing_ = new LatestRequestRunner(this);
-    loading_ = new LatestRequestRunner(this);
+    jobs_ = new ExplanationJobs(this);
+    connect(jobs_, &ExplanationJobs::loaded, this, &ExplorerView::modelLoaded);
+    connect(jobs_, &ExplanationJobs::explained, this, &ExplorerView::showExplanation);
+    connect(jobs_, &ExplanationJobs::attributed, this, &ExplorerView::showAttributions);
 
     connect(input_, &QLineEdit::textChanged, debounce_, qOverload<>(&QTimer::start));
     connect(debounce_, &QTimer::timeout, this, &ExplorerView::requestExplanation);
@@ -215,17 +203,17 @@ ExplorerView::ExplorerView(QWidget* parent) : QWidget(parent)
         if (index >= 0 && index < static_cast<int>(checkpoints_.size()))
             loadExplainer(checkpoints_[static_cast<std::size_t>(index)]);
     });
-    connect(explaining_, &LatestRequestRunner::failed, this, [this](const QString& message) {
+    connect(jobs_, &ExplanationJobs::explainFailed, this, [this](const QString& message) {
         notes_->setText(tr("Could not explain this text: %1").arg(message));
         notes_->setVisible(true);
         emit statusMessage(tr("Could not explain this text: %1").arg(message));
     });
-    connect(loading_, &LatestRequestRunner::failed, this,
+    connect(jobs_, &ExplanationJobs::loadFailed, this,
             [this](const QString& message) { setTypingEnabled(false, tr("Typed input is off: %1").arg(message)); });
     clear(tr("Select a run in the run list to explore its model."));
 }
 
-ExplorerView::~ExplorerView() = default; // the runners wait for their work: it holds this view's explainer
+ExplorerView::~ExplorerView() = default; // jobs_, a child, waits for its work as it goes
 
 void ExplorerView::setStore(RunStore* store)
 {
@@ -236,14 +224,12 @@ void ExplorerView::setStore(RunStore* store)
 bool ExplorerView::isBusy() const
 {
     // Until the finished signal is handled, not only while the thread runs: the result is not on screen before.
-    return explaining_->isBusy() || attributing_->isBusy() || loading_->isBusy() || debounce_->isActive();
+    return jobs_->isBusy() || debounce_->isActive();
 }
 
 void ExplorerView::clear(const QString& why)
 {
-    loading_->discard(); // a model still opening belongs to the run shown before
-    explaining_->discard();
-    attributing_->discard();
+    jobs_->discard(); // a model still opening belongs to the run shown before
     runId_ = 0;
     explainer_.reset();
     explanation_.reset();
@@ -373,29 +359,20 @@ void ExplorerView::loadExplainer(const CheckpointRef& checkpoint)
 {
     explainer_.reset();
     setTypingEnabled(false, tr("Loading the model (checking its sha256)…"));
-    loading_->discard(); // another weights file was chosen: the one opening is not wanted any more
-    explaining_->discard();
-    attributing_->discard();
-    // Hashing and reading the file take a while for large models: never on the GUI thread.
-    loading_->request([this, checkpoint]() -> LatestRequestRunner::Delivery {
-        auto loaded = std::make_shared<Loaded>();
-        loaded->explainer = std::make_shared<const ModelExplainer>(checkpoint); // throws: failed(), typing stays off
-        loaded->positions = loaded->explainer->positionViews();
-        return [this, loaded] { modelLoaded(*loaded); };
-    });
+    jobs_->load(checkpoint); // hashing and reading the file take a while for large models: never on the GUI thread
 }
 
-void ExplorerView::modelLoaded(const Loaded& loaded)
+void ExplorerView::modelLoaded(std::shared_ptr<const ModelExplainer> explainer, const std::vector<PositionView>& positions)
 {
-    explainer_ = loaded.explainer;
+    explainer_ = std::move(explainer);
     browser_->setExplainer(explainer_, run_.environmentJson);
     faithfulness_->setRun(store_, runId_, explainer_, QString());
     if (openFaithfulnessPending_) {
         openFaithfulnessPending_ = false;
         openFaithfulness();
     }
-    positions_->setViews(loaded.positions, tr("This model has no position technique to show (%1).")
-                                               .arg(qs(explainer_->config().model.position)));
+    positions_->setViews(positions, tr("This model has no position technique to show (%1).")
+                                        .arg(qs(explainer_->config().model.position)));
     setTypingEnabled(true, QString());
     if (input_->text().trimmed().isEmpty() && !shown_.tokens.empty() && !shown_.series)
         input_->setText(qs(Tokenizer::textOf(shown_.tokens))); // start from the probe sentence
@@ -406,43 +383,11 @@ void ExplorerView::modelLoaded(const Loaded& loaded)
 void ExplorerView::requestExplanation()
 {
     debounce_->stop();
-    auto explainer = explainer_;
-    if (!explainer)
+    if (!explainer_)
         return;
-    const QString text = input_->text();
-    const auto methods = attributions_->methods();
-    const int asked = ++typed_;
-    typedCount_->store(asked); // a running explanation of an earlier text stops at its next method
     // Latest text wins: typed on while one runs, the newest text replaces any waiting. The maps and the prediction
-    // come first (a few ms); the explanation methods and their deletion curves (hundreds of ms with integrated
-    // gradients and occlusion) follow as a second request, so typing is answered at once.
-    explaining_->request([this, explainer, text, methods, asked]() -> LatestRequestRunner::Delivery {
-        auto out = std::make_shared<ModelExplanation>(explainer->explain(text.toStdString()));
-        return [this, out, explainer, methods, asked] {
-            showExplanation(*out);
-            attributing_->discard();
-            if (methods.empty() || out->tokens.empty())
-                return;
-            attributing_->request([this, explainer, text = out->text, methods, asked, typed = typedCount_]() -> LatestRequestRunner::Delivery {
-                auto result = std::make_shared<Attributed>();
-                result->text = text;
-                try { // the predicted class, as the faithfulness curves follow it
-                    // One method at a time, given up once another text is asked for: the explainer answers one call
-                    // at a time, and the next text's maps should not wait for all of this one's methods.
-                    for (const auto& method : methods) {
-                        if (typed->load() != asked)
-                            return [] {};
-                        for (auto& a : explainer->attribute(text, {method}))
-                            result->attributions.push_back(std::move(a));
-                    }
-                    result->curves = FaithfulnessEvaluator(*explainer).deletionCurves(result->attributions);
-                } catch (const std::exception& e) { // the maps stand; the attribution panel says why it is empty
-                    result->error = QString::fromStdString(e.what());
-                }
-                return [this, result] { showAttributions(*result); };
-            });
-        };
-    });
+    // come first; the explanation methods and their deletion curves follow, so typing is answered at once.
+    jobs_->explain(explainer_, input_->text(), attributions_->methods());
 }
 
 void ExplorerView::showExplanation(const ModelExplanation& e)
@@ -492,7 +437,7 @@ void ExplorerView::showExplanation(const ModelExplanation& e)
     emit explained();
 }
 
-void ExplorerView::showAttributions(const Attributed& result)
+void ExplorerView::showAttributions(const ExplanationJobs::Attributed& result)
 {
     if (!explanation_ || explanation_->text != result.text)
         return; // another sentence is on screen

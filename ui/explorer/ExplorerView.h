@@ -3,11 +3,9 @@
 #include "core/results/ModelExplanation.h"
 #include "core/results/RunRecord.h"
 
-#include "ui/LatestRequestRunner.h"
+#include "ui/explorer/ExplanationJobs.h"
 
 #include <QWidget>
-
-#include <atomic>
 
 #include <memory>
 #include <optional>
@@ -101,13 +99,12 @@ protected:
     void showEvent(QShowEvent* event) override;
 
 private:
-    struct Loaded; // the result of opening a checkpoint on the worker thread
-    struct Attributed; // the typed sentence's attributions and deletion curves
     void loadExplainer(const CheckpointRef& checkpoint);
     void requestExplanation();
-    void modelLoaded(const Loaded& loaded); // on the GUI thread, once the chosen weights are open
+    // On the GUI thread, once the chosen weights are open.
+    void modelLoaded(std::shared_ptr<const ModelExplainer> explainer, const std::vector<PositionView>& positions);
     void showExplanation(const ModelExplanation& e);
-    void showAttributions(const Attributed& result);
+    void showAttributions(const ExplanationJobs::Attributed& result);
     void showSnapshot(const AttentionSnapshot& snapshot, bool fromTimeline);
     void exportMap();
     void setTypingEnabled(bool enabled, const QString& why);
@@ -147,11 +144,7 @@ private:
     FaithfulnessView* faithfulness_;
     AttentionStepsView* steps_;
     bool openFaithfulnessPending_ = false; // openFaithfulness() before the weights opened
-    LatestRequestRunner* explaining_; // the typed text's explanation: the latest text wins
-    LatestRequestRunner* attributing_; // then its explanation methods and deletion curves
-    int typed_ = 0; // texts asked for so far; the worker reads the count through typedCount_
-    std::shared_ptr<std::atomic<int>> typedCount_ = std::make_shared<std::atomic<int>>(0);
-    LatestRequestRunner* loading_;    // opening the chosen weights: the latest choice wins
+    ExplanationJobs* jobs_; // opening the weights, explaining the typed text: the latest request wins
 };
 
 } // namespace attnlab::ui
