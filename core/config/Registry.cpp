@@ -35,6 +35,8 @@ const std::vector<RegistryEntry>& Registry::datasets()
          {}, "language_model"},
         {"synthetic-repeat", "Repeated random sequences", "Built-in: random symbols in which a sequence of 8-16 repeats at a varying distance, the task where induction heads form",
          {}, "language_model"},
+        {"multi30k-lm", "Multi30k sentences", "Multi30k's image descriptions in one language (--target en|de|fr) as words or characters, its own splits: 29000/1014/1000 lines",
+         {}, "language_model"},
         {"text-file", "Your text", "Any UTF-8 text file of yours as characters or words: 90% train, 5% dev, 5% test", {}, "language_model"},
     };
     return list;

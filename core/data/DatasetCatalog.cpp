@@ -147,6 +147,8 @@ const std::vector<DatasetReader>& readers()
              const std::string plain = DataLocator::join(folder, "input.txt");
              return TextCorpusReader::tinyShakespeare(TextFile::exists(plain) ? plain : plain + ".gz");
          }},
+        {"multi30k-lm", "translation/multi30k", "", {}, {}, {},
+         [](F folder, O options) { return TextCorpusReader::multi30k(folder, options.targetLanguage, options.lmUnit); }},
         {"text-file", "", "", {}, {}, {},
          [](F, O options) {
              if (options.file.empty())

@@ -144,6 +144,41 @@ private Q_SLOTS:
     }
 
     // The cap drops training pairs only, and says how many; dev and test keep theirs, counted.
+    // multi30k-lm: one language's descriptions as a language-model corpus, Multi30k's own splits, each line's end a
+    // token: the characters give the train file back byte for byte, the words count one line end a line.
+    void multi30kSentencesAsALanguageModelCorpus()
+    {
+        REQUIRE_REAL_DATA(data);
+        const QString dir = multi30kDir();
+        if (dir.isEmpty())
+            QFAIL("ATTNLAB_DATA_DIR has no translation/multi30k (../shared/datasets/translation/multi30k)");
+        DatasetOptions o;
+        o.dataDir = dir.toStdString();
+        o.targetLanguage = "de";
+        o.lmUnit = "characters";
+        const auto characters = DatasetCatalog::loadLanguageModel("multi30k-lm", o);
+        std::string train;
+        for (auto id : characters.train)
+            train += characters.vocabulary[static_cast<std::size_t>(id)];
+        GzipInput in((dir + "/translation/multi30k/train.de.gz").toStdString(), "train.de.gz");
+        std::string file;
+        for (int c = in.get(); c >= 0; c = in.get())
+            file += static_cast<char>(c);
+        QVERIFY(train == file);
+        QCOMPARE(characters.name, std::string("Multi30k (de)"));
+        o.lmUnit = "words";
+        const auto words = DatasetCatalog::loadLanguageModel("multi30k-lm", o);
+        const auto lineEnd = std::find(words.vocabulary.begin(), words.vocabulary.end(), "\n") - words.vocabulary.begin();
+        QVERIFY(lineEnd < static_cast<std::ptrdiff_t>(words.vocabulary.size()));
+        QCOMPARE(std::count(words.train.begin(), words.train.end(), lineEnd), std::ptrdiff_t(29000));
+        QCOMPARE(std::count(words.dev.begin(), words.dev.end(), lineEnd), std::ptrdiff_t(1014));
+        QCOMPARE(std::count(words.test.begin(), words.test.end(), lineEnd), std::ptrdiff_t(1000));
+        QCOMPARE(words.prompt, file.substr(0, file.find(' '))); // the first word of the first line
+        QVERIFY(words.notes.size() == 1 && words.notes[0].find("occur only in dev or test") != std::string::npos);
+        o.targetLanguage = "it";
+        expectDataError([&] { DatasetCatalog::loadLanguageModel("multi30k-lm", o); }, 0, {"multi30k-lm", "no language 'it'"});
+    }
+
     void multi30kCapIsStatedNotSilent()
     {
         REQUIRE_REAL_DATA(data);

@@ -318,6 +318,16 @@ void DataSection::addTranslationRows()
 void DataSection::addLanguageModelRows()
 {
     const auto ownText = [this] { return datasetId() == QLatin1String("text-file"); };
+    const auto sentences = [this] { return datasetId() == QLatin1String("multi30k-lm"); };
+    auto* language = choices(this, "lmLanguageCombo", {{tr("English"), "en"}, {tr("German"), "de"}, {tr("French"), "fr"}});
+    language->setToolTip(tr("Which language's descriptions the model learns to write"));
+    add({{"target_language"}, tr("Language"), language, false, nullptr,
+         [sentences](const RegistryEntry*, const std::string&) { return sentences(); },
+         [language, sentences](TrainConfig& c, const RegistryEntry*) {
+             if (sentences())
+                 c.targetLanguage = currentId(language);
+         },
+         [language](const TrainConfig& c) { selectData(language, c.targetLanguage); }});
     auto* file = new QLineEdit(this);
     file->setObjectName(QStringLiteral("textFileEdit"));
     file->setPlaceholderText(tr("a UTF-8 text file: a book, your notes, code"));
@@ -343,9 +353,10 @@ void DataSection::addLanguageModelRows()
          }});
     auto* unit = choices(this, "lmUnitCombo", {{tr("characters"), "characters"}, {tr("words"), "words"}});
     unit->setToolTip(tr("What the model predicts one at a time: each character, or each word (a line end is a token of its own)"));
-    add({{"lm_unit"}, tr("Tokens"), unit, false, nullptr, [ownText](const RegistryEntry*, const std::string&) { return ownText(); },
-         [unit, ownText](TrainConfig& c, const RegistryEntry*) {
-             if (ownText())
+    add({{"lm_unit"}, tr("Tokens"), unit, false, nullptr,
+         [ownText, sentences](const RegistryEntry*, const std::string&) { return ownText() || sentences(); },
+         [unit, ownText, sentences](TrainConfig& c, const RegistryEntry*) {
+             if (ownText() || sentences())
                  c.lmUnit = currentId(unit);
          },
          [unit](const TrainConfig& c) { selectData(unit, c.lmUnit); }});

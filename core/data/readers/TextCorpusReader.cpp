@@ -1,9 +1,11 @@
 #include "core/data/readers/TextCorpusReader.h"
 
 #include "core/data/DataError.h"
+#include "core/data/DataLocator.h"
 #include "core/data/GzipInput.h"
 #include "core/data/LanguageModelText.h"
 #include "core/data/TextFile.h"
+#include "core/data/readers/Multi30kReader.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -81,6 +83,42 @@ LanguageModelDataset TextCorpusReader::ownText(const std::string& path, const st
     auto data = splitTokens(path, readText(path), unit, 0.9, 0.05);
     data.id = "text-file";
     data.name = std::filesystem::path(path).filename().string();
+    return data;
+}
+
+LanguageModelDataset TextCorpusReader::multi30k(const std::string& folder, const std::string& language, const std::string& unit)
+{
+    if (std::find(Multi30kReader::languages().begin(), Multi30kReader::languages().end(), language) == Multi30kReader::languages().end())
+        throw DataError("multi30k-lm", 0, "no language '" + language + "' (Multi30k has en, de, fr)");
+    std::vector<std::vector<std::string>> splits;
+    std::vector<std::string> all;
+    std::string firstLine;
+    for (const char* split : {"train", "dev", "test"}) {
+        const std::string text = readText(DataLocator::join(folder, Multi30kReader::fileOf(split, language)));
+        if (firstLine.empty())
+            firstLine = text.substr(0, text.find('\n'));
+        splits.push_back(LanguageModelText::split(text, unit));
+        all.insert(all.end(), splits.back().begin(), splits.back().end());
+    }
+    LanguageModelDataset data;
+    data.id = "multi30k-lm";
+    data.name = "Multi30k (" + language + ")";
+    data.unit = unit;
+    data.vocabulary = LanguageModelText::vocabularyOf(all);
+    data.train = LanguageModelText::encode(splits[0], data.vocabulary, unit);
+    data.dev = LanguageModelText::encode(splits[1], data.vocabulary, unit);
+    data.test = LanguageModelText::encode(splits[2], data.vocabulary, unit);
+    std::vector<bool> trained(data.vocabulary.size(), false);
+    for (auto id : data.train)
+        trained[static_cast<std::size_t>(id)] = true;
+    const auto unseen = std::count(trained.begin(), trained.end(), false);
+    if (unseen > 0)
+        data.notes.push_back("multi30k-lm: " + std::to_string(unseen) + " of the " + std::to_string(data.vocabulary.size()) + " " +
+                             unit + " occur only in dev or test (never a training target: they cost the model there)");
+    // The samples start where the descriptions do: the first word of the first training line ("Two").
+    auto prompt = LanguageModelText::split(firstLine, "words");
+    prompt.resize(std::min<std::size_t>(prompt.size(), 1));
+    data.prompt = LanguageModelText::join(prompt, "words");
     return data;
 }
 

@@ -13,11 +13,16 @@ namespace attnlab {
 //   split, so dev and test are both its validation 10% (a note says so): the figures compare with its val loss.
 // - ownText: any UTF-8 text as characters or words, the first 90% of its tokens train, the next 5% are dev,
 //   the last 5% test (the end of a text, as nanoGPT keeps its validation at the end).
+// - multi30k: Multi30k's descriptions in one language (en, de or fr), its own splits (train, val,
+//   test_2016_flickr: 29,000 / 1,014 / 1,000 lines), each line's end a token: a corpus of short sentences as words
+//   or characters, the text as the files have it (case kept). One vocabulary over the three splits, so a word seen
+//   only in dev or test is in it, never trained on (a note counts them).
 class TextCorpusReader {
 public:
     static std::string readText(const std::string& path);
     static LanguageModelDataset tinyShakespeare(const std::string& path);
     static LanguageModelDataset ownText(const std::string& path, const std::string& unit);
+    static LanguageModelDataset multi30k(const std::string& folder, const std::string& language, const std::string& unit);
 };
 
 } // namespace attnlab
