@@ -10,6 +10,7 @@
 #include "ui/MainWindow.h"
 #include "ui/explorer/AttentionStepsView.h"
 #include "ui/explorer/WritingExplorer.h"
+#include "ui/setup/SetupPanel.h"
 #include "tests/support/FormDriving.h"
 #include "tests/support/WidgetLookup.h"
 
@@ -50,6 +51,32 @@ std::vector<double> barValues(QCustomPlot* plot, int which)
 class TestWritingWindow : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // Multi30k's sentences from the designer: its Language and Tokens rows (not the translation's two languages),
+    // and the configuration they make, as ▶ Train would start it.
+    void multi30kSentencesFromTheDesigner()
+    {
+        QTemporaryDir dir;
+        MainWindow window(dir.filePath(QStringLiteral("runs.sqlite")));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        choose(child<QComboBox>(&window, "datasetCombo"), "multi30k-lm");
+        choose(child<QComboBox>(&window, "modelCombo"), "ngram");
+        QVERIFY(child<QComboBox>(&window, "lmLanguageCombo")->isVisibleTo(&window));
+        QVERIFY(child<QComboBox>(&window, "lmUnitCombo")->isVisibleTo(&window));
+        QVERIFY(!child<QComboBox>(&window, "sourceLanguageCombo")->isVisibleTo(&window));
+        choose(child<QComboBox>(&window, "lmLanguageCombo"), "fr");
+        choose(child<QComboBox>(&window, "lmUnitCombo"), "words");
+        const TrainConfig config = child<SetupPanel>(&window, "setupPanel")->config();
+        QCOMPARE(QString::fromStdString(config.dataset), QStringLiteral("multi30k-lm"));
+        QCOMPARE(QString::fromStdString(config.targetLanguage), QStringLiteral("fr"));
+        QCOMPARE(QString::fromStdString(config.lmUnit), QStringLiteral("words"));
+        QVERIFY2(config.validate().empty(), config.validate().c_str());
+        // Tiny Shakespeare has neither row: its characters and its language are the dataset's own.
+        choose(child<QComboBox>(&window, "datasetCombo"), "tinyshakespeare");
+        QVERIFY(!child<QComboBox>(&window, "lmLanguageCombo")->isVisibleTo(&window));
+        QVERIFY(!child<QComboBox>(&window, "lmUnitCombo")->isVisibleTo(&window));
+    }
+
     void aLanguageModelTrainsAndWritesInTheWindow()
     {
         QTemporaryDir dir;
