@@ -48,8 +48,6 @@ ArimaRegressor::Estimate estimateOf(const nlohmann::json& j)
     return e;
 }
 
-class Silent : public TrainingObserver {};
-
 } // namespace
 
 class TestArima : public QObject {

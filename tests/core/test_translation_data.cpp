@@ -143,7 +143,6 @@ private Q_SLOTS:
         QVERIFY(stats.toJson().find("\"target_vocabulary_size\"") != std::string::npos);
     }
 
-    // The cap drops training pairs only, and says how many; dev and test keep theirs, counted.
     // multi30k-lm: one language's descriptions as a language-model corpus, Multi30k's own splits, each line's end a
     // token: the characters give the train file back byte for byte, the words count one line end a line.
     void multi30kSentencesAsALanguageModelCorpus()
@@ -179,6 +178,7 @@ private Q_SLOTS:
         expectDataError([&] { DatasetCatalog::loadLanguageModel("multi30k-lm", o); }, 0, {"multi30k-lm", "no language 'it'"});
     }
 
+    // The cap drops training pairs only, and says how many; dev and test keep theirs, counted.
     void multi30kCapIsStatedNotSilent()
     {
         REQUIRE_REAL_DATA(data);
