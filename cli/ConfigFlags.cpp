@@ -23,7 +23,7 @@ const std::set<std::string>& ConfigFlags::datasetFlags()
 {
     static const std::set<std::string> flags = {
         "--data-dir", "--file", "--train-file", "--dev-file", "--test-file", "--text-column", "--label-column",
-        "--target-column", "--drivers", "--delimiter", "--header", "--window", "--tokenizer", "--lag", "--distance",
+        "--target-column", "--drivers", "--delimiter", "--header", "--window", "--horizon", "--tokenizer", "--lag", "--distance",
         "--min-fillers", "--max-fillers", "--dataset-seed", "--missing", "--quoting", "--categorical",
         "--source", "--target", "--source-column", "--max-pair-length", "--source-file", "--target-file",
         "--dev-source-file", "--dev-target-file", "--test-source-file", "--test-target-file", "--pairs",
@@ -102,6 +102,7 @@ DatasetOptions ConfigFlags::datasetOptions(const CliFlags& flags)
     choice("--quoting", o.quoting, {"auto", "on", "off"});
     choice("--categorical", o.categorical, {"skip", "onehot"});
     flags.update("--window", o.window);
+    flags.update("--horizon", o.horizon);
     flags.update("--lag", o.lag);
     flags.update("--distance", o.distance);
     flags.update("--min-fillers", o.minFillers);
@@ -141,6 +142,7 @@ void ConfigFlags::applyDataFlags(const CliFlags& flags, TrainConfig& c)
     if (flags.has("--repeat-train")) c.repeatTrain = o.repeatTrain;
     if (flags.has("--distance")) c.distance = o.distance;
     if (flags.has("--window")) c.window = o.window;
+    if (flags.has("--horizon")) c.horizon = o.horizon;
     if (flags.has("--lag")) c.lag = o.lag;
     if (flags.has("--file")) c.file = o.file;
     if (flags.has("--train-file")) c.trainFile = o.trainFile;
@@ -218,7 +220,7 @@ const std::vector<std::pair<std::string, std::string>>& ConfigFlags::flagKeys()
         {"--log-every", "log_every"}, {"--seed", "seed"}, {"--device", "device"}, {"--threads", "threads"},
         {"--oov-range", "oov_range"}, {"--embeddings", "embeddings"}, {"--missing", "missing_values"},
         {"--quoting", "quoting"}, {"--categorical", "categorical"}, {"--tokenizer", "tokenizer"},
-        {"--distance", "distance"}, {"--window", "window"}, {"--lag", "lag"}, {"--delimiter", "delimiter"},
+        {"--distance", "distance"}, {"--window", "window"}, {"--horizon", "horizon"}, {"--lag", "lag"}, {"--delimiter", "delimiter"},
         {"--header", "header"}, {"--attention-score", "attention_score"}, {"--alignment", "alignment"},
         {"--local-window", "local_window"}, {"--source", "source_language"}, {"--target", "target_language"},
         {"--source-column", "source_column"}, {"--max-pair-length", "max_pair_length"},

@@ -26,7 +26,8 @@ int RunsPlotCommand::run(const std::vector<std::string>& args)
                  << "                        train_grad_norm, train_grad_norm.LAYER, train_grad_by_layer (x: the layers),\n"
                  << "                        dev_grad_by_distance (x: distance from the last word); --gradient-norms runs;\n"
                  << "                        test_forecast (a time-series run's test predictions against the real series),\n"
-                 << "                        test_forecast_error (prediction less the real value)\n"
+                 << "                        test_forecast_error (prediction less the real value),\n"
+                 << "                        test_rmse_by_horizon (x: steps ahead; --horizon runs)\n"
                  << "  --smoothing W         TensorBoard's de-biased EMA, 0 (default) to 0.99\n"
                  << "  --x step|epoch|wall   the x axis (runs stored without epoch or wall-time logs: step)\n"
                  << "  --group-by KEY[,KEY]  one mean ± std band per group of config values (model, position, ...)\n"
@@ -48,12 +49,13 @@ int RunsPlotCommand::run(const std::vector<std::string>& args)
     r.split = metric.substr(0, underscore);
     r.metric = underscore == std::string::npos ? "" : metric.substr(underscore + 1);
     const std::set<std::string> names{"loss", "accuracy", "macro_f1", "rmse", "mae", "mape", "learning_rate", "grad_norm",
-                                      "grad_by_distance", "grad_by_layer", "forecast", "forecast_error"};
+                                      "grad_by_distance", "grad_by_layer", "forecast", "forecast_error",
+                                      "rmse_by_horizon"};
     const bool layerNorm = r.metric.rfind("grad_norm.", 0) == 0 && r.metric.size() > 10; // grad_norm.<layer>
     if ((r.split != "train" && r.split != "dev" && r.split != "test") || !(names.count(r.metric) || layerNorm))
         throw CliUsageError("--metric expects SPLIT_NAME with split train, dev or test and name loss, accuracy, "
-                            "macro_f1, rmse, mae, mape, learning_rate, grad_norm, grad_norm.LAYER, grad_by_layer, grad_by_distance, forecast or "
-                            "forecast_error (e.g. dev_accuracy, test_forecast), "
+                            "macro_f1, rmse, mae, mape, learning_rate, grad_norm, grad_norm.LAYER, grad_by_layer, grad_by_distance, forecast, "
+                            "forecast_error or rmse_by_horizon (e.g. dev_accuracy, test_forecast), "
                             "got '" + metric + "'");
     r.outPath = flags.required("--out");
     const auto dot = r.outPath.rfind('.');
@@ -101,6 +103,7 @@ int RunsPlotCommand::run(const std::vector<std::string>& args)
     // A gradient profile is stored one name per distance: a run has one when it has distance 0.
     const auto curves = store.curves(r.runIds, r.split, r.metric == "grad_by_distance" ? "grad_by_distance.0"
                                                               : r.metric == "grad_by_layer"  ? "grad_norm"
+                                                              : r.metric == "rmse_by_horizon" ? "rmse.1"
                                                                                                : r.metric);
     std::string without;
     for (std::size_t i = 0; i < curves.size(); ++i)

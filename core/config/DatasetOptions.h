@@ -33,6 +33,7 @@ struct DatasetOptions {
 
     // Time series (sml2010, csv-series, synthetic-lag).
     int window = 10;                     // T
+    int horizon = 1;                     // H: each window predicts y_T .. y_{T+H-1}
     double trainFraction = 0.7, devFraction = 0.15; // csv-text, csv-series, csv-pairs and synthetic-lag; sml2010 uses 3200/400/537
     double scaleTop = 0.75;              // min-max scaling to [0, scaleTop] from train statistics
 

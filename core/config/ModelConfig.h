@@ -71,6 +71,7 @@ struct ModelConfig {
     int numClasses = 0;             // set from the dataset (classification)
     int drivers = 0;                // set from the dataset (regression): driving series F; > 0 means regression
     int window = 0;                 // set from the dataset (regression): time steps T
+    int horizon = 1;                // set from the dataset (regression): steps ahead predicted at once, H
 
     // Empty when the configuration can be built, else a message naming the setting.
     std::string validate() const;

@@ -96,6 +96,7 @@ std::string TrainConfig::toJson(bool everyKey) const
     optional("order_dependent", orderDependent, defaults.orderDependent);
     optional("distance", distance, defaults.distance);
     optional("window", window, defaults.window);
+    optional("horizon", horizon, defaults.horizon);
     optional("lag", lag, defaults.lag);
     optional("file", file, defaults.file);
     optional("train_file", trainFile, defaults.trainFile);
@@ -267,6 +268,7 @@ TrainConfig TrainConfig::fromJson(const std::string& text)
     read("order_dependent", c.orderDependent);
     read("distance", c.distance);
     read("window", c.window);
+    read("horizon", c.horizon);
     read("lag", c.lag);
     read("file", c.file);
     read("train_file", c.trainFile);
@@ -392,6 +394,8 @@ std::string TrainConfig::validate() const
         return "distance: must be 0 (random) or positive (got " + std::to_string(distance) + ")";
     if (window < 1)
         return "window: must be at least 1 time step (got " + std::to_string(window) + ")";
+    if (horizon < 1 || horizon > 1000)
+        return "horizon: 1 to 1000 steps ahead (got " + std::to_string(horizon) + ")";
     if (lag < 0)
         return "lag: must be 0 or positive (got " + std::to_string(lag) + ")";
     if (!delimiter.empty() && delimiter != "tab" && delimiter.size() != 1)
@@ -458,6 +462,7 @@ DatasetOptions TrainConfig::datasetOptions() const
     o.orderDependent = orderDependent;
     o.distance = distance;
     o.window = window;
+    o.horizon = horizon;
     o.lag = lag;
     o.file = file;
     o.trainFile = trainFile;

@@ -57,6 +57,7 @@ struct TrainConfig {
     bool orderDependent = false;         // synthetic-sentiment: the label depends on the order of its clauses
     int distance = 0;                    // synthetic-sentiment: > 0 = this many filler words between deciding clauses
     int window = 10;                     // time series: time steps T per example
+    int horizon = 1;                     // time series: steps ahead each window predicts at once (y_T .. y_{T+H-1})
     int lag = 3;                         // synthetic-lag: the known lag of the driving series
     std::string file;                    // csv-text / csv-series: one file split by fractions, or...
     std::string trainFile, devFile, testFile; // ...one file per split

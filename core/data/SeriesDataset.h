@@ -12,6 +12,8 @@ struct SeriesDataset {
     std::string id;
     std::string name;
     int window = 10;                       // T
+    int horizon = 1;                       // H: each window's targets y_T .. y_{T+H-1}
+    int firstTestRow = 0;                  // the row the first test window predicts (the forecast's x axis)
     std::vector<std::string> driverNames;  // F names
     std::string targetName;
     std::vector<SeriesWindow> train, dev, test;

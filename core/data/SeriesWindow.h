@@ -9,6 +9,7 @@ struct SeriesWindow {
     std::vector<float> drivers;       // T x F, row-major (step-major)
     std::vector<float> targetHistory; // T values; the last step's unknown target is filled with the previous value (thesis 6.3)
     float target = 0.0f;              // y_T, scaled
+    std::vector<float> ahead;         // y_T .. y_{T+H-1}, scaled (ahead[0] == target); H = 1: {target}
 };
 
 } // namespace attnlab

@@ -18,12 +18,21 @@ SeriesDataset SeriesWindowBuilder::build(const Input& in)
         throw DataError(in.source, 0, "setting splits: " + std::to_string(in.trainRows) + " train / " +
                                           std::to_string(in.devRows) + " dev rows do not fit " + std::to_string(rows) +
                                           " rows with window " + std::to_string(in.window) + " (train needs at least a window, dev and test a row each)");
+    if (in.horizon < 1)
+        throw DataError(in.source, 0, "setting horizon: must be at least 1 step ahead, got " + std::to_string(in.horizon));
+    const int testRows = rows - in.trainRows - in.devRows;
+    if (in.horizon > std::min({in.trainRows, in.devRows, testRows}))
+        throw DataError(in.source, 0, "setting horizon: " + std::to_string(in.horizon) + " steps ahead need that many rows in " +
+                                          "each split, and the series splits into " + std::to_string(in.trainRows) + " train / " +
+                                          std::to_string(in.devRows) + " dev / " + std::to_string(testRows) + " test rows");
     const std::size_t features = in.driverNames.size();
 
     SeriesDataset d;
     d.id = in.id;
     d.name = in.name;
     d.window = in.window;
+    d.horizon = in.horizon;
+    d.firstTestRow = in.trainRows + in.devRows;
     d.driverNames = in.driverNames;
     d.targetName = in.targetName;
     d.scaleTop = in.scaleTop;
@@ -55,6 +64,12 @@ SeriesDataset SeriesWindowBuilder::build(const Input& in)
             w.targetHistory.push_back(scale(in.target[known], d.targetMin, d.targetMax));
         }
         w.target = scale(in.target[static_cast<std::size_t>(t)], d.targetMin, d.targetMax);
+        // The split's last row: every target of a kept window lies in the split of its first.
+        const int end = t < in.trainRows ? in.trainRows : t < in.trainRows + in.devRows ? in.trainRows + in.devRows : rows;
+        if (t + in.horizon > end)
+            continue;
+        for (int h = 0; h < in.horizon; ++h)
+            w.ahead.push_back(scale(in.target[static_cast<std::size_t>(t + h)], d.targetMin, d.targetMax));
         (t < in.trainRows ? d.train : t < in.trainRows + in.devRows ? d.dev : d.test).push_back(std::move(w));
     }
     return d;

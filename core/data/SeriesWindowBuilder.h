@@ -10,6 +10,9 @@ namespace attnlab {
 // - one window per time step t: steps t-T+1..t of the drivers and of the target's history, predicting y_t;
 //   steps before the first row repeat the first row (so the first rows still get a window and the
 //   window count equals the row count: SML2010's 3200/400/537);
+// - with a horizon H > 1, each window predicts y_t .. y_{t+H-1} at once, from the same past; a window is kept only
+//   when all H targets lie in its own split (no training target from dev, none past the series' end), so each
+//   split has H - 1 windows fewer;
 // - the last step's target, unknown at prediction time, is filled with the previous value;
 // - splits in time order: the first trainRows targets train, the next devRows dev, the rest test;
 // - min-max scaling of every series to [0, scaleTop] with train statistics (a series constant on train
@@ -23,6 +26,7 @@ public:
         std::vector<std::vector<double>> drivers; // [rows][F]
         std::vector<double> target;               // [rows]
         int window = 10;
+        int horizon = 1;
         int trainRows = 0, devRows = 0;           // the test split is the rest
         double scaleTop = 0.75;
     };

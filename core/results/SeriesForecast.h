@@ -11,6 +11,8 @@ namespace attnlab {
 struct SeriesForecast {
     std::string target;        // the predicted series' name
     int firstRow = 0;          // the test split's first row in the series: the x axis is the row
+    // With a horizon H > 1, actual and predicted are each test window's first step ahead (one prediction a row);
+    // the errors H steps ahead are the run's test metrics ("rmse.H").
     int window = 0;            // T, the steps each prediction saw
     std::vector<double> actual, predicted;
     // Per prediction, T weights (the oldest step first, summing to 1): DA-RNN's temporal attention, ESSAN's

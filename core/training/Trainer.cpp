@@ -239,6 +239,7 @@ PreparedTask prepare(const SeriesDataset& dataset, const TrainConfig& config, co
     ModelConfig modelConfig = config.model;
     modelConfig.drivers = dataset.drivers();
     modelConfig.window = dataset.window;
+    modelConfig.horizon = dataset.horizon;
     info.config.model = modelConfig;
     if (auto problem = modelConfig.validate(); !problem.empty())
         return {nullptr, problem};

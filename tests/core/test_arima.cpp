@@ -125,7 +125,7 @@ private Q_SLOTS:
             std::vector<double> y;
             for (int s : starts)
                 y.push_back(series[static_cast<std::size_t>(s + window - 1)]);
-            return torch::tensor(y, torch::kDouble);
+            return torch::tensor(y, torch::kDouble).unsqueeze(1); // [N, 1]: one step ahead
         };
         const SeriesRegressor::Windows trainWindows{torch::Tensor(), windowsOf(series, window, trainStarts), targets(trainStarts)};
         const SeriesRegressor::Windows devWindows{torch::Tensor(), windowsOf(series, window, devStarts), targets(devStarts)};

@@ -72,12 +72,14 @@ private Q_SLOTS:
         QCOMPARE(models.size(), std::size_t(5)); // essan, narx, encdec, attn-rnn, darnn
         for (const auto& id : models) {
             torch::manual_seed(5);
-            auto model = ModelFactory::createRegressor(tinyRegressor(id, id == "essan" ? "rpr" : "none"));
+            auto config = tinyRegressor(id, id == "essan" ? "rpr" : "none");
+            config.horizon = 2; // two steps ahead at once: [B, 2]
+            auto model = ModelFactory::createRegressor(config);
             auto drivers = torch::randn({4, 5, 3});
             auto history = torch::randn({4, 5});
-            auto target = torch::tensor({0.1f, -0.4f, 0.7f, 0.2f});
+            auto target = torch::tensor({{0.1f, 0.3f}, {-0.4f, -0.2f}, {0.7f, 0.5f}, {0.2f, 0.0f}});
             auto predicted = model->forward(drivers, history);
-            QVERIFY2(predicted.sizes() == torch::IntArrayRef({4}), id.c_str());
+            QVERIFY2(predicted.sizes() == torch::IntArrayRef({4, 2}), id.c_str());
             torch::mse_loss(predicted, target).backward();
             for (const auto& p : model->named_parameters()) {
                 const auto label = id + " " + p.key();

@@ -144,6 +144,7 @@ QString ComparePanel::metricTitle(const QString& metric)
     if (metric == QLatin1String("bleu_by_length")) return tr("test BLEU by source length");
     if (metric == QLatin1String("forecast")) return tr("forecast");
     if (metric == QLatin1String("forecast_error")) return tr("forecast error");
+    if (metric == QLatin1String("rmse_by_horizon")) return tr("test RMSE by steps ahead");
     if (metric == QLatin1String("step_ms_by_length")) return tr("ms per training step");
     if (metric == QLatin1String("forward_ms_by_length")) return tr("ms per forward");
     if (metric == QLatin1String("memory_by_length")) return tr("peak MiB while training");
@@ -227,19 +228,22 @@ void ComparePanel::setSeries(std::vector<PlotSeries> series, const CompareOption
     axis_ = axis;
     const bool profile = RunCurves::isProfile(metric_);
     const bool bleuByLength = metric_ == QLatin1String("bleu_by_length");
+    const bool byHorizon = metric_ == QLatin1String("rmse_by_horizon");
     const bool forecast = metric_ == QLatin1String("forecast") || metric_ == QLatin1String("forecast_error");
-    logY_ = options.logY || (profile && !bleuByLength && !forecast); // a vanishing gradient spans orders of magnitude
+    logY_ = options.logY || (profile && !bleuByLength && !forecast && !byHorizon); // a vanishing gradient spans orders of magnitude
     const bool layers = metric_ == QLatin1String("grad_by_layer");
     const bool lengths = RunCurves::isLengthProfile(metric_);
     note_->setText(forecast       ? (metric_ == QLatin1String("forecast")
                                          ? tr("the test split, with each run's best-dev weights; grey: the real series")
                                          : tr("prediction less the real value, on the test split"))
+                   : byHorizon    ? tr("each window predicts every step at once, from the same past")
                    : bleuByLength ? tr("the test split's sentences grouped by their source's words, each group a corpus")
                    : lengths ? tr("log-log: a slope of 1 is linear in the length, 2 quadratic")
                    : layers  ? tr("at each run's last log step, before clipping")
                    : profile ? tr("at each run's last evaluation, mean over dev sentences")
                              : note);
     xAxis->setLabel(forecast       ? tr("row of the series")
+                    : byHorizon    ? tr("steps ahead")
                     : bleuByLength ? tr("source words (from)")
                     : lengths ? tr("sentence length (tokens)")
                     : layers  ? tr("layer, input to output")
@@ -532,6 +536,8 @@ QString ComparePanel::pointText(const QPointF& pixel) const
         xText = tr("sources from %1 words").arg(index);
     else if (metric_ == QLatin1String("forecast") || metric_ == QLatin1String("forecast_error"))
         xText = tr("row %1").arg(index);
+    else if (metric_ == QLatin1String("rmse_by_horizon"))
+        xText = tr("%n step(s) ahead", "", static_cast<int>(index));
     else if (RunCurves::isProfile(metric_))
         xText = tr("distance %1").arg(index);
     else

@@ -38,7 +38,8 @@ const QStringList& RunCurves::metricOrder()
     // The gradient's reach by word distance right after macro-F1: in a grid of two columns, under the accuracy.
     static const QStringList order{QStringLiteral("loss"), QStringLiteral("accuracy"), QStringLiteral("macro_f1"),
                                    QStringLiteral("grad_by_distance"), QStringLiteral("rmse"), QStringLiteral("mae"),
-                                   QStringLiteral("mape"), QStringLiteral("forecast"), QStringLiteral("forecast_error"), QStringLiteral("bleu"), QStringLiteral("bleu_by_length"),
+                                   QStringLiteral("mape"), QStringLiteral("forecast"), QStringLiteral("forecast_error"),
+                                   QStringLiteral("rmse_by_horizon"), QStringLiteral("bleu"), QStringLiteral("bleu_by_length"),
                                    QStringLiteral("learning_rate"), QStringLiteral("grad_norm"),
                                    QStringLiteral("grad_by_layer"), QStringLiteral("step_ms_by_length"),
                                    QStringLiteral("forward_ms_by_length"), QStringLiteral("memory_by_length")};
@@ -55,7 +56,7 @@ bool RunCurves::isProfile(const QString& metric)
 {
     return metric == QLatin1String("grad_by_distance") || metric == QLatin1String("grad_by_layer") ||
            metric == QLatin1String("bleu_by_length") || metric == QLatin1String("forecast") ||
-           metric == QLatin1String("forecast_error") || isLengthProfile(metric);
+           metric == QLatin1String("forecast_error") || metric == QLatin1String("rmse_by_horizon") || isLengthProfile(metric);
 }
 
 // Per run with a gradient norm: the layers' norms at its last log step, in the order the trainer wrote them (the
@@ -224,6 +225,22 @@ RunCurves RunCurves::load(const RunStore& store, const QList<qint64>& runIds, co
     }
     if (anyLength)
         c.curves_.insert(keyOf(QStringLiteral("test"), QStringLiteral("bleu_by_length")), std::move(byLength));
+    // A time-series run several steps ahead: its test RMSE at each step (x = steps ahead), until no run has one.
+    std::vector<std::vector<CurvePoint>> byHorizon(ids.size());
+    bool anyHorizon = false;
+    for (int h = 1;; ++h) {
+        const auto byRun = store.curves(ids, "test", "rmse." + std::to_string(h));
+        bool found = false;
+        for (std::size_t r = 0; r < byRun.size(); ++r)
+            if (!byRun[r].empty()) {
+                byHorizon[r].push_back({static_cast<double>(h), byRun[r].back().second});
+                found = anyHorizon = true;
+            }
+        if (!found)
+            break;
+    }
+    if (anyHorizon)
+        c.curves_.insert(keyOf(QStringLiteral("test"), QStringLiteral("rmse_by_horizon")), std::move(byHorizon));
     c.ids_ = std::move(ids);
     c.loadLayerProfiles(store);
     c.loadLengthProfiles(store);

@@ -37,7 +37,8 @@ public:
     // The layers of "grad_by_layer" when every run that has them has the same (the x axis' labels), else empty.
     const QStringList& layerNames() const { return layerNames_; }
     // "forecast" (also a profile): each time-series run's test predictions, x = the series' row, from the forecast
-    // the trainer kept with it (SeriesForecast); "forecast_error", the prediction less the real value. The real series and the attention are those of the first run that
+    // the trainer kept with it (SeriesForecast); "forecast_error", the prediction less the real value;
+    // "rmse_by_horizon", a run predicting several steps ahead: its test RMSE at each step (x = steps ahead). The real series and the attention are those of the first run that
     // has them: the runs compared are meant to share their dataset.
     struct ForecastAttention {
         int run = -1;                          // index of the run it is from; -1: no run has attention

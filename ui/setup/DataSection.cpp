@@ -196,6 +196,11 @@ void DataSection::addFileRows()
     add({{"window"}, tr("Window"), window, false, nullptr, [](const RegistryEntry*, const std::string& task) { return task == "regression"; },
          [window](TrainConfig& c, const RegistryEntry*) { c.window = window->value(); },
          [window](const TrainConfig& c) { window->setValue(c.window); }});
+    auto* horizon = spin(this, "horizonSpin", 1, 1000);
+    horizon->setToolTip(tr("Steps ahead each window predicts at once: y_T .. y_{T+H-1}, errors reported per step ahead"));
+    add({{"horizon"}, tr("Horizon"), horizon, false, nullptr, [](const RegistryEntry*, const std::string& task) { return task == "regression"; },
+         [horizon](TrainConfig& c, const RegistryEntry*) { c.horizon = horizon->value(); },
+         [horizon](const TrainConfig& c) { horizon->setValue(c.horizon); }});
     auto* lag = spin(this, "lagSpin", 0, 100);
     lag->setToolTip(tr("The known lag at which the target follows its driver"));
     add({{"lag"}, tr("Lag"), lag, true, nullptr,

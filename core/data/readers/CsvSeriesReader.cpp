@@ -146,6 +146,7 @@ SeriesDataset CsvSeriesReader::read(const DatasetOptions& o)
     in.name = "Series from " + o.file;
     in.source = o.file;
     in.window = o.window;
+    in.horizon = o.horizon;
     in.scaleTop = o.scaleTop;
     in.targetName = names[0];
     in.driverNames.assign(names.begin() + 1, names.end());

@@ -27,6 +27,7 @@ SeriesDataset Sml2010Reader::read(const std::string& folder, const DatasetOption
     in.name = "SML2010 indoor temperature";
     in.source = folder;
     in.window = options.window;
+    in.horizon = options.horizon;
     in.trainRows = 3200;
     in.devRows = 400;
     in.scaleTop = options.scaleTop;

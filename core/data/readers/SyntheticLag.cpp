@@ -26,6 +26,7 @@ SeriesDataset SyntheticLag::generate(const DatasetOptions& o)
     in.name = "Synthetic lagged series";
     in.source = source;
     in.window = o.window;
+    in.horizon = o.horizon;
     in.trainRows = static_cast<int>(n * o.trainFraction);
     in.devRows = static_cast<int>(n * o.devFraction);
     in.scaleTop = o.scaleTop;

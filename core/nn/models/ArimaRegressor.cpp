@@ -41,7 +41,7 @@ std::string numbers(const std::vector<double>& values)
 
 } // namespace
 
-ArimaRegressor::ArimaRegressor(int window) : window_(window)
+ArimaRegressor::ArimaRegressor(int window, int horizon) : window_(window), horizon_(horizon)
 {
     if (window < 2)
         throw std::invalid_argument("window: ARIMA needs at least one past value (window >= 2)");
@@ -144,34 +144,44 @@ torch::Tensor ArimaRegressor::forward(const torch::Tensor& /*drivers*/, const to
     auto z = known;
     for (int k = 0; k < o.d; ++k)
         z = z.narrow(1, 1, z.size(1) - 1) - z.narrow(1, 0, z.size(1) - 1);
-    const auto w = z - mu; // [B, L]
-    const int64_t length = w.size(1);
-    std::vector<torch::Tensor> e(static_cast<std::size_t>(length));
+    const auto centred = z - mu; // [B, L]
+    const int64_t length = centred.size(1);
+    std::vector<torch::Tensor> w, e; // per step, [B]: the window's values, then the forecasts (their residuals 0)
     auto ahead = [&](int64_t j) { // sum_i phi_i w_{j-i} + sum_k theta_k e_{j-k}, zeros before the window
-        auto sum = torch::zeros({w.size(0)}, w.options());
+        auto sum = torch::zeros({centred.size(0)}, centred.options());
         for (int i = 1; i <= o.p; ++i)
-            sum = sum + ar[i - 1].item<double>() * w.select(1, j - i);
+            sum = sum + ar[i - 1].item<double>() * w[static_cast<std::size_t>(j - i)];
         for (int k = 1; k <= o.q && j - k >= 0; ++k)
             sum = sum + ma[k - 1].item<double>() * e[static_cast<std::size_t>(j - k)];
         return sum;
     };
-    for (int64_t j = 0; j < length; ++j) // residuals from the p-th value on; before it, zero (conditional on them)
-        e[static_cast<std::size_t>(j)] = j < o.p ? torch::zeros({w.size(0)}, w.options()) : w.select(1, j) - ahead(j);
-    auto next = ahead(length) + mu; // the differenced series' next value
-    if (o.d == 1)
-        next = next + known.select(1, known.size(1) - 1);
-    return next.to(history.dtype());
+    for (int64_t j = 0; j < length; ++j) { // residuals from the p-th value on; before it, zero (conditional on them)
+        w.push_back(centred.select(1, j));
+        e.push_back(j < o.p ? torch::zeros_like(w.back()) : w.back() - ahead(j));
+    }
+    std::vector<torch::Tensor> steps;
+    auto level = known.select(1, known.size(1) - 1); // the last known value, for d = 1
+    for (int h = 0; h < horizon_; ++h) {
+        w.push_back(ahead(length + h)); // the differenced series' next value, less its mean
+        e.push_back(torch::zeros_like(w.back()));
+        auto next = w.back() + mu;
+        if (o.d == 1)
+            next = level = level + next;
+        steps.push_back(next);
+    }
+    return torch::stack(steps, 1).to(history.dtype()); // [B, H]
 }
 
 void ArimaRegressor::fit(const Windows& train, const Windows& dev)
 {
     torch::NoGradGuard noGrad;
     // The training windows predict the training rows in order: their targets are the training series.
-    const auto series = train.target.to(torch::kCPU, torch::kDouble).contiguous();
+    // (the first step of each: with a horizon, the last H - 1 training rows are only later steps of earlier windows)
+    const auto series = train.target.reshape({train.target.size(0), -1}).select(1, 0).to(torch::kCPU, torch::kDouble).contiguous();
     const std::vector<double> values(series.data_ptr<double>(), series.data_ptr<double>() + series.numel());
     const bool onDev = dev.target.defined() && dev.target.size(0) > 0;
     const Windows& judge = onDev ? dev : train;
-    const auto target = judge.target.to(torch::kCPU, torch::kDouble);
+    const auto target = judge.target.to(torch::kCPU, torch::kDouble).reshape({judge.target.size(0), -1}); // [N, H]
     double best = std::numeric_limits<double>::infinity();
     Order chosen;
     Estimate chosenEstimate;

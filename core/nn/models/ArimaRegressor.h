@@ -14,7 +14,8 @@ namespace attnlab {
 // hannan_rissanen(demean=True, unbiased=False). Each window is then forecast from its own T - 1 known values, as every
 // model sees only its window: the residuals are rebuilt over the window starting from zero (conditional sum of
 // squares), and the forecast is undifferenced. The orders are chosen on dev: every p <= 3, d <= 1, q <= 2 that fits
-// the window, the lowest dev RMSE. Written by hand because Debian packages no C++ ARIMA (statsmodels is Python); held
+// the window, the lowest dev RMSE. Several steps ahead (a horizon H), the forecast is iterated: each predicted value
+// joins the past with a zero residual. Written by hand because Debian packages no C++ ARIMA (statsmodels is Python); held
 // to statsmodels on a committed fixture (tests/core/fixtures/series/).
 class ArimaRegressor : public SeriesRegressor {
 public:
@@ -28,7 +29,7 @@ public:
         double sigma2 = 0.0;        // the residuals' variance (the last regression's)
     };
 
-    explicit ArimaRegressor(int window);
+    explicit ArimaRegressor(int window, int horizon = 1);
     torch::Tensor forward(const torch::Tensor& drivers, const torch::Tensor& history) override;
     std::string summary() const override;
     bool fitsInClosedForm() const override { return true; }
@@ -45,7 +46,7 @@ public:
     bool fits(Order order) const { return order.p <= window_ - 1 - order.d; }
 
 private:
-    int window_;
+    int window_, horizon_;
     torch::Tensor orders_, ar_, ma_, mean_; // buffers, kept with the checkpoint: [3] p d q, [kMaxP], [kMaxQ], [1]
     std::string note_;
 };

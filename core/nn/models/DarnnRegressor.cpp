@@ -17,7 +17,7 @@ DarnnRegressor::DarnnRegressor(const ModelConfig& config, int drivers, int windo
     temporalV_ = register_module("temporal_v", torch::nn::Linear(torch::nn::LinearOptions(m, 1).bias(false)));
     decoderInput_ = register_module("decoder_input", torch::nn::Linear(m + 1, 1));
     outputW_ = register_module("output_w", torch::nn::Linear(2 * m, m));
-    outputV_ = register_module("output_v", torch::nn::Linear(m, 1));
+    outputV_ = register_module("output_v", torch::nn::Linear(m, config.horizon)); // one output per step ahead
 }
 
 torch::Tensor DarnnRegressor::forward(const torch::Tensor& drivers, const torch::Tensor& history)
@@ -65,7 +65,7 @@ torch::Tensor DarnnRegressor::forward(const torch::Tensor& drivers, const torch:
         temporalAttention_ = beta.detach();
     }
     (void)features;
-    return outputV_(outputW_(torch::cat({d, context}, 1))).squeeze(-1);
+    return outputV_(outputW_(torch::cat({d, context}, 1))); // [B, H]
 }
 
 std::string DarnnRegressor::summary() const

@@ -24,7 +24,7 @@ EssanRegressor::EssanRegressor(const ModelConfig& config, int drivers)
     }
     pooling_ = register_module("pooling", SequencePooling(config.poolingOr("attention"), d, activation_, false));
     sentence_ = register_module("sentence", torch::nn::Linear(d, d));
-    output_ = register_module("output", torch::nn::Linear(d, 1));
+    output_ = register_module("output", torch::nn::Linear(d, config.horizon)); // one output per step ahead
     dropout_ = register_module("dropout", DropoutPoints(config));
 }
 
@@ -43,7 +43,7 @@ torch::Tensor EssanRegressor::forward(const torch::Tensor& drivers, const torch:
     auto pooled = pooling_(x, mask);
     if (record_)
         temporalAttention_ = pooling_->lastWeights();
-    return output_(dropout_->output(Activation::apply(activation_, sentence_(pooled)))).squeeze(-1);
+    return output_(dropout_->output(Activation::apply(activation_, sentence_(pooled)))); // [B, H]
 }
 
 std::string EssanRegressor::summary() const

@@ -59,11 +59,11 @@ std::shared_ptr<SeriesRegressor> ModelFactory::createRegressor(const ModelConfig
     if (m == "darnn")
         return std::make_shared<DarnnRegressor>(config, config.drivers, config.window);
     if (m == "persistence")
-        return std::make_shared<PersistenceRegressor>();
+        return std::make_shared<PersistenceRegressor>(config.horizon);
     if (m == "linear-ar")
-        return std::make_shared<LinearArRegressor>(config.window);
+        return std::make_shared<LinearArRegressor>(config.window, config.horizon);
     if (m == "arima")
-        return std::make_shared<ArimaRegressor>(config.window);
+        return std::make_shared<ArimaRegressor>(config.window, config.horizon);
     throw std::invalid_argument("model: '" + m + "' has no time-series version");
 }
 

@@ -9,7 +9,8 @@
 namespace attnlab {
 
 // Base of every time-series regressor: drivers [B, T, F] and the target's history [B, T] (its last,
-// unknown step filled with the previous value, thesis 6.3) -> the prediction of y_T, [B].
+// unknown step filled with the previous value, thesis 6.3) -> the predictions of y_T .. y_{T+H-1}, [B, H], all at once
+// from the same past (H = ModelConfig::horizon; 1 is the thesis' one-step task).
 // Attention is kept only while recording is on: self-attention per layer [B, H, T, T], DA-RNN's input
 // attention over the driving series [B, T, F], temporal attention over encoder steps [B, T].
 class SeriesRegressor : public torch::nn::Module {
@@ -22,7 +23,7 @@ public:
     torch::Tensor recordedTemporalAttention() const { return temporalAttention_; }
 
     std::int64_t trainableParameters() const;
-    // Windows of one split: drivers [N, T, F], the target's history [N, T], the target [N]; in time order.
+    // Windows of one split: drivers [N, T, F], the target's history [N, T], the targets [N, H]; in time order.
     struct Windows {
         torch::Tensor drivers, history, target;
     };

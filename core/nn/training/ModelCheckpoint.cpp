@@ -38,6 +38,8 @@ CheckpointRef ModelCheckpoint::save(torch::nn::Module& model, const TrainConfig&
                                             {"drivers", config.model.drivers},
                                             {"window", config.model.window}}},
                                  {"task", nlohmann::json::parse(taskMetadata)}};
+    if (config.model.horizon > 1) // a time series predicted several steps ahead: the output layer's width
+        meta["sizes"]["horizon"] = config.model.horizon;
     if (config.model.targetVocabularySize > 0) // translation: the second word table's size
         meta["sizes"]["target_vocabulary_size"] = config.model.targetVocabularySize;
     // Written as CPU tensors, so that a run trained on a GPU explains on a machine without one; the model goes

@@ -10,13 +10,13 @@
 namespace attnlab {
 
 RegressionTask::Split RegressionTask::toTensors(const std::vector<SeriesWindow>& windows, int window, int drivers,
-                                                const torch::Device& device)
+                                                int horizon, const torch::Device& device)
 {
     const auto n = static_cast<int64_t>(windows.size());
-    auto x = torch::empty({n, window, drivers}), h = torch::empty({n, window}), y = torch::empty({n});
+    auto x = torch::empty({n, window, drivers}), h = torch::empty({n, window}), y = torch::empty({n, horizon});
     auto xa = x.accessor<float, 3>();
     auto ha = h.accessor<float, 2>();
-    auto ya = y.accessor<float, 1>();
+    auto ya = y.accessor<float, 2>();
     for (int64_t i = 0; i < n; ++i) {
         const auto& w = windows[static_cast<std::size_t>(i)];
         TORCH_CHECK(w.drivers.size() == static_cast<std::size_t>(window) * drivers && w.targetHistory.size() == static_cast<std::size_t>(window),
@@ -26,7 +26,11 @@ RegressionTask::Split RegressionTask::toTensors(const std::vector<SeriesWindow>&
                 xa[i][t][f] = w.drivers[static_cast<std::size_t>(t) * drivers + f];
             ha[i][t] = w.targetHistory[static_cast<std::size_t>(t)];
         }
-        ya[i] = w.target;
+        // A window built by hand may hold its one target only; one from SeriesWindowBuilder holds all H.
+        TORCH_CHECK(w.ahead.empty() ? horizon == 1 : w.ahead.size() == static_cast<std::size_t>(horizon),
+                    "series window ", i, " does not have ", horizon, " targets");
+        for (int s = 0; s < horizon; ++s)
+            ya[i][s] = w.ahead.empty() ? w.target : w.ahead[static_cast<std::size_t>(s)];
     }
     return {x.to(device), h.to(device), y.to(device)};
 }
@@ -34,9 +38,9 @@ RegressionTask::Split RegressionTask::toTensors(const std::vector<SeriesWindow>&
 RegressionTask::RegressionTask(std::shared_ptr<SeriesRegressor> model, const SeriesDataset& dataset, const torch::Device& device,
                                const std::string& sampling)
     : model_(std::move(model)), dataset_(dataset),
-      train_(toTensors(dataset.train, dataset.window, dataset.drivers(), device)),
-      dev_(toTensors(dataset.dev, dataset.window, dataset.drivers(), device)),
-      test_(toTensors(dataset.test, dataset.window, dataset.drivers(), device)), epochs_(sampling == "epochs")
+      train_(toTensors(dataset.train, dataset.window, dataset.drivers(), dataset.horizon, device)),
+      dev_(toTensors(dataset.dev, dataset.window, dataset.drivers(), dataset.horizon, device)),
+      test_(toTensors(dataset.test, dataset.window, dataset.drivers(), dataset.horizon, device)), epochs_(sampling == "epochs")
 {
     if (model_->fitsInClosedForm()) // the linear AR and ARIMA baselines: least squares on the training windows, once
         model_->fit(train_, dev_);
@@ -109,16 +113,21 @@ TrainingTask::Evaluation RegressionTask::evaluate(bool test)
     model_->setRecordAttention(false);
     auto predicted = torch::cat(parts);
     Evaluation e;
-    if (test)
-        e.forecast = forecastOf(predicted, split.target, attention.size() == parts.size() ? torch::cat(attention) : torch::Tensor());
+    if (test) // the first step ahead of each window: one prediction a row
+        e.forecast = forecastOf(predicted.select(1, 0), split.target.select(1, 0),
+                                attention.size() == parts.size() ? torch::cat(attention) : torch::Tensor());
     e.metrics.push_back({"loss", torch::mse_loss(predicted, split.target).item<double>()});
     // Back to the target's units before measuring errors (thesis 6.3).
     auto unscale = [&](const torch::Tensor& scaled) {
         return scaled.to(torch::kDouble) / dataset_.scaleTop * (dataset_.targetMax - dataset_.targetMin) + dataset_.targetMin;
     };
-    for (const auto& metric : errors(unscale(predicted), unscale(split.target)))
+    for (const auto& metric : errors(unscale(predicted), unscale(split.target))) // over every step ahead
         e.metrics.push_back(metric);
     e.score = -e.metrics[2].second; // lowest RMSE is best
+    if (dataset_.horizon > 1) // and per step ahead: "rmse.3" is the error three steps ahead
+        for (int h = 0; h < dataset_.horizon; ++h)
+            for (const auto& [name, value] : errors(unscale(predicted.select(1, h)), unscale(split.target.select(1, h))))
+                e.metrics.push_back({name + "." + std::to_string(h + 1), value});
     return e;
 }
 
@@ -128,8 +137,7 @@ SeriesForecast RegressionTask::forecastOf(const torch::Tensor& predicted, const 
     SeriesForecast f;
     f.target = dataset_.targetName;
     f.window = dataset_.window;
-    // One window per row (SeriesWindowBuilder): the test split starts after the train and dev rows.
-    f.firstRow = static_cast<int>(dataset_.train.size() + dataset_.dev.size());
+    f.firstRow = dataset_.firstTestRow;
     const auto p = predicted.to(torch::kCPU, torch::kDouble).contiguous(), y = target.to(torch::kCPU, torch::kDouble).contiguous();
     for (int64_t i = 0; i < p.size(0); ++i) {
         f.predicted.push_back(dataset_.denormalise(p[i].item<double>()));
@@ -189,6 +197,7 @@ std::string RegressionTask::checkpointMetadata() const
                           {"drivers", dataset_.driverNames},
                           {"target", dataset_.targetName},
                           {"window", dataset_.window},
+                          {"horizon", dataset_.horizon},
                           {"target_min", dataset_.targetMin},
                           {"target_max", dataset_.targetMax},
                           {"scale_top", dataset_.scaleTop},

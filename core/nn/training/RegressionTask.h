@@ -9,7 +9,8 @@
 namespace attnlab {
 
 // Time-series regression (thesis chapter 6): MSE on the scaled target (eq. 6.5) over random batches of
-// windows; MAE, RMSE and MAPE (Table 6.2) on de-normalised values for dev and test, the best dev step being
+// windows (over all H steps ahead, with a horizon); MAE, RMSE and MAPE (Table 6.2) on de-normalised values for dev
+// and test, over all steps and, with a horizon, per step ahead ("rmse.2"), the best dev step being
 // the one with the lowest RMSE; the self-attention of the first dev window at each evaluation; on test, the
 // forecast of every window (SeriesForecast).
 class RegressionTask : public TrainingTask {
@@ -37,7 +38,7 @@ private:
     using Split = SeriesRegressor::Windows; // [N, T, F], [N, T], [N]
     // predicted, target [N] scaled; attention [N, T] or undefined.
     SeriesForecast forecastOf(const torch::Tensor& predicted, const torch::Tensor& target, const torch::Tensor& attention) const;
-    static Split toTensors(const std::vector<SeriesWindow>& windows, int window, int drivers, const torch::Device& device);
+    static Split toTensors(const std::vector<SeriesWindow>& windows, int window, int drivers, int horizon, const torch::Device& device);
 
     std::shared_ptr<SeriesRegressor> model_;
     const SeriesDataset& dataset_;
