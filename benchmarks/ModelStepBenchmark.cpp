@@ -127,7 +127,7 @@ int main(int argc, char** argv)
     auto classes = torch::randint(0, 5, {batch}, torch::kLong);
     auto series = torch::randn({batch, length, drivers});
     auto history = torch::randn({batch, length});
-    auto target = torch::randn({batch});
+    auto target = torch::randn({batch, 1}); // one step ahead: [B, H = 1]
     std::printf("# LibTorch %s, %d threads, median of %d\n", ComputeDevice::torchVersion().c_str(),
                 torch::get_num_threads(), repeats);
     if (const auto cases = chosen(classifiers); !cases.empty()) {
