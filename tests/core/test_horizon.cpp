@@ -53,8 +53,6 @@ ModelConfig regressor(const std::string& model, int horizon)
     return c;
 }
 
-class Silent : public TrainingObserver {};
-
 } // namespace
 
 class TestHorizon : public QObject {
