@@ -133,6 +133,8 @@ QString ComparePanel::metricTitle(const QString& metric)
     if (metric == QLatin1String("loss")) return tr("loss");
     if (metric == QLatin1String("accuracy")) return tr("accuracy");
     if (metric == QLatin1String("macro_f1")) return tr("macro-F1");
+    if (metric == QLatin1String("repeat_loss")) return tr("loss on the repeated tokens");
+    if (metric == QLatin1String("induction_score")) return tr("induction score (best head)");
     if (metric == QLatin1String("rmse")) return tr("RMSE");
     if (metric == QLatin1String("mae")) return tr("MAE");
     if (metric == QLatin1String("mape")) return tr("MAPE (%)");

@@ -37,6 +37,7 @@ const QStringList& RunCurves::metricOrder()
 {
     // The gradient's reach by word distance right after macro-F1: in a grid of two columns, under the accuracy.
     static const QStringList order{QStringLiteral("loss"), QStringLiteral("accuracy"), QStringLiteral("macro_f1"),
+                                   QStringLiteral("repeat_loss"), QStringLiteral("induction_score"),
                                    QStringLiteral("grad_by_distance"), QStringLiteral("rmse"), QStringLiteral("mae"),
                                    QStringLiteral("mape"), QStringLiteral("forecast"), QStringLiteral("forecast_error"),
                                    QStringLiteral("rmse_by_horizon"), QStringLiteral("bleu"), QStringLiteral("bleu_by_length"),

@@ -140,9 +140,10 @@ void TrainingCurvesPlot::setPlannedSteps(int steps)
 void TrainingCurvesPlot::setMetric(const QString& metric)
 {
     metric_ = metric;
-    metricRect_->axis(QCPAxis::atLeft)->setLabel(metric == QLatin1String("rmse")   ? tr("RMSE (target units)")
-                                                 : metric == QLatin1String("bleu") ? tr("BLEU (sacreBLEU)")
-                                                                                   : tr("accuracy (%)"));
+    metricRect_->axis(QCPAxis::atLeft)->setLabel(metric == QLatin1String("rmse")          ? tr("RMSE (target units)")
+                                                 : metric == QLatin1String("bleu")        ? tr("BLEU (sacreBLEU)")
+                                                 : metric == QLatin1String("repeat_loss") ? tr("loss on the repeated tokens (nats)")
+                                                                                          : tr("accuracy (%)"));
 }
 
 QCPGraph* TrainingCurvesPlot::graphFor(const MetricPoint& point) const
@@ -163,12 +164,14 @@ void TrainingCurvesPlot::addMetrics(const std::vector<MetricPoint>& points)
 {
     // A translation run is read by its BLEU (0-100), not by the accuracy lists rank it by: its first BLEU point
     // switches the panel (whatever of the same evaluation came before it).
-    if (metric_ != QLatin1String("bleu") &&
-        std::any_of(points.begin(), points.end(), [](const MetricPoint& p) { return p.name == "bleu"; })) {
-        for (QCPGraph* graph : {trainMetric_, devMetric_, testMetric_})
-            graph->data()->clear();
-        setMetric(QStringLiteral("bleu"));
-    }
+    // A repeat task (the induction-heads lesson) is read by its loss on the repeated tokens, the same way.
+    for (const char* first : {"bleu", "repeat_loss"})
+        if (metric_ != QLatin1String(first) &&
+            std::any_of(points.begin(), points.end(), [first](const MetricPoint& p) { return p.name == first; })) {
+            for (QCPGraph* graph : {trainMetric_, devMetric_, testMetric_})
+                graph->data()->clear();
+            setMetric(QLatin1String(first));
+        }
     for (const auto& point : points) {
         // A time-series run reports RMSE, never accuracy: its first RMSE point switches the panel.
         if (point.name == "rmse" && metric_ != QLatin1String("rmse") && devMetric_->data()->isEmpty() &&
@@ -223,7 +226,7 @@ void TrainingCurvesPlot::rescale()
         lossRect_->axis(QCPAxis::atLeft)->setRange(0, 1);
     }
 
-    if (metric_ == QLatin1String("rmse")) { // an error: fit the data, like the loss
+    if (metric_ == QLatin1String("rmse") || metric_ == QLatin1String("repeat_loss")) { // an error: fit the data, like the loss
         low = std::numeric_limits<double>::max();
         high = std::numeric_limits<double>::lowest();
         any = false;

@@ -1,11 +1,13 @@
 #include "core/nn/training/LanguageModelTask.h"
 
 #include "core/data/LanguageModelText.h"
+#include "core/nn/training/InductionScores.h"
 #include "core/nn/training/TextGeneration.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 
 namespace attnlab {
@@ -79,6 +81,10 @@ TrainingTask::Evaluation LanguageModelTask::evaluate(bool test)
     double nll = 0.0, correct = 0.0, tokens = 0.0;
     double halfNll[2] = {0.0, 0.0}, halfTokens[2] = {0.0, 0.0};
     const int half = dataset_.block / 2; // first_half_loss: the targets before it; repeat_loss: [repeatFrom, repeatTo)
+    // A repeat task read by a model with attention: which heads copy (the induction and previous-token scores).
+    std::optional<InductionScores> heads;
+    if (dataset_.repeatTo > 0 && dataset_.block > 0 && model_->attentionLayers() > 0)
+        heads.emplace(dataset_.repeatFrom, dataset_.repeatTo);
     // Consecutive windows: starts 0, w, 2w, ...; each scores its w (the last one fewer) next tokens.
     std::vector<std::int64_t> starts;
     for (std::int64_t s = 0; s + 1 < n; s += dataset_.block > 0 ? dataset_.block : window_)
@@ -94,7 +100,11 @@ TrainingTask::Evaluation LanguageModelTask::evaluate(bool test)
             rows.push_back(stream.narrow(0, starts[i], length + 1));
         const auto batch = torch::stack(rows);
         const auto input = batch.narrow(1, 0, length), target = batch.narrow(1, 1, length);
-        const auto logits = model_->forward(input).to(torch::kFloat);
+        const bool scoreHeads = heads && length == window_;
+        std::vector<torch::Tensor> maps;
+        const auto logits = model_->forward(input, scoreHeads ? &maps : nullptr).to(torch::kFloat);
+        if (scoreHeads)
+            heads->add(batch, maps);
         const auto losses = torch::nn::functional::cross_entropy(
                                 logits.reshape({-1, logits.size(-1)}), target.reshape({-1}),
                                 torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kNone))
@@ -123,6 +133,9 @@ TrainingTask::Evaluation LanguageModelTask::evaluate(bool test)
         e.metrics.emplace_back("first_half_loss", halfNll[0] / halfTokens[0]);
         e.metrics.emplace_back("repeat_loss", halfNll[1] / halfTokens[1]);
     }
+    if (heads)
+        for (auto& m : heads->metrics())
+            e.metrics.push_back(std::move(m));
     e.score = -loss;
     return e;
 }
