@@ -8,6 +8,7 @@
 #include "core/store/RunStore.h"
 #include "core/store/StoreObserver.h"
 #include "core/training/Trainer.h"
+#include "tests/support/AdamSteps.h"
 
 #include <QtCore/QTemporaryDir>
 #include <QtTest/QtTest>
@@ -107,15 +108,7 @@ private Q_SLOTS:
         config.steps = 300;
         auto model = ModelFactory::createLanguageModel(config.model);
         LanguageModelTask task(model, data, torch::kCPU, config);
-        torch::optim::Adam adam(model->parameters(), torch::optim::AdamOptions(config.learningRate));
-        std::mt19937_64 rng(1);
-        model->train();
-        for (int s = 0; s < config.steps; ++s) {
-            auto step = task.trainStep(rng, config.batchSize);
-            adam.zero_grad();
-            step.loss.backward();
-            adam.step();
-        }
+        testing::trainWithAdam(task, config.steps, config.batchSize, config.learningRate);
         std::map<std::string, double> reported;
         for (const auto& [name, value] : task.evaluate(false).metrics)
             reported[name] = value;

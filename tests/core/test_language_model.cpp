@@ -19,6 +19,7 @@
 #include "core/store/StoreObserver.h"
 #include "core/training/TextGenerator.h"
 #include "core/training/Trainer.h"
+#include "tests/support/AdamSteps.h"
 
 #include <QtCore/QTemporaryDir>
 #include <QtTest/QtTest>
@@ -309,17 +310,8 @@ private Q_SLOTS:
             if (auto* counts = dynamic_cast<NgramModel*>(model.get()))
                 counts->estimate(d.train);
             LanguageModelTask task(model, d, torch::kCPU, config);
-            if (!dynamic_cast<NgramModel*>(model.get())) {
-                torch::optim::Adam adam(model->parameters(), torch::optim::AdamOptions(config.learningRate));
-                std::mt19937_64 rng(1);
-                model->train();
-                for (int s = 0; s < config.steps; ++s) {
-                    auto step = task.trainStep(rng, config.batchSize);
-                    adam.zero_grad();
-                    step.loss.backward();
-                    adam.step();
-                }
-            }
+            if (!dynamic_cast<NgramModel*>(model.get()))
+                testing::trainWithAdam(task, config.steps, config.batchSize, config.learningRate);
             const auto dev = task.evaluate(false);
             // Greedy writing from "the cat s" gives the text back exactly.
             TextGeneration::Request request;
