@@ -13,6 +13,10 @@ public:
     // False for pid <= 0 and for a child that has been reaped.
     static bool isAlive(int pid);
     static double cpuSeconds(); // user + system time of this process so far
+    // Threads of other processes running or ready to run right now: the kernel's count of runnable tasks
+    // (/proc/loadavg's fourth field) less this process' own (/proc/self/task/*/stat in state R), the least of a few
+    // reads 2 ms apart (a read is a moment: a short task passing by would count). -1 where /proc is not there.
+    static int runnableElsewhere();
 };
 
 } // namespace attnlab

@@ -19,6 +19,7 @@
 
 #include <QtCore/QDir>
 #include <QtCore/QFile>
+#include <QtCore/QProcess>
 #include <QtCore/QTemporaryDir>
 #include <QtTest/QtTest>
 
@@ -406,6 +407,26 @@ private Q_SLOTS:
     }
 
     // XDG_DATA_HOME / XDG_CACHE_HOME first, an empty one counting as unset; then ~/.local/share and ~/.cache.
+    // Two processes spinning: at least two runnable threads elsewhere, whatever else the machine runs; our own
+    // threads never count.
+    void runnableElsewhereCountsOtherProcesses()
+    {
+        const int before = ProcessInfo::runnableElsewhere();
+        QVERIFY(before >= 0);
+        QProcess spinners[2];
+        for (auto& p : spinners) {
+            p.start(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), QStringLiteral("while :; do :; done")});
+            QVERIFY(p.waitForStarted());
+        }
+        QTest::qWait(200);
+        const int busy = ProcessInfo::runnableElsewhere();
+        for (auto& p : spinners) {
+            p.kill();
+            p.waitForFinished();
+        }
+        QVERIFY2(busy >= 2, qPrintable(QString::number(busy)));
+    }
+
     void userFoldersFollowXdg()
     {
         const ScopedEnv home("HOME", std::string("/home/ada"));

@@ -143,6 +143,37 @@ private Q_SLOTS:
         }
     }
 
+    // Other processes' threads fill every core as the run starts: it starts on one thread, said in its notes, and
+    // tries every core as soon as its thread has a core to itself; with a core to spare it starts on every core.
+    void threadGovernorStartsOnOneThreadWhenTheCoresAreTaken()
+    {
+        using G = ThreadGovernor;
+        G spare(2, 1);
+        QCOMPARE(spare.threads(), 2);
+        QCOMPARE(spare.changes(), 0);
+        QVERIFY(spare.notes().empty());
+        G taken(2, 2);
+        QCOMPARE(taken.threads(), 1);
+        QCOMPARE(taken.changes(), 1);
+        QCOMPARE(taken.notes().size(), std::size_t(1));
+        QCOMPARE(QString::fromStdString(taken.notes().front()),
+                 QStringLiteral("threads 2 -> 1 at the start: 2 threads of other processes were running on the 2 cores"));
+        int step = 0;
+        for (; step < 200 && taken.threads() == 1; ++step) // busy: one thread gets a core 65% of the time, nothing tried
+            taken.record(step + 1, 0.0075, 0.0075 * 0.65);
+        QCOMPARE(taken.threads(), 1);
+        QCOMPARE(taken.trials(), 0);
+        for (int i = 0; i < 100; ++i) { // the load left: every core tried, 2x faster, kept
+            const bool two = taken.threads() == 2;
+            taken.record(++step, two ? 0.0025 : 0.005, two ? 0.005 : 0.005);
+        }
+        QCOMPARE(taken.threads(), 2);
+        QCOMPARE(taken.changes(), 2);
+        QVERIFY2(QString::fromStdString(taken.notes().back()).contains("the cores are free again"), taken.notes().back().c_str());
+        QCOMPARE(G(1, 5).threads(), 1); // one core: nothing to choose, nothing said
+        QVERIFY(G(1, 5).notes().empty());
+    }
+
     void syntheticDataFollowsItsGrammar()
     {
         SyntheticSentiment::Options o;

@@ -23,7 +23,15 @@ std::string ms(double seconds)
 
 } // namespace
 
-ThreadGovernor::ThreadGovernor(int maxThreads) : max_(std::max(1, maxThreads)), threads_(max_), kept_(max_) {}
+ThreadGovernor::ThreadGovernor(int maxThreads, int busyElsewhere) : max_(std::max(1, maxThreads)), threads_(max_), kept_(max_)
+{
+    if (max_ > 1 && busyElsewhere >= max_) {
+        threads_ = kept_ = 1;
+        ++changes_;
+        notes_.push_back("threads " + std::to_string(max_) + " -> 1 at the start: " + std::to_string(busyElsewhere) +
+                         " threads of other processes were running on the " + std::to_string(max_) + " cores");
+    }
+}
 
 double ThreadGovernor::share() const
 {

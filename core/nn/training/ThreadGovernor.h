@@ -12,7 +12,7 @@ namespace attnlab {
 // slower than one (docs/BENCHMARKS.md, "Training on a busy machine"), while idle two were as fast or faster.
 // No fixed count is right in both cases, and the load comes and goes while a run trains.
 //
-// How: the run starts on every core, as before. What says the cores are wanted elsewhere is the share of the
+// How: the run starts on every core, as before (on one where other processes' threads fill every core as it starts). What says the cores are wanted elsewhere is the share of the
 // wall time its threads got a core: the process' CPU time over the wall time of its steps and its threads
 // (ProcessInfo::cpuSeconds). Measured on 2 cores: about 0.99 idle on one thread or two (OpenMP's waiting threads
 // spin), 0.28-0.40 on two threads and 0.61-0.67 on one with both cores taken. On an idle machine nothing changes,
@@ -25,8 +25,11 @@ namespace attnlab {
 // Pure arithmetic over what it is given (tests feed it numbers); the training loop applies threads().
 class ThreadGovernor {
 public:
-    // maxThreads: the count the run starts with; with 1 there is nothing to choose.
-    explicit ThreadGovernor(int maxThreads);
+    // maxThreads: the most the run may use; with 1 there is nothing to choose. busyElsewhere: threads of other
+    // processes running as the run starts (ProcessInfo::runnableElsewhere). When they fill every core the run starts
+    // on one thread (its first steps on every core would each cost a time slice at a barrier: 1-2 s a step,
+    // measured), and tries every core once they have a core to themselves (kFreeShare); otherwise on every core.
+    explicit ThreadGovernor(int maxThreads, int busyElsewhere = 0);
 
     int threads() const { return threads_; } // what the next step should use
     // The step just done at threads(): its number, its wall seconds and the process' CPU seconds during it.

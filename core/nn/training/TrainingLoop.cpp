@@ -147,8 +147,10 @@ TrainingLoop::Outcome TrainingLoop::run(const TrainConfig& config, TrainingTask&
     // at 1 and 2 threads agree to 1e-8, not exactly), and such a run promises the same bits for its seed.
     const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     std::optional<ThreadGovernor> governor;
-    if (!onCuda && config.threads == 0 && !config.deterministic && cores > 1)
-        governor.emplace(at::get_num_threads());
+    if (!onCuda && config.threads == 0 && !config.deterministic && cores > 1) {
+        governor.emplace(at::get_num_threads(), ProcessInfo::runnableElsewhere());
+        at::set_num_threads(governor->threads());
+    }
     using StepClock = std::chrono::steady_clock;
 
     for (int step = 1; step <= totalSteps; ++step) {
