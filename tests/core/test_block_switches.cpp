@@ -228,21 +228,23 @@ private Q_SLOTS:
                 const auto source = torch::tensor({{4, 5, 6, 7}, {8, 9, 0, 0}}, torch::kLong), mask = source.ne(0);
                 const auto encoded = model->encode(source, mask);
 
-                auto attention = std::dynamic_pointer_cast<SelfAttentionImpl>(childOf(*model, "encoder_attention0"));
+                auto layer = childOf(*model, "encoder_layer0"); // a TransformerBlock
+                auto attention = std::dynamic_pointer_cast<SelfAttentionImpl>(childOf(*layer, "attention"));
                 auto sub = [&](const torch::Tensor& v, const std::string& ln, auto f) {
-                    auto branch = f(norm == "pre" ? layerNorm(v, *childOf(*model, ln)) : v);
+                    auto branch = f(norm == "pre" ? layerNorm(v, *childOf(*layer, ln)) : v);
                     auto y = residual ? v + branch : branch;
-                    return norm == "post" ? layerNorm(y, *childOf(*model, ln)) : y;
+                    return norm == "post" ? layerNorm(y, *childOf(*layer, ln)) : y;
                 };
                 auto x = torch::embedding(childOf(*model, "source_embedding")->named_parameters()["weight"], source) * std::sqrt(8.0);
-                x = sub(x, "encoder_attention_norm0", [&](const torch::Tensor& h) { return attention->forward(h, mask).output; });
-                x = sub(x, "encoder_ffn_norm0", [&](const torch::Tensor& h) {
-                    return linear(torch::relu(linear(h, *childOf(*model, "encoder_ffn_in0"))), *childOf(*model, "encoder_ffn_out0"));
+                x = sub(x, "norm1", [&](const torch::Tensor& h) { return attention->forward(h, mask).output; });
+                x = sub(x, "norm2", [&](const torch::Tensor& h) {
+                    return linear(torch::relu(linear(h, *childOf(*layer, "ffn_in"))), *childOf(*layer, "ffn_out"));
                 });
                 if (norm == "pre")
                     x = layerNorm(x, *childOf(*model, "encoder_final_norm"));
                 QCOMPARE(childOf(*model, "encoder_final_norm") != nullptr, norm == "pre");
-                QCOMPARE(childOf(*model, "encoder_attention_norm0") == nullptr, norm == "none");
+                QCOMPARE(childOf(*layer, "norm1") == nullptr, norm == "none");
+                QCOMPARE(childOf(*childOf(*model, "decoder_layer0"), "cross_norm") == nullptr, norm == "none");
                 QVERIFY2(torch::allclose(encoded.memory, x, 1e-5, 1e-5), name.c_str());
 
                 const auto target = torch::tensor({{2, 4, 5, 6}, {2, 7, 8, 9}}, torch::kLong); // unpadded: a step attends to its own token

@@ -1,8 +1,6 @@
 #include "core/nn/layers/CrossAttention.h"
 
-#include "core/nn/layers/BatchedMatmul.h"
-
-#include <cmath>
+#include "core/nn/layers/ScaledDotProductAttention.h"
 
 namespace attnlab {
 
@@ -27,15 +25,12 @@ std::pair<torch::Tensor, torch::Tensor> CrossAttentionImpl::keysValues(const tor
 CrossAttentionImpl::Result CrossAttentionImpl::attend(const torch::Tensor& target, const torch::Tensor& k, const torch::Tensor& v,
                                                       const torch::Tensor& memoryMask)
 {
-    const int64_t batch = target.size(0), targetLength = target.size(1), sourceLength = k.size(2);
-    const int64_t headSize = dModel_ / heads_;
+    const int64_t batch = target.size(0), targetLength = target.size(1), headSize = dModel_ / heads_;
     auto q = query_(target).view({batch, targetLength, heads_, headSize}).transpose(1, 2); // [B, H, T, dh]
-    auto scores = BatchedMatmul::apply(q, k, /*transposeB=*/true) / std::sqrt(static_cast<double>(headSize)); // [B, H, T, S]
-    // Padded source tokens get no weight: -1e9 underflows to exactly 0 after exp.
-    scores = scores.masked_fill(memoryMask.view({batch, 1, 1, sourceLength}).logical_not(), -1e9);
-    auto weights = torch::softmax(scores, -1);
-    auto heads = BatchedMatmul::apply(weights, v).transpose(1, 2).reshape({batch, targetLength, dModel_});
-    return {output_(heads), weights};
+    AttentionTerms terms;
+    terms.keyMask = memoryMask; // padded source tokens get no weight
+    auto attended = ScaledDotProductAttention::apply(q, k, v, terms); // [B, H, T, dh], weights [B, H, T, S]
+    return {output_(attended.output.transpose(1, 2).reshape({batch, targetLength, dModel_})), attended.weights};
 }
 
 CrossAttentionImpl::Result CrossAttentionImpl::forward(const torch::Tensor& target, const torch::Tensor& memory,

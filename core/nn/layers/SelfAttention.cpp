@@ -2,9 +2,8 @@
 
 #include "core/nn/layers/Activation.h"
 #include "core/nn/layers/AttentionInputRecorder.h"
-#include "core/nn/layers/AttentionPermutation.h"
-#include "core/nn/layers/BatchedMatmul.h"
 #include "core/nn/layers/PositionEncoding.h"
+#include "core/nn/layers/ScaledDotProductAttention.h"
 
 #include <cmath>
 
@@ -49,9 +48,7 @@ torch::Tensor SelfAttentionImpl::Result::dense() const
 
 torch::Tensor SelfAttentionImpl::relativeIndex(int64_t length, int rprClip, const torch::Device& device)
 {
-    auto positions = torch::arange(length, torch::TensorOptions().dtype(torch::kLong).device(device));
-    auto distance = positions.unsqueeze(0) - positions.unsqueeze(1); // [i][j] = j - i
-    return distance.clamp(-rprClip, rprClip) + rprClip;
+    return ScaledDotProductAttention::relativeIndex(length, length, rprClip, 0, device);
 }
 
 SelfAttentionImpl::Result SelfAttentionImpl::attend(const torch::Tensor& q, const torch::Tensor& k,
@@ -60,28 +57,15 @@ SelfAttentionImpl::Result SelfAttentionImpl::attend(const torch::Tensor& q, cons
                                                     const torch::Tensor& relValues, int rprClip,
                                                     const torch::Tensor& bias)
 {
-    const int64_t batch = q.size(0), heads = q.size(1), length = q.size(2), headSize = q.size(3);
-    auto scores = BatchedMatmul::apply(q, k, /*transposeB=*/true); // q_i . k_j
-    torch::Tensor index;
-    if (relKeys.defined() || relValues.defined())
-        index = relativeIndex(length, rprClip, q.device()).expand({batch, heads, length, length});
-    if (relKeys.defined()) {
-        // q_i . a^K_ij, computed against the 2k+1 table rows once, then gathered per pair.
-        scores = scores + torch::matmul(q, relKeys.t()).gather(3, index);
-    }
-    scores = scores / std::sqrt(static_cast<double>(headSize));
-    if (bias.defined())
-        scores = scores + bias.unsqueeze(0);
-    // Padded keys get no weight: -1e9 underflows to exactly 0 after exp.
-    scores = scores.masked_fill(mask.view({batch, 1, 1, length}).logical_not(), -1e9);
-    auto weights = AttentionPermutation::applyTo(torch::softmax(scores, -1)); // as it is, unless a permutation test runs
-    auto output = BatchedMatmul::apply(weights, v);
-    if (relValues.defined()) {
-        // sum_j alpha_ij a^V_ij = sum_r (sum_{j: idx(i,j)=r} alpha_ij) w^V_r: scatter weights into the table rows.
-        auto perRow = torch::zeros({batch, heads, length, relValues.size(0)}, weights.options()).scatter_add(3, index, weights);
-        output = output + torch::matmul(perRow, relValues);
-    }
-    return {output, weights};
+    AttentionTerms terms;
+    terms.keyMask = mask;
+    terms.relativeKeys = relKeys;
+    terms.relativeValues = relValues;
+    terms.rprClip = rprClip;
+    terms.bias = bias;
+    terms.permutable = true;
+    auto attended = ScaledDotProductAttention::apply(q, k, v, terms);
+    return {attended.output, attended.weights};
 }
 
 SelfAttentionImpl::Result SelfAttentionImpl::forward(const torch::Tensor& x, const torch::Tensor& mask)
@@ -163,28 +147,22 @@ SelfAttentionImpl::Result SelfAttentionImpl::step(const torch::Tensor& x, torch:
     }
     keys = torch::cat({keys, k}, 2); // [N, H, t + 1, dh]
     values = torch::cat({values, v}, 2);
-    auto scores = torch::matmul(q, keys.transpose(-2, -1)); // [N, H, 1, t + 1]: q_t . k_j for j <= t, none later
-    // Row t of the tables the parallel pass builds whole (relativeIndex, alibiBias), made directly: O(t), not O(t^2).
-    const auto distance = torch::arange(-t, 1, torch::TensorOptions().dtype(torch::kLong).device(x.device())); // j - t for j <= t
-    torch::Tensor index;
-    if (relKeys_.defined() || relValues_.defined())
-        index = distance.clamp(-options_.rprClip, options_.rprClip) + options_.rprClip; // [t + 1]: clip(j - t, k) + k
-    if (relKeys_.defined())
-        scores = scores + torch::matmul(q, relKeys_.t()).index_select(3, index); // q_t . a^K_tj
-    scores = scores / std::sqrt(static_cast<double>(headSize));
-    if (options_.position == "alibi") // -m_h |j - t|
-        scores = scores - PositionEncoding::alibiSlopes(heads, x.options()).view({1, heads, 1, 1}) * distance.abs().to(x.dtype()).view({1, 1, 1, t + 1});
-    auto weights = AttentionPermutation::applyTo(torch::softmax(scores, -1));
-    auto output = torch::matmul(weights, values);
-    if (relValues_.defined()) {
-        auto perRow = torch::zeros({batch, heads, 1, relValues_.size(0)}, weights.options())
-                          .scatter_add(3, index.view({1, 1, 1, t + 1}).expand({batch, heads, 1, t + 1}), weights);
-        output = output + torch::matmul(perRow, relValues_);
+    // Query t over keys j <= t, none later: row t of what forward() computes over the whole prefix, at O(t).
+    AttentionTerms terms;
+    terms.relativeKeys = relKeys_;
+    terms.relativeValues = relValues_;
+    terms.rprClip = options_.rprClip;
+    terms.firstQuery = t;
+    terms.permutable = true;
+    if (options_.position == "alibi") { // row t of alibiBias: -m_h |j - t|, [H, 1, t + 1]
+        const auto distance = torch::arange(-t, 1, x.options()).abs().view({1, 1, t + 1});
+        terms.bias = -(PositionEncoding::alibiSlopes(heads, x.options()).view({heads, 1, 1}) * distance);
     }
-    output = output.transpose(1, 2).reshape({batch, 1, options_.dModel});
+    auto attended = ScaledDotProductAttention::apply(q, keys, values, terms);
+    auto output = attended.output.transpose(1, 2).reshape({batch, 1, options_.dModel});
     if (output_)
         output = output_(output);
-    return {output, weights};
+    return {output, attended.weights};
 }
 
 AttentionStepByStep SelfAttentionImpl::stepByStep(const torch::Tensor& x, const torch::Tensor& mask, int head, int query)

@@ -13,6 +13,11 @@ TransformerBlockImpl::TransformerBlockImpl(const TransformerBlockOptions& option
     if (normed)
         norm1_ = register_module("norm1", torch::nn::LayerNorm(torch::nn::LayerNormOptions({d})));
     attention_ = register_module("attention", SelfAttention(options.attention));
+    if (options.crossAttention) {
+        if (normed)
+            crossNorm_ = register_module("cross_norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({d})));
+        cross_ = register_module("cross_attention", CrossAttention(d, options.attention.heads));
+    }
     if (!options.attentionOnly) {
         const int hidden = options.ffnHidden > 0 ? options.ffnHidden : 4 * d;
         if (normed)
@@ -30,12 +35,33 @@ torch::Tensor TransformerBlockImpl::around(const torch::Tensor& x, torch::nn::La
     });
 }
 
-torch::Tensor TransformerBlockImpl::mlp(const torch::Tensor& x)
+AttentionMemory TransformerBlockImpl::memoryOf(const torch::Tensor& states, const torch::Tensor& mask)
 {
-    return around(x, norm2_, [this](const torch::Tensor& h) { return out_(Activation::apply(options_.activation, in_(h))); });
+    TORCH_CHECK(cross_, "memoryOf: a layer without cross-attention");
+    auto [keys, values] = cross_->keysValues(states);
+    return {keys, values, mask};
 }
 
-torch::Tensor TransformerBlockImpl::forward(const torch::Tensor& x, const torch::Tensor& mask, torch::Tensor* weights)
+torch::Tensor TransformerBlockImpl::rest(const torch::Tensor& x, const AttentionMemory* memory, torch::Tensor* crossWeights)
+{
+    TORCH_CHECK(!cross_ == !memory, "a decoder layer reads the encoder's states, other layers none");
+    auto y = x;
+    if (cross_)
+        y = around(y, crossNorm_, [&](const torch::Tensor& h) {
+            auto crossed = cross_->attend(h, memory->keys, memory->values, memory->mask);
+            if (crossWeights)
+                *crossWeights = crossed.weights;
+            return crossed.output;
+        });
+    if (options_.attentionOnly)
+        return y;
+    return around(y, norm2_, [this](const torch::Tensor& h) {
+        return out_(DropoutMask::apply(Activation::apply(options_.activation, in_(h)), options_.ffnDrop, is_training()));
+    });
+}
+
+torch::Tensor TransformerBlockImpl::forward(const torch::Tensor& x, const torch::Tensor& mask, torch::Tensor* weights,
+                                            const AttentionMemory* memory, torch::Tensor* crossWeights)
 {
     auto y = around(x, norm1_, [&](const torch::Tensor& h) {
         auto attended = attention_(h, mask);
@@ -43,10 +69,11 @@ torch::Tensor TransformerBlockImpl::forward(const torch::Tensor& x, const torch:
             *weights = attended.weights;
         return attended.output;
     });
-    return options_.attentionOnly ? y : mlp(y);
+    return rest(y, memory, crossWeights);
 }
 
-torch::Tensor TransformerBlockImpl::step(const torch::Tensor& x, torch::Tensor& keys, torch::Tensor& values, torch::Tensor* weights)
+torch::Tensor TransformerBlockImpl::step(const torch::Tensor& x, torch::Tensor& keys, torch::Tensor& values, torch::Tensor* weights,
+                                         const AttentionMemory* memory, torch::Tensor* crossWeights)
 {
     auto y = around(x, norm1_, [&](const torch::Tensor& h) {
         auto attended = attention_->step(h, keys, values);
@@ -54,7 +81,7 @@ torch::Tensor TransformerBlockImpl::step(const torch::Tensor& x, torch::Tensor& 
             *weights = attended.weights;
         return attended.output;
     });
-    return options_.attentionOnly ? y : mlp(y);
+    return rest(y, memory, crossWeights);
 }
 
 std::vector<torch::Tensor> TransformerBlockImpl::residualProjections()

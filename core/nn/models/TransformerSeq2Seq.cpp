@@ -1,12 +1,13 @@
 #include "core/nn/models/TransformerSeq2Seq.h"
 
-#include "core/nn/layers/Activation.h"
 #include "core/nn/layers/EmbeddingLookup.h"
-#include "core/nn/layers/ResidualSublayer.h"
 #include "core/nn/models/SelfAttentionEncoder.h"
 
 #include <cmath>
+#include <memory>
+#include <regex>
 #include <sstream>
+#include <stdexcept>
 
 namespace attnlab {
 
@@ -33,28 +34,22 @@ TransformerSeq2Seq::TransformerSeq2Seq(const ModelConfig& config)
         sourcePositions_ = register_module("source_positions", AbsolutePositions(config.position, d, config.maxLength));
     }
     targetPositions_ = register_module("target_positions", AbsolutePositions(config.position, d, config.maxLength));
-    auto norm = [&](const std::string& name, std::vector<torch::nn::LayerNorm>& into) { // none: no LayerNorm at all
-        if (layerNorm_ != "none")
-            into.push_back(register_module(name, torch::nn::LayerNorm(torch::nn::LayerNormOptions({d}))));
-    };
-    for (int l = 0; l < config.layers; ++l) {
-        auto o = SelfAttentionOptions::transformer(d, config.heads, config.position, config.rprClip);
+    // Each layer's sub-layers drop on their branches and between the FFN's two layers (DropoutPoints' hidden).
+    TransformerBlockOptions o;
+    o.attention = SelfAttentionOptions::transformer(d, config.heads, config.position, config.rprClip);
+    o.ffnHidden = ffn;
+    o.activation = config.activationOr("relu");
+    o.residualDrop = o.ffnDrop = 1.0 - config.keepAt("hidden");
+    o.layerNorm = layerNorm_;
+    o.residual = config.residual;
+    auto decoder = o;
+    decoder.attention.causal = true;
+    decoder.crossAttention = true;
+    for (int l = 0; l < config.layers; ++l) { // encoder and decoder layer by layer: the initial draws' order
         const auto n = std::to_string(l);
-        if (!recurrent) {
-            encoderAttention_.push_back(register_module("encoder_attention" + n, SelfAttention(o)));
-            norm("encoder_attention_norm" + n, encoderNorms_);
-            norm("encoder_ffn_norm" + n, encoderNorms_);
-            encoderFfn_.push_back(register_module("encoder_ffn_in" + n, torch::nn::Linear(d, ffn)));
-            encoderFfn_.push_back(register_module("encoder_ffn_out" + n, torch::nn::Linear(ffn, d)));
-        }
-        o.causal = true;
-        decoderAttention_.push_back(register_module("decoder_attention" + n, SelfAttention(o)));
-        crossAttention_.push_back(register_module("cross_attention" + n, CrossAttention(d, config.heads)));
-        norm("decoder_attention_norm" + n, decoderNorms_);
-        norm("decoder_cross_norm" + n, decoderNorms_);
-        norm("decoder_ffn_norm" + n, decoderNorms_);
-        decoderFfn_.push_back(register_module("decoder_ffn_in" + n, torch::nn::Linear(d, ffn)));
-        decoderFfn_.push_back(register_module("decoder_ffn_out" + n, torch::nn::Linear(ffn, d)));
+        if (!recurrent)
+            encoderLayers_.push_back(register_module("encoder_layer" + n, TransformerBlock(o)));
+        decoderLayers_.push_back(register_module("decoder_layer" + n, TransformerBlock(decoder)));
     }
     if (layerNorm_ == "pre") { // post-LN's last sub-layer already ends in one; none has none
         encoderFinal_ = register_module("encoder_final_norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({d})));
@@ -64,17 +59,21 @@ TransformerSeq2Seq::TransformerSeq2Seq(const ModelConfig& config)
     dropout_ = register_module("dropout", DropoutPoints(config));
 }
 
-torch::Tensor TransformerSeq2Seq::feedForward(size_t layer, bool decoder, const torch::Tensor& x)
+std::vector<AttentionMemory> TransformerSeq2Seq::memories(const Encoded& encoded) const
 {
-    auto& ffn = decoder ? decoderFfn_ : encoderFfn_;
-    return ffn[2 * layer + 1](dropout_->hidden(Activation::apply(config_.activationOr("relu"), ffn[2 * layer](x))));
+    std::vector<AttentionMemory> out;
+    for (std::size_t l = 0; l < decoderLayers_.size(); ++l)
+        out.push_back({encoded.extra[2 * l], encoded.extra[2 * l + 1], encoded.mask});
+    return out;
 }
 
-torch::Tensor TransformerSeq2Seq::sublayer(const torch::Tensor& x, std::vector<torch::nn::LayerNorm>& norms, std::size_t index,
-                                           const std::function<torch::Tensor(const torch::Tensor&)>& f)
+void TransformerSeq2Seq::addMemories(Encoded& encoded)
 {
-    return ResidualSublayer::apply(x, norms.empty() ? noNorm_ : norms[index], layerNorm_, config_.residual, f,
-                                   [this](const torch::Tensor& b) { return dropout_->hidden(b); });
+    for (auto& layer : decoderLayers_) { // per layer: keys, values [N, H, S, dh]
+        const auto memory = layer->memoryOf(encoded.memory, encoded.mask);
+        encoded.extra.push_back(memory.keys);
+        encoded.extra.push_back(memory.values);
+    }
 }
 
 torch::Tensor TransformerSeq2Seq::encodeStates(const torch::Tensor& source, const torch::Tensor& sourceMask,
@@ -86,14 +85,11 @@ torch::Tensor TransformerSeq2Seq::encodeStates(const torch::Tensor& source, cons
         return encoderFinal_(encoderProjection_(states)); // birnn-transformer is always pre-LN (ModelConfig::validate)
     }
     auto x = dropout_->input(sourcePositions_(EmbeddingLookup::apply(sourceEmbedding_, source) * scale_)); // [N, S, d]
-    for (size_t l = 0; l < encoderAttention_.size(); ++l) {
-        x = sublayer(x, encoderNorms_, 2 * l, [&](const torch::Tensor& h) {
-            auto attended = encoderAttention_[l]->forward(h, sourceMask);
-            if (selfAttention)
-                selfAttention->push_back(attended.weights);
-            return attended.output;
-        });
-        x = sublayer(x, encoderNorms_, 2 * l + 1, [&](const torch::Tensor& h) { return feedForward(l, false, h); });
+    for (auto& layer : encoderLayers_) {
+        torch::Tensor weights;
+        x = layer->forward(x, sourceMask, selfAttention ? &weights : nullptr);
+        if (selfAttention)
+            selfAttention->push_back(weights);
     }
     return encoderFinal_ ? encoderFinal_(x) : x;
 }
@@ -102,20 +98,14 @@ torch::Tensor TransformerSeq2Seq::decode(const torch::Tensor& target, const torc
                                          std::vector<torch::Tensor>* selfAttention, std::vector<torch::Tensor>* crossAttention)
 {
     auto y = dropout_->input(targetPositions_(EmbeddingLookup::apply(targetEmbedding_, target) * scale_)); // [N, T, d]
-    for (size_t l = 0; l < decoderAttention_.size(); ++l) {
-        y = sublayer(y, decoderNorms_, 3 * l, [&](const torch::Tensor& h) {
-            auto attended = decoderAttention_[l]->forward(h, targetMask); // masked: j <= i
-            if (selfAttention)
-                selfAttention->push_back(attended.weights);
-            return attended.output;
-        });
-        y = sublayer(y, decoderNorms_, 3 * l + 1, [&](const torch::Tensor& h) {
-            auto crossed = crossAttention_[l]->forward(h, encoded.memory, encoded.mask);
-            if (crossAttention)
-                crossAttention->push_back(crossed.weights);
-            return crossed.output;
-        });
-        y = sublayer(y, decoderNorms_, 3 * l + 2, [&](const torch::Tensor& h) { return feedForward(l, true, h); });
+    const auto memory = memories(encoded);
+    for (std::size_t l = 0; l < decoderLayers_.size(); ++l) { // self-attention masked: j <= i
+        torch::Tensor self, cross;
+        y = decoderLayers_[l]->forward(y, targetMask, selfAttention ? &self : nullptr, &memory[l], crossAttention ? &cross : nullptr);
+        if (selfAttention)
+            selfAttention->push_back(self);
+        if (crossAttention)
+            crossAttention->push_back(cross);
     }
     return decoderFinal_ ? decoderFinal_(y) : y;
 }
@@ -126,11 +116,7 @@ Seq2SeqModel::Encoded TransformerSeq2Seq::encode(const torch::Tensor& source, co
     encoded.memory = encodeStates(source, sourceMask, nullptr);
     encoded.mask = sourceMask;
     encoded.lengths = sourceMask.sum(1).to(encoded.memory.dtype());
-    for (auto& cross : crossAttention_) { // per layer: keys, values [N, H, S, dh]
-        auto [keys, values] = cross->keysValues(encoded.memory);
-        encoded.extra.push_back(keys);
-        encoded.extra.push_back(values);
-    }
+    addMemories(encoded);
     return encoded;
 }
 
@@ -139,7 +125,7 @@ Seq2SeqModel::DecoderState TransformerSeq2Seq::start(const Encoded& encoded)
     const int64_t n = encoded.memory.size(0), headSize = config_.dModel / config_.heads;
     DecoderState state; // the prefix's length, then per layer the self-attention's keys and values [N, H, t, dh]
     state.tensors.push_back(torch::empty({n, 0}, encoded.mask.options().dtype(torch::kLong)));
-    for (size_t l = 0; l < decoderAttention_.size(); ++l)
+    for (std::size_t l = 0; l < decoderLayers_.size(); ++l)
         for (int kv = 0; kv < 2; ++kv)
             state.tensors.push_back(torch::empty({n, config_.heads, 0, headSize}, encoded.memory.options()));
     return state;
@@ -153,16 +139,11 @@ Seq2SeqModel::StepFeatures TransformerSeq2Seq::advance(const Encoded& encoded, D
     prefix = torch::cat({prefix, previous.unsqueeze(1)}, 1);
     auto y = dropout_->input(targetPositions_->forward(EmbeddingLookup::apply(targetEmbedding_, previous.unsqueeze(1)) * scale_, t)); // [N, 1, d]
     std::vector<torch::Tensor> cross; // each layer's [N, H, S] at position t
-    for (size_t l = 0; l < decoderAttention_.size(); ++l) {
-        y = sublayer(y, decoderNorms_, 3 * l, [&](const torch::Tensor& h) {
-            return decoderAttention_[l]->step(h, state.tensors[1 + 2 * l], state.tensors[2 + 2 * l]).output;
-        });
-        y = sublayer(y, decoderNorms_, 3 * l + 1, [&](const torch::Tensor& h) {
-            auto crossed = crossAttention_[l]->attend(h, encoded.extra[2 * l], encoded.extra[2 * l + 1], encoded.mask);
-            cross.push_back(crossed.weights.select(2, 0));
-            return crossed.output;
-        });
-        y = sublayer(y, decoderNorms_, 3 * l + 2, [&](const torch::Tensor& h) { return feedForward(l, true, h); });
+    const auto memory = memories(encoded);
+    for (std::size_t l = 0; l < decoderLayers_.size(); ++l) {
+        torch::Tensor weights;
+        y = decoderLayers_[l]->step(y, state.tensors[1 + 2 * l], state.tensors[2 + 2 * l], nullptr, &memory[l], &weights);
+        cross.push_back(weights.select(2, 0));
     }
     StepFeatures out;
     out.features = (decoderFinal_ ? decoderFinal_(y) : y).select(1, 0);
@@ -189,8 +170,69 @@ Seq2SeqModel::Forced TransformerSeq2Seq::forced(const torch::Tensor& source, con
     Encoded encoded;
     encoded.memory = encodeStates(source, sourceMask, &forced.encoderSelf);
     encoded.mask = sourceMask;
+    addMemories(encoded);
     forced.logits = project(decode(targetIn, targetIn.ne(0), encoded, &forced.decoderSelf, &forced.cross));
     return forced;
+}
+
+namespace {
+
+// The name a parameter had before the layers were TransformerBlocks: encoder_layer0.norm1.weight was
+// encoder_attention_norm0.weight, decoder_layer1.cross_attention.query.bias was cross_attention1.query.bias.
+std::string flatName(const std::string& name)
+{
+    static const std::regex layered(R"(^(encoder|decoder)_layer(\d+)\.([a-z_0-9]+)\.(.*)$)");
+    std::smatch m;
+    if (!std::regex_match(name, m, layered))
+        return name; // embeddings, positions, final norms, the output layer: unchanged
+    const std::string side = m[1], layer = m[2], part = m[3], rest = m[4];
+    const std::string renamed = part == "attention"         ? side + "_attention"
+                                : part == "cross_attention" ? "cross_attention"
+                                : part == "norm1"           ? side + "_attention_norm"
+                                : part == "cross_norm"      ? "decoder_cross_norm"
+                                : part == "norm2"           ? side + "_ffn_norm"
+                                                            : side + "_" + part; // ffn_in, ffn_out
+    return renamed + layer + "." + rest;
+}
+
+// One tensor of a nested archive by its dotted name, read into `into` (a parameter or buffer, in place).
+bool readNested(torch::serialize::InputArchive& root, const std::string& dotted, torch::Tensor& into, bool buffer)
+{
+    torch::serialize::InputArchive* at = &root;
+    std::vector<std::unique_ptr<torch::serialize::InputArchive>> path;
+    std::size_t begin = 0;
+    for (auto dot = dotted.find('.'); dot != std::string::npos; begin = dot + 1, dot = dotted.find('.', begin)) {
+        path.push_back(std::make_unique<torch::serialize::InputArchive>());
+        if (!at->try_read(dotted.substr(begin, dot - begin), *path.back()))
+            return false;
+        at = path.back().get();
+    }
+    return at->try_read(dotted.substr(begin), into, buffer);
+}
+
+} // namespace
+
+void TransformerSeq2Seq::load(torch::serialize::InputArchive& archive)
+{
+    torch::serialize::InputArchive probe;
+    if (archive.try_read("decoder_layer0", probe)) { // this layout
+        Seq2SeqModel::load(archive);
+        return;
+    }
+    torch::NoGradGuard noGrad;
+    auto read = [&](const std::string& name, torch::Tensor& into, bool buffer) {
+        const auto flat = flatName(name);
+        torch::Tensor saved;
+        if (!readNested(archive, flat, saved, buffer))
+            throw std::runtime_error("no " + flat + " (for " + name + ") in the archive");
+        if (saved.sizes() != into.sizes())
+            throw std::runtime_error(flat + " is " + c10::str(saved.sizes()) + " in the archive, " + c10::str(into.sizes()) + " here");
+        into.copy_(saved);
+    };
+    for (auto& p : named_parameters(/*recurse=*/true))
+        read(p.key(), p.value(), false);
+    for (auto& b : named_buffers(/*recurse=*/true))
+        read(b.key(), b.value(), true);
 }
 
 std::string TransformerSeq2Seq::summary() const

@@ -2,13 +2,11 @@
 // PRIVATE engine header: includes LibTorch.
 #include "core/config/ModelConfig.h"
 #include "core/nn/layers/AbsolutePositions.h"
-#include "core/nn/layers/CrossAttention.h"
 #include "core/nn/layers/DropoutPoints.h"
-#include "core/nn/layers/SelfAttention.h"
+#include "core/nn/layers/TransformerBlock.h"
 #include "core/nn/models/RecurrentEncoder.h"
 #include "core/nn/models/Seq2SeqModel.h"
 
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -26,6 +24,8 @@ namespace attnlab {
 // birnn-transformer (Domhan 2018's other mixed model) keeps the decoder and reads the source with a bidirectional
 // GRU of ModelConfig::layers layers instead (RecurrentEncoder): memory = LN(W [->h_j; <-h_j]), no source positions
 // (the recurrence orders the words), no encoder self-attention.
+// Both sides' layers are TransformerBlocks, the GPT's layer module: the encoder's without cross-attention, the
+// decoder's causal with it, decoded over a whole target by forward() and a token at a time by step().
 class TransformerSeq2Seq : public Seq2SeqModel {
 public:
     explicit TransformerSeq2Seq(const ModelConfig& config);
@@ -45,28 +45,26 @@ public:
     int attentionHeads() const override { return config_.heads; }
     bool hasSelfAttention() const override { return true; } // the decoder's, at least
     std::string summary() const override;
+    // Reads this layout's checkpoints and those written before its layers were TransformerBlocks (flat names such
+    // as decoder_attention0, cross_attention0, decoder_ffn_in0), which map one to one onto the blocks' parameters.
+    void load(torch::serialize::InputArchive& archive) override;
 
 private:
     torch::Tensor encodeStates(const torch::Tensor& source, const torch::Tensor& sourceMask, std::vector<torch::Tensor>* selfAttention);
     // Decoder states [N, T, d] for target ids [N, T] (mask [N, T]); the attentions when asked for.
     torch::Tensor decode(const torch::Tensor& target, const torch::Tensor& targetMask, const Encoded& encoded,
                          std::vector<torch::Tensor>* selfAttention, std::vector<torch::Tensor>* crossAttention);
-    torch::Tensor feedForward(size_t layer, bool decoder, const torch::Tensor& x);
-    // f inside its residual and LayerNorm (norms[index]; none when the model has no LayerNorm): ResidualSublayer.
-    torch::Tensor sublayer(const torch::Tensor& x, std::vector<torch::nn::LayerNorm>& norms, std::size_t index,
-                           const std::function<torch::Tensor(const torch::Tensor&)>& f);
+    // Each decoder layer's view of the encoder's states: from Encoded::extra (keys, values per layer).
+    std::vector<AttentionMemory> memories(const Encoded& encoded) const;
+    void addMemories(Encoded& encoded);
 
     ModelConfig config_;
     double scale_;
     std::string layerNorm_; // pre (default), post or none (ModelConfig::layerNorm); residuals: config_.residual
     torch::nn::Embedding sourceEmbedding_{nullptr}, targetEmbedding_{nullptr};
     AbsolutePositions sourcePositions_{nullptr}, targetPositions_{nullptr};
-    std::vector<SelfAttention> encoderAttention_, decoderAttention_;
-    std::vector<CrossAttention> crossAttention_;
-    std::vector<torch::nn::LayerNorm> encoderNorms_, decoderNorms_; // 2 per encoder layer, 3 per decoder layer
-    std::vector<torch::nn::Linear> encoderFfn_, decoderFfn_;        // in, out per layer
+    std::vector<TransformerBlock> encoderLayers_, decoderLayers_;
     torch::nn::LayerNorm encoderFinal_{nullptr}, decoderFinal_{nullptr}; // pre-LN only
-    torch::nn::LayerNorm noNorm_{nullptr};                                 // where there is none
     RecurrentEncoder recurrentEncoder_{nullptr}; // birnn-transformer's encoder, with its projection 2d -> d
     torch::nn::Linear encoderProjection_{nullptr};
     torch::nn::Linear output_{nullptr};
