@@ -238,13 +238,10 @@ std::vector<Translation> Translator::translateAll(const std::vector<std::string>
         std::vector<std::size_t> rows(order.begin() + static_cast<std::ptrdiff_t>(first),
                                       order.begin() + static_cast<std::ptrdiff_t>(std::min(order.size(), first + TranslationTask::kDecodeBatch)));
         const auto batch = PairBatch::of(ids, rows, torch::kCPU);
-        const auto limits = SequenceDecoder::maxLengths(batch.sourceMask, std::min(TranslationTask::kMaxOutputLength, impl_->config.model.maxLength));
-        std::vector<std::vector<DecodedHypothesis>> decoded;
-        if (beamSize <= 1)
-            for (auto& h : SequenceDecoder::greedy(model, batch.source, batch.sourceMask, limits))
-                decoded.push_back({std::move(h)});
-        else
-            decoded = SequenceDecoder::beam(model, batch.source, batch.sourceMask, beamSize, alpha, limits);
+        auto settings = TranslationTask::decodingOf(impl_->config); // as the run's evaluation decodes, unless told otherwise
+        settings.beamSize = beamSize;
+        settings.lengthPenalty = alpha;
+        const auto decoded = SequenceDecoder::decode(model, batch.source, batch.sourceMask, settings);
         for (std::size_t i = 0; i < rows.size(); ++i) {
             auto& t = out[rows[i]];
             const auto& best = decoded[i].front();

@@ -38,6 +38,18 @@ std::vector<int> SequenceDecoder::maxLengths(const torch::Tensor& sourceMask, in
     return limits;
 }
 
+std::vector<std::vector<DecodedHypothesis>> SequenceDecoder::decode(Seq2SeqModel& model, const torch::Tensor& source,
+                                                                    const torch::Tensor& sourceMask, const Settings& settings)
+{
+    const auto limits = maxLengths(sourceMask, std::min(kMaxOutputLength, settings.maxLength));
+    if (settings.beamSize > 1)
+        return beam(model, source, sourceMask, settings.beamSize, settings.lengthPenalty, limits);
+    std::vector<std::vector<DecodedHypothesis>> out;
+    for (auto& h : greedy(model, source, sourceMask, limits))
+        out.push_back({std::move(h)});
+    return out;
+}
+
 std::vector<DecodedHypothesis> SequenceDecoder::greedy(Seq2SeqModel& model, const torch::Tensor& source,
                                                        const torch::Tensor& sourceMask, const std::vector<int>& maxLength)
 {

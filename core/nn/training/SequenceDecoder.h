@@ -28,6 +28,19 @@ struct DecodedHypothesis {
 // so beam 1 is exactly greedy), and a sentence is done when K of its hypotheses have finished.
 class SequenceDecoder {
 public:
+    static constexpr int kMaxOutputLength = 200; // no translation is longer, whatever its source
+
+    // How the lab decodes sentences, a run's evaluation and Translator alike.
+    struct Settings {
+        int beamSize = 1;              // 1: greedy
+        double lengthPenalty = 0.0;    // beam search's alpha
+        int maxLength = kMaxOutputLength; // the model's ModelConfig::maxLength: no sentence gets more tokens
+    };
+    // Greedy for a beam of 1 (one hypothesis a sentence), else beam search (its K best, best first); each sentence at
+    // most 2 S + 10 tokens for a source of S, and never more than min(kMaxOutputLength, settings.maxLength).
+    static std::vector<std::vector<DecodedHypothesis>> decode(Seq2SeqModel& model, const torch::Tensor& source,
+                                                              const torch::Tensor& sourceMask, const Settings& settings);
+
     // maxLength: most target tokens a sentence may get (besides <eos>), per sentence [N] from the caller's rule.
     static std::vector<DecodedHypothesis> greedy(Seq2SeqModel& model, const torch::Tensor& source, const torch::Tensor& sourceMask,
                                                  const std::vector<int>& maxLength);

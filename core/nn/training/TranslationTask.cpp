@@ -203,17 +203,11 @@ TrainingTask::Evaluation TranslationTask::evaluate(bool test)
         tokens += batch.targetTokens;
         correct += logits.argmax(1).eq(expected).sum().item<std::int64_t>();
         // Decoded as the run decodes.
-        const auto limits = SequenceDecoder::maxLengths(batch.sourceMask, std::min(kMaxOutputLength, config_.model.maxLength));
-        std::vector<DecodedHypothesis> decoded;
-        if (config_.beamSize <= 1)
-            decoded = SequenceDecoder::greedy(*model_, batch.source, batch.sourceMask, limits);
-        else
-            for (auto& hypotheses : SequenceDecoder::beam(*model_, batch.source, batch.sourceMask, config_.beamSize, config_.lengthPenalty, limits))
-                decoded.push_back(std::move(hypotheses.front()));
+        const auto decoded = SequenceDecoder::decode(*model_, batch.source, batch.sourceMask, decoding());
         for (std::size_t i = 0; i < rows.size(); ++i) {
             const auto row = rows[i];
             std::vector<std::string> words;
-            for (auto id : decoded[i].tokens)
+            for (auto id : decoded[i].front().tokens)
                 words.push_back(targetVocabulary_.token(id));
             hypotheses[row] = TranslationText::detokenize(words, dataset_.tokenizer);
             tokenHypotheses[row] = TranslationText::joined(TranslationText::words(words, dataset_.tokenizer), true);
@@ -299,15 +293,21 @@ std::vector<AttentionSnapshot> TranslationTask::attention(int step)
     snapshot.crossMaps = Seq2SeqModel::mapsOfFirst(forced.cross, targetLength, sourceLength, false);
     snapshot.maps = Seq2SeqModel::mapsOfFirst(forced.encoderSelf, sourceLength, sourceLength, true);
     snapshot.decoderMaps = Seq2SeqModel::mapsOfFirst(forced.decoderSelf, targetLength, targetLength, true);
-    const auto decoded = SequenceDecoder::greedy(*model_, batch.source, batch.sourceMask,
-                                                 SequenceDecoder::maxLengths(batch.sourceMask, kMaxOutputLength));
+    auto greedy = decoding(); // the probe's translation as it is now, greedy: one hypothesis
+    greedy.beamSize = 1;
+    const auto decoded = SequenceDecoder::decode(*model_, batch.source, batch.sourceMask, greedy);
     std::vector<std::string> words;
-    for (auto id : decoded.front().tokens)
+    for (auto id : decoded.front().front().tokens)
         words.push_back(targetVocabulary_.token(id));
     snapshot.translation = TranslationText::detokenize(words, dataset_.tokenizer);
     if (training)
         model_->train();
     return {snapshot};
+}
+
+SequenceDecoder::Settings TranslationTask::decodingOf(const TrainConfig& config)
+{
+    return {config.beamSize, config.lengthPenalty, config.model.maxLength};
 }
 
 std::string TranslationTask::checkpointMetadata() const

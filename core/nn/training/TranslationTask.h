@@ -52,12 +52,15 @@ public:
     //  "source_language","target_language","beam_size","length_penalty","max_output_length"}
     std::string checkpointMetadata() const override;
 
-    // The limit on a translation's length for sources of these lengths (SequenceDecoder::maxLengths, capped).
-    static constexpr int kMaxOutputLength = 200;
+    // The limit on a translation's length (SequenceDecoder's), stated in the checkpoint.
+    static constexpr int kMaxOutputLength = SequenceDecoder::kMaxOutputLength;
     // Sentences translated at once when a split is decoded.
     static constexpr int kDecodeBatch = 128;
+    // The run's decoding: its beam size, length penalty and the model's length limit.
+    static SequenceDecoder::Settings decodingOf(const TrainConfig& config);
 
 private:
+    SequenceDecoder::Settings decoding() const { return decodingOf(config_); }
     PairIds idsOf(const std::vector<TranslationPair>& pairs) const;
 
     std::shared_ptr<Seq2SeqModel> model_;
