@@ -10,6 +10,7 @@
 #include "core/store/RunStore.h"
 #include "core/training/ModelExplainer.h"
 #include "core/training/TextGenerator.h"
+#include "core/training/Translator.h"
 #include "core/training/PretrainedEncoder.h"
 
 #include <nlohmann/json.hpp>
@@ -218,8 +219,14 @@ int ExplainCommand::runSteps(const CliFlags& flags)
     const auto chosen = ModelExplainer::choose(store.checkpoints(runId), run.bestStep, step);
     if (!chosen)
         throw std::runtime_error("run " + std::to_string(runId) + " kept no weights: train it again to take its attention step by step");
+    if (!run.summary().translation)
+        for (const char* flag : {"--part", "--force"})
+            if (flags.has(flag))
+                throw CliUsageError(std::string(flag) + " goes with a translation run; run " + std::to_string(runId) + " is not one");
     try {
-        if (run.summary().languageModel)
+        if (run.summary().translation)
+            s = Translator(*chosen).stepByStep(text, flags.text("--force", ""), flags.text("--part", ""), layer, head, query);
+        else if (run.summary().languageModel)
             s = TextGenerator(*chosen).stepByStep(text, layer, head, query);
         else
             s = ModelExplainer(*chosen).stepByStep(text, layer, head, query);
@@ -240,8 +247,10 @@ int ExplainCommand::printSteps(const CliFlags& flags, const AttentionStepByStep&
         out_ << j.dump() << "\n";
         return 0;
     }
-    out_ << (runId > 0 ? "run " + std::to_string(runId) : std::string("pretrained")) << " · layer " << layer + 1 << " head " << head + 1 << " · query " << query << " ("
-         << (static_cast<std::size_t>(query) < s.tokens.size() ? s.tokens[static_cast<std::size_t>(query)] : std::string()) << "), d_k "
+    const auto& queries = s.queryTokens.empty() ? s.tokens : s.queryTokens; // cross-attention: the translation's rows
+    const std::string part = s.part == "cross" ? " · cross-attention" : s.part.empty() ? "" : " · " + s.part + " self-attention";
+    out_ << (runId > 0 ? "run " + std::to_string(runId) : std::string("pretrained")) << part << " · layer " << layer + 1 << " head " << head + 1
+         << " · query " << query << " (" << (static_cast<std::size_t>(query) < queries.size() ? queries[static_cast<std::size_t>(query)] : std::string()) << "), d_k "
          << s.headSize << ", position " << s.position << (s.scaled ? "" : ", scores NOT divided by sqrt(d_k)") << "\n";
     out_ << paddedCell("key", 14) << paddedCell("q.k", 10) << paddedCell("position", 10) << paddedCell("/" + fixedCell(s.divisor, 3), 10)
          << paddedCell("weight", 10) << "\n";
@@ -258,10 +267,13 @@ int ExplainCommand::printSteps(const CliFlags& flags, const AttentionStepByStep&
 int ExplainCommand::run(const std::vector<std::string>& args)
 {
     const CliFlags flags(args, {"--run", "--text", "--step", "--probe", "--db", "--method", "--target", "--ig-steps",
-                                "--ig-baseline", "--occlusion", "--pretrained", "--layer", "--head", "--data-dir", "--query"},
+                                "--ig-baseline", "--occlusion", "--pretrained", "--layer", "--head", "--data-dir", "--query", "--part", "--force"},
                          {"--json", "--words", "--hide-special", "--steps"});
     if (flags.has("--steps"))
         return runSteps(flags); // a run's model or, with --pretrained, a pretrained encoder's
+    for (const char* flag : {"--part", "--force"})
+        if (flags.has(flag))
+            throw CliUsageError(std::string(flag) + " goes with --steps on a translation run (one head of its encoder, decoder or cross-attention)");
     if (flags.has("--pretrained"))
         return runPretrained(flags);
     for (const char* flag : {"--layer", "--head", "--data-dir", "--words", "--hide-special", "--query"})

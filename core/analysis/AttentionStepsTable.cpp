@@ -36,12 +36,15 @@ std::string visible(const std::string& token)
 TableDocument AttentionStepsTable::of(const AttentionStepByStep& s)
 {
     TableDocument table;
-    const std::string query = static_cast<std::size_t>(s.query) < s.tokens.size() ? visible(s.tokens[static_cast<std::size_t>(s.query)]) : "";
+    const auto& queries = s.queryTokens.empty() ? s.tokens : s.queryTokens;
+    const std::string query = static_cast<std::size_t>(s.query) < queries.size() ? visible(queries[static_cast<std::size_t>(s.query)]) : "";
+    const std::string part = s.part == "encoder" ? "Encoder self-attention, " : s.part == "decoder" ? "Decoder self-attention, "
+                             : s.part == "cross" ? "Cross-attention, " : "";
     std::string score = s.position == "rpr" ? "(q . k_j + q . a_ij)" : "q . k_j";
     score += s.scaled ? " / sqrt(" + std::to_string(s.headSize) + ")" : " (not divided by sqrt(d_k))";
     if (s.position == "alibi")
         score += " - m |i - j|";
-    table.caption = "Layer " + std::to_string(s.layer + 1) + ", head " + std::to_string(s.head + 1) + ", query " + std::to_string(s.query) +
+    table.caption = part + (part.empty() ? "Layer " : "layer ") + std::to_string(s.layer + 1) + ", head " + std::to_string(s.head + 1) + ", query " + std::to_string(s.query) +
                     " (" + query + "): score_j = " + (s.uniform ? "none, every weight 1/n" : score) + "; weight_j = softmax over the keys the mask leaves";
     // The position column only where the technique adds a term to the scores (RPR, ALiBi): elsewhere it is all 0.
     const bool positioned = s.position == "rpr" || s.position == "alibi";

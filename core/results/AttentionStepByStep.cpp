@@ -11,6 +11,10 @@ std::string AttentionStepByStep::toJson() const
                         {"input", input},         {"q", q},                    {"keys", keys},           {"values", values},
                         {"dot", dot},             {"position_term", positionTerm}, {"divisor", divisor}, {"scores", scores},
                         {"masked", masked},       {"weights", weights},        {"output", output},       {"model_weights", modelWeights}};
+    if (!part.empty())
+        j["part"] = part;
+    if (!queryTokens.empty())
+        j["query_tokens"] = queryTokens;
     return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 

@@ -9,8 +9,12 @@ namespace attnlab {
 // the query token's input vector, its q, every k_j and v_j, each dot product q . k_j, the position term (RPR's
 // q . a^K_ij, or ALiBi's -m_h |i - j|), the division by sqrt(d_k), the keys the mask hides (padding, later tokens),
 // the softmax weights, and what leaves the head, sum_j w_j v_j (+ sum_j w_j a^V_ij with RPR), before W^O.
+// Cross-attention (a translation decoder's) is the same arithmetic with queries from the target and keys and values
+// from the source: queryTokens then names the queries, tokens the keys.
 struct AttentionStepByStep {
     int layer = 0, head = 0, query = 0;
+    std::string part;                       // a translation model's: "encoder", "decoder" or "cross"; else ""
+    std::vector<std::string> queryTokens;   // cross-attention's queries (the target's rows); empty: the queries are tokens
     int headSize = 0;
     std::string position;                   // the layer's position technique ("rpr", "rope", "alibi", ...)
     bool scaled = true;                     // false: the scores were not divided (the lesson's switch)

@@ -6,6 +6,7 @@
 #include "core/data/TranslationText.h"
 #include "core/data/Vocabulary.h"
 #include "core/data/readers/SyntheticTranslation.h"
+#include "core/nn/layers/AttentionInputRecorder.h"
 #include "core/nn/layers/TensorConversions.h"
 #include "core/results/AttentionAverage.h"
 #include "core/nn/models/ModelFactory.h"
@@ -313,6 +314,73 @@ Translation Translator::force(const std::string& source, const std::string& targ
     t.score = logProbability;
     impl_->addGold(t);
     return t;
+}
+
+AttentionStepByStep Translator::stepByStep(const std::string& source, const std::string& target, const std::string& asked, int layer,
+                                           int head, int query) const
+{
+    if (asked != "encoder" && asked != "decoder" && asked != "cross" && !asked.empty())
+        throw std::invalid_argument("part: encoder, decoder or cross (got '" + asked + "')");
+    if (source.find_first_not_of(" \t\r\n") == std::string::npos)
+        throw std::invalid_argument("text: it has no words to translate");
+    const bool typed = target.find_first_not_of(" \t\r\n") != std::string::npos;
+    const auto words = typed ? std::vector<std::string>() : translate(source).targetTokens; // before the lock: translate takes it
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    torch::NoGradGuard noGrad;
+    auto sourceTokens = impl_->split(source, impl_->subwords.get());
+    if (sourceTokens.size() > static_cast<std::size_t>(impl_->config.model.maxLength))
+        sourceTokens.resize(static_cast<std::size_t>(impl_->config.model.maxLength));
+    auto rows = typed ? impl_->split(target, impl_->targetSubwords.get()) : words;
+    PairIds one;
+    one.source.emplace_back();
+    one.target.emplace_back();
+    for (const auto& w : sourceTokens)
+        one.source.back().push_back(impl_->source.id(w));
+    for (const auto& w : rows)
+        one.target.back().push_back(impl_->target.id(w));
+    rows.push_back("<eos>");
+    const auto batch = PairBatch::of(one, {0}, torch::kCPU);
+    auto& model = *impl_->model;
+    std::size_t encoderPasses = 0; // the encoder's own self-attention passes come first in the forced pass
+    {
+        AttentionInputRecorder encoder;
+        model.encode(batch.source, batch.sourceMask);
+        encoderPasses = encoder.calls().size();
+    }
+    AttentionInputRecorder recorder;
+    model.forced(batch.source, batch.sourceMask, batch.targetIn);
+    auto passesOf = [&](const std::string& which) {
+        std::vector<AttentionInputRecorder::Call> chosen;
+        std::size_t selfPasses = 0;
+        for (const auto& call : recorder.calls()) {
+            const bool inEncoder = !call.cross && selfPasses++ < encoderPasses;
+            if ((which == "cross" && call.cross) || (which == "encoder" && inEncoder) || (which == "decoder" && !call.cross && !inEncoder))
+                chosen.push_back(call);
+        }
+        return chosen;
+    };
+    std::string part = asked; // none asked: the first the model has of cross-attention, the decoder's, the encoder's
+    for (const char* candidate : {"cross", "decoder", "encoder"})
+        if (part.empty() && !passesOf(candidate).empty())
+            part = candidate;
+    if (part.empty())
+        throw std::invalid_argument("part: a " + impl_->config.model.model + " has no attention to take step by step");
+    const auto chosen = passesOf(part);
+    if (chosen.empty())
+        throw std::invalid_argument("part: a " + impl_->config.model.model + " has no " +
+                                    (part == "cross" ? std::string("cross-attention taken step by step (its decoder is recurrent)")
+                                                     : part + " self-attention (its " + part + " is recurrent)"));
+    const auto& queries = part == "encoder" ? sourceTokens : rows;
+    if (query < 0 || static_cast<std::size_t>(query) >= queries.size())
+        throw std::invalid_argument("query: row " + std::to_string(query) + " is past the " + std::to_string(queries.size()) + " " +
+                                    (part == "encoder" ? "source tokens" : "rows of the translation (its words and <eos>)") + " (0 is the first)");
+    auto steps = AttentionInputRecorder::stepByStep(chosen, layer, head, query, part == "encoder" ? "the encoder" : "the decoder",
+                                                    part == "cross" ? "cross-attention" : "self-attention");
+    steps.part = part;
+    steps.tokens = part == "decoder" ? rows : sourceTokens;
+    if (part == "cross")
+        steps.queryTokens = rows;
+    return steps;
 }
 
 std::pair<std::string, std::int64_t> Translator::describe(const ModelConfig& model)

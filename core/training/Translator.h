@@ -1,5 +1,6 @@
 #pragma once
 #include "core/config/TrainConfig.h"
+#include "core/results/AttentionStepByStep.h"
 #include "core/results/RunRecord.h"
 #include "core/results/Translation.h"
 
@@ -41,6 +42,16 @@ public:
     // sequence task, the gold alignment and AER. Where the model's own choice differs from the typed word is
     // where it disagrees. Throws std::invalid_argument when either side is empty.
     Translation force(const std::string& source, const std::string& target, const Decoding& decoding = {}) const;
+    // One head of the model's attention computed step by step on a source and its translation (the typed `target`, or
+    // the model's own when it is empty), from one teacher-forced pass: part "encoder" (the source's self-attention),
+    // "decoder" (the translation's causal self-attention) or "cross" (the translation's rows over the source); ""
+    // the first of cross, decoder and encoder the model has.
+    // Rows and keys are named as the window names the maps: the translation's words and <eos> (the word each step
+    // writes), the source's tokens. layer, head 0-based; query a row. Throws std::invalid_argument starting with
+    // "part:", "layer:", "head:", "query:" or "text:" when the model has no such one (a recurrent encoder or decoder has
+    // no self-attention; the Transformer decoder is the only one with cross-attention taken this way).
+    AttentionStepByStep stepByStep(const std::string& source, const std::string& target, const std::string& part, int layer, int head,
+                                   int query) const;
     // Many sentences in batches, in order; progress(done, total) after each batch.
     std::vector<Translation> translateAll(const std::vector<std::string>& texts, const Decoding& decoding = {},
                                           const std::function<void(std::size_t, std::size_t)>& progress = {}) const;

@@ -35,10 +35,16 @@ AttentionStepByStep AttentionInputRecorder::stepByStep(int layer, int head, int 
 {
     if (calls_.empty())
         throw std::invalid_argument("layer: model '" + model + "' has no self-attention layer to take step by step");
-    if (layer < 0 || static_cast<std::size_t>(layer) >= calls_.size())
-        throw std::invalid_argument("layer: the model has " + std::to_string(calls_.size()) + " self-attention layers (got " +
-                                    std::to_string(layer + 1) + ")");
-    const Call call = calls_[static_cast<std::size_t>(layer)]; // a copy: stepByStep runs the layer again
+    return stepByStep(calls_, layer, head, query, "the model", "self-attention");
+}
+
+AttentionStepByStep AttentionInputRecorder::stepByStep(const std::vector<Call>& calls, int layer, int head, int query, const std::string& owner,
+                                                       const std::string& kind)
+{
+    if (layer < 0 || static_cast<std::size_t>(layer) >= calls.size())
+        throw std::invalid_argument("layer: " + owner + " has " + std::to_string(calls.size()) + " " + kind + " layer" + (calls.size() == 1 ? "" : "s") +
+                                    " (got " + std::to_string(layer + 1) + ")");
+    const Call call = calls[static_cast<std::size_t>(layer)]; // a copy: stepByStep runs the layer again
     if (head < 0 || head >= call.heads)
         throw std::invalid_argument("head: the layer has " + std::to_string(call.heads) + " heads (got " + std::to_string(head + 1) + ")");
     auto steps = call.steps(head, query);

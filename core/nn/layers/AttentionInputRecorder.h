@@ -19,9 +19,10 @@ class AttentionInputRecorder {
 public:
     struct Call {
         int heads = 0;  // the layer's heads
-        int length = 0; // tokens of the recorded input
+        int length = 0; // tokens of the recorded input (the queries')
         // One head and query of this layer, step by step, on the recorded input (copies held by the function).
         std::function<AttentionStepByStep(int head, int query)> steps;
+        bool cross = false; // a decoder's cross-attention (CrossAttention), not self-attention
     };
     AttentionInputRecorder();
     ~AttentionInputRecorder();
@@ -36,6 +37,10 @@ public:
     // The recorded layer-th self-attention pass (0-based, in the order they ran), its head and query step by step.
     // Throws std::invalid_argument naming "layer:", "head:" when the model (named in the message) has no such one.
     AttentionStepByStep stepByStep(int layer, int head, int query, const std::string& model) const;
+    // The same over a chosen list of calls (a translation model's encoder, decoder or cross-attention passes), owner
+    // and kind naming them in the messages ("layer: the encoder has 2 self-attention layers (got 3)").
+    static AttentionStepByStep stepByStep(const std::vector<Call>& calls, int layer, int head, int query, const std::string& owner,
+                                          const std::string& kind);
 
 private:
     std::vector<Call> calls_;

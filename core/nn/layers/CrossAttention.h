@@ -1,5 +1,7 @@
 #pragma once
 // PRIVATE engine header: includes LibTorch.
+#include "core/results/AttentionStepByStep.h"
+
 #include <torch/torch.h>
 
 namespace attnlab {
@@ -22,8 +24,14 @@ public:
     Result forward(const torch::Tensor& target, const torch::Tensor& memory, const torch::Tensor& memoryMask);
     // The source side's keys and values [B, H, S, dh], computed once per sentence when decoding step by step...
     std::pair<torch::Tensor, torch::Tensor> keysValues(const torch::Tensor& memory);
-    // ...and attention over them; forward() is attend(target, keysValues(memory), memoryMask).
+    // ...and attention over them; forward() is attend(target, keysValues(memory), memoryMask). While an
+    // AttentionInputRecorder is on, a call records its inputs, so one head can be taken step by step after.
     Result attend(const torch::Tensor& target, const torch::Tensor& keys, const torch::Tensor& values, const torch::Tensor& memoryMask);
+    // One head for one target position of batch row 0, step by step (AttentionStepByStep; keys = source tokens):
+    // the target's vector, q, every k_j and v_j, q . k_j, the division, the padded source tokens, the weights and
+    // what leaves the head before W^O; modelWeights is attend()'s own row.
+    AttentionStepByStep stepByStep(const torch::Tensor& target, const torch::Tensor& keys, const torch::Tensor& values,
+                                   const torch::Tensor& memoryMask, int head, int query);
 
 private:
     int dModel_, heads_;
