@@ -314,6 +314,45 @@ private Q_SLOTS:
         QVERIFY2(refused.err.contains("subwords"), qPrintable(refused.err));
     }
 
+    // explain --steps on a translation run: one head of the cross-attention for a forced translation, step by step;
+    // its weights are the row translate --force gives for the same head. A recurrent model has no head to take.
+    void oneHeadOfATranslationStepByStep()
+    {
+        const CliResult r = runCli({"train", "--dataset", "synthetic-reverse", "--model", "transformer-seq2seq", "--steps", "20",
+                                    "--eval-every", "20", "--d-model", "16", "--heads", "2", "--layers", "2", "--db", db_,
+                                    "--device", "cpu", "--json"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QString run = QString::number(r.lastJson()["run_id"].toInt());
+        const CliResult s = runCli({"explain", "--run", run, "--text", "ant bee cat", "--steps", "--part", "cross", "--layer", "1",
+                                    "--head", "2", "--query", "1", "--force", "cat bee ant", "--db", db_, "--json"});
+        QVERIFY2(s.code == 0, qPrintable(s.err));
+        const auto steps = s.lastJson();
+        QCOMPARE(steps["part"].toString(), QString("cross"));
+        QCOMPARE(steps["layer"].toInt(), 1);
+        QCOMPARE(steps["head"].toInt(), 2);
+        QCOMPARE(steps["tokens"].toArray(), (QJsonArray{"ant", "bee", "cat"}));
+        QCOMPARE(steps["query_tokens"].toArray(), (QJsonArray{"cat", "bee", "ant", "<eos>"}));
+        const CliResult t = runCli({"translate", "--run", run, "--text", "ant bee cat", "--force", "cat bee ant", "--db", db_, "--json"});
+        QVERIFY2(t.code == 0, qPrintable(t.err));
+        QJsonArray row;
+        for (const auto& m : t.lastJson()["cross_attention"].toArray())
+            if (m.toObject()["layer"].toInt() == 0 && m.toObject()["head"].toInt() == 1)
+                row = m.toObject()["weights"].toArray()[1].toArray();
+        QCOMPARE(row.size(), 3);
+        for (int j = 0; j < 3; ++j) {
+            QVERIFY(std::abs(steps["weights"].toArray()[j].toDouble() - row[j].toDouble()) < 1e-6);
+            QVERIFY(std::abs(steps["weights"].toArray()[j].toDouble() - steps["model_weights"].toArray()[j].toDouble()) < 1e-6);
+        }
+        const CliResult text = runCli({"explain", "--run", run, "--text", "ant bee cat", "--steps", "--part", "decoder", "--db", db_});
+        QVERIFY2(text.code == 0 && text.out.contains("decoder self-attention · layer 1 head 1 · query 0"), qPrintable(text.out + text.err));
+        const CliResult recurrent = runCli({"explain", "--run", QString::number(runId_), "--text", "ant bee cat", "--steps", "--db", db_});
+        QCOMPARE(recurrent.code, 2);
+        QVERIFY2(recurrent.err.contains("--part: a bahdanau has no attention to take step by step"), qPrintable(recurrent.err));
+        const CliResult badPart = runCli({"explain", "--run", run, "--text", "ant bee cat", "--steps", "--part", "both", "--db", db_});
+        QCOMPARE(badPart.code, 2);
+        QVERIFY2(badPart.err.contains("--part: encoder, decoder or cross (got 'both')"), qPrintable(badPart.err));
+    }
+
     void refusesWhatItCannotTranslate()
     {
         // A classifier's run: named as such, exit 1.

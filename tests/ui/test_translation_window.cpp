@@ -10,6 +10,8 @@
 #include "core/training/Translator.h"
 #include "ui/MainWindow.h"
 #include "ui/explorer/AlignmentExplorer.h"
+#include "ui/explorer/AttentionStepsView.h"
+#include "ui/explorer/TranslationStepsView.h"
 #include "ui/plots/AttentionHeatmap.h"
 #include "ui/plots/AttentionThumbnail.h"
 #include "ui/plots/AttentionThumbnailGrid.h"
@@ -453,6 +455,45 @@ private Q_SLOTS:
         view->showStored(runId, QStringLiteral("no attention"), QString(), 600, {}, std::nullopt, 600, 300);
         QVERIFY(!grid->isVisible());
         QVERIFY(map->isPlaceholderShown());
+
+        // The Explorer's "Attention, step by step": a cross-attention head of the shown translation, its weights the
+        // row of the map the explorer shows for that head; then the decoder's, its later words masked.
+        auto* tabs = child<QTabWidget>(&window, "workspaceTabs");
+        tabs->setCurrentWidget(child<QWidget>(&window, "explorerScroll"));
+        auto* explorer = child<AlignmentExplorer>(&window, "alignmentExplorer");
+        QTRY_VERIFY_WITH_TIMEOUT(explorer->isReady() && explorer->shown().has_value() && !explorer->isBusy(), 30000);
+        QSignalSpy translated(explorer, &AlignmentExplorer::translated);
+        explorer->translate(QStringLiteral("ant bee cat dog"), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(translated.count(), 1, 30000);
+        auto* explorerTabs = child<QTabWidget>(explorer, "alignmentTabs");
+        explorerTabs->setCurrentIndex(2);
+        QCOMPARE(explorerTabs->tabText(2), QStringLiteral("Attention, step by step"));
+        auto* steps = explorer->attentionSteps()->steps();
+        QTRY_VERIFY_WITH_TIMEOUT(steps->shown().has_value(), 30000);
+        QCOMPARE(steps->shown()->part, std::string("cross"));
+        QSignalSpy updated(steps, &AttentionStepsView::updated);
+        steps->showHead(1, 0); // layer 2, head 1
+        QTRY_VERIFY_WITH_TIMEOUT(updated.count() >= 1 && steps->shown()->layer == 1, 30000);
+        const Translation& shown = *explorer->shown();
+        const AttentionMap* cross = nullptr;
+        for (const auto& m : shown.cross)
+            if (m.layer == 1 && m.head == 0)
+                cross = &m;
+        QVERIFY(cross);
+        const int row = steps->shown()->query;
+        QCOMPARE(steps->shown()->tokens, shown.sourceTokens);
+        QCOMPARE(steps->shown()->queryTokens, withEos(shown.targetTokens));
+        for (int j = 0; j < cross->width(); ++j)
+            QVERIFY(std::abs(steps->shown()->weights[static_cast<std::size_t>(j)] - cross->at(row, j)) < 1e-5);
+        QVERIFY(child<QLabel>(steps, "stepsCheck")->text().contains(QStringLiteral("the model's own")));
+        QTest::qWait(100);
+        QVERIFY(window.grab().save(shots + QStringLiteral("/translation-steps-1280x720.png")));
+        auto* part = child<QComboBox>(explorer, "stepsPart");
+        part->setCurrentIndex(part->findData(QStringLiteral("decoder")));
+        Q_EMIT part->activated(part->currentIndex());
+        QTRY_VERIFY_WITH_TIMEOUT(steps->shown()->part == "decoder", 30000);
+        for (std::size_t j = 0; j < steps->shown()->masked.size(); ++j)
+            QCOMPARE(static_cast<bool>(steps->shown()->masked[j]), static_cast<int>(j) > steps->shown()->query);
     }
 
     // A run on word pieces (SentencePiece BPE on the user's pairs): the explorer shows its maps over whole words,

@@ -11,6 +11,7 @@
 #include "ui/StdStrings.h"
 #include "ui/analysis/FigureExport.h"
 #include "ui/explorer/BeamTree.h"
+#include "ui/explorer/TranslationStepsView.h"
 #include "ui/plots/AttentionHeatmap.h"
 
 #include <QCheckBox>
@@ -19,6 +20,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSlider>
 #include <QSpinBox>
 #include <QSplitter>
@@ -211,10 +213,20 @@ AlignmentExplorer::AlignmentExplorer(QWidget* parent) : QWidget(parent)
     beamLayout->addWidget(beamTip);
     beamLayout->addWidget(beamTree_, 1);
 
+    attentionSteps_ = new TranslationStepsView(this);
+    connect(attentionSteps_, &TranslationStepsView::statusMessage, this, &AlignmentExplorer::statusMessage);
+    auto* stepsScroll = new QScrollArea(this); // the table and its vectors can be taller than the tab
+    stepsScroll->setWidget(attentionSteps_);
+    stepsScroll->setWidgetResizable(true);
+    stepsScroll->setFrameShape(QFrame::NoFrame);
+
     auto* tabs = new QTabWidget(this);
     tabs->setObjectName(QStringLiteral("alignmentTabs"));
-    tabs->addTab(decoding, tr("Decoding, step by step"));
+    tabs->addTab(decoding, tr("Decoding"));
+    tabs->setTabToolTip(0, tr("The translation decoded a step at a time: each step's row of the alignment and the likeliest next words"));
     tabs->addTab(beamPage, tr("Beam"));
+    tabs->addTab(stepsScroll, tr("Attention, step by step"));
+    tabs->setTabToolTip(2, tr("One head of the model computed step by step on the shown translation: q, k, q . k, the scaling, the mask, the softmax"));
 
     auto* splitter = new QSplitter(Qt::Horizontal, this);
     splitter->setObjectName(QStringLiteral("alignmentSplitter"));
@@ -269,6 +281,7 @@ void AlignmentExplorer::clear(const QString& message)
     stepMap_->showPlaceholder(tr("Each step's attention over the source."));
     steps_->setRowCount(0);
     beamTree_->clear();
+    attentionSteps_->clear(tr("Translate a sentence: one head of the model's attention on it is computed here step by step."));
     stepSlider_->setEnabled(false);
     stepLabel_->clear();
     setInputEnabled(false, message);
@@ -364,7 +377,11 @@ void AlignmentExplorer::submit(const Request& request)
         auto translation = std::make_shared<Translation>(
             request.target.isEmpty() ? translator->translate(request.source.toStdString(), decoding)
                                      : translator->force(request.source.toStdString(), request.target.toStdString(), decoding));
-        return [this, translation] { display(*translation); };
+        return [this, translator, translation, request] {
+            display(*translation);
+            // The typed translation, or the one the model kept, forced again: the same words the maps show.
+            attentionSteps_->setSubject(translator, request.source, request.target.isEmpty() ? qs(translation->text) : request.target);
+        };
     });
 }
 

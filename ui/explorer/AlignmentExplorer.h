@@ -27,13 +27,15 @@ namespace attnlab::ui {
 
 class AttentionHeatmap;
 class BeamTree;
+class TranslationStepsView;
 
 // The Explorer of a translation run (issue 37): a stored encoder-decoder opened from its checkpoint (Translator,
 // on a worker thread) to translate a typed source at once, with its alignment (target words down, source words
 // across; every layer, head and self-attention one selector away; on reverse / copy / sort the gold alignment
 // outlined and its AER). Decoding step by step: at step t the attention row over the source and the decoder's
 // likeliest next tokens. The beam: every finished hypothesis as a tree of shared prefixes with its score, the kept
-// one marked, each with its own alignment. A typed translation is scored word by word instead (forced), the words
+// one marked, each with its own alignment. Any head of the shown translation computed step by step (q, k, q . k,
+// the scaling, the mask, the softmax). A typed translation is scored word by word instead (forced), the words
 // where the model would have said something else marked. The newest request wins; older results are dropped.
 class AlignmentExplorer : public QWidget {
     Q_OBJECT
@@ -57,6 +59,7 @@ public:
     bool isBusy() const { return opening_->isBusy() || translating_->isBusy(); }
     const std::optional<Translation>& shown() const { return shown_; }
     AttentionHeatmap* heatmap() const { return heatmap_; }
+    TranslationStepsView* attentionSteps() const { return attentionSteps_; }
     void exportMap();
 
 signals:
@@ -98,6 +101,7 @@ private:
     AttentionHeatmap* stepMap_;
     QTableWidget* steps_;
     BeamTree* beamTree_;
+    TranslationStepsView* attentionSteps_; // one head of the shown translation, step by step
 };
 
 } // namespace attnlab::ui

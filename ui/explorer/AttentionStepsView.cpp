@@ -173,9 +173,10 @@ void AttentionStepsView::show(const AttentionStepByStep& steps)
     shown_ = steps;
     {
         const QSignalBlocker quiet(query_);
-        QStringList items;
-        for (std::size_t j = 0; j < steps.tokens.size(); ++j)
-            items << QStringLiteral("%1: %2").arg(j).arg(steps.tokens[j] == " " ? QStringLiteral("␣") : qs(steps.tokens[j]));
+        QStringList items; // the queries: the keys' tokens, or a translation's rows for cross-attention
+        const auto& queries = steps.queryTokens.empty() ? steps.tokens : steps.queryTokens;
+        for (std::size_t j = 0; j < queries.size(); ++j)
+            items << QStringLiteral("%1: %2").arg(j).arg(queries[j] == " " ? QStringLiteral("␣") : qs(queries[j]));
         bool same = query_->count() == items.size();
         for (int i = 0; same && i < items.size(); ++i)
             same = query_->itemText(i) == items[i];
