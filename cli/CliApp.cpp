@@ -50,7 +50,7 @@ const char* kUsage =
     "        [--local-window D] [--max-pair-length N] [--subwords bpe|unigram [--subword-vocabulary 8000]]\n"
     "        [--source-column C --target-column C]\n"
     "        language models (tinyshakespeare, synthetic-repeat, multi30k-lm [--target en|de|fr],\n"
-    "        text-file --file F; [--unit characters|words]):\n"
+    "        text-file --file F; [--unit characters|words|pieces [--subwords bpe|unigram] [--subword-vocabulary N]]):\n"
     "        [--context N] [--sample-tokens N] gpt: [--attention-only] [--unscaled] char-rnn: [--cell lstm|gru|rnn]\n"
     "        ngram: [--order N] [--smoothing kneser-ney|add-k] [--add-k K]; synthetic-repeat: [--repeat-length N]\n"
     "        [--repeat-vocabulary V] [--repeat-train BLOCKS]\n"

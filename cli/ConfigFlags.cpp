@@ -70,8 +70,8 @@ DatasetOptions ConfigFlags::datasetOptions(const CliFlags& flags)
     flags.update("--sequence-min-length", o.sequenceMinLength);
     flags.update("--sequence-max-length", o.sequenceMaxLength);
     flags.update("--unit", o.lmUnit);
-    if (o.lmUnit != "characters" && o.lmUnit != "words")
-        throw CliUsageError("--unit expects characters or words, got '" + o.lmUnit + "'");
+    if (o.lmUnit != "characters" && o.lmUnit != "words" && o.lmUnit != "pieces")
+        throw CliUsageError("--unit expects characters, words or pieces, got '" + o.lmUnit + "'");
     flags.update("--repeat-length", o.repeatLength);
     flags.update("--repeat-vocabulary", o.repeatVocabulary);
     flags.update("--repeat-train", o.repeatTrain);

@@ -56,7 +56,8 @@ struct DatasetOptions {
     int translationTrain = 10000, translationDev = 500, translationTest = 500;
     int sequenceMinLength = 3, sequenceMaxLength = 10;
 
-    // Language models: the user's text (text-file, in `file`) as characters | words; the induction-heads task
+    // Language models: the user's text (text-file, in `file`) or multi30k-lm as characters | words | pieces (SentencePiece,
+    // `subwords` kind, bpe when empty, about `subwordVocabulary` of them); the induction-heads task
     // (synthetic-repeat): a random sequence of repeatLength symbols out of repeatVocabulary, then the same again.
     std::string lmUnit = "characters";
     int repeatLength = 16, repeatVocabulary = 50;

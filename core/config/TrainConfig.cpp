@@ -376,8 +376,8 @@ std::string TrainConfig::validate() const
         return problem;
     if (threads < 0)
         return "threads: must be 0 (all cores) or positive";
-    if (lmUnit != "characters" && lmUnit != "words")
-        return "lm_unit: unknown '" + lmUnit + "' (known: characters, words)";
+    if (lmUnit != "characters" && lmUnit != "words" && lmUnit != "pieces")
+        return "lm_unit: unknown '" + lmUnit + "' (known: characters, words, pieces)";
     if (sampleTokens < 0 || sampleTokens > 10000)
         return "sample_tokens: must be 0 (no samples) to 10000 (got " + std::to_string(sampleTokens) + ")";
     if (!(oovRange >= 0.0))

@@ -92,7 +92,7 @@ struct TrainConfig {
     int subwordVocabulary = 8000;
     std::string sourceColumn;        // csv-pairs: name or 1-based number (its target side is target_column); "" = the first text column
     // Language models (DatasetOptions' keys of the same names). In the JSON only when not the default.
-    std::string lmUnit = "characters"; // text-file: characters | words
+    std::string lmUnit = "characters"; // text-file, multi30k-lm: characters | words | pieces (SentencePiece: subwords, subwordVocabulary)
     int repeatLength = 16, repeatVocabulary = 50; // synthetic-repeat
     int repeatTrain = 20000, repeatDev = 200, repeatTest = 200;
     int sampleTokens = 200;            // each evaluation writes this many tokens from the dataset's prompt (seeded); 0 = none

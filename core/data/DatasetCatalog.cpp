@@ -27,6 +27,12 @@
 namespace attnlab {
 namespace {
 
+// A language model's word pieces, when its unit is "pieces": BPE unless the unigram model is asked for.
+TextPieceSettings piecesOf(const DatasetOptions& options)
+{
+    return {options.subwords.empty() ? "bpe" : options.subwords, options.subwordVocabulary};
+}
+
 [[noreturn]] void unknown(const std::string& id)
 {
     throw std::invalid_argument("unknown dataset '" + id + "' (known: " + Registry::idList(Registry::datasets()) + ")");
@@ -148,12 +154,12 @@ const std::vector<DatasetReader>& readers()
              return TextCorpusReader::tinyShakespeare(TextFile::exists(plain) ? plain : plain + ".gz");
          }},
         {"multi30k-lm", "translation/multi30k", "", {}, {}, {},
-         [](F folder, O options) { return TextCorpusReader::multi30k(folder, options.targetLanguage, options.lmUnit); }},
+         [](F folder, O options) { return TextCorpusReader::multi30k(folder, options.targetLanguage, options.lmUnit, piecesOf(options)); }},
         {"text-file", "", "", {}, {}, {},
          [](F, O options) {
              if (options.file.empty())
                  throw DataError("text-file", 0, "no file given: set the text file (--file FILE)");
-             return TextCorpusReader::ownText(options.file, options.lmUnit);
+             return TextCorpusReader::ownText(options.file, options.lmUnit, piecesOf(options));
          }},
         {"synthetic-repeat", "", "", {}, {}, {},
          [](F, O options) {

@@ -6,12 +6,13 @@
 namespace attnlab {
 
 // A language-modelling dataset: one stream of token ids per split over one vocabulary (next-token prediction).
-// Tokens are characters (UTF-8 code points) or words (LanguageModelText); a token's id is its index in
+// Tokens are characters (UTF-8 code points), words or SentencePiece pieces (LanguageModelText); a token's id is its index in
 // `vocabulary`, which has no padding and no unknown token, so the training text is given back byte for byte.
 struct LanguageModelDataset {
     std::string id;
     std::string name;
-    std::string unit = "characters";      // characters | words | symbols (the synthetic task's)
+    std::string unit = "characters";      // characters | words | pieces | symbols (the synthetic task's)
+    std::string subwords, subwordKind;    // pieces: the SentencePiece model (SubwordModel::toText) and "bpe" | "unigram"
     std::vector<std::string> vocabulary;  // id -> token; characters sorted by code point, as nanoGPT's prepare.py
     std::vector<std::int32_t> train, dev, test;
     // > 0: every split is a sequence of blocks of this many tokens (the synthetic repeat task: a random sequence

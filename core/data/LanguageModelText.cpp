@@ -1,5 +1,7 @@
 #include "core/data/LanguageModelText.h"
 
+#include "core/data/SubwordModel.h"
+
 #include <algorithm>
 #include <set>
 #include <stdexcept>
@@ -21,7 +23,7 @@ std::size_t characterLength(unsigned char lead)
 
 } // namespace
 
-std::vector<std::string> LanguageModelText::split(const std::string& text, const std::string& unit)
+std::vector<std::string> LanguageModelText::split(const std::string& text, const std::string& unit, const SubwordModel* pieces)
 {
     std::vector<std::string> tokens;
     if (unit == "characters" || unit == "symbols") {
@@ -33,8 +35,22 @@ std::vector<std::string> LanguageModelText::split(const std::string& text, const
         }
         return tokens;
     }
+    if (unit == "pieces") {
+        if (!pieces)
+            throw std::invalid_argument("lm_unit: pieces need the SentencePiece model learnt with them");
+        for (std::size_t begin = 0; begin <= text.size();) { // each line's pieces, then its end
+            const auto end = std::min(text.find('\n', begin), text.size());
+            for (auto& piece : pieces->encode(text.substr(begin, end - begin)))
+                tokens.push_back(std::move(piece));
+            if (end == text.size())
+                break;
+            tokens.emplace_back("\n");
+            begin = end + 1;
+        }
+        return tokens;
+    }
     if (unit != "words")
-        throw std::invalid_argument("lm_unit: unknown '" + unit + "' (known: characters, words)");
+        throw std::invalid_argument("lm_unit: unknown '" + unit + "' (known: characters, words, pieces)");
     std::string word;
     auto flush = [&] {
         if (!word.empty())
@@ -58,6 +74,18 @@ std::vector<std::string> LanguageModelText::split(const std::string& text, const
 std::string LanguageModelText::join(const std::vector<std::string>& tokens, const std::string& unit)
 {
     std::string text;
+    if (unit == "pieces") { // a line's pieces glued (SubwordModel::decode), line by line
+        std::vector<std::string> line;
+        for (const auto& t : tokens) {
+            if (t != "\n") {
+                line.push_back(t);
+                continue;
+            }
+            text += SubwordModel::decode(line) + "\n";
+            line.clear();
+        }
+        return text + SubwordModel::decode(line);
+    }
     if (unit != "words") {
         for (const auto& t : tokens)
             text += t;
@@ -94,9 +122,9 @@ std::vector<std::int32_t> LanguageModelText::encode(const std::vector<std::strin
         const auto it = sorted ? std::lower_bound(vocabulary.begin(), vocabulary.end(), tokens[i])
                                : std::find(vocabulary.begin(), vocabulary.end(), tokens[i]);
         if (it == vocabulary.end() || *it != tokens[i])
-            throw std::invalid_argument((unit == "words" ? "word " : "character ") + shown(tokens[i]) + " (token " +
-                                        std::to_string(i + 1) + ") is not in the model's " + std::to_string(vocabulary.size()) +
-                                        " " + (unit == "words" ? "words" : "characters"));
+            throw std::invalid_argument((unit == "words" ? "word " : unit == "pieces" ? "piece " : "character ") + shown(tokens[i]) +
+                                        " (token " + std::to_string(i + 1) + ") is not in the model's " + std::to_string(vocabulary.size()) +
+                                        " " + (unit == "words" || unit == "pieces" ? unit : "characters"));
         ids.push_back(static_cast<std::int32_t>(it - vocabulary.begin()));
     }
     return ids;

@@ -119,6 +119,26 @@ int attnlab_spm_encode(void* processor, const char* text, std::size_t size, char
     }
 }
 
+int attnlab_spm_pieces(void* processor, char** pieces, std::size_t* piecesSize, char** error)
+{
+    try {
+        const auto* model = static_cast<sentencepiece::SentencePieceProcessor*>(processor);
+        std::string joined;
+        for (int id = 0; id < model->GetPieceSize(); ++id)
+            if (!model->IsControl(id) && !model->IsUnknown(id)) {
+                joined += model->IdToPiece(id);
+                joined += '\0';
+            }
+        *pieces = static_cast<char*>(std::malloc(joined.size() + 1));
+        std::memcpy(*pieces, joined.data(), joined.size());
+        *piecesSize = joined.size();
+        return 0;
+    } catch (const std::exception& e) {
+        *error = copyOf(e.what());
+        return 1;
+    }
+}
+
 int attnlab_spm_size(void* processor) { return static_cast<sentencepiece::SentencePieceProcessor*>(processor)->GetPieceSize(); }
 void attnlab_spm_close(void* processor) { delete static_cast<sentencepiece::SentencePieceProcessor*>(processor); }
 void attnlab_spm_free(char* buffer) { std::free(buffer); }

@@ -16,6 +16,8 @@ void* attnlab_spm_load(const char* bytes, std::size_t size, char** error);
 // A text's pieces, each followed by '\0', in *pieces (*piecesSize bytes in all); 0 on success.
 int attnlab_spm_encode(void* processor, const char* text, std::size_t size, char** pieces, std::size_t* piecesSize, char** error);
 int attnlab_spm_size(void* processor);
+// Every piece of the model but its control and unknown symbols, in id order, each followed by '\0'; 0 on success.
+int attnlab_spm_pieces(void* processor, char** pieces, std::size_t* piecesSize, char** error);
 void attnlab_spm_close(void* processor);
 void attnlab_spm_free(char* buffer);
 }

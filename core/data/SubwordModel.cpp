@@ -24,6 +24,7 @@ struct SentencePieceApi {
     decltype(&attnlab_spm_load) load = nullptr;
     decltype(&attnlab_spm_encode) encode = nullptr;
     decltype(&attnlab_spm_size) size = nullptr;
+    decltype(&attnlab_spm_pieces) pieces = nullptr;
     decltype(&attnlab_spm_close) close = nullptr;
     decltype(&attnlab_spm_free) free = nullptr;
 };
@@ -35,7 +36,8 @@ const SentencePieceApi& sentencePiece()
     static std::string problem;
     std::call_once(once, [] {
 #ifdef ATTNLAB_SENTENCEPIECE_LINKED
-        api = {&attnlab_spm_train, &attnlab_spm_load, &attnlab_spm_encode, &attnlab_spm_size, &attnlab_spm_close, &attnlab_spm_free};
+        api = {&attnlab_spm_train, &attnlab_spm_load, &attnlab_spm_encode, &attnlab_spm_size, &attnlab_spm_pieces, &attnlab_spm_close,
+               &attnlab_spm_free};
 #else
         std::vector<std::string> candidates;
         if (const char* env = std::getenv("ATTNLAB_SENTENCEPIECE_MODULE"); env && *env)
@@ -51,6 +53,7 @@ const SentencePieceApi& sentencePiece()
                 api.load = reinterpret_cast<decltype(api.load)>(library->symbol("attnlab_spm_load"));
                 api.encode = reinterpret_cast<decltype(api.encode)>(library->symbol("attnlab_spm_encode"));
                 api.size = reinterpret_cast<decltype(api.size)>(library->symbol("attnlab_spm_size"));
+                api.pieces = reinterpret_cast<decltype(api.pieces)>(library->symbol("attnlab_spm_pieces"));
                 api.close = reinterpret_cast<decltype(api.close)>(library->symbol("attnlab_spm_close"));
                 api.free = reinterpret_cast<decltype(api.free)>(library->symbol("attnlab_spm_free"));
                 problem.clear();
@@ -67,6 +70,20 @@ const SentencePieceApi& sentencePiece()
         throw std::runtime_error("subwords: SentencePiece is not available in this build (" + problem +
                                  "); hint: words need no subword model (leave subwords empty)");
     return api;
+}
+
+// The '\0'-ended strings of a shim's buffer.
+std::vector<std::string> stringsOf(const char* joined, std::size_t size)
+{
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < size;) {
+        const char* start = joined + i;
+        const void* nul = std::memchr(start, '\0', size - i);
+        const std::size_t length = nul ? static_cast<std::size_t>(static_cast<const char*>(nul) - start) : size - i;
+        out.emplace_back(start, length);
+        i += length + 1;
+    }
+    return out;
 }
 
 // A buffer the shim allocated, given back to it.
@@ -202,15 +219,16 @@ std::vector<std::string> SubwordModel::encode(const std::string& text) const
     std::size_t size = 0;
     if (sentencePiece().encode(impl_->processor, text.data(), text.size(), &joined.data, &size, &error.data) != 0)
         throw std::runtime_error("subwords: a sentence could not be split into pieces (" + std::string(error.data ? error.data : "no reason given") + ")");
-    std::vector<std::string> pieces;
-    for (std::size_t i = 0; i < size;) {
-        const char* start = joined.data + i;
-        const void* nul = std::memchr(start, '\0', size - i);
-        const std::size_t length = nul ? static_cast<std::size_t>(static_cast<const char*>(nul) - start) : size - i;
-        pieces.emplace_back(start, length);
-        i += length + 1;
-    }
-    return pieces;
+    return stringsOf(joined.data, size);
+}
+
+std::vector<std::string> SubwordModel::pieces() const
+{
+    ShimBuffer joined, error;
+    std::size_t size = 0;
+    if (sentencePiece().pieces(impl_->processor, &joined.data, &size, &error.data) != 0)
+        throw std::runtime_error("subwords: the model's pieces could not be listed (" + std::string(error.data ? error.data : "no reason given") + ")");
+    return stringsOf(joined.data, size);
 }
 
 std::string SubwordModel::decode(const std::vector<std::string>& pieces)

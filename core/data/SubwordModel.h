@@ -32,6 +32,7 @@ public:
     std::vector<std::string> encode(const std::string& text) const;
     static std::string decode(const std::vector<std::string>& pieces); // no model needed: glue, "▁" -> " ", trim
     int size() const;                 // pieces in the model, its control symbols included
+    std::vector<std::string> pieces() const; // every piece encode() may give, in id order (no control or unknown symbol)
     std::string kind() const;         // "bpe" | "unigram"
     std::string serialized() const;   // the ModelProto bytes
     std::string toText() const;       // base64 of serialized(), for a JSON field

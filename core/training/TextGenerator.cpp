@@ -1,6 +1,7 @@
 #include "core/training/TextGenerator.h"
 
 #include "core/data/LanguageModelText.h"
+#include "core/data/SubwordModel.h"
 #include "core/nn/layers/AttentionInputRecorder.h"
 #include "core/nn/models/ModelFactory.h"
 #include "core/nn/training/ModelCheckpoint.h"
@@ -17,6 +18,7 @@ struct TextGenerator::Impl {
     TrainConfig config;
     std::vector<std::string> vocabulary;
     std::string unit, prompt, weights;
+    std::unique_ptr<SubwordModel> pieces; // unit "pieces": the SentencePiece model the run learnt
     int step = 0;
     std::shared_ptr<LanguageModel> model;
     mutable std::mutex mutex;
@@ -39,6 +41,9 @@ TextGenerator::TextGenerator(const CheckpointRef& checkpoint) : impl_(std::make_
         impl_->vocabulary = task.at("vocabulary").get<std::vector<std::string>>();
         impl_->unit = task.at("unit").get<std::string>();
         impl_->prompt = task.value("prompt", std::string());
+        if (impl_->unit == "pieces")
+            impl_->pieces = std::make_unique<SubwordModel>(
+                SubwordModel::fromText(task.at("subwords").get<std::string>(), task.at("subword_kind").get<std::string>(), where));
         impl_->weights = meta.at("kind").get<std::string>();
         impl_->step = meta.at("step").get<int>();
         if (static_cast<int>(impl_->vocabulary.size()) != impl_->config.model.vocabularySize)
@@ -64,7 +69,7 @@ GeneratedText TextGenerator::generate(const std::string& prompt, const SamplingS
     if (auto problem = sampling.problem(); !problem.empty())
         throw std::invalid_argument(problem);
     TextGeneration::Request request;
-    const auto tokens = LanguageModelText::split(prompt, impl_->unit);
+    const auto tokens = tokensOf(prompt);
     if (tokens.empty())
         throw std::invalid_argument("prompt: it has no " + impl_->unit + " to start from");
     try {
@@ -81,7 +86,7 @@ GeneratedText TextGenerator::generate(const std::string& prompt, const SamplingS
 
 AttentionStepByStep TextGenerator::stepByStep(const std::string& text, int layer, int head, int query) const
 {
-    auto tokens = LanguageModelText::split(text, impl_->unit);
+    auto tokens = tokensOf(text);
     if (tokens.empty())
         throw std::invalid_argument("text: it has no " + impl_->unit);
     if (impl_->config.model.context > 0 && tokens.size() > static_cast<std::size_t>(impl_->config.model.context))
@@ -109,6 +114,11 @@ AttentionStepByStep TextGenerator::stepByStep(const std::string& text, int layer
 const TrainConfig& TextGenerator::config() const { return impl_->config; }
 const std::vector<std::string>& TextGenerator::vocabulary() const { return impl_->vocabulary; }
 std::string TextGenerator::unit() const { return impl_->unit; }
+
+std::vector<std::string> TextGenerator::tokensOf(const std::string& text) const
+{
+    return LanguageModelText::split(text, impl_->unit, impl_->pieces.get());
+}
 std::string TextGenerator::prompt() const { return impl_->prompt; }
 std::string TextGenerator::weights() const { return impl_->weights; }
 int TextGenerator::step() const { return impl_->step; }

@@ -34,7 +34,8 @@ public:
 
     const TrainConfig& config() const; // the run's configuration, the model's sizes filled in
     const std::vector<std::string>& vocabulary() const;
-    std::string unit() const;   // characters | words
+    std::string unit() const;   // characters | words | pieces
+    std::vector<std::string> tokensOf(const std::string& text) const; // the text as the model's tokens (LanguageModelText)
     std::string prompt() const; // the dataset's own prompt, where the run's samples started
     std::string weights() const; // "best" | "final"
     int step() const;

@@ -71,6 +71,17 @@ private Q_SLOTS:
         QCOMPARE(QString::fromStdString(config.targetLanguage), QStringLiteral("fr"));
         QCOMPARE(QString::fromStdString(config.lmUnit), QStringLiteral("words"));
         QVERIFY2(config.validate().empty(), config.validate().c_str());
+        // Word pieces: the unit, the SentencePiece kind and its size from one row; the translation's row stays hidden.
+        QVERIFY(!child<QSpinBox>(&window, "lmPiecesSpin")->isEnabled());
+        choose(child<QComboBox>(&window, "lmUnitCombo"), "pieces-unigram");
+        QVERIFY(child<QSpinBox>(&window, "lmPiecesSpin")->isEnabled());
+        QVERIFY(!child<QComboBox>(&window, "subwordsCombo")->isVisibleTo(&window));
+        child<QSpinBox>(&window, "lmPiecesSpin")->setValue(3000);
+        const TrainConfig pieces = child<SetupPanel>(&window, "setupPanel")->config();
+        QCOMPARE(QString::fromStdString(pieces.lmUnit), QStringLiteral("pieces"));
+        QCOMPARE(QString::fromStdString(pieces.subwords), QStringLiteral("unigram"));
+        QCOMPARE(pieces.subwordVocabulary, 3000);
+        QVERIFY2(pieces.validate().empty(), pieces.validate().c_str());
         // Tiny Shakespeare has neither row: its characters and its language are the dataset's own.
         choose(child<QComboBox>(&window, "datasetCombo"), "tinyshakespeare");
         QVERIFY(!child<QComboBox>(&window, "lmLanguageCombo")->isVisibleTo(&window));

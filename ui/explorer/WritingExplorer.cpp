@@ -2,7 +2,6 @@
 
 #include "core/config/Registry.h"
 #include "core/config/SamplingSettings.h"
-#include "core/data/LanguageModelText.h"
 #include "core/results/GeneratedText.h"
 #include "core/store/RunStore.h"
 #include "core/training/ModelExplainer.h"
@@ -271,7 +270,7 @@ void WritingExplorer::preview()
         [generator = generator_, text = text_->toPlainText().toStdString()](int layer, int head, int query) {
             if (query < 0) { // the last token of the window the model reads
                 const int context = generator->config().model.context;
-                const auto n = static_cast<int>(LanguageModelText::split(text, generator->unit()).size());
+                const auto n = static_cast<int>(generator->tokensOf(text).size());
                 query = std::max(0, (context > 0 ? std::min(n, context) : n) - 1);
             }
             return generator->stepByStep(text, layer, head, query);

@@ -356,15 +356,33 @@ void DataSection::addLanguageModelRows()
              if (c.dataset == "text-file")
                  file->setText(qs(c.file));
          }});
-    auto* unit = choices(this, "lmUnitCombo", {{tr("characters"), "characters"}, {tr("words"), "words"}});
-    unit->setToolTip(tr("What the model predicts one at a time: each character, or each word (a line end is a token of its own)"));
-    add({{"lm_unit"}, tr("Tokens"), unit, false, nullptr,
+    // Pieces carry their SentencePiece kind in the choice's id ("pieces-bpe"): one combo for what a user picks at once.
+    auto* unit = choices(this, "lmUnitCombo", {{tr("characters"), "characters"}, {tr("words"), "words"},
+                                               {tr("BPE pieces"), "pieces-bpe"}, {tr("unigram pieces"), "pieces-unigram"}});
+    unit->setToolTip(tr("What the model predicts one at a time: each character, each word, or each SentencePiece piece learnt "
+                        "on the training text (kept with the weights); a line end is a token of its own"));
+    auto* pieces = spin(this, "lmPiecesSpin", 50, 64000, 500);
+    pieces->setValue(2000);
+    pieces->setToolTip(tr("About how many pieces the SentencePiece model has (fewer where the text has fewer)"));
+    pieces->setEnabled(false);
+    connect(unit, &QComboBox::currentIndexChanged, this, [unit, pieces] { pieces->setEnabled(currentId(unit).rfind("pieces", 0) == 0); });
+    add({{"lm_unit", "subwords", "subword_vocabulary"}, tr("Tokens"), row(this, {unit, pieces}, true), false, nullptr,
          [ownText, sentences](const RegistryEntry*, const std::string&) { return ownText() || sentences(); },
-         [unit, ownText, sentences](TrainConfig& c, const RegistryEntry*) {
-             if (ownText() || sentences())
-                 c.lmUnit = currentId(unit);
+         [unit, pieces, ownText, sentences](TrainConfig& c, const RegistryEntry*) {
+             if (!ownText() && !sentences())
+                 return;
+             const std::string id = currentId(unit);
+             const bool split = id.rfind("pieces-", 0) == 0;
+             c.lmUnit = split ? "pieces" : id;
+             c.subwords = split ? id.substr(7) : "";
+             if (split)
+                 c.subwordVocabulary = pieces->value();
          },
-         [unit](const TrainConfig& c) { selectData(unit, c.lmUnit); }});
+         [unit, pieces](const TrainConfig& c) {
+             selectData(unit, c.lmUnit == "pieces" ? "pieces-" + (c.subwords.empty() ? std::string("bpe") : c.subwords) : c.lmUnit);
+             if (c.lmUnit == "pieces")
+                 pieces->setValue(c.subwordVocabulary);
+         }});
     const auto repeat = [this] { return datasetId() == QLatin1String("synthetic-repeat"); };
     auto* length = spin(this, "repeatLengthSpin", 2, 256);
     length->setToolTip(tr("Random symbols before the sequence repeats"));

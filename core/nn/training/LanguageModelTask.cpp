@@ -1,6 +1,7 @@
 #include "core/nn/training/LanguageModelTask.h"
 
 #include "core/data/LanguageModelText.h"
+#include "core/data/SubwordModel.h"
 #include "core/nn/training/InductionScores.h"
 #include "core/nn/training/TextGeneration.h"
 
@@ -146,7 +147,9 @@ std::vector<AttentionSnapshot> LanguageModelTask::attention(int step)
         return {};
     std::vector<std::int32_t> prompt;
     try {
-        prompt = LanguageModelText::encode(LanguageModelText::split(dataset_.prompt, dataset_.unit), dataset_.vocabulary, dataset_.unit);
+        const auto pieces = dataset_.subwords.empty() ? nullptr
+                                                      : std::make_unique<SubwordModel>(SubwordModel::fromText(dataset_.subwords, dataset_.subwordKind, dataset_.name));
+        prompt = LanguageModelText::encode(LanguageModelText::split(dataset_.prompt, dataset_.unit, pieces.get()), dataset_.vocabulary, dataset_.unit);
     } catch (const std::invalid_argument&) {
     }
     if (prompt.empty())
@@ -200,13 +203,17 @@ std::vector<AttentionSnapshot> LanguageModelTask::attention(int step)
 
 std::string LanguageModelTask::checkpointMetadata() const
 {
-    return nlohmann::json{{"task", "language_model"},
-                          {"vocabulary", dataset_.vocabulary},
-                          {"unit", dataset_.unit},
-                          {"block", dataset_.block},
-                          {"prompt", dataset_.prompt},
-                          {"dataset_name", dataset_.name}}
-        .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    nlohmann::json meta{{"task", "language_model"},
+                        {"vocabulary", dataset_.vocabulary},
+                        {"unit", dataset_.unit},
+                        {"block", dataset_.block},
+                        {"prompt", dataset_.prompt},
+                        {"dataset_name", dataset_.name}};
+    if (!dataset_.subwords.empty()) { // pieces: the SentencePiece model that splits a prompt as the text was split
+        meta["subwords"] = dataset_.subwords;
+        meta["subword_kind"] = dataset_.subwordKind;
+    }
+    return meta.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 } // namespace attnlab

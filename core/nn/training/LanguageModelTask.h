@@ -27,7 +27,7 @@ public:
     std::string trainMetricName() const override { return "accuracy"; }
     Evaluation evaluate(bool test) override;
     std::vector<AttentionSnapshot> attention(int step) override;
-    // {"task":"language_model","vocabulary":[...],"unit","block","prompt"}
+    // {"task":"language_model","vocabulary":[...],"unit","block","prompt"[,"subwords","subword_kind": pieces' model]}
     std::string checkpointMetadata() const override;
     int window() const { return window_; }
 
