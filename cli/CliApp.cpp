@@ -39,6 +39,7 @@ const char* kUsage =
     "        [--steps N | --epochs N] [--seed S] [--device auto|cpu|cuda|cuda:N] [--threads N] [--batch-size N]\n"
     "        [--eval-every N] [--log-every N] [--patience N] [--sampling random|epochs]\n"
     "        [--optimizer adam|adadelta|sgd] [--lr X] [--momentum M] [--l2 G] [--weight-decay W] [--clip-norm C]\n"
+    "        [--weight-decay-on all|matrices] [--adam-beta2 B] [--min-lr X]\n"
     "        [--lr-schedule constant|step|cosine] [--lr-decay-every N] [--lr-decay-gamma G] [--warmup-steps N] [--amp]\n"
     "        [--tf32] [--capturable-step] [--deterministic] [--uniform-attention] [--frozen-encoder]\n"
     "        [--embeddings FILE [--embeddings-frozen] [--oov-range A]] [--phrases] [--checkpoint-dir DIR | --no-checkpoint]\n"

@@ -33,7 +33,7 @@ CliFlags trainFlags(const std::vector<std::string>& args)
 {
     auto valued = ConfigFlags::modelFlags();
     valued.insert({"--steps", "--seed", "--db", "--device", "--batch-size", "--eval-every", "--optimizer", "--lr",
-                   "--threads", "--sampling", "--config", "--preset", "--repeat", "--momentum", "--l2", "--weight-decay",
+                   "--threads", "--sampling", "--config", "--preset", "--repeat", "--momentum", "--l2", "--weight-decay", "--weight-decay-on", "--adam-beta2", "--min-lr",
                    "--lr-schedule", "--lr-decay-every", "--lr-decay-gamma", "--warmup-steps", "--clip-norm", "--epochs",
                    "--patience", "--log-every", "--checkpoint-dir", "--tags", "--probes", "--teacher-forcing",
                    "--label-smoothing", "--beam", "--length-penalty", "--sample-tokens"});
@@ -91,6 +91,9 @@ void applyTrainingFlags(TrainConfig& c, const CliFlags& flags, bool hasBase)
     flags.update("--momentum", c.momentum);
     flags.update("--l2", c.l2);
     flags.update("--weight-decay", c.weightDecay);
+    flags.update("--weight-decay-on", c.weightDecayOn);
+    flags.update("--adam-beta2", c.adamBeta2);
+    flags.update("--min-lr", c.minLearningRate);
     flags.update("--lr-schedule", c.lrSchedule);
     flags.update("--lr-decay-every", c.lrDecayEvery);
     flags.update("--lr-decay-gamma", c.lrDecayGamma);

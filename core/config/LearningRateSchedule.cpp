@@ -14,7 +14,7 @@ double LearningRateSchedule::factor(int step) const
     if (o_.kind == "cosine") {
         const int span = std::max(1, o_.totalSteps - o_.warmupSteps);
         const double progress = std::clamp(static_cast<double>(step - o_.warmupSteps) / span, 0.0, 1.0);
-        return 0.5 * (1.0 + std::cos(M_PI * progress));
+        return o_.floor + (1.0 - o_.floor) * 0.5 * (1.0 + std::cos(M_PI * progress)); // nanoGPT's get_lr
     }
     return 1.0;
 }

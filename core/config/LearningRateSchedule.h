@@ -14,6 +14,7 @@ public:
         double gamma = 0.1;            // step: factor per decay
         int warmupSteps = 0;           // linear ramp from 0 over these steps (any kind)
         int totalSteps = 1;            // cosine: the run's length
+        double floor = 0.0;            // cosine: the factor it ends at (min_learning_rate / learning_rate)
     };
     explicit LearningRateSchedule(Options options) : o_(std::move(options)) {}
 

@@ -82,6 +82,9 @@ std::string TrainConfig::toJson(bool everyKey) const
             j[key] = value;
     };
     optional("probes", probes, defaults.probes);
+    optional("weight_decay_on", weightDecayOn, defaults.weightDecayOn);
+    optional("adam_beta2", adamBeta2, defaults.adamBeta2);
+    optional("min_learning_rate", minLearningRate, defaults.minLearningRate);
     optional("tf32", tf32, defaults.tf32);
     optional("capturable_step", capturableStep, defaults.capturableStep);
     optional("uniform_attention", model.uniformAttention, defaults.model.uniformAttention);
@@ -233,6 +236,9 @@ TrainConfig TrainConfig::fromJson(const std::string& text)
     read("momentum", c.momentum);
     read("l2", c.l2);
     read("weight_decay", c.weightDecay);
+    read("weight_decay_on", c.weightDecayOn);
+    read("adam_beta2", c.adamBeta2);
+    read("min_learning_rate", c.minLearningRate);
     read("lr_schedule", c.lrSchedule);
     read("lr_decay_every", c.lrDecayEvery);
     read("lr_decay_gamma", c.lrDecayGamma);
@@ -350,6 +356,12 @@ std::string TrainConfig::validate() const
         return "l2: must be 0 or positive (got " + std::to_string(l2) + ")";
     if (!(std::isfinite(weightDecay) && weightDecay >= 0.0 && weightDecay * learningRate < 1.0))
         return "weight_decay: must be 0 or positive, and weight_decay x learning_rate below 1 (got " + std::to_string(weightDecay) + ")";
+    if (weightDecayOn != "all" && weightDecayOn != "matrices")
+        return "weight_decay_on: all or matrices (got '" + weightDecayOn + "')";
+    if (!(std::isfinite(adamBeta2) && adamBeta2 >= 0.0 && adamBeta2 < 1.0))
+        return "adam_beta2: in [0, 1) (got " + std::to_string(adamBeta2) + ")";
+    if (!(std::isfinite(minLearningRate) && minLearningRate >= 0.0 && minLearningRate <= learningRate))
+        return "min_learning_rate: from 0 to learning_rate (" + std::to_string(learningRate) + "; got " + std::to_string(minLearningRate) + ")";
     if (auto problem = LearningRateSchedule::validate({lrSchedule, lrDecayEvery, lrDecayGamma, warmupSteps, steps}); !problem.empty())
         return problem;
     if (!(std::isfinite(clipNorm) && clipNorm >= 0.0))

@@ -17,6 +17,9 @@ struct TrainConfig {
     double momentum = 0.9;           // SGD only
     double l2 = 0.0;                 // thesis eq. 4.1: loss + l2 * (1/n) sum of squared weights
     double weightDecay = 0.0;        // decoupled weight decay per step (adam + this = AdamW)
+    std::string weightDecayOn = "all"; // all | matrices: only the weights of 2 or more dimensions (nanoGPT, GPT-2: no biases, no LayerNorm)
+    double adamBeta2 = 0.999;        // Adam's second-moment decay (nanoGPT: 0.99)
+    double minLearningRate = 0.0;    // cosine: where the decay ends (nanoGPT: learning_rate / 10)
     std::string lrSchedule = "constant"; // constant | step | cosine (LearningRateSchedule)
     int lrDecayEvery = 25000;        // step schedule: steps between decays (thesis 6.3)
     double lrDecayGamma = 0.1;       // step schedule: factor per decay

@@ -66,6 +66,12 @@ private Q_SLOTS:
         QCOMPARE(cosine.factor(2), 1.0);                       // end of warm-up
         QVERIFY(std::abs(cosine.factor(6) - 0.5) < 1e-12);     // half-way through the 8 cosine steps
         QVERIFY(std::abs(cosine.factor(10)) < 1e-12);
+        // nanoGPT's floor: min_lr + (lr - min_lr) * cosine, here min_lr = lr / 10.
+        const LearningRateSchedule floored({"cosine", 1, 1, 2, 10, 0.1});
+        QCOMPARE(floored.factor(2), 1.0);
+        QVERIFY(std::abs(floored.factor(6) - 0.55) < 1e-12);
+        QVERIFY(std::abs(floored.factor(10) - 0.1) < 1e-12);
+        QVERIFY(std::abs(floored.factor(12) - 0.1) < 1e-12); // past the end it stays at the floor
         QVERIFY(QString::fromStdString(LearningRateSchedule::validate({"linear", 1, 1, 0, 1})).startsWith("lr_schedule: unknown 'linear'"));
         QVERIFY(QString::fromStdString(LearningRateSchedule::validate({"step", 0, 0.1, 0, 1})).startsWith("lr_decay_every"));
     }
@@ -103,6 +109,36 @@ private Q_SLOTS:
         v.mutable_grad() = torch::tensor({2.0});
         adam.step(0.1); // first Adam step: lr * m_hat / sqrt(v_hat) = 0.1 * 2 / 2
         QVERIFY(std::abs(v.item<double>() - 0.9) < 1e-6);
+
+        // nanoGPT's groups: decay on the matrices only (a bias or a LayerNorm's gain keeps its value).
+        TrainConfig matrices;
+        matrices.weightDecay = 0.5;
+        matrices.weightDecayOn = "matrices";
+        auto m = torch::ones({2, 2}, torch::requires_grad());
+        auto b = torch::ones({2}, torch::requires_grad());
+        Optimizer grouped(matrices, {m, b});
+        m.mutable_grad() = torch::zeros({2, 2});
+        b.mutable_grad() = torch::zeros({2});
+        grouped.step(0.1);
+        QVERIFY(torch::allclose(m, torch::full({2, 2}, 0.95)));
+        QVERIFY(torch::allclose(b, torch::ones({2})));
+
+        // Adam's beta2 (nanoGPT's 0.99): two steps of gradients 2 then 0 by hand.
+        // step 1: m = 0.2, v = 0.04 -> m_hat = 2, v_hat = 4: w -= 0.1 * 2 / 2
+        // step 2: m = 0.18, v = 0.0396 -> m_hat = 0.18 / 0.19, v_hat = 0.0396 / (1 - 0.99^2) = 1.99 (approximately)
+        TrainConfig beta;
+        beta.adamBeta2 = 0.99;
+        auto u = torch::tensor({1.0}, torch::requires_grad());
+        Optimizer adam99(beta, {u});
+        u.mutable_grad() = torch::tensor({2.0});
+        adam99.step(0.1);
+        u.mutable_grad() = torch::tensor({0.0});
+        adam99.step(0.1);
+        const double mHat = 0.18 / (1 - 0.81), vHat = 0.0396 / (1 - 0.9801);
+        QVERIFY(std::abs(u.item<double>() - (0.9 - 0.1 * mHat / (std::sqrt(vHat) + 1e-8))) < 1e-6);
+        QVERIFY(QString::fromStdString([] { TrainConfig t; t.adamBeta2 = 1.0; return t.validate(); }()).startsWith("adam_beta2"));
+        QVERIFY(QString::fromStdString([] { TrainConfig t; t.weightDecayOn = "biases"; return t.validate(); }()).startsWith("weight_decay_on"));
+        QVERIFY(QString::fromStdString([] { TrainConfig t; t.minLearningRate = 1.0; return t.validate(); }()).startsWith("min_learning_rate"));
     }
 
     void l2PenaltyIsThesisEquation41()

@@ -9,25 +9,27 @@ namespace attnlab {
 Optimizer::Optimizer(const TrainConfig& config, std::vector<torch::Tensor> parameters)
     : parameters_(std::move(parameters)), weightDecay_(config.weightDecay)
 {
+    for (const auto& p : parameters_) // decoupled decay on every weight, or (nanoGPT's groups) on the matrices only
+        decays_.push_back(config.weightDecayOn != "matrices" || p.dim() >= 2);
     if (config.optimizer == "adadelta")
         adadelta_ = std::make_unique<AdadeltaOptimizer>(parameters_, config.learningRate, 0.95, 1e-6);
     else if (config.optimizer == "sgd")
         sgd_ = std::make_unique<torch::optim::SGD>(parameters_, torch::optim::SGDOptions(config.learningRate).momentum(config.momentum));
     else if (config.capturableStep)
-        capturableAdam_ = std::make_unique<CapturableAdam>(parameters_, config.learningRate);
+        capturableAdam_ = std::make_unique<CapturableAdam>(parameters_, config.learningRate, 0.9, config.adamBeta2);
     else if (FusedCpuAdam::suits(parameters_))
-        fusedCpuAdam_ = std::make_unique<FusedCpuAdam>(parameters_);
+        fusedCpuAdam_ = std::make_unique<FusedCpuAdam>(parameters_, 0.9, config.adamBeta2);
     else
-        adam_ = std::make_unique<torch::optim::Adam>(parameters_, torch::optim::AdamOptions(config.learningRate));
+        adam_ = std::make_unique<torch::optim::Adam>(parameters_, torch::optim::AdamOptions(config.learningRate).betas({0.9, config.adamBeta2}));
 }
 
 void Optimizer::step(double learningRate)
 {
     if (weightDecay_ > 0.0) {
         torch::NoGradGuard noGrad;
-        for (auto& p : parameters_)
-            if (p.grad().defined())
-                p.mul_(1.0 - learningRate * weightDecay_);
+        for (std::size_t i = 0; i < parameters_.size(); ++i)
+            if (decays_[i] && parameters_[i].grad().defined())
+                parameters_[i].mul_(1.0 - learningRate * weightDecay_);
     }
     if (adadelta_) {
         adadelta_->setLearningRate(learningRate);

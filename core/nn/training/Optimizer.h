@@ -38,6 +38,7 @@ public:
 private:
     std::vector<torch::Tensor> parameters_;
     double weightDecay_;
+    std::vector<bool> decays_; // per parameter: whether weight decay applies (TrainConfig::weightDecayOn)
     std::unique_ptr<FusedCpuAdam> fusedCpuAdam_;  // adam on the CPU
     std::unique_ptr<torch::optim::Adam> adam_;     // adam elsewhere (a GPU without the capturable step)
     std::unique_ptr<CapturableAdam> capturableAdam_; // adam with TrainConfig::capturableStep

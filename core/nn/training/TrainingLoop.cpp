@@ -99,7 +99,8 @@ TrainingLoop::Outcome TrainingLoop::run(const TrainConfig& config, TrainingTask&
     Optimizer optimizer(config, trainable);
     const int totalSteps = budget(config, task.trainSize());
     const LearningRateSchedule schedule(
-        {config.lrSchedule, config.lrDecayEvery, config.lrDecayGamma, config.warmupSteps, totalSteps});
+        {config.lrSchedule, config.lrDecayEvery, config.lrDecayGamma, config.warmupSteps, totalSteps,
+         config.learningRate > 0.0 ? config.minLearningRate / config.learningRate : 0.0});
     const bool scheduled = config.lrSchedule != "constant" || config.warmupSteps > 0;
     const bool onCuda = !trainable.empty() && trainable.front().is_cuda();
     const bool autocast = config.amp && onCuda;
