@@ -14,9 +14,12 @@
 
 #include <QtTest/QtTest>
 
+#include "tests/support/TinyRegressor.h"
+
 #include <cmath>
 
 using namespace attnlab;
+using attnlab::testing::tinyRegressor;
 
 namespace {
 
@@ -36,21 +39,6 @@ SeriesWindowBuilder::Input countingSeries(int rows, int window, int horizon, int
     in.trainRows = trainRows;
     in.devRows = devRows;
     return in;
-}
-
-ModelConfig regressor(const std::string& model, int horizon)
-{
-    ModelConfig c;
-    c.model = model;
-    c.position = model == "essan" ? "rpr" : "none";
-    c.dModel = 16;
-    c.heads = 2;
-    c.rprClip = 3;
-    c.dropoutKeep = 1.0;
-    c.drivers = 3;
-    c.window = 5;
-    c.horizon = horizon;
-    return c;
 }
 
 } // namespace
@@ -112,13 +100,13 @@ private Q_SLOTS:
         for (const auto& m : Registry::models()) {
             if (m.task != "regression" && m.task != "both")
                 continue;
-            auto model = ModelFactory::createRegressor(regressor(m.id, 4));
+            auto model = ModelFactory::createRegressor(tinyRegressor(m.id, m.id == "essan" ? "rpr" : "none", 4));
             const auto out = model->forward(drivers, history);
             QVERIFY2(out.sizes() == torch::IntArrayRef({6, 4}), m.id.c_str());
             ++models;
         }
         QCOMPARE(models, 8);
-        auto persistence = ModelFactory::createRegressor(regressor("persistence", 3))->forward(drivers, history);
+        auto persistence = ModelFactory::createRegressor(tinyRegressor("persistence", "none", 3))->forward(drivers, history);
         for (int h = 0; h < 3; ++h)
             QVERIFY(torch::equal(persistence.select(1, h), history.select(1, 4)));
     }
@@ -176,7 +164,7 @@ private Q_SLOTS:
             TrainConfig config;
             config.dataset = "synthetic-lag";
             config.horizon = 3;
-            config.model = regressor(model, 1); // the trainer sets the horizon from the dataset
+            config.model = tinyRegressor(model, model == "essan" ? "rpr" : "none"); // the trainer sets the horizon from the dataset
             config.model.drivers = data.drivers();
             config.model.window = data.window;
             config.steps = 20;

@@ -14,28 +14,17 @@
 
 #include <QtTest/QtTest>
 
+#include "tests/support/TinyRegressor.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <fstream>
 
 using namespace attnlab;
+using attnlab::testing::tinyRegressor;
 
 namespace {
-
-ModelConfig tinyRegressor(const std::string& model, const std::string& position = "none")
-{
-    ModelConfig c;
-    c.model = model;
-    c.position = position;
-    c.dModel = 16;
-    c.heads = 2;
-    c.rprClip = 3;
-    c.dropoutKeep = 1.0;
-    c.drivers = 3;
-    c.window = 5;
-    return c;
-}
 
 // The trained ones: the baselines (persistence, linear AR) have no gradient steps.
 std::vector<std::string> regressionModels()
