@@ -31,6 +31,32 @@ std::vector<std::vector<CurvePoint>> toCurves(const std::vector<std::vector<std:
     return curves;
 }
 
+// Each run's last evaluation of split/metric appended to its profile at x; whether any run had one.
+bool appendLast(const RunStore& store, const std::vector<std::int64_t>& ids, const char* split, const std::string& metric, double x,
+                std::vector<std::vector<CurvePoint>>& into)
+{
+    const auto byRun = store.curves(ids, split, metric);
+    bool found = false;
+    for (std::size_t r = 0; r < byRun.size(); ++r)
+        if (!byRun[r].empty()) {
+            into[r].push_back({x, byRun[r].back().second});
+            found = true;
+        }
+    return found;
+}
+
+// A profile over an index (prefix + "0", "1", ... from `first`), one query an index until no run has it; x is the
+// index. Empty when no run has the first.
+std::vector<std::vector<CurvePoint>> indexedProfile(const RunStore& store, const std::vector<std::int64_t>& ids, const char* split,
+                                                    const std::string& prefix, int first)
+{
+    std::vector<std::vector<CurvePoint>> profile(ids.size());
+    int index = first;
+    while (appendLast(store, ids, split, prefix + std::to_string(index), index, profile))
+        ++index;
+    return index == first ? std::vector<std::vector<CurvePoint>>() : profile;
+}
+
 } // namespace
 
 const QStringList& RunCurves::metricOrder()
@@ -189,20 +215,7 @@ RunCurves RunCurves::load(const RunStore& store, const QList<qint64>& runIds, co
                 c.curves_.insert(keyOf(QLatin1String(split), metric), std::move(curves));
         }
     // The gradient profiles: one query per distance, until no run has one that far (the longest sentence).
-    std::vector<std::vector<CurvePoint>> profiles(ids.size());
-    bool any = false;
-    for (int d = 0;; ++d) {
-        const auto byRun = store.curves(ids, "dev", "grad_by_distance." + std::to_string(d));
-        bool found = false;
-        for (std::size_t r = 0; r < byRun.size(); ++r)
-            if (!byRun[r].empty()) {
-                profiles[r].push_back({static_cast<double>(d), byRun[r].back().second}); // the last evaluation's
-                found = true;
-            }
-        if (!found)
-            break;
-        any = true;
-    }
+    auto profiles = indexedProfile(store, ids, "dev", "grad_by_distance.", 0);
     // Relative to the last word's (distance 0): how much of the signal reaches each distance, comparable across
     // models whose losses (and so whose gradients) differ in size.
     for (auto& profile : profiles)
@@ -211,36 +224,17 @@ RunCurves RunCurves::load(const RunStore& store, const QList<qint64>& runIds, co
             for (CurvePoint& p : profile)
                 p.value /= nearest;
         }
-    if (any)
+    if (!profiles.empty())
         c.curves_.insert(keyOf(QStringLiteral("dev"), QStringLiteral("grad_by_distance")), std::move(profiles));
     // A translation run's test BLEU by source length (x = the bucket's shortest source), one query per bucket.
     std::vector<std::vector<CurvePoint>> byLength(ids.size());
     bool anyLength = false;
-    for (const auto& bucket : BleuByLength::defaults()) {
-        const auto byRun = store.curves(ids, "test", "bleu_by_length." + std::to_string(bucket.low));
-        for (std::size_t r = 0; r < byRun.size(); ++r)
-            if (!byRun[r].empty()) {
-                byLength[r].push_back({static_cast<double>(bucket.low), byRun[r].back().second});
-                anyLength = true;
-            }
-    }
+    for (const auto& bucket : BleuByLength::defaults())
+        anyLength |= appendLast(store, ids, "test", "bleu_by_length." + std::to_string(bucket.low), bucket.low, byLength);
     if (anyLength)
         c.curves_.insert(keyOf(QStringLiteral("test"), QStringLiteral("bleu_by_length")), std::move(byLength));
     // A time-series run several steps ahead: its test RMSE at each step (x = steps ahead), until no run has one.
-    std::vector<std::vector<CurvePoint>> byHorizon(ids.size());
-    bool anyHorizon = false;
-    for (int h = 1;; ++h) {
-        const auto byRun = store.curves(ids, "test", "rmse." + std::to_string(h));
-        bool found = false;
-        for (std::size_t r = 0; r < byRun.size(); ++r)
-            if (!byRun[r].empty()) {
-                byHorizon[r].push_back({static_cast<double>(h), byRun[r].back().second});
-                found = anyHorizon = true;
-            }
-        if (!found)
-            break;
-    }
-    if (anyHorizon)
+    if (auto byHorizon = indexedProfile(store, ids, "test", "rmse.", 1); !byHorizon.empty())
         c.curves_.insert(keyOf(QStringLiteral("test"), QStringLiteral("rmse_by_horizon")), std::move(byHorizon));
     c.ids_ = std::move(ids);
     c.loadLayerProfiles(store);
