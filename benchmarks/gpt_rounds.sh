@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The GPT of tiny Shakespeare (`--preset teach-lm-gpt`: nanoGPT's laptop sizes) against its PyTorch 2.11 twin
 # (benchmarks/gpt_twin.py), in alternating rounds; the median of each side's seconds per training step (steps 11
-# to STEPS) and of its time to write TOKENS characters after "ROMEO:" at temperature 1 over its key/value cache.
+# to STEPS) and of its time to write TOKENS characters after "ROMEO:" at temperature 1 over its key/value cache (and
+# the twin's time to write them as nanoGPT's generate() does, the whole context again for each character).
 # Ours: the step from the JSON progress lines of `attnlab-cli train`; the writing from `attnlab-cli generate` on the
 # round's checkpoint, the whole process with TOKENS less the same with 1 token (start, loading, the prompt).
 #   benchmarks/gpt_rounds.sh [STEPS=200] [ROUNDS=3] [TOKENS=500]
@@ -28,7 +29,7 @@ print((marks[-1][1] - first[1]) / (marks[-1][0] - first[0]))' "$1"; }
 seconds() { local start; start=$(date +%s.%N); "$@" >/dev/null 2>&1; echo "$(date +%s.%N) - $start" | bc; }
 printf '# %s threads, %s steps, %s tokens, %s rounds (median); twin PyTorch %s\n' "$threads" "$steps" "$tokens" "$rounds" \
        "$("$twin_python" -c 'import torch; print(torch.__version__)' 2>/dev/null)"
-printf '| side | s/step | s to write %s tokens | step / twin | writing / twin |\n|---|---:|---:|---:|---:|\n' "$tokens"
+printf '| side | s/step | s to write %s tokens | step / twin | writing / twin | writing / nanoGPT generate |\n|---|---:|---:|---:|---:|---:|\n' "$tokens"
 for i in "${!clis[@]}"; do : >"$work/cpp$i"; done
 : >"$work/py"
 for r in $(seq 1 "$rounds"); do
@@ -44,13 +45,13 @@ for r in $(seq 1 "$rounds"); do
   done
   "$twin_python" benchmarks/gpt_twin.py --data-dir "$data" --steps "$steps" --tokens "$tokens" --threads "$threads" \
       --seed "$r" 2>/dev/null >"$work/out"
-  python3 -c 'import json,sys; e=json.load(open(sys.argv[1])); print(e["seconds_per_step"], e["seconds_writing"])' "$work/out" >>"$work/py"
+  python3 -c 'import json,sys; e=json.load(open(sys.argv[1])); print(e["seconds_per_step"], e["seconds_writing"], e["seconds_writing_recomputed"])' "$work/out" >>"$work/py"
 done
 col() { awk -v c="$2" '{print $c}' "$1" | median; }
-ts=$(col "$work/py" 1); tw=$(col "$work/py" 2)
+ts=$(col "$work/py" 1); tw=$(col "$work/py" 2); tr=$(col "$work/py" 3)
 for i in "${!clis[@]}"; do
   s=$(col "$work/cpp$i" 1); w=$(col "$work/cpp$i" 2)
-  printf '| ours, %s | %.4f | %.2f | **%.2f** | **%.2f** |\n' "$(label "${clis[$i]}")" "$s" "$w" \
-         "$(echo "$s / $ts" | bc -l)" "$(echo "$w / $tw" | bc -l)"
+  printf '| ours, %s | %.4f | %.2f | **%.2f** | **%.2f** | **%.2f** |\n' "$(label "${clis[$i]}")" "$s" "$w" \
+         "$(echo "$s / $ts" | bc -l)" "$(echo "$w / $tw" | bc -l)" "$(echo "$w / $tr" | bc -l)"
 done
-printf '| twin, PyTorch 2.11 | %.4f | %.2f | | |\n' "$ts" "$tw"
+printf '| twin, PyTorch 2.11 | %.4f | %.2f (nanoGPT generate: %.2f) | | | |\n' "$ts" "$tw" "$tr"

@@ -8,7 +8,8 @@ LanguageModelTask: windows of the context's length at random offsets of the firs
 split), cross-entropy over every position, AdamW (weight decay on every parameter, as the lab), linear warm-up then
 cosine decay to 0, gradients clipped at norm 1. Attention through F.scaled_dot_product_attention (PyTorch's fused
 kernel, as nanoGPT uses it). Then `--tokens` characters written after "ROMEO:" one at a time by sampling at
-temperature 1 over a key/value cache, as `attnlab-cli generate` writes.
+temperature 1 over a key/value cache, as `attnlab-cli generate` writes, and again as nanoGPT's generate() writes (no
+cache: the whole context run again for each character).
     python benchmarks/gpt_twin.py --data-dir $ATTNLAB_DATA_DIR [--steps 200] [--tokens 500] [--threads 2] [--seed 1]
 Prints one JSON line: parameters, seconds per training step (steps 11..N), the last training loss, seconds to write.
 """
@@ -138,9 +139,19 @@ def main():
             logits = model(token, caches, position)[:, -1]
             position += 1
     seconds_writing = time.perf_counter() - written
+    # nanoGPT's own generate(): no cache, the whole context (its last `context` characters) run again for every new
+    # character.
+    written = time.perf_counter()
+    with torch.no_grad():
+        generator = torch.Generator().manual_seed(a.seed)
+        ids = torch.tensor([[index[c] for c in "ROMEO:"]])
+        for _ in range(a.tokens):
+            logits = model(ids[:, -a.context :])[:, -1]
+            ids = torch.cat([ids, torch.multinomial(F.softmax(logits, -1), 1, generator=generator)], 1)
+    seconds_recomputed = time.perf_counter() - written
     print(json.dumps({"torch": torch.__version__, "threads": a.threads, "params": params, "steps": a.steps,
                       "seconds_per_step": per_step, "last_loss": last, "tokens": a.tokens,
-                      "seconds_writing": seconds_writing}))
+                      "seconds_writing": seconds_writing, "seconds_writing_recomputed": seconds_recomputed}))
 
 
 if __name__ == "__main__":
