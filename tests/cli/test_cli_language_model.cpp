@@ -162,7 +162,7 @@ private Q_SLOTS:
         }
         const CliResult unit = runCli({"train", "--dataset", "text-file", "--file", text_, "--unit", "bytes", "--db", db_});
         QCOMPARE(unit.code, 2);
-        QVERIFY2(unit.err.contains("--unit expects characters or words"), qPrintable(unit.err));
+        QVERIFY2(unit.err.contains("--unit expects characters, words or pieces"), qPrintable(unit.err));
         QCOMPARE(runCount(), before + 1); // the classifier only
     }
 };
