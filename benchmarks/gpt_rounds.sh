@@ -3,8 +3,9 @@
 # (benchmarks/gpt_twin.py), in alternating rounds; the median of each side's seconds per training step (steps 11
 # to STEPS) and of its time to write TOKENS characters after "ROMEO:" at temperature 1 over its key/value cache (and
 # the twin's time to write them as nanoGPT's generate() does, the whole context again for each character).
-# Ours: the step from the JSON progress lines of `attnlab-cli train`; the writing from `attnlab-cli generate` on the
-# round's checkpoint, the whole process with TOKENS less the same with 1 token (start, loading, the prompt).
+# Ours: the step from the JSON progress lines of `attnlab-cli train`; the writing from `attnlab-cli generate --json` on
+# the round's checkpoint (every token's attention, all layers and heads, and its 5 likeliest alternatives kept), its
+# own `seconds` (reading the prompt and writing; not start-up, loading or printing the JSON).
 #   benchmarks/gpt_rounds.sh [STEPS=200] [ROUNDS=3] [TOKENS=500]
 # CLI: our programs (default "build/app/attnlab-cli build-pypi/app/attnlab-cli"); TWIN_PYTHON: the PyTorch 2.11
 # venv; THREADS (default nproc).
@@ -26,7 +27,6 @@ import json, sys
 marks = [(e["step"], e["seconds"]) for e in map(json.loads, open(sys.argv[1])) if e.get("event") == "progress"]
 first = next(m for m in marks if m[0] >= 11)
 print((marks[-1][1] - first[1]) / (marks[-1][0] - first[0]))' "$1"; }
-seconds() { local start; start=$(date +%s.%N); "$@" >/dev/null 2>&1; echo "$(date +%s.%N) - $start" | bc; }
 printf '# %s threads, %s steps, %s tokens, %s rounds (median); twin PyTorch %s\n' "$threads" "$steps" "$tokens" "$rounds" \
        "$("$twin_python" -c 'import torch; print(torch.__version__)' 2>/dev/null)"
 printf '| side | s/step | s to write %s tokens | step / twin | writing / twin | writing / nanoGPT generate |\n|---|---:|---:|---:|---:|---:|\n' "$tokens"
@@ -38,10 +38,9 @@ for r in $(seq 1 "$rounds"); do
     env ATTNLAB_DATA_DIR="$data" "${clis[$i]}" train --preset teach-lm-gpt --steps "$steps" --eval-every "$steps" \
         --sample-tokens 0 --threads "$threads" --seed "$r" --checkpoint-dir "$work/ckpt" --db "$work/runs.sqlite" \
         --json >"$work/out" 2>"$work/err"
-    gen=("${clis[$i]}" generate --run 1 --db "$work/runs.sqlite" --prompt "ROMEO:" --seed 1)
-    full=$(seconds "${gen[@]}" --tokens "$tokens")
-    one=$(seconds "${gen[@]}" --tokens 1)
-    echo "$(per_step "$work/err") $(echo "$full - $one" | bc)" >>"$work/cpp$i"
+    written=$("${clis[$i]}" generate --run 1 --db "$work/runs.sqlite" --prompt "ROMEO:" --seed 1 --tokens "$tokens" --json |
+              python3 -c 'import json, sys; print(json.load(sys.stdin)["seconds"])')
+    echo "$(per_step "$work/err") $written" >>"$work/cpp$i"
   done
   "$twin_python" benchmarks/gpt_twin.py --data-dir "$data" --steps "$steps" --tokens "$tokens" --threads "$threads" \
       --seed "$r" 2>/dev/null >"$work/out"

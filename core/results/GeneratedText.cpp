@@ -26,7 +26,8 @@ std::string GeneratedText::toJson() const
     nlohmann::json j = {{"prompt", prompt},       {"prompt_tokens", promptTokens}, {"text", text},
                         {"tokens", tokens},       {"steps", steps_},             {"layers", layers},
                         {"heads", heads},         {"temperature", temperature},  {"top_k", topK},
-                        {"top_p", topP},          {"greedy", greedy},            {"seed", seed}};
+                        {"top_p", topP},          {"greedy", greedy},            {"seed", seed},
+                        {"seconds", seconds}};
     return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 

@@ -33,6 +33,7 @@ struct GeneratedText {
     int topK = 0;
     bool greedy = false;
     unsigned long long seed = 1;
+    double seconds = 0.0; // the model's reading of the prompt and writing, keeping what was asked for (not start-up)
 
     std::string toJson() const;
 };

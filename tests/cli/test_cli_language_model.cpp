@@ -67,6 +67,7 @@ private Q_SLOTS:
         for (const auto& t : o["tokens"].toArray())
             joined += t.toString();
         QCOMPARE(o["text"].toString(), joined);
+        QVERIFY(o["seconds"].toDouble() > 0.0 && o["seconds"].toDouble() < 60.0); // the writing's own time
         for (int i = 0; i < steps.size(); ++i) {
             const auto step = steps[i].toObject();
             QCOMPARE(step["alternatives"].toArray().size(), 3);

@@ -224,6 +224,23 @@ private Q_SLOTS:
                 for (std::size_t l = 0; l < rows.size(); ++l) // the step's attention row equals the whole pass's row t
                     QVERIFY(torch::allclose(rows[l].reshape({-1}), whole[l][0].select(1, t).narrow(1, 0, t + 1).reshape({-1}), 1e-5, 1e-6));
             }
+            // Several tokens in one step (a prompt read in one pass, a window made again): the last one's logits and
+            // attention rows, and a cache the following steps go on from as if read token by token.
+            auto chunked = model->start(1);
+            std::int64_t read = 0;
+            for (std::int64_t size : {4, 3, 1, 2}) {
+                std::vector<torch::Tensor> rows;
+                const auto logits = model->step(chunked, ids.narrow(1, read, size), &rows);
+                read += size;
+                QCOMPARE(chunked.position, read);
+                QVERIFY2(torch::allclose(logits, full[0][read - 1].unsqueeze(0), 1e-5, 1e-5),
+                         qPrintable(QString::fromStdString(config.model + "/" + config.position + "/" + config.cell) + " after " + QString::number(read)));
+                QCOMPARE(rows.size(), whole.size());
+                for (std::size_t l = 0; l < rows.size(); ++l) {
+                    QCOMPARE(rows[l].sizes().vec(), (std::vector<std::int64_t>{1, whole[l].size(1), 1, read}));
+                    QVERIFY(torch::allclose(rows[l].reshape({-1}), whole[l][0].select(1, read - 1).narrow(1, 0, read).reshape({-1}), 1e-5, 1e-6));
+                }
+            }
         }
     }
 

@@ -133,10 +133,10 @@ SelfAttentionImpl::Result SelfAttentionImpl::step(const torch::Tensor& x, torch:
 {
     TORCH_CHECK(options_.causal && !options_.uniform && !options_.maskProjections && options_.window == 0,
                 "step: a causal layer with learned, full attention only");
-    const int64_t batch = x.size(0), t = keys.size(2);
+    const int64_t batch = x.size(0), fresh = x.size(1), t = keys.size(2);
     const int64_t heads = options_.heads, headSize = options_.dModel / heads;
-    auto project = [&](torch::nn::Linear& layer) { // [N, 1, d] -> [N, H, 1, dh]
-        return Activation::apply(options_.projectionActivation, layer(x)).view({batch, 1, heads, headSize}).transpose(1, 2);
+    auto project = [&](torch::nn::Linear& layer) { // [N, T, d] -> [N, H, T, dh]
+        return Activation::apply(options_.projectionActivation, layer(x)).view({batch, fresh, heads, headSize}).transpose(1, 2);
     };
     auto q = project(query_), k = project(key_), v = project(value_);
     if (!options_.scaled)
@@ -145,21 +145,29 @@ SelfAttentionImpl::Result SelfAttentionImpl::step(const torch::Tensor& x, torch:
         q = PositionEncoding::rotary(q, t);
         k = PositionEncoding::rotary(k, t);
     }
-    keys = torch::cat({keys, k}, 2); // [N, H, t + 1, dh]
+    keys = torch::cat({keys, k}, 2); // [N, H, t + T, dh]
     values = torch::cat({values, v}, 2);
-    // Query t over keys j <= t, none later: row t of what forward() computes over the whole prefix, at O(t).
+    // Queries t + i over keys j <= t + i, none later: rows t .. t + T - 1 of what forward() computes over the whole
+    // prefix. One new token (T = 1) may see every key, so it needs no mask.
     AttentionTerms terms;
     terms.relativeKeys = relKeys_;
     terms.relativeValues = relValues_;
     terms.rprClip = options_.rprClip;
     terms.firstQuery = t;
     terms.permutable = true;
-    if (options_.position == "alibi") { // row t of alibiBias: -m_h |j - t|, [H, 1, t + 1]
-        const auto distance = torch::arange(-t, 1, x.options()).abs().view({1, 1, t + 1});
-        terms.bias = -(PositionEncoding::alibiSlopes(heads, x.options()).view({heads, 1, 1}) * distance);
+    const bool alibi = options_.position == "alibi";
+    if (alibi || fresh > 1) {
+        const auto key = torch::arange(t + fresh, x.options()).view({1, 1, t + fresh});
+        const auto query = torch::arange(t, t + fresh, x.options()).view({1, fresh, 1});
+        if (alibi) // rows t .. t + T - 1 of alibiBias: -m_h |j - i|, [H, T, t + T]
+            terms.bias = -(PositionEncoding::alibiSlopes(heads, x.options()).view({heads, 1, 1}) * (key - query).abs());
+        if (fresh > 1) { // -1e9 on the later keys, as forward()'s causal bias
+            const auto later = torch::zeros({1, fresh, t + fresh}, x.options()).masked_fill(key > query, -1e9);
+            terms.bias = terms.bias.defined() ? terms.bias + later : later;
+        }
     }
     auto attended = ScaledDotProductAttention::apply(q, keys, values, terms);
-    auto output = attended.output.transpose(1, 2).reshape({batch, 1, options_.dModel});
+    auto output = attended.output.transpose(1, 2).reshape({batch, fresh, options_.dModel});
     if (output_)
         output = output_(output);
     return {output, attended.weights};

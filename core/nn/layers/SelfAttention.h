@@ -62,10 +62,11 @@ public:
 
     explicit SelfAttentionImpl(const SelfAttentionOptions& options);
     Result forward(const torch::Tensor& x, const torch::Tensor& mask);
-    // A causal layer decoding step by step (the keys-and-values cache): x [N, 1, d] is the newest position t,
-    // keys and values [N, H, t, dh] the earlier positions' projections (RoPE already applied to the keys), which
-    // this extends in place to t + 1. Output [N, 1, d] and weights [N, H, 1, t + 1] equal row t of forward() over
-    // the whole prefix, at O(t) instead of O(t^2) a step.
+    // A causal layer decoding step by step (the keys-and-values cache): x [N, T, d] are the newest positions
+    // t .. t + T - 1 (T = 1 a generated token; more to read a prompt in one pass), keys and values [N, H, t, dh] the
+    // earlier positions' projections (RoPE already applied to the keys), which this extends in place to t + T.
+    // Output [N, T, d] and weights [N, H, T, t + T] equal rows t .. t + T - 1 of forward() over the whole prefix,
+    // at O(t) instead of O(t^2) a token.
     Result step(const torch::Tensor& x, torch::Tensor& keys, torch::Tensor& values);
     // One head's attention for one query of batch row 0, step by step from this layer's own weights, on the input
     // and mask it was given (AttentionInputRecorder keeps them): q, every k and v, the dot products, the position

@@ -71,16 +71,18 @@ LanguageModel::State GptModel::start(std::int64_t rows)
 
 torch::Tensor GptModel::step(State& state, const torch::Tensor& ids, std::vector<torch::Tensor>* attention)
 {
-    TORCH_CHECK(state.position < config_.context, "the state holds ", config_.context, " tokens, the context");
-    auto x = positions_(tokens_(ids), state.position); // [N, 1, d]
+    const std::int64_t fresh = ids.size(1);
+    TORCH_CHECK(state.position + fresh <= config_.context, "the state holds ", config_.context, " tokens, the context");
+    auto x = positions_(tokens_(ids), state.position); // [N, T, d]
     for (std::size_t l = 0; l < blocks_.size(); ++l) {
         torch::Tensor weights;
         x = blocks_[l]->step(x, state.tensors[2 * l], state.tensors[2 * l + 1], attention ? &weights : nullptr);
         if (attention)
-            attention->push_back(weights);
+            attention->push_back(weights.narrow(2, fresh - 1, 1)); // the last position's rows
     }
-    ++state.position;
-    return torch::matmul(final_ ? final_(x) : x, tokens_->weight.t()).squeeze(1); // [N, V]
+    state.position += fresh;
+    x = x.select(1, fresh - 1); // only the last position's next token is asked for: [N, d]
+    return torch::matmul(final_ ? final_(x) : x, tokens_->weight.t()); // [N, V]
 }
 
 std::string GptModel::summary() const

@@ -23,7 +23,8 @@ public:
         std::int64_t position = 0;          // tokens read so far
     };
     virtual State start(std::int64_t rows) = 0;
-    // ids [N, 1] at position state.position -> logits [N, V]; attention per layer [N, H, 1, position + 1].
+    // ids [N, T] at positions state.position .. + T - 1 (one generated token, or a prompt read in one pass) -> the
+    // last position's next-token logits [N, V]; attention per layer, that position's rows [N, H, 1, position + T].
     virtual torch::Tensor step(State& state, const torch::Tensor& ids, std::vector<torch::Tensor>* attention = nullptr) = 0;
     // The most tokens a state can hold (a GPT's context, after which generation keeps the latest half); 0 = no limit.
     virtual int stateLimit() const { return 0; }

@@ -181,9 +181,9 @@ torch::Tensor NgramModel::step(State& state, const torch::Tensor& ids, std::vect
     const std::int64_t keep = std::min<std::int64_t>(config_.order - 1, history.size(1));
     if (keep < history.size(1))
         history = history.narrow(1, history.size(1) - keep, keep).contiguous();
-    ++state.position;
+    state.position += ids.size(1);
     if (keep == 0) // order 1: the unigram distribution, whatever came before
-        return forward(ids.to(torch::kLong)).select(1, 0);
+        return forward(ids.to(torch::kLong)).select(1, ids.size(1) - 1);
     return forward(history).select(1, keep - 1);
 }
 

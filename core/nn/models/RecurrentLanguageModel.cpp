@@ -47,8 +47,8 @@ LanguageModel::State RecurrentLanguageModel::start(std::int64_t /*rows*/)
 torch::Tensor RecurrentLanguageModel::step(State& state, const torch::Tensor& ids, std::vector<torch::Tensor>* /*attention*/)
 {
     auto out = run(tokens_(ids), &state.tensors);
-    ++state.position;
-    return output_(out).squeeze(1);
+    state.position += ids.size(1);
+    return output_(out.select(1, out.size(1) - 1)); // the last position's logits
 }
 
 std::string RecurrentLanguageModel::summary() const

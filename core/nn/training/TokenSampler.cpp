@@ -3,21 +3,38 @@
 #include "core/nn/layers/TensorConversions.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace attnlab {
 
 TokenSampler::TokenSampler(const SamplingSettings& settings) : settings_(settings), rng_(settings.seed) {}
 
-std::vector<double> TokenSampler::probabilities(const torch::Tensor& logits)
+std::vector<double> TokenSampler::hostLogits(const torch::Tensor& logits)
 {
-    const auto p = torch::softmax(logits.to(torch::kDouble).reshape({-1}), 0).to(torch::kCPU).contiguous();
-    return {p.data_ptr<double>(), p.data_ptr<double>() + p.numel()};
+    const auto host = logits.detach().reshape({-1}).to(torch::kCPU, torch::kDouble).contiguous();
+    return {host.data_ptr<double>(), host.data_ptr<double>() + host.numel()};
 }
 
-std::vector<double> TokenSampler::distribution(const torch::Tensor& logits) const
+std::vector<double> TokenSampler::probabilities(const std::vector<double>& logits)
 {
-    std::vector<double> p = probabilities(logits.to(torch::kDouble) / settings_.temperature);
+    // exp(x - max) / sum: the largest term is 1, so nothing overflows and the sum is at least 1.
+    std::vector<double> p(logits.size());
+    const double top = logits.empty() ? 0.0 : *std::max_element(logits.begin(), logits.end());
+    double sum = 0.0;
+    for (std::size_t i = 0; i < logits.size(); ++i)
+        sum += p[i] = std::exp(logits[i] - top);
+    for (auto& x : p)
+        x /= sum;
+    return p;
+}
+
+std::vector<double> TokenSampler::distribution(const std::vector<double>& logits) const
+{
+    std::vector<double> scaled(logits);
+    for (auto& x : scaled)
+        x /= settings_.temperature;
+    std::vector<double> p = probabilities(scaled);
     if (settings_.greedy)
         return p;
     std::vector<std::size_t> order(p.size());
