@@ -1,6 +1,7 @@
 #include "cli/commands/GenerateCommand.h"
 
 #include "cli/CliFlags.h"
+#include "cli/SamplingFlags.h"
 #include "cli/TextCells.h"
 #include "cli/commands/RunIds.h"
 #include "core/config/SamplingSettings.h"
@@ -21,19 +22,7 @@ int GenerateCommand::run(const std::vector<std::string>& args)
     const CliFlags flags(args, {"--run", "--prompt", "--tokens", "--temperature", "--top-k", "--top-p", "--seed", "--alternatives", "--step", "--db"},
                          {"--json", "--greedy"});
     const std::int64_t runId = runIdFrom(flags.required("--run"));
-    SamplingSettings sampling;
-    sampling.temperature = flags.real("--temperature", sampling.temperature);
-    sampling.topK = static_cast<int>(std::clamp<long long>(flags.integer("--top-k", 0), -1, 1 << 30));
-    sampling.topP = flags.real("--top-p", sampling.topP);
-    sampling.greedy = flags.has("--greedy");
-    sampling.seed = static_cast<std::uint64_t>(std::max<long long>(0, flags.integer("--seed", 1)));
-    sampling.tokens = static_cast<int>(std::clamp<long long>(flags.integer("--tokens", 200), -1, SamplingSettings::kMaxTokens + 1));
-    // SamplingSettings' bounds, said with the flag's name.
-    if (auto problem = sampling.problem(); !problem.empty()) {
-        const std::string key = problem.substr(0, problem.find(':'));
-        const std::string flag = key == "top_k" ? "--top-k" : key == "top_p" ? "--top-p" : "--" + key;
-        throw CliUsageError(flag + problem.substr(problem.find(':')));
-    }
+    const SamplingSettings sampling = SamplingFlags::read(flags);
     const int alternatives = static_cast<int>(flags.integer("--alternatives", 5));
     if (alternatives < 0 || alternatives > 100)
         throw CliUsageError("--alternatives expects 0 to 100 likeliest tokens a step, got " + flags.text("--alternatives", ""));

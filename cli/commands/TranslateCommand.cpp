@@ -1,6 +1,7 @@
 #include "cli/commands/TranslateCommand.h"
 
 #include "cli/CliFlags.h"
+#include "cli/SamplingFlags.h"
 #include "cli/TextCells.h"
 #include "cli/commands/RunIds.h"
 #include "core/data/TextFile.h"
@@ -23,6 +24,17 @@ namespace attnlab {
 namespace {
 
 // The alignment as a table: a row per target word (and <eos>), a column per source word, weights to 2 decimals.
+// "drawn at temperature 0.80, top-k 20, seed 7"
+std::string drawnWith(const Translation& t)
+{
+    std::string how = "drawn at temperature " + fixedCell(t.temperature, 2);
+    if (t.topK > 0)
+        how += ", top-k " + std::to_string(t.topK);
+    if (t.topP < 1.0)
+        how += ", top-p " + fixedCell(t.topP, 2);
+    return how + ", seed " + std::to_string(t.seed);
+}
+
 void printAlignment(std::ostream& out, const Translation& t)
 {
     if (t.cross.empty())
@@ -53,7 +65,9 @@ void printAlignment(std::ostream& out, const Translation& t)
 
 int TranslateCommand::run(const std::vector<std::string>& args)
 {
-    const CliFlags flags(args, {"--run", "--text", "--file", "--force", "--alternatives", "--beam", "--length-penalty", "--step", "--db"}, {"--json"});
+    const CliFlags flags(args, {"--run", "--text", "--file", "--force", "--alternatives", "--beam", "--length-penalty", "--step", "--db",
+                                "--temperature", "--top-k", "--top-p", "--seed"},
+                         {"--json"});
     const std::int64_t runId = runIdFrom(flags.required("--run"));
     if (flags.has("--text") == flags.has("--file"))
         throw CliUsageError("translate needs --text \"a sentence\" or --file FILE (one sentence a line)");
@@ -71,6 +85,14 @@ int TranslateCommand::run(const std::vector<std::string>& args)
         if (const auto problem = DecodingSettings::lengthPenaltyProblem(alpha); !problem.empty())
             throw CliUsageError("--length-penalty" + problem.substr(problem.find(':')));
         decoding.lengthPenalty = alpha;
+    }
+    if (SamplingFlags::any(flags)) { // each word drawn, as `generate` draws
+        if (flags.has("--force"))
+            throw CliUsageError("--force takes the typed translation; --temperature, --top-k, --top-p and --seed draw one");
+        if (decoding.beamSize.value_or(1) > 1)
+            throw CliUsageError("--beam " + std::to_string(*decoding.beamSize) + " with sampling: a drawn translation is one hypothesis; leave out --beam");
+        decoding.sampling = SamplingFlags::read(flags);
+        decoding.beamSize = 1; // whatever the run's evaluation used
     }
     decoding.alternatives = static_cast<int>(flags.integer("--alternatives", 0));
     if (decoding.alternatives < 0 || decoding.alternatives > 100)
@@ -105,7 +127,7 @@ int TranslateCommand::run(const std::vector<std::string>& args)
             throw CliUsageError("--text has no words to translate");
         out_ << t.text << "\n";
         out_ << "run " << runId << " (" << translator.config().model.model << ", " << translator.weights() << " weights of step "
-             << translator.step() << "), " << (t.forced ? std::string("forced target") : t.beamSize > 1 ? "beam " + std::to_string(t.beamSize) : std::string("greedy"))
+             << translator.step() << "), " << (t.forced ? std::string("forced target") : t.sampled ? drawnWith(t) : t.beamSize > 1 ? "beam " + std::to_string(t.beamSize) : std::string("greedy"))
              << (t.lengthPenalty > 0 ? ", length penalty " + fixedCell(t.lengthPenalty, 2) : std::string()) << "\n";
         if (t.unknownSourceTokens > 0)
             out_ << t.unknownSourceTokens << " source word" << (t.unknownSourceTokens == 1 ? "" : "s") << " unknown to the model (read as <unk>)\n";

@@ -48,6 +48,8 @@ std::string Translation::toJson() const
                         {"unknown_source_tokens", unknownSourceTokens},
                         {"attention", cross.empty() ? nlohmann::json::array() : rowsOf(AttentionAverage::ofLastLayer(cross))},
                         {"cross_attention", mapsOf(cross)}};
+    if (sampled)
+        j["sampling"] = {{"temperature", temperature}, {"top_k", topK}, {"top_p", topP}, {"seed", seed}};
     if (!encoderSelf.empty())
         j["encoder_self_attention"] = mapsOf(encoderSelf);
     if (!decoderSelf.empty())

@@ -39,6 +39,11 @@ struct Translation {
     std::vector<TranslationHypothesis> hypotheses; // beam search only
     int beamSize = 1;
     double lengthPenalty = 0.0;
+    // Drawn rather than the likeliest (TranslationDecoding::sampling): the settings it was drawn with.
+    bool sampled = false;
+    double temperature = 1.0, topP = 1.0;
+    int topK = 0;
+    unsigned long long seed = 0;
     int unknownSourceTokens = 0; // source words the model's vocabulary does not have (read as <unk>)
     // Asked for (TranslationDecoding::alternatives): at each row (target word, then <eos>) the decoder's likeliest
     // next tokens, best first, given the words before it: what it chose from at that step.
@@ -59,7 +64,8 @@ struct Translation {
     std::vector<double> headAlignmentErrorRates; // the same for each cross map alone (layer by layer, head by head)
 
     // {"translation", "source_tokens", "target_tokens", "alignment_rows" (target tokens and "<eos>"),
-    //  "probabilities", "score", "beam_size", "length_penalty", "cross_attention": [{"layer","head","weights":[[row]...]}],
+    //  "probabilities", "score", "beam_size", "length_penalty", "sampling" (when drawn: "temperature", "top_k",
+    //  "top_p", "seed"), "cross_attention": [{"layer","head","weights":[[row]...]}],
     //  "attention": the mean over the last layer's heads, rows summing to 1, "encoder_self_attention",
     //  "decoder_self_attention", "hypotheses": [...]}
     std::string toJson() const;

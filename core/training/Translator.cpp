@@ -206,9 +206,12 @@ std::vector<Translation> Translator::translateAll(const std::vector<std::string>
     auto& model = *impl_->model;
     const int beamSize = decoding.beamSize.value_or(impl_->config.beamSize);
     const double alpha = decoding.lengthPenalty.value_or(impl_->config.lengthPenalty);
-    for (const auto& problem : {DecodingSettings::beamProblem(beamSize), DecodingSettings::lengthPenaltyProblem(alpha)})
+    for (const auto& problem : {DecodingSettings::beamProblem(beamSize), DecodingSettings::lengthPenaltyProblem(alpha),
+                                decoding.sampling ? decoding.sampling->problem() : std::string()})
         if (!problem.empty())
             throw std::invalid_argument(problem);
+    if (decoding.sampling && beamSize > 1)
+        throw std::invalid_argument("sampling: a drawn translation is one hypothesis; it needs a beam of 1, not " + std::to_string(beamSize));
     std::vector<Translation> out(texts.size());
     PairIds ids;
     for (std::size_t i = 0; i < texts.size(); ++i) {
@@ -225,6 +228,13 @@ std::vector<Translation> Translator::translateAll(const std::vector<std::string>
         ids.target.emplace_back();
         t.beamSize = beamSize;
         t.lengthPenalty = alpha;
+        if (decoding.sampling) {
+            t.sampled = true;
+            t.temperature = decoding.sampling->temperature;
+            t.topK = decoding.sampling->topK;
+            t.topP = decoding.sampling->topP;
+            t.seed = decoding.sampling->seed + i;
+        }
     }
     // In order of length and in batches of the evaluation's size, as TranslationTask::evaluate decodes a split.
     // An empty line translates to nothing (a file keeps its line count); the rest are decoded.
@@ -242,6 +252,10 @@ std::vector<Translation> Translator::translateAll(const std::vector<std::string>
         auto settings = TranslationTask::decodingOf(impl_->config); // as the run's evaluation decodes, unless told otherwise
         settings.beamSize = beamSize;
         settings.lengthPenalty = alpha;
+        settings.sampling = decoding.sampling;
+        for (auto row : rows)
+            if (decoding.sampling)
+                settings.seeds.push_back(decoding.sampling->seed + row);
         const auto decoded = SequenceDecoder::decode(model, batch.source, batch.sourceMask, settings);
         for (std::size_t i = 0; i < rows.size(); ++i) {
             auto& t = out[rows[i]];

@@ -1,4 +1,5 @@
 #pragma once
+#include "core/config/SamplingSettings.h"
 #include "core/config/TrainConfig.h"
 #include "core/results/AttentionStepByStep.h"
 #include "core/results/RunRecord.h"
@@ -18,6 +19,9 @@ struct TranslationDecoding {
     std::optional<double> lengthPenalty; // unset = the run's; else within DecodingSettings' bounds
     bool withAttention = true; // false: words only (a file of sentences)
     int alternatives = 0;      // > 0: each step's likeliest next tokens (Translation::alternatives), this many
+    // Set: each word drawn as a language model draws it (temperature, top-k, top-p; its bounds), a beam of 1 only.
+    // Line i of translateAll draws from its own stream, seeded with seed + i, whatever it is batched with.
+    std::optional<SamplingSettings> sampling;
 };
 
 // A trained encoder-decoder loaded back from its checkpoint (ModelCheckpoint: weights, both vocabularies,
@@ -35,7 +39,8 @@ public:
 
     using Decoding = TranslationDecoding;
     // Each throws std::invalid_argument with DecodingSettings' message when the decoding's beam or length penalty
-    // is out of bounds (not a number included).
+    // is out of bounds (not a number included), SamplingSettings' for sampling out of bounds, "sampling: ..." for
+    // sampling with a beam.
     Translation translate(const std::string& text, const Decoding& decoding = {}) const;
     // The typed target taken as the translation (teacher-forced, one pass): what the model gives each of its words
     // and <eos>, every attention over it, each step's likeliest tokens (decoding.alternatives) and, on a built-in

@@ -353,6 +353,48 @@ private Q_SLOTS:
         QVERIFY2(badPart.err.contains("--part: encoder, decoder or cross (got 'both')"), qPrintable(badPart.err));
     }
 
+    // --temperature / --top-k / --top-p / --seed draw each word: line i of a file with seed S is the sentence alone
+    // with seed S + i (each its own stream, whatever it is batched with); the JSON says how it was drawn; top-k 1 is
+    // the greedy translation; a beam, a forced target and bad settings are refused naming the flag.
+    void aDrawnTranslationIsSeededLineByLine()
+    {
+        const QStringList lines = {"ant bee cat dog", "cow dog eel", "eel ant", "bee cat dog eel ant"};
+        const QString file = dir_.filePath("drawn.src");
+        {
+            std::ofstream out(file.toStdString());
+            for (const auto& line : lines)
+                out << line.toStdString() << "\n";
+        }
+        const CliResult all = runCli({"translate", "--run", QString::number(runId_), "--file", file, "--temperature", "3", "--seed", "11",
+                                      "--db", db_});
+        QVERIFY2(all.code == 0, qPrintable(all.err));
+        const QStringList drawn = all.out.split('\n').mid(0, static_cast<int>(lines.size()));
+        int differ = 0;
+        for (int i = 0; i < lines.size(); ++i) {
+            const CliResult one = runCli({"translate", "--run", QString::number(runId_), "--text", lines[i], "--temperature", "3",
+                                          "--seed", QString::number(11 + i), "--db", db_, "--json"});
+            QVERIFY2(one.code == 0, qPrintable(one.err));
+            const auto o = one.lastJson();
+            QCOMPARE(o["translation"].toString(), drawn[i]);
+            QCOMPARE(o["sampling"].toObject()["seed"].toInt(), 11 + i);
+            QCOMPARE(o["sampling"].toObject()["temperature"].toDouble(), 3.0);
+            const CliResult greedy = runCli({"translate", "--run", QString::number(runId_), "--text", lines[i], "--db", db_, "--json"});
+            const CliResult topOne = runCli({"translate", "--run", QString::number(runId_), "--text", lines[i], "--top-k", "1",
+                                             "--db", db_, "--json"});
+            QCOMPARE(topOne.lastJson()["translation"].toString(), greedy.lastJson()["translation"].toString());
+            QVERIFY(!greedy.lastJson().contains("sampling"));
+            differ += drawn[i] != greedy.lastJson()["translation"].toString();
+        }
+        QVERIFY2(differ > 0, "at temperature 3 every drawn translation was the greedy one");
+        const QList<QStringList> refused = {{"--temperature", "0"}, {"--top-p", "1.5"}, {"--top-k", "-2"},
+                                            {"--top-k", "2", "--beam", "3"}, {"--seed", "4", "--force", "dog cat"}};
+        for (const QStringList& flags : refused) {
+            const CliResult r = runCli(QStringList{"translate", "--run", QString::number(runId_), "--text", "ant bee", "--db", db_} + flags);
+            QVERIFY2(r.code == 2, qPrintable(flags.join(' ') + ": exit " + QString::number(r.code)));
+            QVERIFY2(r.err.section('\n', 0, 0).contains(flags[flags.size() - 2]), qPrintable(r.err));
+        }
+    }
+
     void refusesWhatItCannotTranslate()
     {
         // A classifier's run: named as such, exit 1.

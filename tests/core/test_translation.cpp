@@ -351,6 +351,58 @@ private Q_SLOTS:
         QVERIFY2(endOutsideTopK > 0, "<eos> was never taken from outside the top K: that case is untested");
     }
 
+    // Drawn translations (TokenSampler, a language model's rule): top-k 1 is greedy; a seed draws the same again;
+    // each sentence draws from its own stream, so the batch does not change it; every drawn word's log-probability is
+    // the model's own (a forced pass over the drawn words); a beam with sampling and bad settings are refused.
+    void aDrawnTranslationIsReproducibleAndTheModelsOwn()
+    {
+        const auto source = sources(), mask = source.ne(0);
+        int differentFromGreedy = 0;
+        for (const auto& v : variants()) {
+            auto model = ModelFactory::createTranslator(tiny(v));
+            model->eval();
+            torch::NoGradGuard noGrad;
+            SequenceDecoder::Settings settings;
+            settings.maxLength = 7;
+            const auto greedy = SequenceDecoder::decode(*model, source, mask, settings);
+            settings.sampling = SamplingSettings{};
+            settings.sampling->topK = 1;
+            const auto topOne = SequenceDecoder::decode(*model, source, mask, settings);
+            settings.sampling->topK = 0;
+            settings.sampling->seed = 5;
+            const auto drawn = SequenceDecoder::decode(*model, source, mask, settings);
+            const auto again = SequenceDecoder::decode(*model, source, mask, settings);
+            for (int64_t i = 0; i < source.size(0); ++i) {
+                const auto& h = drawn[static_cast<std::size_t>(i)].front();
+                QCOMPARE(topOne[static_cast<std::size_t>(i)].front().tokens, greedy[static_cast<std::size_t>(i)].front().tokens);
+                QCOMPARE(again[static_cast<std::size_t>(i)].front().tokens, h.tokens);
+                differentFromGreedy += h.tokens != greedy[static_cast<std::size_t>(i)].front().tokens;
+                auto alone = settings; // the same stream (seed 5 + i) with no other sentence beside it
+                alone.seeds = {5 + static_cast<std::uint64_t>(i)};
+                const auto row = source.slice(0, i, i + 1), rowMask = mask.slice(0, i, i + 1);
+                QVERIFY2(SequenceDecoder::decode(*model, row, rowMask, alone).front().front().tokens == h.tokens, v.name().c_str());
+                std::vector<int64_t> in = {Seq2SeqModel::kBos};
+                in.insert(in.end(), h.tokens.begin(), h.tokens.end());
+                const auto logp = torch::log_softmax(model->forced(row, rowMask, torch::tensor(in, torch::kLong).unsqueeze(0)).logits[0], -1);
+                for (std::size_t t = 0; t < h.tokens.size() + (h.finished ? 1 : 0); ++t) {
+                    const int64_t token = t < h.tokens.size() ? h.tokens[t] : Seq2SeqModel::kEos;
+                    QVERIFY2(std::abs(h.logProbabilities[t] - logp[static_cast<int64_t>(t)][token].item<float>()) < 1e-4, v.name().c_str());
+                }
+            }
+            settings.beamSize = 2;
+            QVERIFY_THROWS_EXCEPTION(std::invalid_argument, SequenceDecoder::decode(*model, source, mask, settings));
+            settings.beamSize = 1;
+            settings.sampling->temperature = 0.0;
+            try {
+                SequenceDecoder::decode(*model, source, mask, settings);
+                QFAIL("temperature 0 was accepted");
+            } catch (const std::invalid_argument& e) {
+                QVERIFY2(std::string(e.what()).rfind("temperature:", 0) == 0, e.what());
+            }
+        }
+        QVERIFY2(differentFromGreedy > 0, "no drawn translation differed from greedy: nothing was drawn");
+    }
+
     // Greedy decoding drops a finished sentence from the batch; every sentence still gets what it gets alone.
     void aBatchDecodesAsEachSentenceAlone()
     {

@@ -2,11 +2,13 @@
 
 #include "core/data/Vocabulary.h"
 #include "core/nn/layers/TensorConversions.h"
+#include "core/nn/training/TokenSampler.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <stdexcept>
 
 namespace attnlab {
 namespace {
@@ -42,16 +44,30 @@ std::vector<std::vector<DecodedHypothesis>> SequenceDecoder::decode(Seq2SeqModel
                                                                     const torch::Tensor& sourceMask, const Settings& settings)
 {
     const auto limits = maxLengths(sourceMask, std::min(kMaxOutputLength, settings.maxLength));
+    std::vector<TokenSampler> samplers;
+    if (settings.sampling) {
+        if (auto problem = settings.sampling->problem(); !problem.empty())
+            throw std::invalid_argument(problem);
+        if (settings.beamSize > 1)
+            throw std::invalid_argument("sampling: a drawn translation is one hypothesis; it needs a beam of 1, not " +
+                                        std::to_string(settings.beamSize));
+        for (int64_t i = 0; i < source.size(0); ++i) {
+            auto own = *settings.sampling;
+            own.seed = settings.seeds.empty() ? own.seed + static_cast<std::uint64_t>(i) : settings.seeds.at(static_cast<std::size_t>(i));
+            samplers.emplace_back(own);
+        }
+    }
     if (settings.beamSize > 1)
         return beam(model, source, sourceMask, settings.beamSize, settings.lengthPenalty, limits);
     std::vector<std::vector<DecodedHypothesis>> out;
-    for (auto& h : greedy(model, source, sourceMask, limits))
+    for (auto& h : greedy(model, source, sourceMask, limits, settings.sampling ? &samplers : nullptr))
         out.push_back({std::move(h)});
     return out;
 }
 
 std::vector<DecodedHypothesis> SequenceDecoder::greedy(Seq2SeqModel& model, const torch::Tensor& source,
-                                                       const torch::Tensor& sourceMask, const std::vector<int>& maxLength)
+                                                       const torch::Tensor& sourceMask, const std::vector<int>& maxLength,
+                                                       std::vector<TokenSampler>* samplers)
 {
     torch::NoGradGuard noGrad;
     const int64_t n = source.size(0);
@@ -71,6 +87,14 @@ std::vector<DecodedHypothesis> SequenceDecoder::greedy(Seq2SeqModel& model, cons
         auto out = model.step(encoded, state, previous, t);
         auto logp = nextTokenLogProbabilities(out.logits); // [A, V]
         auto best = logp.argmax(-1);
+        if (samplers) { // each sentence draws from its own stream: log p are logits whose softmax is p
+            std::vector<std::int64_t> drawn;
+            for (std::size_t a = 0; a < active.size(); ++a) {
+                auto& sampler = (*samplers)[static_cast<std::size_t>(active[a])];
+                drawn.push_back(sampler.next(sampler.distribution(logp[static_cast<int64_t>(a)])));
+            }
+            best = torch::tensor(drawn, best.options());
+        }
         // A sentence at its limit ends here: <eos>, whatever the model would say.
         std::vector<std::int64_t> atLimit;
         for (std::size_t a = 0; a < active.size(); ++a)

@@ -1,12 +1,17 @@
 #pragma once
 // PRIVATE engine header: includes LibTorch.
+#include "core/config/SamplingSettings.h"
 #include "core/nn/models/Seq2SeqModel.h"
 
 #include <torch/torch.h>
 
+#include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace attnlab {
+
+class TokenSampler;
 
 // One decoded target sentence: its tokens without <bos> and <eos>, the log-probability of each token and of the
 // closing <eos>, and the cross-attention of every step (rows = its tokens then <eos>, columns = source tokens).
@@ -35,15 +40,22 @@ public:
         int beamSize = 1;              // 1: greedy
         double lengthPenalty = 0.0;    // beam search's alpha
         int maxLength = kMaxOutputLength; // the model's ModelConfig::maxLength: no sentence gets more tokens
+        // Set: each token drawn as a language model draws it (TokenSampler: temperature, top-k, top-p, the seed), a
+        // beam of 1 only. Sentence i draws from its own stream, seeded with seeds[i] (seed + i when seeds is empty),
+        // so its translation does not depend on the sentences batched with it.
+        std::optional<SamplingSettings> sampling;
+        std::vector<std::uint64_t> seeds;
     };
     // Greedy for a beam of 1 (one hypothesis a sentence), else beam search (its K best, best first); each sentence at
     // most 2 S + 10 tokens for a source of S, and never more than min(kMaxOutputLength, settings.maxLength).
+    // Throws std::invalid_argument ("sampling: ...") for sampling with a beam, or sampling settings out of bounds.
     static std::vector<std::vector<DecodedHypothesis>> decode(Seq2SeqModel& model, const torch::Tensor& source,
                                                               const torch::Tensor& sourceMask, const Settings& settings);
 
     // maxLength: most target tokens a sentence may get (besides <eos>), per sentence [N] from the caller's rule.
+    // samplers: empty for the likeliest token, else one a sentence [N] drawing its tokens.
     static std::vector<DecodedHypothesis> greedy(Seq2SeqModel& model, const torch::Tensor& source, const torch::Tensor& sourceMask,
-                                                 const std::vector<int>& maxLength);
+                                                 const std::vector<int>& maxLength, std::vector<TokenSampler>* samplers = nullptr);
     // The K best finished hypotheses of each sentence, best first (at least one per sentence).
     static std::vector<std::vector<DecodedHypothesis>> beam(Seq2SeqModel& model, const torch::Tensor& source,
                                                             const torch::Tensor& sourceMask, int beamSize, double lengthPenalty,
