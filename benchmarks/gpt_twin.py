@@ -11,6 +11,8 @@ kernel, as nanoGPT uses it). Then `--tokens` characters written after "ROMEO:" o
 temperature 1 over a key/value cache, as `attnlab-cli generate` writes, and again as nanoGPT's generate() writes (no
 cache: the whole context run again for each character).
     python benchmarks/gpt_twin.py --data-dir $ATTNLAB_DATA_DIR [--steps 200] [--tokens 500] [--threads 2] [--seed 1]
+                                  [--compile]
+--compile: the training step through torch.compile (inductor; compiled within the first 10 steps, outside the timing).
 Prints one JSON line: parameters, seconds per training step (steps 11..N), the last training loss, seconds to write.
 """
 import argparse, gzip, json, math, os, time
@@ -83,6 +85,7 @@ def main():
     p.add_argument("--heads", type=int, default=4)
     p.add_argument("--context", type=int, default=64)
     p.add_argument("--batch-size", type=int, default=12)
+    p.add_argument("--compile", action="store_true", help="torch.compile the training step's model (inductor on the CPU)")
     a = p.parse_args()
     torch.set_num_threads(a.threads)
     torch.manual_seed(a.seed)
@@ -103,13 +106,14 @@ def main():
         return 0.5 * (1 + math.cos(math.pi * (step - warmup) / max(1, a.steps - warmup)))
 
     model.train()
+    trained = torch.compile(model) if a.compile else model  # one shape (batch x context): compiled once, in steps 1-10
     started = None
     for step in range(1, a.steps + 1):
         if step == 11:
             started = time.perf_counter()
         starts = torch.randint(len(train) - a.context - 1, (a.batch_size,))
         rows = torch.stack([train[s : s + a.context + 1] for s in starts.tolist()])
-        logits = model(rows[:, :-1])
+        logits = trained(rows[:, :-1])
         loss = F.cross_entropy(logits.reshape(-1, logits.size(-1)), rows[:, 1:].reshape(-1))
         for g in optimizer.param_groups:
             g["lr"] = 1e-3 * rate(step)
@@ -150,7 +154,7 @@ def main():
             ids = torch.cat([ids, torch.multinomial(F.softmax(logits, -1), 1, generator=generator)], 1)
     seconds_recomputed = time.perf_counter() - written
     print(json.dumps({"torch": torch.__version__, "threads": a.threads, "params": params, "steps": a.steps,
-                      "seconds_per_step": per_step, "last_loss": last, "tokens": a.tokens,
+                      "compiled": a.compile, "seconds_per_step": per_step, "last_loss": last, "tokens": a.tokens,
                       "seconds_writing": seconds_writing, "seconds_writing_recomputed": seconds_recomputed}))
 
 
