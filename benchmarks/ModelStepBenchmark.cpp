@@ -5,8 +5,8 @@
 // --gemm N: first, these cores' large-GEMM rate with this LibTorch's BLAS (an N x N by N x N fp32 product, 2 N^3
 // FLOPs; issue 39's "share of the GEMM rate", benchmarks/gemm_share.py divides each model's FLOPs by it).
 // --models keeps the cases labelled "model" or "model:pos" as printed (essan-mean: ESSAN with mean pooling;
-// essan-ts: the time-series ESSAN).
-// --trace DIR: after timing, 10 more steps of each classifier under LibTorch's profiler, written as a Chrome trace
+// essan-ts: the time-series ESSAN; gpt: the GPT at nanoGPT's laptop sizes, 12 windows of 64 characters, 65 symbols).
+// --trace DIR: after timing, 10 more steps of each classifier and language model under LibTorch's profiler, written as a Chrome trace
 // DIR/<model>-<pos>.json; benchmarks/trace_ops.py adds up each operator's own time in it (where a step goes).
 // --adam 1: then each classifier's Adam step over its parameters, SST-fine's 18,280 x 300 word table among them as
 // in training, from one backward's gradients: LibTorch's torch::optim::Adam against the trainer's FusedCpuAdam.
@@ -90,6 +90,7 @@ int main(int argc, char** argv)
         {"bilstm", "bilstm", "none", 1, ""},      {"gru", "gru", "none", 1, ""},
         {"rnn-attention", "rnn-attention", "none", 1, ""}, {"cnn", "cnn", "none", 1, ""},
         {"bow", "bow", "none", 1, ""},            {"ave", "ave", "none", 1, ""}};
+    const std::vector<Case> languageModels = {{"gpt", "gpt", "learned", 4, ""}, {"gpt", "gpt", "rope", 4, ""}};
     const std::vector<Case> regressors = {
         {"essan-ts", "essan", "rpr", 1, ""}, {"narx", "narx", "none", 1, ""}, {"encdec", "encdec", "none", 1, ""},
         {"attn-rnn", "attn-rnn", "none", 1, ""}, {"darnn", "darnn", "none", 1, ""}};
@@ -106,7 +107,7 @@ int main(int argc, char** argv)
     };
     for (const auto& w : wanted) {
         bool known = false;
-        for (const auto* cases : {&classifiers, &regressors})
+        for (const auto* cases : {&classifiers, &languageModels, &regressors})
             for (const auto& c : *cases)
                 for (const auto& l : labels(c))
                     known = known || l == w;
@@ -178,6 +179,40 @@ int main(int argc, char** argv)
                 std::printf("  %17.2f %10.2f", libtorchMs, fusedMs);
             }
             std::printf("\n");
+            std::fflush(stdout);
+            if (!traceDir.empty()) {
+                torch::autograd::profiler::RecordProfile profile(traceDir + "/" + c.label + "-" + c.position + ".json");
+                for (int r = 0; r < 10; ++r)
+                    step();
+            }
+        }
+    }
+    if (const auto cases = chosen(languageModels); !cases.empty()) {
+        // nanoGPT's laptop configuration: 4 layers x 4 heads, d_model 128, context 64, batch 12, no dropout.
+        const int64_t rows = 12, context = 64, symbols = 65;
+        const auto windows = torch::randint(0, symbols, {rows, context + 1}, torch::kLong);
+        const auto input = windows.narrow(1, 0, context), next = windows.narrow(1, 1, context).reshape({-1});
+        std::printf("# language model: batch %lld x context %lld, %lld symbols, d_model 128, cross-entropy\n",
+                    static_cast<long long>(rows), static_cast<long long>(context), static_cast<long long>(symbols));
+        std::printf("%-14s %-10s %12s %10s\n", "model", "pos", "params", "ms/step");
+        for (const auto& c : cases) {
+            ModelConfig config;
+            config.model = c.model;
+            config.position = c.position;
+            config.dModel = 128;
+            config.heads = c.heads;
+            config.layers = 4;
+            config.context = static_cast<int>(context);
+            config.vocabularySize = static_cast<int>(symbols);
+            config.dropoutPoints = "none"; // nanoGPT's laptop run: dropout 0
+            auto model = ModelFactory::createLanguageModel(config);
+            model->train();
+            auto step = [&] {
+                model->zero_grad(setToNone);
+                torch::nn::functional::cross_entropy(model->forward(input).reshape({-1, symbols}), next).backward();
+            };
+            const double ms = medianMs(step, warmup, repeats);
+            std::printf("%-14s %-10s %12lld %10.2f\n", c.label, c.position, static_cast<long long>(model->trainableParameters()), ms);
             std::fflush(stdout);
             if (!traceDir.empty()) {
                 torch::autograd::profiler::RecordProfile profile(traceDir + "/" + c.label + "-" + c.position + ".json");

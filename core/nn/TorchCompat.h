@@ -154,4 +154,23 @@ inline void multiplyEachBy(std::vector<at::Tensor>& tensors, const at::Tensor& f
 #endif
 }
 
+// Whether this LibTorch has scaled_dot_product_attention (2.x): one fused kernel for softmax(q k^T / sqrt(d_k)) v,
+// forward and backward (a flash-attention kernel on the CPU), which never keeps the weights.
+inline constexpr bool hasFusedAttention()
+{
+    return TORCH_VERSION_MAJOR >= 2;
+}
+
+// q, k, v [B, H, T, dh] -> softmax(q k^T / sqrt(dh) + causal mask) v, [B, H, T, dh]. Throws where
+// hasFusedAttention() is false.
+inline at::Tensor fusedCausalAttention([[maybe_unused]] const at::Tensor& q, [[maybe_unused]] const at::Tensor& k,
+                                       [[maybe_unused]] const at::Tensor& v)
+{
+#if TORCH_VERSION_MAJOR >= 2
+    return at::scaled_dot_product_attention(q, k, v, /*attn_mask=*/std::nullopt, /*dropout_p=*/0.0, /*is_causal=*/true);
+#else
+    throw std::logic_error("fusedCausalAttention: LibTorch 1.13 has no scaled_dot_product_attention");
+#endif
+}
+
 } // namespace attnlab::torch_compat

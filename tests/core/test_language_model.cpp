@@ -194,6 +194,35 @@ private Q_SLOTS:
         }
     }
 
+    // Training keeps no weights, so a layer may take LibTorch's fused kernel (2.x) instead of the lab's own
+    // softmax(q k^T / sqrt(d_k)) v: the same logits and the same gradients, every position technique, scaled or not.
+    void attentionWithoutWeightsEqualsTheOneThatKeepsThem()
+    {
+        torch::manual_seed(11);
+        const auto ids = torch::tensor({{3, 1, 4, 1, 5, 8, 2, 6, 5, 3}, {2, 7, 1, 8, 2, 8, 1, 8, 2, 8}}, torch::kLong);
+        for (const bool scaled : {true, false})
+            for (const auto& position : gptPositions()) {
+                auto config = tiny("gpt", position, 9);
+                config.scaled = scaled;
+                auto model = ModelFactory::createLanguageModel(config);
+                model->train();
+                auto gradients = [&](bool keepWeights) {
+                    model->zero_grad();
+                    std::vector<torch::Tensor> attention;
+                    const auto logits = model->forward(ids, keepWeights ? &attention : nullptr);
+                    (logits * torch::linspace(-1, 1, logits.numel()).view(logits.sizes())).sum().backward();
+                    std::vector<torch::Tensor> out{logits.detach()};
+                    for (const auto& p : model->parameters())
+                        out.push_back(p.grad().clone());
+                    return out;
+                };
+                const auto fused = gradients(false), kept = gradients(true);
+                const auto name = position + (scaled ? "" : ", not scaled");
+                for (std::size_t i = 0; i < fused.size(); ++i)
+                    QVERIFY2(torch::allclose(fused[i], kept[i], 1e-4, 1e-5), qPrintable(QString::fromStdString(name) + " tensor " + QString::number(i)));
+            }
+    }
+
     void cachedGenerationEqualsRecomputation()
     {
         torch::manual_seed(5);

@@ -11,6 +11,7 @@
 #include "ui/MainWindow.h"
 #include "ui/explorer/AlignmentExplorer.h"
 #include "ui/explorer/AttentionStepsView.h"
+#include "ui/explorer/DrawingControls.h"
 #include "ui/explorer/TranslationStepsView.h"
 #include "ui/plots/AttentionHeatmap.h"
 #include "ui/plots/AttentionThumbnail.h"
@@ -584,6 +585,61 @@ private Q_SLOTS:
         words->setChecked(false);
         QCOMPARE(explorer.heatmap()->shownColumns(), t.sourceTokens);
         QVERIFY(close(explorer.heatmap()->shownValues(), t.cross.front().weights));
+    }
+
+    // Drawn translations in the explorer: "Draw the words" samples each word as `translate --temperature` does; a seed
+    // gives the engine's own draw, "Draw again" the next seed's; no beam meanwhile.
+    void drawnTranslationsInTheExplorer()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString db = dir.filePath(QStringLiteral("runs.sqlite")), pairs = dir.filePath(QStringLiteral("pairs.tsv"));
+        attnlab::testing::writeAnimalPairs(pairs.toStdString());
+        const CliResult r = runCli({"train", "--dataset", "csv-pairs", "--file", pairs, "--model", "luong", "--steps", "40",
+                                    "--eval-every", "40", "--d-model", "16", "--db", db, "--device", "cpu", "--json"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const qint64 run = r.lastJson()["run_id"].toInt();
+        RunStore store(db.toStdString());
+        AlignmentExplorer explorer;
+        explorer.setStore(&store);
+        explorer.show();
+        explorer.setRun(run);
+        QTRY_VERIFY_WITH_TIMEOUT(explorer.isReady() && !explorer.isBusy(), 30000);
+        auto* beam = child<QSpinBox>(&explorer, "alignmentBeamSpin");
+        QVERIFY(beam->isEnabled());
+        explorer.drawing()->setTemperature(1.5);
+        explorer.drawing()->setSeed(7);
+        explorer.drawing()->setDrawing(true);
+        QVERIFY(!beam->isEnabled());
+        QSignalSpy translated(&explorer, &AlignmentExplorer::translated);
+        explorer.translate(QStringLiteral("Katze Pferd Hund"), 3);
+        QTRY_VERIFY_WITH_TIMEOUT(translated.count() == 1 && !explorer.isBusy(), 30000);
+
+        const auto record = store.run(run);
+        const Translator engine(*ModelExplainer::choose(store.checkpoints(run), record->bestStep));
+        auto drawnWith = [&](std::uint64_t seed) {
+            TranslationDecoding decoding;
+            decoding.alternatives = 5;
+            decoding.beamSize = 1;
+            decoding.sampling = SamplingSettings{1.5, 0, 1.0, false, seed};
+            return engine.translate("Katze Pferd Hund", decoding);
+        };
+        for (const std::uint64_t seed : {7u, 8u}) {
+            const Translation expected = drawnWith(seed);
+            QVERIFY(explorer.shown()->sampled);
+            QCOMPARE(explorer.shown()->seed, seed);
+            QCOMPARE(explorer.shown()->text, expected.text);
+            QVERIFY(close(explorer.shown()->probabilities, expected.probabilities));
+            QVERIFY(close(explorer.heatmap()->shownValues(), expected.cross.front().weights));
+            const QString said = child<QLabel>(&explorer, "alignmentResult")->text();
+            QVERIFY2(said.contains(QStringLiteral("drawn at temperature 1.5")) && said.contains(QStringLiteral("seed %1").arg(seed)), qPrintable(said));
+            if (seed == 7u) { // the next seed, drawn at once
+                child<QPushButton>(&explorer, "alignmentDrawAgain")->click();
+                QTRY_VERIFY_WITH_TIMEOUT(translated.count() == 2 && !explorer.isBusy(), 30000);
+            }
+        }
+        explorer.drawing()->setDrawing(false);
+        QVERIFY(beam->isEnabled());
     }
 };
 

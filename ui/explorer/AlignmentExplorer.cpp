@@ -11,6 +11,7 @@
 #include "ui/StdStrings.h"
 #include "ui/analysis/FigureExport.h"
 #include "ui/explorer/BeamTree.h"
+#include "ui/explorer/DrawingControls.h"
 #include "ui/explorer/TranslationStepsView.h"
 #include "ui/plots/AttentionHeatmap.h"
 
@@ -118,6 +119,10 @@ AlignmentExplorer::AlignmentExplorer(QWidget* parent) : QWidget(parent)
     beam_->setPrefix(tr("beam "));
     beam_->setSpecialValueText(tr("greedy"));
     beam_->setToolTip(tr("1: greedy decoding; K: beam search keeping K hypotheses, each shown in the Beam tab with its own alignment"));
+    drawing_ = new DrawingControls(this);
+    drawing_->setObjectName(QStringLiteral("alignmentDrawing"));
+    connect(drawing_, &DrawingControls::drawingChanged, this, [this](bool on) { beam_->setEnabled(!on && translator_ != nullptr); });
+    connect(drawing_, &DrawingControls::drawAgain, this, [this] { translate(source_->text(), beam_->value()); });
     words_ = new QCheckBox(tr("words"), this);
     words_->setObjectName(QStringLiteral("alignmentWordsBox"));
     words_->setToolTip(tr("This run reads word pieces: show the maps over whole words (attention to a word summed over its "
@@ -251,6 +256,7 @@ AlignmentExplorer::AlignmentExplorer(QWidget* parent) : QWidget(parent)
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(header_);
     layout->addLayout(sourceRow);
+    layout->addWidget(drawing_);
     layout->addLayout(targetRow);
     layout->addWidget(result_);
     layout->addWidget(splitter, 1);
@@ -263,8 +269,9 @@ AlignmentExplorer::~AlignmentExplorer() = default; // the runners wait for the w
 void AlignmentExplorer::setInputEnabled(bool enabled, const QString& why)
 {
     for (QWidget* w : {static_cast<QWidget*>(source_), static_cast<QWidget*>(target_), static_cast<QWidget*>(beam_),
-                       static_cast<QWidget*>(translateButton_), static_cast<QWidget*>(forceButton_)})
+                       static_cast<QWidget*>(translateButton_), static_cast<QWidget*>(forceButton_), static_cast<QWidget*>(drawing_)})
         w->setEnabled(enabled);
+    beam_->setEnabled(enabled && !drawing_->sampling()); // a drawn translation has no beam
     if (!why.isEmpty())
         result_->setText(why.toHtmlEscaped());
 }
@@ -347,7 +354,7 @@ void AlignmentExplorer::translate(const QString& source, int beamSize)
         source_->setText(source);
     if (beamSize > 0 && beam_->value() != beamSize)
         beam_->setValue(beamSize);
-    submit({source, QString(), beamSize});
+    submit({source, QString(), drawing_->sampling() ? 0 : beamSize, drawing_->sampling()});
 }
 
 void AlignmentExplorer::force(const QString& source, const QString& target)
@@ -363,7 +370,7 @@ void AlignmentExplorer::force(const QString& source, const QString& target)
         source_->setText(source);
     if (target_->text() != target)
         target_->setText(target);
-    submit({source, target, 0});
+    submit({source, target, 0, std::nullopt});
 }
 
 void AlignmentExplorer::submit(const Request& request)
@@ -372,8 +379,11 @@ void AlignmentExplorer::submit(const Request& request)
     translating_->request([this, translator = translator_, request]() -> LatestRequestRunner::Delivery {
         TranslationDecoding decoding;
         decoding.alternatives = 5;
-        if (request.beamSize > 0) // 0: the run's own
+        if (request.sampling)
+            decoding.beamSize = 1; // drawn: no beam, whatever the run decodes with
+        else if (request.beamSize > 0) // 0: the run's own
             decoding.beamSize = request.beamSize;
+        decoding.sampling = request.sampling;
         auto translation = std::make_shared<Translation>(
             request.target.isEmpty() ? translator->translate(request.source.toStdString(), decoding)
                                      : translator->force(request.source.toStdString(), request.target.toStdString(), decoding));
@@ -396,6 +406,13 @@ void AlignmentExplorer::display(const Translation& t)
     QStringList facts;
     if (t.forced)
         facts << tr("your translation, teacher-forced: log P %1").arg(t.score, 0, 'f', 3);
+    else if (t.sampled)
+        facts << tr("drawn at temperature %1, top-k %2, top-p %3, seed %4: log P %5")
+                     .arg(t.temperature)
+                     .arg(t.topK > 0 ? QString::number(t.topK) : tr("all"))
+                     .arg(t.topP)
+                     .arg(t.seed)
+                     .arg(t.score, 0, 'f', 3);
     else
         facts << (t.beamSize > 1 ? tr("beam %1, score %2").arg(t.beamSize).arg(t.score, 0, 'f', 3) : tr("greedy, score %1").arg(t.score, 0, 'f', 3));
     if (t.unknownSourceTokens > 0)

@@ -1,4 +1,5 @@
 #pragma once
+#include "core/config/SamplingSettings.h"
 #include "core/results/RunRecord.h"
 #include "core/results/Translation.h"
 #include "ui/LatestRequestRunner.h"
@@ -27,6 +28,7 @@ namespace attnlab::ui {
 
 class AttentionHeatmap;
 class BeamTree;
+class DrawingControls;
 class TranslationStepsView;
 
 // The Explorer of a translation run (issue 37): a stored encoder-decoder opened from its checkpoint (Translator,
@@ -48,7 +50,8 @@ public:
     void clear(const QString& message);
     qint64 runId() const { return runId_; }
 
-    // What the user does with the source and target fields and the beam box (the tests call these too).
+    // What the user does with the source and target fields and the beam box (the tests call these too). With
+    // "Draw the words" on (drawing()), the translation is drawn with its settings and the beam is not used.
     void translate(const QString& source, int beamSize = 0); // 0: the run's beam size
     void force(const QString& source, const QString& target);
     void showStep(int step);       // the decoding step's row of the alignment and its alternatives
@@ -60,6 +63,7 @@ public:
     const std::optional<Translation>& shown() const { return shown_; }
     AttentionHeatmap* heatmap() const { return heatmap_; }
     TranslationStepsView* attentionSteps() const { return attentionSteps_; }
+    DrawingControls* drawing() const { return drawing_; }
     void exportMap();
 
 signals:
@@ -71,6 +75,7 @@ private:
     struct Request {
         QString source, target;
         int beamSize = 0;
+        std::optional<SamplingSettings> sampling; // a drawn translation
     };
     void submit(const Request& request);
     void opened(const std::shared_ptr<const Translator>& translator); // on the GUI thread, the weights open
@@ -91,6 +96,7 @@ private:
     QLineEdit* source_;
     QLineEdit* target_;
     QSpinBox* beam_;
+    DrawingControls* drawing_;
     QCheckBox* words_; // a subword run's maps over words (pieces merged), shown only for one
     QPushButton* translateButton_;
     QPushButton* forceButton_;

@@ -19,8 +19,10 @@ void AttentionInputRecorder::record(SelfAttentionImpl* layer, const torch::Tenso
 {
     if (!activeRecorder)
         return;
+    // No mask: every position real (a language model's windows).
+    const auto real = mask.defined() ? mask.detach().clone() : torch::ones({input.size(0), input.size(1)}, input.options().dtype(torch::kBool));
     record({static_cast<int>(layer->options().heads), static_cast<int>(input.size(1)),
-            [layer, input = input.detach().clone(), mask = mask.detach().clone()](int head, int query) {
+            [layer, input = input.detach().clone(), mask = real](int head, int query) {
                 return layer->stepByStep(input, mask, head, query);
             }});
 }

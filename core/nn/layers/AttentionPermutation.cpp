@@ -5,31 +5,36 @@
 namespace attnlab {
 namespace {
 
-thread_local torch::Tensor active; // undefined: no permutation
+thread_local torch::Tensor activeOrder; // undefined: no permutation
 
 } // namespace
 
 AttentionPermutation::AttentionPermutation(torch::Tensor order)
 {
-    if (active.defined())
+    if (activeOrder.defined())
         throw std::logic_error("AttentionPermutation: one is already active on this thread");
-    active = std::move(order);
+    activeOrder = std::move(order);
 }
 
 AttentionPermutation::~AttentionPermutation()
 {
-    active = torch::Tensor();
+    activeOrder = torch::Tensor();
+}
+
+bool AttentionPermutation::active()
+{
+    return activeOrder.defined();
 }
 
 torch::Tensor AttentionPermutation::applyTo(const torch::Tensor& weights)
 {
-    if (!active.defined())
+    if (!activeOrder.defined())
         return weights;
     // The order broadcast over the middle axes (heads, queries): [B, 1, ..., 1, T] expanded to the weights'.
     std::vector<int64_t> shape(static_cast<std::size_t>(weights.dim()), 1);
-    shape.front() = active.size(0);
-    shape.back() = active.size(1);
-    return weights.gather(-1, active.to(weights.device()).view(shape).expand(weights.sizes()));
+    shape.front() = activeOrder.size(0);
+    shape.back() = activeOrder.size(1);
+    return weights.gather(-1, activeOrder.to(weights.device()).view(shape).expand(weights.sizes()));
 }
 
 } // namespace attnlab

@@ -17,6 +17,7 @@ public:
 
     // weights [B, ..., T] (the last axis the keys) permuted by the active order; as they are without one.
     static torch::Tensor applyTo(const torch::Tensor& weights);
+    static bool active(); // one is on for this thread
 };
 
 } // namespace attnlab

@@ -1,7 +1,10 @@
 #include "core/nn/layers/SelfAttention.h"
 
 #include "core/nn/layers/Activation.h"
+#include "core/nn/TorchCompat.h"
 #include "core/nn/layers/AttentionInputRecorder.h"
+#include "core/nn/layers/AttentionPermutation.h"
+#include "core/nn/layers/FoldedLinear.h"
 #include "core/nn/layers/PositionEncoding.h"
 #include "core/nn/layers/ScaledDotProductAttention.h"
 
@@ -74,13 +77,37 @@ SelfAttentionImpl::Result SelfAttentionImpl::forward(const torch::Tensor& x, con
     return attendTo(x, mask);
 }
 
+torch::Tensor SelfAttentionImpl::outputOnly(const torch::Tensor& x, const torch::Tensor& mask)
+{
+    const bool fused = torch_compat::hasFusedAttention() && options_.causal && !mask.defined() && !options_.uniform &&
+                       !options_.maskProjections && options_.window == 0 && options_.position != "rpr" &&
+                       options_.position != "alibi" && !AttentionPermutation::active();
+    if (!fused)
+        return forward(x, mask).output;
+    AttentionInputRecorder::record(this, x, mask);
+    const int64_t batch = x.size(0), length = x.size(1);
+    const int64_t heads = options_.heads, headSize = options_.dModel / heads;
+    auto project = [&](torch::nn::Linear& layer) { // [B, T, d] -> [B, H, T, dh]
+        return Activation::apply(options_.projectionActivation, FoldedLinear::apply(layer, x)).view({batch, length, heads, headSize}).transpose(1, 2);
+    };
+    auto q = project(query_), k = project(key_), v = project(value_);
+    if (!options_.scaled) // the kernel divides by sqrt(d_k): undone on q, as attendTo() does
+        q = q * std::sqrt(static_cast<double>(headSize));
+    if (options_.position == "rope") {
+        q = PositionEncoding::rotary(q);
+        k = PositionEncoding::rotary(k);
+    }
+    auto output = torch_compat::fusedCausalAttention(q, k, v).transpose(1, 2).reshape({batch, length, options_.dModel});
+    return output_ ? FoldedLinear::apply(output_, output) : output;
+}
+
 SelfAttentionImpl::Result SelfAttentionImpl::attendTo(const torch::Tensor& x, const torch::Tensor& mask)
 {
     const int64_t batch = x.size(0), length = x.size(1);
     const int64_t heads = options_.heads, headSize = options_.dModel / heads;
     auto realPositions = options_.maskProjections ? mask.unsqueeze(-1).to(x.dtype()) : torch::Tensor();
     auto project = [&](torch::nn::Linear& layer) {
-        auto y = Activation::apply(options_.projectionActivation, layer(x));
+        auto y = Activation::apply(options_.projectionActivation, FoldedLinear::apply(layer, x));
         if (realPositions.defined())
             y = y * realPositions;
         return y.view({batch, length, heads, headSize}).transpose(1, 2); // [B, H, T, dh]
@@ -93,7 +120,7 @@ SelfAttentionImpl::Result SelfAttentionImpl::attendTo(const torch::Tensor& x, co
         auto result = attend(zeros, zeros, v, mask, torch::Tensor(), relValues_, options_.rprClip);
         result.output = result.output.transpose(1, 2).reshape({batch, length, options_.dModel});
         if (output_)
-            result.output = output_(result.output);
+            result.output = FoldedLinear::apply(output_, result.output);
         return result;
     }
     auto q = project(query_), k = project(key_);
@@ -111,7 +138,7 @@ SelfAttentionImpl::Result SelfAttentionImpl::attendTo(const torch::Tensor& x, co
         Result result{banded.output.transpose(1, 2).reshape({batch, length, options_.dModel}), banded.weights, banded.keyIndex,
                       banded.globalWeights};
         if (output_)
-            result.output = output_(result.output);
+            result.output = FoldedLinear::apply(output_, result.output);
         return result;
     }
     if (options_.position == "alibi") {
@@ -125,7 +152,7 @@ SelfAttentionImpl::Result SelfAttentionImpl::attendTo(const torch::Tensor& x, co
     auto result = attend(q, k, v, mask, relKeys_, relValues_, options_.rprClip, bias);
     result.output = result.output.transpose(1, 2).reshape({batch, length, options_.dModel});
     if (output_)
-        result.output = output_(result.output);
+        result.output = FoldedLinear::apply(output_, result.output);
     return result;
 }
 
@@ -136,7 +163,7 @@ SelfAttentionImpl::Result SelfAttentionImpl::step(const torch::Tensor& x, torch:
     const int64_t batch = x.size(0), fresh = x.size(1), t = keys.size(2);
     const int64_t heads = options_.heads, headSize = options_.dModel / heads;
     auto project = [&](torch::nn::Linear& layer) { // [N, T, d] -> [N, H, T, dh]
-        return Activation::apply(options_.projectionActivation, layer(x)).view({batch, fresh, heads, headSize}).transpose(1, 2);
+        return Activation::apply(options_.projectionActivation, FoldedLinear::apply(layer, x)).view({batch, fresh, heads, headSize}).transpose(1, 2);
     };
     auto q = project(query_), k = project(key_), v = project(value_);
     if (!options_.scaled)
@@ -169,7 +196,7 @@ SelfAttentionImpl::Result SelfAttentionImpl::step(const torch::Tensor& x, torch:
     auto attended = ScaledDotProductAttention::apply(q, keys, values, terms);
     auto output = attended.output.transpose(1, 2).reshape({batch, fresh, options_.dModel});
     if (output_)
-        output = output_(output);
+        output = FoldedLinear::apply(output_, output);
     return {output, attended.weights};
 }
 

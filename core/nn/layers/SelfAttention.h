@@ -62,6 +62,10 @@ public:
 
     explicit SelfAttentionImpl(const SelfAttentionOptions& options);
     Result forward(const torch::Tensor& x, const torch::Tensor& mask);
+    // forward()'s output [B, T, d] alone, for a caller that keeps no weights (training, scoring): a causal layer with
+    // no padding (mask undefined), no permutation test on and no RPR, ALiBi or window goes through LibTorch's fused
+    // attention where it has one (2.x), which never makes the [T, T] weights; otherwise forward().output.
+    torch::Tensor outputOnly(const torch::Tensor& x, const torch::Tensor& mask);
     // A causal layer decoding step by step (the keys-and-values cache): x [N, T, d] are the newest positions
     // t .. t + T - 1 (T = 1 a generated token; more to read a prompt in one pass), keys and values [N, H, t, dh] the
     // earlier positions' projections (RoPE already applied to the keys), which this extends in place to t + T.
@@ -76,7 +80,7 @@ public:
     const SelfAttentionOptions& options() const { return options_; }
 
     // The attention arithmetic on given projections, exposed for exact tests.
-    // q, k, v: [B, H, T, dh]; mask: [B, T] bool; relKeys/relValues: [2k+1, dh] or undefined;
+    // q, k, v: [B, H, T, dh]; mask: [B, T] bool or undefined (no padding); relKeys/relValues: [2k+1, dh] or undefined;
     // bias: additive [H, T, T] (ALiBi) or undefined.
     static Result attend(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,
                          const torch::Tensor& mask, const torch::Tensor& relKeys,

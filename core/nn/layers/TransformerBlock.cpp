@@ -2,6 +2,7 @@
 
 #include "core/nn/layers/Activation.h"
 #include "core/nn/layers/DropoutMask.h"
+#include "core/nn/layers/FoldedLinear.h"
 #include "core/nn/layers/ResidualSublayer.h"
 
 namespace attnlab {
@@ -56,7 +57,8 @@ torch::Tensor TransformerBlockImpl::rest(const torch::Tensor& x, const Attention
     if (options_.attentionOnly)
         return y;
     return around(y, norm2_, [this](const torch::Tensor& h) {
-        return out_(DropoutMask::apply(Activation::apply(options_.activation, in_(h)), options_.ffnDrop, is_training()));
+        return FoldedLinear::apply(out_, DropoutMask::apply(Activation::apply(options_.activation, FoldedLinear::apply(in_, h)),
+                                                           options_.ffnDrop, is_training()));
     });
 }
 
@@ -64,9 +66,10 @@ torch::Tensor TransformerBlockImpl::forward(const torch::Tensor& x, const torch:
                                             const AttentionMemory* memory, torch::Tensor* crossWeights)
 {
     auto y = around(x, norm1_, [&](const torch::Tensor& h) {
+        if (!weights) // nobody keeps them: the layer may take a fused kernel that never makes them
+            return attention_->outputOnly(h, mask);
         auto attended = attention_(h, mask);
-        if (weights)
-            *weights = attended.weights;
+        *weights = attended.weights;
         return attended.output;
     });
     return rest(y, memory, crossWeights);

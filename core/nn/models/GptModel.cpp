@@ -47,7 +47,7 @@ torch::Tensor GptModel::forward(const torch::Tensor& ids, std::vector<torch::Ten
 {
     TORCH_CHECK(ids.size(1) <= config_.context, "a window of ", ids.size(1), " tokens is longer than the context ", config_.context);
     auto x = DropoutMask::apply(positions_(tokens_(ids)), inputDrop_, is_training()); // [B, T, d]
-    const auto mask = torch::ones({ids.size(0), ids.size(1)}, ids.options().dtype(torch::kBool));
+    const torch::Tensor mask; // no padding in a window of text: no key mask to apply
     for (auto& block : blocks_) {
         torch::Tensor weights;
         x = block(x, mask, attention ? &weights : nullptr);

@@ -1,7 +1,5 @@
 #include "core/nn/training/TokenSampler.h"
 
-#include "core/nn/layers/TensorConversions.h"
-
 #include <algorithm>
 #include <cmath>
 #include <numeric>
