@@ -17,7 +17,7 @@ harnesses=("$@")
 if [ ${#harnesses[@]} -eq 0 ]; then
   harnesses=(fuzz_sst fuzz_labelled_lines fuzz_semeval fuzz_csv_text fuzz_csv_series fuzz_embeddings fuzz_config
              fuzz_sweep_spec fuzz_manifest fuzz_run_import fuzz_run_store fuzz_safetensors fuzz_wordpiece fuzz_csv_pairs
-             fuzz_subword_model fuzz_text_corpus)
+             fuzz_subword_model fuzz_text_corpus fuzz_forecast)
 fi
 
 if ! command -v clang++ >/dev/null || ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1; then

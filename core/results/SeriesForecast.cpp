@@ -2,7 +2,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <climits>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <stdexcept>
 
@@ -28,6 +30,20 @@ std::vector<double> numbers(const nlohmann::json& values, const char* name)
     for (const auto& v : values)
         out.push_back(v.is_null() ? std::nan("") : v.get<double>());
     return out;
+}
+
+// A count stored as a JSON integer, 0 when absent. A float or an integer beyond int is refused by name (converting
+// one would be undefined behaviour, not an error).
+int storedCount(const nlohmann::json& j, const char* name)
+{
+    if (!j.contains(name))
+        return 0;
+    const auto& v = j.at(name);
+    if (!v.is_number_integer() || (v.is_number_unsigned() ? v.get<std::uint64_t>() > static_cast<std::uint64_t>(INT_MAX)
+                                                            : v.get<std::int64_t>() < INT_MIN || v.get<std::int64_t>() > INT_MAX))
+        throw std::invalid_argument(std::string("forecast: '") + name + "' is not a whole number within " + std::to_string(INT_MIN) +
+                                    " .. " + std::to_string(INT_MAX) + " (got " + v.dump() + ")");
+    return static_cast<int>(v.get<std::int64_t>());
 }
 
 } // namespace
@@ -61,8 +77,8 @@ SeriesForecast SeriesForecast::fromJson(const std::string& json)
     try {
         const auto j = nlohmann::json::parse(json);
         f.target = j.value("target", std::string());
-        f.firstRow = j.value("first_row", 0);
-        f.window = j.value("window", 0);
+        f.firstRow = storedCount(j, "first_row");
+        f.window = storedCount(j, "window");
         f.actual = numbers(j.at("actual"), "actual");
         f.predicted = numbers(j.at("predicted"), "predicted");
         if (j.contains("attention")) {

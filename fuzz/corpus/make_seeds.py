@@ -123,6 +123,15 @@ seed("fuzz_text_corpus", "play-gzip", [0, 1], play)
 seed("fuzz_text_corpus", "play-words", [1, 0], play * 3)
 seed("fuzz_text_corpus", "utf8-crlf-bom", [0, 0], "\ufeffCafé — naïve 北京 😀\r\nline two, line two\r\n")
 
+# A time-series run's stored forecast: with attention pooling over a window of 3, without attention, and a row of
+# attention shorter than the window (refused).
+seed("fuzz_forecast", "with-attention", [], json.dumps({
+    "target": "temperature", "first_row": 3600, "window": 3, "actual": [18.5, 18.75, 19.0], "predicted": [18.4, 18.8, 19.1],
+    "attention_name": "attention pooling", "attention": [[0.2, 0.3, 0.5], [0.1, 0.1, 0.8], [0.3, 0.3, 0.4]]}))
+seed("fuzz_forecast", "no-attention", [], json.dumps({"target": "y", "first_row": 0, "window": 50, "actual": [1e-3, -2.5],
+                                                     "predicted": [0.0012, -2.49]}))
+seed("fuzz_forecast", "short-row", [], json.dumps({"window": 2, "actual": [1], "predicted": [1], "attention": [[0.5]]}))
+
 if len(sys.argv) > 1:  # a store and its export, from a tiny run of the built CLI
     cli = sys.argv[1]
     with tempfile.TemporaryDirectory() as tmp:

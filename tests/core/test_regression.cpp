@@ -291,6 +291,14 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
                                  SeriesForecast::fromJson("{\"window\": 3, \"actual\": [1], \"predicted\": [1], \"attention\": [[0.5, 0.5]]}"));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, SeriesForecast::fromJson("not json"));
+        for (const char* window : {"8888888888888888888888", "2.5", "-3000000000"}) { // found by fuzz_forecast: no int
+            try {
+                SeriesForecast::fromJson(std::string("{\"window\": ") + window + ", \"actual\": [], \"predicted\": []}");
+                QFAIL(window);
+            } catch (const std::invalid_argument& e) {
+                QVERIFY2(std::string(e.what()).find("'window' is not a whole number") != std::string::npos, e.what());
+            }
+        }
     }
 
     void classifiersAreRefusedOnSeriesAndBack()

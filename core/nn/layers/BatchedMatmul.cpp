@@ -101,7 +101,13 @@ torch::Tensor BatchedMatmul::apply(const torch::Tensor& a, const torch::Tensor& 
                 transposeB ? b.size(-1) : b.size(-2), " differ");
     auto a3 = a.reshape({-1, m, k}).contiguous();
     auto b3 = b.reshape({-1, b.size(-2), b.size(-1)}).contiguous();
-    auto c = BatchedMatmulFunction::apply(a3, b3, transposeB);
+    torch::Tensor c;
+    if (torch::GradMode::is_enabled() && (a3.requires_grad() || b3.requires_grad())) {
+        c = BatchedMatmulFunction::apply(a3, b3, transposeB);
+    } else { // writing, scoring: no autograd node to make (at one token its bookkeeping costs as much as the product)
+        c = torch::empty({a3.size(0), m, p}, a3.options());
+        multiply(a3, b3, c, false, transposeB);
+    }
     std::vector<int64_t> shape(a.sizes().begin(), a.sizes().end() - 2);
     shape.push_back(m);
     shape.push_back(p);
