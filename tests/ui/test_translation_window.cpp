@@ -120,6 +120,22 @@ void leaves(QTreeWidgetItem* item, std::map<int, QTreeWidgetItem*>& out)
         leaves(item->child(i), out);
 }
 
+// A Luong run on the animal pairs, 40 steps at d_model 16, trained by the CLI into dir's store (extra: its options
+// beyond those); the run's id, or 0 with the failure recorded.
+qint64 trainAnimalPairs(const QTemporaryDir& dir, const QStringList& extra = {})
+{
+    const QString db = dir.filePath(QStringLiteral("runs.sqlite")), pairs = dir.filePath(QStringLiteral("pairs.tsv"));
+    attnlab::testing::writeAnimalPairs(pairs.toStdString());
+    QStringList args{"train", "--dataset", "csv-pairs", "--file", pairs, "--model", "luong", "--steps", "40", "--eval-every", "40",
+                     "--d-model", "16", "--db", db, "--device", "cpu", "--json"};
+    const CliResult r = runCli(args + extra);
+    if (r.code != 0) {
+        QTest::qFail(qPrintable(r.err), __FILE__, __LINE__);
+        return 0;
+    }
+    return r.lastJson()["run_id"].toInt();
+}
+
 } // namespace
 
 class TestTranslationWindow : public QObject {
@@ -550,14 +566,10 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        const QString db = dir.filePath(QStringLiteral("runs.sqlite")), pairs = dir.filePath(QStringLiteral("pairs.tsv"));
-        attnlab::testing::writeAnimalPairs(pairs.toStdString());
-        const CliResult r = runCli({"train", "--dataset", "csv-pairs", "--file", pairs, "--model", "luong", "--subwords", "bpe",
-                                    "--subword-vocabulary", "40", "--steps", "40", "--eval-every", "40", "--d-model", "16",
-                                    "--db", db, "--device", "cpu", "--json"});
-        QVERIFY2(r.code == 0, qPrintable(r.err));
-        const qint64 run = r.lastJson()["run_id"].toInt();
-        RunStore store(db.toStdString());
+        const qint64 run = trainAnimalPairs(dir, {"--subwords", "bpe", "--subword-vocabulary", "40"});
+        if (QTest::currentTestFailed())
+            return;
+        RunStore store(dir.filePath(QStringLiteral("runs.sqlite")).toStdString());
         AlignmentExplorer explorer;
         explorer.setStore(&store);
         explorer.resize(1000, 700);
@@ -593,13 +605,10 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        const QString db = dir.filePath(QStringLiteral("runs.sqlite")), pairs = dir.filePath(QStringLiteral("pairs.tsv"));
-        attnlab::testing::writeAnimalPairs(pairs.toStdString());
-        const CliResult r = runCli({"train", "--dataset", "csv-pairs", "--file", pairs, "--model", "luong", "--steps", "40",
-                                    "--eval-every", "40", "--d-model", "16", "--db", db, "--device", "cpu", "--json"});
-        QVERIFY2(r.code == 0, qPrintable(r.err));
-        const qint64 run = r.lastJson()["run_id"].toInt();
-        RunStore store(db.toStdString());
+        const qint64 run = trainAnimalPairs(dir);
+        if (QTest::currentTestFailed())
+            return;
+        RunStore store(dir.filePath(QStringLiteral("runs.sqlite")).toStdString());
         AlignmentExplorer explorer;
         explorer.setStore(&store);
         explorer.show();

@@ -1,5 +1,7 @@
 #include "ui/explorer/DrawingControls.h"
 
+#include "ui/explorer/SamplingBoxes.h"
+
 #include <QCheckBox>
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
@@ -17,23 +19,7 @@ DrawingControls::DrawingControls(QWidget* parent)
     draw_->setObjectName(QStringLiteral("alignmentDrawBox"));
     draw_->setToolTip(tr("Sample each word from the model's distribution instead of taking the likeliest (no beam): "
                          "a seed gives the same translation again"));
-    temperature_->setObjectName(QStringLiteral("alignmentTemperature"));
-    temperature_->setRange(0.05, 5.0); // SamplingSettings' bounds: above 0
-    temperature_->setSingleStep(0.1);
-    temperature_->setValue(1.0);
-    temperature_->setToolTip(tr("The logits are divided by it: below 1 the likeliest words gain, above 1 the distribution flattens"));
-    topK_->setObjectName(QStringLiteral("alignmentTopK"));
-    topK_->setRange(0, 100000);
-    topK_->setSpecialValueText(tr("all"));
-    topK_->setToolTip(tr("Draw only among the K likeliest words (all: no limit)"));
-    topP_->setObjectName(QStringLiteral("alignmentTopP"));
-    topP_->setRange(0.01, 1.0);
-    topP_->setSingleStep(0.05);
-    topP_->setValue(1.0);
-    topP_->setToolTip(tr("Draw only among the smallest set of likeliest words whose probability reaches P"));
-    seed_->setObjectName(QStringLiteral("alignmentSeed"));
-    seed_->setRange(0, 1'000'000);
-    seed_->setValue(1);
+    SamplingBoxes::setUp(temperature_, topK_, topP_, seed_, QStringLiteral("alignment"), tr("words"));
     again_->setObjectName(QStringLiteral("alignmentDrawAgain"));
     again_->setToolTip(tr("The next seed: another draw of the same sentence"));
     auto* layout = new QHBoxLayout(this);

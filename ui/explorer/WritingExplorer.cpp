@@ -9,6 +9,7 @@
 #include "ui/LatestRequestRunner.h"
 #include "ui/StdStrings.h"
 #include "ui/explorer/AttentionStepsView.h"
+#include "ui/explorer/SamplingBoxes.h"
 
 #include <qcustomplot.h>
 
@@ -68,23 +69,7 @@ WritingExplorer::WritingExplorer(QWidget* parent)
     text_->setObjectName(QStringLiteral("writingText"));
     text_->setPlaceholderText(tr("A prompt: the model goes on from its last character"));
     text_->setMinimumHeight(56);
-    temperature_->setObjectName(QStringLiteral("writingTemperature"));
-    temperature_->setRange(0.05, 5.0);
-    temperature_->setSingleStep(0.1);
-    temperature_->setValue(1.0);
-    temperature_->setToolTip(tr("The logits are divided by it: below 1 the likeliest tokens gain, above 1 the distribution flattens"));
-    topK_->setObjectName(QStringLiteral("writingTopK"));
-    topK_->setRange(0, 100000);
-    topK_->setSpecialValueText(tr("all"));
-    topK_->setToolTip(tr("Draw only among the K likeliest tokens (0: all)"));
-    topP_->setObjectName(QStringLiteral("writingTopP"));
-    topP_->setRange(0.01, 1.0);
-    topP_->setSingleStep(0.05);
-    topP_->setValue(1.0);
-    topP_->setToolTip(tr("Draw only among the smallest set of likeliest tokens whose probability reaches P (nucleus sampling)"));
-    seed_->setObjectName(QStringLiteral("writingSeed"));
-    seed_->setRange(0, 1'000'000);
-    seed_->setValue(1);
+    SamplingBoxes::setUp(temperature_, topK_, topP_, seed_, QStringLiteral("writing"), tr("tokens"));
     tokens_->setObjectName(QStringLiteral("writingTokens"));
     tokens_->setRange(1, SamplingSettings::kMaxTokens);
     tokens_->setValue(200);

@@ -1,7 +1,7 @@
 #include "core/nn/layers/SelfAttention.h"
 
-#include "core/nn/layers/Activation.h"
 #include "core/nn/TorchCompat.h"
+#include "core/nn/layers/Activation.h"
 #include "core/nn/layers/AttentionInputRecorder.h"
 #include "core/nn/layers/AttentionPermutation.h"
 #include "core/nn/layers/FoldedLinear.h"
