@@ -1,7 +1,7 @@
 // Language models, each part against what can be worked out by hand: the text's tokens and back byte for byte,
-// n-gram probabilities and perplexity by hand, the causal mask, cached generation against recomputation, the
-// sampling rules (top-k 1 = greedy, a seeded draw repeats, top-p's smallest set), every model overfitting a tiny
-// text, the refusals of bad text files, and a run through the trainer into the store.
+// n-gram probabilities and perplexity by hand, the causal mask, cached generation against recomputation, every
+// model overfitting a tiny text, the refusals of bad text files, and a run through the trainer into the store.
+// (The sampling rules and the decoding loop: test_decoding.)
 #include "core/analysis/AttentionStepsTable.h"
 #include "core/config/SamplingSettings.h"
 #include "core/data/DataError.h"
@@ -14,7 +14,6 @@
 #include "core/nn/models/NgramModel.h"
 #include "core/nn/training/LanguageModelTask.h"
 #include "core/nn/training/TextGeneration.h"
-#include "core/nn/training/TokenSampler.h"
 #include "core/store/RunStore.h"
 #include "core/store/StoreObserver.h"
 #include "core/training/TextGenerator.h"
@@ -271,66 +270,6 @@ private Q_SLOTS:
                 }
             }
         }
-    }
-
-    void samplingRules()
-    {
-        const auto logits = torch::tensor({1.0, 3.0, 2.0, 3.0, -1.0}, torch::kDouble);
-        // top-k 1 is greedy: the likeliest (the lowest id of the two equal ones).
-        SamplingSettings s;
-        s.topK = 1;
-        s.seed = 9;
-        TokenSampler topOne(s);
-        SamplingSettings g;
-        g.greedy = true;
-        TokenSampler greedy(g);
-        for (int i = 0; i < 20; ++i)
-            QCOMPARE(topOne.next(topOne.distribution(logits)), greedy.next(greedy.distribution(logits)));
-        QCOMPARE(greedy.next(greedy.distribution(logits)), std::int64_t(1));
-        // top-p keeps the smallest set of the likeliest whose mass reaches p: softmax = e^1, e^3, e^2, e^3, e^-1 over Z.
-        std::vector<double> p;
-        double z = 0;
-        for (double x : {1.0, 3.0, 2.0, 3.0, -1.0})
-            z += std::exp(x);
-        for (double x : {1.0, 3.0, 2.0, 3.0, -1.0})
-            p.push_back(std::exp(x) / z);
-        SamplingSettings nucleus;
-        nucleus.topP = p[1] + p[3] - 1e-9; // the two likeliest reach it together, not alone
-        auto d = TokenSampler(nucleus).distribution(logits);
-        QVERIFY(std::abs(d[1] - 0.5) < 1e-12 && std::abs(d[3] - 0.5) < 1e-12 && d[0] == 0 && d[2] == 0 && d[4] == 0);
-        nucleus.topP = p[1] + p[3] + 0.01; // a little more: the third likeliest joins
-        d = TokenSampler(nucleus).distribution(logits);
-        QVERIFY(d[2] > 0 && d[0] == 0 && std::abs(d[2] - p[2] / (p[1] + p[2] + p[3])) < 1e-12);
-        // Temperature divides the logits.
-        SamplingSettings hot;
-        hot.temperature = 2.0;
-        d = TokenSampler(hot).distribution(logits);
-        QVERIFY(std::abs(d[1] / d[0] - std::exp(1.0)) < 1e-12);
-        // A seed repeats its draws; another seed draws otherwise.
-        SamplingSettings seeded;
-        seeded.seed = 42;
-        TokenSampler a(seeded), b(seeded);
-        seeded.seed = 43;
-        TokenSampler c(seeded);
-        std::vector<std::int64_t> drawsA, drawsB, drawsC;
-        const auto flat = TokenSampler(SamplingSettings{}).distribution(logits);
-        for (int i = 0; i < 50; ++i) {
-            drawsA.push_back(a.next(flat));
-            drawsB.push_back(b.next(flat));
-            drawsC.push_back(c.next(flat));
-        }
-        QCOMPARE(drawsA, drawsB);
-        QVERIFY(drawsA != drawsC);
-        // The bounds, each named.
-        for (const auto& [bad, key] : std::vector<std::pair<SamplingSettings, std::string>>{
-                 {[] { SamplingSettings x; x.temperature = 0; return x; }(), "temperature"},
-                 {[] { SamplingSettings x; x.temperature = std::nan(""); return x; }(), "temperature"},
-                 {[] { SamplingSettings x; x.temperature = INFINITY; return x; }(), "temperature"},
-                 {[] { SamplingSettings x; x.topK = -1; return x; }(), "top_k"},
-                 {[] { SamplingSettings x; x.topP = 0; return x; }(), "top_p"},
-                 {[] { SamplingSettings x; x.topP = 1.5; return x; }(), "top_p"},
-                 {[] { SamplingSettings x; x.tokens = SamplingSettings::kMaxTokens + 1; return x; }(), "tokens"}})
-            QVERIFY2(bad.problem().rfind(key + ":", 0) == 0, bad.problem().c_str());
     }
 
     void everyModelOverfitsATinyText()

@@ -22,7 +22,7 @@ case "$kind" in
     default_tests="test_bad_input test_datasets test_embeddings test_fuzz_findings test_batching test_store test_store_export test_store_faults
                    test_store_queries test_store_durability test_results test_metrics test_analysis test_curves test_platform
                    test_attention test_positions test_parameters test_regression test_cli test_pretrained
-                   test_pretrained_parts test_translation test_translation_metrics test_translation_data test_language_model test_gradients test_block_switches test_banded_attention
+                   test_pretrained_parts test_translation test_translation_metrics test_translation_data test_language_model test_decoding test_gradients test_block_switches test_banded_attention
                    test_translation_checkpoints test_translation_steps"
     ;;
   thread)

@@ -3,6 +3,7 @@
 #include "core/data/Vocabulary.h"
 #include "core/nn/layers/TensorConversions.h"
 #include "core/nn/training/TokenSampler.h"
+#include "core/nn/training/TranslationDecodingSource.h"
 
 #include <algorithm>
 #include <cmath>
@@ -14,16 +15,6 @@ namespace attnlab {
 namespace {
 
 constexpr double kMinusInfinity = -std::numeric_limits<double>::infinity();
-
-// log p(next token) [N, V] in float; <pad> and <bos> are never a next token, so they get -inf (after the
-// softmax: the probabilities recorded are the model's own).
-torch::Tensor nextTokenLogProbabilities(const torch::Tensor& logits)
-{
-    auto logp = torch::log_softmax(logits.to(torch::kFloat), -1);
-    logp.select(1, Vocabulary::kPad).fill_(kMinusInfinity);
-    logp.select(1, Seq2SeqModel::kBos).fill_(kMinusInfinity);
-    return logp;
-}
 
 } // namespace
 
@@ -65,85 +56,105 @@ std::vector<std::vector<DecodedHypothesis>> SequenceDecoder::decode(Seq2SeqModel
     return out;
 }
 
+void SequenceDecoder::write(DecodingSource& source, const std::vector<int>& maxLength, std::vector<TokenSampler>* samplers,
+                            const std::function<void(const WrittenStep&)>& record)
+{
+    torch::NoGradGuard noGrad;
+    const std::int64_t end = source.endToken();
+    WrittenStep step;
+    step.rows.resize(static_cast<std::size_t>(source.rows()));
+    std::iota(step.rows.begin(), step.rows.end(), 0);
+    DecodingSource::Chosen previous;
+    const int longest = maxLength.empty() ? -1 : *std::max_element(maxLength.begin(), maxLength.end());
+    for (int t = 0; t <= longest; ++t) {
+        step.t = t;
+        step.out = source.step(previous, t);
+        const auto& scores = step.out.scores; // [A, V]
+        const std::size_t writing = step.rows.size();
+        step.chosen.clear();
+        step.hostScores.clear();
+        step.distributions.clear();
+        if (samplers) { // each row draws from its own stream: one copy of the scores to the host a step
+            step.hostScores = TokenSampler::hostLogits(scores);
+            const auto v = static_cast<std::size_t>(scores.size(1));
+            for (std::size_t a = 0; a < writing; ++a) {
+                const auto first = step.hostScores.begin() + static_cast<std::ptrdiff_t>(a * v);
+                auto& sampler = (*samplers)[static_cast<std::size_t>(step.rows[a])];
+                step.distributions.push_back(sampler.distribution(std::vector<double>(first, first + static_cast<std::ptrdiff_t>(v))));
+                step.chosen.push_back(sampler.next(step.distributions.back()));
+            }
+        } else {
+            step.chosen = hostLongs(scores.argmax(-1));
+        }
+        step.ends.assign(writing, false);
+        std::vector<std::int64_t> keep; // positions among the writing rows of those that go on
+        for (std::size_t a = 0; a < writing; ++a) {
+            const bool atLimit = maxLength[static_cast<std::size_t>(step.rows[a])] == t;
+            if (atLimit && end >= 0) // a sentence at its limit ends here: the end token, whatever the model would say
+                step.chosen[a] = end;
+            step.ends[a] = atLimit || (end >= 0 && step.chosen[a] == end);
+            if (!step.ends[a])
+                keep.push_back(static_cast<std::int64_t>(a));
+        }
+        step.tokens = torch::tensor(step.chosen, torch::kLong).to(scores.device());
+        record(step);
+        if (keep.empty())
+            break;
+        previous = {step.tokens, step.chosen};
+        if (keep.size() < writing) { // a finished row leaves, so a few long ones do not keep the others' arithmetic going
+            const auto index = torch::tensor(keep, torch::kLong).to(scores.device());
+            source.keep(index);
+            previous.tokens = previous.tokens.index_select(0, index);
+            std::vector<std::int64_t> ids, rows;
+            for (auto a : keep) {
+                ids.push_back(previous.ids[static_cast<std::size_t>(a)]);
+                rows.push_back(step.rows[static_cast<std::size_t>(a)]);
+            }
+            previous.ids = std::move(ids);
+            step.rows = std::move(rows);
+        }
+    }
+}
+
 std::vector<DecodedHypothesis> SequenceDecoder::greedy(Seq2SeqModel& model, const torch::Tensor& source,
                                                        const torch::Tensor& sourceMask, const std::vector<int>& maxLength,
                                                        std::vector<TokenSampler>* samplers)
 {
     torch::NoGradGuard noGrad;
     const int64_t n = source.size(0);
-    auto encoded = model.encode(source, sourceMask);
-    auto state = model.start(encoded);
-    auto previous = torch::full({n}, Seq2SeqModel::kBos, source.options().dtype(torch::kLong));
-    // The rows still decoding: a finished sentence leaves the batch, so a few long ones do not keep every
-    // other row's arithmetic going. Each step's results are put back at their sentences' rows.
-    std::vector<int64_t> active(static_cast<std::size_t>(n));
-    std::iota(active.begin(), active.end(), 0);
-    auto activeRows = torch::arange(n, previous.options());
+    TranslationDecodingSource decoder(model, source, sourceMask);
+    // Each step's tokens, log-probabilities and attention for all N sentences: the rows of finished ones stay zero,
+    // and each hypothesis is cut at its end below.
     std::vector<torch::Tensor> tokens, logps, attention;
     std::vector<int> endStep(static_cast<std::size_t>(n), -1);
-    const int longest = *std::max_element(maxLength.begin(), maxLength.end());
     std::vector<bool> cut(static_cast<std::size_t>(n), false);
-    for (int t = 0; t <= longest; ++t) {
-        auto out = model.step(encoded, state, previous, t);
-        auto logp = nextTokenLogProbabilities(out.logits); // [A, V]
-        auto best = logp.argmax(-1);
-        if (samplers) { // each sentence draws from its own stream: log p are logits whose softmax is p
-            std::vector<std::int64_t> drawn;
-            for (std::size_t a = 0; a < active.size(); ++a) {
-                auto& sampler = (*samplers)[static_cast<std::size_t>(active[a])];
-                drawn.push_back(sampler.next(sampler.distribution(logp[static_cast<int64_t>(a)])));
-            }
-            best = torch::tensor(drawn, best.options());
-        }
-        // A sentence at its limit ends here: <eos>, whatever the model would say.
-        std::vector<std::int64_t> atLimit;
-        for (std::size_t a = 0; a < active.size(); ++a)
-            if (maxLength[static_cast<std::size_t>(active[a])] == t)
-                atLimit.push_back(static_cast<std::int64_t>(a));
-        if (!atLimit.empty())
-            best.index_fill_(0, torch::tensor(atLimit, best.options()), Seq2SeqModel::kEos);
-        const auto bestLogp = logp.gather(1, best.unsqueeze(1)).squeeze(1);
-        if (static_cast<int64_t>(active.size()) == n) {
-            tokens.push_back(best);
+    write(decoder, maxLength, samplers, [&](const WrittenStep& step) {
+        const auto& logp = step.out.scores; // [A, V] log p (drawn tokens too: the model's own probability)
+        const auto bestLogp = logp.gather(1, step.tokens.unsqueeze(1)).squeeze(1);
+        if (static_cast<int64_t>(step.rows.size()) == n) {
+            tokens.push_back(step.tokens);
             logps.push_back(bestLogp);
-            if (out.attention.defined())
-                attention.push_back(out.attention);
-        } else { // rows of finished sentences stay zero: each hypothesis is cut at its end below
-            tokens.push_back(torch::zeros({n}, best.options()).index_copy_(0, activeRows, best));
-            logps.push_back(torch::zeros({n}, bestLogp.options()).index_copy_(0, activeRows, bestLogp));
-            if (out.attention.defined()) {
-                auto sizes = out.attention.sizes().vec();
+            if (step.out.attention.defined())
+                attention.push_back(step.out.attention);
+        } else {
+            const auto rows = torch::tensor(step.rows, torch::kLong).to(logp.device());
+            tokens.push_back(torch::zeros({n}, step.tokens.options()).index_copy_(0, rows, step.tokens));
+            logps.push_back(torch::zeros({n}, bestLogp.options()).index_copy_(0, rows, bestLogp));
+            if (step.out.attention.defined()) {
+                auto sizes = step.out.attention.sizes().vec();
                 sizes[0] = n;
-                attention.push_back(torch::zeros(sizes, out.attention.options()).index_copy_(0, activeRows, out.attention));
+                attention.push_back(torch::zeros(sizes, step.out.attention.options()).index_copy_(0, rows, step.out.attention));
             }
         }
-        const auto chosen = hostLongs(best);
-        std::vector<int64_t> keep; // positions in the active rows of the sentences that go on
-        for (std::size_t a = 0; a < active.size(); ++a) {
-            const auto i = static_cast<std::size_t>(active[a]);
-            if (chosen[a] == Seq2SeqModel::kEos || maxLength[i] == t) {
-                endStep[i] = t;
-                cut[i] = chosen[a] == Seq2SeqModel::kEos && maxLength[i] == t &&
-                         logp[static_cast<int64_t>(a)].argmax().item<std::int64_t>() != Seq2SeqModel::kEos;
-            } else {
-                keep.push_back(static_cast<int64_t>(a));
-            }
+        for (std::size_t a = 0; a < step.rows.size(); ++a) {
+            if (!step.ends[a])
+                continue;
+            const auto i = static_cast<std::size_t>(step.rows[a]);
+            endStep[i] = step.t;
+            // Cut at the maximum length: <eos> was forced where the model wanted another token.
+            cut[i] = maxLength[i] == step.t && logp[static_cast<int64_t>(a)].argmax().item<std::int64_t>() != Seq2SeqModel::kEos;
         }
-        if (keep.empty())
-            break;
-        previous = best;
-        if (keep.size() < active.size()) {
-            const auto index = torch::tensor(keep, previous.options());
-            encoded = Seq2SeqModel::select(encoded, index);
-            Seq2SeqModel::select(state, index);
-            previous = previous.index_select(0, index);
-            activeRows = activeRows.index_select(0, index);
-            std::vector<int64_t> still;
-            for (auto a : keep)
-                still.push_back(active[static_cast<std::size_t>(a)]);
-            active = std::move(still);
-        }
-    }
+    });
     const auto allTokens = torch::stack(tokens, 1).cpu();                      // [N, steps]
     const auto allLogps = torch::stack(logps, 1).to(torch::kCPU, torch::kFloat); // [N, steps]
     const auto allAttention = attention.empty() ? torch::Tensor() : torch::stack(attention, 1).to(torch::kCPU, torch::kFloat);
@@ -187,7 +198,7 @@ std::vector<std::vector<DecodedHypothesis>> SequenceDecoder::beam(Seq2SeqModel& 
 
     for (int t = 0; t <= longest; ++t) {
         auto out = model.step(encoded, state, previous, t);
-        const auto logp = nextTokenLogProbabilities(out.logits); // [N, V]
+        const auto logp = TranslationDecodingSource::logProbabilities(out.logits); // [N, V]
         const int64_t v = logp.size(1);
         auto candidates = (torch::tensor(alive, logp.options().dtype(torch::kDouble)).unsqueeze(1) + logp.to(torch::kDouble));
         candidates = candidates.view({b, k * v});

@@ -2,10 +2,12 @@
 // PRIVATE engine header: includes LibTorch.
 #include "core/config/SamplingSettings.h"
 #include "core/nn/models/Seq2SeqModel.h"
+#include "core/nn/training/DecodingSource.h"
 
 #include <torch/torch.h>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -25,7 +27,9 @@ struct DecodedHypothesis {
     std::vector<int> parents;            // beam only: at each step the rank (0..K-1) among the alive ones it extended
 };
 
-// Greedy and beam search for any Seq2SeqModel, batched over sentences, on the model's device. Beam search keeps
+// The lab's decoding: one loop (write) that writes rows of sequences a token a step from any DecodingSource, the
+// likeliest token or TokenSampler's draw, for a translation's greedy or drawn sentences and a language model's
+// text alike; and on it, greedy and beam search for any Seq2SeqModel, batched over sentences, on the model's device. Beam search keeps
 // each hypothesis' attention: as the beam is reordered, the history of every row (tokens, log-probabilities,
 // attention) is selected with it, so a finished hypothesis carries the alignment that made it. Scores follow
 // GNMT (Wu et al. 2016) as JoeyNMT does: log P / lp with lp = ((5 + |Y|) / 6)^alpha (alpha 0 = plain log P).
@@ -51,6 +55,24 @@ public:
     // Throws std::invalid_argument ("sampling: ...") for sampling with a beam, or sampling settings out of bounds.
     static std::vector<std::vector<DecodedHypothesis>> decode(Seq2SeqModel& model, const torch::Tensor& source,
                                                               const torch::Tensor& sourceMask, const Settings& settings);
+
+    // One step of write: what the source scored for the rows still writing and what each chose.
+    struct WrittenStep {
+        int t = 0;
+        std::vector<std::int64_t> rows;      // [A]: each writing row's index among the source's first rows
+        DecodingSource::Step out;            // the source's scores [A, V] and attention
+        std::vector<std::int64_t> chosen;    // [A] the token each row took
+        torch::Tensor tokens;                // the same [A] on the scores' device
+        std::vector<bool> ends;              // [A] whether it was the row's last token
+        // When drawing: the scores on the host ([A * V], row after row) and each row's distribution it drew from.
+        std::vector<double> hostScores;
+        std::vector<std::vector<double>> distributions;
+    };
+    // Writes until every row has ended: row i ends at the source's end token or with its token of step maxLength[i]
+    // (with an end token, that step's token is the end token, whatever the scores say). samplers: empty for the
+    // likeliest token (the lowest id among equals), else one a row [N] drawing its tokens. record sees every step.
+    static void write(DecodingSource& source, const std::vector<int>& maxLength, std::vector<TokenSampler>* samplers,
+                      const std::function<void(const WrittenStep&)>& record);
 
     // maxLength: most target tokens a sentence may get (besides <eos>), per sentence [N] from the caller's rule.
     // samplers: empty for the likeliest token, else one a sentence [N] drawing its tokens.

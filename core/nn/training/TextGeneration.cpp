@@ -1,7 +1,9 @@
 #include "core/nn/training/TextGeneration.h"
 
 #include "core/data/LanguageModelText.h"
+#include "core/nn/training/SequenceDecoder.h"
 #include "core/nn/training/TokenSampler.h"
+#include "core/nn/training/WritingDecodingSource.h"
 
 #include <algorithm>
 #include <chrono>
@@ -33,35 +35,18 @@ GeneratedText TextGeneration::generate(LanguageModel& model, const Request& requ
     out.prompt = LanguageModelText::join(out.promptTokens, unit);
 
     const auto started = std::chrono::steady_clock::now();
-    TokenSampler sampler(request.sampling);
-    std::vector<std::int32_t> text = request.prompt;
-    const int limit = model.stateLimit();
-    LanguageModel::State state;
-    std::int64_t contextStart = 0;
-    torch::Tensor logits;
-    std::vector<torch::Tensor> attention;
-    // The state made again from text[from ..], read in one pass: the last token's logits and attention are the next
-    // step's. (A GPT's learned positions move when the window slides, so its cache cannot simply drop the oldest.)
-    auto readFrom = [&](std::size_t from) {
-        state = model.start(1);
-        contextStart = static_cast<std::int64_t>(from);
-        attention.clear();
-        std::vector<std::int64_t> ids(text.begin() + static_cast<std::ptrdiff_t>(from), text.end());
-        const auto window = torch::tensor(ids, torch::kLong).view({1, -1}).to(device);
-        logits = model.step(state, window, request.attention ? &attention : nullptr);
-    };
-    readFrom(limit > 0 && text.size() > static_cast<std::size_t>(limit) ? text.size() - static_cast<std::size_t>(limit) : 0);
+    WritingDecodingSource source(model, request.prompt, request.attention, device);
+    std::vector<TokenSampler> sampler{TokenSampler(request.sampling)};
     std::vector<std::size_t> order(vocabulary.size());
-    for (int n = 0; n < request.sampling.tokens; ++n) {
+    SequenceDecoder::write(source, {request.sampling.tokens - 1}, &sampler, [&](const SequenceDecoder::WrittenStep& written) {
         GeneratedText::Step step;
-        const auto host = TokenSampler::hostLogits(logits);
-        const auto distribution = sampler.distribution(host);
-        const auto chosen = sampler.next(distribution);
+        const auto chosen = written.chosen.front();
+        const auto& distribution = written.distributions.front();
         step.token = vocabulary.at(static_cast<std::size_t>(chosen));
         step.id = static_cast<int>(chosen);
         step.probability = distribution[static_cast<std::size_t>(chosen)];
         if (request.alternatives > 0) {
-            const auto own = TokenSampler::probabilities(host);
+            const auto own = TokenSampler::probabilities(written.hostScores); // one row: its logits
             std::iota(order.begin(), order.end(), 0);
             const auto k = std::min<std::size_t>(order.size(), static_cast<std::size_t>(request.alternatives));
             std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(k), order.end(),
@@ -75,25 +60,15 @@ GeneratedText TextGeneration::generate(LanguageModel& model, const Request& requ
                 step.sampled.push_back({vocabulary[order[i]], distribution[order[i]]});
         }
         // The attention that made this token's distribution: the last position's row of each layer and head.
-        step.contextStart = static_cast<int>(contextStart);
-        if (!attention.empty()) { // per layer [1, H, 1, t] -> [L * H, t] on the host in one copy
-            const auto rows = torch::cat(attention, 0).reshape({-1, attention.front().size(-1)}).to(torch::kCPU, torch::kFloat).contiguous();
+        step.contextStart = static_cast<int>(written.out.contextStart);
+        if (written.out.attention.defined()) { // [1, L * H, W] -> L * H rows on the host in one copy
+            const auto rows = written.out.attention[0].to(torch::kCPU, torch::kFloat).contiguous();
             const float* row = rows.data_ptr<float>();
             for (std::int64_t r = 0; r < rows.size(0); ++r, row += rows.size(1))
                 step.attention.emplace_back(row, row + rows.size(1));
         }
         out.steps.push_back(std::move(step));
-        text.push_back(static_cast<std::int32_t>(chosen));
-        if (n + 1 == request.sampling.tokens)
-            break;
-        if (limit > 0 && state.position >= limit) {
-            readFrom(text.size() - static_cast<std::size_t>(std::max(1, limit / 2)));
-        } else {
-            attention.clear();
-            const auto id = torch::full({1, 1}, chosen, torch::TensorOptions().dtype(torch::kLong).device(device));
-            logits = model.step(state, id, request.attention ? &attention : nullptr);
-        }
-    }
+    });
     std::vector<std::string> generated;
     for (const auto& s : out.steps)
         generated.push_back(s.token);

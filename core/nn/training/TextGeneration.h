@@ -9,10 +9,10 @@
 
 namespace attnlab {
 
-// A language model writing: the prompt read once into the model's state, then one token at a time over it (a
-// GPT's key/value cache: each new token costs one position; nanoGPT's generate runs the whole context again for
-// each). When a GPT's state is full (its context), it is read again from the latest half of the text, so every
-// prediction sees between context / 2 and context tokens. Each step keeps its token's probability, the likeliest
+// A language model writing: the lab's one decoding loop (SequenceDecoder::write, as translations are decoded) over a
+// WritingDecodingSource: the prompt read once into the model's state, then one token at a time over it (a GPT's
+// key/value cache: each new token costs one position; nanoGPT's generate runs the whole context again for each),
+// each drawn by TokenSampler. Each step keeps its token's probability, the likeliest
 // `alternatives` tokens and, when asked, the attention of every layer and head over the context.
 class TextGeneration {
 public:
