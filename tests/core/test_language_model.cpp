@@ -295,6 +295,7 @@ private Q_SLOTS:
             if (auto* counts = dynamic_cast<NgramModel*>(model.get()))
                 counts->estimate(d.train);
             LanguageModelTask task(model, d, torch::kCPU, config);
+            QVERIFY(task.testIsDev()); // one text for every split: the test score is the best dev evaluation's
             if (!dynamic_cast<NgramModel*>(model.get()))
                 testing::trainWithAdam(task, config.steps, config.batchSize, config.learningRate);
             const auto dev = task.evaluate(false);
@@ -501,6 +502,7 @@ private Q_SLOTS:
         QVERIFY(summary.languageModel);
         QVERIFY(summary.testLoss > 0 && std::abs(summary.testBitsPerToken - summary.testLoss / std::log(2.0)) < 1e-9);
         QVERIFY(std::abs(summary.testPerplexity - std::exp(summary.testLoss)) < 1e-6);
+        QVERIFY(summary.testLoss != summary.bestDevLoss); // its own test blocks, scored apart from dev's
         observer.flush();
         const auto run = store.run(observer.runId());
         QVERIFY(run);

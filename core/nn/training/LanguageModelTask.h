@@ -26,6 +26,7 @@ public:
     Step trainStep(std::mt19937_64& rng, int batchSize) override;
     std::string trainMetricName() const override { return "accuracy"; }
     Evaluation evaluate(bool test) override;
+    bool testIsDev() const override { return dataset_.test == dataset_.dev; }
     std::vector<AttentionSnapshot> attention(int step) override;
     // {"task":"language_model","vocabulary":[...],"unit","block","prompt"[,"subwords","subword_kind": pieces' model]}
     std::string checkpointMetadata() const override;

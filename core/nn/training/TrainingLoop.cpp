@@ -72,7 +72,7 @@ TrainingLoop::Outcome TrainingLoop::countModel(const TrainConfig& config, Traini
     observer.onProgress({1, 1, outcome.bestDev.metrics.empty() ? 0.0 : outcome.bestDev.metrics.front().second, elapsedSeconds()});
     for (const auto& snapshot : task.attention(1))
         observer.onAttention(snapshot);
-    outcome.test = task.evaluate(true);
+    outcome.test = task.testIsDev() ? outcome.bestDev : task.evaluate(true);
     for (const auto& [name, value] : outcome.test->metrics)
         observer.onMetric({1, "test", name, value});
     if (!config.checkpointDir.empty()) {
@@ -296,7 +296,7 @@ TrainingLoop::Outcome TrainingLoop::run(const TrainConfig& config, TrainingTask&
             for (std::size_t i = 0; i < params.size(); ++i)
                 params[i].copy_(bestWeights[i]);
         }
-        outcome.test = task.evaluate(true);
+        outcome.test = task.testIsDev() ? outcome.bestDev : task.evaluate(true);
         for (const auto& [name, value] : outcome.test->metrics)
             observer.onMetric({outcome.bestStep, "test", name, value});
         if (!config.checkpointDir.empty()) {

@@ -46,6 +46,9 @@ public:
     // Name of the interval metric trainMetric/count is reported as ("accuracy"), or "" for none.
     virtual std::string trainMetricName() const = 0;
     virtual Evaluation evaluate(bool test) = 0; // dev, or test
+    // Whether the test split is the dev split (tiny Shakespeare: nanoGPT's split has two): the test score is then the
+    // best dev evaluation's, the same weights on the same text, not scored a second time.
+    virtual bool testIsDev() const { return false; }
     // The mean norm of the loss's gradient at each input position by its distance from the last (index = distance;
     // InputGradientProfile), on dev, for TrainConfig::gradientNorms; empty where the task has no word inputs.
     // May leave the model in eval mode.
