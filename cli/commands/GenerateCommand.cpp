@@ -14,18 +14,23 @@
 #include <algorithm>
 #include <cmath>
 #include <ostream>
+#include <string>
+#include <vector>
 
 namespace attnlab {
 
 int GenerateCommand::run(const std::vector<std::string>& args)
 {
-    const CliFlags flags(args, {"--run", "--prompt", "--tokens", "--temperature", "--top-k", "--top-p", "--seed", "--alternatives", "--step", "--db"},
+    const CliFlags flags(args, {"--run", "--prompt", "--tokens", "--temperature", "--top-k", "--top-p", "--seed", "--alternatives", "--samples", "--step", "--db"},
                          {"--json", "--greedy"});
     const std::int64_t runId = runIdFrom(flags.required("--run"));
     const SamplingSettings sampling = SamplingFlags::read(flags);
     const int alternatives = static_cast<int>(flags.integer("--alternatives", 5));
     if (alternatives < 0 || alternatives > 100)
         throw CliUsageError("--alternatives expects 0 to 100 likeliest tokens a step, got " + flags.text("--alternatives", ""));
+    const int samples = static_cast<int>(flags.integer("--samples", 1));
+    if (samples < 1 || samples > TextGenerator::kMaxSamples)
+        throw CliUsageError("--samples expects 1 to " + std::to_string(TextGenerator::kMaxSamples) + " texts, got " + flags.text("--samples", ""));
     std::optional<int> step;
     if (flags.has("--step"))
         step = static_cast<int>(flags.integer("--step", 0));
@@ -37,15 +42,20 @@ int GenerateCommand::run(const std::vector<std::string>& args)
     const std::string prompt = flags.text("--prompt", generator.prompt());
     if (flags.has("--prompt") && prompt.empty())
         throw CliUsageError("--prompt is empty: give at least one character to start from");
-    GeneratedText text;
+    std::vector<GeneratedText> texts;
     try {
-        text = generator.generate(prompt, sampling, alternatives, json);
+        texts = generator.generateSamples(prompt, sampling, samples, alternatives, json);
     } catch (const std::invalid_argument& e) {
         const std::string what = e.what();
         throw CliUsageError(what.rfind("prompt:", 0) == 0 ? "--" + what : what);
     }
-    if (json) {
-        auto j = nlohmann::json::parse(text.toJson());
+    if (json) { // one text: its own object, as before; several: {"samples": [...]}, sample i seeded with seed + i
+        nlohmann::json j = texts.size() == 1 ? nlohmann::json::parse(texts.front().toJson()) : nlohmann::json::object();
+        if (texts.size() > 1) {
+            j["samples"] = nlohmann::json::array();
+            for (const auto& text : texts)
+                j["samples"].push_back(nlohmann::json::parse(text.toJson()));
+        }
         j["run_id"] = runId;
         j["step"] = generator.step();
         j["weights"] = generator.weights();
@@ -53,19 +63,27 @@ int GenerateCommand::run(const std::vector<std::string>& args)
         out_ << j.dump() << "\n";
         return 0;
     }
-    out_ << text.prompt << text.text << "\n";
+    double logSum = 0.0;
+    std::size_t written = 0;
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        if (i > 0)
+            out_ << "---------------\n"; // between samples, as nanoGPT's sample.py separates them
+        out_ << texts[i].prompt << texts[i].text << "\n";
+        for (const auto& s : texts[i].steps)
+            logSum += std::log(std::max(s.probability, 1e-300));
+        written += texts[i].steps.size();
+    }
     std::string how = sampling.greedy ? std::string("greedy") : "temperature " + fixedCell(sampling.temperature, 2);
     if (!sampling.greedy && sampling.topK > 0)
         how += ", top-k " + std::to_string(sampling.topK);
     if (!sampling.greedy && sampling.topP < 1.0)
         how += ", top-p " + fixedCell(sampling.topP, 2);
-    double logSum = 0.0;
-    for (const auto& s : text.steps)
-        logSum += std::log(std::max(s.probability, 1e-300));
+    const std::string seeds = samples == 1 ? "seed " + std::to_string(sampling.seed)
+                                           : "seeds " + std::to_string(sampling.seed) + " to " + std::to_string(sampling.seed + static_cast<std::uint64_t>(samples - 1));
     err_ << "run " << runId << " (" << generator.config().model.model << ", " << generator.weights() << " weights of step "
-         << generator.step() << "): " << text.steps.size() << " " << generator.unit() << ", " << how << ", seed " << sampling.seed
-         << "; mean probability of the chosen tokens " << fixedCell(text.steps.empty() ? 0.0 : std::exp(logSum / static_cast<double>(text.steps.size())), 3)
-         << " (geometric)\n";
+         << generator.step() << "): " << (samples == 1 ? "" : std::to_string(samples) + " samples of ") << texts.front().steps.size() << " "
+         << generator.unit() << ", " << how << ", " << seeds << "; mean probability of the chosen tokens "
+         << fixedCell(written == 0 ? 0.0 : std::exp(logSum / static_cast<double>(written)), 3) << " (geometric)\n";
     return 0;
 }
 

@@ -62,7 +62,15 @@ TextGenerator::TextGenerator(const CheckpointRef& checkpoint) : impl_(std::make_
 
 TextGenerator::~TextGenerator() = default;
 
+static_assert(TextGenerator::kMaxSamples == TextGeneration::kMaxSamples, "one bound for the samples written together");
+
 GeneratedText TextGenerator::generate(const std::string& prompt, const SamplingSettings& sampling, int alternatives, bool attention) const
+{
+    return generateSamples(prompt, sampling, 1, alternatives, attention).front();
+}
+
+std::vector<GeneratedText> TextGenerator::generateSamples(const std::string& prompt, const SamplingSettings& sampling, int samples,
+                                                          int alternatives, bool attention) const
 {
     if (prompt.empty())
         throw std::invalid_argument("prompt: give at least one character to start from");
@@ -81,7 +89,7 @@ GeneratedText TextGenerator::generate(const std::string& prompt, const SamplingS
     request.alternatives = alternatives;
     request.attention = attention;
     std::lock_guard<std::mutex> lock(impl_->mutex);
-    return TextGeneration::generate(*impl_->model, request, impl_->vocabulary, impl_->unit, torch::Device(torch::kCPU));
+    return TextGeneration::generateSamples(*impl_->model, request, samples, impl_->vocabulary, impl_->unit, torch::Device(torch::kCPU));
 }
 
 AttentionStepByStep TextGenerator::stepByStep(const std::string& text, int layer, int head, int query) const

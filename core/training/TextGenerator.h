@@ -16,6 +16,7 @@ namespace attnlab {
 // Only a file the store recorded is opened, and only when its sha256 still matches. One call at a time inside.
 class TextGenerator {
 public:
+    static constexpr int kMaxSamples = 64; // TextGeneration::kMaxSamples
     // Throws std::runtime_error naming the file: gone, altered, not a checkpoint, or not a language model.
     explicit TextGenerator(const CheckpointRef& checkpoint);
     ~TextGenerator();
@@ -26,6 +27,10 @@ public:
     // place), or sampling settings out of bounds (SamplingSettings::problem).
     GeneratedText generate(const std::string& prompt, const SamplingSettings& sampling, int alternatives = 5,
                            bool attention = true) const;
+    // `samples` texts from one prompt, written together, sample i seeded with sampling.seed + i (sample 0 is
+    // generate()'s); also throws std::invalid_argument ("samples: ...") outside 1 to 64.
+    std::vector<GeneratedText> generateSamples(const std::string& prompt, const SamplingSettings& sampling, int samples,
+                                               int alternatives = 5, bool attention = true) const;
 
     // One head's attention for one query over the text (its last `context` tokens), step by step: layer and head
     // 0-based, query a token index. Throws std::invalid_argument as generate() does for the text, and for a layer,

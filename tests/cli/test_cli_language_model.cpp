@@ -89,6 +89,18 @@ private Q_SLOTS:
         const CliResult greedy = runCli({"generate", "--run", QString::number(gptRun_), "--prompt", "the", "--tokens", "20", "--greedy", "--db", db_, "--json"});
         const CliResult topOne = runCli({"generate", "--run", QString::number(gptRun_), "--prompt", "the", "--tokens", "20", "--top-k", "1", "--seed", "9", "--db", db_, "--json"});
         QCOMPARE(greedy.lastJson()["text"].toString(), topOne.lastJson()["text"].toString());
+        // --samples 3: three texts written together, seeds 4, 5, 6: the first is --seed 4's, the third --seed 6's.
+        const CliResult three = runCli({"generate", "--run", QString::number(gptRun_), "--prompt", "the c", "--tokens", "30", "--seed", "4",
+                                        "--samples", "3", "--db", db_, "--json"});
+        QVERIFY2(three.code == 0, qPrintable(three.err));
+        const auto samples = three.lastJson()["samples"].toArray();
+        QCOMPARE(samples.size(), 3);
+        QCOMPARE(samples[0].toObject()["text"].toString(), o["text"].toString());
+        QCOMPARE(samples[2].toObject()["seed"].toInt(), 6);
+        const CliResult sixth = runCli({"generate", "--run", QString::number(gptRun_), "--prompt", "the c", "--tokens", "30", "--seed", "6", "--db", db_, "--json"});
+        QCOMPARE(samples[2].toObject()["text"].toString(), sixth.lastJson()["text"].toString());
+        const CliResult lines = runCli({"generate", "--run", QString::number(gptRun_), "--prompt", "the", "--tokens", "10", "--samples", "2", "--db", db_});
+        QVERIFY2(lines.code == 0 && lines.out.count("---------------\n") == 1 && lines.err.contains("2 samples of 10"), qPrintable(lines.err));
         // Text: the prompt and what followed on stdout, how it was written on stderr.
         const CliResult plain = runCli({"generate", "--run", QString::number(ngramRun_), "--prompt", "the", "--tokens", "12", "--db", db_});
         QVERIFY2(plain.code == 0, qPrintable(plain.err));
@@ -138,6 +150,8 @@ private Q_SLOTS:
                  {{"--top-p", "1.5"}, "--top-p: must be in (0, 1]"},
                  {{"--top-k", "-2"}, "--top-k: must be 0"},
                  {{"--tokens", "20000"}, "--tokens: must be 1 to 10000"},
+                 {{"--samples", "0"}, "--samples expects 1 to 64 texts, got 0"},
+                 {{"--samples", "65"}, "--samples expects 1 to 64 texts, got 65"},
                  {{"--prompt", "the zebra"}, "--prompt: character 'z' (token 5) is not in the model's"},
                  {{"--prompt", ""}, "--prompt is empty"}}) {
             const CliResult r = runCli(QStringList{"generate", "--run", run, "--db", db_} + args);

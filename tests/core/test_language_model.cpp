@@ -272,6 +272,54 @@ private Q_SLOTS:
         }
     }
 
+    void samplesWrittenTogetherEqualEachWrittenAlone()
+    {
+        // generate --samples: N rows through the one decoding loop, row i seeded with seed + i. Each equals the text
+        // written alone with its seed (a context of 12 and 30 tokens: the window is made again twice), for a GPT, an
+        // LSTM and a count model.
+        torch::manual_seed(6);
+        const std::vector<std::string> vocabulary{"a", "b", "c", "d", "e", "f", "g", "h", "i"};
+        std::vector<ModelConfig> configs{tiny("gpt", "learned", 9), tiny("char-rnn", "none", 9), tiny("ngram", "none", 9)};
+        configs[1].cell = "lstm";
+        configs[2].order = 3;
+        for (const auto& config : configs) {
+            auto model = ModelFactory::createLanguageModel(config);
+            if (auto* counts = dynamic_cast<NgramModel*>(model.get()))
+                counts->estimate({0, 1, 2, 3, 4, 5, 6, 7, 8, 1, 3, 5, 7, 2, 4, 6, 8, 0});
+            TextGeneration::Request request;
+            request.prompt = {3, 1, 4};
+            request.sampling.tokens = 30;
+            request.sampling.seed = 4;
+            request.sampling.temperature = 2.0; // many tokens likely: the samples differ
+            const auto together = TextGeneration::generateSamples(*model, request, 3, vocabulary, "characters", torch::kCPU);
+            QCOMPARE(together.size(), std::size_t(3));
+            QVERIFY(together[0].text != together[1].text);
+            for (std::size_t i = 0; i < together.size(); ++i) {
+                auto alone = request;
+                alone.sampling.seed = 4 + i;
+                const auto single = TextGeneration::generate(*model, alone, vocabulary, "characters", torch::kCPU);
+                const auto what = qPrintable(QString::fromStdString(config.model) + " sample " + QString::number(i));
+                QVERIFY2(together[i].text == single.text && together[i].seed == 4 + i, what);
+                QCOMPARE(together[i].steps.size(), single.steps.size());
+                for (std::size_t t = 0; t < single.steps.size(); ++t) {
+                    const auto& a = together[i].steps[t];
+                    const auto& b = single.steps[t];
+                    QVERIFY2(std::abs(a.probability - b.probability) < 1e-6 && a.contextStart == b.contextStart, what);
+                    QCOMPARE(a.attention.size(), b.attention.size());
+                    for (std::size_t h = 0; h < a.attention.size(); ++h)
+                        for (std::size_t j = 0; j < a.attention[h].size(); ++j)
+                            QVERIFY2(std::abs(a.attention[h][j] - b.attention[h][j]) < 1e-5, what);
+                }
+            }
+            try {
+                TextGeneration::generateSamples(*model, request, TextGeneration::kMaxSamples + 1, vocabulary, "characters", torch::kCPU);
+                QFAIL("no error");
+            } catch (const std::invalid_argument& e) {
+                QVERIFY2(std::string(e.what()).rfind("samples: must be 1 to 64", 0) == 0, e.what());
+            }
+        }
+    }
+
     void everyModelOverfitsATinyText()
     {
         const std::string text = "the cat sat on the mat. ";

@@ -22,8 +22,16 @@ public:
         int alternatives = 5;
         bool attention = true;
     };
+    static constexpr int kMaxSamples = 64;
     static GeneratedText generate(LanguageModel& model, const Request& request, const std::vector<std::string>& vocabulary,
                                   const std::string& unit, const torch::Device& device);
+    // Several samples from one prompt, written together (one row each, as nanoGPT's sample.py writes num_samples one
+    // after the other): sample i draws from its own stream, seeded with the request's seed + i, so sample 0 is
+    // generate()'s text and any sample i is the text written alone with seed + i. Throws std::invalid_argument
+    // ("samples: ...") outside 1 to kMaxSamples.
+    static std::vector<GeneratedText> generateSamples(LanguageModel& model, const Request& request, int samples,
+                                                      const std::vector<std::string>& vocabulary, const std::string& unit,
+                                                      const torch::Device& device);
 };
 
 } // namespace attnlab

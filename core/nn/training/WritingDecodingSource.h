@@ -8,17 +8,19 @@
 
 namespace attnlab {
 
-// A language model writing on from a prompt, as a DecodingSource of one row: the prompt read into the model's state
-// in one pass, then each chosen token read at one position (a GPT's key/value cache). When a GPT's state is full
+// A language model writing on from a prompt, as a DecodingSource of one row a sample: the prompt read into the
+// model's state in one pass (every row at once), then each row's chosen token read at one position (a GPT's
+// key/value cache). When a GPT's state is full
 // (its context), it is read again from the latest half of the text, so every prediction sees between context / 2
 // and context tokens. Its scores are the model's logits; no token ends the text (a row writes to its limit).
 class WritingDecodingSource : public DecodingSource {
 public:
-    WritingDecodingSource(LanguageModel& model, std::vector<std::int32_t> prompt, bool attention, const torch::Device& device);
+    WritingDecodingSource(LanguageModel& model, const std::vector<std::int32_t>& prompt, int samples, bool attention,
+                          const torch::Device& device);
 
-    std::int64_t rows() const override { return 1; }
+    std::int64_t rows() const override { return static_cast<std::int64_t>(texts_.size()); }
     Step step(const Chosen& previous, int t) override;
-    // A written row never ends early, so its one row always goes on.
+    // No written row ends early (no end token, one limit), so every row always goes on.
     void keep(const torch::Tensor& rows) override;
 
 private:
@@ -26,12 +28,12 @@ private:
     Step stepOut(torch::Tensor logits) const;
 
     LanguageModel& model_;
-    std::vector<std::int32_t> text_; // the prompt and every token written
+    std::vector<std::vector<std::int32_t>> texts_; // a row's prompt and every token it wrote
     bool keepAttention_ = true;
     torch::Device device_;
     LanguageModel::State state_;
     std::int64_t contextStart_ = 0;
-    std::vector<torch::Tensor> attention_; // per layer [1, H, 1, W] of the latest step
+    std::vector<torch::Tensor> attention_; // per layer [N, H, 1, W] of the latest step
 };
 
 } // namespace attnlab
