@@ -28,12 +28,12 @@ struct DecodedHypothesis {
 };
 
 // The lab's decoding: one loop (write) that writes rows of sequences a token a step from any DecodingSource, the
-// likeliest token or TokenSampler's draw, for a translation's greedy or drawn sentences and a language model's
-// text alike; and on it, greedy and beam search for any Seq2SeqModel, batched over sentences, on the model's device. Beam search keeps
-// each hypothesis' attention: as the beam is reordered, the history of every row (tokens, log-probabilities,
-// attention) is selected with it, so a finished hypothesis carries the alignment that made it. Scores follow
-// GNMT (Wu et al. 2016) as JoeyNMT does: log P / lp with lp = ((5 + |Y|) / 6)^alpha (alpha 0 = plain log P).
-// Candidates ending in <eos> among the best K are finished; the next K alive ones continue (fairseq's rule,
+// likeliest token or TokenSampler's draw, for a translation's greedy or drawn sentences and a language model's text
+// alike; greedy decoding on it, and beam search, for any Seq2SeqModel, batched over sentences, on the model's
+// device. Beam search keeps each hypothesis' attention: as the beam is reordered, the history of every row (tokens,
+// log-probabilities, attention) is selected with it, so a finished hypothesis carries the alignment that made it.
+// Scores follow GNMT (Wu et al. 2016) as JoeyNMT does: log P / lp with lp = ((5 + |Y|) / 6)^alpha (alpha 0 = plain
+// log P). Candidates ending in <eos> among the best K are finished; the next K alive ones continue (fairseq's rule,
 // so beam 1 is exactly greedy), and a sentence is done when K of its hypotheses have finished.
 class SequenceDecoder {
 public:
@@ -69,7 +69,7 @@ public:
         std::vector<std::vector<double>> distributions;
     };
     // Writes until every row has ended: row i ends at the source's end token or with its token of step maxLength[i]
-    // (with an end token, that step's token is the end token, whatever the scores say). samplers: empty for the
+    // (with an end token, that step's token is the end token, whatever the scores say). samplers: null for the
     // likeliest token (the lowest id among equals), else one a row [N] drawing its tokens. record sees every step.
     static void write(DecodingSource& source, const std::vector<int>& maxLength, std::vector<TokenSampler>* samplers,
                       const std::function<void(const WrittenStep&)>& record);
