@@ -14,10 +14,16 @@
 #include "tests/support/FormDriving.h"
 #include "tests/support/WidgetLookup.h"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
+#include <QDialog>
 #include <QDoubleSpinBox>
+#include <QFile>
+#include <QImage>
+#include <QLabel>
+#include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -26,6 +32,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <qcustomplot.h>
 
 #include <cmath>
@@ -164,6 +171,37 @@ private Q_SLOTS:
         for (double w : attention)
             sum += w;
         QVERIFY2(std::abs(sum - 1.0) < 1e-4, qPrintable(QString::number(sum)));
+        // Export: each plot's numbers as CSV, the ones drawn; the attention saved as a picture with its CSV beside it.
+        const QStringList barRows = writing->barsCsv().split(QStringLiteral("\r\n"), Qt::SkipEmptyParts);
+        QCOMPARE(barRows.size(), 16); // the header and the 15 bars
+        QCOMPARE(barRows.front(), QStringLiteral("rank,token,model_probability,drawn_from_probability"));
+        const auto ownAfter = barValues(bars, 0);
+        for (int i = 0; i < 15; ++i)
+            QVERIFY(std::abs(barRows[i + 1].section(QLatin1Char(','), -2, -2).toDouble() - ownAfter[static_cast<std::size_t>(i)]) < 1e-8);
+        const QStringList weightRows = writing->attentionCsv().split(QStringLiteral("\r\n"), Qt::SkipEmptyParts);
+        QVERIFY(weightRows.size() >= static_cast<int>(attention.size()) + 1);
+        double csvSum = 0;
+        for (int i = 1; i < weightRows.size(); ++i)
+            csvSum += weightRows[i].section(QLatin1Char(','), -1).toDouble();
+        QVERIFY2(std::abs(csvSum - 1.0) < 1e-4, qPrintable(QString::number(csvSum)));
+        const QString picture = dir.filePath(QStringLiteral("attention.png"));
+        auto* poll = new QTimer(&window);
+        poll->setInterval(20);
+        connect(poll, &QTimer::timeout, poll, [poll, picture] {
+            auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget());
+            if (!dialog)
+                return;
+            dialog->findChild<QLineEdit*>(QStringLiteral("exportPathEdit"))->setText(picture);
+            dialog->accept();
+            poll->stop();
+        });
+        poll->start();
+        QTest::mouseClick(child<QPushButton>(writing, "writingExportAttention"), Qt::LeftButton);
+        QVERIFY(QImage(picture).width() > 0);
+        QFile saved(dir.filePath(QStringLiteral("attention.csv")));
+        QVERIFY(saved.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(saved.readAll()), writing->attentionCsv());
+        QVERIFY(child<QLabel>(writing, "writingStatus")->text().contains(QStringLiteral("attention.csv")));
         // Step by step: layer 2, head 2 on the text's last token, as the engine computes it; a causal query at the end
         // sees every key, and the recomputed weights give back the model's own row.
         auto* attentionTabs = child<QTabWidget>(writing, "writingAttentionTabs");

@@ -1,5 +1,6 @@
 #include "ui/explorer/WritingExplorer.h"
 
+#include "core/analysis/TableWriter.h"
 #include "core/config/Registry.h"
 #include "core/config/SamplingSettings.h"
 #include "core/results/GeneratedText.h"
@@ -8,6 +9,7 @@
 #include "core/training/TextGenerator.h"
 #include "ui/LatestRequestRunner.h"
 #include "ui/StdStrings.h"
+#include "ui/analysis/FigureExport.h"
 #include "ui/explorer/AttentionStepsView.h"
 #include "ui/explorer/SamplingBoxes.h"
 
@@ -108,11 +110,20 @@ WritingExplorer::WritingExplorer(QWidget* parent)
     actions->addWidget(tokens_);
     actions->addWidget(write_);
     actions->addWidget(step_);
+    auto* exportBars = new QPushButton(tr("Export…"));
+    exportBars->setObjectName(QStringLiteral("writingExportBars"));
+    exportBars->setToolTip(tr("Save the next token's bars as PNG, SVG or PDF, and their probabilities as CSV"));
+    connect(exportBars, &QPushButton::clicked, this, &WritingExplorer::exportBars);
+    auto* exportAttention = new QPushButton(tr("Export…"));
+    exportAttention->setObjectName(QStringLiteral("writingExportAttention"));
+    exportAttention->setToolTip(tr("Save the attention plot as PNG, SVG or PDF, and the head's weights over the whole context as CSV"));
+    connect(exportAttention, &QPushButton::clicked, this, &WritingExplorer::exportAttention);
     auto* heads = new QHBoxLayout;
     heads->addWidget(new QLabel(tr("Attention of the last token drawn:")));
     heads->addWidget(layer_);
     heads->addWidget(head_);
     heads->addStretch(1);
+    heads->addWidget(exportAttention);
     // The next token's bars and the last one's attention side by side: both in view at a projector's 1280 x 720.
     // The last token's attention, and beside it in a tab one head computed step by step for the text's last token.
     auto* attentionPage = new QWidget;
@@ -124,8 +135,11 @@ WritingExplorer::WritingExplorer(QWidget* parent)
     attentionTabs_->setDocumentMode(true);
     attentionTabs_->addTab(attentionPage, tr("&Attention"));
     attentionTabs_->addTab(steps_, tr("Step &by step"));
+    auto* barsColumn = new QVBoxLayout;
+    barsColumn->addWidget(bars_, 1);
+    barsColumn->addWidget(exportBars, 0, Qt::AlignRight);
     auto* plots = new QHBoxLayout;
-    plots->addWidget(bars_, 3);
+    plots->addLayout(barsColumn, 3);
     plots->addWidget(attentionTabs_, 2);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(header_);
@@ -169,6 +183,7 @@ void WritingExplorer::clear(const QString& message)
     running_->discard();
     generator_.reset();
     last_.reset();
+    shown_.reset();
     runId_ = 0;
     header_->clear();
     status_->setText(message);
@@ -281,6 +296,9 @@ void WritingExplorer::show(const GeneratedText& written, bool append)
     if (written.steps.empty())
         return;
     const auto& first = written.steps.back(); // the bars: the distribution of the last token drawn
+    shown_ = std::make_unique<GeneratedText>();
+    shown_->promptTokens = written.promptTokens;
+    shown_->steps = {first};
     bars_->clearPlottables();
     auto* own = new QCPBars(bars_->xAxis, bars_->yAxis);
     auto* drawn = new QCPBars(bars_->xAxis, bars_->yAxis);
@@ -363,6 +381,77 @@ void WritingExplorer::drawAttention()
     attention_->xAxis->setRange(static_cast<double>(row.size() - shown) - 0.7, static_cast<double>(row.size()) - 0.3);
     attention_->yAxis->setRange(0, 1);
     attention_->replot();
+}
+
+QString WritingExplorer::barsCsv() const
+{
+    if (!shown_ || shown_->steps.empty())
+        return {};
+    const auto& step = shown_->steps.back();
+    TableDocument table;
+    table.header = {"rank", "token", "model_probability", "drawn_from_probability"};
+    table.numeric = {true, false, true, true};
+    for (std::size_t i = 0; i < step.alternatives.size(); ++i) {
+        double drawn = 0.0;
+        for (const auto& s : step.sampled)
+            if (s.token == step.alternatives[i].token)
+                drawn = s.probability;
+        table.rows.push_back({{std::to_string(i + 1)}, {step.alternatives[i].token},
+                              {QString::number(step.alternatives[i].probability, 'g', 9).toStdString()},
+                              {QString::number(drawn, 'g', 9).toStdString()}});
+    }
+    return qs(TableWriter::csv(table));
+}
+
+QString WritingExplorer::attentionCsv() const
+{
+    if (!last_ || last_->steps.empty() || last_->steps.back().attention.empty())
+        return {};
+    const auto& step = last_->steps.back();
+    const int index = (layer_->value() - 1) * std::max(1, last_->heads) + (head_->value() - 1);
+    if (index < 0 || static_cast<std::size_t>(index) >= step.attention.size())
+        return {};
+    std::vector<std::string> tokens = last_->promptTokens; // the context: the prompt's and the written tokens
+    for (const auto& s : last_->steps)
+        tokens.push_back(s.token);
+    tokens.pop_back(); // the last one drawn is the query's output, not in its context
+    TableDocument table;
+    table.caption = "layer " + std::to_string(layer_->value()) + ", head " + std::to_string(head_->value());
+    table.header = {"position", "token", "weight"};
+    table.numeric = {true, false, true};
+    const auto& row = step.attention[static_cast<std::size_t>(index)];
+    for (std::size_t j = 0; j < row.size(); ++j) {
+        const std::size_t at = static_cast<std::size_t>(step.contextStart) + j;
+        table.rows.push_back({{std::to_string(at)}, {at < tokens.size() ? tokens[at] : std::string()},
+                              {QString::number(static_cast<double>(row[j]), 'g', 9).toStdString()}});
+    }
+    return qs(TableWriter::csv(table));
+}
+
+void WritingExplorer::exportBars()
+{
+    const QString csv = barsCsv();
+    if (csv.isEmpty()) {
+        status_->setText(tr("Nothing to export: no distribution is shown."));
+        return;
+    }
+    const QString message = FigureExport::run(this, bars_, QStringLiteral("next-token-run%1.png").arg(runId_), [csv] { return csv; });
+    if (!message.isEmpty())
+        status_->setText(message);
+}
+
+void WritingExplorer::exportAttention()
+{
+    const QString csv = attentionCsv();
+    if (csv.isEmpty()) {
+        status_->setText(tr("Nothing to export: draw a token with Step or Write first (a model with attention)."));
+        return;
+    }
+    const QString message = FigureExport::run(this, attention_,
+                                              QStringLiteral("attention-run%1-layer%2-head%3.png").arg(runId_).arg(layer_->value()).arg(head_->value()),
+                                              [csv] { return csv; });
+    if (!message.isEmpty())
+        status_->setText(message);
 }
 
 } // namespace attnlab::ui

@@ -28,7 +28,8 @@ class LatestRequestRunner;
 // The Explorer of a language model's run: a prompt, the next token's distribution as bars (the model's own
 // probabilities beside the ones it is drawn from, which temperature, top-k and top-p change at once), Step (one
 // token drawn and appended, with its attention over the context for a chosen layer and head) and Write (as many
-// tokens as asked). Everything runs off the GUI thread through TextGenerator, latest request wins.
+// tokens as asked); each plot exports with its numbers. Everything runs off the GUI thread through TextGenerator,
+// latest request wins.
 class WritingExplorer : public QWidget {
     Q_OBJECT
 public:
@@ -41,6 +42,14 @@ public:
     QString text() const; // the prompt and all written so far
     AttentionStepsView* attentionSteps() const { return steps_; }
     int heightForWidth(int width) const override;
+    // What the two plots show as CSV (TableWriter): the bars (rank, token, the model's probability, the one the token
+    // is drawn from) and the attention of the chosen layer and head over the whole context (position in the text,
+    // token, weight). Empty when nothing is shown.
+    QString barsCsv() const;
+    QString attentionCsv() const;
+    // Export…: the plot as PNG, SVG or PDF and its CSV beside it (FigureExport); the status line says what was saved.
+    void exportBars();
+    void exportAttention();
 
 Q_SIGNALS:
     void ready();   // the run's model is open
@@ -76,6 +85,7 @@ private:
     AttentionStepsView* steps_; // one head step by step on the text's last token
     QTabWidget* attentionTabs_;
     std::unique_ptr<GeneratedText> last_; // the last step drawn: its attention is what the lower plot shows
+    std::unique_ptr<GeneratedText> shown_; // the prompt and the one step whose distribution the bars show
     int draws_ = 0;                       // draws so far: each Step draws with the seed + this, so a sequence repeats
 };
 
