@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Temperature and top-p on stored language-model runs of tiny Shakespeare: what each sampling setting does to the
 text. For every run and setting, `attnlab-cli generate` writes 500 characters from "ROMEO:" with seeds 1, 2 and 3;
-each text is scored by two counts a reader can check by hand:
+each text is scored by two counts a reader can check by hand (beam search draws nothing: its best text, once):
   real words: the share of its words (letters and apostrophes, two or more) that occur in the training text
               (the first 90% of tiny Shakespeare, nanoGPT's split), lowercased;
   distinct:   distinct words / words (low: the text repeats itself, as greedy decoding loops).
@@ -24,6 +24,7 @@ SETTINGS = [
     ("T 1.0 top-p 0.9", ["--temperature", "1.0", "--top-p", "0.9"]),
     ("T 1.0 top-k 5", ["--temperature", "1.0", "--top-k", "5"]),
     ("greedy", ["--greedy"]),
+    ("beam 5", ["--beam", "5"]),
 ]
 WORD = re.compile(r"[A-Za-z']+")
 
@@ -47,11 +48,13 @@ def main():
     for run in args.runs.split(","):
         for label, flags in SETTINGS:
             real, distinct = [], []
-            for seed in (1, 2, 3):
+            searched = "--beam" in flags  # nothing drawn: one text, the best hypothesis
+            for seed in (1,) if searched else (1, 2, 3):
                 out = subprocess.run([args.cli, "generate", "--run", run, "--db", args.db, "--prompt", "ROMEO:", "--tokens",
-                                      str(args.tokens), "--seed", str(seed), "--json"] + flags,
+                                      str(args.tokens), "--json"] + ([] if searched else ["--seed", str(seed)]) + flags,
                                      capture_output=True, text=True, check=True)
-                w = words(json.loads(out.stdout)["text"])
+                result = json.loads(out.stdout)
+                w = words(result["beams"][0]["text"] if searched else result["text"])
                 real.append(sum(x in vocabulary for x in w) / max(1, len(w)))
                 distinct.append(len(set(w)) / max(1, len(w)))
             print(f"run {run:>4} {label:16s} real words {min(real) * 100:.0f}-{max(real) * 100:.0f}%  "

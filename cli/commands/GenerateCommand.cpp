@@ -21,7 +21,7 @@ namespace attnlab {
 
 int GenerateCommand::run(const std::vector<std::string>& args)
 {
-    const CliFlags flags(args, {"--run", "--prompt", "--tokens", "--temperature", "--top-k", "--top-p", "--seed", "--alternatives", "--samples", "--step", "--db"},
+    const CliFlags flags(args, {"--run", "--prompt", "--tokens", "--temperature", "--top-k", "--top-p", "--seed", "--alternatives", "--samples", "--beam", "--step", "--db"},
                          {"--json", "--greedy"});
     const std::int64_t runId = runIdFrom(flags.required("--run"));
     const SamplingSettings sampling = SamplingFlags::read(flags);
@@ -31,6 +31,14 @@ int GenerateCommand::run(const std::vector<std::string>& args)
     const int samples = static_cast<int>(flags.integer("--samples", 1));
     if (samples < 1 || samples > TextGenerator::kMaxSamples)
         throw CliUsageError("--samples expects 1 to " + std::to_string(TextGenerator::kMaxSamples) + " texts, got " + flags.text("--samples", ""));
+    const int beam = flags.has("--beam") ? static_cast<int>(flags.integer("--beam", 0)) : 0;
+    if (flags.has("--beam")) {
+        if (beam < 1 || beam > TextGenerator::kMaxSamples)
+            throw CliUsageError("--beam expects 1 to " + std::to_string(TextGenerator::kMaxSamples) + " hypotheses, got " + flags.text("--beam", ""));
+        for (const char* drawing : {"--temperature", "--top-k", "--top-p", "--greedy", "--seed", "--samples"})
+            if (flags.has(drawing))
+                throw CliUsageError(std::string("--beam searches for the likeliest texts and draws nothing: leave out ") + drawing);
+    }
     std::optional<int> step;
     if (flags.has("--step"))
         step = static_cast<int>(flags.integer("--step", 0));
@@ -44,17 +52,20 @@ int GenerateCommand::run(const std::vector<std::string>& args)
         throw CliUsageError("--prompt is empty: give at least one character to start from");
     std::vector<GeneratedText> texts;
     try {
-        texts = generator.generateSamples(prompt, sampling, samples, alternatives, json);
+        texts = beam > 0 ? generator.beamSearch(prompt, sampling.tokens, beam, alternatives, json)
+                         : generator.generateSamples(prompt, sampling, samples, alternatives, json);
     } catch (const std::invalid_argument& e) {
         const std::string what = e.what();
         throw CliUsageError(what.rfind("prompt:", 0) == 0 ? "--" + what : what);
     }
-    if (json) { // one text: its own object, as before; several: {"samples": [...]}, sample i seeded with seed + i
-        nlohmann::json j = texts.size() == 1 ? nlohmann::json::parse(texts.front().toJson()) : nlohmann::json::object();
-        if (texts.size() > 1) {
-            j["samples"] = nlohmann::json::array();
+    if (json) { // one drawn text: its own object; several: {"samples": [...]} (seed + i); a beam: {"beams": [...]}, best first
+        const bool own = beam == 0 && texts.size() == 1;
+        nlohmann::json j = own ? nlohmann::json::parse(texts.front().toJson()) : nlohmann::json::object();
+        if (!own) {
+            const char* key = beam > 0 ? "beams" : "samples";
+            j[key] = nlohmann::json::array();
             for (const auto& text : texts)
-                j["samples"].push_back(nlohmann::json::parse(text.toJson()));
+                j[key].push_back(nlohmann::json::parse(text.toJson()));
         }
         j["run_id"] = runId;
         j["step"] = generator.step();
@@ -72,6 +83,15 @@ int GenerateCommand::run(const std::vector<std::string>& args)
         for (const auto& s : texts[i].steps)
             logSum += std::log(std::max(s.probability, 1e-300));
         written += texts[i].steps.size();
+    }
+    if (beam > 0) { // the hypotheses best first, each with its log-probability
+        err_ << "run " << runId << " (" << generator.config().model.model << ", " << generator.weights() << " weights of step "
+             << generator.step() << "): beam search of width " << beam << ", " << texts.size() << " texts of " << texts.front().steps.size()
+             << " " << generator.unit() << "; log P";
+        for (const auto& text : texts)
+            err_ << " " << fixedCell(text.logProbability, 2);
+        err_ << "\n";
+        return 0;
     }
     std::string how = sampling.greedy ? std::string("greedy") : "temperature " + fixedCell(sampling.temperature, 2);
     if (!sampling.greedy && sampling.topK > 0)

@@ -28,6 +28,10 @@ std::string GeneratedText::toJson() const
                         {"heads", heads},         {"temperature", temperature},  {"top_k", topK},
                         {"top_p", topP},          {"greedy", greedy},            {"seed", seed},
                         {"seconds", seconds}};
+    if (beam > 0) { // a beam's hypothesis: searched, not drawn (the sampling fields say nothing)
+        j["beam"] = beam;
+        j["log_probability"] = logProbability;
+    }
     return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 

@@ -16,7 +16,7 @@ struct GeneratedText {
     struct Step {
         std::string token;
         int id = 0;                             // in the model's vocabulary
-        double probability = 0.0;               // of the chosen token, in the distribution it was drawn from
+        double probability = 0.0;               // of the chosen token, in the distribution it was drawn from (a beam's: the model's)
         std::vector<Alternative> alternatives;  // likeliest first
         // The same many likeliest of the distribution the token was drawn from (after temperature, top-k, top-p);
         // probability 0 for the tokens those cut away.
@@ -33,6 +33,8 @@ struct GeneratedText {
     int topK = 0;
     bool greedy = false;
     unsigned long long seed = 1;
+    int beam = 0;                // > 0: one of a beam search's hypotheses (its width), not a drawn text
+    double logProbability = 0.0; // beam: the sum of its tokens' log-probabilities, what the beam ranks by
     double seconds = 0.0; // the model's reading of the prompt and writing, keeping what was asked for (not start-up)
 
     std::string toJson() const;

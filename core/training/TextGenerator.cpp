@@ -69,27 +69,48 @@ GeneratedText TextGenerator::generate(const std::string& prompt, const SamplingS
     return generateSamples(prompt, sampling, 1, alternatives, attention).front();
 }
 
-std::vector<GeneratedText> TextGenerator::generateSamples(const std::string& prompt, const SamplingSettings& sampling, int samples,
-                                                          int alternatives, bool attention) const
+namespace {
+
+// The prompt as the model's ids, refused by name where it cannot be read (empty, or a token the model never saw).
+std::vector<std::int32_t> promptIds(const TextGenerator& generator, const std::string& prompt)
 {
     if (prompt.empty())
         throw std::invalid_argument("prompt: give at least one character to start from");
-    if (auto problem = sampling.problem(); !problem.empty())
-        throw std::invalid_argument(problem);
-    TextGeneration::Request request;
-    const auto tokens = tokensOf(prompt);
+    const auto tokens = generator.tokensOf(prompt);
     if (tokens.empty())
-        throw std::invalid_argument("prompt: it has no " + impl_->unit + " to start from");
+        throw std::invalid_argument("prompt: it has no " + generator.unit() + " to start from");
     try {
-        request.prompt = LanguageModelText::encode(tokens, impl_->vocabulary, impl_->unit);
+        return LanguageModelText::encode(tokens, generator.vocabulary(), generator.unit());
     } catch (const std::invalid_argument& e) {
         throw std::invalid_argument(std::string("prompt: ") + e.what());
     }
+}
+
+} // namespace
+
+std::vector<GeneratedText> TextGenerator::generateSamples(const std::string& prompt, const SamplingSettings& sampling, int samples,
+                                                          int alternatives, bool attention) const
+{
+    if (auto problem = sampling.problem(); !problem.empty() && !prompt.empty())
+        throw std::invalid_argument(problem);
+    TextGeneration::Request request;
+    request.prompt = promptIds(*this, prompt);
     request.sampling = sampling;
     request.alternatives = alternatives;
     request.attention = attention;
     std::lock_guard<std::mutex> lock(impl_->mutex);
     return TextGeneration::generateSamples(*impl_->model, request, samples, impl_->vocabulary, impl_->unit, torch::Device(torch::kCPU));
+}
+
+std::vector<GeneratedText> TextGenerator::beamSearch(const std::string& prompt, int tokens, int beamSize, int alternatives, bool attention) const
+{
+    TextGeneration::Request request;
+    request.prompt = promptIds(*this, prompt);
+    request.sampling.tokens = tokens;
+    request.alternatives = alternatives;
+    request.attention = attention;
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    return TextGeneration::beamSearch(*impl_->model, request, beamSize, impl_->vocabulary, impl_->unit, torch::Device(torch::kCPU));
 }
 
 AttentionStepByStep TextGenerator::stepByStep(const std::string& text, int layer, int head, int query) const

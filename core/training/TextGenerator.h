@@ -31,6 +31,11 @@ public:
     // generate()'s); also throws std::invalid_argument ("samples: ...") outside 1 to 64.
     std::vector<GeneratedText> generateSamples(const std::string& prompt, const SamplingSettings& sampling, int samples,
                                                int alternatives = 5, bool attention = true) const;
+    // The beamSize likeliest continuations of `tokens` tokens, best first (beam search; nothing drawn): each text's
+    // log-probability and, per token, the model's probability, alternatives and attention. Throws
+    // std::invalid_argument as generate() does for the prompt, and "beam: ..." / "tokens: ..." outside their bounds.
+    std::vector<GeneratedText> beamSearch(const std::string& prompt, int tokens, int beamSize, int alternatives = 5,
+                                          bool attention = true) const;
 
     // One head's attention for one query over the text (its last `context` tokens), step by step: layer and head
     // 0-based, query a token index. Throws std::invalid_argument as generate() does for the text, and for a layer,

@@ -99,6 +99,23 @@ private Q_SLOTS:
         QCOMPARE(samples[2].toObject()["seed"].toInt(), 6);
         const CliResult sixth = runCli({"generate", "--run", QString::number(gptRun_), "--prompt", "the c", "--tokens", "30", "--seed", "6", "--db", db_, "--json"});
         QCOMPARE(samples[2].toObject()["text"].toString(), sixth.lastJson()["text"].toString());
+        // --beam 3: the three likeliest texts, best first, each its tokens' log-probabilities summed; --beam 1 is greedy.
+        const CliResult beams = runCli({"generate", "--run", QString::number(gptRun_), "--prompt", "the", "--tokens", "20", "--beam", "3", "--db", db_, "--json"});
+        QVERIFY2(beams.code == 0, qPrintable(beams.err));
+        const auto hypotheses = beams.lastJson()["beams"].toArray();
+        QCOMPARE(hypotheses.size(), 3);
+        for (int h = 0; h < 3; ++h) {
+            const auto one = hypotheses[h].toObject();
+            QCOMPARE(one["beam"].toInt(), 3);
+            double logP = 0;
+            for (const auto& step : one["steps"].toArray())
+                logP += std::log(step.toObject()["probability"].toDouble());
+            QVERIFY(std::abs(logP - one["log_probability"].toDouble()) < 1e-3);
+            if (h > 0)
+                QVERIFY(one["log_probability"].toDouble() <= hypotheses[h - 1].toObject()["log_probability"].toDouble());
+        }
+        const CliResult widthOne = runCli({"generate", "--run", QString::number(gptRun_), "--prompt", "the", "--tokens", "20", "--beam", "1", "--db", db_, "--json"});
+        QCOMPARE(widthOne.lastJson()["beams"].toArray()[0].toObject()["text"].toString(), greedy.lastJson()["text"].toString());
         const CliResult lines = runCli({"generate", "--run", QString::number(gptRun_), "--prompt", "the", "--tokens", "10", "--samples", "2", "--db", db_});
         QVERIFY2(lines.code == 0 && lines.out.count("---------------\n") == 1 && lines.err.contains("2 samples of 10"), qPrintable(lines.err));
         // Text: the prompt and what followed on stdout, how it was written on stderr.
@@ -152,6 +169,9 @@ private Q_SLOTS:
                  {{"--tokens", "20000"}, "--tokens: must be 1 to 10000"},
                  {{"--samples", "0"}, "--samples expects 1 to 64 texts, got 0"},
                  {{"--samples", "65"}, "--samples expects 1 to 64 texts, got 65"},
+                 {{"--beam", "0"}, "--beam expects 1 to 64 hypotheses, got 0"},
+                 {{"--beam", "3", "--temperature", "0.5"}, "--beam searches for the likeliest texts and draws nothing: leave out --temperature"},
+                 {{"--beam", "3", "--samples", "2"}, "--beam searches for the likeliest texts and draws nothing: leave out --samples"},
                  {{"--prompt", "the zebra"}, "--prompt: character 'z' (token 5) is not in the model's"},
                  {{"--prompt", ""}, "--prompt is empty"}}) {
             const CliResult r = runCli(QStringList{"generate", "--run", run, "--db", db_} + args);

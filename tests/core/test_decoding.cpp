@@ -1,16 +1,21 @@
 // The lab's one decoding loop (SequenceDecoder::write: translations, drawn or greedy, and a language model's text)
 // on a source whose scores are set by hand, so every token it must choose, every row's end and every row that
-// leaves is known in advance; and TokenSampler's rules (top-k 1 = greedy, a seeded draw repeats, top-p's smallest
-// set, temperature, the bounds by name).
+// leaves is known in advance; a language model's beam search through the routine translations are searched with
+// (beam 1 = greedy, each hypothesis = a forced pass over its own tokens, beam = exhaustive search); and
+// TokenSampler's rules (top-k 1 = greedy, a seeded draw repeats, top-p's smallest set, temperature, the bounds).
 #include "core/config/SamplingSettings.h"
+#include "core/nn/models/ModelFactory.h"
+#include "core/nn/models/NgramModel.h"
 #include "core/nn/training/DecodingSource.h"
 #include "core/nn/training/SequenceDecoder.h"
+#include "core/nn/training/TextGeneration.h"
 #include "core/nn/training/TokenSampler.h"
 
 #include <QtTest/QtTest>
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <numeric>
 #include <set>
 #include <stdexcept>
@@ -174,6 +179,125 @@ private Q_SLOTS:
         } source;
         const auto written = writeAll(source, {4});
         QCOMPARE(written.tokens[0], (std::vector<std::int64_t>{1, 2, 3, 4, 5}));
+    }
+
+    void aLanguageModelsBeamSearch()
+    {
+        torch::manual_seed(8);
+        const std::vector<std::string> vocabulary{"a", "b", "c", "d", "e", "f", "g", "h", "i"};
+        for (const std::string name : {"gpt", "char-rnn", "ngram"}) {
+            ModelConfig config;
+            config.model = name;
+            config.position = name == "gpt" ? "learned" : "none";
+            config.dModel = 16;
+            config.heads = 2;
+            config.layers = 2;
+            config.context = 32;
+            config.order = 3;
+            config.cell = "lstm";
+            config.vocabularySize = 9;
+            config.dropoutPoints = "none";
+            auto model = ModelFactory::createLanguageModel(config);
+            if (auto* counts = dynamic_cast<NgramModel*>(model.get()))
+                counts->estimate({0, 1, 2, 3, 4, 5, 6, 7, 8, 1, 3, 5, 7, 2, 4, 6, 8, 0, 3, 1, 4});
+            model->eval();
+            TextGeneration::Request request;
+            request.prompt = {3, 1, 4};
+            request.sampling.tokens = 20;
+            const QByteArray whatText = QString::fromStdString(name).toUtf8();
+            const char* what = whatText.constData();
+            // Beam 1 is greedy.
+            request.sampling.greedy = true;
+            const auto greedy = TextGeneration::generate(*model, request, vocabulary, "characters", torch::kCPU);
+            const auto one = TextGeneration::beamSearch(*model, request, 1, vocabulary, "characters", torch::kCPU);
+            QVERIFY2(one.size() == 1 && one.front().text == greedy.text, what);
+            // Beam 4: four different texts, best first, each token's probability and attention those of a forced
+            // pass over the prompt and its own tokens.
+            const auto four = TextGeneration::beamSearch(*model, request, 4, vocabulary, "characters", torch::kCPU);
+            QCOMPARE(four.size(), std::size_t(4));
+            std::set<std::string> texts;
+            for (std::size_t h = 0; h < four.size(); ++h) {
+                texts.insert(four[h].text);
+                if (h > 0)
+                    QVERIFY2(four[h].logProbability <= four[h - 1].logProbability, what);
+                std::vector<std::int64_t> ids(request.prompt.begin(), request.prompt.end());
+                for (const auto& step : four[h].steps)
+                    ids.push_back(step.id);
+                torch::NoGradGuard noGrad;
+                std::vector<torch::Tensor> maps;
+                const auto input = torch::tensor(ids, torch::kLong).narrow(0, 0, static_cast<std::int64_t>(ids.size()) - 1).unsqueeze(0);
+                const auto logp = torch::log_softmax(model->forward(input, &maps)[0], -1); // [T, V]
+                double sum = 0.0;
+                for (std::size_t u = 0; u < four[h].steps.size(); ++u) {
+                    const auto& step = four[h].steps[u];
+                    const int64_t at = 2 + static_cast<int64_t>(u); // the position whose next token it is
+                    const double forced = logp[at][step.id].item<double>();
+                    sum += forced;
+                    QVERIFY2(std::abs(std::log(step.probability) - forced) < 1e-4, what);
+                    QCOMPARE(step.alternatives.size(), std::size_t(5));
+                    QVERIFY2(std::abs(step.alternatives.front().probability - std::exp(logp[at].max().item<double>())) < 1e-5, what);
+                    for (std::size_t l = 0; l < maps.size(); ++l)
+                        for (int64_t head = 0; head < 2; ++head) {
+                            const auto& row = step.attention.at(static_cast<std::size_t>(static_cast<int64_t>(l) * 2 + head));
+                            QCOMPARE(static_cast<int64_t>(row.size()), at + 1);
+                            for (int64_t j = 0; j <= at; ++j)
+                                QVERIFY2(std::abs(row[static_cast<std::size_t>(j)] - maps[l][0][head][at][j].item<float>()) < 1e-5, what);
+                        }
+                }
+                QVERIFY2(std::abs(sum - four[h].logProbability) < 1e-3, what);
+            }
+            QCOMPARE(texts.size(), std::size_t(4));
+            // Two tokens with a beam of 9 (the vocabulary): the nine likeliest of all 81 texts, in order.
+            request.sampling.tokens = 2;
+            const auto nine = TextGeneration::beamSearch(*model, request, 9, vocabulary, "characters", torch::kCPU);
+            std::vector<std::pair<double, std::string>> all;
+            for (std::int64_t x = 0; x < 9; ++x)
+                for (std::int64_t y = 0; y < 9; ++y) {
+                    torch::NoGradGuard noGrad;
+                    const auto logp = torch::log_softmax(model->forward(torch::tensor({{3, 1, 4, static_cast<int>(x)}}, torch::kLong))[0], -1);
+                    all.push_back({logp[2][x].item<double>() + logp[3][y].item<double>(), vocabulary[x] + vocabulary[y]});
+                }
+            std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+            QCOMPARE(nine.size(), std::size_t(9));
+            std::map<std::string, double> scoreOf;
+            for (const auto& [score, text] : all)
+                scoreOf[text] = score;
+            for (std::size_t i = 0; i < 9; ++i) { // the i-th best score, by a text that scores it (a count model has ties)
+                QVERIFY2(std::abs(nine[i].logProbability - all[i].first) < 1e-4, what);
+                QVERIFY2(std::abs(scoreOf.at(nine[i].text) - all[i].first) < 1e-4, qPrintable(QString::fromStdString(name + " " + nine[i].text)));
+            }
+        }
+    }
+
+    void aBeamThroughASlidingWindowIsGreedyAtOne()
+    {
+        // A GPT of context 8 writing 30 tokens: its window is read again as it slides; beam 1 still equals greedy.
+        torch::manual_seed(9);
+        ModelConfig config;
+        config.model = "gpt";
+        config.position = "learned";
+        config.dModel = 16;
+        config.heads = 2;
+        config.layers = 2;
+        config.context = 8;
+        config.vocabularySize = 9;
+        config.dropoutPoints = "none";
+        auto model = ModelFactory::createLanguageModel(config);
+        const std::vector<std::string> vocabulary{"a", "b", "c", "d", "e", "f", "g", "h", "i"};
+        TextGeneration::Request request;
+        request.prompt = {3, 1, 4};
+        request.sampling.tokens = 30;
+        request.sampling.greedy = true;
+        const auto greedy = TextGeneration::generate(*model, request, vocabulary, "characters", torch::kCPU);
+        const auto beam = TextGeneration::beamSearch(*model, request, 1, vocabulary, "characters", torch::kCPU);
+        QCOMPARE(beam.front().text, greedy.text);
+        for (std::size_t u = 0; u < greedy.steps.size(); ++u) {
+            QCOMPARE(beam.front().steps[u].contextStart, greedy.steps[u].contextStart);
+            QCOMPARE(beam.front().steps[u].attention.front().size(), greedy.steps[u].attention.front().size());
+        }
+        const auto three = TextGeneration::beamSearch(*model, request, 3, vocabulary, "characters", torch::kCPU);
+        QCOMPARE(three.size(), std::size_t(3));
+        QVERIFY(three.front().logProbability >= beam.front().logProbability - 1e-6); // a wider beam finds one as likely
     }
 
     void samplingRules()

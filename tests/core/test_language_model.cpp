@@ -298,7 +298,8 @@ private Q_SLOTS:
                 auto alone = request;
                 alone.sampling.seed = 4 + i;
                 const auto single = TextGeneration::generate(*model, alone, vocabulary, "characters", torch::kCPU);
-                const auto what = qPrintable(QString::fromStdString(config.model) + " sample " + QString::number(i));
+                const QByteArray whatText = (QString::fromStdString(config.model) + " sample " + QString::number(i)).toUtf8();
+                const char* what = whatText.constData();
                 QVERIFY2(together[i].text == single.text && together[i].seed == 4 + i, what);
                 QCOMPARE(together[i].steps.size(), single.steps.size());
                 for (std::size_t t = 0; t < single.steps.size(); ++t) {

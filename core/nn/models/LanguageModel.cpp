@@ -11,4 +11,10 @@ std::int64_t LanguageModel::trainableParameters() const
     return count;
 }
 
+void LanguageModel::select(State& state, const torch::Tensor& rows) const
+{
+    for (auto& t : state.tensors)
+        t = t.index_select(0, rows.to(t.device()));
+}
+
 } // namespace attnlab

@@ -26,6 +26,9 @@ public:
     // ids [N, T] at positions state.position .. + T - 1 (one generated token, or a prompt read in one pass) -> the
     // last position's next-token logits [N, V]; attention per layer, that position's rows [N, H, 1, position + T].
     virtual torch::Tensor step(State& state, const torch::Tensor& ids, std::vector<torch::Tensor>* attention = nullptr) = 0;
+    // Only these rows of the state, in this order (a row may come twice): beam search keeps the hypotheses it extends.
+    // Every tensor's rows are its first dimension; a recurrent model's (layers first) override it.
+    virtual void select(State& state, const torch::Tensor& rows) const;
     // The most tokens a state can hold (a GPT's context, after which generation keeps the latest half); 0 = no limit.
     virtual int stateLimit() const { return 0; }
     virtual int attentionLayers() const { return 0; }

@@ -51,6 +51,12 @@ torch::Tensor RecurrentLanguageModel::step(State& state, const torch::Tensor& id
     return output_(out.select(1, out.size(1) - 1)); // the last position's logits
 }
 
+void RecurrentLanguageModel::select(State& state, const torch::Tensor& rows) const
+{
+    for (auto& t : state.tensors) // empty before the first step: the zero state has no rows yet
+        t = t.index_select(1, rows.to(t.device()));
+}
+
 std::string RecurrentLanguageModel::summary() const
 {
     return "char-RNN: " + std::to_string(config_.layers) + " x " + config_.cell + " of " + std::to_string(config_.dModel) +

@@ -15,6 +15,7 @@ public:
     torch::Tensor forward(const torch::Tensor& ids, std::vector<torch::Tensor>* attention = nullptr) override;
     State start(std::int64_t rows) override;
     torch::Tensor step(State& state, const torch::Tensor& ids, std::vector<torch::Tensor>* attention = nullptr) override;
+    void select(State& state, const torch::Tensor& rows) const override; // h (and c): [layers, N, d]
     std::string summary() const override;
 
 private:

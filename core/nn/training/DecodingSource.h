@@ -19,6 +19,7 @@ public:
         torch::Tensor scores;
         torch::Tensor attention; // [A, layers * heads, W]: this step's attention rows; undefined without attention
         std::int64_t contextStart = 0; // the position of the attention's first column (a language model's window)
+        bool logProbabilities = false; // the scores are log p already (a translation's): beam search adds them as they are
     };
     // The tokens each row chose at the previous step: on the model's device, and the same on the host.
     struct Chosen {

@@ -180,35 +180,44 @@ std::vector<std::vector<DecodedHypothesis>> SequenceDecoder::beam(Seq2SeqModel& 
                                                                   double alpha, const std::vector<int>& maxLength)
 {
     torch::NoGradGuard noGrad;
-    const int64_t b = source.size(0), k = beamSize, n = b * k;
-    const auto longOptions = source.options().dtype(torch::kLong);
-    // Each sentence K times: row s * K + j is hypothesis j of sentence s.
-    auto encoded = Seq2SeqModel::select(model.encode(source, sourceMask), torch::arange(b, longOptions).repeat_interleave(k));
-    auto state = model.start(encoded);
+    TranslationDecodingSource decoder(model, source, sourceMask, beamSize);
+    return search(decoder, beamSize, alpha, maxLength);
+}
+
+std::vector<std::vector<DecodedHypothesis>> SequenceDecoder::search(DecodingSource& source, int beamSize, double alpha,
+                                                                    const std::vector<int>& maxLength, int alternatives)
+{
+    torch::NoGradGuard noGrad;
+    const int64_t k = beamSize, n = source.rows(), b = n / k;
+    const std::int64_t end = source.endToken();
     // Only hypothesis 0 is alive at first: the others start at -inf so the first step does not pick K copies.
     std::vector<double> alive(static_cast<std::size_t>(n), kMinusInfinity);
     for (int64_t s = 0; s < b; ++s)
         alive[static_cast<std::size_t>(s * k)] = 0.0;
-    auto previous = torch::full({n}, Seq2SeqModel::kBos, longOptions);
-    torch::Tensor tokenHistory = torch::empty({n, 0}, longOptions), logpHistory, attentionHistory;
+    DecodingSource::Chosen previous;
+    torch::Tensor tokenHistory = torch::empty({n, 0}, torch::kLong), logpHistory; // on the host, row = hypothesis
     std::vector<std::vector<int>> parentHistory(static_cast<std::size_t>(n));
+    // Each step's attention rows and likeliest tokens for every row, on the host: a finished hypothesis takes its own
+    // from the rows its parents name (the rows are reordered every step; these are not).
+    std::vector<torch::Tensor> attentionSteps, alternativeIds, alternativeLogps;
+    std::vector<std::int64_t> contextStarts;
     std::vector<std::vector<DecodedHypothesis>> finished(static_cast<std::size_t>(b));
     std::vector<bool> done(static_cast<std::size_t>(b), false);
     const int longest = *std::max_element(maxLength.begin(), maxLength.end());
 
     for (int t = 0; t <= longest; ++t) {
-        auto out = model.step(encoded, state, previous, t);
-        const auto logp = TranslationDecodingSource::logProbabilities(out.logits); // [N, V]
+        const auto out = source.step(previous, t);
+        const auto logp = out.logProbabilities ? out.scores : torch::log_softmax(out.scores.to(torch::kFloat), -1); // [N, V]
         const int64_t v = logp.size(1);
         auto candidates = (torch::tensor(alive, logp.options().dtype(torch::kDouble)).unsqueeze(1) + logp.to(torch::kDouble));
         candidates = candidates.view({b, k * v});
         for (int64_t s = 0; s < b; ++s) {
             if (done[static_cast<std::size_t>(s)])
                 candidates[s].fill_(kMinusInfinity);
-            else if (maxLength[static_cast<std::size_t>(s)] == t) { // at its limit: every hypothesis ends now
-                auto eos = candidates[s].view({k, v}).select(1, Seq2SeqModel::kEos).clone();
+            else if (end >= 0 && maxLength[static_cast<std::size_t>(s)] == t) { // at its limit: every hypothesis ends now
+                auto eos = candidates[s].view({k, v}).select(1, end).clone();
                 candidates[s].fill_(kMinusInfinity);
-                candidates[s].view({k, v}).select(1, Seq2SeqModel::kEos).copy_(eos);
+                candidates[s].view({k, v}).select(1, end).copy_(eos);
             }
         }
         const auto top = candidates.topk(std::min<int64_t>(2 * k, k * v), 1);
@@ -217,38 +226,70 @@ std::vector<std::vector<DecodedHypothesis>> SequenceDecoder::beam(Seq2SeqModel& 
         const int64_t width = values.size(1);
         const double* value = values.data_ptr<double>();
         const auto logpCpu = logp.to(torch::kCPU).contiguous();
-        const auto attentionCpu = out.attention.defined() ? out.attention.to(torch::kCPU, torch::kFloat) : torch::Tensor();
+        if (out.attention.defined()) {
+            attentionSteps.push_back(out.attention.to(torch::kCPU, torch::kFloat));
+            contextStarts.push_back(out.contextStart);
+        }
+        if (alternatives > 0) {
+            const auto likeliest = logpCpu.topk(std::min<int64_t>(alternatives, v), 1);
+            alternativeLogps.push_back(std::get<0>(likeliest));
+            alternativeIds.push_back(std::get<1>(likeliest));
+        }
 
         std::vector<std::int64_t> selectRows(static_cast<std::size_t>(n)), nextTokens(static_cast<std::size_t>(n), Vocabulary::kPad);
         std::vector<double> nextAlive(static_cast<std::size_t>(n), kMinusInfinity);
         std::vector<int> parentRank(static_cast<std::size_t>(n), 0);
         for (int64_t s = 0; s < b; ++s) {
             int64_t kept = 0;
+            const bool atLimit = maxLength[static_cast<std::size_t>(s)] == t;
             for (int64_t r = 0; r < width; ++r) {
                 const double score = value[s * width + r];
                 if (!std::isfinite(score))
                     break; // sorted: the rest are -inf too
                 const std::int64_t index = indices[static_cast<std::size_t>(s * width + r)];
                 const int64_t origin = index / v, token = index % v, row = s * k + origin;
-                if (token == Seq2SeqModel::kEos) {
-                    if (r >= k) // an <eos> outside the best K would end a hypothesis the beam did not keep
+                // A hypothesis ends with the end token, or (a source without one) with its token at the limit.
+                if (token == end || (end < 0 && atLimit)) {
+                    if (r >= k) // an ending outside the best K would end a hypothesis the beam did not keep
                         continue;
                     DecodedHypothesis h;
                     const auto history = hostLongs(tokenHistory[row]);
                     h.tokens.assign(history.begin(), history.end());
+                    if (end < 0)
+                        h.tokens.push_back(token); // a real token, not an end mark
                     if (logpHistory.defined())
                         h.logProbabilities = hostFloats(logpHistory[row]);
                     h.logProbabilities.push_back(logpCpu[row][token].item<float>());
                     h.logProbability = score;
                     h.score = score / lengthPenalty(t + 1, alpha);
-                    h.finished = maxLength[static_cast<std::size_t>(s)] != t ||
-                                 logpCpu[row].argmax().item<std::int64_t>() == Seq2SeqModel::kEos;
-                    if (attentionCpu.defined())
-                        h.attention = attentionHistory.defined()
-                                          ? torch::cat({attentionHistory[row], attentionCpu[row].unsqueeze(0)}, 0)
-                                          : attentionCpu[row].unsqueeze(0).clone();
+                    h.finished = end < 0 || !atLimit || logpCpu[row].argmax().item<std::int64_t>() == end;
                     h.parents = parentHistory[static_cast<std::size_t>(row)];
                     h.parents.push_back(static_cast<int>(origin));
+                    // Step u of this hypothesis was computed in row s * K + parents[u].
+                    std::vector<torch::Tensor> attention, ids, logps;
+                    for (std::size_t u = 0; u < h.parents.size(); ++u) {
+                        const int64_t at = s * k + h.parents[u];
+                        if (!attentionSteps.empty())
+                            attention.push_back(attentionSteps[u][at]);
+                        if (alternatives > 0) {
+                            ids.push_back(alternativeIds[u][at]);
+                            logps.push_back(alternativeLogps[u][at]);
+                        }
+                    }
+                    if (!attention.empty()) {
+                        const bool sameWidth = std::all_of(attention.begin(), attention.end(),
+                                                           [&](const torch::Tensor& a) { return a.size(-1) == attention.front().size(-1); });
+                        if (sameWidth && end >= 0)
+                            h.attention = torch::stack(attention);
+                        else {
+                            h.stepAttention = std::move(attention);
+                            h.contextStarts.assign(contextStarts.begin(), contextStarts.begin() + static_cast<std::ptrdiff_t>(h.parents.size()));
+                        }
+                    }
+                    if (alternatives > 0) {
+                        h.alternativeIds = torch::stack(ids);
+                        h.alternativeLogProbabilities = torch::stack(logps);
+                    }
                     finished[static_cast<std::size_t>(s)].push_back(std::move(h));
                 } else if (kept < k) {
                     const auto at = static_cast<std::size_t>(s * k + kept);
@@ -268,17 +309,12 @@ std::vector<std::vector<DecodedHypothesis>> SequenceDecoder::beam(Seq2SeqModel& 
             break;
 
         // Every row's history follows the hypothesis it extends.
-        const auto rows = torch::tensor(selectRows, longOptions);
-        const auto next = torch::tensor(nextTokens, longOptions);
-        const auto rowsCpu = rows.cpu();
-        Seq2SeqModel::select(state, rows);
-        tokenHistory = torch::cat({tokenHistory.index_select(0, rows), next.unsqueeze(1)}, 1);
-        const auto chosenLogp = logpCpu.index_select(0, rowsCpu).gather(1, next.cpu().unsqueeze(1)); // [N, 1]
+        const auto rowsCpu = torch::tensor(selectRows, torch::kLong);
+        const auto nextCpu = torch::tensor(nextTokens, torch::kLong);
+        source.keep(rowsCpu.to(logp.device()));
+        tokenHistory = torch::cat({tokenHistory.index_select(0, rowsCpu), nextCpu.unsqueeze(1)}, 1);
+        const auto chosenLogp = logpCpu.index_select(0, rowsCpu).gather(1, nextCpu.unsqueeze(1)); // [N, 1]
         logpHistory = logpHistory.defined() ? torch::cat({logpHistory.index_select(0, rowsCpu), chosenLogp}, 1) : chosenLogp;
-        if (attentionCpu.defined()) {
-            const auto step = attentionCpu.index_select(0, rowsCpu).unsqueeze(1); // [N, 1, LH, S]
-            attentionHistory = attentionHistory.defined() ? torch::cat({attentionHistory.index_select(0, rowsCpu), step}, 1) : step;
-        }
         std::vector<std::vector<int>> parents(static_cast<std::size_t>(n));
         for (int64_t i = 0; i < n; ++i) {
             parents[static_cast<std::size_t>(i)] = parentHistory[static_cast<std::size_t>(selectRows[static_cast<std::size_t>(i)])];
@@ -286,7 +322,7 @@ std::vector<std::vector<DecodedHypothesis>> SequenceDecoder::beam(Seq2SeqModel& 
         }
         parentHistory = std::move(parents);
         alive = std::move(nextAlive);
-        previous = next;
+        previous = {nextCpu.to(logp.device()), std::move(nextTokens)};
     }
     for (auto& hypotheses : finished) { // the K best (several may finish at the step that completes a sentence)
         std::stable_sort(hypotheses.begin(), hypotheses.end(),

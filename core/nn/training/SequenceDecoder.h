@@ -25,16 +25,23 @@ struct DecodedHypothesis {
     bool finished = true;                // ended with <eos> (false: cut at the maximum length)
     torch::Tensor attention;             // [steps, layers * heads, S] float on the CPU; undefined without attention
     std::vector<int> parents;            // beam only: at each step the rank (0..K-1) among the alive ones it extended
+    // A language model's beam, whose attention is as wide as the context at each step: each step's [layers * heads, W]
+    // and the text position of its first column (`attention` stays undefined).
+    std::vector<torch::Tensor> stepAttention;
+    std::vector<std::int64_t> contextStarts;
+    // search() with alternatives: each step's likeliest tokens, [steps, A] ids and their log-probabilities.
+    torch::Tensor alternativeIds, alternativeLogProbabilities;
 };
 
 // The lab's decoding: one loop (write) that writes rows of sequences a token a step from any DecodingSource, the
 // likeliest token or TokenSampler's draw, for a translation's greedy or drawn sentences and a language model's text
-// alike; greedy decoding on it, and beam search, for any Seq2SeqModel, batched over sentences, on the model's
-// device. Beam search keeps each hypothesis' attention: as the beam is reordered, the history of every row (tokens,
-// log-probabilities, attention) is selected with it, so a finished hypothesis carries the alignment that made it.
-// Scores follow GNMT (Wu et al. 2016) as JoeyNMT does: log P / lp with lp = ((5 + |Y|) / 6)^alpha (alpha 0 = plain
-// log P). Candidates ending in <eos> among the best K are finished; the next K alive ones continue (fairseq's rule,
-// so beam 1 is exactly greedy), and a sentence is done when K of its hypotheses have finished.
+// alike; greedy decoding on it, batched over sentences, on the model's device; and beam search (search) over any
+// DecodingSource, a translation's or a language model's. Beam search keeps each hypothesis' attention: as the beam
+// is reordered, every row's tokens, log-probabilities and parents follow it, and a finished hypothesis takes each
+// step's attention from the row its parents name, so it carries the alignment that made it. Scores follow GNMT (Wu
+// et al. 2016) as JoeyNMT does: log P / lp with lp = ((5 + |Y|) / 6)^alpha (alpha 0 = plain log P). Candidates
+// ending in <eos> among the best K are finished; the next K alive ones continue (fairseq's rule, so beam 1 is
+// exactly greedy), and a sentence is done when K of its hypotheses have finished.
 class SequenceDecoder {
 public:
     static constexpr int kMaxOutputLength = 200; // no translation is longer, whatever its source
@@ -82,6 +89,12 @@ public:
     static std::vector<std::vector<DecodedHypothesis>> beam(Seq2SeqModel& model, const torch::Tensor& source,
                                                             const torch::Tensor& sourceMask, int beamSize, double lengthPenalty,
                                                             const std::vector<int>& maxLength);
+    // Beam search over any DecodingSource whose rows are groups of beamSize copies (row s * K + j: hypothesis j of
+    // group s; a translation's sentence, a language model's prompt): the K best finished hypotheses of each group,
+    // best first. A hypothesis ends with the source's end token (not among its tokens) or, for a source without one,
+    // with its token of step maxLength[s] (among them). alternatives > 0: each step's that many likeliest tokens kept.
+    static std::vector<std::vector<DecodedHypothesis>> search(DecodingSource& source, int beamSize, double lengthPenalty,
+                                                              const std::vector<int>& maxLength, int alternatives = 0);
     static double lengthPenalty(int length, double alpha); // ((5 + length) / 6)^alpha
     // The usual limit: 2 S + 10 target tokens for a source of S tokens, at most `cap`.
     static std::vector<int> maxLengths(const torch::Tensor& sourceMask, int cap);

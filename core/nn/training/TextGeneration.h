@@ -29,6 +29,13 @@ public:
     // after the other): sample i draws from its own stream, seeded with the request's seed + i, so sample 0 is
     // generate()'s text and any sample i is the text written alone with seed + i. Throws std::invalid_argument
     // ("samples: ...") outside 1 to kMaxSamples.
+    // The beamSize likeliest continuations of request.sampling.tokens tokens, best first: beam search through the
+    // routine translations are searched with (SequenceDecoder::search; no end token, so every hypothesis is as long).
+    // Temperature, top-k, top-p and the seed play no part; each step's probability and alternatives are the model's.
+    // Throws std::invalid_argument ("beam: must be 1 to 64 ...") outside 1 to kMaxSamples.
+    static std::vector<GeneratedText> beamSearch(LanguageModel& model, const Request& request, int beamSize,
+                                                 const std::vector<std::string>& vocabulary, const std::string& unit,
+                                                 const torch::Device& device);
     static std::vector<GeneratedText> generateSamples(LanguageModel& model, const Request& request, int samples,
                                                       const std::vector<std::string>& vocabulary, const std::string& unit,
                                                       const torch::Device& device);

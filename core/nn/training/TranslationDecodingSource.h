@@ -10,7 +10,8 @@ namespace attnlab {
 // the softmax so the probabilities kept are the model's own; its rows end at <eos>.
 class TranslationDecodingSource : public DecodingSource {
 public:
-    TranslationDecodingSource(Seq2SeqModel& model, const torch::Tensor& source, const torch::Tensor& sourceMask);
+    // repeat: each sentence's row that many times (a beam's hypotheses), encoded once.
+    TranslationDecodingSource(Seq2SeqModel& model, const torch::Tensor& source, const torch::Tensor& sourceMask, std::int64_t repeat = 1);
     // logits [N, V] -> log p(next token) [N, V] in float, <pad> and <bos> -inf (beam search reads the same).
     static torch::Tensor logProbabilities(const torch::Tensor& logits);
 
@@ -24,6 +25,7 @@ private:
     Seq2SeqModel::Encoded encoded_;
     Seq2SeqModel::DecoderState state_;
     std::int64_t rows_ = 0;
+    std::int64_t repeat_ = 1;
 };
 
 } // namespace attnlab

@@ -1,6 +1,5 @@
 #include "core/nn/training/WritingDecodingSource.h"
 
-#include <stdexcept>
 
 namespace attnlab {
 
@@ -50,8 +49,12 @@ DecodingSource::Step WritingDecodingSource::step(const Chosen& previous, int t)
 
 void WritingDecodingSource::keep(const torch::Tensor& rows)
 {
-    if (rows.size(0) != this->rows())
-        throw std::logic_error("a language model's written rows never end early");
+    model_.select(state_, rows);
+    std::vector<std::vector<std::int32_t>> kept;
+    const auto host = rows.to(torch::kCPU).contiguous();
+    for (std::int64_t i = 0; i < host.size(0); ++i)
+        kept.push_back(texts_.at(static_cast<std::size_t>(host[i].item<std::int64_t>())));
+    texts_ = std::move(kept);
 }
 
 } // namespace attnlab

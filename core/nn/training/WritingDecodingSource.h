@@ -8,7 +8,7 @@
 
 namespace attnlab {
 
-// A language model writing on from a prompt, as a DecodingSource of one row a sample: the prompt read into the
+// A language model writing on from a prompt, as a DecodingSource of one row a sample (or a beam's hypothesis): the prompt read into the
 // model's state in one pass (every row at once), then each row's chosen token read at one position (a GPT's
 // key/value cache). When a GPT's state is full
 // (its context), it is read again from the latest half of the text, so every prediction sees between context / 2
@@ -20,7 +20,8 @@ public:
 
     std::int64_t rows() const override { return static_cast<std::int64_t>(texts_.size()); }
     Step step(const Chosen& previous, int t) override;
-    // No written row ends early (no end token, one limit), so every row always goes on.
+    // The rows' states and texts in this order (beam search; a row may come twice). Greedy and drawn rows never
+    // end early (no end token, one limit), so writing samples never calls it.
     void keep(const torch::Tensor& rows) override;
 
 private:
