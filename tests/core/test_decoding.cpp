@@ -83,6 +83,26 @@ private:
     std::vector<std::int64_t> writing_;
 };
 
+// Nine tokens, a to i, for the language models below.
+const std::vector<std::string> vocabulary{"a", "b", "c", "d", "e", "f", "g", "h", "i"};
+
+// A small language model over the nine tokens: a GPT (learned positions), an LSTM or a trigram, untrained.
+ModelConfig tinyLanguageModel(const std::string& name, int context)
+{
+    ModelConfig config;
+    config.model = name;
+    config.position = name == "gpt" ? "learned" : "none";
+    config.dModel = 16;
+    config.heads = 2;
+    config.layers = 2;
+    config.context = context;
+    config.order = 3;
+    config.cell = "lstm";
+    config.vocabularySize = static_cast<int>(vocabulary.size());
+    config.dropoutPoints = "none";
+    return config;
+}
+
 // write's tokens per row, and the steps at which each row ended.
 struct Written {
     std::vector<std::vector<std::int64_t>> tokens;
@@ -184,20 +204,8 @@ private Q_SLOTS:
     void aLanguageModelsBeamSearch()
     {
         torch::manual_seed(8);
-        const std::vector<std::string> vocabulary{"a", "b", "c", "d", "e", "f", "g", "h", "i"};
         for (const std::string name : {"gpt", "char-rnn", "ngram"}) {
-            ModelConfig config;
-            config.model = name;
-            config.position = name == "gpt" ? "learned" : "none";
-            config.dModel = 16;
-            config.heads = 2;
-            config.layers = 2;
-            config.context = 32;
-            config.order = 3;
-            config.cell = "lstm";
-            config.vocabularySize = 9;
-            config.dropoutPoints = "none";
-            auto model = ModelFactory::createLanguageModel(config);
+            auto model = ModelFactory::createLanguageModel(tinyLanguageModel(name, 32));
             if (auto* counts = dynamic_cast<NgramModel*>(model.get()))
                 counts->estimate({0, 1, 2, 3, 4, 5, 6, 7, 8, 1, 3, 5, 7, 2, 4, 6, 8, 0, 3, 1, 4});
             model->eval();
@@ -273,17 +281,7 @@ private Q_SLOTS:
     {
         // A GPT of context 8 writing 30 tokens: its window is read again as it slides; beam 1 still equals greedy.
         torch::manual_seed(9);
-        ModelConfig config;
-        config.model = "gpt";
-        config.position = "learned";
-        config.dModel = 16;
-        config.heads = 2;
-        config.layers = 2;
-        config.context = 8;
-        config.vocabularySize = 9;
-        config.dropoutPoints = "none";
-        auto model = ModelFactory::createLanguageModel(config);
-        const std::vector<std::string> vocabulary{"a", "b", "c", "d", "e", "f", "g", "h", "i"};
+        auto model = ModelFactory::createLanguageModel(tinyLanguageModel("gpt", 8));
         TextGeneration::Request request;
         request.prompt = {3, 1, 4};
         request.sampling.tokens = 30;
