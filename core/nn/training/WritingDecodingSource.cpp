@@ -1,5 +1,6 @@
 #include "core/nn/training/WritingDecodingSource.h"
 
+#include <algorithm>
 
 namespace attnlab {
 
