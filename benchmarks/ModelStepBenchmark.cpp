@@ -1,9 +1,9 @@
-// Forward + backward time of each model (issue 4's speed check): the classifiers at batch 32 x length 50 x
+// Forward + backward time of each model (the speed check): the classifiers at batch 32 x length 50 x
 // d_model 300, the time-series regressors at batch 32 x window 50 x 16 driving series x d_model 64 (MSE).
 // Compare with benchmarks/model_step.py, the same models written in PyTorch (Python), on the same machine.
 //   attnlab-bench-models [--repeats N] [--warmup N] [--threads N] [--models a,b:pos,...] [--gemm N]
 // --gemm N: first, these cores' large-GEMM rate with this LibTorch's BLAS (an N x N by N x N fp32 product, 2 N^3
-// FLOPs; issue 39's "share of the GEMM rate", benchmarks/gemm_share.py divides each model's FLOPs by it).
+// FLOPs; "share of the GEMM rate", benchmarks/gemm_share.py divides each model's FLOPs by it).
 // --models keeps the cases labelled "model" or "model:pos" as printed (essan-mean: ESSAN with mean pooling;
 // essan-ts: the time-series ESSAN; gpt: the GPT at nanoGPT's laptop sizes, 12 windows of 64 characters, 65 symbols).
 // --trace DIR: after timing, 10 more steps of each classifier and language model under LibTorch's profiler, written as a Chrome trace

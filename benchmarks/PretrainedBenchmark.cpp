@@ -1,4 +1,4 @@
-// The pretrained encoder's goals (issue 27), on 2 CPU cores: opening all-MiniLM-L6-v2 (config, vocabulary,
+// The pretrained encoder's goals, on 2 CPU cores: opening all-MiniLM-L6-v2 (config, vocabulary,
 // 90 MB of safetensors mapped and copied into the model) in at most 1 s, and explaining a 30-piece sentence with
 // all 72 maps and the rollout in at most 100 ms (median over --inputs sentences, after one warm-up).
 //

@@ -1,4 +1,4 @@
-// The analyst's results matrix over a large store (issue 12: all 10,000 runs in <= 300 ms). Measures the
+// The analyst's results matrix over a large store (all 10,000 runs in <= 300 ms). Measures the
 // engine's part, ResultsMatrix::build + table(), over every run, and — given --db — reading the runs
 // from SQLite first (RunStore::listRuns), as the window does. Without --db it makes the records in
 // memory: 5 datasets x 8 models x 250 seeds = 10,000 completed runs with real configurations.

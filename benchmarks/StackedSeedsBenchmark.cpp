@@ -1,4 +1,4 @@
-// Issue 16: would several seeds train faster as one stacked model? 1-layer SSAN + RPR (thesis 4.1: ReLU
+// would several seeds train faster as one stacked model? 1-layer SSAN + RPR (thesis 4.1: ReLU
 // projections, single head, RPR k = 10, FF, mean pooling, sentence FF, softmax; dropout 0.2 on the input,
 // hidden and sentence vectors) written once with every weight stacked on a leading seed dimension [K, ...]
 // and every product a bmm. K = 1 is the single model. The benchmark times K single models trained one
@@ -7,7 +7,7 @@
 // drawn around SST-fine's mean of 19 tokens (normal, sd 9, clamped to 2..56), each seed with its own lengths;
 // the stacked step pads the K seeds' batches to the longest of them, as it would have to.
 // This is a prototype to measure, not a product model: it answers whether building stacked models in the
-// engine would pay (docs/BENCHMARKS.md, issue 16).
+// engine would pay (docs/BENCHMARKS.md).
 //   attnlab-bench-stacked [--seeds K] [--steps N] [--threads T] [--d-model D] [--rounds R] [--same-lengths 1]
 #include "core/platform/AllocatorTuning.h"
 

@@ -1,4 +1,4 @@
-// The run store's cost to training (issue 5: at most 2%): the same training, same seed, with and without
+// The run store's cost to training (at most 2%): the same training, same seed, with and without
 // a StoreObserver, alternating, several rounds. Both sides do the same work (dev evaluations, attention
 // snapshots); only storing differs. Rounds alternate in ABBA order. Prints every round, the ratio of the medians, and — because a 2%
 // difference in wall time is within this VM's round-to-round noise — the time the training thread spent

@@ -1,4 +1,4 @@
-// Issue 36's typed-sentence goal: on the CPU, translating one sentence with every attention included takes at
+// typed-sentence goal: on the CPU, translating one sentence with every attention included takes at
 // most 20 ms greedy and 50 ms with a beam of 5 (Translator::translate: tokenise, encode, decode, and the
 // teacher-forced pass that returns every map). Models at bentrevett/pytorch-seq2seq's sizes: Bahdanau with
 // 256-d embeddings and a 512-unit GRU, a 3+3-layer Transformer of d_model 256 with 8 heads; trained for --steps

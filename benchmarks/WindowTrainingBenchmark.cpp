@@ -1,4 +1,4 @@
-// The designer's goals (issue 11), measured, not asserted:
+// The designer's goals, measured, not asserted:
 //   1. training throughput from the window vs the headless CLI on the same configuration: window >= 95%;
 //   2. the GUI thread never blocked more than 50 ms while one or four runs train (an event-loop latency
 //      probe: a 5 ms precise timer, lateness of each tick; max and 99th percentile);
@@ -7,7 +7,7 @@
 //   attnlab-bench-window [--steps 600] [--d-model 64] [--rounds 3] [--threads 0] [--four 1] [--cli PATH]
 //                        [--dataset synthetic-sentiment --model ssan --position rpr --eval-every 50]
 //   (--four 0 skips parts 2 and 3; another dataset and model measure part 1 for them, e.g. a translation model on
-//   synthetic-reverse, issue 37: its evaluations decode the dev set and refresh the alignment maps)
+//   synthetic-reverse: its evaluations decode the dev set and refresh the alignment maps)
 //
 // Throughput is measured without the latency probe (its 200 wake-ups a second are themselves GUI-thread
 // work that competes with LibTorch's OpenMP threads); the latency of one run is measured in a run of its
@@ -213,7 +213,7 @@ int main(int argc, char** argv)
                 *std::max_element(oneMax.begin(), oneMax.end()), *std::max_element(oneP99.begin(), oneP99.end()));
     std::printf("GUI thread CPU during a window run: median %.1f%% of a core\n", median(guiCpu));
     if (option(argc, argv, "--four", 1) == 0 || datasetOption != "synthetic-sentiment")
-        return 0; // the four side by side are the classifiers' (issue 11)
+        return 0; // the four side by side are the classifiers'
 
     // 2 and 3. Four runs side by side, then the same four one after another with every core.
     const std::vector<TrainConfig> four = {config("ssan", "rpr", steps, dModel), config("ssan", "none", steps, dModel),

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""How close each model's training step is to what these cores can do (issue 39, item 2): the step's useful FLOPs
+"""How close each model's training step is to what these cores can do: the step's useful FLOPs
 (its matrix products and convolutions, forward and backward, counted on the PyTorch twin of benchmarks/model_step.py
 by torch.utils.flop_counter at the same shapes: batch 32 x length 50, d_model 300) over our step's time
 (attnlab-bench-models, the same shapes, forward + backward), as a share of the cores' large-GEMM rate measured by

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 39: several small runs sharing one GPU (a class of students, a sweep's workers). For each N, N processes
+# several small runs sharing one GPU (a class of students, a sweep's workers). For each N, N processes
 # of `attnlab-cli train` (SSAN + RPR, d_model 300, SST-fine, EPOCHS epochs, Table 5.4's protocol, 2 CPU threads
 # each, their own store) start at once on DEVICE; the wall time until the last one ends gives runs per hour,
 # against N = 1 (one at a time). A run's own seconds (its JSON) show how much each one slowed down.

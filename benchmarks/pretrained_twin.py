@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The Python twin of attnlab-bench-pretrained (issue 27): what a BertViz user's notebook pays for the same work.
+"""The Python twin of attnlab-bench-pretrained: what a BertViz user's notebook pays for the same work.
 transformers' BertModel.from_pretrained on the same folder, then the tokenizer + a forward pass with
 output_attentions=True on 30-piece sentences of the same words, 2 threads, eager attention.
 

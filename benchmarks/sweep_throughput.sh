@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Issue 16: runs per hour of a repeat (SEEDS seeds) of one model on SST-fine, three ways, on this machine:
+# runs per hour of a repeat (SEEDS seeds) of one model on SST-fine, three ways, on this machine:
 #   sweep       attnlab-cli sweep, the local executor's default workers x threads (2 cores: 2 x 1)
 #   sequential  attnlab-cli train --repeat SEEDS, one run after another with every core
 #   pytorch     benchmarks/train_loop.py (the PyTorch twin: TWIN_PYTHON, default Debian's python3-torch 1.13;
-#               ~/.cache/attnlab/venv-torch-2.11.0/bin/python for PyPI's 2.11, issue 25) run SEEDS times, one
+#               ~/.cache/attnlab/venv-torch-2.11.0/bin/python for PyPI's 2.11) run SEEDS times, one
 #               after another with every core, the way a user would loop over seeds
 # Each run: d_model 300, Adam 1e-3, batch 32, shuffled epochs of length-bucketed batches, BATCHES training
 # batches, random embeddings. Ours also evaluates dev and test once at the end and saves the weights; so

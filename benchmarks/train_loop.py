@@ -4,7 +4,7 @@ the side-by-side in docs/BENCHMARKS.md: SST-fine sentences, shuffled epochs of l
 (shuffle, pools of 20 batches sorted by length, batch order shuffled: BatchBuilder::epochBatches), Adam 1e-3,
 zero_grad in place; then predictions for dev P times in batches of 32 sorted by length. Models are
 benchmarks/model_step.py's twins at d_model 300 with the vocabulary of SST-fine train. Run with Debian's
-python3-torch (the same LibTorch 1.13 as the C++ build), or with the PyTorch 2.11 users install from PyPI (issue 25:
+python3-torch (the same LibTorch 1.13 as the C++ build), or with the PyTorch 2.11 users install from PyPI (
 the pypi flavour's environment, ~/.cache/attnlab/venv-torch-2.11.0/bin/python), eager or --compile:
     /usr/bin/python3 benchmarks/train_loop.py [--data-dir DIR] [--epochs N] [--batches N] [--passes N] [--threads N] [--seed S]
                                               [--models lstm,bilstm,cnn,ssan-rpr,ssan-pe,transformer-rpr,ssan2-rpr,essan,essan-mean]
@@ -13,7 +13,7 @@ the pypi flavour's environment, ~/.cache/attnlab/venv-torch-2.11.0/bin/python), 
 --compile: torch.compile (inductor, dynamic shapes: every batch has its own length) for the training step's
 model and for prediction; the first training batch, where compiling happens, is timed on its own ("first s")
 and stays in "train s" and in the process's wall time.
---cuda-graph BUCKET (CUDA only; issue 39's question "what does one graph a step give?"): every batch padded to
+--cuda-graph BUCKET (CUDA only; question "what does one graph a step give?"): every batch padded to
 its length rounded up to a multiple of BUCKET tokens, and the whole step (zero_grad, forward, backward,
 Adam with capturable=True) captured once per bucket as a CUDA graph, then replayed: the step launches one
 graph instead of hundreds of kernels. Each bucket's capture (one warm-up step on a side stream, then the

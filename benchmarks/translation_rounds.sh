@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 36: whole-process `attnlab-cli train` on Multi30k de->en against its PyTorch 2.11 twin
+# whole-process `attnlab-cli train` on Multi30k de->en against its PyTorch 2.11 twin
 # (benchmarks/translation_twin.py), model by model, in alternating rounds; the median of each side's wall time,
 # seconds per training step and peak memory, and each of our flavours' ratio to the twin.
 # Both sides: the lab's words tokenizer, lowercased, words seen twice; d_model 256 (the Transformer: 3+3 layers,

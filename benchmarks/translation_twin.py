@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The training step of `attnlab-cli train` on Multi30k de->en (issue 36) as a plain PyTorch (Python) loop, for the
+"""The training step of `attnlab-cli train` on Multi30k de->en as a plain PyTorch (Python) loop, for the
 side-by-side in docs/BENCHMARKS.md: the Bahdanau GRU encoder-decoder and the pre-LN Transformer encoder-decoder with
 the lab's shapes and parameter counts (core/nn/models/RecurrentSeq2Seq, TransformerSeq2Seq), batches of 128 pairs
 drawn at random with replacement (TranslationTask::trainStep), <bos> y / y <eos> with padding 0, cross-entropy that

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 15: whole-process `attnlab-cli train` against the PyTorch twin (benchmarks/train_loop.py, Debian's
+# whole-process `attnlab-cli train` against the PyTorch twin (benchmarks/train_loop.py, Debian's
 # python3-torch, the same LibTorch), model by model, in alternating rounds; the median of each, with the
 # kernel's share of the CPU, page faults and peak memory, from /usr/bin/time.
 # Each process: SST-fine, d_model 300, Adam 1e-3, batch 32, shuffled length-bucketed epochs, BATCHES
@@ -7,10 +7,10 @@
 # and stores the run (--no-checkpoint: the twin saves nothing either); the twin predicts dev and test once
 # (--with-test: the same work; until 2026-11-25 it predicted dev only, a third of ours).
 #   benchmarks/twin_rounds.sh [BATCHES=100] [ROUNDS=5] [MODELS="lstm bilstm cnn ssan-rpr ssan-pe ssan2-rpr transformer-rpr essan essan-mean"]
-# The twin's flavour (issue 25): TWIN_PYTHON (default Debian's /usr/bin/python3 with python3-torch 1.13; the pypi
+# The twin's flavour: TWIN_PYTHON (default Debian's /usr/bin/python3 with python3-torch 1.13; the pypi
 # flavour's ~/.cache/attnlab/venv-torch-2.11.0/bin/python for PyTorch 2.11) and TWIN_ARGS (e.g. --compile).
 # Ours: CLI (default build/app/attnlab-cli; build-pypi/app/attnlab-cli for LibTorch 2.11).
-# Several flavours in one sweep (issue 25): CLI="build/app/attnlab-cli build-pypi/app/attnlab-cli" and
+# Several flavours in one sweep: CLI="build/app/attnlab-cli build-pypi/app/attnlab-cli" and
 # TWINS="eager compile" run every one of them in each round, in that order, and print a Markdown table: each
 # side's median seconds and peak MiB, and every CLI's ratio to every twin.
 # DEVICE (e.g. cuda:0; default: neither side is told, so both run on the CPU as before) goes to both sides' --device.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 26's debate on real data, from the runs of experiments/explain-debate*.json in one store:
+"""The attention-as-explanation debate on real data, from the runs of experiments/explain-debate*.json in one store:
 accuracy with learned and uniform attention, faithfulness (deletion AOPC, the random floor), the seeds'
 agreement (Jensen-Shannon distances) and the permutation test, as the Markdown tables of docs/RESULTS.md.
 

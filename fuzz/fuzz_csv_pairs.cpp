@@ -1,4 +1,4 @@
-// The user's own sentence pairs (csv-pairs, issue 36) through DatasetCatalog::loadTranslation, with every
+// The user's own sentence pairs (csv-pairs) through DatasetCatalog::loadTranslation, with every
 // option a run can set: a CSV/TSV (delimiter, header, quoting, source and target column, one file split by
 // fractions or one file per split) or two files of parallel lines (split by fractions, or a pair of files per
 // split; raw or gzip-compressed by the harness, as Multi30k's are), tokenizer, lowercase, the length cap.

@@ -1,4 +1,4 @@
-// A pretrained model's weights (model.safetensors, issue 27): SafetensorsFile opens it as PretrainedEncoder
+// A pretrained model's weights (model.safetensors): SafetensorsFile opens it as PretrainedEncoder
 // does (mapped; every header check), then every floating-point tensor is read as the encoder's load reads it.
 // The body is the whole file.
 #include "core/data/pretrained/SafetensorsFile.h"

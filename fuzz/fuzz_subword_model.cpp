@@ -1,4 +1,4 @@
-// A translation checkpoint's SentencePiece model (issue 36): the bytes of its ModelProto (option 1 = 0) or the
+// A translation checkpoint's SentencePiece model: the bytes of its ModelProto (option 1 = 0) or the
 // base64 text a checkpoint's JSON carries (option 1 = 1), loaded as BPE or unigram (option 0) the way Translator
 // loads it, then a few sentences split into pieces. A bad model must fail cleanly, naming where it came from; a
 // model that loads must split every sentence into pieces that are not empty.

@@ -1,4 +1,4 @@
-// A pretrained model's tokenizer (issue 27): vocab.txt (part 0) and, with option 0, tokenizer_config.json
+// A pretrained model's tokenizer: vocab.txt (part 0) and, with option 0, tokenizer_config.json
 // (part 2) read as PretrainedEncoder reads a folder, then the text of part 1 encoded with the max_length of
 // option 1. The encoding must be consistent: [CLS] first, [SEP] last, one id, token and word index per piece,
 // every id the vocabulary's entry for its token, no more pieces than max_length.

@@ -70,7 +70,7 @@ fuzz_one() {
   [ "$status" = ok ]
 }
 # A libFuzzer run is one thread: FUZZ_JOBS of them at once (default the cores), each still SECONDS long, so the
-# smoke run takes SECONDS x harnesses / jobs (issue 38: CI's time). The summaries print in the list's order.
+# smoke run takes SECONDS x harnesses / jobs (CI's time). The summaries print in the list's order.
 jobs=${FUZZ_JOBS:-$(nproc)}
 running=0
 for h in "${harnesses[@]}"; do

@@ -11,7 +11,7 @@ namespace attnlab::ui {
 // Work off the GUI thread where only the latest request matters (typed text, a chosen run or file): one task in
 // flight; a request made while one runs waits, replacing any request already waiting; a result whose request is
 // no longer the latest (discard()) is dropped; an exception thrown by the work reaches the user through failed()
-// on the GUI thread, never an empty result. One class for the views that had each written their own (issue 38);
+// on the GUI thread, never an empty result. One class for the views that had each written their own;
 // modelled on KDE Kate's AsyncJob (a future, a watcher, the latest request kept).
 class LatestRequestRunner : public QObject {
     Q_OBJECT

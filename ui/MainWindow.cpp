@@ -327,7 +327,7 @@ void MainWindow::importOwnData()
     if (!recent.isEmpty())
         dialog->setFile(recent.front());
     // Designing a translation: the dialog reads sentence pairs (otherwise it keeps the task used last).
-    if (const RegistryEntry* entry = Registry::find(Registry::datasets(), setup_->config().dataset); entry && entry->task == "translation")
+    if (Registry::taskOf(setup_->config().dataset) == TaskKind::Translation)
         dialog->setDatasetId(QStringLiteral("csv-pairs"));
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
         setup_->setOwnData(dialog->datasetId(), dialog->options());

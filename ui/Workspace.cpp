@@ -29,7 +29,7 @@ Workspace::Workspace(const QString& dbPath, QWidget* parent)
 {
     setObjectName(QStringLiteral("workspaceTabs"));
     setDocumentMode(true);
-    // A stored run plays back at a pace a class can follow (issue 28): the bar shows only when there is one.
+    // A stored run plays back at a pace a class can follow: the bar shows only when there is one.
     auto* trainingPage = new QWidget;
     trainingPage->setObjectName(QStringLiteral("trainingPage"));
     trainingReplay_->setObjectName(QStringLiteral("trainingReplay"));
@@ -105,9 +105,9 @@ void Workspace::exploreRun(qint64 runId)
     if (!store_)
         return;
     const auto record = store_->run(runId);
-    const RegistryEntry* dataset = record ? Registry::find(Registry::datasets(), record->dataset) : nullptr;
-    const bool translation = dataset && dataset->task == "translation";
-    const bool languageModel = dataset && dataset->task == "language_model";
+    const TaskKind task = record ? Registry::taskOf(record->dataset) : TaskKind::Classification;
+    const bool translation = task == TaskKind::Translation;
+    const bool languageModel = task == TaskKind::LanguageModel;
     showExplorerPage(translation     ? static_cast<QWidget*>(alignment_)
                      : languageModel ? static_cast<QWidget*>(writing_)
                                      : static_cast<QWidget*>(explorer_));

@@ -56,7 +56,7 @@ int DescribeCommand::run(const std::vector<std::string>& args)
     LoadedDataset data;
     data.text = DatasetCatalog::load(datasetId);
     ModelConfig m = ConfigFlags::modelFor(flagged, data);
-    if (const RegistryEntry* entry = Registry::find(Registry::models(), m.model); entry && !entry->pretrained.empty()) {
+    if (const ModelSpec* entry = Registry::model(m.model); entry && !entry->pretrained.empty()) {
         // Its sizes are the pretrained model's (config.json): it must be installed to be described.
         const std::string folder = PretrainedEncoder::locate(entry->pretrained);
         m = PretrainedEncoder::classifierConfig(m, BertConfig::fromFile(folder + "/config.json"));

@@ -98,7 +98,7 @@ std::string pretrainedFolder(const std::string& value, const std::string& dataDi
 
 } // namespace
 
-// A pretrained encoder's heads on a sentence (issue 27): every map, or --layer/--head ones, over word pieces
+// A pretrained encoder's heads on a sentence: every map, or --layer/--head ones, over word pieces
 // or merged words (--words), with or without [CLS]/[SEP] (--hide-special); the rollout over all layers.
 int ExplainCommand::runPretrained(const CliFlags& flags)
 {
@@ -341,7 +341,7 @@ int ExplainCommand::run(const std::vector<std::string>& args)
         return 0;
     }
 
-    // Explanation methods (issue 26): --method a,b or all; their options checked before the model is loaded.
+    // Explanation methods: --method a,b or all; their options checked before the model is loaded.
     std::vector<std::string> methods;
     AttributionOptions options;
     if (flags.has("--method")) {

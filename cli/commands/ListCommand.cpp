@@ -13,14 +13,29 @@
 namespace attnlab {
 namespace {
 
-nlohmann::json entriesJson(const std::vector<RegistryEntry>& entries)
+nlohmann::json entriesJson(const std::vector<RegistryEntry>& entries, bool withTask)
 {
     nlohmann::json a = nlohmann::json::array();
     for (const auto& e : entries) {
         nlohmann::json o = {{"id", e.id}, {"name", e.name}, {"description", e.description}};
-        if (!e.positions.empty())
-            o["positions"] = e.positions;
+        if (withTask)
+            o["task"] = taskKindId(e.task);
         a.push_back(o);
+    }
+    return a;
+}
+
+// A model with what it trains on and can do: a script picks the models that explain or take positions.
+nlohmann::json entriesJson(const std::vector<ModelSpec>& models)
+{
+    nlohmann::json a = nlohmann::json::array();
+    for (const auto& m : models) {
+        nlohmann::json tasks = nlohmann::json::array();
+        for (TaskKind t : {TaskKind::Classification, TaskKind::Regression, TaskKind::Translation, TaskKind::LanguageModel})
+            if (m.servesTask(t))
+                tasks.push_back(taskKindId(t));
+        a.push_back({{"id", m.id}, {"name", m.name}, {"description", m.description}, {"positions", m.positions}, {"tasks", tasks},
+                     {"attention", m.can.attention}, {"options", m.options}});
     }
     return a;
 }
@@ -28,11 +43,18 @@ nlohmann::json entriesJson(const std::vector<RegistryEntry>& entries)
 void printEntries(std::ostream& out, const char* title, const std::vector<RegistryEntry>& entries)
 {
     out << title << ":\n";
-    for (const auto& e : entries) {
-        out << "  " << std::left << std::setw(22) << e.id << e.description;
-        if (!e.positions.empty()) {
+    for (const auto& e : entries)
+        out << "  " << std::left << std::setw(22) << e.id << e.description << "\n";
+}
+
+void printEntries(std::ostream& out, const char* title, const std::vector<ModelSpec>& models)
+{
+    out << title << ":\n";
+    for (const auto& m : models) {
+        out << "  " << std::left << std::setw(22) << m.id << m.description;
+        if (!m.positions.empty()) {
             out << " [positions:";
-            for (const auto& p : e.positions)
+            for (const auto& p : m.positions)
                 out << " " << p;
             out << "]";
         }
@@ -40,7 +62,7 @@ void printEntries(std::ostream& out, const char* title, const std::vector<Regist
     }
 }
 
-// Pretrained models (issue 27): the manifests of task "pretrained", each with where it is installed, if it is.
+// Pretrained models: the manifests of task "pretrained", each with where it is installed, if it is.
 nlohmann::json pretrainedJson()
 {
     nlohmann::json a = nlohmann::json::array();
@@ -64,8 +86,8 @@ int ListCommand::run(const std::vector<std::string>& args)
 {
     const CliFlags flags(args, {}, {"--json"});
     if (flags.has("--json")) {
-        out_ << nlohmann::json{{"datasets", entriesJson(Registry::datasets())}, {"models", entriesJson(Registry::models())},
-                               {"positions", entriesJson(Registry::positions())}, {"pretrained", pretrainedJson()}}.dump()
+        out_ << nlohmann::json{{"datasets", entriesJson(Registry::datasets(), true)}, {"models", entriesJson(Registry::models())},
+                               {"positions", entriesJson(Registry::positions(), false)}, {"pretrained", pretrainedJson()}}.dump()
              << "\n";
         return 0;
     }

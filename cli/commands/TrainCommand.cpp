@@ -181,7 +181,7 @@ TrainCommand::Plan TrainCommand::planFrom(const CliFlags& flags)
     // A preset's model changed on the command line keeps the preset's position only where the new model takes
     // it ("--preset table5.3-ssan-rpr --model lstm" is an LSTM, with no position technique).
     if (base && flags.has("--model") && !flags.has("--position")) {
-        const RegistryEntry* entry = Registry::find(Registry::models(), c.model.model);
+        const ModelSpec* entry = Registry::model(c.model.model);
         if (entry && std::find(entry->positions.begin(), entry->positions.end(), c.model.position) == entry->positions.end())
             c.model.position.clear();
     }

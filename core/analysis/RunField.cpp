@@ -115,7 +115,7 @@ const std::vector<std::string>& RunField::metricNames()
     static const std::vector<std::string> names = {"test",     "dev",       "test_accuracy", "test_macro_f1",
                                                    "test_rmse", "test_mae", "test_mape",     "best_dev_accuracy",
                                                    "best_dev_rmse", "seconds", "params",     "steps",
-                                                   // translation (issue 36): sacreBLEU's BLEU and chrF (0-100),
+                                                   // translation: sacreBLEU's BLEU and chrF (0-100),
                                                    // exact match and the attention's AER (fractions)
                                                    "test_bleu", "test_chrf", "test_bleu_tokenized", "test_exact_match",
                                                    "test_aer", "best_dev_bleu"};

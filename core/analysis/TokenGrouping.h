@@ -6,7 +6,7 @@
 
 namespace attnlab {
 
-// Attention over word pieces shown over words, and without [CLS]/[SEP] (issue 27). Each token is given a
+// Attention over word pieces shown over words, and without [CLS]/[SEP]. Each token is given a
 // group (its word) or -1 (hidden). As Clark et al. (2019, "What Does BERT Look At?") merge a split word:
 // attention *to* a word is the sum of the attention to its pieces (a query's row stays a distribution), and
 // attention *from* a word is the mean of its pieces' rows. Hidden tokens' columns are dropped and each row
@@ -27,7 +27,7 @@ public:
     // The groups for word pieces: words[t] is the word of piece t (-1 for [CLS], [SEP] and other specials).
     // mergePieces: one group per word (else one per piece); hideSpecial: specials hidden (else each its own group).
     // labels gets each group's text: the pieces joined without "##", or the piece itself.
-    // SentencePiece's pieces (issue 37): a word starts at a piece that begins with "▁" (U+2581) and at the first
+    // SentencePiece's pieces: a word starts at a piece that begins with "▁" (U+2581) and at the first
     // piece; anything in angle brackets (<eos>, <unk>) is a group of its own. labels: the words without "▁".
     static std::vector<int> forSentencePieces(const std::vector<std::string>& pieces, std::vector<std::string>* labels, int* groupCount);
     static std::vector<int> forPieces(const std::vector<std::string>& tokens, const std::vector<int>& words, bool mergePieces,

@@ -4,7 +4,7 @@
 
 namespace attnlab {
 
-// How the explanation methods of issue 26 are run (TokenAttribution holds their result). Each scores every
+// How the explanation methods are run (TokenAttribution holds their result). Each scores every
 // token of one sentence for one class: the class's softmax probability is the function explained, the
 // quantity faithfulness curves also follow.
 struct AttributionOptions {

@@ -37,7 +37,7 @@ struct DatasetOptions {
     double trainFraction = 0.7, devFraction = 0.15; // csv-text, csv-series, csv-pairs and synthetic-lag; sml2010 uses 3200/400/537
     double scaleTop = 0.75;              // min-max scaling to [0, scaleTop] from train statistics
 
-    // Translation (issue 36): multi30k, synthetic-reverse/-copy/-sort/-dates, csv-pairs.
+    // Translation: multi30k, synthetic-reverse/-copy/-sort/-dates, csv-pairs.
     std::string sourceLanguage = "de"; // multi30k: en | de | fr, any direction...
     std::string targetLanguage = "en"; // ...but not the source's
     // multi30k, csv-pairs: tokens per side; a TRAIN pair with a side longer than this is dropped, counted in

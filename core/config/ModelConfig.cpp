@@ -41,7 +41,7 @@ std::vector<std::string> ModelConfig::activeDropoutPoints() const
         return {};
     if (!dropoutPoints.empty())
         return splitPoints(dropoutPoints);
-    const RegistryEntry* entry = Registry::find(Registry::models(), model);
+    const ModelSpec* entry = Registry::model(model);
     return entry ? entry->dropoutDefault : std::vector<std::string>{};
 }
 
@@ -53,28 +53,30 @@ double ModelConfig::keepAt(const std::string& point) const
     return specific > 0.0 ? specific : dropoutKeep;
 }
 
-bool ModelConfig::isLanguageModel() const
+TaskKind ModelConfig::dataTask() const
 {
-    const RegistryEntry* entry = Registry::find(Registry::models(), model);
-    return entry && entry->task == "language_model";
+    if (isRegression())
+        return TaskKind::Regression;
+    if (isTranslation())
+        return TaskKind::Translation;
+    if (numClasses > 0)
+        return TaskKind::Classification;
+    const ModelSpec* spec = Registry::model(model);
+    return spec && spec->servesTask(TaskKind::LanguageModel) ? TaskKind::LanguageModel : TaskKind::Classification;
 }
 
 std::string ModelConfig::validate() const
 {
-    const RegistryEntry* entry = Registry::find(Registry::models(), model);
+    const ModelSpec* entry = Registry::model(model);
     if (!entry)
         return "model: unknown id '" + model + "' (known: " + Registry::idList(Registry::models()) + ")";
-    const std::string task = isRegression()      ? "regression"
-                             : isTranslation()   ? "translation"
-                             : entry->task == "language_model" ? "language_model"
-                                                 : "classification";
+    const TaskKind task = dataTask();
     if (!entry->servesTask(task))
-        return "model: '" + model + "' is a " + entry->task + " model; this dataset needs " + task +
-               " (models for it: " + [&] { std::string s; for (const auto& m : Registry::models())
-                   if (m.servesTask(task)) s += (s.empty() ? "" : ", ") + m.id; return s; }() + ")";
+        return "model: '" + model + "' is a " + entry->tasks.nouns() + " model; this dataset needs " + taskKindNoun(task) +
+               " (models for it: " + Registry::modelsFor(task) + ")";
     if (!Registry::find(Registry::positions(), position))
         return "position: unknown id '" + position + "' (known: " + Registry::idList(Registry::positions()) + ")";
-    if (!contains(entry->positions, position))
+    if (!entry->takesPosition(position))
         return "position: '" + position + "' does not apply to model '" + model + "' (it takes: " + joined(entry->positions) + ")";
     if (dModel < 1)
         return "d_model: must be at least 1 (got " + std::to_string(dModel) + ")";
@@ -105,7 +107,7 @@ std::string ModelConfig::validate() const
     if (!pooling.empty() && !contains(entry->pooling, pooling))
         return "pooling: '" + pooling + "' does not apply to model '" + model + "'" +
                (entry->pooling.empty() ? std::string(" (it has no pooling choice)") : " (it takes: " + joined(entry->pooling) + ")");
-    if (entry->task == "language_model") {
+    if (task == TaskKind::LanguageModel) {
         if (context < 1 || context > 4096)
             return "context: a language model's context must be 1 to 4096 tokens (got " + std::to_string(context) + ")";
         if (order < 1 || order > 10)
@@ -119,9 +121,9 @@ std::string ModelConfig::validate() const
     }
     if (!layerNorm.empty() && layerNorm != "pre" && layerNorm != "post" && layerNorm != "none")
         return "layer_norm: unknown '" + layerNorm + "' (known: pre, post, none)";
-    if ((!layerNorm.empty() || !residual) && model != "transformer" && model != "gpt" && model != "transformer-seq2seq")
+    if ((!layerNorm.empty() || !residual) && !entry->hasOption(layerNorm.empty() ? "residual" : "layer_norm"))
         return std::string(layerNorm.empty() ? "residual" : "layer_norm") + ": model '" + model +
-               "' has no residual blocks to change (transformer, gpt and transformer-seq2seq have)";
+               "' has no residual blocks to change (" + Registry::modelsWithOption("residual") + " have)";
     if (attentionWindow < 0 || attentionWindow > 4096)
         return "attention_window: 0 (full attention) or 1 to 4096 tokens either side (got " + std::to_string(attentionWindow) + ")";
     if (globalTokens < 0 || globalTokens > 64)
@@ -129,21 +131,22 @@ std::string ModelConfig::validate() const
     if (globalTokens > 0 && attentionWindow == 0)
         return "global_tokens: global tokens belong to a sliding window (set attention_window); full attention already sees everything";
     if (attentionWindow > 0) {
-        if ((model != "ssan" && model != "essan" && model != "transformer") || drivers > 0)
-            return "attention_window: model '" + model + "'" + (drivers > 0 ? std::string(" on a time series") : std::string()) +
-                   " has no self-attention over words to narrow (ssan, essan, transformer classifiers have)";
+        if (!entry->hasOption("attention_window") || isRegression())
+            return "attention_window: model '" + model + "'" + (isRegression() ? std::string(" on a time series") : std::string()) +
+                   " has no self-attention over words to narrow (" + Registry::modelsWithOption("attention_window") + " classifiers have)";
         if (uniformAttention)
             return "attention_window: uniform attention has no scores to restrict to a window (leave out one of the two)";
     }
-    if (attentionOnly && model != "gpt")
-        return "attention_only: model '" + model + "' has no MLP blocks to leave out (gpt has)";
-    if (!scaled && model != "gpt")
-        return "scaled: leaving out the division by sqrt(d_k) is a GPT setting (model '" + model + "')";
+    if (attentionOnly && !entry->hasOption("attention_only"))
+        return "attention_only: model '" + model + "' has no MLP blocks to leave out (" + Registry::modelsWithOption("attention_only") + " has)";
+    if (!scaled && !entry->hasOption("scaled"))
+        return "scaled: leaving out the division by sqrt(d_k) is a setting of " + Registry::modelsWithOption("scaled") + " (model '" + model + "')";
     if (frozenEncoder && entry->pretrained.empty())
         return "frozen_encoder: model '" + model + "' has no pretrained encoder to freeze (minilm has)";
     if (uniformAttention) {
-        if (model != "ssan" && model != "essan" && model != "transformer")
-            return "uniform_attention: model '" + model + "' has no self-attention to make uniform (ssan, essan, transformer have)";
+        if (!entry->hasOption("uniform_attention"))
+            return "uniform_attention: model '" + model + "' has no self-attention to make uniform (" +
+                   Registry::modelsWithOption("uniform_attention") + " have)";
         if (position == "rope" || position == "alibi")
             return "uniform_attention: position '" + position + "' acts on the attention scores, which uniform attention "
                    "does not compute (use none, sinusoidal, learned or rpr)";
@@ -170,19 +173,20 @@ std::string ModelConfig::validate() const
     if (alignment != "global" && localWindow < 1)
         return "local_window: Luong's local attention needs a window D of at least 1 (got " + std::to_string(localWindow) + ")";
     if (isTranslation()) {
-        if (model == "seq2seq" && !attentionScore.empty())
-            return "attention_score: model 'seq2seq' has no attention (bahdanau and luong have)";
-        if (model.find("transformer") != std::string::npos && embeddingDim > 0 && embeddingDim != dModel)
+        if (!entry->can.attention && !attentionScore.empty())
+            return "attention_score: model '" + model + "' has no attention (" + Registry::modelsWithOption("attention_score") + " have)";
+        if (entry->can.transformerLayers && embeddingDim > 0 && embeddingDim != dModel)
             return "embedding_dim: model '" + model + "' scales word vectors of d_model (" + std::to_string(dModel) +
                    ") into its Transformer layers, so it takes no other size (got " + std::to_string(embeddingDim) + ")";
-        if ((model == "transformer-seq2seq" || model == "birnn-transformer") && (!attentionScore.empty() || alignment != "global"))
+        if (!entry->can.recurrentDecoder && (!attentionScore.empty() || alignment != "global"))
             return std::string(attentionScore.empty() ? "alignment" : "attention_score") + ": model '" + model +
                    "' has a Transformer decoder, whose cross-attention is scaled dot products over the whole source "
-                   "(scores and local alignments are the recurrent decoders': bahdanau, luong, transformer-bahdanau, transformer-luong)";
-        if (model == "seq2seq" || model == "bahdanau" || model == "transformer-bahdanau") {
-            if (alignment != "global")
-                return "alignment: local attention is Luong's (models luong, transformer-luong); '" + model + "' attends globally";
-        }
+                   "(scores and local alignments are the recurrent decoders': " + Registry::modelsWithOption("attention_score") + ")";
+        if (!attentionScore.empty() && !entry->hasOption("attention_score"))
+            return "attention_score: model '" + model + "' has no attention (" + Registry::modelsWithOption("attention_score") + " have)";
+        if (alignment != "global" && !entry->hasOption("alignment"))
+            return "alignment: local attention is Luong's (models " + Registry::modelsWithOption("alignment") + "); '" + model +
+                   "' attends globally";
         if (vocabularySize < 3 || targetVocabularySize < 5)
             return "vocabulary: the dataset gave too few tokens (" + std::to_string(vocabularySize) + " source, " +
                    std::to_string(targetVocabularySize) + " target)";
@@ -190,7 +194,7 @@ std::string ModelConfig::validate() const
     }
     if (isRegression())
         return window >= 2 ? std::string() : "window: a time-series model needs at least 2 steps (got " + std::to_string(window) + ")";
-    if (entry->task == "language_model")
+    if (task == TaskKind::LanguageModel)
         return vocabularySize >= 1 ? std::string() : "vocabulary: the text gave no tokens";
     if (numClasses < 2)
         return "classes: a classifier needs at least 2 classes (got " + std::to_string(numClasses) + ")";

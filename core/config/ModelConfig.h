@@ -1,4 +1,6 @@
 #pragma once
+#include "core/config/TaskKind.h"
+
 #include <string>
 #include <vector>
 
@@ -25,21 +27,21 @@ struct ModelConfig {
     std::string pooling;            // mean | max | attention; "" = model default (ESSAN attention = AttnSeqRep)
     double dropoutKeep = 0.8;       // keep probability, as the thesis states it
     // Where dropout is applied: a comma list of input (embeddings), hidden (each layer's output), output
-    // (the sentence vector before the softmax layer); "" = the model's own points (RegistryEntry::dropoutDefault),
+    // (the sentence vector before the softmax layer); "" = the model's own points (ModelSpec::dropoutDefault),
     // "none" = no dropout anywhere.
     std::string dropoutPoints;
     double dropoutInputKeep = 0.0;  // per-point keep probabilities; 0 = dropoutKeep
     double dropoutHiddenKeep = 0.0;
     double dropoutOutputKeep = 0.0;
-    // Issue 26's baseline: every attention weight frozen to 1/n over the real tokens (the query and key
+    // the baseline: every attention weight frozen to 1/n over the real tokens (the query and key
     // projections, and RPR's key table, are then not built; RPR's value table stays). If the model scores the
     // same, its task did not need attention. Self-attention classifiers only; not with rope or alibi, which
     // act on the scores that uniform attention does not have.
     bool uniformAttention = false;
-    // A pretrained model (RegistryEntry::pretrained): keep its encoder as loaded and train the classification
+    // A pretrained model (ModelSpec::pretrained): keep its encoder as loaded and train the classification
     // head only (fast; the encoder's features as they came). False fine-tunes everything.
     bool frozenEncoder = false;
-    // Translation (issue 36): how a recurrent decoder attends (RecurrentAttention). "" = the model's own score
+    // Translation: how a recurrent decoder attends (RecurrentAttention). "" = the model's own score
     // (bahdanau: additive, luong: general); alignment global | local-m | local-p with window D (Luong 3.2).
     std::string attentionScore;
     std::string alignment = "global";
@@ -77,7 +79,11 @@ struct ModelConfig {
     std::string validate() const;
     bool isRegression() const { return drivers > 0; }
     bool isTranslation() const { return targetVocabularySize > 0; }
-    bool isLanguageModel() const; // its registry entry's task is language_model
+    bool isLanguageModel() const { return dataTask() == TaskKind::LanguageModel; }
+    // The task of the data these sizes came from: a time series (drivers), sentence pairs (a target
+    // vocabulary), labelled sentences (classes); with none of them, text to model if the model is a
+    // language model. A language model given classes is so refused on a classification set.
+    TaskKind dataTask() const;
     int inputDim() const { return embeddingDim > 0 ? embeddingDim : dModel; }
     std::string activationOr(const std::string& fallback) const { return activation.empty() ? fallback : activation; }
     std::string poolingOr(const std::string& fallback) const { return pooling.empty() ? fallback : pooling; }

@@ -4,7 +4,7 @@
 namespace attnlab {
 
 // What a preset is expected to reach, as measured and written down in docs/RESULTS.md: shown beside a
-// lesson's live runs so that what a class sees can be checked against what was measured (issue 14).
+// lesson's live runs so that what a class sees can be checked against what was measured.
 // JSON (a preset's "expected"): {"metric": "accuracy", "mean": 43.5, "std": 0.6, "runs": 3,
 // "source": "docs/RESULTS.md, Table 5.3 at a laptop budget"}; metric is accuracy (test, in %), a translation's
 // test bleu (sacreBLEU, 0-100) or a time series' test mae / rmse / mape.

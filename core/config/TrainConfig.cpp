@@ -345,6 +345,10 @@ TrainConfig TrainConfig::fromJson(const std::string& text)
 
 std::string TrainConfig::validate() const
 {
+    // The model against the data first: a language model on labelled sentences is refused by what they are,
+    // before a run is stored, not later by a factory that has no classifier of that name.
+    if (auto problem = Registry::taskProblem(model.model, dataset); !problem.empty())
+        return problem;
     // The learning rate first: every other check that involves it (weight decay) would misname a bad one.
     if (!(std::isfinite(learningRate) && learningRate > 0.0))
         return "learning_rate: must be a positive number (got " + std::to_string(learningRate) + ")";

@@ -32,7 +32,7 @@ struct TrainConfig {
     int epochs = 0;                  // > 0: the budget is this many passes over train (replaces steps)
     int patience = 0;                // early stopping: dev evaluations without improvement; 0 = off
     bool amp = false;                // CUDA only: bf16 autocast for forward passes
-    // Issue 39: a step a CUDA graph can capture. Adam with its step count and rate on the device (CapturableAdam),
+    // a step a CUDA graph can capture. Adam with its step count and rate on the device (CapturableAdam),
     // classification batches padded to a multiple of kLengthBucket tokens. Off: today's step, exactly.
     bool capturableStep = false;
     static constexpr int kLengthBucket = 8;
@@ -78,7 +78,7 @@ struct TrainConfig {
     // Sentences whose attention is recorded at every evaluation besides the dataset's probe sentence; empty =
     // a few dev examples, one per class (ClassificationTask). In the JSON only when given.
     std::vector<std::string> probes;
-    // Translation (issue 36). In the JSON only when not the default, like the dataset keys.
+    // Translation. In the JSON only when not the default, like the dataset keys.
     double teacherForcing = 1.0;     // recurrent decoders: share of steps fed the gold previous token (1 = always)
     double labelSmoothing = 0.0;     // epsilon of label-smoothed cross-entropy (Szegedy et al. 2016; 0.1 in Vaswani et al.)
     int beamSize = 1;                // how evaluation and `translate` decode: 1 = greedy, K = beam search

@@ -210,20 +210,17 @@ std::string DatasetCatalog::dataFolder(const std::string& id)
 
 bool DatasetCatalog::isRegression(const std::string& id)
 {
-    const auto* entry = Registry::find(Registry::datasets(), id);
-    return entry && entry->task == "regression";
+    return Registry::dataset(id) && Registry::taskOf(id) == TaskKind::Regression;
 }
 
 bool DatasetCatalog::isTranslation(const std::string& id)
 {
-    const auto* entry = Registry::find(Registry::datasets(), id);
-    return entry && entry->task == "translation";
+    return Registry::dataset(id) && Registry::taskOf(id) == TaskKind::Translation;
 }
 
 bool DatasetCatalog::isLanguageModel(const std::string& id)
 {
-    const auto* entry = Registry::find(Registry::datasets(), id);
-    return entry && entry->task == "language_model";
+    return Registry::dataset(id) && Registry::taskOf(id) == TaskKind::LanguageModel;
 }
 
 LanguageModelDataset DatasetCatalog::loadLanguageModel(const std::string& id, const DatasetOptions& options)

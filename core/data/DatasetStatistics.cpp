@@ -32,7 +32,7 @@ DatasetStatistics DatasetStatistics::of(const TextDataset& d)
     DatasetStatistics st;
     st.id = d.id;
     st.name = d.name;
-    st.task = "classification";
+    st.task = TaskKind::Classification;
     st.classes = d.classNames;
     st.splits = {splitOf("train", d.train, d.numClasses()), splitOf("dev", d.dev, d.numClasses()),
                  splitOf("test", d.test, d.numClasses())};
@@ -57,7 +57,7 @@ DatasetStatistics DatasetStatistics::of(const TranslationDataset& d)
     DatasetStatistics st;
     st.id = d.id;
     st.name = d.name;
-    st.task = "translation";
+    st.task = TaskKind::Translation;
     st.sourceLanguage = d.sourceLanguage;
     st.targetLanguage = d.targetLanguage;
     st.goldAlignment = d.goldAlignment;
@@ -96,7 +96,7 @@ DatasetStatistics DatasetStatistics::of(const SeriesDataset& d)
     DatasetStatistics st;
     st.id = d.id;
     st.name = d.name;
-    st.task = "regression";
+    st.task = TaskKind::Regression;
     st.window = d.window;
     st.drivers = d.driverNames;
     st.target = d.targetName;
@@ -150,8 +150,8 @@ nlohmann::json splitJson(const DatasetStatistics::Split& s, bool regression, boo
 
 std::string DatasetStatistics::toJson() const
 {
-    const bool regression = task == "regression", translation = task == "translation";
-    nlohmann::json j = {{"dataset", id}, {"name", name}, {"task", task}};
+    const bool regression = task == TaskKind::Regression, translation = task == TaskKind::Translation;
+    nlohmann::json j = {{"dataset", id}, {"name", name}, {"task", taskKindId(task)}};
     nlohmann::json splitsJson = nlohmann::json::object();
     for (const auto& s : splits) splitsJson[s.name] = splitJson(s, regression, translation);
     j["splits"] = splitsJson;
@@ -191,14 +191,14 @@ std::string DatasetStatistics::toText() const
 {
     std::ostringstream o;
     o << std::fixed << std::setprecision(2);
-    o << name << " (" << id << ", " << task << ")\n";
+    o << name << " (" << id << ", " << taskKindId(task) << ")\n";
     auto line = [&](const Split& s) {
         o << "  " << std::left << std::setw(15) << s.name << std::right << std::setw(8) << s.examples
-          << (task == "regression" ? " windows" : task == "translation" ? " pairs" : " examples");
-        if (task == "translation") {
+          << (task == TaskKind::Regression ? " windows" : task == TaskKind::Translation ? " pairs" : " examples");
+        if (task == TaskKind::Translation) {
             o << ", source length avg " << s.averageLength << " max " << s.maxLength << ", target avg "
               << s.targetAverageLength << " max " << s.targetMaxLength;
-        } else if (task == "regression") {
+        } else if (task == TaskKind::Regression) {
             o << ", target " << s.targetMin << ".." << s.targetMax << " (mean " << s.targetMean << ")";
         } else {
             o << ", length avg " << s.averageLength << " max " << s.maxLength << ", classes";
@@ -208,11 +208,11 @@ std::string DatasetStatistics::toText() const
     };
     for (const auto& s : splits) line(s);
     if (trainBalanced) line(*trainBalanced);
-    if (task == "translation") {
+    if (task == TaskKind::Translation) {
         o << "  " << sourceLanguage << " -> " << targetLanguage << ": vocabulary " << vocabularySize << " (train "
           << trainVocabularySize << ") -> " << targetVocabularySize << " (train " << trainTargetVocabularySize << ")"
           << (goldAlignment ? ", gold alignment" : "") << "\n";
-    } else if (task == "regression") {
+    } else if (task == TaskKind::Regression) {
         o << "  window " << window << ", target " << target << ", " << drivers.size() << " driving series\n";
     } else {
         o << "  classes: ";

@@ -1,4 +1,5 @@
 #pragma once
+#include "core/config/TaskKind.h"
 #include "core/data/LoadedDataset.h"
 #include "core/data/SeriesDataset.h"
 #include "core/data/TextDataset.h"
@@ -34,7 +35,8 @@ struct DatasetStatistics {
         std::int64_t types = 0, typesCovered = 0, tokens = 0, tokensCovered = 0;
     };
 
-    std::string id, name, task;
+    std::string id, name;
+    TaskKind task = TaskKind::Classification;
     std::vector<std::string> classes;
     std::vector<Split> splits;                 // train, dev, test
     std::optional<Split> trainBalanced;        // SST phrase level: the training set after re-balancing

@@ -19,7 +19,7 @@ std::string* field(DatasetOptions& o, const std::string& key)
         return &o.devFile;
     if (key == "test_file")
         return &o.testFile;
-    // csv-pairs' parallel line files (issue 36).
+    // csv-pairs' parallel line files.
     if (key == "source_file") return &o.sourceFile;
     if (key == "target_file") return &o.targetFile;
     if (key == "dev_source_file") return &o.devSourceFile;

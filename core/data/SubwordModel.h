@@ -5,7 +5,7 @@
 
 namespace attnlab {
 
-// Subword units for translation (issue 36): a SentencePiece model (Kudo & Richardson 2018; Debian's
+// Subword units for translation: a SentencePiece model (Kudo & Richardson 2018; Debian's
 // libsentencepiece), BPE (Sennrich et al. 2016) or unigram (Kudo 2018), trained in the run on its training
 // split, one per language side. Pieces mark a word's start with "▁" (U+2581), so the text comes back by
 // gluing them and turning each "▁" into a space. Normalisation is the identity and byte fallback is off:

@@ -14,14 +14,14 @@ class WordPieceTokenizer;
 //   double quotes -> `` and '', bracket codes -LRB- / -RRB- (and -LSB-, -RSB-, -LCB-, -RCB-) -> ( ) [ ] { }
 //   so that they match the word vectors (GloVe has "(" but not "-lrb-").
 // - Tweet: Ptb plus whole URLs, @users, #hashtags and emoticons (":)", ":-(", "<3") kept as one token.
-// - Words: for translation (English, German, French; issue 36): Ptb's punctuation and English contractions,
+// - Words: for translation (English, German, French): Ptb's punctuation and English contractions,
 //   but every quote stays the character it was (no `` ''), so tokens join back into the text BLEU is counted
 //   on; typographic quotes („ “ ” « » ‹ › ‘) split off like ASCII ones (Ptb leaves „Welcome glued); French
 //   elisions split after their apostrophe ("d'un" -> "d' un", "qu'il" -> "qu' il", "L'homme" -> "L' homme",
 //   only for l' d' j' m' n' s' t' c' qu' jusqu' lorsqu' puisqu' quelqu' before a letter; "aujourd'hui"
 //   stays); an HTML entity ("&amp;", as raw Multi30k has) stays one token. Hyphenated words stay whole.
 // Lowercasing is optional (embedding look-ups fall back to lowercase anyway).
-// A pretrained model's runs (RegistryEntry::pretrained) are "wordpiece": BERT's tokenizer over the run's
+// A pretrained model's runs (ModelSpec::pretrained) are "wordpiece": BERT's tokenizer over the run's
 // vocabulary of pieces, [CLS] first and [SEP] last (WordPieceTokenizer).
 class Tokenizer {
 public:

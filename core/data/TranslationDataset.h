@@ -5,7 +5,7 @@
 
 namespace attnlab {
 
-// One sentence pair of a translation task (issue 36): the source and target as tokens, the raw lines they
+// One sentence pair of a translation task: the source and target as tokens, the raw lines they
 // came from (BLEU and chrF are counted on text, as sacreBLEU counts them), and where the task knows it the
 // gold alignment: "sure" links (Och & Ney 2003) as (source index, target index) pairs, each index into the
 // token vectors. A target token linked to nothing (the weekday of a date) simply has no link.

@@ -11,7 +11,7 @@ namespace attnlab {
 // the folder synced too. rename() within one folder is atomic, so a reader sees the old file, or none, or the
 // whole new one; on any failure (the object destroyed before commit(), a write, sync or rename refused) the
 // temporary file is removed and the target is as it was. The one place for it: checkpoints, sweep files, the
-// embedding caches, installed datasets, exports and tables (issue 38). Errors are std::system_error, their
+// embedding caches, installed datasets, exports and tables. Errors are std::system_error, their
 // text naming the target, the step and the system's reason.
 class AtomicFile {
 public:

@@ -6,8 +6,8 @@ namespace attnlab {
 // Which kernels OpenBLAS runs. A DYNAMIC_ARCH OpenBLAS (Debian's) picks them once, when it is loaded, by the CPU's
 // model number; a CPU newer than the library gets its oldest fallback, "Prescott" (SSE3): Debian 12's 0.3.21 on
 // this project's Xeon (family 6, model 207, AVX-512) multiplied 2048 x 2048 matrices at 52 GFLOP/s on 2 threads,
-// against 277 with its SkylakeX kernels, and SSAN + RPR's training step took 2.8x as long (docs/BENCHMARKS.md,
-// issue 39). OpenBLAS exports what it runs to choose (gotoblas_dynamic_quit/init, reading OPENBLAS_CORETYPE),
+// against 277 with its SkylakeX kernels, and SSAN + RPR's training step took 2.8x as long (docs/BENCHMARKS.md).
+// OpenBLAS exports what it runs to choose (gotoblas_dynamic_quit/init, reading OPENBLAS_CORETYPE),
 // so the choice can be made again, by the CPU's features, before anything computes.
 class OpenBlasCore {
 public:

@@ -41,7 +41,7 @@ struct AttentionSnapshot {
     // TrainConfig's probes or a few dev examples, one per class) and what it is, for a selector.
     int probe = 0;
     std::string probeLabel;
-    // Translation (issue 36): `tokens` are the source's, these the target's (the reference, <eos> last) with
+    // Translation: `tokens` are the source's, these the target's (the reference, <eos> last) with
     // the encoder-decoder attention per layer and head (targetTokens x tokens: each row the target token's
     // distribution over the source) and, for the Transformer, the decoder's causal self-attention
     // (targetTokens x targetTokens); `maps` then holds the encoder's self-attention. `translation` is what the

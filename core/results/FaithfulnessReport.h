@@ -6,7 +6,7 @@
 
 namespace attnlab {
 
-// How faithful each explanation method is to one run's model on one split (FaithfulnessEvaluator; issue 26).
+// How faithful each explanation method is to one run's model on one split (FaithfulnessEvaluator).
 // Per sentence, the predicted class's probability as tokens are taken away in the method's order of
 // importance (deletion: the most important first, each replaced by <unk>) and as they are given back to a
 // sentence of <unk> (insertion); the curves are sampled at 0%, 10%, ..., 100% of the sentence's tokens and

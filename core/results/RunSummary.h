@@ -28,7 +28,7 @@ struct RunSummary {
     // [true class][predicted class] (per-class precision/recall/F1 follow from it: ClassificationMetrics).
     double testMacroF1 = 0.0;
     std::vector<std::vector<std::int64_t>> testConfusion;
-    // Translation (issue 36), on test with the best-dev weights (the best dev step has the highest BLEU):
+    // Translation, on test with the best-dev weights (the best dev step has the highest BLEU):
     // sacreBLEU's BLEU and chrF on detokenised text (0-100, signatures below), BLEU on the run's lowercased tokens
     // (as bentrevett/pytorch-seq2seq counts it), perplexity; on the synthetic tasks exact match (0-1) and the
     // attention's alignment error rate (0-1), -1 where not measured. bestDevAccuracy / testAccuracy then hold

@@ -5,7 +5,7 @@
 namespace attnlab {
 
 // How much explanations agree across runs that differ only in their seed, and how far each run's attention
-// is from its own attributions (SeedAgreement; issue 26, the question of Jain & Wallace 2019). Every score
+// is from its own attributions (SeedAgreement, the question of Jain & Wallace 2019). Every score
 // list is read as a distribution over the sentence's tokens (|score| / sum |score|) and compared by the
 // Jensen-Shannon distance (base 2: 0 = the same distribution, 1 = disjoint supports), averaged over sentences.
 struct SeedAgreementReport {

@@ -174,7 +174,7 @@ void RunStoreSchema::migrateToVersion3() const
     });
 }
 
-// Analyses made on finished runs and kept with them (issue 26: faithfulness per split), one row per run, kind
+// Analyses made on finished runs and kept with them (faithfulness per split), one row per run, kind
 // and key, the result as JSON. Created by the first analysis stored, not at open: older builds open the file as
 // before and ignore it, and a store that never keeps one is byte for byte what it was. (Created at every open,
 // the table made test_gui's rename-over-a-live-file case read the new file through the old file's WAL; not

@@ -15,7 +15,7 @@ public:
     // Throws std::runtime_error naming the file for a newer schema or an SQLite file with other tables.
     void migrate() const;
     int version() const;
-    // The analyses table (issue 26), made by the first analysis stored; see RunStoreSchema.cpp.
+    // The analyses table, made by the first analysis stored; see RunStoreSchema.cpp.
     static void addAnalysesTable(const SqliteConnection& connection);
     static bool hasAnalysesTable(const SqliteConnection& connection);
 

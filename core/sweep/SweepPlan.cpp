@@ -14,7 +14,7 @@
 namespace attnlab {
 namespace {
 
-void checkId(const std::vector<RegistryEntry>& list, const std::string& key, const std::string& id)
+template <typename Entry> void checkId(const std::vector<Entry>& list, const std::string& key, const std::string& id)
 {
     if (!Registry::find(list, id))
         throw std::invalid_argument("sweep: " + key + " '" + id + "' is unknown (known: " + Registry::idList(list) +
@@ -24,17 +24,14 @@ void checkId(const std::vector<RegistryEntry>& list, const std::string& key, con
 // Why this combination cannot run, or "" when it can.
 std::string problemOf(const TrainConfig& c)
 {
-    const RegistryEntry* model = Registry::find(Registry::models(), c.model.model);
-    const RegistryEntry* dataset = Registry::find(Registry::datasets(), c.dataset);
-    if (std::find(model->positions.begin(), model->positions.end(), c.model.position) == model->positions.end()) {
+    const ModelSpec* model = Registry::model(c.model.model);
+    if (!model->takesPosition(c.model.position)) {
         std::string takes;
         for (const auto& p : model->positions)
             takes += (takes.empty() ? "" : ", ") + p;
         return "model '" + model->id + "' takes position " + takes + " only, not '" + c.model.position + "'";
     }
-    if (!model->servesTask(dataset->task))
-        return "model '" + model->id + "' is a " + model->task + " model; dataset '" + dataset->id + "' is " + dataset->task;
-    return c.validate();
+    return c.validate(); // names a model of another task first
 }
 
 } // namespace
@@ -92,10 +89,10 @@ SweepPlan SweepPlan::expand(const SweepSpec& spec)
             // cannot run is still skipped with its reason.
             if (!positionGiven && j["model"].is_string()) {
                 const std::string model = j["model"].get<std::string>();
-                const RegistryEntry* entry = Registry::find(Registry::models(), model);
+                const ModelSpec* entry = Registry::model(model);
                 const std::string position = j["position"].is_string() ? j["position"].get<std::string>() : "";
                 const bool presetsOwn = preset && model == start.model.model;
-                if (entry && (!presetsOwn || std::find(entry->positions.begin(), entry->positions.end(), position) == entry->positions.end()))
+                if (entry && (!presetsOwn || !entry->takesPosition(position)))
                     j["position"] = Registry::defaultPosition(model);
             }
             const TrainConfig combined = TrainConfig::fromJson(j.dump());

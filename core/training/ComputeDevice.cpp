@@ -282,7 +282,7 @@ void ComputeDevice::setThreads(int threads)
     const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     // With OpenMP the count is per calling thread, but a thread's first parallel op re-applies the count
     // the process set last (LibTorch's lazy per-thread init): a run that set 1 thread then trained with
-    // the 2 another run had set since (measured: two trainings in one process, issue 11). Doing that
+    // the 2 another run had set since (measured: two trainings in one process). Doing that
     // init first makes this thread's own count stick. It is done through a call into LibTorch, not the
     // inline at::internal::lazy_init_num_threads(): its thread_local flag is per shared object where the
     // library hides its inline symbols (the 2.11 wheel does), so our copy's init would not be the library's

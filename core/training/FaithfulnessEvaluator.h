@@ -15,7 +15,7 @@ namespace attnlab {
 
 class ModelExplainer;
 
-// Measures how faithful each explanation method is to a run's model over a split's sentences (issue 26):
+// Measures how faithful each explanation method is to a run's model over a split's sentences:
 // deletion and insertion curves of the predicted class's probability in each method's order, their AOPC and
 // area, a random order as the floor, and rank agreement with attention (Kendall's tau-b). Tokens are
 // deleted by replacing them with <unk> rather than removing them, so a sentence keeps its length and its

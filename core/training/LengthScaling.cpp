@@ -1,5 +1,6 @@
 #include "core/training/LengthScaling.h"
 
+#include "core/config/Registry.h"
 #include "core/config/TrainConfig.h"
 #include "core/nn/TorchCompat.h"
 #include "core/nn/models/ModelFactory.h"
@@ -36,14 +37,15 @@ double median(std::vector<double> v)
     return n == 0 ? 0.0 : n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-bool isAttention(const ModelConfig& m) { return m.model == "ssan" || m.model == "essan" || m.model == "transformer"; }
+// The self-attention classifiers: they take a position technique (the recurrent and convolutional ones do not).
+bool isAttention(const ModelConfig& m) { return Registry::takesPosition(m.model); }
 
 } // namespace
 
 std::vector<LengthScaling::Family> LengthScaling::families(const Settings& settings)
 {
     const int longest = settings.lengths.empty() ? 512 : *std::max_element(settings.lengths.begin(), settings.lengths.end());
-    auto make = [&](const std::string& model) {
+    auto make = [&](const std::string& model, int heads = 1) {
         ModelConfig m;
         m.model = model;
         m.dModel = settings.dModel;
@@ -53,8 +55,7 @@ std::vector<LengthScaling::Family> LengthScaling::families(const Settings& setti
         m.vocabularySize = kVocabulary;
         m.numClasses = kClasses;
         m.position = isAttention(m) ? settings.position : "none";
-        if (model == "transformer")
-            m.heads = settings.heads;
+        m.heads = heads;
         return m;
     };
     std::vector<Family> list = {
@@ -64,8 +65,8 @@ std::vector<LengthScaling::Family> LengthScaling::families(const Settings& setti
         {"bilstm", "BiLSTM", make("bilstm")},
         {"cnn", "CNN", make("cnn")},
         {"ssan", "SSAN", make("ssan")},
-        {"transformer", "Transformer", make("transformer")},
-        {"transformer-local", "Transformer, window", make("transformer")},
+        {"transformer", "Transformer", make("transformer", settings.heads)},
+        {"transformer-local", "Transformer, window", make("transformer", settings.heads)},
     };
     list.back().config.attentionWindow = settings.window;
     list.back().config.globalTokens = settings.globalTokens;

@@ -34,7 +34,7 @@ public:
     // 0-based, query a token index. Throws std::invalid_argument when the model has no self-attention layer there
     // (say which it has) or the query is past the sentence.
     AttentionStepByStep stepByStep(const std::string& text, int layer, int head, int query) const;
-    // Explanation methods on one typed sentence (issue 26; AttributionOptions::methods(), empty = all): each
+    // Explanation methods on one typed sentence (AttributionOptions::methods(), empty = all): each
     // one score per token (as explain() tokenises it) for one class. Methods that do not apply to the model
     // (rollout without self-attention) come back with no scores and a note saying why. Throws
     // std::invalid_argument naming an unknown method or a bad option.

@@ -120,7 +120,7 @@ struct PreparedTask {
     std::string problem;
 };
 
-// A pretrained model (RegistryEntry::pretrained) fine-tuned on a text dataset: the examples re-read as its word
+// A pretrained model (ModelSpec::pretrained) fine-tuned on a text dataset: the examples re-read as its word
 // pieces ([CLS] ... [SEP], what it was trained on), a vocabulary of all its pieces (so no dev or test piece is
 // unknown), its sizes from its config.json, and its weights loaded before the first step.
 PreparedTask preparePretrained(const TextDataset& dataset, const TrainConfig& config, const torch::Device& device,
@@ -199,7 +199,7 @@ PreparedTask prepare(const TextDataset& dataset, const TrainConfig& config, cons
 {
     if (dataset.train.empty() || dataset.dev.empty())
         return {nullptr, "dataset '" + dataset.id + "': train and dev splits must not be empty"};
-    if (const RegistryEntry* entry = Registry::find(Registry::models(), config.model.model); entry && !entry->pretrained.empty())
+    if (const ModelSpec* entry = Registry::model(config.model.model); entry && !entry->pretrained.empty())
         return preparePretrained(dataset, config, device, info, entry->pretrained);
     const Vocabulary vocabulary = Vocabulary::fromExamples(dataset.train);
     ModelConfig modelConfig = config.model;

@@ -19,7 +19,7 @@ public:
     RunSummary run(const TextDataset& dataset, TrainingObserver& observer, const CancelToken& cancel);
     // Time-series regression: MSE on scaled targets; MAE, RMSE and MAPE on de-normalised ones.
     RunSummary run(const SeriesDataset& dataset, TrainingObserver& observer, const CancelToken& cancel);
-    // Translation (issue 36): an encoder-decoder on sentence pairs, measured by BLEU, chrF, exact match and AER.
+    // Translation: an encoder-decoder on sentence pairs, measured by BLEU, chrF, exact match and AER.
     RunSummary run(const TranslationDataset& dataset, TrainingObserver& observer, const CancelToken& cancel);
     RunSummary run(const LanguageModelDataset& dataset, TrainingObserver& observer, const CancelToken& cancel);
     // Whichever of the three the dataset is.

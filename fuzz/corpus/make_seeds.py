@@ -42,7 +42,7 @@ seed("fuzz_csv_text", "tsv-stray-quotes", [2, 1, 2, 2, 1, 1, 1, 1], tsv)
 seed("fuzz_csv_text", "per-split", [1, 2, 1, 3, 4, 2, 0, 0], "text,label\ngood,1\nbad,0\nfine,1\n", "text,label\nok,1\n", "text,label\nmeh,0\n")
 seed("fuzz_csv_text", "semicolon-no-header", [3, 1, 0, 1, 2, 0, 0, 2], "".join(f"sentence {i};{i % 2}\n" for i in range(9)))
 
-# Issue 36: sentence pairs. Options: delimiter, header, quoting, source and target column, tokenizer, lowercase,
+# sentence pairs. Options: delimiter, header, quoting, source and target column, tokenizer, lowercase,
 # fractions, length cap, CSV or line files, gzip. German and French with „quotes“, elisions and an entity.
 pairs = "de,en\n" + "".join(f"\"Ich sehe {i} Hunde, „gut“.\",I see {i} dogs &amp; cats.\n" for i in range(12))
 seed("fuzz_csv_pairs", "comma-header", [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], pairs)
@@ -91,7 +91,7 @@ with open(os.path.join(HERE, "..", "..", "datasets", "sml2010.json"), "rb") as f
     seed("fuzz_manifest", "sml2010", [], f.read())
 
 
-# Issue 27: a pretrained model's weights and tokenizer. A tiny safetensors file (three dtypes, metadata), then a
+# a pretrained model's weights and tokenizer. A tiny safetensors file (three dtypes, metadata), then a
 # WordPiece vocabulary with sentences that reach its branches (accents, CJK, punctuation, specials, long words).
 def safetensors(tensors, metadata=None):
     header, data = {}, b""

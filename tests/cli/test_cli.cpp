@@ -204,7 +204,7 @@ private Q_SLOTS:
             }
     }
 
-    // Issue 28: a refused setting is named as the user gave it. Every flag of train that can be refused, with
+    // a refused setting is named as the user gave it. Every flag of train that can be refused, with
     // a value that is: stderr's first line names the flag, not the configuration key the engine checks.
     void refusedFlagsAreNamedAsTyped_data()
     {
@@ -319,6 +319,24 @@ private Q_SLOTS:
         QCOMPARE(r.code, 2); // refused before training, with the setting named, and nothing stored
         QVERIFY(r.err.contains("--rpr-clip: the clipping distance k must be at least 1"));
         QVERIFY(!QFile::exists(QDir::temp().filePath("attnlab-test-never-created.sqlite")));
+        // A model of another task: refused naming both kinds before any run row exists (it once stored a failed
+        // run, "no implementation for 'gpt'"), and an existing store keeps exactly what it had.
+        QTemporaryDir dir;
+        const QString db = dir.filePath("runs.sqlite");
+        r = runCli({"train", "--dataset", "synthetic-sentiment", "--model", "gpt", "--db", db});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("'gpt' is a language-model model; dataset 'synthetic-sentiment' is a classification dataset"),
+                 qPrintable(r.err));
+        QVERIFY2(r.err.contains("models for it: ssan, essan"), qPrintable(r.err));
+        QVERIFY(!QFile::exists(db));
+        QCOMPARE(runCli({"train", "--dataset", "synthetic-sentiment", "--model", "bow", "--steps", "2", "--db", db}).code, 0);
+        r = runCli({"train", "--dataset", "synthetic-lag", "--model", "lstm", "--db", db});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("'lstm' is a classification model; dataset 'synthetic-lag' is a time-series regression dataset"),
+                 qPrintable(r.err));
+        const CliResult listed = runCli({"runs", "list", "--db", db, "--json"});
+        QCOMPARE(listed.code, 0);
+        QCOMPARE(listed.out.count(QStringLiteral("\"uuid\"")), 1); // the bow run only
     }
 
     // Messy files from the command line (the hardening issue): a missing-value policy and its note, inf named

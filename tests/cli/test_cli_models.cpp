@@ -17,8 +17,7 @@ private Q_SLOTS:
         const QString db = dir.filePath("runs.sqlite");
         int runs = 0;
         for (const auto& model : attnlab::Registry::models()) {
-            if (model.task == "regression" || model.task == "translation" || model.task == "language_model" ||
-                !model.pretrained.empty()) // minilm: tests/core/test_pretrained trains it; language models: test_cli_language_model
+            if (!model.servesTask(attnlab::TaskKind::Classification) || !model.pretrained.empty()) // minilm: tests/core/test_pretrained trains it; language models: test_cli_language_model
                 continue;
             for (const auto& position : model.positions) {
                 const QString name = QString::fromStdString(model.id + "+" + position);
@@ -44,7 +43,7 @@ private Q_SLOTS:
         const QString db = dir.filePath("runs.sqlite");
         int runs = 0;
         for (const auto& model : attnlab::Registry::models()) {
-            if (model.task != "regression" && model.task != "both")
+            if (!model.servesTask(attnlab::TaskKind::Regression))
                 continue;
             const QString name = QString::fromStdString(model.id);
             const CliResult r = runCli({"train", "--dataset", "synthetic-lag", "--model", name, "--position",

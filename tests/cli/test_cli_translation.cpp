@@ -1,4 +1,4 @@
-// Translation as a user runs it (issue 36): train an encoder-decoder on a built-in task, translate a typed
+// Translation as a user runs it: train an encoder-decoder on a built-in task, translate a typed
 // sentence and a file with the stored run, and get back the run's own test BLEU from the file's translations.
 #include "core/config/DatasetOptions.h"
 #include "core/data/DatasetCatalog.h"

@@ -179,7 +179,7 @@ private Q_SLOTS:
         QCOMPARE(runCli({"sweep", "--help"}).code, 0);
     }
 
-    // Issue 28: a grid that never names a position gives each model its own default (LSTM none, SSAN rpr), so
+    // a grid that never names a position gives each model its own default (LSTM none, SSAN rpr), so
     // no run is skipped; a preset's position stays with the preset's own model.
     void unwrittenPositionsFollowTheModel()
     {

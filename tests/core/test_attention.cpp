@@ -3,6 +3,8 @@
 #include "core/config/ModelConfig.h"
 #include "core/data/BatchBuilder.h"
 #include "core/nn/layers/BatchedMatmul.h"
+#include "core/nn/layers/RmsNorm.h"
+#include "core/nn/layers/ScaledDotProductAttention.h"
 #include "core/nn/layers/SelfAttention.h"
 #include "core/training/TextClassifier.h"
 
@@ -103,6 +105,67 @@ private Q_SLOTS:
         QVERIFY(std::abs(r.output[0][0][1][0].item<float>() - 18.927174f) < 1e-4f);
     }
 
+    // Grouped-query attention: 6 query heads over 2 key/value heads is multi-head attention over the key and
+    // value heads repeated by hand (query heads 0-2 read kv head 0, 3-5 read kv head 1), with RPR, a bias and
+    // padding too; a count that does not divide is refused naming both.
+    void groupedQueryAttentionIsRepeatedKeyValueHeads()
+    {
+        torch::manual_seed(3);
+        const int64_t batch = 2, heads = 6, kvHeads = 2, queries = 4, keys = 5, dh = 3;
+        const auto q = torch::randn({batch, heads, queries, dh});
+        const auto k = torch::randn({batch, kvHeads, keys, dh}), v = torch::randn({batch, kvHeads, keys, dh});
+        auto kRepeated = torch::empty({batch, heads, keys, dh}), vRepeated = torch::empty({batch, heads, keys, dh});
+        for (int64_t h = 0; h < heads; ++h) {
+            kRepeated.select(1, h).copy_(k.select(1, h / (heads / kvHeads)));
+            vRepeated.select(1, h).copy_(v.select(1, h / (heads / kvHeads)));
+        }
+        attnlab::AttentionTerms terms;
+        terms.keyMask = torch::tensor({1, 1, 1, 1, 0, 1, 1, 1, 0, 0}).to(torch::kBool).view({batch, keys});
+        terms.relativeKeys = torch::randn({5, dh});
+        terms.relativeValues = torch::randn({5, dh});
+        terms.rprClip = 2;
+        terms.bias = torch::randn({heads, queries, keys});
+        const auto grouped = attnlab::ScaledDotProductAttention::apply(q, k, v, terms);
+        const auto byHand = attnlab::ScaledDotProductAttention::apply(q, kRepeated, vRepeated, terms);
+        QCOMPARE(grouped.weights.sizes(), byHand.weights.sizes());
+        QVERIFY(torch::equal(grouped.weights, byHand.weights));
+        QVERIFY(torch::equal(grouped.output, byHand.output));
+        // Heads 0 and 2 share keys: the same query gives the same weights.
+        auto sameQuery = q.clone();
+        sameQuery.select(1, 2).copy_(sameQuery.select(1, 0));
+        attnlab::AttentionTerms plain;
+        const auto shared = attnlab::ScaledDotProductAttention::apply(sameQuery, k, v, plain);
+        QVERIFY(torch::allclose(shared.weights.select(1, 0), shared.weights.select(1, 2)));
+        QVERIFY(!torch::allclose(shared.weights.select(1, 0), attnlab::ScaledDotProductAttention::apply(sameQuery, kRepeated.roll(3, 1), vRepeated, plain).weights.select(1, 0)));
+        try {
+            attnlab::ScaledDotProductAttention::apply(q, torch::randn({batch, 4, keys, dh}), torch::randn({batch, 4, keys, dh}));
+            QFAIL("4 key/value heads for 6 query heads were accepted");
+        } catch (const std::invalid_argument& e) {
+            QCOMPARE(std::string(e.what()), std::string("attention: 4 key/value heads do not divide 6 query heads"));
+        }
+    }
+
+    // RMSNorm by hand: x = (3, 4) has mean square 12.5, so y = x / sqrt(12.5 + eps) * g; with g = (1, 2) that is
+    // (0.848528, 2.262742). No mean is subtracted: (1, 1) stays (1, 1) / sqrt(1 + eps).
+    void rmsNormMatchesHandComputation()
+    {
+        attnlab::RmsNorm norm(2, 1e-5);
+        QCOMPARE(norm->weight.sizes(), torch::IntArrayRef({2}));
+        QVERIFY(torch::equal(norm->weight, torch::ones({2})));
+        torch::NoGradGuard noGrad;
+        norm->weight.copy_(torch::tensor({1.f, 2.f}));
+        const auto y = norm(torch::tensor({3.f, 4.f, 1.f, 1.f}).view({2, 1, 2}));
+        QCOMPARE(y.sizes(), torch::IntArrayRef({2, 1, 2}));
+        const double inverse = 1.0 / std::sqrt(12.5 + 1e-5);
+        QVERIFY(std::abs(y[0][0][0].item<float>() - static_cast<float>(3 * inverse)) < 1e-6f);
+        QVERIFY(std::abs(y[0][0][1].item<float>() - static_cast<float>(8 * inverse)) < 1e-6f);
+        QVERIFY(std::abs(y[0][0][0].item<float>() - 0.848528f) < 1e-5f);
+        QVERIFY(std::abs(y[0][0][1].item<float>() - 2.262742f) < 1e-5f);
+        QVERIFY(std::abs(y[1][0][0].item<float>() - static_cast<float>(1.0 / std::sqrt(1.0 + 1e-5))) < 1e-6f);
+        QVERIFY(std::abs(y[1][0][1].item<float>() - static_cast<float>(2.0 / std::sqrt(1.0 + 1e-5))) < 1e-6f);
+        QCOMPARE(norm->named_parameters().size(), std::size_t(1)); // the gain only: no bias
+    }
+
     void relativeIndexClipsDistances()
     {
         // clip(j - i, 2) + 2 for a length-5 sequence.
@@ -177,7 +240,7 @@ private Q_SLOTS:
         QVERIFY2(difference > 1e-4f, "RPR should make SSAN sensitive to word order");
     }
 
-    // The per-head products (BatchedMatmul, issue 39) against torch::matmul in double: a @ b and a @ b^T over
+    // The per-head products (BatchedMatmul) against torch::matmul in double: a @ b and a @ b^T over
     // [B, H] batches of non-contiguous views (as attention's heads are), values and both gradients; one 2 x 2 by
     // hand; a GPU or an integer type falls back to torch::matmul.
     void batchedMatmulIsMatmul()

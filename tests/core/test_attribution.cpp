@@ -1,4 +1,4 @@
-// Issue 26's explanation methods held to what they claim: integrated gradients' completeness on every text
+// explanation methods held to what they claim: integrated gradients' completeness on every text
 // model, gradient x input against central finite differences in double precision, occlusion and attention
 // worked out by hand, and a trained model's decisive word found by occlusion.
 #include "core/data/DatasetCatalog.h"
@@ -454,7 +454,7 @@ private Q_SLOTS:
         QCOMPARE(stopped.examples, 0);
     }
 
-    // The uniform-attention baseline (issue 26): every recorded weight is 1/n over the sentence's real tokens
+    // The uniform-attention baseline: every recorded weight is 1/n over the sentence's real tokens
     // and 0 on padding; the parameter count drops by exactly the query and key projections (and RPR's key
     // table) of every layer; models without self-attention and score-side positions are refused by name;
     // the setting survives the configuration's JSON and is not written when off.

@@ -1,4 +1,4 @@
-// Batching (issue 3): random sampling of length-bucketed batches (the thesis) and shuffled epochs — every
+// Batching: random sampling of length-bucketed batches (the thesis) and shuffled epochs — every
 // example exactly once per epoch, in length-bucketed batches, reproducible by seed; the sampling setting
 // in TrainConfig and in a real training run.
 #include "core/config/TrainConfig.h"
@@ -143,7 +143,7 @@ void TestBatching::epochBatchesAreLengthBucketed()
     QVERIFY2(overhead < 1.15, qPrintable(QString::number(overhead)));
 }
 
-// Dev/test batches (issue 15): every example once, in length order, at most 256 sentences, and with a
+// Dev/test batches: every example once, in length order, at most 256 sentences, and with a
 // budget at most that many padded tokens (a single longer example alone); 0 = no budget, as before.
 void TestBatching::evaluationBatchesKeepToATokenBudget()
 {

@@ -1,4 +1,4 @@
-// Readers, tokenisation, statistics and bad input (issue 3). Real-data checks read ATTNLAB_DATA_DIR
+// Readers, tokenisation, statistics and bad input. Real-data checks read ATTNLAB_DATA_DIR
 // (set by CTest from ATTNLAB_SHARED_DATASETS, and by .ci/run); without data they fail in CI, skip elsewhere.
 #include "core/config/Registry.h"
 #include "core/data/CsvTable.h"
@@ -60,7 +60,7 @@ void expectDataError(F f, const QString& file, int line, const QString& words)
 class TestDatasets : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    // A run's own files, fingerprinted and checked again (issue 28): the sha256 of "abc" is the FIPS 180-2
+    // A run's own files, fingerprinted and checked again: the sha256 of "abc" is the FIPS 180-2
     // example's; moved, changed and unrecorded files are told apart, and the problem names file and setting.
     void ownDataFilesAreFingerprintedAndChecked()
     {
@@ -113,13 +113,13 @@ private Q_SLOTS:
         QVERIFY(OwnDataFiles::of(DatasetOptions{}).empty()); // a built-in dataset has none
     }
 
-    // Issue 28: the catalog is one table of readers. Every dataset the registry lists has one, of its task:
+    // the catalog is one table of readers. Every dataset the registry lists has one, of its task:
     // a classification id refuses loadSeries and a regression id refuses load, each naming the id; the
     // generated ones load as their task; an id in neither is refused listing the known ones.
     void everyRegisteredDatasetHasOneReader()
     {
         for (const auto& entry : Registry::datasets()) {
-            const bool regression = entry.task == "regression";
+            const bool regression = entry.task == TaskKind::Regression;
             QCOMPARE(DatasetCatalog::isRegression(entry.id), regression);
             try {
                 if (regression)

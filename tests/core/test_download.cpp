@@ -1,4 +1,4 @@
-// Fetching and importing datasets (issue 3): downloads from a local HTTP server (python3 -m http.server on
+// Fetching and importing datasets: downloads from a local HTTP server (python3 -m http.server on
 // 127.0.0.1) that serves ATTNLAB_DATA_DIR, sha256 checks, atomic placement, cancel, clear errors; imports
 // from folders and archives; the attnlab-cli fetch and import commands. Needs the real data: fails in CI
 // without it, skips elsewhere.

@@ -98,7 +98,7 @@ private Q_SLOTS:
         const auto history = torch::randn({6, 5});
         int models = 0;
         for (const auto& m : Registry::models()) {
-            if (m.task != "regression" && m.task != "both")
+            if (!m.servesTask(TaskKind::Regression))
                 continue;
             auto model = ModelFactory::createRegressor(tinyRegressor(m.id, m.id == "essan" ? "rpr" : "none", 4));
             const auto out = model->forward(drivers, history);

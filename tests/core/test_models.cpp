@@ -2,6 +2,7 @@
 // overfitting a tiny batch, and padding invariance.
 #include "core/config/ModelConfig.h"
 #include "core/config/Registry.h"
+#include "core/config/TrainConfig.h"
 #include "core/nn/layers/DropoutMask.h"
 #include "core/nn/layers/EmbeddingLookup.h"
 #include "core/nn/models/ModelFactory.h"
@@ -21,7 +22,7 @@ std::vector<Case> allCases()
 {
     std::vector<Case> cases;
     for (const auto& m : Registry::models())
-        if (m.task != "regression" && m.task != "translation" && m.task != "language_model") // time series: test_regression; translation: test_translation; language models: test_language_model
+        if (m.servesTask(TaskKind::Classification)) // time series: test_regression; translation: test_translation; language models: test_language_model
         for (const auto& p : m.positions)
             cases.push_back({m.id, p});
     return cases;
@@ -68,6 +69,71 @@ private Q_SLOTS:
             QVERIFY2(Registry::find(Registry::positions(), id), id);
         for (const char* id : {"ssan", "essan", "transformer"})
             QCOMPARE(Registry::find(Registry::models(), id)->positions.size(), std::size_t(6));
+    }
+
+    // The registry is the one extension point: every model it lists is built for each task it declares and
+    // for no other, and a position technique it declares is one the registry knows.
+    void everyModelSpecHasItsImplementations()
+    {
+        for (const auto& m : Registry::models()) {
+            for (TaskKind task : {TaskKind::Classification, TaskKind::Regression, TaskKind::Translation, TaskKind::LanguageModel})
+                QVERIFY2(ModelFactory::implements(m.id, task) == m.servesTask(task), (m.id + " " + taskKindId(task)).c_str());
+            for (const auto& p : m.positions)
+                QVERIFY2(Registry::find(Registry::positions(), p), (m.id + " " + p).c_str());
+            QCOMPARE(Registry::takesPosition(m.id), m.positions.size() > 1 || m.positions.front() != "none");
+        }
+        QVERIFY(!ModelFactory::implements("gpt", TaskKind::Classification));
+        QVERIFY(ModelFactory::implements("essan", TaskKind::Regression) && ModelFactory::implements("essan", TaskKind::Classification));
+    }
+
+    // The declared ability is what the built model does: a classifier with attention records maps or pooling
+    // weights on a sentence (what explain and the Explorer show), one without records none.
+    void attentionAbilityIsWhatTheModelRecords()
+    {
+        int withAttention = 0;
+        for (const auto& m : Registry::models()) {
+            if (!m.servesTask(TaskKind::Classification))
+                continue;
+            torch::manual_seed(1);
+            auto model = ModelFactory::create(tinyConfig({m.id, m.positions.front()}));
+            model->eval();
+            model->setRecordAttention(true);
+            torch::NoGradGuard noGrad;
+            auto x = ids({{2, 3, 4, 5, 6}}, 5);
+            model->forward(x, x.ne(0));
+            const bool recorded = !model->recordedAttention().empty() || model->recordedPooling().defined();
+            QVERIFY2(recorded == m.can.attention, m.id.c_str());
+            withAttention += m.can.attention;
+        }
+        QCOMPARE(withAttention, 5); // ssan, essan, transformer, rnn-attention, minilm
+    }
+
+    // A model of another task is refused by the configuration check, naming both kinds, before a run exists.
+    void aModelOfAnotherTaskIsRefusedNamingBothKinds()
+    {
+        TrainConfig c;
+        c.dataset = "synthetic-sentiment";
+        c.model.model = "gpt";
+        c.model.position = "learned";
+        QCOMPARE(c.validate(), std::string("model: 'gpt' is a language-model model; dataset 'synthetic-sentiment' is a "
+                                           "classification dataset (models for it: ssan, essan, transformer, rnn, lstm, bilstm, gru, "
+                                           "rnn-attention, cnn, minilm, bow, ave)"));
+        c.dataset = "synthetic-lag";
+        c.model.model = "essan";
+        c.model.position = "rpr";
+        QCOMPARE(c.validate(), std::string());
+        c.model.model = "lstm";
+        c.model.position = "none";
+        QVERIFY(c.validate().rfind("model: 'lstm' is a classification model; dataset 'synthetic-lag' is a time-series regression dataset", 0) == 0);
+        // The model's own check, from the sizes the data set: a language model given classes is a classifier's place.
+        ModelConfig gpt;
+        gpt.model = "gpt";
+        gpt.position = "learned";
+        gpt.vocabularySize = 10;
+        gpt.numClasses = 2;
+        QVERIFY(gpt.validate().rfind("model: 'gpt' is a language-model model; this dataset needs classification", 0) == 0);
+        gpt.numClasses = 0;
+        QCOMPARE(gpt.validate(), std::string());
     }
 
     void shapesAndGradientsReachEveryParameter()
@@ -301,7 +367,7 @@ private Q_SLOTS:
         QVERIFY(torch::allclose(gradient * x, first, 0.0, 1e-12)); // d(sum x m)/dx = m
     }
 
-    // EmbeddingLookup (issue 39): the rows of torch::nn::Embedding, and a backward that adds each id's gradient
+    // EmbeddingLookup: the rows of torch::nn::Embedding, and a backward that adds each id's gradient
     // row into the table's .grad. Looked up once in the graph (the classifiers), after zero_grad (the trainer's
     // step) and with no .grad yet (the first step), every gradient is bit for bit LibTorch's - repeated ids and the
     // padding id, float and double. Looked up twice (a decoder's steps) or added to a .grad already there, it sums

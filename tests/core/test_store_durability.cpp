@@ -157,7 +157,7 @@ private Q_SLOTS:
         QCOMPARE(QString::fromStdString(toString(reader.run(id)->status)), QString("running"));
     }
 
-    // A real `attnlab-cli train` killed with SIGKILL at 20 points of its run (issue 13; ATTNLAB_KILL_ROUNDS sets
+    // A real `attnlab-cli train` killed with SIGKILL at 20 points of its run (ATTNLAB_KILL_ROUNDS sets
     // another count): each time the file passes integrity_check, the run reads as interrupted, its metrics run
     // contiguously from the start, and the metrics lost are measured: the training time between the last
     // stored train point (its wall_seconds, the child's own clock) and the kill (the parent's clock, turned

@@ -1,4 +1,4 @@
-// Subword units for translation (issue 36): SentencePiece BPE and unigram models learnt in the run
+// Subword units for translation: SentencePiece BPE and unigram models learnt in the run
 // (SubwordModel, Debian's libsentencepiece through its isolated shim), their text round trip, their
 // serialisation into a checkpoint's JSON, the bad models and settings, and Multi30k split into pieces.
 // Not in the sanitizer set: ASan refuses the isolated load the shim needs (SharedLibrary::isolationAvailable).

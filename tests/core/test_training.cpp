@@ -1,6 +1,6 @@
 // Real training on the synthetic data: accuracy targets, the value of position information,
 // cancellation, failures as results, determinism, checkpoints, probes, early stopping, and the capturable
-// step (issue 39) against today's. The step's parts by hand (step statistics, Adam, ADADELTA): test_training_step.
+// step against today's. The step's parts by hand (step statistics, Adam, ADADELTA): test_training_step.
 #include "core/data/install/Sha256.h"
 #include "core/data/readers/SyntheticSentiment.h"
 #include "core/data/Vocabulary.h"
@@ -515,7 +515,7 @@ private Q_SLOTS:
         QCOMPARE(QString::fromStdString(toString(train(quickConfig("bow", "none", 20), data, after).status)), QString("completed"));
     }
 
-    // Issue 39's switch: the capturable step (CapturableAdam, batches padded to multiples of 8 tokens) gives
+    // switch: the capturable step (CapturableAdam, batches padded to multiples of 8 tokens) gives
     // every Table 5.4 model the losses of today's step within 1e-5 relative over 25 steps (the padding is masked;
     // the sums run in other orders). Off, the step is today's code path, untouched.
     void capturableStepGivesTodaysLosses_data()

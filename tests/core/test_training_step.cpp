@@ -55,7 +55,7 @@ private Q_SLOTS:
         QVERIFY(later.empty() && now.empty());
     }
 
-    // The capturable Adam (issue 39) against LibTorch's Adam on the same gradients: 30 steps of three
+    // The capturable Adam against LibTorch's Adam on the same gradients: 30 steps of three
     // parameters of different shapes, one of which gets no gradient, with the learning rate changed halfway;
     // both its kernels (LibTorch 2.x's fused one, the default where it exists, and the per-parameter one).
     void capturableAdamMatchesLibTorchsAdam_data()
@@ -106,7 +106,7 @@ private Q_SLOTS:
         QVERIFY((ours[0] - target).abs().max().item<double>() < 5.0);
     }
 
-    // The trainer's CPU Adam (one pass a parameter, issue 39) against LibTorch's Adam on the same gradients: 30 steps
+    // The trainer's CPU Adam (one pass a parameter) against LibTorch's Adam on the same gradients: 30 steps
     // of a parameter larger than a thread's share (so both threads update it), a small one, and one that never gets
     // a gradient; the rate changed halfway; float32 and float64. Then the same run on one thread: equal bits.
     void fusedCpuAdamMatchesLibTorchsAdam_data()

@@ -1,4 +1,4 @@
-// The encoder-decoders of issue 36 and their decoding, each against what can be worked out or enumerated:
+// The encoder-decoders and their decoding, each against what can be worked out or enumerated:
 // attention rows are distributions over the real source tokens, the causal mask hides later target tokens,
 // beam 1 is greedy, a wide beam is an exhaustive search, each hypothesis of beams 2 and 3 carries the log-probabilities
 // and attention of a forced pass over its own tokens, every model overfits a tiny set to its exact outputs,

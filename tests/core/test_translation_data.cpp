@@ -1,4 +1,4 @@
-// Translation data (issue 36): Multi30k as read from its upstream gzip files, the built-in tasks and their
+// Translation data: Multi30k as read from its upstream gzip files, the built-in tasks and their
 // gold alignments, the user's pairs and every bad input the issue names. Real-data checks read
 // ATTNLAB_DATA_DIR; without it they fail in CI and skip elsewhere (tests/support/RealData.h).
 #include "core/config/Registry.h"
@@ -138,7 +138,7 @@ private Q_SLOTS:
         QVERIFY(any.translation && !any.regression && any.text.train.empty());
         QCOMPARE(any.pairs.train.size(), std::size_t(29000));
         const auto stats = DatasetStatistics::of(any);
-        QCOMPARE(stats.task, std::string("translation"));
+        QVERIFY(stats.task == TaskKind::Translation);
         QCOMPARE(stats.splits[1].examples, std::int64_t(1014));
         QVERIFY(stats.toJson().find("\"target_vocabulary_size\"") != std::string::npos);
     }
@@ -518,7 +518,7 @@ private Q_SLOTS:
     {
         int translation = 0;
         for (const auto& entry : Registry::datasets()) {
-            QCOMPARE(DatasetCatalog::isTranslation(entry.id), entry.task == "translation");
+            QCOMPARE(DatasetCatalog::isTranslation(entry.id), entry.task == TaskKind::Translation);
             if (entry.task != "translation")
                 continue;
             ++translation;

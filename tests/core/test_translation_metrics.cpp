@@ -1,4 +1,4 @@
-// Issue 36: the translation metrics. BLEU, chrF and the 13a tokenizer against sacreBLEU's own numbers on 255
+// the translation metrics. BLEU, chrF and the 13a tokenizer against sacreBLEU's own numbers on 255
 // invented pairs (tests/core/fixtures/translation/bleu_chrf.json, made by make_bleu_fixtures.py beside it:
 // scores to 1e-9, counts, lengths, tokens and signatures exactly), then BLEU, chrF and AER worked out by hand
 // (the numbers in the comments) and argmax links read off a small attention matrix.
@@ -93,7 +93,7 @@ std::vector<AlignmentLink> links(std::initializer_list<std::pair<int, int>> sour
 class TestTranslationMetrics : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    // A subword run's alignment over words (issue 37): SentencePiece's "▁" starts a word, <eos> stays apart;
+    // A subword run's alignment over words: SentencePiece's "▁" starts a word, <eos> stays apart;
     // attention to a word is the sum over its pieces, from a word the mean of its pieces' rows.
     void sentencePiecesMergeIntoWords()
     {

@@ -47,7 +47,7 @@ const std::vector<ThesisModel> kModels = {
     {"essan", "essan", "rpr", "", 1},
 };
 
-// The encoder-decoders of issue 36, each with the attention it is known for.
+// The encoder-decoders, each with the attention it is known for.
 struct TranslationModel {
     const char* name;
     std::string model, position, score, alignment;
@@ -256,7 +256,7 @@ private Q_SLOTS:
         QCOMPARE(r.losses.size(), std::size_t(5));
     }
 
-    // Issue 39: with capturable_step, the attention models' and the CNN's steps are replayed from CUDA graphs
+    // with capturable_step, the attention models' and the CNN's steps are replayed from CUDA graphs
     // (one per bucketed batch shape) and give the CPU's bucketed losses, as the eager GPU steps do; the LSTM and
     // BiLSTM too, run padded from the mask (RecurrentEncoder::forwardPadded). Then the same with the
     // synchronisation check on: a replayed step never waits for the device.

@@ -18,7 +18,7 @@ case "$kind" in
     # instrumented). Left out for time: test_training, test_sweep, test_models, and test_cli_runs (325 s
     # under ASan, more than the other 18 together; its outside input, the export document, is fuzzed);
     # docs/RELIABILITY.md has the measured times. test_pretrained and test_pretrained_parts: the safetensors
-    # mapping and the tokenizer on the real MiniLM files and on hand-made ones (issue 27).
+    # mapping and the tokenizer on the real MiniLM files and on hand-made ones.
     default_tests="test_bad_input test_datasets test_embeddings test_fuzz_findings test_batching test_store test_store_export test_store_faults
                    test_store_queries test_store_durability test_results test_metrics test_analysis test_curves test_platform
                    test_attention test_positions test_parameters test_regression test_cli test_pretrained

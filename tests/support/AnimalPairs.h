@@ -1,5 +1,5 @@
 #pragma once
-// A small TSV of sentence pairs for the subword tests (issue 36/37): 400 lines of 3-6 German animal words and
+// A small TSV of sentence pairs for the subword tests: 400 lines of 3-6 German animal words and
 // their reversal, with a "de<TAB>en" header: enough for SentencePiece BPE with a few dozen pieces.
 #include <fstream>
 #include <string>

@@ -1,4 +1,4 @@
-// Closing the main window while runs train (issue 13, "Faults"): one run from Train, or four side by side
+// Closing the main window while runs train ("Faults"): one run from Train, or four side by side
 // from Compare, closed 50 times each at varied moments (ATTNLAB_CLOSE_ROUNDS sets another count). Each
 // time the window closes within seconds, every run it started is in the store as cancelled (none left
 // "running"), and the next window opens the same store. A crash fails the test, a hang its timeout.

@@ -1,4 +1,4 @@
-// File → Datasets… (issue 16): which datasets are in the data folder, downloading one through libcurl (from a
+// File → Datasets…: which datasets are in the data folder, downloading one through libcurl (from a
 // file:// mirror of ../shared/datasets, the same code path as https), importing one from a folder, a failed
 // and a cancelled transfer, and the first start without real data (the dialog says what works with no
 // download, and "Start with a lesson" chooses SAN vs RNN in the designer).

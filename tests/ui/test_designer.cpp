@@ -1,4 +1,4 @@
-// The experiment designer (issue 11), driven through the window's own widgets and actions: presets and
+// The experiment designer, driven through the window's own widgets and actions: presets and
 // lessons fill the form and the form says what differs; every CLI setting is reachable; Save as writes what
 // --config reads; settings survive a restart; the toolbar and shortcuts train and stop; presentation mode.
 #include "core/config/TeachingScenario.h"
@@ -175,7 +175,7 @@ private slots:
         QVERIFY(debate[2].model.uniformAttention);
         QCOMPARE(spy.last().at(3).toString(), QStringLiteral("faithfulness"));
 
-        // "2018 vs pretrained" (issue 27): the thesis' SSAN + RPR and LSTM beside MiniLM with its encoder frozen,
+        // "2018 vs pretrained": the thesis' SSAN + RPR and LSTM beside MiniLM with its encoder frozen,
         // on the synthetic sentences and on SST-fine.
         QVERIFY(panel.presets()->choose(QStringLiteral("lesson:2018-vs-pretrained")));
         const auto pretrained = spy.last().at(0).value<std::vector<TrainConfig>>();
@@ -192,7 +192,7 @@ private slots:
             QCOMPARE(QString::fromStdString(c.dataset), QStringLiteral("sst-fine"));
         QVERIFY(debateReal[2].model.uniformAttention);
         QCOMPARE(spy.last().at(2).toStringList().front(), QString::fromUtf8("44.2 \u00b1 1.0% test accuracy (5 runs)"));
-        // The translation lessons (issue 37): their runs on one built-in task, each saying what it reached, and the
+        // The translation lessons: their runs on one built-in task, each saying what it reached, and the
         // Explorer opened at the end (the alignment explorer, on the last run).
         for (const char* id : {"lesson:learning-to-align", "lesson:dot-general-concat", "lesson:which-head-aligns",
                                "lesson:right-answer-odd-alignment"}) {
@@ -273,7 +273,7 @@ private slots:
         QVERIFY(c.validate().empty());
     }
 
-    // Issue 38: the form's rows come from the registry. For every model, with advanced settings shown and each
+    // the form's rows come from the registry. For every model, with advanced settings shown and each
     // row's own condition met, every option of its registry entry has a row on screen, and no other option does.
     void everyRegistryOptionHasItsRow()
     {
@@ -292,11 +292,14 @@ private slots:
         for (const auto& option : options)
             QVERIFY2(rowOf.count(option), qPrintable(QStringLiteral("no row for the option ") + QString::fromStdString(option)));
         QVERIFY(options.size() >= 16);
-        const std::map<std::string, const char*> datasetFor = {{"classification", "synthetic-sentiment"}, {"both", "synthetic-lag"},
-                                                               {"regression", "synthetic-lag"}, {"translation", "synthetic-copy"},
-                                                               {"language_model", "synthetic-repeat"}};
+        const std::map<TaskKind, const char*> datasetFor = {{TaskKind::Classification, "synthetic-sentiment"},
+                                                            {TaskKind::Regression, "synthetic-lag"},
+                                                            {TaskKind::Translation, "synthetic-copy"},
+                                                            {TaskKind::LanguageModel, "synthetic-repeat"}};
         for (const auto& model : Registry::models()) {
-            choose(child<QComboBox>(&panel, "datasetCombo"), datasetFor.at(model.task));
+            // ESSAN, which does both, on the series (its time-series rows).
+            const TaskKind task = model.servesTask(TaskKind::Regression) ? TaskKind::Regression : model.task();
+            choose(child<QComboBox>(&panel, "datasetCombo"), datasetFor.at(task));
             choose(child<QComboBox>(&panel, "modelCombo"), model.id.c_str());
             const auto has = [&](const std::string& o) { return std::count(model.options.begin(), model.options.end(), o) > 0; };
             if (has("alignment")) // the local window is a row of the local alignments
@@ -390,6 +393,20 @@ private slots:
         const QString text = messages.at(0).at(0).toString();
         QVERIFY2(text.contains(QStringLiteral("broken.json")) && text.contains(QStringLiteral("'steps'")), qPrintable(text));
         QCOMPARE(child<QSpinBox>(&other, "stepsSpin")->value(), 321);
+
+        // A model of another task than its dataset's: refused naming the file and both kinds, the form kept.
+        QFile otherTask(dir_.filePath(QStringLiteral("gpt-on-sentences.json")));
+        QVERIFY(otherTask.open(QIODevice::WriteOnly));
+        otherTask.write(R"({"dataset": "synthetic-sentiment", "model": "gpt", "steps": 50})");
+        otherTask.close();
+        other.openConfigFile(otherTask.fileName());
+        QCOMPARE(messages.count(), 2);
+        const QString refused = messages.at(1).at(0).toString();
+        QVERIFY2(refused.contains(QStringLiteral("gpt-on-sentences.json")) &&
+                     refused.contains(QStringLiteral("'gpt' is a language-model model; dataset 'synthetic-sentiment' is a classification dataset")),
+                 qPrintable(refused));
+        QCOMPARE(child<QSpinBox>(&other, "stepsSpin")->value(), 321);
+        QCOMPARE(other.config().model.model, std::string("lstm"));
     }
 
     // The last configuration, the advanced switch and the dock layout come back after a restart.
@@ -466,7 +483,7 @@ private slots:
         QVERIFY(window.palette().color(QPalette::Window) == Qt::white || window.palette().color(QPalette::Window) == Qt::black);
         const QString shots = QStringLiteral(ATTNLAB_BUILD_DIR "/screenshots");
         QDir().mkpath(shots);
-        // Every permanent status-bar text is whole, at once and at a projector's size (issue 28: they were cut
+        // Every permanent status-bar text is whole, at once and at a projector's size (they were cut
         // in the grab just after F11: the larger font, the old layout).
         const auto statusTextsCut = [&] {
             QString cut;

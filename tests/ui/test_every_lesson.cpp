@@ -55,7 +55,7 @@ QString text(const std::string& s) { return QString::fromStdString(s); }
 std::string missingData(const TrainPreset& preset, bool realData, bool pretrained)
 {
     const TrainConfig& c = preset.config;
-    const RegistryEntry* model = Registry::find(Registry::models(), c.model.model);
+    const ModelSpec* model = Registry::model(c.model.model);
     if (model && !model->pretrained.empty() && !pretrained)
         return "the pretrained model " + model->pretrained + " (ATTNLAB_PRETRAINED_WHEEL)";
     if ((c.dataset.rfind("synthetic-", 0) != 0 || !c.embeddingsPath.empty()) && !realData)
@@ -82,7 +82,7 @@ void expectTrainedAsThePreset(const RunRecord& run, const TrainPreset& preset, c
     QVERIFY2(stored.model.model == preset.config.model.model, qPrintable(what + ": model " + text(stored.model.model)));
     QVERIFY2(stored.model.position == preset.config.model.position,
              qPrintable(what + ": position " + text(stored.model.position) + ", the preset's " + text(preset.config.model.position)));
-    const RegistryEntry* model = Registry::find(Registry::models(), stored.model.model);
+    const ModelSpec* model = Registry::model(stored.model.model);
     QVERIFY(model);
     QVERIFY2(std::find(model->positions.begin(), model->positions.end(), stored.model.position) != model->positions.end(),
              qPrintable(what + ": position " + text(stored.model.position) + " does not apply to the model"));
@@ -169,7 +169,7 @@ void TestEveryLesson::presetPositionsFollowTheirModels()
 {
     QVERIFY(TrainPreset::all().size() >= 60);
     for (const auto& preset : TrainPreset::all()) {
-        const RegistryEntry* model = Registry::find(Registry::models(), preset.config.model.model);
+        const ModelSpec* model = Registry::model(preset.config.model.model);
         QVERIFY2(model, preset.name.c_str());
         QVERIFY2(std::find(model->positions.begin(), model->positions.end(), preset.config.model.position) != model->positions.end(),
                  qPrintable(text(preset.name) + ": position " + text(preset.config.model.position)));

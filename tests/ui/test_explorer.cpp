@@ -2,7 +2,7 @@
 // answered from the run's checkpoint on a worker thread (compared with the engine's own answer), a
 // thumbnail opening its map, the timeline showing the stored snapshots, a run on the user's own file
 // listing its examples, runs that cannot be explored saying why, and a time-series run reading as one in
-// every view of the window. Attribution rows and faithfulness (issue 26): test_explorer_faithfulness.
+// every view of the window. Attribution rows and faithfulness: test_explorer_faithfulness.
 #include "core/analysis/AttentionStepsTable.h"
 #include "core/data/DatasetCatalog.h"
 #include "core/data/install/Sha256.h"
@@ -244,7 +244,7 @@ private slots:
         QVERIFY(view.grab().save(QStringLiteral(ATTNLAB_BUILD_DIR "/screenshots/explorer-text.png")));
     }
 
-    // Issue 28: a run on the user's own TSV lists its examples: the browser reads the file, columns and
+    // a run on the user's own TSV lists its examples: the browser reads the file, columns and
     // delimiter from the run's configuration (it used to ask for the file again) and predicts every test row
     // to the confusion matrix the run stored.
     void ownFileRunListsItsExamples()
@@ -405,7 +405,7 @@ private slots:
                  qPrintable(known->text()));
     }
 
-    // Issue 28: in the window at its default size (1400x900) and at 1280x720, with the Runs dock below, every
+    // in the window at its default size (1400x900) and at 1280x720, with the Runs dock below, every
     // panel of the Explorer has room without scrolling: the maps and the lower panels (timeline, examples,
     // positions) stand side by side on the wide, short tab, each at least 180 px tall on screen.
     void explorerPanelsHaveRoomInTheWindow()
@@ -435,7 +435,7 @@ private slots:
                 const QRect shown = QRect(panel->mapTo(viewport, QPoint(0, 0)), panel->size()) & viewport->rect();
                 QVERIFY2(shown.height() >= 180, qPrintable(where + " " + name + ": " + QString::number(shown.height()) + " px shown"));
             }
-            // The explanation rows need no scrolling (issue 38): under the map where there is room, otherwise a
+            // The explanation rows need no scrolling: under the map where there is room, otherwise a
             // lower tab beside the maps; the tab's page fits its viewport either way.
             QScrollArea* scroll = child<QScrollArea>(&window, "explorerScroll");
             QVERIFY2(explorer->height() <= scroll->viewport()->height(),

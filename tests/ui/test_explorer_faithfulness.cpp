@@ -1,4 +1,4 @@
-// Issue 26 in the window, the explorer driven through its widgets over a real run in a real store: the chosen
+// In the window, the explorer driven through its widgets over a real run in a real store: the chosen
 // methods' scores as a row each under the map (the engine's own), this sentence's deletion curves, and the
 // run's faithfulness measured with progress, stored with the run, read back from it, and cancelled.
 // Typed input, thumbnails, timeline, runs that cannot be explored, a time-series run: test_explorer.
@@ -41,7 +41,7 @@ private slots:
         QStandardPaths::setTestModeEnabled(true); // the chosen methods are remembered in QSettings: not the user's
     }
 
-    // Issue 26 in the window: the chosen methods' scores shaded a row each under the map (the engine's own
+    // In the window: the chosen methods' scores shaded a row each under the map (the engine's own
     // scores, scaled per row), IG's completeness gap, this sentence's deletion curves, and the run's
     // faithfulness measured with progress, stored with the run and read back from it; a cancelled
     // measurement shown as partial and not stored.

@@ -102,18 +102,18 @@ void TestGui::setupPanelFollowsRegistry()
     // combo lists only the model's techniques.
     QCOMPARE(datasets->count(), static_cast<int>(Registry::datasets().size()));
     // The model list follows the dataset's task: text classifiers for text, time-series models for series.
-    auto countFor = [](const std::string& task) {
+    auto countFor = [](TaskKind task) {
         return static_cast<int>(std::count_if(Registry::models().begin(), Registry::models().end(),
-                                              [&](const auto& m) { return m.task == task || m.task == "both"; }));
+                                              [&](const auto& m) { return m.servesTask(task); }));
     };
     choose(datasets, "synthetic-lag");
-    QCOMPARE(models->count(), countFor("regression"));
+    QCOMPARE(models->count(), countFor(TaskKind::Regression));
     QVERIFY(models->findData(QStringLiteral("darnn")) >= 0);
     QCOMPARE(models->findData(QStringLiteral("lstm")), -1);
     choose(datasets, "synthetic-sentiment");
-    QCOMPARE(models->count(), countFor("classification"));
+    QCOMPARE(models->count(), countFor(TaskKind::Classification));
     for (const auto& model : Registry::models()) {
-        if (model.task == "regression" || model.task == "translation" || model.task == "language_model")
+        if (!model.servesTask(TaskKind::Classification))
             continue;
         choose(models, model.id.c_str());
         QStringList offered;
@@ -184,7 +184,7 @@ void TestGui::setupPanelFollowsRegistry()
     child<QCheckBox>(&panel, "deterministicBox")->setChecked(true);
     QVERIFY(panel.config().tf32);
     QVERIFY(panel.config().deterministic);
-    // Issue 28: a refused setting is named by its field's label in the window, not by its key.
+    // a refused setting is named by its field's label in the window, not by its key.
     choose(deviceCombo, "cpu");
     const std::string problem = panel.config().validate();
     QCOMPARE(problem, std::string("tf32: TF32 matrix products are for CUDA devices; this run is on the CPU"));
@@ -357,7 +357,7 @@ void TestGui::trainFromTheWindow()
     QCOMPARE(colorMap->data()->keySize(), n);
     QCOMPARE(heatmap->snapshot()->step, store.latestAttention(runId)->step);
 
-    // The Training tab's replay (issue 28): a step shows the stored points up to it and the map of the last
+    // The Training tab's replay: a step shows the stored points up to it and the map of the last
     // evaluation at or before it; played over 2 s it ends where the run did.
     auto* replay = child<RunReplay>(&window, "trainingReplay");
     QVERIFY(replay->isVisible());

@@ -130,7 +130,7 @@ void TestHeatmapWindow::heatmapShowsPoolingAndInputAttention()
     QVERIFY(heatmap.grab().save(shots + QStringLiteral("/heatmap-input-attention.png")));
 }
 
-// Issue 28: a real SST sentence of 25 tokens in a side-by-side panel at 1280x720 (the map itself about
+// a real SST sentence of 25 tokens in a side-by-side panel at 1280x720 (the map itself about
 // 110 px square there) had its key labels run into each other. Now the labels drawn never overlap (a font
 // whose line fits its cell, upright keys where a word is wider than its cell, every second label where even
 // 7 points do not fit), and Enlarge (or a double click) shows the map at the screen's size, where every one

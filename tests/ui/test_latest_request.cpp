@@ -1,4 +1,4 @@
-// LatestRequestRunner, the one way the views run latest-wins work off the GUI thread (issue 38): a request made
+// LatestRequestRunner, the one way the views run latest-wins work off the GUI thread: a request made
 // while one runs waits and replaces any waiting; a discarded or superseded result is never delivered; an
 // exception reaches failed() with its message; the runner's end waits for its work.
 #include "ui/LatestRequestRunner.h"

@@ -1,4 +1,4 @@
-// Compare mode (issue 11): several configurations trained at once in the window, for real (small
+// Compare mode: several configurations trained at once in the window, for real (small
 // models on synthetic-sentiment): curves overlaid, probe 0's attention side by side, each run in the store
 // tagged compare:<id>, stop one, a queue that starts runs as workers free up, stop all / close.
 #include "core/config/TrainConfig.h"
@@ -181,7 +181,7 @@ void TestLiveCompare::twoRunsSideBySide()
     QCOMPARE(view.exportPlot(png, 800, 500, 96), QString());
     QVERIFY(QFileInfo(png).size() > 5000);
 
-    // Issue 28: the finished runs replay in step. The bar shows once both ended; at any step each run's curve
+    // the finished runs replay in step. The bar shows once both ended; at any step each run's curve
     // has exactly its stored points up to it and its map is its latest stored snapshot at or before it; a
     // whole replay takes the chosen time, and pauses where it is.
     auto* replay = view.replay();

@@ -1,4 +1,4 @@
-// The Pretrained tab (issue 27): all-MiniLM-L6-v2 imported from its PyPI wheel into a data folder, opened on a
+// The Pretrained tab: all-MiniLM-L6-v2 imported from its PyPI wheel into a data folder, opened on a
 // worker when the tab is shown, every head of a typed sentence drawn (72 thumbnails + the rollout), word pieces
 // merged and [CLS]/[SEP] hidden as TokenGrouping does, learned positions beside sinusoidal ones; without the
 // model, the tab says so and offers File > Datasets....

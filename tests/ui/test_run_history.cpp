@@ -342,7 +342,7 @@ void TestRunHistory::openAndImportRunDatabases()
 }
 
 
-// The user deletes or replaces the run database while the window has it open (issue 13). Idle: the window
+// The user deletes or replaces the run database while the window has it open. Idle: the window
 // writes it back from its open connection and says so. While a run trains: the run's writer writes it
 // back and the window reads the file there, so the run list shows the new run (it used to go on reading
 // the deleted file). Replaced by another run database: the list shows that file's runs.

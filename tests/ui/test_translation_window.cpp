@@ -1,4 +1,4 @@
-// Translation in the window (issue 37), driven as a student would: the designer offers the translation task with
+// Translation in the window, driven as a student would: the designer offers the translation task with
 // its models and options, a Bahdanau model trains on the reversal task from the window, the Training tab shows its
 // BLEU and its alignment with the gold one outlined, and the Explorer translates a typed sentence, steps through
 // its decoding, shows the beam's tree and scores a typed translation. Every number shown is compared with the
@@ -164,21 +164,22 @@ private Q_SLOTS:
         choose(dataset, "synthetic-reverse");
         QStringList translationModels;
         for (const auto& entry : Registry::models())
-            if (entry.task == "translation")
+            if (entry.servesTask(TaskKind::Translation))
                 translationModels << QString::fromStdString(entry.id);
         QCOMPARE(ids(model), translationModels);
         QVERIFY(!child<QLineEdit>(&panel, "embeddingsEdit")->isVisibleTo(&panel)); // word vectors are the classifiers'
 
-        // Every model's option rows are shown by its registry entry, and no other model's (issue 38's check, for
+        // Every model's option rows are shown by its registry entry, and no other model's (the check, for
         // the options these rows set).
         const std::map<std::string, const char*> rows = {{"attention_score", "attentionScoreCombo"}, {"alignment", "alignmentCombo"},
                                                          {"embedding_dim", "embeddingDimSpin"},        {"ffn_hidden", "ffnHiddenSpin"},
                                                          {"ff_hidden", "ffHiddenSpin"},                {"filters", "filtersSpin"}};
-        const std::map<std::string, const char*> datasetOfTask = {
-            {"classification", "synthetic-sentiment"}, {"both", "synthetic-sentiment"}, {"regression", "synthetic-lag"}, {"translation", "synthetic-reverse"},
-            {"language_model", "synthetic-repeat"}};
+        const std::map<TaskKind, const char*> datasetOfTask = {{TaskKind::Classification, "synthetic-sentiment"},
+                                                               {TaskKind::Regression, "synthetic-lag"},
+                                                               {TaskKind::Translation, "synthetic-reverse"},
+                                                               {TaskKind::LanguageModel, "synthetic-repeat"}};
         for (const auto& entry : Registry::models()) {
-            choose(dataset, datasetOfTask.at(entry.task));
+            choose(dataset, datasetOfTask.at(entry.task()));
             choose(model, entry.id.c_str());
             for (const auto& [option, name] : rows) {
                 const bool has = std::count(entry.options.begin(), entry.options.end(), option) > 0;
@@ -393,7 +394,7 @@ private Q_SLOTS:
         QVERIFY(explorer->shown()->forced); // what was shown stays
     }
 
-    // The Transformer's heads in the Training tab (issue 37): under the alignment, its cross-attention as a layer x head
+    // The Transformer's heads in the Training tab: under the alignment, its cross-attention as a layer x head
     // grid with the last layer's mean (the alignment AER reads), the encoder's and the decoder's self-attention one
     // click away; a click on a thumbnail shows that map large, and choosing a map in the selector outlines its
     // thumbnail. Every map compared with the run's stored snapshot.
@@ -515,7 +516,7 @@ private Q_SLOTS:
 
     // A run on word pieces (SentencePiece BPE on the user's pairs): the explorer shows its maps over whole words,
     // merged as the Pretrained tab merges (TokenGrouping), or over the pieces the model read.
-    // "Your own data…" for sentence pairs (issue 37): designing a translation, the import dialog opens at
+    // "Your own data…" for sentence pairs: designing a translation, the import dialog opens at
     // sentence pairs, reads a TSV of them (source and target columns found, the split in pairs), and the designer
     // trains a translation model on it; the run stores the file.
     void ownPairsFromTheImportDialog()

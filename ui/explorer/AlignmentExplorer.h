@@ -31,7 +31,7 @@ class BeamTree;
 class DrawingControls;
 class TranslationStepsView;
 
-// The Explorer of a translation run (issue 37): a stored encoder-decoder opened from its checkpoint (Translator,
+// The Explorer of a translation run: a stored encoder-decoder opened from its checkpoint (Translator,
 // on a worker thread) to translate a typed source at once, with its alignment (target words down, source words
 // across; every layer, head and self-attention one selector away; on reverse / copy / sort the gold alignment
 // outlined and its AER). Decoding step by step: at step t the attention row over the source and the decoder's

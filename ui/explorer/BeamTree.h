@@ -5,7 +5,7 @@
 
 namespace attnlab::ui {
 
-// A beam search's finished hypotheses as a tree of shared prefixes (issue 37): a node per word with its
+// A beam search's finished hypotheses as a tree of shared prefixes: a node per word with its
 // probability, a leaf (<eos>) per hypothesis with its score (log P / lp) and its index, the kept one's path in
 // bold. Choosing a leaf emits hypothesisChosen, so the explorer can draw that hypothesis' own alignment.
 class BeamTree : public QTreeWidget {

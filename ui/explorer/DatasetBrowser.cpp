@@ -178,7 +178,7 @@ void DatasetBrowser::setExplainer(std::shared_ptr<const ModelExplainer> explaine
     acceptChanged_ = false;
     if (explainer_) {
         // Every data setting the run was trained with, as the window's worker read them: the user's own
-        // file, its columns and delimiter too (the hand-picked subset here lost them, issue 28).
+        // file, its columns and delimiter too (the hand-picked subset here lost them).
         options_ = explainer_->config().datasetOptions();
         // A file located before for this run's contents is read from there while the old place is empty.
         const QSettings settings;

@@ -115,7 +115,7 @@ ExplorerView::ExplorerView(QWidget* parent) : QWidget(parent)
     mapLayout->setContentsMargins(0, 0, 0, 0);
     mapLayout->addWidget(heatmap_, 1);
     mapLayout->addWidget(exportMap, 0, Qt::AlignRight);
-    // Under the map: what each explanation method credits, token by token (issue 26).
+    // Under the map: what each explanation method credits, token by token.
     attributions_ = new AttributionPanel(this);
     auto* right = mapSplitter_ = new QSplitter(Qt::Vertical, this);
     right->setObjectName(QStringLiteral("explorerMapSplitter"));
@@ -167,7 +167,7 @@ ExplorerView::ExplorerView(QWidget* parent) : QWidget(parent)
     connect(attributions_, &AttributionPanel::methodsChanged, this, &ExplorerView::requestExplanation);
     // The maps and the lower panels (timeline, examples, positions): side by side on a wide, short view, as
     // the tab is at the window's default size and at 1280x720 with the Runs dock below it (stacked, the lower
-    // panels got a few pixels there, issue 28); stacked when the view is tall.
+    // panels got a few pixels there); stacked when the view is tall.
     panels_ = new QSplitter(Qt::Horizontal, this);
     panels_->setObjectName(QStringLiteral("explorerPanelsSplitter"));
     panels_->addWidget(split);

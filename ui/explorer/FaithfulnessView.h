@@ -23,7 +23,7 @@ class RunStore;
 
 namespace attnlab::ui {
 
-// How faithful each explanation method is to one run's model (issue 26), the Explorer's Faithfulness tab:
+// How faithful each explanation method is to one run's model, the Explorer's Faithfulness tab:
 // the deletion (or insertion) curve of every method averaged over a split's sentences, the random order as
 // the floor, and a table of AOPC, insertion area, Kendall's tau with attention, and on the built-in grammar
 // how often each method's top token fell in the clause that decides the label. A report stored with the run

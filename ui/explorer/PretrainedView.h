@@ -26,7 +26,7 @@ class AttentionStepsView;
 class AttentionThumbnailGrid;
 class PositionTechniqueView;
 
-// A pretrained transformer's heads on a typed sentence (issue 27; BertViz's model view without Python): the
+// A pretrained transformer's heads on a typed sentence (BertViz's model view without Python): the
 // installed all-MiniLM-L6-v2's 6 x 12 maps as thumbnails (scrolling; a click shows one large), the rollout, and
 // switches to merge word pieces into words and to hide [CLS]/[SEP] (core/analysis/TokenGrouping: attention to
 // a word summed over its pieces, from a word averaged; hidden columns dropped and rows renormalised). Below, the

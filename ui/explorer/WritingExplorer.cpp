@@ -229,7 +229,7 @@ void WritingExplorer::setRun(qint64 runId)
             const int layers = std::max(1, generator_->config().model.layers), heads = std::max(1, generator_->config().model.heads);
             layer_->setRange(1, layers);
             head_->setRange(1, heads);
-            const bool hasAttention = generator_->config().model.model == "gpt";
+            const bool hasAttention = Registry::hasAttention(generator_->config().model.model);
             layer_->setEnabled(hasAttention);
             head_->setEnabled(hasAttention);
             status_->setText(tr("%1 %2 in its vocabulary. Type a prompt, change the sampling: the bars follow at once.")
@@ -262,7 +262,7 @@ void WritingExplorer::preview()
         auto written = std::make_shared<GeneratedText>(generator->generate(prompt, settings, 15, false));
         return [this, written] { show(*written, false); };
     });
-    if (generator_->config().model.model != "gpt") {
+    if (!Registry::hasAttention(generator_->config().model.model)) {
         steps_->clear(tr("A %1 has no self-attention: there is no head to compute step by step.").arg(qs(generator_->config().model.model)));
         return;
     }

@@ -50,13 +50,13 @@ public:
     // A single-row view (pooling weights) also prints each weight on its cell: near-uniform weights all
     // look like the top of the colour scale, and the numbers tell them apart.
     int valueLabelCount() const { return static_cast<int>(valueLabels_.size()); }
-    // Translation (issue 37): the cells of the gold alignment outlined on an alignment view (source, target).
+    // Translation: the cells of the gold alignment outlined on an alignment view (source, target).
     int goldMarkCount() const { return static_cast<int>(goldMarks_.size()); }
     // The values of the view shown (rows x columns, row-major) and its axes' tokens, as drawn.
     std::vector<float> shownValues() const;
     std::vector<std::string> shownRows() const;
     std::vector<std::string> shownColumns() const;
-    // How the token labels were fitted to the cells (issue 28: at 1280x720 side by side they overlapped):
+    // How the token labels were fitted to the cells (at 1280x720 side by side they overlapped):
     // the font of each axis's labels, the keys' rotation (0 when every label fits across its cell, else
     // upright), and every how many tokens a label is drawn (1 unless cells are thinner than a 6-point line).
     struct TokenLabels {

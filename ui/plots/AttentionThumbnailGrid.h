@@ -16,7 +16,7 @@ namespace attnlab::ui {
 // view), then the rollout and the pooling weights where there are any. Each thumbnail is a button:
 // clicking one asks for it to be shown large (mapClicked with the heatmap's view index). A translation's
 // snapshot has three such grids, one shown at a time and the others one click away on the bar above it
-// (issue 37): the encoder-decoder attention (cross, with the last layer's mean of heads that is read as the
+//: the encoder-decoder attention (cross, with the last layer's mean of heads that is read as the
 // alignment), the encoder's self-attention and the decoder's causal self-attention.
 class AttentionThumbnailGrid : public QWidget {
     Q_OBJECT

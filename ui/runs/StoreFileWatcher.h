@@ -14,7 +14,7 @@ class RunStore;
 namespace attnlab::ui {
 
 // The window keeps its run database open for hours, and the user may delete, move or replace the file
-// meanwhile (issue 13). SQLite goes on reading the file it opened, so the window would list runs that are
+// meanwhile. SQLite goes on reading the file it opened, so the window would list runs that are
 // no longer on disk and miss those written into a file put back. This watches the file and its folder, and
 // at each change (and each refresh, check()) makes the store follow the path:
 // - another file is there (a training run's writer wrote the database back, or the user put another run

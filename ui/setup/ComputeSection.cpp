@@ -21,7 +21,7 @@ namespace {
 FormSetting switchRow(const char* key, const QString& label, QCheckBox* box, bool TrainConfig::*member)
 {
     return {{key}, label, box, true, nullptr, {},
-            [box, member](TrainConfig& c, const RegistryEntry*) { c.*member = box->isChecked(); },
+            [box, member](TrainConfig& c, const ModelSpec*) { c.*member = box->isChecked(); },
             [box, member](const TrainConfig& c) { box->setChecked(c.*member); }};
 }
 
@@ -48,12 +48,12 @@ ComputeSection::ComputeSection(QWidget* parent) : FormSection(tr("Compute"), par
                             Qt::ToolTipRole);
     }
     add({{"device"}, tr("Device"), device, false, nullptr, {},
-         [device](TrainConfig& c, const RegistryEntry*) { c.device = device->currentData().toString().toStdString(); },
+         [device](TrainConfig& c, const ModelSpec*) { c.device = device->currentData().toString().toStdString(); },
          [device](const TrainConfig& c) { selectData(device, c.device); }});
     auto* threads = spin(this, "threadsSpin", 0, 256);
     threads->setSpecialValueText(tr("all cores"));
     add({{"threads"}, tr("Threads"), threads, false, nullptr, {},
-         [threads](TrainConfig& c, const RegistryEntry*) { c.threads = threads->value(); },
+         [threads](TrainConfig& c, const ModelSpec*) { c.threads = threads->value(); },
          [threads](const TrainConfig& c) { threads->setValue(c.threads); }});
     add(switchRow("amp", tr("Precision"),
                   check(this, "ampBox", tr("bf16 autocast (CUDA only)"), tr("Mixed precision for the forward passes on a CUDA device")),

@@ -22,7 +22,7 @@ QString percent(std::int64_t part, std::int64_t whole)
 
 QString render(const DatasetStatistics& s)
 {
-    const bool regression = s.task == "regression";
+    const bool regression = s.task == TaskKind::Regression;
     QString html = QStringLiteral("<table cellspacing='0' cellpadding='2'><tr><th align='left'>%1</th>"
                                   "<th align='right'>%2</th>")
                        .arg(QObject::tr("split"), regression ? QObject::tr("windows") : QObject::tr("examples"));

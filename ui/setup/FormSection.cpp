@@ -28,7 +28,7 @@ const FormSetting* FormSection::find(const std::string& key) const
     return nullptr;
 }
 
-void FormSection::write(TrainConfig& config, const RegistryEntry* model) const
+void FormSection::write(TrainConfig& config, const ModelSpec* model) const
 {
     for (const FormSetting& s : settings_)
         if (s.write)
@@ -44,7 +44,7 @@ void FormSection::read(const TrainConfig& config)
     reading_ = false;
 }
 
-void FormSection::showRows(const RegistryEntry* model, const std::string& task, bool advanced)
+void FormSection::showRows(const ModelSpec* model, TaskKind task, bool advanced)
 {
     for (std::size_t i = 0; i < settings_.size(); ++i) {
         const FormSetting& s = settings_[i];

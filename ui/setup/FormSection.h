@@ -22,10 +22,10 @@ public:
     const std::vector<FormSetting>& settings() const { return settings_; }
     const FormSetting* find(const std::string& key) const; // the row that sets this configuration key
 
-    void write(TrainConfig& config, const RegistryEntry* model) const;
+    void write(TrainConfig& config, const ModelSpec* model) const;
     virtual void read(const TrainConfig& config);
     // Each row shown when the model has its option, its condition holds and, if advanced, advanced is on.
-    void showRows(const RegistryEntry* model, const std::string& task, bool advanced);
+    void showRows(const ModelSpec* model, TaskKind task, bool advanced);
     bool rowShown(const QWidget* field) const; // as showRows last decided (the form may be hidden itself)
 
 protected:

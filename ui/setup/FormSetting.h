@@ -10,7 +10,8 @@
 class QWidget;
 
 namespace attnlab {
-struct RegistryEntry;
+struct ModelSpec;
+enum class TaskKind;
 }
 
 namespace attnlab::ui {
@@ -24,11 +25,11 @@ struct FormSetting {
     QString label;
     QWidget* field = nullptr;
     bool advanced = false;
-    const char* option = nullptr; // a RegistryEntry::options name; nullptr: the row belongs to every model
+    const char* option = nullptr; // a ModelSpec::options name; nullptr: the row belongs to every model
     // A further condition for the row to show (the optimiser is SGD, the data is not a time series, ...);
-    // task is the chosen dataset's (classification, regression, translation). Empty: none.
-    std::function<bool(const RegistryEntry* model, const std::string& task)> shown;
-    std::function<void(TrainConfig& config, const RegistryEntry* model)> write;
+    // task is the chosen dataset's. Empty: none.
+    std::function<bool(const ModelSpec* model, TaskKind task)> shown;
+    std::function<void(TrainConfig& config, const ModelSpec* model)> write;
     std::function<void(const TrainConfig& config)> read;
 };
 

@@ -10,11 +10,17 @@
 
 namespace attnlab::ui::form {
 
-void addEntry(QComboBox* combo, const RegistryEntry& entry)
+namespace {
+void addItem(QComboBox* combo, const std::string& name, const std::string& id, const std::string& description)
 {
-    combo->addItem(QString::fromStdString(entry.name), QString::fromStdString(entry.id));
-    combo->setItemData(combo->count() - 1, QString::fromStdString(entry.description), Qt::ToolTipRole);
+    combo->addItem(QString::fromStdString(name), QString::fromStdString(id));
+    combo->setItemData(combo->count() - 1, QString::fromStdString(description), Qt::ToolTipRole);
 }
+} // namespace
+
+void addEntry(QComboBox* combo, const RegistryEntry& entry) { addItem(combo, entry.name, entry.id, entry.description); }
+
+void addEntry(QComboBox* combo, const ModelSpec& model) { addItem(combo, model.name, model.id, model.description); }
 
 void selectData(QComboBox* combo, const std::string& id)
 {
@@ -77,11 +83,13 @@ const RegistryEntry* currentEntry(const QComboBox* combo, const std::vector<Regi
     return Registry::find(list, combo->currentData().toString().toStdString());
 }
 
+const ModelSpec* currentEntry(const QComboBox* combo, const std::vector<ModelSpec>& list)
+{
+    return Registry::find(list, combo->currentData().toString().toStdString());
+}
+
 std::string currentId(const QComboBox* combo) { return combo->currentData().toString().toStdString(); }
 
-bool hasOption(const RegistryEntry* model, const char* option)
-{
-    return model && std::find(model->options.begin(), model->options.end(), option) != model->options.end();
-}
+bool hasOption(const ModelSpec* model, const char* option) { return model && model->hasOption(option); }
 
 } // namespace attnlab::ui::form

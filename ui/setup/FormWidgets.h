@@ -22,6 +22,7 @@ namespace attnlab::ui::form {
 
 // A registry entry as a combo item: its name shown, its id as the data, its description as the tooltip.
 void addEntry(QComboBox* combo, const RegistryEntry& entry);
+void addEntry(QComboBox* combo, const ModelSpec& model);
 void selectData(QComboBox* combo, const std::string& id); // no change when the id is not offered
 QComboBox* choices(QWidget* parent, const char* name, std::initializer_list<std::pair<QString, const char*>> items);
 QSpinBox* spin(QWidget* parent, const char* name, int minimum, int maximum, int step = 1);
@@ -30,8 +31,9 @@ QCheckBox* check(QWidget* parent, const char* name, const QString& text, const Q
 // Widgets side by side in one form row, without margins of their own.
 QWidget* row(QWidget* parent, std::initializer_list<QWidget*> widgets, bool stretch = false);
 const RegistryEntry* currentEntry(const QComboBox* combo, const std::vector<RegistryEntry>& list);
+const ModelSpec* currentEntry(const QComboBox* combo, const std::vector<ModelSpec>& list);
 std::string currentId(const QComboBox* combo); // the chosen item's data
-bool hasOption(const RegistryEntry* model, const char* option);
+bool hasOption(const ModelSpec* model, const char* option);
 
 // One row of a section's form: label (empty: the field spans the row), field, and whether it is advanced.
 struct Row {

@@ -20,9 +20,9 @@ public:
 
     QComboBox* modelCombo() const { return model_; }
     QComboBox* positionCombo() const { return position_; }
-    const RegistryEntry* model() const; // the chosen model's registry entry (nullptr: none offered)
+    const ModelSpec* model() const; // the chosen model's registry entry (nullptr: none offered)
     // The models that serve the dataset's task (classification, regression, translation), then the chosen one's.
-    void fillModels(const std::string& task);
+    void fillModels(TaskKind task);
 
 signals:
     void modelChanged();

@@ -142,22 +142,23 @@ void SetupPanel::watch(QWidget* widget)
 void SetupPanel::fillModels()
 {
     const RegistryEntry* dataset = currentEntry(dataset_, Registry::datasets());
-    model_->fillModels(dataset ? dataset->task : "classification");
+    model_->fillModels(dataset ? dataset->task : TaskKind::Classification);
     updateDescriptions();
 }
 
 void SetupPanel::updateDescriptions()
 {
     QStringList parts;
-    const auto describe = [&parts](const QString& what, const RegistryEntry* entry) {
-        if (entry)
-            parts << QStringLiteral("<b>%1</b> — %2").arg(what, qs(entry->description).toHtmlEscaped());
+    const auto describe = [&parts](const QString& what, const std::string* description) {
+        if (description)
+            parts << QStringLiteral("<b>%1</b> — %2").arg(what, qs(*description).toHtmlEscaped());
     };
+    const auto descriptionOf = [](const auto* entry) { return entry ? &entry->description : nullptr; };
     QComboBox* model = model_->modelCombo();
     QComboBox* position = model_->positionCombo();
-    describe(dataset_->currentText().toHtmlEscaped(), currentEntry(dataset_, Registry::datasets()));
-    describe(model->currentText().toHtmlEscaped(), currentEntry(model, Registry::models()));
-    describe(position->currentText().toHtmlEscaped(), currentEntry(position, Registry::positions()));
+    describe(dataset_->currentText().toHtmlEscaped(), descriptionOf(currentEntry(dataset_, Registry::datasets())));
+    describe(model->currentText().toHtmlEscaped(), descriptionOf(currentEntry(model, Registry::models())));
+    describe(position->currentText().toHtmlEscaped(), descriptionOf(currentEntry(position, Registry::positions())));
     description_->setText(parts.join(QStringLiteral("<br><br>")));
     for (QComboBox* combo : {dataset_, model, position})
         combo->setToolTip(combo->currentData(Qt::ToolTipRole).toString());
@@ -169,11 +170,11 @@ void SetupPanel::updateVisibility()
     // A row is shown when it applies to the chosen dataset and model (the model's rows by its registry
     // options), and, if advanced, when asked for.
     const RegistryEntry* entry = currentEntry(dataset_, Registry::datasets());
-    const std::string task = entry ? entry->task : "classification";
+    const TaskKind task = entry ? entry->task : TaskKind::Classification;
     const bool showAdvanced = advanced_->isChecked();
     for (FormSection* section : sections_)
         section->showRows(model_->model(), task, showAdvanced);
-    translation_->setVisible(task == "translation");
+    translation_->setVisible(task == TaskKind::Translation);
 }
 
 TrainConfig SetupPanel::config() const
@@ -280,6 +281,12 @@ void SetupPanel::openConfigFile(const QString& path)
     try {
         const TrainPreset preset = TrainPreset::fromFile(path.toStdString());
         TrainConfig c = preset.config;
+        // The form offers only the models of the dataset's task, so a file that names another would be
+        // opened as a different model without a word: refused instead, the form as it was.
+        if (const std::string problem = Registry::taskProblem(c.model.model, c.dataset); !problem.empty()) {
+            emit message(tr("Cannot open the configuration: %1: %2").arg(path, qs(problem)));
+            return;
+        }
         if (c.dataDir.empty())
             c.dataDir = data_->dataDir().toStdString();
         setConfig(c);

@@ -22,7 +22,7 @@ template <class Box, class Member>
 FormSetting number(const char* key, const QString& label, Box* box, Member TrainConfig::*member, bool advanced = false)
 {
     return {{key}, label, box, advanced, nullptr, {},
-            [box, member](TrainConfig& c, const RegistryEntry*) { c.*member = box->value(); },
+            [box, member](TrainConfig& c, const ModelSpec*) { c.*member = box->value(); },
             [box, member](const TrainConfig& c) { box->setValue(c.*member); }};
 }
 
@@ -41,7 +41,7 @@ void TrainingSection::addOptimizerRows()
                                                        {tr("SGD + momentum"), "sgd"}});
     auto* learningRate = real(this, "learningRateSpin", 1e-5, 10.0, 5, 1e-4);
     add({{"optimizer"}, tr("Optimizer"), optimizer, false, nullptr, {},
-         [optimizer](TrainConfig& c, const RegistryEntry*) { c.optimizer = currentId(optimizer); },
+         [optimizer](TrainConfig& c, const ModelSpec*) { c.optimizer = currentId(optimizer); },
          [optimizer](const TrainConfig& c) { selectData(optimizer, c.optimizer); }}); // the stored rate wins, below
     connect(optimizer, &QComboBox::currentIndexChanged, this, [this, optimizer, learningRate] {
         if (!reading())
@@ -49,7 +49,7 @@ void TrainingSection::addOptimizerRows()
         emit rowsChanged();
     });
     add(number("learning_rate", tr("Learning rate"), learningRate, &TrainConfig::learningRate));
-    const auto sgd = [optimizer](const RegistryEntry*, const std::string&) { return currentId(optimizer) == "sgd"; };
+    const auto sgd = [optimizer](const ModelSpec*, TaskKind) { return currentId(optimizer) == "sgd"; };
     FormSetting momentum = number("momentum", tr("Momentum"), real(this, "momentumSpin", 0.0, 0.999, 3, 0.05),
                                   &TrainConfig::momentum, true);
     momentum.shown = sgd;
@@ -57,9 +57,9 @@ void TrainingSection::addOptimizerRows()
     auto* schedule = choices(this, "scheduleCombo", {{tr("constant"), "constant"}, {tr("step decay"), "step"}, {tr("cosine"), "cosine"}});
     connect(schedule, &QComboBox::currentIndexChanged, this, &TrainingSection::rowsChanged);
     add({{"lr_schedule"}, tr("Schedule"), schedule, true, nullptr, {},
-         [schedule](TrainConfig& c, const RegistryEntry*) { c.lrSchedule = currentId(schedule); },
+         [schedule](TrainConfig& c, const ModelSpec*) { c.lrSchedule = currentId(schedule); },
          [schedule](const TrainConfig& c) { selectData(schedule, c.lrSchedule); }});
-    const auto decays = [schedule](const RegistryEntry*, const std::string&) { return currentId(schedule) == "step"; };
+    const auto decays = [schedule](const ModelSpec*, TaskKind) { return currentId(schedule) == "step"; };
     FormSetting every = number("lr_decay_every", tr("Decay every"), spin(this, "decayEverySpin", 1, 10'000'000, 100),
                                &TrainConfig::lrDecayEvery, true);
     every.shown = decays;
@@ -83,7 +83,7 @@ void TrainingSection::addOptimizerRows()
                                    "evaluation of a text classifier, how strongly the loss reaches each word by its distance "
                                    "from the last (Compare draws both)"));
     add({{"gradient_norms"}, tr("Gradient norms"), gradientNorms, true, nullptr, {},
-         [gradientNorms](TrainConfig& c, const RegistryEntry*) { c.gradientNorms = gradientNorms->isChecked(); },
+         [gradientNorms](TrainConfig& c, const ModelSpec*) { c.gradientNorms = gradientNorms->isChecked(); },
          [gradientNorms](const TrainConfig& c) { gradientNorms->setChecked(c.gradientNorms); }});
 }
 
@@ -100,7 +100,7 @@ void TrainingSection::addBudgetRows()
     add(number("patience", tr("Patience"), patience, &TrainConfig::patience, true));
     auto* sampling = choices(this, "samplingCombo", {{tr("random batches (thesis)"), "random"}, {tr("shuffled epochs"), "epochs"}});
     add({{"sampling"}, tr("Batches"), sampling, true, nullptr, {},
-         [sampling](TrainConfig& c, const RegistryEntry*) { c.sampling = currentId(sampling); },
+         [sampling](TrainConfig& c, const ModelSpec*) { c.sampling = currentId(sampling); },
          [sampling](const TrainConfig& c) { selectData(sampling, c.sampling); }});
     add(number("batch_size", tr("Batch size"), spin(this, "batchSizeSpin", 1, 4096), &TrainConfig::batchSize));
     auto* evalEvery = spin(this, "evalEverySpin", 1, 1'000'000, 10);
@@ -109,7 +109,7 @@ void TrainingSection::addBudgetRows()
     add(number("log_every", tr("Log every"), spin(this, "logEverySpin", 1, 1'000'000, 10), &TrainConfig::logEvery, true));
     auto* seed = spin(this, "seedSpin", 0, INT_MAX);
     add({{"seed"}, tr("Seed"), seed, false, nullptr, {},
-         [seed](TrainConfig& c, const RegistryEntry*) { c.seed = static_cast<std::uint64_t>(seed->value()); },
+         [seed](TrainConfig& c, const ModelSpec*) { c.seed = static_cast<std::uint64_t>(seed->value()); },
          [seed](const TrainConfig& c) { seed->setValue(static_cast<int>(std::min<std::uint64_t>(c.seed, INT_MAX))); }});
     repeats_ = spin(this, "repeatsSpin", 1, 100);
     repeats_->setToolTip(tr("Runs with seeds seed, seed + 1, ...; mean ± sample std at the end, as the thesis reports"));
@@ -120,8 +120,8 @@ void TrainingSection::addBudgetRows()
     probes->setToolTip(tr("Sentences whose attention every evaluation stores besides the probe sentence, separated by ';' "
                           "(the Explorer's timeline shows them). Empty: one short dev example per class."));
     add({{"probes"}, tr("Probes"), probes, true, nullptr,
-         [](const RegistryEntry*, const std::string& task) { return task == "classification"; },
-         [probes](TrainConfig& c, const RegistryEntry*) {
+         [](const ModelSpec*, TaskKind task) { return task == TaskKind::Classification; },
+         [probes](TrainConfig& c, const ModelSpec*) {
              for (const QString& probe : probes->text().split(QLatin1Char(';'), Qt::SkipEmptyParts))
                  if (!probe.trimmed().isEmpty())
                      c.probes.push_back(probe.trimmed().toStdString());
@@ -139,9 +139,9 @@ void TrainingSection::addBudgetRows()
                            "writing emerge as it trains"));
     const TrainConfig defaults;
     add({{"sample_tokens"}, tr("Samples"), samples, true, nullptr,
-         [](const RegistryEntry*, const std::string& task) { return task == "language_model"; },
-         [samples, defaults](TrainConfig& c, const RegistryEntry* m) {
-             c.sampleTokens = m && m->task == "language_model" ? samples->value() : defaults.sampleTokens;
+         [](const ModelSpec*, TaskKind task) { return task == TaskKind::LanguageModel; },
+         [samples, defaults](TrainConfig& c, const ModelSpec* m) {
+             c.sampleTokens = m && m->servesTask(TaskKind::LanguageModel) ? samples->value() : defaults.sampleTokens;
          },
          [samples](const TrainConfig& c) { samples->setValue(c.sampleTokens); }});
 }

@@ -3,7 +3,7 @@
 
 namespace attnlab::ui {
 
-// The designer's Encoder-decoder group (issue 37), shown for a translation dataset: the attention of the chosen
+// The designer's Encoder-decoder group, shown for a translation dataset: the attention of the chosen
 // model (its rows by the registry's options: word vector size, attention score, alignment, local window) and how
 // it trains and decodes (teacher forcing for the recurrent decoders, label smoothing, beam size, length penalty).
 class TranslationSection : public FormSection {

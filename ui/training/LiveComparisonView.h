@@ -20,7 +20,7 @@ class ComparisonResultsModel;
 class LiveComparisonPlot;
 class TrainingQueue;
 
-// Compare mode (issue 11): 2-4 configurations trained at once on the same data, seed and batch order,
+// Compare mode: 2-4 configurations trained at once on the same data, seed and batch order,
 // each on its own worker with a share of the cores (TrainingQueue). Their train loss and dev accuracy
 // (dev RMSE for time series) overlay live in one plot, a colour per run; probe 0's attention of each run
 // is shown side by side, refreshed at each evaluation; each run has a header with its status, step and

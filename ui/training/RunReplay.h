@@ -20,7 +20,7 @@ class RunStore;
 
 namespace attnlab::ui {
 
-// Plays finished runs back in step (issue 28: the lesson SAN vs RNN trains in 1.3 s on built-in data, over
+// Plays finished runs back in step (the lesson SAN vs RNN trains in 1.3 s on built-in data, over
 // before a class sees which curve climbs first). Reads each run's stored curves and probe-0 attention once,
 // then moves one step counter over the longest run in a chosen time (default 20 s): at each frame every run
 // shows its points up to that step and its latest snapshot at or before it. Pause, and a slider to any step.

@@ -19,7 +19,7 @@ class RunToolBar;
 class TrainingView;
 class TrainingWorker;
 
-// A single run's lifecycle in the window (issue 38): it starts the worker on a checked configuration, as a
+// A single run's lifecycle in the window: it starts the worker on a checked configuration, as a
 // series of repeats (seed, seed + 1, ...) when asked, routes the engine's events to the parts a live run
 // drives (the Training tab, the toolbar's progress, the status bar's device and loss), stops it, and says
 // what happened. Side by side has its own owner (LiveComparisonView); MainWindow wires both to the designer,

@@ -19,7 +19,7 @@ namespace attnlab::ui {
 
 class TrainingWorker;
 
-// Several trainings at once in this process (the window's live comparison, issue 11): a list of entries,
+// Several trainings at once in this process (the window's live comparison): a list of entries,
 // each a TrainConfig that is queued, running, or ended, and up to concurrency() TrainingWorkers, each
 // training one entry on its own thread. What starts when, and with which share of the cores, is decided by
 // the same RunQueue the sweep's LocalExecutor runs on (threads = max(1, cores / runs going at once),

@@ -22,7 +22,7 @@ class TrainingCurvesPlot;
 // another run; a stored run is read by the window and handed over whole. A translation model with several
 // layers or heads (the Transformer) also shows them all under the map, small: its cross-attention as a
 // layer x head grid, the encoder's and the decoder's self-attention one click away; a click on one shows
-// it large (issue 37). Parts by object name: trainingCurvesPlot, attentionHeatmap, trainingAttentionGrid
+// it large. Parts by object name: trainingCurvesPlot, attentionHeatmap, trainingAttentionGrid
 // (the splitters are plotSplitter and attentionSplitter).
 class TrainingView : public QSplitter {
     Q_OBJECT

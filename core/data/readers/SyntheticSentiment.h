@@ -38,7 +38,7 @@ public:
     // Label of a token sequence under the grammar's semantics (used to check generated data).
     static int labelOf(const std::vector<std::string>& tokens);
     // Where the clause that decides the label starts: the token after the last "but", 0 without one (the
-    // whole sentence decides). The known answer an explanation of this data should point into (issue 26).
+    // whole sentence decides). The known answer an explanation of this data should point into.
     static std::size_t decidingClauseStart(const std::vector<std::string>& tokens);
 };
 

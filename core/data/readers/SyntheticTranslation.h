@@ -7,7 +7,7 @@
 
 namespace attnlab {
 
-// The built-in translation tasks (issue 36), generated in-process and deterministic by seed (the same
+// The built-in translation tasks, generated in-process and deterministic by seed (the same
 // options give the same pairs on every machine: mt19937_64 and no std distribution). Every pair carries its
 // gold alignment, (source index, target index), so attention is measured against a known answer (AER):
 // - reverse: a sentence of words() (with repeats), its target the same words reversed; target i is

@@ -9,7 +9,7 @@ namespace attnlab {
 // BLAS call on raw pointers, the batches split over the threads; backward the same way. Why by hand: LibTorch's
 // CPU bmm without MKL (Debian's 1.13) loops over the batches on one thread with three select()s and a
 // resolve_conj() around every small product - ESSAN's 15 heads make 480 of them a product, which was a third of its
-// step (benchmarks/trace_ops.py, issue 39). The BLAS is the process's (Debian's OpenBLAS; the MKL the PyPI
+// step (benchmarks/trace_ops.py). The BLAS is the process's (Debian's OpenBLAS; the MKL the PyPI
 // LibTorch exports); elsewhere (a GPU, other types, no sgemm_ in the process) it is torch::matmul.
 class BatchedMatmul {
 public:

@@ -13,7 +13,7 @@ namespace attnlab {
 // Its parameters are named as Hugging Face's BertLayer names them ("attention.self.query.weight",
 // "intermediate.dense.bias", "output.LayerNorm.weight", ...), so a pretrained file's tensors load by name. They are
 // allocated, not initialised (torch::empty): they always come from a file, and initialising 1.8 M values per layer
-// at random only to overwrite them was most of the time opening a model took (perf, issue 27).
+// at random only to overwrite them was most of the time opening a model took (perf).
 struct BertDense {
     torch::Tensor weight, bias; // [out, in], [out]: y = x W^T + b
     torch::Tensor operator()(const torch::Tensor& x) const { return torch::linear(x, weight, bias); }

@@ -10,7 +10,7 @@ namespace attnlab {
 // drawn by a counter-based generator: element i's draw is SplitMix64(seed + (i + 1) * golden), the seed taken from
 // LibTorch's default CPU generator once a call (so torch::manual_seed fixes every mask), the elements in
 // parallel. Why by hand: LibTorch without MKL (Debian's 1.13) draws bernoulli_ one element at a time from its
-// Mersenne Twister, which was a quarter of the Transformer's CPU step (benchmarks/trace_ops.py, issue 39); with
+// Mersenne Twister, which was a quarter of the Transformer's CPU step (benchmarks/trace_ops.py); with
 // this every flavour and thread count draws the same masks. On a GPU, LibTorch's fused dropout (Philox, which a
 // CUDA graph can capture).
 class DropoutMask {

@@ -8,7 +8,7 @@ namespace attnlab {
 // id's gradient row straight into the table's .grad. Why by hand: LibTorch's embedding backward builds a zeroed
 // gradient the size of the whole table for the few rows a batch touches (SST-fine's 18,280 x 300, 22 MB, for
 // ~1,600 rows), and autograd then adds it to .grad in a second pass over the table - in ESSAN w/o AttnSeqRep's
-// step that zeroing was the largest cost after the GEMMs (benchmarks/trace_ops.py, issue 39), and a recurrent
+// step that zeroing was the largest cost after the GEMMs (benchmarks/trace_ops.py), and a recurrent
 // decoder that embeds one target word a step paid it at every step. Each row sums its ids' gradients in the ids'
 // order onto .grad's value, as LibTorch's kernel sums them from zero before adding to .grad: for a table looked up
 // once in the graph, after zero_grad, the result is bit for bit LibTorch's; looked up several times (a decoder's

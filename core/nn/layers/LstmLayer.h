@@ -5,7 +5,7 @@
 namespace attnlab {
 
 // One direction of one LSTM layer on the CPU over a batch of different lengths, with its backward pass
-// written out (issue 25). LibTorch's packed LSTM runs every step as its own autograd nodes: two small GEMMs
+// written out. LibTorch's packed LSTM runs every step as its own autograd nodes: two small GEMMs
 // forward and four backward a step, and a full-size zero-filled gradient of the packed input for every
 // step's slice. Here a step costs one small GEMM each way; the input projection and both weight gradients
 // are one large GEMM each over all steps. Same parameters and gate order (i, f, g, o) as torch::nn::LSTM:

@@ -4,6 +4,8 @@
 #include "core/nn/layers/BatchedMatmul.h"
 
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 namespace attnlab {
 
@@ -15,10 +17,24 @@ torch::Tensor ScaledDotProductAttention::relativeIndex(int64_t queries, int64_t 
     return distance.clamp(-rprClip, rprClip) + rprClip;
 }
 
-ScaledDotProductAttention::Result ScaledDotProductAttention::apply(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,
+torch::Tensor ScaledDotProductAttention::sharedByQueryHeads(const torch::Tensor& kv, int64_t queryHeads)
+{
+    const int64_t kvHeads = kv.size(1);
+    if (kvHeads == queryHeads)
+        return kv;
+    if (kvHeads < 1 || queryHeads % kvHeads != 0)
+        throw std::invalid_argument("attention: " + std::to_string(kvHeads) + " key/value heads do not divide " +
+                                    std::to_string(queryHeads) + " query heads");
+    const int64_t group = queryHeads / kvHeads;
+    // [B, H_kv, S, dh] -> [B, H_kv, G, S, dh] (a view) -> [B, H, S, dh]: head h*G + g is kv head h.
+    return kv.unsqueeze(2).expand({kv.size(0), kvHeads, group, kv.size(2), kv.size(3)}).reshape({kv.size(0), queryHeads, kv.size(2), kv.size(3)});
+}
+
+ScaledDotProductAttention::Result ScaledDotProductAttention::apply(const torch::Tensor& q, const torch::Tensor& kIn, const torch::Tensor& vIn,
                                                                    const AttentionTerms& terms)
 {
-    const int64_t batch = q.size(0), heads = q.size(1), queries = q.size(2), headSize = q.size(3), keys = k.size(2);
+    const int64_t batch = q.size(0), heads = q.size(1), queries = q.size(2), headSize = q.size(3), keys = kIn.size(2);
+    const auto k = sharedByQueryHeads(kIn, heads), v = sharedByQueryHeads(vIn, heads);
     auto scores = BatchedMatmul::apply(q, k, /*transposeB=*/true); // q_i . k_j  [B, H, T, S]
     torch::Tensor index;
     if (terms.relativeKeys.defined() || terms.relativeValues.defined())

@@ -23,7 +23,7 @@ public:
     Result forward(const torch::Tensor& x, const torch::Tensor& mask, bool withStates = true,
                    const torch::Tensor& hostLengths = {});
     // The same result from the padded batch and its mask alone, on the device: no host read and the same kernels
-    // whatever the lengths, so a CUDA graph can capture the step (issue 39; packing takes host lengths, and a
+    // whatever the lengths, so a CUDA graph can capture the step (packing takes host lengths, and a
     // graph would replay the first batch's). Each row runs right-padded, so padding comes after its real steps;
     // the reverse direction runs on the rows rotated to end at the last column, so it meets padding last too.
     Result forwardPadded(const torch::Tensor& x, const torch::Tensor& mask, bool withStates = true);
@@ -32,7 +32,7 @@ public:
     bool runsPadded() const;
 
 private:
-    // The LSTM and GRU on the CPU: LstmLayer's and GruLayer's hand-written backward (issue 25); on a GPU,
+    // The LSTM and GRU on the CPU: LstmLayer's and GruLayer's hand-written backward; on a GPU,
     // cuDNN's packed ones; the plain RNN, LibTorch's packed one everywhere.
     Result forwardOnCpu(const torch::Tensor& x, const torch::Tensor& sortedLengths, const torch::Tensor& order,
                         bool withStates);

@@ -10,7 +10,7 @@
 
 namespace attnlab {
 
-// Base of every encoder-decoder (issue 36). Source ids [B, S] with mask [B, S] (true = real token; no <bos> or
+// Base of every encoder-decoder. Source ids [B, S] with mask [B, S] (true = real token; no <bos> or
 // <eos> on the source side, so an alignment's columns are the source's own tokens); target ids with <bos> first.
 // Target vocabulary ids: 0 <pad>, 1 <unk>, 2 <bos>, 3 <eos> (kBos, kEos), then the words.
 //

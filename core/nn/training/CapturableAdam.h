@@ -8,7 +8,7 @@ namespace attnlab {
 
 // Adam (Kingma & Ba 2015) as LibTorch's torch::optim::Adam updates, with everything a step reads on the
 // parameters' device: the step count t and the learning rate are 0-d tensors there, so a step makes no host
-// read and no allocation that depends on t, and can be captured in a CUDA graph and replayed (issue 39; PyTorch's
+// read and no allocation that depends on t, and can be captured in a CUDA graph and replayed (PyTorch's
 // Adam(capturable=True)). Per parameter p with gradient g:
 //   m = b1 m + (1 - b1) g            v = b2 v + (1 - b2) g^2           (foreach: one call for all parameters)
 //   p -= lr / (1 - b1^t) * m / (sqrt(v) / sqrt(1 - b2^t) + eps)

@@ -27,7 +27,7 @@ public:
     // Padded tokens in one dev/test batch (256 sentences of up to 8 tokens, 64 of 32): evaluating then needs
     // less memory than a training step. With 256 sentences a batch whatever their length, a Transformer's
     // peak was 565 MiB against its PyTorch twin's 462, and LSTM, ESSAN and Transformer runs were no faster
-    // (docs/BENCHMARKS.md, issue 15; 4096 and 1024 measured too).
+    // (docs/BENCHMARKS.md; 4096 and 1024 measured too).
     static constexpr int kEvaluationTokens = 2048;
     torch::nn::Module& module() override { return *model_; }
     std::int64_t trainSize() const override { return static_cast<std::int64_t>(train_.exampleCount()); }

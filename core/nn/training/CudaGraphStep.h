@@ -12,7 +12,7 @@ namespace attnlab {
 
 // A whole training step (zero the gradients, forward, loss, backward, clip, optimiser) recorded once per batch
 // shape as a CUDA graph and replayed, so the host launches one graph a step instead of hundreds of kernels
-// (issue 39: on an H100 the eager step is launch-bound; the PyTorch twin ran 5.6-6.8x faster captured).
+// (on an H100 the eager step is launch-bound; the PyTorch twin ran 5.6-6.8x faster captured).
 // The step must read nothing from the host and allocate nothing that depends on the batch's values:
 // TrainConfig::capturableStep's Adam (CapturableAdam), length-bucketed batches, a model without host lengths.
 // How (as PyTorch's "whole network capture"): the first warm-up steps run eagerly on a side stream (cuBLAS and

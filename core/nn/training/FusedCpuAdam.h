@@ -8,7 +8,7 @@
 namespace attnlab {
 
 // torch::optim::Adam's update on the CPU in one pass over each parameter (AdamUpdate), split over LibTorch's
-// threads: the optimiser the trainer uses for adam on the CPU (issue 39). Its state is LibTorch's: a step count per
+// threads: the optimiser the trainer uses for adam on the CPU. Its state is LibTorch's: a step count per
 // parameter (a parameter's steps are the steps it had a gradient in) and the two moments, made at its first step.
 // Within a few float ulps of torch::optim::Adam, not equal: LibTorch's vectorised add fuses the multiply and add
 // that its scalar tail and this pass round twice (test_training_step).

@@ -9,7 +9,7 @@
 
 namespace attnlab {
 
-// The explanation methods of issue 26 on one sentence of a loaded classifier (eval mode, CPU or GPU): each
+// The explanation methods on one sentence of a loaded classifier (eval mode, CPU or GPU): each
 // scores every token for one class, the function explained being that class's softmax probability p. The
 // gradient methods differentiate through SequenceClassifier::forwardEmbedded with respect to the word
 // vectors e = embed(ids) [1,T,E]; integrated gradients and occlusion batch their T or m inputs in one

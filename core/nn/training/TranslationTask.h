@@ -30,7 +30,7 @@ struct PairBatch {
     static std::vector<std::vector<std::size_t>> lengthGroups(const PairIds& ids, const std::vector<std::size_t>& rows);
 };
 
-// Translation (issue 36): cross-entropy over the target tokens (label smoothing as an option; padding ignored),
+// Translation: cross-entropy over the target tokens (label smoothing as an option; padding ignored),
 // teacher forcing with a ratio for the recurrent decoders; at each evaluation the split is translated as the run
 // decodes (greedy, or beam search with its size and length penalty) and measured: loss, perplexity and token
 // accuracy teacher-forced; BLEU and chrF on text as sacreBLEU 2.x counts them (13a), BLEU on the run's own
