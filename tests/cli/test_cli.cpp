@@ -5,6 +5,7 @@
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
 #include <QtCore/QProcess>
+#include <QtCore/QRegularExpression>
 #include <QtCore/QTemporaryDir>
 #include <QtTest/QtTest>
 
@@ -296,6 +297,26 @@ private Q_SLOTS:
                                  "--lr", "inf", "--db", QDir::temp().filePath("never-written.sqlite")});
         QCOMPARE(inf.code, 2);
         QVERIFY2(inf.err.startsWith("attnlab-cli: --lr:"), qPrintable(inf.err));
+    }
+
+    // Every flag train reads for the model and the data is in the help (the list of them is ConfigFlags').
+    void everyConfigFlagIsInTheHelp()
+    {
+        const CliResult train = runCli({"train", "--help"});
+        const QString help = runCli({"--help"}).out + train.out + train.err;
+        QFile source(QStringLiteral(ATTNLAB_SOURCE_DIR "/cli/ConfigFlags.cpp"));
+        QVERIFY(source.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(source.readAll());
+        QRegularExpression flag(QStringLiteral("\"(--[a-z0-9-]+)\""));
+        int flags = 0;
+        for (auto it = flag.globalMatch(text); it.hasNext(); ++flags) {
+            const QString name = it.next().captured(1);
+            // The whole flag: --window is not found in --attention-window's text.
+            QVERIFY2(help.contains(QRegularExpression(QStringLiteral("(?<![a-z0-9-])") + QRegularExpression::escape(name) +
+                                                      QStringLiteral("(?![a-z0-9-])"))),
+                     qPrintable(name + " is not in attnlab-cli --help or train --help"));
+        }
+        QVERIFY(flags > 100);
     }
 
     void badInputIsRefusedClearly()

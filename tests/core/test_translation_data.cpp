@@ -519,7 +519,7 @@ private Q_SLOTS:
         int translation = 0;
         for (const auto& entry : Registry::datasets()) {
             QCOMPARE(DatasetCatalog::isTranslation(entry.id), entry.task == TaskKind::Translation);
-            if (entry.task != "translation")
+            if (entry.task != TaskKind::Translation)
                 continue;
             ++translation;
             for (int kind = 0; kind < 2; ++kind) {
