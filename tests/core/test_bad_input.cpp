@@ -492,6 +492,7 @@ private Q_SLOTS:
         }
         TrainConfig c;
         c.dataset = "csv-series";
+        c.model.model = "essan"; // a time-series model: the model is checked against the data's task first
         c.file = "/data/air.csv";
         c.targetColumn = "CO";
         c.driverColumns = {"T", "RH"};
