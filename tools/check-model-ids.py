@@ -43,7 +43,7 @@ def model_ids(root: str):
     end = text.index("Registry::positions()", start)
     # An entry opens with its id and its display name ("SSAN", "n-gram (counts)"), which has a capital or a space;
     # the lists of positions and dropout points inside the table are all lower case.
-    return set(re.findall(r'^\s*\{"([a-z0-9-]+)", "[^"]*[A-Z (][^"]*",', text[start:end], re.M))
+    return set(re.findall(r'\{\s*"([a-z0-9-]+)",\s*"[^"]*[A-Z (][^"]*",', text[start:end]))
 
 
 def main() -> int:

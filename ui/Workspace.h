@@ -27,7 +27,8 @@ class TrainingView;
 // run, a finished one with a replay bar above it), Explorer (the selected run's model, or a translation run's
 // alignment explorer; it scrolls below ~630 px of height, a projector's 720 lines
 // less the toolbar and the runs dock), Compare (the selection's curves and differences), Results matrix,
-// Run details, Side by side, Pretrained (a pretrained transformer's heads; it scrolls too). The window wires them to the run list, the store and the worker.
+// Run details, Side by side, Pretrained (a pretrained transformer's heads; it scrolls too). The window wires them to
+// the run list, the store and the worker.
 class Workspace : public QTabWidget {
     Q_OBJECT
 public:

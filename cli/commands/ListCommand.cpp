@@ -31,11 +31,17 @@ nlohmann::json entriesJson(const std::vector<ModelSpec>& models)
     nlohmann::json a = nlohmann::json::array();
     for (const auto& m : models) {
         nlohmann::json tasks = nlohmann::json::array();
-        for (TaskKind t : {TaskKind::Classification, TaskKind::Regression, TaskKind::Translation, TaskKind::LanguageModel})
+        for (TaskKind t :
+             {TaskKind::Classification, TaskKind::Regression, TaskKind::Translation, TaskKind::LanguageModel})
             if (m.servesTask(t))
                 tasks.push_back(taskKindId(t));
-        a.push_back({{"id", m.id}, {"name", m.name}, {"description", m.description}, {"positions", m.positions}, {"tasks", tasks},
-                     {"attention", m.can.attention}, {"options", m.options}});
+        a.push_back({{"id", m.id},
+                     {"name", m.name},
+                     {"description", m.description},
+                     {"positions", m.positions},
+                     {"tasks", tasks},
+                     {"attention", m.can.attention},
+                     {"options", m.options}});
     }
     return a;
 }
@@ -86,8 +92,11 @@ int ListCommand::run(const std::vector<std::string>& args)
 {
     const CliFlags flags(args, {}, {"--json"});
     if (flags.has("--json")) {
-        out_ << nlohmann::json{{"datasets", entriesJson(Registry::datasets(), true)}, {"models", entriesJson(Registry::models())},
-                               {"positions", entriesJson(Registry::positions(), false)}, {"pretrained", pretrainedJson()}}.dump()
+        out_ << nlohmann::json {{"datasets", entriesJson(Registry::datasets(), true)},
+                                {"models", entriesJson(Registry::models())},
+                                {"positions", entriesJson(Registry::positions(), false)},
+                                {"pretrained", pretrainedJson()}}
+                    .dump()
              << "\n";
         return 0;
     }

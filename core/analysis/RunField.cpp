@@ -112,13 +112,12 @@ std::string RunField::text(const RunRecord& run, const std::string& key, const s
 
 const std::vector<std::string>& RunField::metricNames()
 {
-    static const std::vector<std::string> names = {"test",     "dev",       "test_accuracy", "test_macro_f1",
-                                                   "test_rmse", "test_mae", "test_mape",     "best_dev_accuracy",
-                                                   "best_dev_rmse", "seconds", "params",     "steps",
-                                                   // translation: sacreBLEU's BLEU and chrF (0-100),
-                                                   // exact match and the attention's AER (fractions)
-                                                   "test_bleu", "test_chrf", "test_bleu_tokenized", "test_exact_match",
-                                                   "test_aer", "best_dev_bleu"};
+    static const std::vector<std::string> names = {
+        "test", "dev", "test_accuracy", "test_macro_f1", "test_rmse", "test_mae", "test_mape", "best_dev_accuracy",
+        "best_dev_rmse", "seconds", "params", "steps",
+        // translation: sacreBLEU's BLEU and chrF (0-100),
+        // exact match and the attention's AER (fractions)
+        "test_bleu", "test_chrf", "test_bleu_tokenized", "test_exact_match", "test_aer", "best_dev_bleu"};
     return names;
 }
 

@@ -72,8 +72,8 @@ std::string ModelConfig::validate() const
         return "model: unknown id '" + model + "' (known: " + Registry::idList(Registry::models()) + ")";
     const TaskKind task = dataTask();
     if (!entry->servesTask(task))
-        return "model: '" + model + "' is a " + entry->tasks.nouns() + " model; this dataset needs " + taskKindNoun(task) +
-               " (models for it: " + Registry::modelsFor(task) + ")";
+        return "model: '" + model + "' is a " + entry->tasks.nouns() + " model; this dataset needs " +
+            taskKindNoun(task) + " (models for it: " + Registry::modelsFor(task) + ")";
     if (!Registry::find(Registry::positions(), position))
         return "position: unknown id '" + position + "' (known: " + Registry::idList(Registry::positions()) + ")";
     if (!entry->takesPosition(position))
@@ -123,7 +123,7 @@ std::string ModelConfig::validate() const
         return "layer_norm: unknown '" + layerNorm + "' (known: pre, post, none)";
     if ((!layerNorm.empty() || !residual) && !entry->hasOption(layerNorm.empty() ? "residual" : "layer_norm"))
         return std::string(layerNorm.empty() ? "residual" : "layer_norm") + ": model '" + model +
-               "' has no residual blocks to change (" + Registry::modelsWithOption("residual") + " have)";
+            "' has no residual blocks to change (" + Registry::modelsWithOption("residual") + " have)";
     if (attentionWindow < 0 || attentionWindow > 4096)
         return "attention_window: 0 (full attention) or 1 to 4096 tokens either side (got " + std::to_string(attentionWindow) + ")";
     if (globalTokens < 0 || globalTokens > 64)
@@ -132,21 +132,25 @@ std::string ModelConfig::validate() const
         return "global_tokens: global tokens belong to a sliding window (set attention_window); full attention already sees everything";
     if (attentionWindow > 0) {
         if (!entry->hasOption("attention_window") || isRegression())
-            return "attention_window: model '" + model + "'" + (isRegression() ? std::string(" on a time series") : std::string()) +
-                   " has no self-attention over words to narrow (" + Registry::modelsWithOption("attention_window") + " classifiers have)";
+            return "attention_window: model '" + model + "'" +
+                (isRegression() ? std::string(" on a time series") : std::string()) +
+                " has no self-attention over words to narrow (" + Registry::modelsWithOption("attention_window") +
+                " classifiers have)";
         if (uniformAttention)
             return "attention_window: uniform attention has no scores to restrict to a window (leave out one of the two)";
     }
     if (attentionOnly && !entry->hasOption("attention_only"))
-        return "attention_only: model '" + model + "' has no MLP blocks to leave out (" + Registry::modelsWithOption("attention_only") + " has)";
+        return "attention_only: model '" + model + "' has no MLP blocks to leave out (" +
+            Registry::modelsWithOption("attention_only") + " has)";
     if (!scaled && !entry->hasOption("scaled"))
-        return "scaled: leaving out the division by sqrt(d_k) is a setting of " + Registry::modelsWithOption("scaled") + " (model '" + model + "')";
+        return "scaled: leaving out the division by sqrt(d_k) is a setting of " + Registry::modelsWithOption("scaled") +
+            " (model '" + model + "')";
     if (frozenEncoder && entry->pretrained.empty())
         return "frozen_encoder: model '" + model + "' has no pretrained encoder to freeze (minilm has)";
     if (uniformAttention) {
         if (!entry->hasOption("uniform_attention"))
             return "uniform_attention: model '" + model + "' has no self-attention to make uniform (" +
-                   Registry::modelsWithOption("uniform_attention") + " have)";
+                Registry::modelsWithOption("uniform_attention") + " have)";
         if (position == "rope" || position == "alibi")
             return "uniform_attention: position '" + position + "' acts on the attention scores, which uniform attention "
                    "does not compute (use none, sinusoidal, learned or rpr)";
@@ -173,20 +177,20 @@ std::string ModelConfig::validate() const
     if (alignment != "global" && localWindow < 1)
         return "local_window: Luong's local attention needs a window D of at least 1 (got " + std::to_string(localWindow) + ")";
     if (isTranslation()) {
-        if (!entry->can.attention && !attentionScore.empty())
-            return "attention_score: model '" + model + "' has no attention (" + Registry::modelsWithOption("attention_score") + " have)";
         if (entry->can.transformerLayers && embeddingDim > 0 && embeddingDim != dModel)
             return "embedding_dim: model '" + model + "' scales word vectors of d_model (" + std::to_string(dModel) +
                    ") into its Transformer layers, so it takes no other size (got " + std::to_string(embeddingDim) + ")";
         if (!entry->can.recurrentDecoder && (!attentionScore.empty() || alignment != "global"))
             return std::string(attentionScore.empty() ? "alignment" : "attention_score") + ": model '" + model +
-                   "' has a Transformer decoder, whose cross-attention is scaled dot products over the whole source "
-                   "(scores and local alignments are the recurrent decoders': " + Registry::modelsWithOption("attention_score") + ")";
+                "' has a Transformer decoder, whose cross-attention is scaled dot products over the whole source "
+                "(scores and local alignments are the recurrent decoders': " +
+                Registry::modelsWithOption("attention_score") + ")";
         if (!attentionScore.empty() && !entry->hasOption("attention_score"))
-            return "attention_score: model '" + model + "' has no attention (" + Registry::modelsWithOption("attention_score") + " have)";
+            return "attention_score: model '" + model + "' has no attention (" +
+                Registry::modelsWithOption("attention_score") + " have)";
         if (alignment != "global" && !entry->hasOption("alignment"))
-            return "alignment: local attention is Luong's (models " + Registry::modelsWithOption("alignment") + "); '" + model +
-                   "' attends globally";
+            return "alignment: local attention is Luong's (models " + Registry::modelsWithOption("alignment") + "); '" +
+                model + "' attends globally";
         if (vocabularySize < 3 || targetVocabularySize < 5)
             return "vocabulary: the dataset gave too few tokens (" + std::to_string(vocabularySize) + " source, " +
                    std::to_string(targetVocabularySize) + " target)";

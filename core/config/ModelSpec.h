@@ -26,12 +26,12 @@ struct ModelSpec {
     std::string id;
     std::string name;
     std::string description;
-    std::vector<std::string> positions;       // position techniques that apply, the default first where it matters
-    TaskKinds tasks;                          // the datasets it trains on
-    std::vector<std::string> pooling;         // pooling choices, the default first
-    std::vector<std::string> options;         // ModelConfig settings that matter to it (the designer shows these rows)
-    std::vector<std::string> dropoutAllowed;  // dropout points it has (input, hidden, output)
-    std::vector<std::string> dropoutDefault;  // the points used when none are chosen
+    std::vector<std::string> positions; // position techniques that apply, the default first where it matters
+    TaskKinds tasks; // the datasets it trains on
+    std::vector<std::string> pooling; // pooling choices, the default first
+    std::vector<std::string> options; // ModelConfig settings that matter to it (the designer shows these rows)
+    std::vector<std::string> dropoutAllowed; // dropout points it has (input, hidden, output)
+    std::vector<std::string> dropoutDefault; // the points used when none are chosen
     // The pretrained model (a datasets/*.json manifest of task "pretrained") whose weights start it; "" for
     // the models trained from scratch. Its sizes come from that model's config.json.
     std::string pretrained = {};

@@ -17,9 +17,15 @@ constexpr std::array<TaskNames, 4> kNames = {{
 }};
 } // namespace
 
-std::string taskKindId(TaskKind task) { return kNames[static_cast<std::size_t>(task)].id; }
+std::string taskKindId(TaskKind task)
+{
+    return kNames[static_cast<std::size_t>(task)].id;
+}
 
-std::string taskKindNoun(TaskKind task) { return kNames[static_cast<std::size_t>(task)].noun; }
+std::string taskKindNoun(TaskKind task)
+{
+    return kNames[static_cast<std::size_t>(task)].noun;
+}
 
 std::optional<TaskKind> taskKindFromId(const std::string& id)
 {

@@ -9,9 +9,9 @@ namespace attnlab {
 // parsed once by taskKindFromId.
 enum class TaskKind {
     Classification, // a label per sentence (the thesis' chapter 5)
-    Regression,     // the next value(s) of a time series (chapter 6)
-    Translation,    // a target sentence per source sentence
-    LanguageModel,  // the next token of a stream of text
+    Regression, // the next value(s) of a time series (chapter 6)
+    Translation, // a target sentence per source sentence
+    LanguageModel, // the next token of a stream of text
 };
 
 // "classification", "regression", "translation", "language_model": the id the store, JSON and flags use.
@@ -25,7 +25,7 @@ std::string taskKindNoun(TaskKind task);
 class TaskKinds {
 public:
     TaskKinds() = default;
-    TaskKinds(TaskKind task) : bits_(bit(task)) {} // NOLINT: one kind reads as the set of it
+    TaskKinds(TaskKind task) : bits_(bit(task)) { } // NOLINT: one kind reads as the set of it
     TaskKinds operator|(TaskKind task) const
     {
         TaskKinds both = *this;
@@ -44,6 +44,9 @@ private:
     unsigned bits_ = 0;
 };
 
-inline TaskKinds operator|(TaskKind a, TaskKind b) { return TaskKinds(a) | b; }
+inline TaskKinds operator|(TaskKind a, TaskKind b)
+{
+    return TaskKinds(a) | b;
+}
 
 } // namespace attnlab

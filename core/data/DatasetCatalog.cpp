@@ -210,17 +210,17 @@ std::string DatasetCatalog::dataFolder(const std::string& id)
 
 bool DatasetCatalog::isRegression(const std::string& id)
 {
-    return Registry::dataset(id) && Registry::taskOf(id) == TaskKind::Regression;
+    return Registry::taskOf(id) == TaskKind::Regression;
 }
 
 bool DatasetCatalog::isTranslation(const std::string& id)
 {
-    return Registry::dataset(id) && Registry::taskOf(id) == TaskKind::Translation;
+    return Registry::taskOf(id) == TaskKind::Translation;
 }
 
 bool DatasetCatalog::isLanguageModel(const std::string& id)
 {
-    return Registry::dataset(id) && Registry::taskOf(id) == TaskKind::LanguageModel;
+    return Registry::taskOf(id) == TaskKind::LanguageModel;
 }
 
 LanguageModelDataset DatasetCatalog::loadLanguageModel(const std::string& id, const DatasetOptions& options)

@@ -194,7 +194,9 @@ std::string DatasetStatistics::toText() const
     o << name << " (" << id << ", " << taskKindId(task) << ")\n";
     auto line = [&](const Split& s) {
         o << "  " << std::left << std::setw(15) << s.name << std::right << std::setw(8) << s.examples
-          << (task == TaskKind::Regression ? " windows" : task == TaskKind::Translation ? " pairs" : " examples");
+          << (task == TaskKind::Regression        ? " windows"
+                  : task == TaskKind::Translation ? " pairs"
+                                                  : " examples");
         if (task == TaskKind::Translation) {
             o << ", source length avg " << s.averageLength << " max " << s.maxLength << ", target avg "
               << s.targetAverageLength << " max " << s.targetMaxLength;
@@ -202,7 +204,8 @@ std::string DatasetStatistics::toText() const
             o << ", target " << s.targetMin << ".." << s.targetMax << " (mean " << s.targetMean << ")";
         } else {
             o << ", length avg " << s.averageLength << " max " << s.maxLength << ", classes";
-            for (auto c : s.classCounts) o << " " << c;
+            for (auto c : s.classCounts)
+                o << " " << c;
         }
         o << "\n";
     };

@@ -26,7 +26,7 @@ RunSummary RunRecord::summary() const
     s.device = device;
     s.message = message;
     // A translation run: its columns hold BLEU / 100; the rest of its figures are in its summary.
-    if (Registry::dataset(dataset) && Registry::taskOf(dataset) == TaskKind::Translation) {
+    if (Registry::taskOf(dataset) == TaskKind::Translation) {
         if (!summaryJson.empty()) {
             try {
                 const RunSummary stored = RunSummary::fromJson(summaryJson);
@@ -40,7 +40,7 @@ RunSummary RunRecord::summary() const
         s.testBleu = 100.0 * testAccuracy;
     }
     // A language model: its losses are in its summary; the columns hold its next-token accuracy.
-    if (Registry::dataset(dataset) && Registry::taskOf(dataset) == TaskKind::LanguageModel) {
+    if (Registry::taskOf(dataset) == TaskKind::LanguageModel) {
         if (!summaryJson.empty()) {
             try {
                 const RunSummary stored = RunSummary::fromJson(summaryJson);

@@ -14,7 +14,7 @@
 namespace attnlab {
 namespace {
 
-template <typename Entry> void checkId(const std::vector<Entry>& list, const std::string& key, const std::string& id)
+template<typename Entry> void checkId(const std::vector<Entry>& list, const std::string& key, const std::string& id)
 {
     if (!Registry::find(list, id))
         throw std::invalid_argument("sweep: " + key + " '" + id + "' is unknown (known: " + Registry::idList(list) +

@@ -38,7 +38,10 @@ double median(std::vector<double> v)
 }
 
 // The self-attention classifiers: they take a position technique (the recurrent and convolutional ones do not).
-bool isAttention(const ModelConfig& m) { return Registry::takesPosition(m.model); }
+bool isAttention(const ModelConfig& m)
+{
+    return Registry::takesPosition(m.model);
+}
 
 } // namespace
 

@@ -312,9 +312,10 @@ private Q_SLOTS:
         for (auto it = flag.globalMatch(text); it.hasNext(); ++flags) {
             const QString name = it.next().captured(1);
             // The whole flag: --window is not found in --attention-window's text.
-            QVERIFY2(help.contains(QRegularExpression(QStringLiteral("(?<![a-z0-9-])") + QRegularExpression::escape(name) +
-                                                      QStringLiteral("(?![a-z0-9-])"))),
-                     qPrintable(name + " is not in attnlab-cli --help or train --help"));
+            QVERIFY2(
+                help.contains(QRegularExpression(QStringLiteral("(?<![a-z0-9-])") + QRegularExpression::escape(name) +
+                                                 QStringLiteral("(?![a-z0-9-])"))),
+                qPrintable(name + " is not in attnlab-cli --help or train --help"));
         }
         QVERIFY(flags > 100);
     }
@@ -346,14 +347,18 @@ private Q_SLOTS:
         const QString db = dir.filePath("runs.sqlite");
         r = runCli({"train", "--dataset", "synthetic-sentiment", "--model", "gpt", "--db", db});
         QCOMPARE(r.code, 2);
-        QVERIFY2(r.err.contains("'gpt' is a language-model model; dataset 'synthetic-sentiment' is a classification dataset"),
+        QVERIFY2(r.err.contains(
+                     "'gpt' is a language-model model; dataset 'synthetic-sentiment' is a classification dataset"),
                  qPrintable(r.err));
         QVERIFY2(r.err.contains("models for it: ssan, essan"), qPrintable(r.err));
         QVERIFY(!QFile::exists(db));
-        QCOMPARE(runCli({"train", "--dataset", "synthetic-sentiment", "--model", "bow", "--steps", "2", "--db", db}).code, 0);
+        QCOMPARE(
+            runCli({"train", "--dataset", "synthetic-sentiment", "--model", "bow", "--steps", "2", "--db", db}).code,
+            0);
         r = runCli({"train", "--dataset", "synthetic-lag", "--model", "lstm", "--db", db});
         QCOMPARE(r.code, 2);
-        QVERIFY2(r.err.contains("'lstm' is a classification model; dataset 'synthetic-lag' is a time-series regression dataset"),
+        QVERIFY2(r.err.contains(
+                     "'lstm' is a classification model; dataset 'synthetic-lag' is a time-series regression dataset"),
                  qPrintable(r.err));
         const CliResult listed = runCli({"runs", "list", "--db", db, "--json"});
         QCOMPARE(listed.code, 0);

@@ -17,7 +17,9 @@ private Q_SLOTS:
         const QString db = dir.filePath("runs.sqlite");
         int runs = 0;
         for (const auto& model : attnlab::Registry::models()) {
-            if (!model.servesTask(attnlab::TaskKind::Classification) || !model.pretrained.empty()) // minilm: tests/core/test_pretrained trains it; language models: test_cli_language_model
+            if (!model.servesTask(attnlab::TaskKind::Classification) ||
+                !model.pretrained
+                     .empty()) // minilm: tests/core/test_pretrained trains it; language models: test_cli_language_model
                 continue;
             for (const auto& position : model.positions) {
                 const QString name = QString::fromStdString(model.id + "+" + position);

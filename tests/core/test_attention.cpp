@@ -1,11 +1,11 @@
 // Attention arithmetic against hand-computed values, and padding invariance of whole models.
-#include "core/results/AttentionCsv.h"
 #include "core/config/ModelConfig.h"
 #include "core/data/BatchBuilder.h"
 #include "core/nn/layers/BatchedMatmul.h"
 #include "core/nn/layers/RmsNorm.h"
 #include "core/nn/layers/ScaledDotProductAttention.h"
 #include "core/nn/layers/SelfAttention.h"
+#include "core/results/AttentionCsv.h"
 #include "core/training/TextClassifier.h"
 
 #include <QtTest/QtTest>
@@ -136,9 +136,13 @@ private Q_SLOTS:
         attnlab::AttentionTerms plain;
         const auto shared = attnlab::ScaledDotProductAttention::apply(sameQuery, k, v, plain);
         QVERIFY(torch::allclose(shared.weights.select(1, 0), shared.weights.select(1, 2)));
-        QVERIFY(!torch::allclose(shared.weights.select(1, 0), attnlab::ScaledDotProductAttention::apply(sameQuery, kRepeated.roll(3, 1), vRepeated, plain).weights.select(1, 0)));
+        QVERIFY(!torch::allclose(
+            shared.weights.select(1, 0),
+            attnlab::ScaledDotProductAttention::apply(sameQuery, kRepeated.roll(3, 1), vRepeated, plain)
+                .weights.select(1, 0)));
         try {
-            attnlab::ScaledDotProductAttention::apply(q, torch::randn({batch, 4, keys, dh}), torch::randn({batch, 4, keys, dh}));
+            attnlab::ScaledDotProductAttention::apply(q, torch::randn({batch, 4, keys, dh}),
+                                                      torch::randn({batch, 4, keys, dh}));
             QFAIL("4 key/value heads for 6 query heads were accepted");
         } catch (const std::invalid_argument& e) {
             QCOMPARE(std::string(e.what()), std::string("attention: 4 key/value heads do not divide 6 query heads"));

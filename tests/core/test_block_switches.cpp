@@ -268,7 +268,9 @@ private Q_SLOTS:
         m = classifier("", false);
         m.model = "lstm";
         m.position = "none";
-        QCOMPARE(m.validate(), std::string("residual: model 'lstm' has no residual blocks to change (transformer, transformer-seq2seq, gpt have)"));
+        QCOMPARE(m.validate(),
+                 std::string("residual: model 'lstm' has no residual blocks to change (transformer, "
+                             "transformer-seq2seq, gpt have)"));
         m.residual = true;
         m.layerNorm = "pre";
         QVERIFY(QString::fromStdString(m.validate()).startsWith("layer_norm: model 'lstm'"));

@@ -22,9 +22,10 @@ std::vector<Case> allCases()
 {
     std::vector<Case> cases;
     for (const auto& m : Registry::models())
-        if (m.servesTask(TaskKind::Classification)) // time series: test_regression; translation: test_translation; language models: test_language_model
-        for (const auto& p : m.positions)
-            cases.push_back({m.id, p});
+        if (m.servesTask(TaskKind::Classification)) // time series: test_regression; translation: test_translation;
+                                                    // language models: test_language_model
+            for (const auto& p : m.positions)
+                cases.push_back({m.id, p});
     return cases;
 }
 
@@ -76,14 +77,17 @@ private Q_SLOTS:
     void everyModelSpecHasItsImplementations()
     {
         for (const auto& m : Registry::models()) {
-            for (TaskKind task : {TaskKind::Classification, TaskKind::Regression, TaskKind::Translation, TaskKind::LanguageModel})
-                QVERIFY2(ModelFactory::implements(m.id, task) == m.servesTask(task), (m.id + " " + taskKindId(task)).c_str());
+            for (TaskKind task :
+                 {TaskKind::Classification, TaskKind::Regression, TaskKind::Translation, TaskKind::LanguageModel})
+                QVERIFY2(ModelFactory::implements(m.id, task) == m.servesTask(task),
+                         (m.id + " " + taskKindId(task)).c_str());
             for (const auto& p : m.positions)
                 QVERIFY2(Registry::find(Registry::positions(), p), (m.id + " " + p).c_str());
             QCOMPARE(Registry::takesPosition(m.id), m.positions.size() > 1 || m.positions.front() != "none");
         }
         QVERIFY(!ModelFactory::implements("gpt", TaskKind::Classification));
-        QVERIFY(ModelFactory::implements("essan", TaskKind::Regression) && ModelFactory::implements("essan", TaskKind::Classification));
+        QVERIFY(ModelFactory::implements("essan", TaskKind::Regression) &&
+                ModelFactory::implements("essan", TaskKind::Classification));
     }
 
     // The declared ability is what the built model does: a classifier with attention records maps or pooling
@@ -115,23 +119,28 @@ private Q_SLOTS:
         c.dataset = "synthetic-sentiment";
         c.model.model = "gpt";
         c.model.position = "learned";
-        QCOMPARE(c.validate(), std::string("model: 'gpt' is a language-model model; dataset 'synthetic-sentiment' is a "
-                                           "classification dataset (models for it: ssan, essan, transformer, rnn, lstm, bilstm, gru, "
-                                           "rnn-attention, cnn, minilm, bow, ave)"));
+        QCOMPARE(c.validate(),
+                 std::string("model: 'gpt' is a language-model model; dataset 'synthetic-sentiment' is a "
+                             "classification dataset (models for it: ssan, essan, transformer, rnn, lstm, bilstm, gru, "
+                             "rnn-attention, cnn, minilm, bow, ave)"));
         c.dataset = "synthetic-lag";
         c.model.model = "essan";
         c.model.position = "rpr";
         QCOMPARE(c.validate(), std::string());
         c.model.model = "lstm";
         c.model.position = "none";
-        QVERIFY(c.validate().rfind("model: 'lstm' is a classification model; dataset 'synthetic-lag' is a time-series regression dataset", 0) == 0);
+        QVERIFY(
+            c.validate().rfind(
+                "model: 'lstm' is a classification model; dataset 'synthetic-lag' is a time-series regression dataset",
+                0) == 0);
         // The model's own check, from the sizes the data set: a language model given classes is a classifier's place.
         ModelConfig gpt;
         gpt.model = "gpt";
         gpt.position = "learned";
         gpt.vocabularySize = 10;
         gpt.numClasses = 2;
-        QVERIFY(gpt.validate().rfind("model: 'gpt' is a language-model model; this dataset needs classification", 0) == 0);
+        QVERIFY(gpt.validate().rfind("model: 'gpt' is a language-model model; this dataset needs classification", 0) ==
+                0);
         gpt.numClasses = 0;
         QCOMPARE(gpt.validate(), std::string());
     }

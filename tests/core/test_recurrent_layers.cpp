@@ -1,7 +1,7 @@
 // the CPU LSTM and GRU with their hand-written backward (LstmLayer, GruLayer, through
-// RecurrentEncoder), and its packed path for the plain RNN (the one every cell takes on a GPU), against LibTorch's own packed LSTM, GRU and RNN with the same weights: states, final states
-// and every gradient, in double precision, for rows of different lengths in any order, one or two layers,
-// one or both directions.
+// RecurrentEncoder), and its packed path for the plain RNN (the one every cell takes on a GPU), against LibTorch's own
+// packed LSTM, GRU and RNN with the same weights: states, final states and every gradient, in double precision, for
+// rows of different lengths in any order, one or two layers, one or both directions.
 #include "core/nn/layers/GruLayer.h"
 #include "core/nn/layers/LstmLayer.h"
 #include "core/nn/models/RecurrentEncoder.h"

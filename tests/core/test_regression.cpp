@@ -31,8 +31,7 @@ std::vector<std::string> regressionModels()
 {
     std::vector<std::string> ids;
     for (const auto& m : Registry::models())
-        if (m.servesTask(TaskKind::Regression) && m.id != "persistence" && m.id != "linear-ar" &&
-            m.id != "arima")
+        if (m.servesTask(TaskKind::Regression) && m.id != "persistence" && m.id != "linear-ar" && m.id != "arima")
             ids.push_back(m.id);
     return ids;
 }

@@ -403,7 +403,8 @@ private slots:
         QCOMPARE(messages.count(), 2);
         const QString refused = messages.at(1).at(0).toString();
         QVERIFY2(refused.contains(QStringLiteral("gpt-on-sentences.json")) &&
-                     refused.contains(QStringLiteral("'gpt' is a language-model model; dataset 'synthetic-sentiment' is a classification dataset")),
+                     refused.contains(QStringLiteral(
+                         "'gpt' is a language-model model; dataset 'synthetic-sentiment' is a classification dataset")),
                  qPrintable(refused));
         QCOMPARE(child<QSpinBox>(&other, "stepsSpin")->value(), 321);
         QCOMPARE(other.config().model.model, std::string("lstm"));

@@ -341,7 +341,6 @@ void TestRunHistory::openAndImportRunDatabases()
     QVERIFY(window.statusBar()->currentMessage().contains(QStringLiteral("1 already there")));
 }
 
-
 // The user deletes or replaces the run database while the window has it open. Idle: the window
 // writes it back from its open connection and says so. While a run trains: the run's writer writes it
 // back and the window reads the file there, so the run list shows the new run (it used to go on reading

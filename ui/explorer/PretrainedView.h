@@ -30,8 +30,8 @@ class PositionTechniqueView;
 // installed all-MiniLM-L6-v2's 6 x 12 maps as thumbnails (scrolling; a click shows one large), the rollout, and
 // switches to merge word pieces into words and to hide [CLS]/[SEP] (core/analysis/TokenGrouping: attention to
 // a word summed over its pieces, from a word averaged; hidden columns dropped and rows renormalised). Below, the
-// model's learned position embeddings beside sinusoidal ones, and one head computed step by step. The model opens on a worker the first time the
-// view is shown (not at start-up: 90 MB), explanations run on a worker too, latest text wins.
+// model's learned position embeddings beside sinusoidal ones, and one head computed step by step. The model opens on a
+// worker the first time the view is shown (not at start-up: 90 MB), explanations run on a worker too, latest text wins.
 class PretrainedView : public QWidget {
     Q_OBJECT
 public:

@@ -20,7 +20,12 @@ namespace {
 // A check box's row that writes and reads one switch of TrainConfig.
 FormSetting switchRow(const char* key, const QString& label, QCheckBox* box, bool TrainConfig::*member)
 {
-    return {{key}, label, box, true, nullptr, {},
+    return {{key},
+            label,
+            box,
+            true,
+            nullptr,
+            {},
             [box, member](TrainConfig& c, const ModelSpec*) { c.*member = box->isChecked(); },
             [box, member](const TrainConfig& c) { box->setChecked(c.*member); }};
 }
@@ -47,12 +52,22 @@ ComputeSection::ComputeSection(QWidget* parent) : FormSection(tr("Compute"), par
                                                           : tr("This build of LibTorch has no CUDA (build the pypi flavour)"),
                             Qt::ToolTipRole);
     }
-    add({{"device"}, tr("Device"), device, false, nullptr, {},
+    add({{"device"},
+         tr("Device"),
+         device,
+         false,
+         nullptr,
+         {},
          [device](TrainConfig& c, const ModelSpec*) { c.device = device->currentData().toString().toStdString(); },
          [device](const TrainConfig& c) { selectData(device, c.device); }});
     auto* threads = spin(this, "threadsSpin", 0, 256);
     threads->setSpecialValueText(tr("all cores"));
-    add({{"threads"}, tr("Threads"), threads, false, nullptr, {},
+    add({{"threads"},
+         tr("Threads"),
+         threads,
+         false,
+         nullptr,
+         {},
          [threads](TrainConfig& c, const ModelSpec*) { c.threads = threads->value(); },
          [threads](const TrainConfig& c) { threads->setValue(c.threads); }});
     add(switchRow("amp", tr("Precision"),

@@ -79,7 +79,12 @@ void DataSection::addDatasetRows()
             applyDataDir();
         }
     });
-    add({{"data_dir"}, tr("Data folder"), row(this, {dataDir_, browse}), false, nullptr, {},
+    add({{"data_dir"},
+         tr("Data folder"),
+         row(this, {dataDir_, browse}),
+         false,
+         nullptr,
+         {},
          [this](TrainConfig& c, const ModelSpec*) { c.dataDir = dataDir().toStdString(); },
          [this](const TrainConfig& c) {
              if (!c.dataDir.empty())
@@ -95,16 +100,27 @@ void DataSection::addDatasetRows()
     ownData->setToolTip(tr("Train on your own CSV/TSV file of texts and labels, of time series, or of sentence pairs "
                            "to translate, with a preview"));
     connect(ownData, &QPushButton::clicked, this, &DataSection::importRequested);
-    add({{"dataset"}, tr("Dataset"), row(this, {dataset_, ownData}), false, nullptr, {},
-         [this](TrainConfig& c, const ModelSpec*) { c.dataset = datasetId().toStdString(); }, {}});
+    add({{"dataset"},
+         tr("Dataset"),
+         row(this, {dataset_, ownData}),
+         false,
+         nullptr,
+         {},
+         [this](TrainConfig& c, const ModelSpec*) { c.dataset = datasetId().toStdString(); },
+         {}});
     ownDataLabel_ = new QLabel(this);
     ownDataLabel_->setObjectName(QStringLiteral("ownDataLabel"));
     ownDataLabel_->setWordWrap(true);
-    add({{}, QString(), ownDataLabel_, false, nullptr,
+    add({{},
+         QString(),
+         ownDataLabel_,
+         false,
+         nullptr,
          [this](const ModelSpec*, TaskKind) {
              return datasetId().startsWith(QLatin1String("csv-")) && !ownDataLabel_->text().isEmpty();
          },
-         {}, {}});
+         {},
+         {}});
     datasetStatistics_ = new QLabel(this);
     datasetStatistics_->setObjectName(QStringLiteral("datasetStatisticsLabel"));
     datasetStatistics_->setWordWrap(true);
@@ -133,7 +149,12 @@ void DataSection::addTextRows()
             showCoverage();
         }
     });
-    add({{"embeddings"}, tr("Word vectors"), row(this, {embeddings_, browseVectors}), false, nullptr, words,
+    add({{"embeddings"},
+         tr("Word vectors"),
+         row(this, {embeddings_, browseVectors}),
+         false,
+         nullptr,
+         words,
          [this](TrainConfig& c, const ModelSpec*) { c.embeddingsPath = embeddings_->text().trimmed().toStdString(); },
          [this](const TrainConfig& c) { embeddings_->setText(qs(c.embeddingsPath)); }});
     coverage_ = new QLabel(this);
@@ -142,34 +163,63 @@ void DataSection::addTextRows()
     coverageRunner_ = new LatestRequestRunner(this);
     connect(coverageRunner_, &LatestRequestRunner::failed, this,
             [this](const QString& error) { coverage_->setText(tr("Cannot read the word vectors: %1").arg(error)); });
-    add({{}, QString(), coverage_, false, nullptr,
+    add({{},
+         QString(),
+         coverage_,
+         false,
+         nullptr,
          [this, words](const ModelSpec* m, TaskKind task) {
              return words(m, task) && !embeddings_->text().trimmed().isEmpty();
          },
-         {}, {}});
+         {},
+         {}});
     auto* frozen = check(this, "embeddingsFrozenBox", tr("keep fixed"), tr("Do not fine-tune the pre-trained vectors"));
-    add({{"embeddings_frozen"}, tr("Vectors"), row(this, {frozen}, true), true, nullptr, words,
+    add({{"embeddings_frozen"},
+         tr("Vectors"),
+         row(this, {frozen}, true),
+         true,
+         nullptr,
+         words,
          [frozen](TrainConfig& c, const ModelSpec*) { c.embeddingsFrozen = frozen->isChecked(); },
          [frozen](const TrainConfig& c) { frozen->setChecked(c.embeddingsFrozen); }});
     auto* oovRange = real(this, "oovRangeSpin", 0.0, 5.0, 3, 0.05);
     oovRange->setToolTip(tr("Words without a pre-trained vector start uniform in [-a, a] (thesis: 0.25)"));
-    add({{"oov_range"}, tr("OOV range"), oovRange, true, nullptr, words,
+    add({{"oov_range"},
+         tr("OOV range"),
+         oovRange,
+         true,
+         nullptr,
+         words,
          [oovRange](TrainConfig& c, const ModelSpec*) { c.oovRange = oovRange->value(); },
          [oovRange](const TrainConfig& c) { oovRange->setValue(c.oovRange); }});
     auto* phrases = check(this, "phrasesBox", tr("train on every labelled phrase"), tr("SST's phrase level (thesis 5.2.1, Table 5.6)"));
     const auto sst = [this] { return datasetId().startsWith(QLatin1String("sst-")); };
-    add({{"phrases"}, tr("SST"), phrases, true, nullptr, [sst](const ModelSpec*, TaskKind) { return sst(); },
+    add({{"phrases"},
+         tr("SST"),
+         phrases,
+         true,
+         nullptr,
+         [sst](const ModelSpec*, TaskKind) { return sst(); },
          [phrases, sst](TrainConfig& c, const ModelSpec*) { c.phrases = sst() && phrases->isChecked(); },
          [phrases](const TrainConfig& c) { phrases->setChecked(c.phrases); }});
     auto* lowercase = check(this, "lowercaseBox", tr("lowercase every token"), QString());
-    add({{"lowercase"}, tr("Tokens"), lowercase, true, nullptr,
+    add({{"lowercase"},
+         tr("Tokens"),
+         lowercase,
+         true,
+         nullptr,
          [](const ModelSpec*, TaskKind task) { return task != TaskKind::Regression; },
          [lowercase](TrainConfig& c, const ModelSpec*) { c.lowercase = lowercase->isChecked(); },
          [lowercase](const TrainConfig& c) { lowercase->setChecked(c.lowercase); }});
     auto* tokenizer = choices(this, "tokenizerCombo", {{tr("PTB (words and punctuation)"), "ptb"}, {tr("whitespace"), "whitespace"},
                                                         {tr("tweets"), "tweet"}});
     const auto ownText = [this] { return datasetId() == QLatin1String("csv-text"); };
-    add({{"tokenizer"}, tr("Tokenizer"), tokenizer, true, nullptr, [ownText](const ModelSpec*, TaskKind) { return ownText(); },
+    add({{"tokenizer"},
+         tr("Tokenizer"),
+         tokenizer,
+         true,
+         nullptr,
+         [ownText](const ModelSpec*, TaskKind) { return ownText(); },
          [tokenizer, ownText](TrainConfig& c, const ModelSpec*) {
              c.tokenizer = ownText() && currentId(tokenizer) != "ptb" ? currentId(tokenizer) : std::string();
          },
@@ -178,13 +228,23 @@ void DataSection::addTextRows()
     const auto onSynthetic = [synthetic](const ModelSpec*, TaskKind) { return synthetic(); };
     auto* order = check(this, "orderDependentBox", tr("label depends on clause order"),
                         tr("Synthetic sentences whose label changes with the order of their clauses: a model without positions cannot learn them"));
-    add({{"order_dependent"}, tr("Order"), order, false, nullptr, onSynthetic,
+    add({{"order_dependent"},
+         tr("Order"),
+         order,
+         false,
+         nullptr,
+         onSynthetic,
          [order, synthetic](TrainConfig& c, const ModelSpec*) { c.orderDependent = synthetic() && order->isChecked(); },
          [order](const TrainConfig& c) { order->setChecked(c.orderDependent); }});
     auto* distance = spin(this, "distanceSpin", 0, 200);
     distance->setSpecialValueText(tr("random (0–2)"));
     distance->setToolTip(tr("Filler words between the clauses that decide the label (long-range dependencies)"));
-    add({{"distance"}, tr("Distance"), distance, false, nullptr, onSynthetic,
+    add({{"distance"},
+         tr("Distance"),
+         distance,
+         false,
+         nullptr,
+         onSynthetic,
          [distance, synthetic](TrainConfig& c, const ModelSpec*) { c.distance = synthetic() ? distance->value() : 0; },
          [distance](const TrainConfig& c) { distance->setValue(c.distance); }});
 }
@@ -193,35 +253,61 @@ void DataSection::addFileRows()
 {
     auto* window = spin(this, "windowSpin", 1, 1000);
     window->setToolTip(tr("Time steps T per example"));
-    add({{"window"}, tr("Window"), window, false, nullptr, [](const ModelSpec*, TaskKind task) { return task == TaskKind::Regression; },
+    add({{"window"},
+         tr("Window"),
+         window,
+         false,
+         nullptr,
+         [](const ModelSpec*, TaskKind task) { return task == TaskKind::Regression; },
          [window](TrainConfig& c, const ModelSpec*) { c.window = window->value(); },
          [window](const TrainConfig& c) { window->setValue(c.window); }});
     auto* horizon = spin(this, "horizonSpin", 1, 1000);
     horizon->setToolTip(tr("Steps ahead each window predicts at once: y_T .. y_{T+H-1}, errors reported per step ahead"));
-    add({{"horizon"}, tr("Horizon"), horizon, false, nullptr, [](const ModelSpec*, TaskKind task) { return task == TaskKind::Regression; },
+    add({{"horizon"},
+         tr("Horizon"),
+         horizon,
+         false,
+         nullptr,
+         [](const ModelSpec*, TaskKind task) { return task == TaskKind::Regression; },
          [horizon](TrainConfig& c, const ModelSpec*) { c.horizon = horizon->value(); },
          [horizon](const TrainConfig& c) { horizon->setValue(c.horizon); }});
     auto* lag = spin(this, "lagSpin", 0, 100);
     lag->setToolTip(tr("The known lag at which the target follows its driver"));
-    add({{"lag"}, tr("Lag"), lag, true, nullptr,
+    add({{"lag"},
+         tr("Lag"),
+         lag,
+         true,
+         nullptr,
          [this](const ModelSpec*, TaskKind) { return datasetId() == QLatin1String("synthetic-lag"); },
          [lag](TrainConfig& c, const ModelSpec*) { c.lag = lag->value(); },
          [lag](const TrainConfig& c) { lag->setValue(c.lag); }});
     auto* quoting = choices(this, "quotingCombo", {{tr("auto (off for tab-separated)"), "auto"}, {tr("on"), "on"}, {tr("off"), "off"}});
-    add({{"quoting"}, tr("Quotes"), quoting, true, nullptr,
+    add({{"quoting"},
+         tr("Quotes"),
+         quoting,
+         true,
+         nullptr,
          [this](const ModelSpec*, TaskKind) { return datasetId().startsWith(QLatin1String("csv-")); },
          [quoting](TrainConfig& c, const ModelSpec*) { c.quoting = currentId(quoting); },
          [quoting](const TrainConfig& c) { selectData(quoting, c.quoting); }});
     auto* missing = choices(this, "missingCombo", {{tr("error"), "error"}, {tr("drop the row"), "drop"}, {tr("last value"), "ffill"},
                                                    {tr("interpolate"), "interpolate"}});
-    add({{"missing_values"}, tr("Missing cells"), missing, true, nullptr,
+    add({{"missing_values"},
+         tr("Missing cells"),
+         missing,
+         true,
+         nullptr,
          [this](const ModelSpec*, TaskKind) {
              return datasetId() == QLatin1String("csv-series") || datasetId() == QLatin1String("sml2010");
          },
          [missing](TrainConfig& c, const ModelSpec*) { c.missingValues = currentId(missing); },
          [missing](const TrainConfig& c) { selectData(missing, c.missingValues); }});
     auto* categorical = choices(this, "categoricalCombo", {{tr("skip with a note"), "skip"}, {tr("one-hot"), "onehot"}});
-    add({{"categorical"}, tr("Text columns"), categorical, true, nullptr,
+    add({{"categorical"},
+         tr("Text columns"),
+         categorical,
+         true,
+         nullptr,
          [this](const ModelSpec*, TaskKind) { return datasetId() == QLatin1String("csv-series"); },
          [categorical](TrainConfig& c, const ModelSpec*) { c.categorical = currentId(categorical); },
          [categorical](const TrainConfig& c) { selectData(categorical, c.categorical); }});
@@ -239,8 +325,12 @@ void DataSection::addTranslationRows()
     const std::initializer_list<std::pair<QString, const char*>> languages = {{tr("English"), "en"}, {tr("German"), "de"}, {tr("French"), "fr"}};
     auto* source = choices(this, "sourceLanguageCombo", languages);
     auto* target = choices(this, "targetLanguageCombo", languages);
-    add({{"source_language", "target_language"}, tr("Languages"), row(this, {source, new QLabel(QStringLiteral("→"), this), target}, true),
-         false, nullptr, [multi30k](const ModelSpec*, TaskKind) { return multi30k(); },
+    add({{"source_language", "target_language"},
+         tr("Languages"),
+         row(this, {source, new QLabel(QStringLiteral("→"), this), target}, true),
+         false,
+         nullptr,
+         [multi30k](const ModelSpec*, TaskKind) { return multi30k(); },
          [source, target, multi30k](TrainConfig& c, const ModelSpec*) {
              if (multi30k()) {
                  c.sourceLanguage = currentId(source);
@@ -258,7 +348,11 @@ void DataSection::addTranslationRows()
     vocabulary->setToolTip(tr("About how many pieces each side's SentencePiece model has"));
     vocabulary->setEnabled(false);
     connect(subwords, &QComboBox::currentIndexChanged, this, [subwords, vocabulary] { vocabulary->setEnabled(!currentId(subwords).empty()); });
-    add({{"subwords", "subword_vocabulary"}, tr("Tokens as"), row(this, {subwords, vocabulary}, true), false, nullptr,
+    add({{"subwords", "subword_vocabulary"},
+         tr("Tokens as"),
+         row(this, {subwords, vocabulary}, true),
+         false,
+         nullptr,
          [pairText](const ModelSpec*, TaskKind) { return pairText(); },
          [subwords, vocabulary, pairText](TrainConfig& c, const ModelSpec*) {
              if (!pairText())
@@ -276,7 +370,11 @@ void DataSection::addTranslationRows()
     auto* test = spin(this, "pairsTestSpin", 1, 100'000, 100);
     for (QSpinBox* s : {train, dev, test})
         s->setToolTip(tr("Generated pairs: train, dev, test"));
-    add({{"translation_train", "translation_dev", "translation_test"}, tr("Pairs"), row(this, {train, dev, test}, true), true, nullptr,
+    add({{"translation_train", "translation_dev", "translation_test"},
+         tr("Pairs"),
+         row(this, {train, dev, test}, true),
+         true,
+         nullptr,
          [generated](const ModelSpec*, TaskKind) { return generated(); },
          [train, dev, test, generated](TrainConfig& c, const ModelSpec*) {
              if (!generated())
@@ -295,7 +393,11 @@ void DataSection::addTranslationRows()
     fewest->setToolTip(tr("Words per generated source sentence, fewest"));
     most->setToolTip(tr("Words per generated source sentence, most (reversal's test sentences are longer: up to twice this)"));
     const auto sized = [this, generated] { return generated() && datasetId() != QLatin1String("synthetic-dates"); };
-    add({{"sequence_min_length", "sequence_max_length"}, tr("Words"), row(this, {fewest, most}, true), true, nullptr,
+    add({{"sequence_min_length", "sequence_max_length"},
+         tr("Words"),
+         row(this, {fewest, most}, true),
+         true,
+         nullptr,
          [sized](const ModelSpec*, TaskKind) { return sized(); },
          [fewest, most, sized](TrainConfig& c, const ModelSpec*) {
              if (!sized())
@@ -310,7 +412,11 @@ void DataSection::addTranslationRows()
     auto* longest = spin(this, "maxPairLengthSpin", 0, 100000);
     longest->setSpecialValueText(tr("none"));
     longest->setToolTip(tr("Training pairs with a side longer than this are left out (counted in the run's notes)"));
-    add({{"max_pair_length"}, tr("Longest pair"), longest, true, nullptr,
+    add({{"max_pair_length"},
+         tr("Longest pair"),
+         longest,
+         true,
+         nullptr,
          [pairText](const ModelSpec*, TaskKind) { return pairText(); },
          [longest, pairText](TrainConfig& c, const ModelSpec*) {
              if (pairText())
@@ -326,7 +432,11 @@ void DataSection::addLanguageModelRows()
     const auto sentences = [this] { return datasetId() == QLatin1String("multi30k-lm"); };
     auto* language = choices(this, "lmLanguageCombo", {{tr("English"), "en"}, {tr("German"), "de"}, {tr("French"), "fr"}});
     language->setToolTip(tr("Which language's descriptions the model learns to write"));
-    add({{"target_language"}, tr("Language"), language, false, nullptr,
+    add({{"target_language"},
+         tr("Language"),
+         language,
+         false,
+         nullptr,
          [sentences](const ModelSpec*, TaskKind) { return sentences(); },
          [language, sentences](TrainConfig& c, const ModelSpec*) {
              if (sentences())
@@ -346,7 +456,11 @@ void DataSection::addLanguageModelRows()
             emit file->editingFinished();
         }
     });
-    add({{"file"}, tr("Text file"), row(this, {file, browse}), false, nullptr,
+    add({{"file"},
+         tr("Text file"),
+         row(this, {file, browse}),
+         false,
+         nullptr,
          [ownText](const ModelSpec*, TaskKind) { return ownText(); },
          [file, ownText](TrainConfig& c, const ModelSpec*) {
              if (ownText())
@@ -366,7 +480,11 @@ void DataSection::addLanguageModelRows()
     pieces->setToolTip(tr("About how many pieces the SentencePiece model has (fewer where the text has fewer)"));
     pieces->setEnabled(false);
     connect(unit, &QComboBox::currentIndexChanged, this, [unit, pieces] { pieces->setEnabled(currentId(unit).rfind("pieces", 0) == 0); });
-    add({{"lm_unit", "subwords", "subword_vocabulary"}, tr("Tokens"), row(this, {unit, pieces}, true), false, nullptr,
+    add({{"lm_unit", "subwords", "subword_vocabulary"},
+         tr("Tokens"),
+         row(this, {unit, pieces}, true),
+         false,
+         nullptr,
          [ownText, sentences](const ModelSpec*, TaskKind) { return ownText() || sentences(); },
          [unit, pieces, ownText, sentences](TrainConfig& c, const ModelSpec*) {
              if (!ownText() && !sentences())
@@ -388,7 +506,11 @@ void DataSection::addLanguageModelRows()
     length->setToolTip(tr("Random symbols before the sequence repeats"));
     auto* symbols = spin(this, "repeatVocabularySpin", 2, 10000);
     symbols->setToolTip(tr("Distinct symbols the sequences are drawn from"));
-    add({{"repeat_length", "repeat_vocabulary"}, tr("Sequence"), row(this, {length, symbols}, true), true, nullptr,
+    add({{"repeat_length", "repeat_vocabulary"},
+         tr("Sequence"),
+         row(this, {length, symbols}, true),
+         true,
+         nullptr,
          [repeat](const ModelSpec*, TaskKind) { return repeat(); },
          [length, symbols, repeat](TrainConfig& c, const ModelSpec*) {
              if (!repeat())

@@ -18,9 +18,15 @@ void addItem(QComboBox* combo, const std::string& name, const std::string& id, c
 }
 } // namespace
 
-void addEntry(QComboBox* combo, const RegistryEntry& entry) { addItem(combo, entry.name, entry.id, entry.description); }
+void addEntry(QComboBox* combo, const RegistryEntry& entry)
+{
+    addItem(combo, entry.name, entry.id, entry.description);
+}
 
-void addEntry(QComboBox* combo, const ModelSpec& model) { addItem(combo, model.name, model.id, model.description); }
+void addEntry(QComboBox* combo, const ModelSpec& model)
+{
+    addItem(combo, model.name, model.id, model.description);
+}
 
 void selectData(QComboBox* combo, const std::string& id)
 {
@@ -88,8 +94,14 @@ const ModelSpec* currentEntry(const QComboBox* combo, const std::vector<ModelSpe
     return Registry::find(list, combo->currentData().toString().toStdString());
 }
 
-std::string currentId(const QComboBox* combo) { return combo->currentData().toString().toStdString(); }
+std::string currentId(const QComboBox* combo)
+{
+    return combo->currentData().toString().toStdString();
+}
 
-bool hasOption(const ModelSpec* model, const char* option) { return model && model->hasOption(option); }
+bool hasOption(const ModelSpec* model, const char* option)
+{
+    return model && model->hasOption(option);
+}
 
 } // namespace attnlab::ui::form

@@ -21,7 +21,12 @@ namespace {
 template <class Box, class Member>
 FormSetting number(const char* key, const QString& label, Box* box, Member TrainConfig::*member, bool advanced = false)
 {
-    return {{key}, label, box, advanced, nullptr, {},
+    return {{key},
+            label,
+            box,
+            advanced,
+            nullptr,
+            {},
             [box, member](TrainConfig& c, const ModelSpec*) { c.*member = box->value(); },
             [box, member](const TrainConfig& c) { box->setValue(c.*member); }};
 }
@@ -40,7 +45,12 @@ void TrainingSection::addOptimizerRows()
     auto* optimizer = choices(this, "optimizerCombo", {{tr("Adam"), "adam"}, {tr("ADADELTA (ρ = 0.95)"), "adadelta"},
                                                        {tr("SGD + momentum"), "sgd"}});
     auto* learningRate = real(this, "learningRateSpin", 1e-5, 10.0, 5, 1e-4);
-    add({{"optimizer"}, tr("Optimizer"), optimizer, false, nullptr, {},
+    add({{"optimizer"},
+         tr("Optimizer"),
+         optimizer,
+         false,
+         nullptr,
+         {},
          [optimizer](TrainConfig& c, const ModelSpec*) { c.optimizer = currentId(optimizer); },
          [optimizer](const TrainConfig& c) { selectData(optimizer, c.optimizer); }}); // the stored rate wins, below
     connect(optimizer, &QComboBox::currentIndexChanged, this, [this, optimizer, learningRate] {
@@ -56,7 +66,12 @@ void TrainingSection::addOptimizerRows()
     add(std::move(momentum));
     auto* schedule = choices(this, "scheduleCombo", {{tr("constant"), "constant"}, {tr("step decay"), "step"}, {tr("cosine"), "cosine"}});
     connect(schedule, &QComboBox::currentIndexChanged, this, &TrainingSection::rowsChanged);
-    add({{"lr_schedule"}, tr("Schedule"), schedule, true, nullptr, {},
+    add({{"lr_schedule"},
+         tr("Schedule"),
+         schedule,
+         true,
+         nullptr,
+         {},
          [schedule](TrainConfig& c, const ModelSpec*) { c.lrSchedule = currentId(schedule); },
          [schedule](const TrainConfig& c) { selectData(schedule, c.lrSchedule); }});
     const auto decays = [schedule](const ModelSpec*, TaskKind) { return currentId(schedule) == "step"; };
@@ -82,7 +97,12 @@ void TrainingSection::addOptimizerRows()
                                 tr("At every log step the gradient's norm before clipping, in total and per layer; at every "
                                    "evaluation of a text classifier, how strongly the loss reaches each word by its distance "
                                    "from the last (Compare draws both)"));
-    add({{"gradient_norms"}, tr("Gradient norms"), gradientNorms, true, nullptr, {},
+    add({{"gradient_norms"},
+         tr("Gradient norms"),
+         gradientNorms,
+         true,
+         nullptr,
+         {},
          [gradientNorms](TrainConfig& c, const ModelSpec*) { c.gradientNorms = gradientNorms->isChecked(); },
          [gradientNorms](const TrainConfig& c) { gradientNorms->setChecked(c.gradientNorms); }});
 }
@@ -99,7 +119,12 @@ void TrainingSection::addBudgetRows()
     patience->setToolTip(tr("Early stopping: dev evaluations without improvement before training stops"));
     add(number("patience", tr("Patience"), patience, &TrainConfig::patience, true));
     auto* sampling = choices(this, "samplingCombo", {{tr("random batches (thesis)"), "random"}, {tr("shuffled epochs"), "epochs"}});
-    add({{"sampling"}, tr("Batches"), sampling, true, nullptr, {},
+    add({{"sampling"},
+         tr("Batches"),
+         sampling,
+         true,
+         nullptr,
+         {},
          [sampling](TrainConfig& c, const ModelSpec*) { c.sampling = currentId(sampling); },
          [sampling](const TrainConfig& c) { selectData(sampling, c.sampling); }});
     add(number("batch_size", tr("Batch size"), spin(this, "batchSizeSpin", 1, 4096), &TrainConfig::batchSize));
@@ -108,7 +133,12 @@ void TrainingSection::addBudgetRows()
     add(number("eval_every", tr("Eval every"), evalEvery, &TrainConfig::evalEvery));
     add(number("log_every", tr("Log every"), spin(this, "logEverySpin", 1, 1'000'000, 10), &TrainConfig::logEvery, true));
     auto* seed = spin(this, "seedSpin", 0, INT_MAX);
-    add({{"seed"}, tr("Seed"), seed, false, nullptr, {},
+    add({{"seed"},
+         tr("Seed"),
+         seed,
+         false,
+         nullptr,
+         {},
          [seed](TrainConfig& c, const ModelSpec*) { c.seed = static_cast<std::uint64_t>(seed->value()); },
          [seed](const TrainConfig& c) { seed->setValue(static_cast<int>(std::min<std::uint64_t>(c.seed, INT_MAX))); }});
     repeats_ = spin(this, "repeatsSpin", 1, 100);
@@ -119,7 +149,11 @@ void TrainingSection::addBudgetRows()
     probes->setPlaceholderText(tr("one dev example per class"));
     probes->setToolTip(tr("Sentences whose attention every evaluation stores besides the probe sentence, separated by ';' "
                           "(the Explorer's timeline shows them). Empty: one short dev example per class."));
-    add({{"probes"}, tr("Probes"), probes, true, nullptr,
+    add({{"probes"},
+         tr("Probes"),
+         probes,
+         true,
+         nullptr,
          [](const ModelSpec*, TaskKind task) { return task == TaskKind::Classification; },
          [probes](TrainConfig& c, const ModelSpec*) {
              for (const QString& probe : probes->text().split(QLatin1Char(';'), Qt::SkipEmptyParts))
@@ -138,7 +172,11 @@ void TrainingSection::addBudgetRows()
     samples->setToolTip(tr("Tokens the model writes from its dataset's prompt at each evaluation, seeded: the samples show "
                            "writing emerge as it trains"));
     const TrainConfig defaults;
-    add({{"sample_tokens"}, tr("Samples"), samples, true, nullptr,
+    add({{"sample_tokens"},
+         tr("Samples"),
+         samples,
+         true,
+         nullptr,
          [](const ModelSpec*, TaskKind task) { return task == TaskKind::LanguageModel; },
          [samples, defaults](TrainConfig& c, const ModelSpec* m) {
              c.sampleTokens = m && m->servesTask(TaskKind::LanguageModel) ? samples->value() : defaults.sampleTokens;

@@ -24,9 +24,9 @@ class TrainingWorker;
 // training one entry on its own thread. What starts when, and with which share of the cores, is decided by
 // the same RunQueue the sweep's LocalExecutor runs on (threads = max(1, cores / runs going at once),
 // written into the entry's config: LibTorch's OpenMP thread count is per training thread, see
-// ComputeDevice::setThreads); queued entries start as workers become idle. Every entry of one comparison trains on the same dataset with the same seed, so the same data
-// in the same batch order (for equal batch sizes), and is a normal run in the store tagged
-// "compare:<id>". The workers' events come out again tagged with the entry's index.
+// ComputeDevice::setThreads); queued entries start as workers become idle. Every entry of one comparison trains on the
+// same dataset with the same seed, so the same data in the same batch order (for equal batch sizes), and is a normal
+// run in the store tagged "compare:<id>". The workers' events come out again tagged with the entry's index.
 class TrainingQueue : public QObject {
     Q_OBJECT
 public:

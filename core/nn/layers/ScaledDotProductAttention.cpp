@@ -27,10 +27,13 @@ torch::Tensor ScaledDotProductAttention::sharedByQueryHeads(const torch::Tensor&
                                     std::to_string(queryHeads) + " query heads");
     const int64_t group = queryHeads / kvHeads;
     // [B, H_kv, S, dh] -> [B, H_kv, G, S, dh] (a view) -> [B, H, S, dh]: head h*G + g is kv head h.
-    return kv.unsqueeze(2).expand({kv.size(0), kvHeads, group, kv.size(2), kv.size(3)}).reshape({kv.size(0), queryHeads, kv.size(2), kv.size(3)});
+    return kv.unsqueeze(2)
+        .expand({kv.size(0), kvHeads, group, kv.size(2), kv.size(3)})
+        .reshape({kv.size(0), queryHeads, kv.size(2), kv.size(3)});
 }
 
-ScaledDotProductAttention::Result ScaledDotProductAttention::apply(const torch::Tensor& q, const torch::Tensor& kIn, const torch::Tensor& vIn,
+ScaledDotProductAttention::Result ScaledDotProductAttention::apply(const torch::Tensor& q, const torch::Tensor& kIn,
+                                                                   const torch::Tensor& vIn,
                                                                    const AttentionTerms& terms)
 {
     const int64_t batch = q.size(0), heads = q.size(1), queries = q.size(2), headSize = q.size(3), keys = kIn.size(2);

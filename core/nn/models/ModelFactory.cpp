@@ -25,7 +25,8 @@
 
 namespace attnlab {
 namespace {
-template <typename Base> using Builders = std::map<std::string, std::function<std::shared_ptr<Base>(const ModelConfig&)>>;
+template<typename Base>
+using Builders = std::map<std::string, std::function<std::shared_ptr<Base>(const ModelConfig&)>>;
 
 const Builders<SequenceClassifier>& classifiers()
 {
@@ -88,7 +89,8 @@ const Builders<LanguageModel>& languageModels()
     return table;
 }
 
-template <typename Base> std::shared_ptr<Base> build(const Builders<Base>& table, const ModelConfig& config, const std::string& missing)
+template<typename Base>
+std::shared_ptr<Base> build(const Builders<Base>& table, const ModelConfig& config, const std::string& missing)
 {
     const auto builder = table.find(config.model);
     if (builder == table.end())
@@ -100,10 +102,14 @@ template <typename Base> std::shared_ptr<Base> build(const Builders<Base>& table
 bool ModelFactory::implements(const std::string& model, TaskKind task)
 {
     switch (task) {
-    case TaskKind::Classification: return classifiers().count(model) > 0;
-    case TaskKind::Regression: return regressors().count(model) > 0;
-    case TaskKind::Translation: return translators().count(model) > 0;
-    case TaskKind::LanguageModel: return languageModels().count(model) > 0;
+    case TaskKind::Classification:
+        return classifiers().count(model) > 0;
+    case TaskKind::Regression:
+        return regressors().count(model) > 0;
+    case TaskKind::Translation:
+        return translators().count(model) > 0;
+    case TaskKind::LanguageModel:
+        return languageModels().count(model) > 0;
     }
     return false;
 }

@@ -17,9 +17,9 @@ namespace attnlab {
 // TrainConfig::capturableStep's Adam (CapturableAdam), length-bucketed batches, a model without host lengths.
 // How (as PyTorch's "whole network capture"): the first warm-up steps run eagerly on a side stream (cuBLAS and
 // the autograd engine set themselves up there); a new shape's first step runs eagerly there too, and is then
-// captured on that stream into its own memory pool (capturing records, it does not run) for its next steps. Inputs are copied into the shape's static
-// tensors on the current stream before each replay; the outputs are copied out after it, so the next replay
-// cannot overwrite what the caller holds.
+// captured on that stream into its own memory pool (capturing records, it does not run) for its next steps. Inputs are
+// copied into the shape's static tensors on the current stream before each replay; the outputs are copied out after it,
+// so the next replay cannot overwrite what the caller holds.
 class CudaGraphStep {
 public:
     // The step on device inputs (the shape's static tensors), returning what the caller reads: the loss and the
