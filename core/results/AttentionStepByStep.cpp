@@ -13,6 +13,8 @@ std::string AttentionStepByStep::toJson() const
                         {"masked", masked},       {"weights", weights},        {"output", output},       {"model_weights", modelWeights}};
     if (!part.empty())
         j["part"] = part;
+    if (kvHead >= 0)
+        j["kv_head"] = kvHead + 1;
     if (!queryTokens.empty())
         j["query_tokens"] = queryTokens;
     return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

