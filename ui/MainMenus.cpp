@@ -124,7 +124,8 @@ void MainMenus::build(MainWindow& window, const Parts& p)
     QMenu* view = window.menuBar()->addMenu(MainWindow::tr("&View"));
     const QStringList tabs = {MainWindow::tr("&Training"), MainWindow::tr("E&xplorer: the selected run's model"), MainWindow::tr("&Compare selected runs"),
                               MainWindow::tr("Results &matrix"), MainWindow::tr("Run &details"), MainWindow::tr("&Side by side training"),
-                              MainWindow::tr("&Pretrained transformer (MiniLM): its heads on your sentence")};
+                              MainWindow::tr("&Pretrained transformer (MiniLM): its heads on your sentence"),
+                              MainWindow::tr("A real &LLM (SmolLM2): its heads, logit lens and induction heads")};
     for (int i = 0; i < tabs.size(); ++i) {
         QAction* show = view->addAction(tabs[i], p.workspace, [p, i] { p.workspace->setCurrentIndex(i); });
         show->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)));

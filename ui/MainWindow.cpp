@@ -21,6 +21,7 @@
 #include "ui/runs/RunListPoller.h"
 #include "ui/runs/RunListPanel.h"
 #include "ui/setup/DataImportDialog.h"
+#include "ui/explorer/PretrainedLlmView.h"
 #include "ui/explorer/PretrainedView.h"
 #include "ui/setup/DatasetsDialog.h"
 #include "ui/setup/PresetChooser.h"
@@ -215,6 +216,9 @@ void MainWindow::connectViews()
     workspace_->pretrained()->setDataDir(qs(setup_->config().dataDir)); // opened when its tab is first shown
     connect(workspace_->pretrained(), &PretrainedView::statusMessage, this, say);
     connect(workspace_->pretrained(), &PretrainedView::installRequested, this, &MainWindow::showDatasets);
+    workspace_->llm()->setDataDir(qs(setup_->config().dataDir));
+    connect(workspace_->llm(), &PretrainedLlmView::statusMessage, this, say);
+    connect(workspace_->llm(), &PretrainedLlmView::installRequested, this, &MainWindow::showDatasets);
     // The explorer opens a run's model only when it is looked at: selecting runs costs nothing otherwise.
     connect(workspace_, &QTabWidget::currentChanged, this, [this] {
         const qint64 run = training_->showingLive() ? training_->liveRunId() : training_->shownRunId();
@@ -342,6 +346,7 @@ void MainWindow::showDatasets()
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &DatasetsDialog::datasetsChanged, setup_, &SetupPanel::dataFilesChanged);
     connect(dialog, &DatasetsDialog::datasetsChanged, workspace_->pretrained(), &PretrainedView::reload); // a model installed
+    connect(dialog, &DatasetsDialog::datasetsChanged, workspace_->llm(), &PretrainedLlmView::reload);
     connect(dialog, &DatasetsDialog::lessonRequested, this, [this] {
         designerDock_->show();
         setup_->presets()->choose(QStringLiteral("lesson:san-vs-rnn"));

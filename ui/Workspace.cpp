@@ -9,6 +9,7 @@
 #include "ui/explorer/AlignmentExplorer.h"
 #include "ui/explorer/WritingExplorer.h"
 #include "ui/explorer/ExplorerView.h"
+#include "ui/explorer/PretrainedLlmView.h"
 #include "ui/explorer/PretrainedView.h"
 #include "ui/training/LiveComparisonView.h"
 #include "ui/training/RunReplay.h"
@@ -25,7 +26,7 @@ Workspace::Workspace(const QString& dbPath, QWidget* parent)
     : QTabWidget(parent), training_(new TrainingView), trainingReplay_(new RunReplay), explorer_(new ExplorerView),
       alignment_(new AlignmentExplorer), writing_(new WritingExplorer), explorerPage_(new QScrollArea),
       compareArea_(new QSplitter(Qt::Vertical)), compareView_(new CompareView), differences_(new RunDifferencesView),
-      matrix_(new ResultsMatrixView), details_(new RunDetailsView), live_(new LiveComparisonView(dbPath)), pretrained_(new PretrainedView)
+      matrix_(new ResultsMatrixView), details_(new RunDetailsView), live_(new LiveComparisonView(dbPath)), pretrained_(new PretrainedView), llm_(new PretrainedLlmView)
 {
     setObjectName(QStringLiteral("workspaceTabs"));
     setDocumentMode(true);
@@ -67,6 +68,13 @@ Workspace::Workspace(const QString& dbPath, QWidget* parent)
     pretrainedPage->setWidgetResizable(true);
     pretrainedPage->setFrameShape(QFrame::NoFrame);
     addTab(pretrainedPage, tr("&Pretrained"));
+    llm_->setObjectName(QStringLiteral("llmView"));
+    auto* llmPage = new QScrollArea;
+    llmPage->setObjectName(QStringLiteral("llmScroll"));
+    llmPage->setWidget(llm_);
+    llmPage->setWidgetResizable(true);
+    llmPage->setFrameShape(QFrame::NoFrame);
+    addTab(llmPage, tr("Real &LLM"));
 }
 
 QWidget* Workspace::explorerPage() const { return explorerPage_; }

@@ -16,6 +16,7 @@ class WritingExplorer;
 class CompareView;
 class ExplorerView;
 class LiveComparisonView;
+class PretrainedLlmView;
 class PretrainedView;
 class ResultsMatrixView;
 class RunDetailsView;
@@ -23,11 +24,12 @@ class RunDifferencesView;
 class RunReplay;
 class TrainingView;
 
-// The window's centre: one tab per view, in the order of View → Ctrl+1..7: Training (the live or selected
+// The window's centre: one tab per view, in the order of View → Ctrl+1..8: Training (the live or selected
 // run, a finished one with a replay bar above it), Explorer (the selected run's model, or a translation run's
 // alignment explorer; it scrolls below ~630 px of height, a projector's 720 lines
 // less the toolbar and the runs dock), Compare (the selection's curves and differences), Results matrix,
-// Run details, Side by side, Pretrained (a pretrained transformer's heads; it scrolls too). The window wires them to
+// Run details, Side by side, Pretrained (a pretrained transformer's heads; it scrolls too), Real LLM (SmolLM2 inside:
+// its heads, writing, logit lens, induction heads, heads knocked out; it scrolls too). The window wires them to
 // the run list, the store and the worker.
 class Workspace : public QTabWidget {
     Q_OBJECT
@@ -52,6 +54,7 @@ public:
     RunDetailsView* details() const { return details_; }
     LiveComparisonView* live() const { return live_; }
     PretrainedView* pretrained() const { return pretrained_; }
+    PretrainedLlmView* llm() const { return llm_; }
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override; // the explorer's viewport resized: fitHeight
@@ -72,6 +75,7 @@ private:
     RunDetailsView* details_;
     LiveComparisonView* live_;
     PretrainedView* pretrained_;
+    PretrainedLlmView* llm_;
 };
 
 } // namespace attnlab::ui

@@ -1,6 +1,7 @@
 #include "cli/commands/ExplainCommand.h"
 
 #include "cli/CliFlags.h"
+#include "cli/PretrainedLlmFlags.h"
 #include "cli/TextCells.h"
 #include "cli/commands/RunIds.h"
 #include "core/config/Registry.h"
@@ -12,12 +13,15 @@
 #include "core/training/TextGenerator.h"
 #include "core/training/Translator.h"
 #include "core/training/PretrainedEncoder.h"
+#include "core/training/PretrainedLanguageModel.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <ostream>
+#include <set>
 #include <stdexcept>
 
 namespace attnlab {
@@ -91,9 +95,20 @@ std::string pretrainedFolder(const std::string& value, const std::string& dataDi
     if (const DatasetManifest* m = DatasetManifest::find(id); m && m->task == "pretrained")
         return PretrainedEncoder::locate(id, dataDir);
     if (value.find('/') == std::string::npos && value.find('.') == std::string::npos)
-        throw CliUsageError("--pretrained " + value + ": not a pretrained model's id (all-minilm-l6-v2, or minilm) "
-                            "nor a folder; `attnlab-cli list` names the pretrained models");
+        throw CliUsageError("--pretrained " + value + ": not a pretrained model's id (all-minilm-l6-v2 or minilm, "
+                            "smollm2-135m or smollm2) nor a folder or .gguf file; `attnlab-cli list` names the "
+                            "pretrained models");
     return value;
+}
+
+// --steps' --layer and --head (1-based) and --query (0-based): at least `least`; the model names its own upper bounds.
+int stepsNumber(const CliFlags& flags, const char* flag, long long fallback, long long least)
+{
+    const long long value = flags.integer(flag, fallback);
+    if (value < least)
+        throw CliUsageError(std::string(flag) + " expects " + (least == 1 ? "1 or more" : "0 or more") + ", got " +
+                            flags.text(flag, ""));
+    return static_cast<int>(std::min<long long>(value, 1 << 20));
 }
 
 } // namespace
@@ -188,13 +203,8 @@ int ExplainCommand::runSteps(const CliFlags& flags)
     const bool pretrained = flags.has("--pretrained");
     const std::int64_t runId = pretrained ? 0 : runIdFrom(flags.required("--run"));
     const std::string text = flags.required("--text");
-    auto number = [&](const char* flag, long long fallback, long long least) {
-        const long long value = flags.integer(flag, fallback);
-        if (value < least)
-            throw CliUsageError(std::string(flag) + " expects " + (least == 1 ? "1 or more" : "0 or more") + ", got " + flags.text(flag, ""));
-        return static_cast<int>(std::min<long long>(value, 1 << 20));
-    };
-    const int layer = number("--layer", 1, 1) - 1, head = number("--head", 1, 1) - 1, query = number("--query", 0, 0);
+    const int layer = stepsNumber(flags, "--layer", 1, 1) - 1, head = stepsNumber(flags, "--head", 1, 1) - 1;
+    const int query = stepsNumber(flags, "--query", 0, 0);
     AttentionStepByStep s;
     if (pretrained) { // a pretrained encoder's head on the text's word pieces (0 is [CLS])
         for (const char* flag : {"--run", "--step", "--db"})
@@ -251,12 +261,21 @@ int ExplainCommand::printSteps(const CliFlags& flags, const AttentionStepByStep&
     const std::string part = s.part == "cross" ? " · cross-attention" : s.part.empty() ? "" : " · " + s.part + " self-attention";
     out_ << (runId > 0 ? "run " + std::to_string(runId) : std::string("pretrained")) << part << " · layer " << layer + 1 << " head " << head + 1
          << " · query " << query << " (" << (static_cast<std::size_t>(query) < queries.size() ? queries[static_cast<std::size_t>(query)] : std::string()) << "), d_k "
-         << s.headSize << ", position " << s.position << (s.scaled ? "" : ", scores NOT divided by sqrt(d_k)") << "\n";
+         << s.headSize << ", position " << s.position << (s.scaled ? "" : ", scores NOT divided by sqrt(d_k)")
+         << (s.kvHead >= 0 ? ", keys and values of key/value head " + std::to_string(s.kvHead + 1) + " (shared)"
+                           : std::string())
+         << "\n";
+    // A key's first 12 characters, whole UTF-8 ones (a language model's pieces show "␣" for a space).
+    const auto keyCell = [](const std::string& token) {
+        return PretrainedLlmFlags::fittedCell(PretrainedLlmFlags::clipped(token, 12), 14);
+    };
     out_ << paddedCell("key", 14) << paddedCell("q.k", 10) << paddedCell("position", 10) << paddedCell("/" + fixedCell(s.divisor, 3), 10)
          << paddedCell("weight", 10) << "\n";
     for (std::size_t j = 0; j < s.tokens.size(); ++j)
-        out_ << paddedCell(s.tokens[j].substr(0, 12), 14) << paddedCell(fixedCell(s.dot[j], 3), 10) << paddedCell(fixedCell(s.positionTerm[j], 3), 10)
-             << paddedCell(s.masked[j] ? std::string("masked") : fixedCell(s.scores[j], 3), 10) << paddedCell(fixedCell(s.weights[j], 4), 10) << "\n";
+        out_ << keyCell(s.tokens[j]) << paddedCell(fixedCell(s.dot[j], 3), 10)
+             << paddedCell(fixedCell(s.positionTerm[j], 3), 10)
+             << paddedCell(s.masked[j] ? std::string("masked") : fixedCell(s.scores[j], 3), 10)
+             << paddedCell(fixedCell(s.weights[j], 4), 10) << "\n";
     out_ << "output (sum of weight x value):";
     for (float o : s.output)
         out_ << " " << fixedCell(o, 3);
@@ -264,11 +283,207 @@ int ExplainCommand::printSteps(const CliFlags& flags, const AttentionStepByStep&
     return 0;
 }
 
+// The pretrained language model on a text: its reading (pieces, the next piece, each layer's sink and previous-token
+// heads), the logit lens (--lens) or one head step by step (--steps), heads knocked out with --ablate.
+int ExplainCommand::runLanguageModel(const CliFlags& flags)
+{
+    for (const char* flag : {"--run", "--step", "--probe", "--db"})
+        if (flags.has(flag))
+            throw CliUsageError(std::string(flag) +
+                                " does not go with --pretrained: the pretrained language model is not a run");
+    for (const char* flag : {"--method", "--target", "--ig-steps", "--ig-baseline", "--occlusion"})
+        if (flags.has(flag))
+            throw CliUsageError(std::string(flag) +
+                                " does not go with the pretrained language model: it has no classes to "
+                                "attribute (explain --run N --method on a stored classifier)");
+    for (const char* flag : {"--words", "--hide-special"})
+        if (flags.has(flag))
+            throw CliUsageError(std::string(flag) +
+                                " goes with the MiniLM encoder's word pieces (--pretrained minilm); the "
+                                "language model's pieces are shown as they are");
+    for (const char* flag : {"--part", "--force"})
+        if (flags.has(flag))
+            throw CliUsageError(std::string(flag) + " goes with --steps on a translation run");
+    const bool lens = flags.has("--lens"), steps = flags.has("--steps"), json = flags.has("--json");
+    if (lens && steps)
+        throw CliUsageError("--lens and --steps do not go together: the logit lens reads every layer's stream, --steps "
+                            "one head's arithmetic; run explain once for each");
+    if (flags.has("--top") && !lens)
+        throw CliUsageError("--top goes with --lens (the K likeliest pieces at each stage)");
+    if (!steps)
+        for (const char* flag : {"--layer", "--head", "--query"})
+            if (flags.has(flag))
+                throw CliUsageError(std::string(flag) +
+                                    " goes with --steps (one head step by step); --json gives every map");
+    if (steps)
+        for (const char* flag : {"--ablate", "--ablate-mean"})
+            if (flags.has(flag))
+                throw CliUsageError(std::string(flag) +
+                                    " does not go with --steps: one head is taken step by step in the "
+                                    "whole model (--ablate goes with the maps and --lens)");
+    const std::string text = flags.required("--text");
+    const int layer = stepsNumber(flags, "--layer", 1, 1) - 1, head = stepsNumber(flags, "--head", 1, 1) - 1;
+    const int query = stepsNumber(flags, "--query", 0, 0);
+    const int top = static_cast<int>(std::clamp<long long>(flags.integer("--top", 5), -1, 1000));
+
+    const auto model = PretrainedLlmFlags::open(flags);
+    const HeadSelection ablate = PretrainedLlmFlags::ablation(flags, *model);
+    const std::map<std::string, std::string> flagOf {
+        {"text", "--text"}, {"layer", "--layer"}, {"head", "--head"}, {"query", "--query"}, {"top", "--top"}};
+    try {
+        const std::vector<int> ids = model->tokenize(text).ids; // refuses an empty text or invalid UTF-8 first
+        if (steps) {
+            AttentionStepByStep s = model->stepByStep(text, layer, head, query);
+            if (!json)
+                for (auto& token : s.tokens)
+                    token = PretrainedLlmFlags::shownPiece(token);
+            return printSteps(flags, s, 0);
+        }
+        if (lens)
+            return printLens(flags, *model, model->logitLens(text, top, ablate), ablate);
+        return printLanguageModel(flags, *model, model->explain(text, ablate), ids, ablate);
+    } catch (const CliUsageError&) {
+        throw;
+    } catch (const std::invalid_argument& e) {
+        PretrainedLlmFlags::rethrowInFlagTerms(e, flagOf);
+    }
+}
+
+int ExplainCommand::printLanguageModel(const CliFlags& flags, const PretrainedLanguageModel& model,
+                                       const ModelExplanation& e, const std::vector<int>& ids,
+                                       const HeadSelection& ablate)
+{
+    if (flags.has("--json")) {
+        auto j = nlohmann::json::parse(e.toJson());
+        j["ids"] = ids;
+        j["model"] = nlohmann::json::parse(PretrainedLlmFlags::modelJson(model));
+        j.update(nlohmann::json::parse(PretrainedLlmFlags::ablationJson(ablate)));
+        out_ << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+        return 0;
+    }
+    const auto shown = [](const std::string& piece) { return PretrainedLlmFlags::shownPiece(piece); };
+    out_ << PretrainedLlmFlags::describe(model) << "\n";
+    if (!ablate.empty())
+        out_ << PretrainedLlmFlags::describeAblation(ablate) << "\n";
+    out_ << "pieces (\u2423 is a space):";
+    for (std::size_t i = 0; i < e.tokens.size(); ++i)
+        out_ << " " << shown(e.tokens[i]) << "(" << (i < ids.size() ? ids[i] : -1) << ")";
+    out_ << "\n";
+    out_ << "next piece, the " << e.classNames.size() << " likeliest:\n";
+    std::size_t width = 6;
+    for (const auto& c : e.classNames)
+        width = std::max(width, PretrainedLlmFlags::displayWidth(shown(c)) + 2);
+    for (std::size_t c = 0; c < e.classNames.size(); ++c)
+        out_ << "  " << PretrainedLlmFlags::fittedCell(shown(e.classNames[c]), std::min<std::size_t>(width, 24))
+             << fixedCell(e.probabilities[c], 4) << "  "
+             << std::string(static_cast<std::size_t>(e.probabilities[c] * 40.0 + 0.5), '#') << "\n";
+    const auto& maps = e.attention.maps;
+    const int layers = model.config().layers, heads = model.config().heads;
+    const int n = static_cast<int>(e.tokens.size());
+    out_ << "attention: " << maps.size() << " maps, " << layers << " layers x " << heads
+         << " heads (--json: every map; --steps: one head step by step)\n";
+    if (n < 2) {
+        out_ << "one piece: every head can attend to it alone\n";
+        return 0;
+    }
+    // Per head, the mean over the queries after the first: the weight on the first piece (the attention sink) and on
+    // the piece just before (from the third piece on, where that is not the first piece too).
+    const int previousFrom = n >= 3 ? 2 : 1;
+    out_ << paddedCell("layer", 7) << paddedCell("sink head  on the first piece", 32)
+         << "previous-token head  on the piece before\n";
+    for (int l = 0; l < layers; ++l) {
+        int sinkHead = 0, previousHead = 0;
+        double sinkBest = -1.0, previousBest = -1.0;
+        for (const auto& m : maps) {
+            if (m.layer != l)
+                continue;
+            double sink = 0.0, previous = 0.0;
+            for (int q = 1; q < n; ++q)
+                sink += m.at(q, 0);
+            for (int q = previousFrom; q < n; ++q)
+                previous += m.at(q, q - 1);
+            sink /= n - 1;
+            previous /= n - previousFrom;
+            if (sink > sinkBest)
+                sinkBest = sink, sinkHead = m.head;
+            if (previous > previousBest)
+                previousBest = previous, previousHead = m.head;
+        }
+        const auto name = [&](int h) { return std::to_string(l + 1) + "." + std::to_string(h + 1); };
+        out_ << paddedCell(std::to_string(l + 1), 7) << paddedCell(name(sinkHead), 11)
+             << paddedCell(fixedCell(sinkBest, 3), 21) << paddedCell(name(previousHead), 21)
+             << fixedCell(previousBest, 3) << "\n";
+    }
+    return 0;
+}
+
+// The logit lens as a table: a short text's every position (its likeliest next piece at each stage), a longer
+// text's (or, with --top, any text's) last position with the K likeliest.
+int ExplainCommand::printLens(const CliFlags& flags, const PretrainedLanguageModel& model, const LogitLens& lens,
+                              const HeadSelection& ablate)
+{
+    if (flags.has("--json")) {
+        auto j = nlohmann::json::parse(lens.toJson());
+        j["model"] = nlohmann::json::parse(PretrainedLlmFlags::modelJson(model));
+        j.update(nlohmann::json::parse(PretrainedLlmFlags::ablationJson(ablate)));
+        out_ << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+        return 0;
+    }
+    const auto shown = [](const std::string& piece) { return PretrainedLlmFlags::shownPiece(piece); };
+    constexpr std::size_t kWidestTable = 8, kCell = 16;
+    out_ << PretrainedLlmFlags::describe(model) << "\n";
+    if (!ablate.empty())
+        out_ << PretrainedLlmFlags::describeAblation(ablate) << "\n";
+    const std::size_t n = lens.tokens.size();
+    const auto guess = [&](const LogitLens::Guess& g) {
+        return PretrainedLlmFlags::fittedCell(
+            PretrainedLlmFlags::fittedCell(shown(g.token), 10) + " " + fixedCell(g.probability, 2), kCell);
+    };
+    const auto trimmed = [](std::string cell) { return cell.erase(cell.find_last_not_of(' ') + 1); };
+    if (n <= kWidestTable && !flags.has("--top")) {
+        out_ << "logit lens: at each position, the likeliest next piece read out of the stream after each stage "
+                "(the final norm, then the output layer) and its probability\n";
+        std::string header = paddedCell("stage", 11);
+        for (const auto& t : lens.tokens)
+            header += PretrainedLlmFlags::fittedCell(shown(t), kCell);
+        out_ << trimmed(header) << "\n";
+        for (std::size_t s = 0; s < lens.stages.size(); ++s) {
+            std::string row = paddedCell(lens.stages[s], 11);
+            for (std::size_t p = 0; p < n; ++p)
+                row +=
+                    lens.top[s][p].empty() ? PretrainedLlmFlags::fittedCell("", kCell) : guess(lens.top[s][p].front());
+            out_ << trimmed(row) << "\n";
+        }
+        return 0;
+    }
+    const std::size_t k = lens.top.empty() || lens.top.front().empty() ? 0 : lens.top.front().back().size();
+    out_ << "logit lens at the last piece (" << shown(lens.tokens.back()) << ", piece " << n - 1 << "): the " << k
+         << " likeliest next pieces read out of the stream after each stage\n";
+    std::string header = paddedCell("stage", 11);
+    for (std::size_t i = 0; i < k; ++i)
+        header += PretrainedLlmFlags::fittedCell(std::to_string(i + 1), kCell);
+    out_ << trimmed(header) << "\n";
+    for (std::size_t s = 0; s < lens.stages.size(); ++s) {
+        std::string row = paddedCell(lens.stages[s], 11);
+        for (const auto& g : lens.top[s].back())
+            row += guess(g);
+        out_ << trimmed(row) << "\n";
+    }
+    return 0;
+}
+
 int ExplainCommand::run(const std::vector<std::string>& args)
 {
-    const CliFlags flags(args, {"--run", "--text", "--step", "--probe", "--db", "--method", "--target", "--ig-steps",
-                                "--ig-baseline", "--occlusion", "--pretrained", "--layer", "--head", "--data-dir", "--query", "--part", "--force"},
-                         {"--json", "--words", "--hide-special", "--steps"});
+    std::set<std::string> valued {"--run",    "--text",     "--step",        "--probe",     "--db",         "--method",
+                                  "--target", "--ig-steps", "--ig-baseline", "--occlusion", "--pretrained", "--layer",
+                                  "--head",   "--data-dir", "--query",       "--part",      "--force",      "--top"};
+    std::set<std::string> booleans {"--json", "--words", "--hide-special", "--steps", "--lens"};
+    valued.insert(PretrainedLlmFlags::valued().begin(), PretrainedLlmFlags::valued().end());
+    booleans.insert(PretrainedLlmFlags::booleans().begin(), PretrainedLlmFlags::booleans().end());
+    const CliFlags flags(args, valued, booleans);
+    if (flags.has("--pretrained") && PretrainedLlmFlags::namesLanguageModel(flags.text("--pretrained", "")))
+        return runLanguageModel(flags);
+    PretrainedLlmFlags::refuseWithout(flags, {"--lens", "--top"});
     if (flags.has("--steps"))
         return runSteps(flags); // a run's model or, with --pretrained, a pretrained encoder's
     for (const char* flag : {"--part", "--force"})

@@ -18,7 +18,15 @@ class CliFlags;
 // With --steps --layer L --head H --query I: one head's attention for that query token of --text, step by step
 // (q, k, v, q.k, the position term, the division by sqrt(d_k), the mask, the softmax, the output), for a stored
 // classifier or language model with self-attention; --json: AttentionStepByStep::toJson.
+// With --pretrained smollm2-135m|smollm2|FILE.gguf: the pretrained language model on --text: its pieces, the five
+// likeliest next pieces and each layer's attention-sink and previous-token heads (--json: every map), the logit
+// lens (--lens [--top K]) or one head step by step (--steps); --ablate L.H,... [--ablate-mean] knocks heads out
+// while it reads (not with --steps), --device cpu|cuda|auto.
 struct AttentionStepByStep;
+struct LogitLens;
+struct ModelExplanation;
+class PretrainedLanguageModel;
+struct HeadSelection;
 
 class ExplainCommand : public Command {
 public:
@@ -27,6 +35,11 @@ public:
 
 private:
     int runPretrained(const CliFlags& flags);
+    int runLanguageModel(const CliFlags& flags); // --pretrained names the pretrained language model
+    int printLanguageModel(const CliFlags& flags, const PretrainedLanguageModel& model, const ModelExplanation& e,
+                           const std::vector<int>& ids, const HeadSelection& ablate);
+    int printLens(const CliFlags& flags, const PretrainedLanguageModel& model, const LogitLens& lens,
+                  const HeadSelection& ablate);
     int runSteps(const CliFlags& flags); // --steps: one head's attention for one query, step by step
     int printSteps(const CliFlags& flags, const AttentionStepByStep& steps, std::int64_t runId); // runId 0: pretrained
 };

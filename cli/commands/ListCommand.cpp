@@ -103,7 +103,8 @@ int ListCommand::run(const std::vector<std::string>& args)
     printEntries(out_, "datasets", Registry::datasets());
     printEntries(out_, "models", Registry::models());
     printEntries(out_, "positions", Registry::positions());
-    out_ << "pretrained models (explain --pretrained ID; fetch ID or import ID FILE to install):\n";
+    out_ << "pretrained models (explain --pretrained ID; a language model's generate and heads too; fetch ID or "
+            "import ID FILE to install):\n";
     for (const auto& m : pretrainedJson()) {
         const std::string id = m["id"];
         out_ << "  " << id << std::string(id.size() < 22 ? 22 - id.size() : 1, ' ') << m["name"].get<std::string>() << " ["

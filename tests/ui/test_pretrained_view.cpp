@@ -15,6 +15,7 @@
 #include "ui/explorer/ExplorerView.h"
 #include "ui/plots/AttentionThumbnailGrid.h"
 #include "ui/explorer/AttentionStepsView.h"
+#include "ui/explorer/PretrainedLlmView.h"
 #include "ui/explorer/PretrainedView.h"
 #include "ui/plots/AttentionHeatmap.h"
 
@@ -219,10 +220,12 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         Workspace workspace(dir.filePath(QStringLiteral("runs.sqlite")));
-        QCOMPARE(workspace.count(), 7);
+        QCOMPARE(workspace.count(), 8);
         QCOMPARE(workspace.widget(6)->objectName(), QStringLiteral("pretrainedScroll"));
         QVERIFY(workspace.widget(6)->isAncestorOf(workspace.pretrained()));
         QCOMPARE(workspace.tabText(6), QStringLiteral("&Pretrained"));
+        QCOMPARE(workspace.widget(7)->objectName(), QStringLiteral("llmScroll")); // the real LLM beside it
+        QVERIFY(workspace.widget(7)->isAncestorOf(workspace.llm()));
     }
 };
 

@@ -6,6 +6,7 @@
 #include "core/results/GeneratedText.h"
 #include "core/store/RunStore.h"
 #include "core/training/ModelExplainer.h"
+#include "core/training/PretrainedLanguageModel.h"
 #include "core/training/TextGenerator.h"
 #include "ui/LatestRequestRunner.h"
 #include "ui/StdStrings.h"
@@ -20,6 +21,7 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLocale>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSpinBox>
@@ -181,7 +183,7 @@ void WritingExplorer::clear(const QString& message)
 {
     opening_->discard();
     running_->discard();
-    generator_.reset();
+    writer_.reset();
     last_.reset();
     shown_.reset();
     runId_ = 0;
@@ -219,26 +221,73 @@ void WritingExplorer::setRun(qint64 runId)
     status_->setText(tr("Opening the model of run #%1…").arg(runId));
     opening_->request([this, ref = *chosen]() -> LatestRequestRunner::Delivery {
         auto generator = std::make_shared<const TextGenerator>(ref); // throws: failed() says why
-        return [this, generator] {
-            generator_ = generator;
-            draws_ = 0;
-            const QSignalBlocker quiet(text_);
-            text_->setPlainText(qs(generator_->prompt()));
-            for (QWidget* w : std::initializer_list<QWidget*>{step_, write_, text_})
-                w->setEnabled(true);
-            const int layers = std::max(1, generator_->config().model.layers), heads = std::max(1, generator_->config().model.heads);
-            layer_->setRange(1, layers);
-            head_->setRange(1, heads);
-            const bool hasAttention = Registry::hasAttention(generator_->config().model.model);
-            layer_->setEnabled(hasAttention);
-            head_->setEnabled(hasAttention);
-            status_->setText(tr("%1 %2 in its vocabulary. Type a prompt, change the sampling: the bars follow at once.")
-                                 .arg(generator_->vocabulary().size())
-                                 .arg(qs(generator_->unit())));
-            emit ready();
-            preview();
+        auto writer = std::make_shared<Writer>();
+        writer->generate = [generator](const std::string& prompt, const SamplingSettings& s, int alternatives, bool attention) {
+            return generator->generate(prompt, s, alternatives, attention);
         };
+        writer->stepByStep = [generator](const std::string& text, int layer, int head, int query) {
+            if (query < 0) { // the last token of the window the model reads
+                const int context = generator->config().model.context;
+                const auto n = static_cast<int>(generator->tokensOf(text).size());
+                query = std::max(0, (context > 0 ? std::min(n, context) : n) - 1);
+            }
+            return generator->stepByStep(text, layer, head, query);
+        };
+        writer->layers = std::max(1, generator->config().model.layers);
+        writer->heads = std::max(1, generator->config().model.heads);
+        writer->attention = Registry::hasAttention(generator->config().model.model);
+        writer->noAttention = tr("A %1 has no self-attention: there is no head to compute step by step.")
+                                  .arg(qs(generator->config().model.model));
+        const QString status = tr("%1 %2 in its vocabulary. Type a prompt, change the sampling: the bars follow at once.")
+                                   .arg(generator->vocabulary().size())
+                                   .arg(qs(generator->unit()));
+        return [this, writer, prompt = qs(generator->prompt()), status] { opened(writer, prompt, status); };
     });
+}
+
+void WritingExplorer::setPretrained(std::shared_ptr<const PretrainedLanguageModel> model, const QString& prompt,
+                                    const HeadSelection& ablate)
+{
+    clear(QString());
+    if (!model)
+        return;
+    const auto& c = model->config();
+    header_->setText(ablate.empty() ? tr("SmolLM2-135M-Instruct · pretrained · writing")
+                                    : tr("SmolLM2-135M-Instruct · pretrained · writing with %1 knocked out (%2)")
+                                          .arg(qs(ablate.text()), ablate.mean ? tr("mean") : tr("zero")));
+    auto writer = std::make_shared<Writer>();
+    writer->generate = [model, ablate](const std::string& text, const SamplingSettings& s, int alternatives, bool attention) {
+        return model->generate(text, s, alternatives, attention, ablate);
+    };
+    writer->stepByStep = [model](const std::string& text, int layer, int head, int query) {
+        if (query < 0)
+            query = static_cast<int>(model->tokenize(text).ids.size()) - 1;
+        return model->stepByStep(text, layer, head, query);
+    };
+    writer->layers = c.layers;
+    writer->heads = c.heads;
+    opened(writer, prompt,
+           tr("%1 byte-level pieces in its vocabulary. Type a prompt, change the sampling: the bars follow at once.")
+               .arg(QLocale().toString(c.vocabulary)));
+}
+
+void WritingExplorer::opened(std::shared_ptr<const Writer> writer, const QString& prompt, const QString& status)
+{
+    writer_ = std::move(writer);
+    draws_ = 0;
+    {
+        const QSignalBlocker quiet(text_);
+        text_->setPlainText(prompt);
+    }
+    for (QWidget* w : std::initializer_list<QWidget*>{step_, write_, text_})
+        w->setEnabled(true);
+    layer_->setRange(1, writer_->layers);
+    head_->setRange(1, writer_->heads);
+    layer_->setEnabled(writer_->attention);
+    head_->setEnabled(writer_->attention);
+    status_->setText(status);
+    emit ready();
+    preview();
 }
 
 SamplingSettings WritingExplorer::sampling(int tokens) const
@@ -255,38 +304,31 @@ SamplingSettings WritingExplorer::sampling(int tokens) const
 
 void WritingExplorer::preview()
 {
-    if (!generator_ || text_->toPlainText().isEmpty())
+    if (!writer_ || text_->toPlainText().isEmpty())
         return;
     const auto settings = sampling(1);
-    running_->request([generator = generator_, prompt = text_->toPlainText().toStdString(), settings, this]() -> LatestRequestRunner::Delivery {
-        auto written = std::make_shared<GeneratedText>(generator->generate(prompt, settings, 15, false));
+    running_->request([writer = writer_, prompt = text_->toPlainText().toStdString(), settings, this]() -> LatestRequestRunner::Delivery {
+        auto written = std::make_shared<GeneratedText>(writer->generate(prompt, settings, 15, false));
         return [this, written] { show(*written, false); };
     });
-    if (!Registry::hasAttention(generator_->config().model.model)) {
-        steps_->clear(tr("A %1 has no self-attention: there is no head to compute step by step.").arg(qs(generator_->config().model.model)));
+    if (!writer_->attention) {
+        steps_->clear(writer_->noAttention);
         return;
     }
-    steps_->setSubject(
-        [generator = generator_, text = text_->toPlainText().toStdString()](int layer, int head, int query) {
-            if (query < 0) { // the last token of the window the model reads
-                const int context = generator->config().model.context;
-                const auto n = static_cast<int>(generator->tokensOf(text).size());
-                query = std::max(0, (context > 0 ? std::min(n, context) : n) - 1);
-            }
-            return generator->stepByStep(text, layer, head, query);
-        },
-        std::max(1, generator_->config().model.layers), std::max(1, generator_->config().model.heads), -1);
+    steps_->setSubject([writer = writer_, text = text_->toPlainText().toStdString()](int layer, int head, int query) {
+        return writer->stepByStep(text, layer, head, query);
+    }, writer_->layers, writer_->heads, -1);
 }
 
 void WritingExplorer::write(int tokens)
 {
-    if (!generator_ || text_->toPlainText().isEmpty())
+    if (!writer_ || text_->toPlainText().isEmpty())
         return;
     const auto settings = sampling(tokens);
     ++draws_;
     status_->setText(tokens == 1 ? tr("Drawing one token…") : tr("Writing %1 tokens…").arg(tokens));
-    running_->request([generator = generator_, prompt = text_->toPlainText().toStdString(), settings, this]() -> LatestRequestRunner::Delivery {
-        auto written = std::make_shared<GeneratedText>(generator->generate(prompt, settings, 15, true));
+    running_->request([writer = writer_, prompt = text_->toPlainText().toStdString(), settings, this]() -> LatestRequestRunner::Delivery {
+        auto written = std::make_shared<GeneratedText>(writer->generate(prompt, settings, 15, true));
         return [this, written] { show(*written, true); };
     });
 }

