@@ -157,3 +157,49 @@ if len(sys.argv) > 1:  # a store and its export, from a tiny run of the built CL
             seed("fuzz_run_store", "one-run-import", [1], f.read())
         with open(exported, "rb") as f:
             seed("fuzz_run_import", "one-run", [], f.read())
+
+
+# A pretrained language model's file: a tiny GGUF v3 (llama metadata, a tokenizer, one tensor of each type the reader
+# dequantizes: F32, F16, Q8_0, Q4_1), and its tokenizer's parts as fuzz_bpe reads them.
+def gguf_string(s):
+    b = s.encode()
+    return struct.pack("<Q", len(b)) + b
+
+
+def gguf(metadata, tensors, version=3):
+    out = b"GGUF" + struct.pack("<IQQ", version, len(tensors), len(metadata))
+    for key, (kind, value) in metadata.items():
+        out += gguf_string(key) + struct.pack("<I", kind)
+        if kind == 4:
+            out += struct.pack("<I", value)
+        elif kind == 6:
+            out += struct.pack("<f", value)
+        elif kind == 8:
+            out += gguf_string(value)
+        elif kind == 9:  # an array of strings
+            out += struct.pack("<IQ", 8, len(value)) + b"".join(gguf_string(v) for v in value)
+    offset, data = 0, b""
+    for name, dims, kind, payload in tensors:
+        out += gguf_string(name) + struct.pack("<I", len(dims)) + b"".join(struct.pack("<Q", d) for d in dims)
+        out += struct.pack("<IQ", kind, offset)
+        data += payload + b"\0" * ((-len(payload)) % 32)
+        offset = len(data)
+    out += b"\0" * ((-len(out)) % 32)
+    return out + data
+
+
+half = lambda x: struct.pack("<e", x)
+q8 = half(0.25) + bytes((j - 16) & 0xFF for j in range(32))
+q41 = half(0.5) + half(-1.0) + bytes(((j << 4) | (15 - j)) for j in range(16))
+tokens = ["<|endoftext|>", "a", "b", "c", "\u0120", "ab", "\u0120a"]
+seed("fuzz_gguf", "llama-four-types", [], gguf({
+    "general.architecture": (8, "llama"), "llama.block_count": (4, 1), "llama.embedding_length": (4, 32),
+    "llama.attention.head_count": (4, 2), "llama.attention.head_count_kv": (4, 1), "llama.feed_forward_length": (4, 64),
+    "llama.context_length": (4, 16), "llama.rope.freq_base": (6, 10000.0),
+    "llama.attention.layer_norm_rms_epsilon": (6, 1e-5), "tokenizer.ggml.model": (8, "gpt2"),
+    "tokenizer.ggml.tokens": (9, tokens), "tokenizer.ggml.merges": (9, ["a b", "\u0120 a"])},
+    [("f32", [2], 0, struct.pack("<2f", 3.25, -7.0)), ("f16", [4], 1, half(1.0) + half(-2.0) + half(0.5) + half(3.0)),
+     ("q8", [32], 8, q8), ("q41", [32], 3, q41)]))
+seed("fuzz_gguf", "empty", [], gguf({}, []))
+seed("fuzz_bpe", "merges-and-specials", [1], "\n".join(tokens) + "\n<|im_start|>\n", "a b\n\u0120 a\n",
+     "ab a<|im_start|>cab  a\n")
