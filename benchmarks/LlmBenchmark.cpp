@@ -51,19 +51,22 @@ double secondsSince(std::chrono::steady_clock::time_point start)
 }
 
 // The prompt both programs read: the same sentence, its first 64 pieces (the twin cuts its ids the same way).
-const char* kText = "The history of the city begins with a small settlement on the river, where traders from the north "
-                    "met farmers from the valley. Over the centuries the market grew into a town, the town into a city, "
-                    "and the city into the capital of a region known for its bridges, its libraries and its music. Visitors "
-                    "still come for all three.";
+const char* kText =
+    "The history of the city begins with a small settlement on the river, where traders from the north "
+    "met farmers from the valley. Over the centuries the market grew into a town, the town into a city, "
+    "and the city into the capital of a region known for its bridges, its libraries and its music. Visitors "
+    "still come for all three.";
 
 } // namespace
 
 int main(int argc, char** argv)
 {
-    const int loads = std::max(1, option(argc, argv, "--loads", 3)), reads = std::max(1, option(argc, argv, "--reads", 10));
+    const int loads = std::max(1, option(argc, argv, "--loads", 3)),
+              reads = std::max(1, option(argc, argv, "--reads", 10));
     const int tokens = option(argc, argv, "--tokens", 200), threads = option(argc, argv, "--threads", 2);
     ComputeDevice::setThreads(threads);
-    const std::string path = PretrainedLanguageModel::locate(PretrainedLanguageModel::kDefaultId, textOption(argc, argv, "--data-dir", ""));
+    const std::string path =
+        PretrainedLanguageModel::locate(PretrainedLanguageModel::kDefaultId, textOption(argc, argv, "--data-dir", ""));
     std::vector<double> loadTimes;
     for (int i = 0; i + 1 < loads; ++i) {
         const auto start = std::chrono::steady_clock::now();
@@ -92,13 +95,16 @@ int main(int argc, char** argv)
     const auto copying = model.copyingHeads(50, 4, 1);
     std::printf("SmolLM2-135M (%lld parameters) from %s; %d threads\n", static_cast<long long>(model.parameterCount()),
                 path.c_str(), threads);
-    std::printf("open (header, tokenizer, weights dequantized): first %.0f ms, median %.0f ms over %zu (goal <= 3000 ms)\n",
-                1000.0 * loadTimes.front(), 1000.0 * median(loadTimes), loadTimes.size());
-    std::printf("read %zu pieces keeping %zu maps: median %.1f ms over %d reads\n", ids.size(), maps, 1000.0 * median(readTimes), reads);
-    std::printf("write %zu pieces greedily over the cache: %.2f s, %.1f ms a piece\n", written.steps.size(), written.seconds,
-                1000.0 * written.seconds / std::max<std::size_t>(1, written.steps.size()));
+    std::printf(
+        "open (header, tokenizer, weights dequantized): first %.0f ms, median %.0f ms over %zu (goal <= 3000 ms)\n",
+        1000.0 * loadTimes.front(), 1000.0 * median(loadTimes), loadTimes.size());
+    std::printf("read %zu pieces keeping %zu maps: median %.1f ms over %d reads\n", ids.size(), maps,
+                1000.0 * median(readTimes), reads);
+    std::printf("write %zu pieces greedily over the cache: %.2f s, %.1f ms a piece\n", written.steps.size(),
+                written.seconds, 1000.0 * written.seconds / std::max<std::size_t>(1, written.steps.size()));
     std::printf("induction and previous-token scores of %d heads (4 x 101 pieces): %.2f s (goal <= 2 s)\n",
                 copying.layers * copying.heads, copying.seconds);
-    std::printf("peak resident memory after opening: %.0f MB (goal <= 1200 MB)\n", ProcessMemory::peakResidentBytes() / 1e6);
+    std::printf("peak resident memory after opening: %.0f MB (goal <= 1200 MB)\n",
+                ProcessMemory::peakResidentBytes() / 1e6);
     return 0;
 }

@@ -41,7 +41,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (e.ids.size() != e.pieces.size() || e.ids.size() != e.bytes.size())
             __builtin_trap();
         for (std::size_t i = 0; i < e.ids.size(); ++i)
-            if (e.bytes[i].first < 0 || e.bytes[i].second > static_cast<int>(text.size()) || e.bytes[i].first > e.bytes[i].second)
+            if (e.bytes[i].first < 0 || e.bytes[i].second > static_cast<int>(text.size()) ||
+                e.bytes[i].first > e.bytes[i].second)
                 __builtin_trap(); // each piece is a range of the text's bytes
         (void)tokenizer.decode(e.ids);
     });

@@ -122,8 +122,12 @@ void MainMenus::build(MainWindow& window, const Parts& p)
 
     // The workspace's tabs, and exporting the analyst's tables.
     QMenu* view = window.menuBar()->addMenu(MainWindow::tr("&View"));
-    const QStringList tabs = {MainWindow::tr("&Training"), MainWindow::tr("E&xplorer: the selected run's model"), MainWindow::tr("&Compare selected runs"),
-                              MainWindow::tr("Results &matrix"), MainWindow::tr("Run &details"), MainWindow::tr("&Side by side training"),
+    const QStringList tabs = {MainWindow::tr("&Training"),
+                              MainWindow::tr("E&xplorer: the selected run's model"),
+                              MainWindow::tr("&Compare selected runs"),
+                              MainWindow::tr("Results &matrix"),
+                              MainWindow::tr("Run &details"),
+                              MainWindow::tr("&Side by side training"),
                               MainWindow::tr("&Pretrained transformer (MiniLM): its heads on your sentence"),
                               MainWindow::tr("A real &LLM (SmolLM2): its heads, logit lens and induction heads")};
     for (int i = 0; i < tabs.size(); ++i) {

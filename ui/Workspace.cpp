@@ -1,16 +1,16 @@
 #include "ui/Workspace.h"
 
+#include "core/config/Registry.h"
+#include "core/store/RunStore.h"
 #include "ui/analysis/CompareView.h"
 #include "ui/analysis/ResultsMatrixView.h"
 #include "ui/analysis/RunDetailsView.h"
 #include "ui/analysis/RunDifferencesView.h"
-#include "core/config/Registry.h"
-#include "core/store/RunStore.h"
 #include "ui/explorer/AlignmentExplorer.h"
-#include "ui/explorer/WritingExplorer.h"
 #include "ui/explorer/ExplorerView.h"
 #include "ui/explorer/PretrainedLlmView.h"
 #include "ui/explorer/PretrainedView.h"
+#include "ui/explorer/WritingExplorer.h"
 #include "ui/training/LiveComparisonView.h"
 #include "ui/training/RunReplay.h"
 #include "ui/training/TrainingView.h"
@@ -26,7 +26,8 @@ Workspace::Workspace(const QString& dbPath, QWidget* parent)
     : QTabWidget(parent), training_(new TrainingView), trainingReplay_(new RunReplay), explorer_(new ExplorerView),
       alignment_(new AlignmentExplorer), writing_(new WritingExplorer), explorerPage_(new QScrollArea),
       compareArea_(new QSplitter(Qt::Vertical)), compareView_(new CompareView), differences_(new RunDifferencesView),
-      matrix_(new ResultsMatrixView), details_(new RunDetailsView), live_(new LiveComparisonView(dbPath)), pretrained_(new PretrainedView), llm_(new PretrainedLlmView)
+      matrix_(new ResultsMatrixView), details_(new RunDetailsView), live_(new LiveComparisonView(dbPath)),
+      pretrained_(new PretrainedView), llm_(new PretrainedLlmView)
 {
     setObjectName(QStringLiteral("workspaceTabs"));
     setDocumentMode(true);

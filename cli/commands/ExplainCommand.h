@@ -21,12 +21,8 @@ class CliFlags;
 // With --pretrained smollm2-135m|smollm2|FILE.gguf: the pretrained language model on --text: its pieces, the five
 // likeliest next pieces and each layer's attention-sink and previous-token heads (--json: every map), the logit
 // lens (--lens [--top K]) or one head step by step (--steps); --ablate L.H,... [--ablate-mean] knocks heads out
-// while it reads (not with --steps), --device cpu|cuda|auto.
+// while it reads (not with --steps), --device cpu|cuda|auto. What it prints of that model: LanguageModelReport.
 struct AttentionStepByStep;
-struct LogitLens;
-struct ModelExplanation;
-class PretrainedLanguageModel;
-struct HeadSelection;
 
 class ExplainCommand : public Command {
 public:
@@ -36,10 +32,6 @@ public:
 private:
     int runPretrained(const CliFlags& flags);
     int runLanguageModel(const CliFlags& flags); // --pretrained names the pretrained language model
-    int printLanguageModel(const CliFlags& flags, const PretrainedLanguageModel& model, const ModelExplanation& e,
-                           const std::vector<int>& ids, const HeadSelection& ablate);
-    int printLens(const CliFlags& flags, const PretrainedLanguageModel& model, const LogitLens& lens,
-                  const HeadSelection& ablate);
     int runSteps(const CliFlags& flags); // --steps: one head's attention for one query, step by step
     int printSteps(const CliFlags& flags, const AttentionStepByStep& steps, std::int64_t runId); // runId 0: pretrained
 };

@@ -20,7 +20,8 @@ int number(const std::string& s)
 HeadSelection HeadSelection::parse(const std::string& text, int layers, int heads, const std::string& setting)
 {
     HeadSelection selection;
-    const std::string shape = " (the model has " + std::to_string(layers) + " layers of " + std::to_string(heads) + " heads)";
+    const std::string shape =
+        " (the model has " + std::to_string(layers) + " layers of " + std::to_string(heads) + " heads)";
     std::size_t at = 0;
     while (at <= text.size()) {
         const std::size_t comma = std::min(text.find(',', at), text.size());
@@ -34,10 +35,12 @@ HeadSelection HeadSelection::parse(const std::string& text, int layers, int head
         if (layer < 0 || head < 0)
             throw std::invalid_argument(setting + ": '" + pair + "' is not LAYER.HEAD (1-based, as \"4.7,12.1\")");
         if (layer < 1 || layer > layers)
-            throw std::invalid_argument(setting + ": '" + pair + "': layer " + std::to_string(layer) + " does not exist" + shape);
+            throw std::invalid_argument(setting + ": '" + pair + "': layer " + std::to_string(layer) +
+                                        " does not exist" + shape);
         if (head < 1 || head > heads)
-            throw std::invalid_argument(setting + ": '" + pair + "': head " + std::to_string(head) + " does not exist" + shape);
-        const std::pair<int, int> h{layer - 1, head - 1};
+            throw std::invalid_argument(setting + ": '" + pair + "': head " + std::to_string(head) + " does not exist" +
+                                        shape);
+        const std::pair<int, int> h {layer - 1, head - 1};
         if (std::find(selection.heads.begin(), selection.heads.end(), h) != selection.heads.end())
             throw std::invalid_argument(setting + ": head " + pair + " is written twice");
         selection.heads.push_back(h);

@@ -16,7 +16,7 @@ struct AttentionStepByStep {
     std::string part;                       // a translation model's: "encoder", "decoder" or "cross"; else ""
     std::vector<std::string> queryTokens;   // cross-attention's queries (the target's rows); empty: the queries are tokens
     int headSize = 0;
-    int kvHead = -1;                        // grouped-query attention: the key/value head this query head shares; -1: its own
+    int kvHead = -1; // grouped-query attention: the key/value head this query head shares; -1: its own
     std::string position;                   // the layer's position technique ("rpr", "rope", "alibi", ...)
     bool scaled = true;                     // false: the scores were not divided (the lesson's switch)
     bool uniform = false;                   // every weight 1/n: no q, no k, no scores

@@ -8,7 +8,7 @@ namespace {
 
 std::pair<int, int> argmax(const std::vector<std::vector<double>>& scores)
 {
-    std::pair<int, int> best{0, 0};
+    std::pair<int, int> best {0, 0};
     double value = -1.0;
     for (std::size_t l = 0; l < scores.size(); ++l)
         for (std::size_t h = 0; h < scores[l].size(); ++h)
@@ -21,8 +21,14 @@ std::pair<int, int> argmax(const std::vector<std::vector<double>>& scores)
 
 } // namespace
 
-std::pair<int, int> HeadCopyScores::bestInduction() const { return argmax(induction); }
-std::pair<int, int> HeadCopyScores::bestPreviousToken() const { return argmax(previousToken); }
+std::pair<int, int> HeadCopyScores::bestInduction() const
+{
+    return argmax(induction);
+}
+std::pair<int, int> HeadCopyScores::bestPreviousToken() const
+{
+    return argmax(previousToken);
+}
 
 std::string HeadCopyScores::toJson() const
 {
@@ -30,14 +36,23 @@ std::string HeadCopyScores::toJson() const
     for (const auto& [l, h] : ablated)
         ablated_.push_back(std::to_string(l + 1) + "." + std::to_string(h + 1));
     const auto bi = bestInduction(), bp = bestPreviousToken();
-    nlohmann::json j = {{"layers", layers}, {"heads", heads}, {"length", length}, {"sequences", sequences},
-                        {"seed", seed}, {"induction", induction}, {"previous_token", previousToken},
-                        {"first_half_loss", firstHalfLoss}, {"repeated_half_loss", repeatedHalfLoss},
-                        {"best_induction", {{"head", std::to_string(bi.first + 1) + "." + std::to_string(bi.second + 1)},
-                                            {"score", layers > 0 ? induction[bi.first][bi.second] : 0.0}}},
-                        {"best_previous_token", {{"head", std::to_string(bp.first + 1) + "." + std::to_string(bp.second + 1)},
-                                                 {"score", layers > 0 ? previousToken[bp.first][bp.second] : 0.0}}},
-                        {"ablated", ablated_}, {"seconds", seconds}};
+    nlohmann::json j = {{"layers", layers},
+                        {"heads", heads},
+                        {"length", length},
+                        {"sequences", sequences},
+                        {"seed", seed},
+                        {"induction", induction},
+                        {"previous_token", previousToken},
+                        {"first_half_loss", firstHalfLoss},
+                        {"repeated_half_loss", repeatedHalfLoss},
+                        {"best_induction",
+                         {{"head", std::to_string(bi.first + 1) + "." + std::to_string(bi.second + 1)},
+                          {"score", layers > 0 ? induction[bi.first][bi.second] : 0.0}}},
+                        {"best_previous_token",
+                         {{"head", std::to_string(bp.first + 1) + "." + std::to_string(bp.second + 1)},
+                          {"score", layers > 0 ? previousToken[bp.first][bp.second] : 0.0}}},
+                        {"ablated", ablated_},
+                        {"seconds", seconds}};
     if (!ablated.empty())
         j["ablation"] = ablation;
     return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

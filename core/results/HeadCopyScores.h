@@ -17,13 +17,13 @@ struct HeadCopyScores {
     int length = 0, sequences = 0;
     unsigned long long seed = 1;
     std::vector<std::vector<double>> induction, previousToken; // [layer][head]
-    double firstHalfLoss = 0.0;   // mean cross-entropy (nats) predicting the first copy's tokens 2 .. length
+    double firstHalfLoss = 0.0; // mean cross-entropy (nats) predicting the first copy's tokens 2 .. length
     double repeatedHalfLoss = 0.0; // the same for the repeat's tokens 2 .. length (the first of them is not a copy yet)
     std::vector<std::pair<int, int>> ablated; // 0-based (layer, head) knocked out while measuring; empty: none
-    std::string ablation;                     // "zero" | "mean" when any
+    std::string ablation; // "zero" | "mean" when any
     double seconds = 0.0;
 
-    std::pair<int, int> bestInduction() const;     // (layer, head), 0-based
+    std::pair<int, int> bestInduction() const; // (layer, head), 0-based
     std::pair<int, int> bestPreviousToken() const;
     std::string toJson() const; // heads 1-based, as the window and --ablate name them
 };

@@ -20,7 +20,8 @@ std::string LogitLens::toJson() const
         }
         stages_.push_back({{"stage", stages[s]}, {"positions", positions}});
     }
-    return nlohmann::json{{"tokens", tokens}, {"stages", stages_}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return nlohmann::json {{"tokens", tokens}, {"stages", stages_}}.dump(-1, ' ', false,
+                                                                         nlohmann::json::error_handler_t::replace);
 }
 
 } // namespace attnlab

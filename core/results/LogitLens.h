@@ -14,8 +14,8 @@ struct LogitLens {
         int id = 0;
         double probability = 0.0;
     };
-    std::vector<std::string> tokens;             // the text's pieces
-    std::vector<std::string> stages;             // "embedding", "layer 1", ..., "layer L"
+    std::vector<std::string> tokens; // the text's pieces
+    std::vector<std::string> stages; // "embedding", "layer 1", ..., "layer L"
     std::vector<std::vector<std::vector<Guess>>> top; // [stage][position] the likeliest next tokens, best first
     // [stage][position]: the probability of the piece that follows in the text (none after the last: -1)
     std::vector<std::vector<double>> nextProbability;

@@ -52,7 +52,7 @@ struct PretrainedLanguageModel::Impl {
     LlamaConfig config;
     std::unique_ptr<ByteLevelBpeTokenizer> tokenizer;
     std::shared_ptr<LlamaModel> model;
-    torch::Device device{torch::kCPU};
+    torch::Device device {torch::kCPU};
     std::string chatTemplate;
     int startToken = 0; // read before a repeated random sequence: the document separator SmolLM2 was trained with
     std::vector<int> ordinaryTokens; // what random sequences are drawn from: no special or byte tokens
@@ -92,8 +92,8 @@ struct PretrainedLanguageModel::Impl {
             throw std::invalid_argument("text: empty (type a prompt)");
         const BpeEncoding encoding = tokenizer->encode(text); // throws "text: invalid UTF-8 at byte N"
         if (static_cast<int>(encoding.ids.size()) > config.context)
-            throw std::invalid_argument("text: " + std::to_string(encoding.ids.size()) + " pieces, past the model's context of " +
-                                        std::to_string(config.context));
+            throw std::invalid_argument("text: " + std::to_string(encoding.ids.size()) +
+                                        " pieces, past the model's context of " + std::to_string(config.context));
         return {encoding.ids, encoding.pieces};
     }
 };
@@ -115,7 +115,8 @@ PretrainedLanguageModel::PretrainedLanguageModel(const std::string& ggufPath, co
     impl_->config = LlamaConfig::fromGguf(file);
     const std::string& model = file.text("tokenizer.ggml.model");
     if (model != "gpt2")
-        throw DataError(ggufPath, 0, "metadata 'tokenizer.ggml.model' is '" + model + "': the lab reads byte-level BPE (gpt2) only");
+        throw DataError(ggufPath, 0,
+                        "metadata 'tokenizer.ggml.model' is '" + model + "': the lab reads byte-level BPE (gpt2) only");
     std::vector<int> types;
     if (file.find("tokenizer.ggml.token_type"))
         for (auto t : file.integers("tokenizer.ggml.token_type"))
@@ -123,8 +124,9 @@ PretrainedLanguageModel::PretrainedLanguageModel(const std::string& ggufPath, co
     impl_->tokenizer = std::make_unique<ByteLevelBpeTokenizer>(file.texts("tokenizer.ggml.tokens"), types,
                                                                file.texts("tokenizer.ggml.merges"), ggufPath);
     if (impl_->tokenizer->size() != impl_->config.vocabulary)
-        throw DataError(ggufPath, 0, "metadata 'tokenizer.ggml.tokens' holds " + std::to_string(impl_->tokenizer->size()) +
-                                         " tokens, but 'llama.vocab_size' is " + std::to_string(impl_->config.vocabulary));
+        throw DataError(ggufPath, 0,
+                        "metadata 'tokenizer.ggml.tokens' holds " + std::to_string(impl_->tokenizer->size()) +
+                            " tokens, but 'llama.vocab_size' is " + std::to_string(impl_->config.vocabulary));
     if (const GgufValue* t = file.find("tokenizer.chat_template"); t && t->type == GgufValueType::String)
         impl_->chatTemplate = t->text;
     for (int id = 0; id < impl_->tokenizer->size(); ++id)
@@ -144,7 +146,10 @@ PretrainedLanguageModel::PretrainedLanguageModel(const std::string& ggufPath, co
 
 PretrainedLanguageModel::~PretrainedLanguageModel() = default;
 
-PretrainedLanguageModel::Pieces PretrainedLanguageModel::tokenize(const std::string& text) const { return impl_->pieces(text); }
+PretrainedLanguageModel::Pieces PretrainedLanguageModel::tokenize(const std::string& text) const
+{
+    return impl_->pieces(text);
+}
 
 std::string PretrainedLanguageModel::chatPrompt(const std::string& instruction) const
 {
@@ -159,11 +164,11 @@ std::string PretrainedLanguageModel::chatPrompt(const std::string& instruction) 
         throw std::runtime_error(impl_->path + ": no ChatML chat template (metadata 'tokenizer.chat_template')");
     const std::string system = t.substr(at + open.size(), end - at - open.size());
     return "<|im_start|>system\n" + system + "<|im_end|>\n<|im_start|>user\n" + instruction +
-           "<|im_end|>\n<|im_start|>assistant\n";
+        "<|im_end|>\n<|im_start|>assistant\n";
 }
 
 PretrainedLanguageModel::Outputs PretrainedLanguageModel::run(const std::vector<int>& ids, bool attention,
-                                                             const HeadSelection& ablate) const
+                                                              const HeadSelection& ablate) const
 {
     std::lock_guard<std::mutex> lock(impl_->mutex);
     for (int id : ids)
@@ -249,7 +254,8 @@ LogitLens PretrainedLanguageModel::logitLens(const std::string& text, int top, c
     lens.tokens = p.pieces;
     const auto T = static_cast<int64_t>(p.ids.size());
     std::vector<int64_t> nextIds(p.ids.begin() + 1, p.ids.end());
-    const auto next = torch::tensor(nextIds.empty() ? std::vector<int64_t>{0} : nextIds, torch::kLong).to(impl_->device);
+    const auto next =
+        torch::tensor(nextIds.empty() ? std::vector<int64_t> {0} : nextIds, torch::kLong).to(impl_->device);
     for (std::size_t s = 0; s < reading.residuals.size(); ++s) {
         lens.stages.push_back(s == 0 ? "embedding" : "layer " + std::to_string(s));
         // The batch as the model reads it ([1, T, d]): the last stage is then its logits to the bit.
@@ -259,7 +265,8 @@ LogitLens PretrainedLanguageModel::logitLens(const std::string& text, int top, c
         const auto values = hostFloats(std::get<0>(best).to(torch::kCPU).contiguous());
         std::vector<float> following;
         if (T > 1)
-            following = hostFloats(probabilities.narrow(0, 0, T - 1).gather(1, next.view({-1, 1})).to(torch::kCPU).contiguous());
+            following = hostFloats(
+                probabilities.narrow(0, 0, T - 1).gather(1, next.view({-1, 1})).to(torch::kCPU).contiguous());
         lens.top.emplace_back();
         lens.nextProbability.emplace_back();
         for (int64_t t = 0; t < T; ++t) {
@@ -280,9 +287,11 @@ AttentionStepByStep PretrainedLanguageModel::stepByStep(const std::string& text,
 {
     const auto& c = impl_->config;
     if (layer < 0 || layer >= c.layers)
-        throw std::invalid_argument("layer: " + std::to_string(layer + 1) + " does not exist (1 to " + std::to_string(c.layers) + ")");
+        throw std::invalid_argument("layer: " + std::to_string(layer + 1) + " does not exist (1 to " +
+                                    std::to_string(c.layers) + ")");
     if (head < 0 || head >= c.heads)
-        throw std::invalid_argument("head: " + std::to_string(head + 1) + " does not exist (1 to " + std::to_string(c.heads) + ")");
+        throw std::invalid_argument("head: " + std::to_string(head + 1) + " does not exist (1 to " +
+                                    std::to_string(c.heads) + ")");
     const Pieces p = impl_->pieces(text);
     if (query < 0 || query >= static_cast<int>(p.ids.size()))
         throw std::invalid_argument("query: piece " + std::to_string(query) + " is past the text's " +
@@ -295,10 +304,10 @@ AttentionStepByStep PretrainedLanguageModel::stepByStep(const std::string& text,
     const auto normed = block->attentionNorm->forward(reading.residuals[static_cast<std::size_t>(layer)]);
     const auto proj = block->attention->project(normed, 0);
     const int kvHead = head / (c.heads / c.kvHeads);
-    const auto q = proj.rotatedQuery[0][head][query].to(torch::kCPU);       // [dh]
-    const auto keys = proj.rotatedKey[0][kvHead].to(torch::kCPU);          // [T, dh]
-    const auto values = proj.value[0][kvHead].to(torch::kCPU);             // [T, dh]
-    const auto dot = torch::matmul(keys, q);                               // q . k_j  [T]
+    const auto q = proj.rotatedQuery[0][head][query].to(torch::kCPU); // [dh]
+    const auto keys = proj.rotatedKey[0][kvHead].to(torch::kCPU); // [T, dh]
+    const auto values = proj.value[0][kvHead].to(torch::kCPU); // [T, dh]
+    const auto dot = torch::matmul(keys, q); // q . k_j  [T]
     const double divisor = std::sqrt(static_cast<double>(c.headSize));
     auto scores = dot / divisor;
     const auto later = torch::arange(static_cast<int64_t>(p.ids.size())) > query; // the causal mask
@@ -324,7 +333,8 @@ AttentionStepByStep PretrainedLanguageModel::stepByStep(const std::string& text,
     s.scores = hostFloats(scores.contiguous());
     s.weights = hostFloats(weights.contiguous());
     s.output = hostFloats(torch::matmul(weights, values).contiguous());
-    s.modelWeights = hostFloats(reading.attention[static_cast<std::size_t>(layer)][0][head][query].to(torch::kCPU).contiguous());
+    s.modelWeights =
+        hostFloats(reading.attention[static_cast<std::size_t>(layer)][0][head][query].to(torch::kCPU).contiguous());
     return s;
 }
 
@@ -362,7 +372,8 @@ HeadCopyScores PretrainedLanguageModel::copyingHeads(int length, int sequences, 
 {
     const auto& c = impl_->config;
     if (length < 4 || 2 * length + 1 > c.context)
-        throw std::invalid_argument("length: " + std::to_string(length) + " tokens; 4 to " + std::to_string((c.context - 1) / 2));
+        throw std::invalid_argument("length: " + std::to_string(length) + " tokens; 4 to " +
+                                    std::to_string((c.context - 1) / 2));
     if (sequences < 1 || sequences > 64)
         throw std::invalid_argument("sequences: " + std::to_string(sequences) + "; 1 to 64");
     const auto start = std::chrono::steady_clock::now();
@@ -393,10 +404,12 @@ HeadCopyScores PretrainedLanguageModel::copyingHeads(int length, int sequences, 
     out.ablated = ablate.heads;
     out.ablation = ablate.mean ? "mean" : "zero";
     // Queries i = n + 1 .. 2n (the repeat); induction reads column i - n + 1, previous-token column i - 1.
-    const auto queries = torch::arange(n + 1, 2 * n + 1, torch::TensorOptions().dtype(torch::kLong).device(impl_->device));
+    const auto queries =
+        torch::arange(n + 1, 2 * n + 1, torch::TensorOptions().dtype(torch::kLong).device(impl_->device));
     for (const auto& a : reading.attention) { // [B, H, T, T]
         const auto rows = a.index_select(2, queries); // [B, H, n, T]
-        const auto induction = rows.gather(3, (queries - n + 1).view({1, 1, n, 1}).expand({a.size(0), a.size(1), n, 1}));
+        const auto induction =
+            rows.gather(3, (queries - n + 1).view({1, 1, n, 1}).expand({a.size(0), a.size(1), n, 1}));
         const auto previous = rows.gather(3, (queries - 1).view({1, 1, n, 1}).expand({a.size(0), a.size(1), n, 1}));
         const auto i = hostFloats(induction.mean({0, 2, 3}).to(torch::kCPU).contiguous());
         const auto p = hostFloats(previous.mean({0, 2, 3}).to(torch::kCPU).contiguous());
@@ -414,11 +427,29 @@ HeadCopyScores PretrainedLanguageModel::copyingHeads(int length, int sequences, 
     return out;
 }
 
-const LlamaConfig& PretrainedLanguageModel::config() const { return impl_->config; }
-const ByteLevelBpeTokenizer& PretrainedLanguageModel::tokenizer() const { return *impl_->tokenizer; }
-const std::string& PretrainedLanguageModel::path() const { return impl_->path; }
-std::string PretrainedLanguageModel::deviceName() const { return impl_->device.str(); }
-std::int64_t PretrainedLanguageModel::parameterCount() const { return impl_->config.parameters(); }
-double PretrainedLanguageModel::loadSeconds() const { return impl_->loadSeconds; }
+const LlamaConfig& PretrainedLanguageModel::config() const
+{
+    return impl_->config;
+}
+const ByteLevelBpeTokenizer& PretrainedLanguageModel::tokenizer() const
+{
+    return *impl_->tokenizer;
+}
+const std::string& PretrainedLanguageModel::path() const
+{
+    return impl_->path;
+}
+std::string PretrainedLanguageModel::deviceName() const
+{
+    return impl_->device.str();
+}
+std::int64_t PretrainedLanguageModel::parameterCount() const
+{
+    return impl_->config.parameters();
+}
+double PretrainedLanguageModel::loadSeconds() const
+{
+    return impl_->loadSeconds;
+}
 
 } // namespace attnlab

@@ -19,7 +19,7 @@ namespace {
 // A GGUF file assembled field by field (little-endian, as the format is).
 class GgufWriter {
 public:
-    template <typename T> GgufWriter& raw(T v)
+    template<typename T> GgufWriter& raw(T v)
     {
         char b[sizeof v];
         std::memcpy(b, &v, sizeof v);
@@ -42,7 +42,8 @@ public:
         str(k);
         return raw<std::uint32_t>(static_cast<std::uint32_t>(t));
     }
-    GgufWriter& tensor(const std::string& name, std::vector<std::uint64_t> dims, std::uint32_t type, std::uint64_t offset)
+    GgufWriter& tensor(const std::string& name, std::vector<std::uint64_t> dims, std::uint32_t type,
+                       std::uint64_t offset)
     {
         str(name).raw<std::uint32_t>(static_cast<std::uint32_t>(dims.size()));
         for (auto d : dims)
@@ -77,7 +78,7 @@ std::uint16_t half(float f) // exact for the values used here (small integers an
     return static_cast<std::uint16_t>(sign | (exponent << 10) | ((bits >> 13) & 0x3FF));
 }
 
-template <typename T> std::string bytesOf(const std::vector<T>& v)
+template<typename T> std::string bytesOf(const std::vector<T>& v)
 {
     return std::string(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
 }
@@ -114,7 +115,7 @@ private:
         GgufWriter w;
         w.header(2, 1).key("general.architecture", GgufValueType::String).str("llama");
         w.tensor("a", {3, 2}, 0, 0).tensor("b", {32}, 8, 32).align();
-        w.data(bytesOf(std::vector<float>{1, 2, 3, 4, 5, 6})).align();
+        w.data(bytesOf(std::vector<float> {1, 2, 3, 4, 5, 6})).align();
         w.raw<std::uint16_t>(half(0.5f)).data(std::string(32, '\x02'));
         return w;
     }
@@ -165,12 +166,12 @@ void TestGguf::everyValueTypeIsReadBack()
     QCOMPARE(f.integer("i64"), std::int64_t(-9000000000000000000ll));
     QCOMPARE(f.real("f64"), -2.25);
     QCOMPARE(f.real("u32"), 4e9); // an integer read as a number
-    QCOMPARE(f.texts("strings"), (std::vector<std::string>{"a", "", "c c"}));
+    QCOMPARE(f.texts("strings"), (std::vector<std::string> {"a", "", "c c"}));
     const GgufValue* nested = f.find("nested");
     QVERIFY(nested);
     QCOMPARE(nested->items.size(), std::size_t(2));
-    QCOMPARE(nested->items[0].integers, (std::vector<std::int64_t>{1, 2}));
-    QCOMPARE(nested->items[1].integers, (std::vector<std::int64_t>{3}));
+    QCOMPARE(nested->items[0].integers, (std::vector<std::int64_t> {1, 2}));
+    QCOMPARE(nested->items[1].integers, (std::vector<std::int64_t> {3}));
     // Asked for as the wrong kind, or absent: the key named.
     QVERIFY_THROWS_EXCEPTION(DataError, f.text("u8"));
     try {
@@ -203,22 +204,29 @@ void TestGguf::dequantizesEveryTypeAsGgmlDefinesIt()
     }
     GgufWriter w;
     w.header(4, 0);
-    w.tensor("f32", {2}, 0, 0).tensor("f16", {4}, 1, 32).tensor("q8", {32}, 8, 64).tensor("q41", {32, 2}, 3, 128).align();
-    w.data(bytesOf(std::vector<float>{3.25f, -7.0f})).align();
-    w.raw<std::uint16_t>(half(1.0f)).raw<std::uint16_t>(half(-2.0f)).raw<std::uint16_t>(half(0.5f)).raw<std::uint16_t>(0x7BFF);
+    w.tensor("f32", {2}, 0, 0)
+        .tensor("f16", {4}, 1, 32)
+        .tensor("q8", {32}, 8, 64)
+        .tensor("q41", {32, 2}, 3, 128)
+        .align();
+    w.data(bytesOf(std::vector<float> {3.25f, -7.0f})).align();
+    w.raw<std::uint16_t>(half(1.0f))
+        .raw<std::uint16_t>(half(-2.0f))
+        .raw<std::uint16_t>(half(0.5f))
+        .raw<std::uint16_t>(0x7BFF);
     w.align();
     w.raw<std::uint16_t>(half(0.25f)).data(q8).align();
     w.raw<std::uint16_t>(half(0.5f)).raw<std::uint16_t>(half(-1.0f)).data(q41a);
     w.raw<std::uint16_t>(half(2.0f)).raw<std::uint16_t>(half(3.0f)).data(q41b);
     const GgufFile f(write("types.gguf", w.bytes()));
     QCOMPARE(f.tensors().size(), std::size_t(4));
-    QCOMPARE(f.floats("f32"), (std::vector<float>{3.25f, -7.0f}));
-    QCOMPARE(f.floats("f16"), (std::vector<float>{1.0f, -2.0f, 0.5f, 65504.0f}));
+    QCOMPARE(f.floats("f32"), (std::vector<float> {3.25f, -7.0f}));
+    QCOMPARE(f.floats("f16"), (std::vector<float> {1.0f, -2.0f, 0.5f, 65504.0f}));
     const auto q8values = f.floats("q8");
     for (int j = 0; j < 32; ++j)
         QCOMPARE(q8values[static_cast<std::size_t>(j)], static_cast<float>(j - 16) / 4.0f);
     const GgufTensor& q41 = f.require("q41");
-    QCOMPARE(q41.shape(), (std::vector<std::int64_t>{2, 32})); // two rows of 32: ggml's {32, 2} reversed
+    QCOMPARE(q41.shape(), (std::vector<std::int64_t> {2, 32})); // two rows of 32: ggml's {32, 2} reversed
     QCOMPARE(q41.bytes, std::uint64_t(40));
     const auto q41values = f.floats("q41");
     for (int j = 0; j < 16; ++j) {
@@ -234,11 +242,11 @@ void TestGguf::alignmentIsTheFilesOwn()
     GgufWriter w;
     w.header(2, 1).key("general.alignment", GgufValueType::Uint32).raw<std::uint32_t>(64);
     w.tensor("a", {1}, 0, 0).tensor("b", {1}, 0, 64).align(64);
-    w.data(bytesOf(std::vector<float>{1.0f})).align(64).data(bytesOf(std::vector<float>{2.0f}));
+    w.data(bytesOf(std::vector<float> {1.0f})).align(64).data(bytesOf(std::vector<float> {2.0f}));
     const GgufFile f(write("aligned.gguf", w.bytes()));
     QCOMPARE(f.alignment(), std::uint64_t(64));
     QCOMPARE(f.dataStart() % 64, std::uint64_t(0));
-    QCOMPARE(f.floats("b"), std::vector<float>{2.0f});
+    QCOMPARE(f.floats("b"), std::vector<float> {2.0f});
 
     GgufWriter odd;
     odd.header(0, 1).key("general.alignment", GgufValueType::Uint32).raw<std::uint32_t>(48);
@@ -247,7 +255,9 @@ void TestGguf::alignmentIsTheFilesOwn()
 
 void TestGguf::llamaConfigFromMetadata()
 {
-    const auto u32 = [](GgufWriter& w, const std::string& k, std::uint32_t v) { w.key(k, GgufValueType::Uint32).raw(v); };
+    const auto u32 = [](GgufWriter& w, const std::string& k, std::uint32_t v) {
+        w.key(k, GgufValueType::Uint32).raw(v);
+    };
     const auto file = [&](const std::string& architecture, std::uint32_t kvHeads) {
         GgufWriter w;
         w.header(0, 10).key("general.architecture", GgufValueType::String).str(architecture);
@@ -276,14 +286,17 @@ void TestGguf::llamaConfigFromMetadata()
         LlamaConfig::fromGguf(GgufFile(file("gpt2", 2)));
         QFAIL("another architecture read as llama");
     } catch (const DataError& e) {
-        QVERIFY2(std::string(e.what()).find("architecture 'gpt2': the lab reads llama models only") != std::string::npos, e.what());
+        QVERIFY2(std::string(e.what()).find("architecture 'gpt2': the lab reads llama models only") !=
+                     std::string::npos,
+                 e.what());
     }
     try {
         LlamaConfig::fromGguf(GgufFile(file("llama", 3)));
         QFAIL("3 key/value heads accepted for 4 query heads");
     } catch (const DataError& e) {
         QVERIFY2(std::string(e.what()).find("'llama.attention.head_count_kv' = 3 does not divide the 4 query heads") !=
-                     std::string::npos, e.what());
+                     std::string::npos,
+                 e.what());
     }
 }
 
@@ -301,7 +314,8 @@ void TestGguf::damageIsRefusedByName()
     const std::string whole = twoTensors().bytes();
     QVERIFY(openError(whole.substr(0, 100)).startsWith("cut short: tensor 'a'"));
     QVERIFY(openError(whole.substr(0, 30)).contains("more than its 30 bytes can hold"));
-    QVERIFY2(openError(whole.substr(0, whole.size() - 1)).contains("tensor 'b': its 34 bytes at offset 32 run past the file's end"),
+    QVERIFY2(openError(whole.substr(0, whole.size() - 1))
+                 .contains("tensor 'b': its 34 bytes at offset 32 run past the file's end"),
              qPrintable(openError(whole.substr(0, whole.size() - 1))));
     // A tensor whose offset lies past the end.
     GgufWriter past;
@@ -318,7 +332,11 @@ void TestGguf::damageIsRefusedByName()
     badType.header(0, 1).str("k").raw<std::uint32_t>(13);
     QCOMPARE(openError(badType.bytes()), QString("metadata 'k': unknown value type 13 (GGUF defines 0 to 12)"));
     GgufWriter twice;
-    twice.header(0, 2).key("k", GgufValueType::Uint8).raw<std::uint8_t>(1).key("k", GgufValueType::Uint8).raw<std::uint8_t>(2);
+    twice.header(0, 2)
+        .key("k", GgufValueType::Uint8)
+        .raw<std::uint8_t>(1)
+        .key("k", GgufValueType::Uint8)
+        .raw<std::uint8_t>(2);
     QCOMPARE(openError(twice.bytes()), QString("metadata 'k' is written twice"));
     // Tensors: no dimensions, an empty size, a row that splits a block, a misaligned offset, a type ggml lacks.
     GgufWriter noDims;
@@ -329,13 +347,16 @@ void TestGguf::damageIsRefusedByName()
     QCOMPARE(openError(empty.bytes() + std::string(64, '\0')), QString("tensor 't': size 0 of dimension 0 is empty"));
     GgufWriter split;
     split.header(1, 0).tensor("t", {16}, 3, 0);
-    QCOMPARE(openError(split.bytes() + std::string(64, '\0')), QString("tensor 't': its rows of 16 values do not divide into Q4_1's blocks of 32"));
+    QCOMPARE(openError(split.bytes() + std::string(64, '\0')),
+             QString("tensor 't': its rows of 16 values do not divide into Q4_1's blocks of 32"));
     GgufWriter misaligned;
     misaligned.header(1, 0).tensor("t", {1}, 0, 4);
-    QCOMPARE(openError(misaligned.bytes() + std::string(64, '\0')), QString("tensor 't': offset 4 is not a multiple of the alignment 32"));
+    QCOMPARE(openError(misaligned.bytes() + std::string(64, '\0')),
+             QString("tensor 't': offset 4 is not a multiple of the alignment 32"));
     GgufWriter unknownType;
     unknownType.header(1, 0).tensor("t", {1}, 77, 0);
-    QCOMPARE(openError(unknownType.bytes() + std::string(64, '\0')), QString("tensor 't': ggml type 77 is not one ggml defines"));
+    QCOMPARE(openError(unknownType.bytes() + std::string(64, '\0')),
+             QString("tensor 't': ggml type 77 is not one ggml defines"));
     GgufWriter sameName;
     sameName.header(2, 0).tensor("t", {1}, 0, 0).tensor("t", {1}, 0, 32).align().data(std::string(64, '\0'));
     QCOMPARE(openError(sameName.bytes()), QString("tensor 't' is written twice"));
@@ -360,8 +381,10 @@ void TestGguf::anUnsupportedTypeIsRefusedByName()
         f.floats("blk.0.ffn_up.weight");
         QFAIL("Q4_K dequantized");
     } catch (const DataError& e) {
-        QVERIFY2(std::string(e.what()).find("tensor 'blk.0.ffn_up.weight' is Q4_K, which the lab does not read (it reads F32, "
-                                            "F16, Q8_0 and Q4_1)") != std::string::npos, e.what());
+        QVERIFY2(std::string(e.what()).find(
+                     "tensor 'blk.0.ffn_up.weight' is Q4_K, which the lab does not read (it reads F32, "
+                     "F16, Q8_0 and Q4_1)") != std::string::npos,
+                 e.what());
     }
     try {
         f.floats("nope");

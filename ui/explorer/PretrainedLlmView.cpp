@@ -45,7 +45,10 @@ QString shownPiece(const std::string& piece)
     return s;
 }
 
-QString percent(double p) { return QLocale().toString(100.0 * p, 'f', p < 0.095 ? 1 : 0) + QLatin1Char('%'); }
+QString percent(double p)
+{
+    return QLocale().toString(100.0 * p, 'f', p < 0.095 ? 1 : 0) + QLatin1Char('%');
+}
 
 QString guesses(const std::vector<std::string>& pieces, const std::vector<double>& probabilities)
 {
@@ -68,12 +71,14 @@ struct PretrainedLlmView::Reading {
 
 PretrainedLlmView::PretrainedLlmView(QWidget* parent)
     : QWidget(parent), header_(new QLabel(this)), install_(new QPushButton(tr("Get the model…"), this)),
-      input_(new QLineEdit(this)), ablate_(new QLineEdit(this)), ablateMode_(new QComboBox(this)), pieces_(new QLabel(this)),
-      next_(new QLabel(this)), tabs_(new QTabWidget(this)), grid_(new AttentionThumbnailGrid(this)),
-      heatmap_(new AttentionHeatmap(this)), writing_(new WritingExplorer(this)), lensTable_(new QTableWidget(this)),
-      induction_(new HeadScoreMap(tr("Induction score"), this)), previous_(new HeadScoreMap(tr("Previous-token score"), this)),
-      copyLength_(new QSpinBox(this)), copySummary_(new QLabel(this)), steps_(new AttentionStepsView(this)),
-      debounce_(new QTimer(this)), loading_(new LatestRequestRunner(this)), reading_(new LatestRequestRunner(this)),
+      input_(new QLineEdit(this)), ablate_(new QLineEdit(this)), ablateMode_(new QComboBox(this)),
+      pieces_(new QLabel(this)), next_(new QLabel(this)), tabs_(new QTabWidget(this)),
+      grid_(new AttentionThumbnailGrid(this)), heatmap_(new AttentionHeatmap(this)),
+      writing_(new WritingExplorer(this)), lensTable_(new QTableWidget(this)),
+      induction_(new HeadScoreMap(tr("Induction score"), this)),
+      previous_(new HeadScoreMap(tr("Previous-token score"), this)), copyLength_(new QSpinBox(this)),
+      copySummary_(new QLabel(this)), steps_(new AttentionStepsView(this)), debounce_(new QTimer(this)),
+      loading_(new LatestRequestRunner(this)), reading_(new LatestRequestRunner(this)),
       measuring_(new LatestRequestRunner(this))
 {
     header_->setObjectName(QStringLiteral("llmHeader"));
@@ -89,8 +94,9 @@ PretrainedLlmView::PretrainedLlmView(QWidget* parent)
     input_->setEnabled(false);
     ablate_->setObjectName(QStringLiteral("llmAblate"));
     ablate_->setPlaceholderText(tr("heads to knock out: layer.head, e.g. 19.7, 18.5"));
-    ablate_->setToolTip(tr("Knocked-out heads change every reading below: the maps keep the model's own weights, but the "
-                           "heads' outputs never reach the residual stream"));
+    ablate_->setToolTip(
+        tr("Knocked-out heads change every reading below: the maps keep the model's own weights, but the "
+           "heads' outputs never reach the residual stream"));
     ablate_->setClearButtonEnabled(true);
     ablateMode_->setObjectName(QStringLiteral("llmAblateMode"));
     ablateMode_->addItem(tr("zero"), false);
@@ -148,20 +154,24 @@ PretrainedLlmView::PretrainedLlmView(QWidget* parent)
     connect(lensExport, &QPushButton::clicked, this, &PretrainedLlmView::exportLens);
     auto* lensPage = new QWidget(this);
     auto* lensLayout = new QVBoxLayout(lensPage);
-    auto* lensAbout = new QLabel(tr("Each cell: the likeliest next piece if the model stopped after that layer (the residual "
-                                    "stream through the final RMSNorm and the output matrix), and its probability. Read "
-                                    "down a column to see at which layer the prediction forms."), lensPage);
+    auto* lensAbout =
+        new QLabel(tr("Each cell: the likeliest next piece if the model stopped after that layer (the residual "
+                      "stream through the final RMSNorm and the output matrix), and its probability. Read "
+                      "down a column to see at which layer the prediction forms."),
+                   lensPage);
     lensAbout->setWordWrap(true);
     lensLayout->addWidget(lensAbout);
     lensLayout->addWidget(lensTable_, 1);
     lensLayout->addWidget(lensExport, 0, Qt::AlignRight);
 
     induction_->setObjectName(QStringLiteral("llmInduction"));
-    induction_->setToolTip(tr("Each head's mean weight, from a piece of the repeat, on the piece that followed that piece's "
-                              "first occurrence: where the next piece can be copied from"));
+    induction_->setToolTip(
+        tr("Each head's mean weight, from a piece of the repeat, on the piece that followed that piece's "
+           "first occurrence: where the next piece can be copied from"));
     previous_->setObjectName(QStringLiteral("llmPrevious"));
-    previous_->setToolTip(tr("Each head's mean weight on the piece just before the query: the first half of an induction "
-                             "circuit, in a layer below it"));
+    previous_->setToolTip(
+        tr("Each head's mean weight on the piece just before the query: the first half of an induction "
+           "circuit, in a layer below it"));
     copyLength_->setObjectName(QStringLiteral("llmCopyLength"));
     copyLength_->setRange(4, 500);
     copyLength_->setValue(50);
@@ -179,9 +189,10 @@ PretrainedLlmView::PretrainedLlmView(QWidget* parent)
     connect(copyExport, &QPushButton::clicked, this, &PretrainedLlmView::exportCopyScores);
     copySummary_->setObjectName(QStringLiteral("llmCopySummary"));
     copySummary_->setWordWrap(true);
-    copySummary_->setText(tr("Measure scores every head on repeated random pieces (Olsson et al. 2022): an induction head "
-                             "looks at the piece that followed the current one last time, and the model then predicts "
-                             "the repeat. Click a head to knock it out."));
+    copySummary_->setText(
+        tr("Measure scores every head on repeated random pieces (Olsson et al. 2022): an induction head "
+           "looks at the piece that followed the current one last time, and the model then predicts "
+           "the repeat. Click a head to knock it out."));
     for (HeadScoreMap* map : {induction_, previous_})
         connect(map, &HeadScoreMap::headClicked, this, [this](int layer, int head) {
             const QString pair = QStringLiteral("%1.%2").arg(layer + 1).arg(head + 1);
@@ -268,7 +279,8 @@ PretrainedLlmView::~PretrainedLlmView()
 {
     // ~QWidget hides the line edits after this object's members are gone: a focus leaving one then emits
     // editingFinished into a half-destroyed view. (The runners wait for their work.)
-    for (QObject* sender : {static_cast<QObject*>(ablate_), static_cast<QObject*>(input_), static_cast<QObject*>(ablateMode_)})
+    for (QObject* sender :
+         {static_cast<QObject*>(ablate_), static_cast<QObject*>(input_), static_cast<QObject*>(ablateMode_)})
         sender->disconnect(this);
 }
 
@@ -305,7 +317,10 @@ void PretrainedLlmView::showEvent(QShowEvent* event)
         load();
 }
 
-void PretrainedLlmView::showTab(int index) { tabs_->setCurrentIndex(index); }
+void PretrainedLlmView::showTab(int index)
+{
+    tabs_->setCurrentIndex(index);
+}
 
 void PretrainedLlmView::load()
 {
@@ -319,9 +334,13 @@ void PretrainedLlmView::load()
             model_ = model;
             install_->hide();
             const auto& c = model_->config();
-            header_->setText(tr("<b>SmolLM2-135M-Instruct</b> (pretrained, Apache-2.0, not trained here) — %1 layers × %2 heads sharing %3 "
+            header_->setText(tr("<b>SmolLM2-135M-Instruct</b> (pretrained, Apache-2.0, not trained here) — %1 layers × "
+                                "%2 heads sharing %3 "
                                 "key/value heads, width %4, %5 parameters, %6 pieces; opened in %7 ms")
-                                 .arg(c.layers).arg(c.heads).arg(c.kvHeads).arg(c.width)
+                                 .arg(c.layers)
+                                 .arg(c.heads)
+                                 .arg(c.kvHeads)
+                                 .arg(c.width)
                                  .arg(QLocale().toString(static_cast<qlonglong>(model_->parameterCount())))
                                  .arg(QLocale().toString(c.vocabulary))
                                  .arg(qRound(1000.0 * model_->loadSeconds())));
@@ -356,9 +375,10 @@ void PretrainedLlmView::ablationEdited()
 {
     HeadSelection selection;
     try {
-        const auto& c = model_ ? model_->config() : LlamaConfig{};
-        selection = HeadSelection::parse(ablate_->text().remove(QLatin1Char(' ')).toStdString(), c.layers > 0 ? c.layers : 30,
-                                         c.heads > 0 ? c.heads : 9, tr("Knock out").toStdString());
+        const auto& c = model_ ? model_->config() : LlamaConfig {};
+        selection =
+            HeadSelection::parse(ablate_->text().remove(QLatin1Char(' ')).toStdString(), c.layers > 0 ? c.layers : 30,
+                                 c.heads > 0 ? c.heads : 9, tr("Knock out").toStdString());
     } catch (const std::invalid_argument& e) {
         emit statusMessage(QString::fromStdString(e.what()));
         ablate_->setStyleSheet(QStringLiteral("QLineEdit { border: 1px solid palette(highlight); }"));
@@ -402,7 +422,8 @@ void PretrainedLlmView::present(const Reading& r)
     lens_ = r.lens;
     QStringList pieces;
     for (std::size_t i = 0; i < r.explanation.tokens.size(); ++i)
-        pieces << QStringLiteral("%1<sub>%2</sub>").arg(shownPiece(r.explanation.tokens[i]).toHtmlEscaped()).arg(r.ids[i]);
+        pieces
+            << QStringLiteral("%1<sub>%2</sub>").arg(shownPiece(r.explanation.tokens[i]).toHtmlEscaped()).arg(r.ids[i]);
     pieces_->setText(tr("<b>Pieces</b> (%1): %2").arg(r.explanation.tokens.size()).arg(pieces.join(QLatin1Char(' '))));
     nextPieces_ = guesses(r.explanation.classNames, r.explanation.probabilities);
     QString next = tr("<b>Next piece</b>: %1").arg(nextPieces_.toHtmlEscaped());
@@ -426,8 +447,9 @@ void PretrainedLlmView::present(const Reading& r)
     showLens();
     const auto model = model_;
     const std::string text = r.text;
-    steps_->setSubject([model, text](int layer, int head, int query) { return model->stepByStep(text, layer, head, query); },
-                       model->config().layers, model->config().heads, static_cast<int>(r.ids.size()) - 1);
+    steps_->setSubject(
+        [model, text](int layer, int head, int query) { return model->stepByStep(text, layer, head, query); },
+        model->config().layers, model->config().heads, static_cast<int>(r.ids.size()) - 1);
     emit explained();
 }
 
@@ -497,12 +519,19 @@ void PretrainedLlmView::showCopyScores()
     previous_->setScores(c.previousToken);
     const auto [il, ih] = c.bestInduction();
     const auto [pl, ph] = c.bestPreviousToken();
-    QString text = tr("Loss on the first half %1 nats, on the repeat %2 nats (random pieces: only a model that copies "
-                      "can predict the repeat). Best induction head %3.%4 (%5), previous-token head %6.%7 (%8); measured "
-                      "in %9 s.")
-                       .arg(c.firstHalfLoss, 0, 'f', 2).arg(c.repeatedHalfLoss, 0, 'f', 2)
-                       .arg(il + 1).arg(ih + 1).arg(c.induction[il][ih], 0, 'f', 2)
-                       .arg(pl + 1).arg(ph + 1).arg(c.previousToken[pl][ph], 0, 'f', 2).arg(c.seconds, 0, 'f', 2);
+    QString text =
+        tr("Loss on the first half %1 nats, on the repeat %2 nats (random pieces: only a model that copies "
+           "can predict the repeat). Best induction head %3.%4 (%5), previous-token head %6.%7 (%8); measured "
+           "in %9 s.")
+            .arg(c.firstHalfLoss, 0, 'f', 2)
+            .arg(c.repeatedHalfLoss, 0, 'f', 2)
+            .arg(il + 1)
+            .arg(ih + 1)
+            .arg(c.induction[il][ih], 0, 'f', 2)
+            .arg(pl + 1)
+            .arg(ph + 1)
+            .arg(c.previousToken[pl][ph], 0, 'f', 2)
+            .arg(c.seconds, 0, 'f', 2);
     if (!c.ablated.empty()) {
         HeadSelection s;
         s.heads = c.ablated;
@@ -524,12 +553,16 @@ void PretrainedLlmView::knockOutTopInductionHeads(int count)
     std::sort(ranked.rbegin(), ranked.rend());
     QStringList heads;
     for (int i = 0; i < count && i < static_cast<int>(ranked.size()); ++i)
-        heads << QStringLiteral("%1.%2").arg(ranked[static_cast<std::size_t>(i)].second.first + 1)
+        heads << QStringLiteral("%1.%2")
+                     .arg(ranked[static_cast<std::size_t>(i)].second.first + 1)
                      .arg(ranked[static_cast<std::size_t>(i)].second.second + 1);
     setAblation(heads.join(QStringLiteral(", ")), ablateMode_->currentData().toBool());
 }
 
-QString PretrainedLlmView::nextPiecesText() const { return nextPieces_; }
+QString PretrainedLlmView::nextPiecesText() const
+{
+    return nextPieces_;
+}
 
 void PretrainedLlmView::exportMap()
 {
@@ -557,7 +590,7 @@ void PretrainedLlmView::exportLens()
     for (const auto& t : lens_->tokens)
         table.header.push_back(t);
     for (std::size_t s = 0; s < lens_->stages.size(); ++s) {
-        std::vector<TableDocument::Cell> row{{lens_->stages[s]}};
+        std::vector<TableDocument::Cell> row {{lens_->stages[s]}};
         for (const auto& position : lens_->top[s])
             row.push_back({position.front().token + " " + percent(position.front().probability).toStdString()});
         table.rows.push_back(std::move(row));
@@ -574,14 +607,18 @@ void PretrainedLlmView::exportCopyScores()
         return;
     }
     const HeadCopyScores scores = *copyScores_;
-    const QString message = FigureExport::run(this, induction_->plot(), QStringLiteral("induction-heads-smollm2.png"), [scores] {
-        QString csv = QStringLiteral("layer,head,induction_score,previous_token_score\n");
-        for (std::size_t l = 0; l < scores.induction.size(); ++l)
-            for (std::size_t h = 0; h < scores.induction[l].size(); ++h)
-                csv += QStringLiteral("%1,%2,%3,%4\n").arg(l + 1).arg(h + 1).arg(scores.induction[l][h], 0, 'f', 6)
-                           .arg(scores.previousToken[l][h], 0, 'f', 6);
-        return csv;
-    });
+    const QString message =
+        FigureExport::run(this, induction_->plot(), QStringLiteral("induction-heads-smollm2.png"), [scores] {
+            QString csv = QStringLiteral("layer,head,induction_score,previous_token_score\n");
+            for (std::size_t l = 0; l < scores.induction.size(); ++l)
+                for (std::size_t h = 0; h < scores.induction[l].size(); ++h)
+                    csv += QStringLiteral("%1,%2,%3,%4\n")
+                               .arg(l + 1)
+                               .arg(h + 1)
+                               .arg(scores.induction[l][h], 0, 'f', 6)
+                               .arg(scores.previousToken[l][h], 0, 'f', 6);
+            return csv;
+        });
     if (!message.isEmpty())
         emit statusMessage(message);
 }

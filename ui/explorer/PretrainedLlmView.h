@@ -46,7 +46,7 @@ public:
     ~PretrainedLlmView() override;
 
     void setDataDir(const QString& dir); // where File > Datasets… puts models; reopened when it changes
-    void reload();                       // after an install: look for the model again
+    void reload(); // after an install: look for the model again
     bool isLoaded() const { return model_ != nullptr; }
     bool isBusy() const;
     void setText(const QString& text); // as if typed, read at once
@@ -69,7 +69,7 @@ public:
 Q_SIGNALS:
     void statusMessage(const QString& text);
     void opened();
-    void explained();    // the maps, the next pieces and the lens of the latest text are on screen
+    void explained(); // the maps, the next pieces and the lens of the latest text are on screen
     void copyMeasured(); // the copy scores are on screen
     void installRequested();
 

@@ -222,7 +222,8 @@ void WritingExplorer::setRun(qint64 runId)
     opening_->request([this, ref = *chosen]() -> LatestRequestRunner::Delivery {
         auto generator = std::make_shared<const TextGenerator>(ref); // throws: failed() says why
         auto writer = std::make_shared<Writer>();
-        writer->generate = [generator](const std::string& prompt, const SamplingSettings& s, int alternatives, bool attention) {
+        writer->generate = [generator](const std::string& prompt, const SamplingSettings& s, int alternatives,
+                                       bool attention) {
             return generator->generate(prompt, s, alternatives, attention);
         };
         writer->stepByStep = [generator](const std::string& text, int layer, int head, int query) {
@@ -238,9 +239,10 @@ void WritingExplorer::setRun(qint64 runId)
         writer->attention = Registry::hasAttention(generator->config().model.model);
         writer->noAttention = tr("A %1 has no self-attention: there is no head to compute step by step.")
                                   .arg(qs(generator->config().model.model));
-        const QString status = tr("%1 %2 in its vocabulary. Type a prompt, change the sampling: the bars follow at once.")
-                                   .arg(generator->vocabulary().size())
-                                   .arg(qs(generator->unit()));
+        const QString status =
+            tr("%1 %2 in its vocabulary. Type a prompt, change the sampling: the bars follow at once.")
+                .arg(generator->vocabulary().size())
+                .arg(qs(generator->unit()));
         return [this, writer, prompt = qs(generator->prompt()), status] { opened(writer, prompt, status); };
     });
 }
@@ -256,7 +258,8 @@ void WritingExplorer::setPretrained(std::shared_ptr<const PretrainedLanguageMode
                                     : tr("SmolLM2-135M-Instruct · pretrained · writing with %1 knocked out (%2)")
                                           .arg(qs(ablate.text()), ablate.mean ? tr("mean") : tr("zero")));
     auto writer = std::make_shared<Writer>();
-    writer->generate = [model, ablate](const std::string& text, const SamplingSettings& s, int alternatives, bool attention) {
+    writer->generate = [model, ablate](const std::string& text, const SamplingSettings& s, int alternatives,
+                                       bool attention) {
         return model->generate(text, s, alternatives, attention, ablate);
     };
     writer->stepByStep = [model](const std::string& text, int layer, int head, int query) {
@@ -279,7 +282,7 @@ void WritingExplorer::opened(std::shared_ptr<const Writer> writer, const QString
         const QSignalBlocker quiet(text_);
         text_->setPlainText(prompt);
     }
-    for (QWidget* w : std::initializer_list<QWidget*>{step_, write_, text_})
+    for (QWidget* w : std::initializer_list<QWidget*> {step_, write_, text_})
         w->setEnabled(true);
     layer_->setRange(1, writer_->layers);
     head_->setRange(1, writer_->heads);
@@ -307,7 +310,8 @@ void WritingExplorer::preview()
     if (!writer_ || text_->toPlainText().isEmpty())
         return;
     const auto settings = sampling(1);
-    running_->request([writer = writer_, prompt = text_->toPlainText().toStdString(), settings, this]() -> LatestRequestRunner::Delivery {
+    running_->request([writer = writer_, prompt = text_->toPlainText().toStdString(), settings,
+                       this]() -> LatestRequestRunner::Delivery {
         auto written = std::make_shared<GeneratedText>(writer->generate(prompt, settings, 15, false));
         return [this, written] { show(*written, false); };
     });
@@ -315,9 +319,9 @@ void WritingExplorer::preview()
         steps_->clear(writer_->noAttention);
         return;
     }
-    steps_->setSubject([writer = writer_, text = text_->toPlainText().toStdString()](int layer, int head, int query) {
-        return writer->stepByStep(text, layer, head, query);
-    }, writer_->layers, writer_->heads, -1);
+    steps_->setSubject([writer = writer_, text = text_->toPlainText().toStdString()](
+                           int layer, int head, int query) { return writer->stepByStep(text, layer, head, query); },
+                       writer_->layers, writer_->heads, -1);
 }
 
 void WritingExplorer::write(int tokens)
@@ -327,7 +331,8 @@ void WritingExplorer::write(int tokens)
     const auto settings = sampling(tokens);
     ++draws_;
     status_->setText(tokens == 1 ? tr("Drawing one token…") : tr("Writing %1 tokens…").arg(tokens));
-    running_->request([writer = writer_, prompt = text_->toPlainText().toStdString(), settings, this]() -> LatestRequestRunner::Delivery {
+    running_->request([writer = writer_, prompt = text_->toPlainText().toStdString(), settings,
+                       this]() -> LatestRequestRunner::Delivery {
         auto written = std::make_shared<GeneratedText>(writer->generate(prompt, settings, 15, true));
         return [this, written] { show(*written, true); };
     });

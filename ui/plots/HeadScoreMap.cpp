@@ -6,12 +6,14 @@
 
 namespace attnlab::ui {
 
-HeadScoreMap::HeadScoreMap(const QString& title, QWidget* parent) : QWidget(parent), title_(title), plot_(new QCustomPlot(this))
+HeadScoreMap::HeadScoreMap(const QString& title, QWidget* parent)
+    : QWidget(parent), title_(title), plot_(new QCustomPlot(this))
 {
     plot_->setObjectName(QStringLiteral("headScorePlot"));
     plot_->setMinimumSize(220, 260);
     plot_->plotLayout()->insertRow(0);
-    plot_->plotLayout()->addElement(0, 0, new QCPTextElement(plot_, title_, QFont(font().family(), font().pointSize(), QFont::Bold)));
+    plot_->plotLayout()->addElement(
+        0, 0, new QCPTextElement(plot_, title_, QFont(font().family(), font().pointSize(), QFont::Bold)));
     map_ = new QCPColorMap(plot_->xAxis, plot_->yAxis);
     map_->setInterpolate(false);
     auto* scale = new QCPColorScale(plot_);

@@ -121,8 +121,10 @@ DatasetsDialog::DatasetsDialog(const QString& dataDir, QWidget* parent)
     connect(close, &QDialogButtonBox::rejected, this, &DatasetsDialog::reject);
     connect(download_, &QPushButton::clicked, this, &DatasetsDialog::download);
     connect(import_, &QPushButton::clicked, this, [this] {
-        const QString source = QFileDialog::getOpenFileName(this, tr("Import a dataset from a file or archive"), QString(),
-                                                            tr("Archives and data files (*.tar *.gz *.tgz *.xz *.zip *.whl *.gguf *.txt *.tsv *.csv *.json *.safetensors);;All files (*)"));
+        const QString source =
+            QFileDialog::getOpenFileName(this, tr("Import a dataset from a file or archive"), QString(),
+                                         tr("Archives and data files (*.tar *.gz *.tgz *.xz *.zip *.whl *.gguf *.txt "
+                                            "*.tsv *.csv *.json *.safetensors);;All files (*)"));
         if (!source.isEmpty())
             importFrom(source);
     });

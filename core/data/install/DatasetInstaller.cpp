@@ -499,8 +499,8 @@ InstallReport DatasetInstaller::fetch(const DatasetManifest& manifest, const Opt
 {
     InstallReport result;
     result.dataDir = targetDir(options.dataDir);
-    const bool fileUrls = std::all_of(manifest.files.begin(), manifest.files.end(),
-                                      [](const ManifestFile& f) { return !f.url.empty(); });
+    const bool fileUrls =
+        std::all_of(manifest.files.begin(), manifest.files.end(), [](const ManifestFile& f) { return !f.url.empty(); });
     if (!manifest.files.empty() && !manifest.archive.path.empty() && (!fileUrls || !options.urlBase.empty())) {
         // The files come inside a pinned archive: fetched once into the cache (its sha256 checked as a file's is),
         // then imported from it as File > Datasets... > Import would.
@@ -517,8 +517,8 @@ InstallReport DatasetInstaller::fetch(const DatasetManifest& manifest, const Opt
             p.file = manifest.archive.path;
             p.stage = "downloading";
             report(options, p);
-            const std::string url = options.urlBase.empty() ? manifest.archive.url
-                                                            : joinUrl(options.urlBase, manifest.archive.path);
+            const std::string url =
+                options.urlBase.empty() ? manifest.archive.url : joinUrl(options.urlBase, manifest.archive.path);
             download(url, manifest.archive, archive, options, p);
         }
         return importFrom(manifest, archive, options);

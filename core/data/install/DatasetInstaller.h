@@ -52,7 +52,7 @@ public:
         const CancelToken* cancel = nullptr;
         long connectTimeoutSeconds = 30;
         long stallTimeoutSeconds = 60; // a download that receives nothing for this long fails
-        std::string archiveDir;        // where a manifest's archive is kept; "" = the user's cache (attnlab/archives)
+        std::string archiveDir; // where a manifest's archive is kept; "" = the user's cache (attnlab/archives)
     };
 
     // A manifest whose files have no URL but which names an archive (a wheel) downloads the archive into the cache

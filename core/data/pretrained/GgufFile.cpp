@@ -38,8 +38,8 @@ const GgmlTypeTraits* traitsOf(std::uint32_t type)
 }
 
 constexpr std::uint32_t kF32 = 0, kF16 = 1, kQ4_1 = 3, kQ8_0 = 8;
-constexpr int kMaxDims = 4;            // GGML_MAX_DIMS
-constexpr int kMaxArrayDepth = 8;      // arrays of arrays: deeper is a damaged file, not a model
+constexpr int kMaxDims = 4; // GGML_MAX_DIMS
+constexpr int kMaxArrayDepth = 8; // arrays of arrays: deeper is a damaged file, not a model
 constexpr std::uint64_t kMaxAlignment = 1u << 20;
 
 // Reads the header's fields in order, each checked against the bytes left: a cut-short file or a length that points
@@ -56,13 +56,14 @@ public:
     const unsigned char* take(std::size_t n, const std::string& what)
     {
         if (n > left())
-            throw DataError(path_, 0, "cut short: " + what + " needs " + std::to_string(n) + " bytes at byte " +
-                                          std::to_string(at_) + ", the file has " + std::to_string(left()) + " left");
+            throw DataError(path_, 0,
+                            "cut short: " + what + " needs " + std::to_string(n) + " bytes at byte " +
+                                std::to_string(at_) + ", the file has " + std::to_string(left()) + " left");
         const unsigned char* p = data_ + at_;
         at_ += n;
         return p;
     }
-    template <typename T> T read(const std::string& what)
+    template<typename T> T read(const std::string& what)
     {
         T v;
         std::memcpy(&v, take(sizeof v, what), sizeof v); // little-endian, as every machine the lab builds for
@@ -72,8 +73,9 @@ public:
     {
         const auto n = read<std::uint64_t>(what + "'s length");
         if (n > left())
-            throw DataError(path_, 0, what + ": a string of " + std::to_string(n) + " bytes at byte " + std::to_string(at_) +
-                                          " runs past the file's end (" + std::to_string(left()) + " bytes left)");
+            throw DataError(path_, 0,
+                            what + ": a string of " + std::to_string(n) + " bytes at byte " + std::to_string(at_) +
+                                " runs past the file's end (" + std::to_string(left()) + " bytes left)");
         const auto* p = take(static_cast<std::size_t>(n), what);
         return std::string(reinterpret_cast<const char*>(p), static_cast<std::size_t>(n));
     }
@@ -87,11 +89,23 @@ private:
 std::size_t fixedSize(GgufValueType t)
 {
     switch (t) {
-    case GgufValueType::Uint8: case GgufValueType::Int8: case GgufValueType::Bool: return 1;
-    case GgufValueType::Uint16: case GgufValueType::Int16: return 2;
-    case GgufValueType::Uint32: case GgufValueType::Int32: case GgufValueType::Float32: return 4;
-    case GgufValueType::Uint64: case GgufValueType::Int64: case GgufValueType::Float64: return 8;
-    default: return 0; // STRING, ARRAY: variable
+    case GgufValueType::Uint8:
+    case GgufValueType::Int8:
+    case GgufValueType::Bool:
+        return 1;
+    case GgufValueType::Uint16:
+    case GgufValueType::Int16:
+        return 2;
+    case GgufValueType::Uint32:
+    case GgufValueType::Int32:
+    case GgufValueType::Float32:
+        return 4;
+    case GgufValueType::Uint64:
+    case GgufValueType::Int64:
+    case GgufValueType::Float64:
+        return 8;
+    default:
+        return 0; // STRING, ARRAY: variable
     }
 }
 
@@ -106,22 +120,45 @@ GgufValueType valueTypeOf(std::uint32_t raw, const std::string& path, const std:
 void readScalar(HeaderCursor& in, GgufValueType t, GgufValue& v, const std::string& where)
 {
     switch (t) {
-    case GgufValueType::Uint8: v.integer = in.read<std::uint8_t>(where); break;
-    case GgufValueType::Int8: v.integer = in.read<std::int8_t>(where); break;
-    case GgufValueType::Uint16: v.integer = in.read<std::uint16_t>(where); break;
-    case GgufValueType::Int16: v.integer = in.read<std::int16_t>(where); break;
-    case GgufValueType::Uint32: v.integer = in.read<std::uint32_t>(where); break;
-    case GgufValueType::Int32: v.integer = in.read<std::int32_t>(where); break;
-    case GgufValueType::Float32: v.real = in.read<float>(where); break;
-    case GgufValueType::Bool: v.integer = in.read<std::uint8_t>(where) != 0; break;
-    case GgufValueType::String: v.text = in.string(where); break;
+    case GgufValueType::Uint8:
+        v.integer = in.read<std::uint8_t>(where);
+        break;
+    case GgufValueType::Int8:
+        v.integer = in.read<std::int8_t>(where);
+        break;
+    case GgufValueType::Uint16:
+        v.integer = in.read<std::uint16_t>(where);
+        break;
+    case GgufValueType::Int16:
+        v.integer = in.read<std::int16_t>(where);
+        break;
+    case GgufValueType::Uint32:
+        v.integer = in.read<std::uint32_t>(where);
+        break;
+    case GgufValueType::Int32:
+        v.integer = in.read<std::int32_t>(where);
+        break;
+    case GgufValueType::Float32:
+        v.real = in.read<float>(where);
+        break;
+    case GgufValueType::Bool:
+        v.integer = in.read<std::uint8_t>(where) != 0;
+        break;
+    case GgufValueType::String:
+        v.text = in.string(where);
+        break;
     case GgufValueType::Uint64:
         v.unsignedBits = in.read<std::uint64_t>(where);
         v.integer = static_cast<std::int64_t>(v.unsignedBits);
         break;
-    case GgufValueType::Int64: v.integer = in.read<std::int64_t>(where); break;
-    case GgufValueType::Float64: v.real = in.read<double>(where); break;
-    case GgufValueType::Array: break; // not a scalar
+    case GgufValueType::Int64:
+        v.integer = in.read<std::int64_t>(where);
+        break;
+    case GgufValueType::Float64:
+        v.real = in.read<double>(where);
+        break;
+    case GgufValueType::Array:
+        break; // not a scalar
     }
 }
 
@@ -139,11 +176,12 @@ GgufValue readValue(HeaderCursor& in, GgufValueType t, const std::string& path, 
     const auto n = in.read<std::uint64_t>(where + "'s length");
     // Every element takes at least a byte (a string its 8-byte length): a count the file cannot hold is refused
     // before anything is reserved for it.
-    const std::size_t least = v.elementType == GgufValueType::String || v.elementType == GgufValueType::Array
-                                  ? 8 : fixedSize(v.elementType);
+    const std::size_t least =
+        v.elementType == GgufValueType::String || v.elementType == GgufValueType::Array ? 8 : fixedSize(v.elementType);
     if (n > in.left() / least)
-        throw DataError(path, 0, where + ": an array of " + std::to_string(n) + " " + GgufFile::valueTypeName(v.elementType) +
-                                     " values at byte " + std::to_string(in.at()) + " runs past the file's end");
+        throw DataError(path, 0,
+                        where + ": an array of " + std::to_string(n) + " " + GgufFile::valueTypeName(v.elementType) +
+                            " values at byte " + std::to_string(in.at()) + " runs past the file's end");
     v.count = static_cast<std::size_t>(n);
     const std::string element = where + "[]";
     for (std::size_t i = 0; i < v.count; ++i) {
@@ -163,17 +201,23 @@ GgufValue readValue(HeaderCursor& in, GgufValueType t, const std::string& path, 
     return v;
 }
 
-std::string inQuotes(const std::string& s) { return "'" + s + "'"; }
+std::string inQuotes(const std::string& s)
+{
+    return "'" + s + "'";
+}
 
 } // namespace
 
 bool GgufValue::isInteger() const
 {
     return type != GgufValueType::Float32 && type != GgufValueType::Float64 && type != GgufValueType::String &&
-           type != GgufValueType::Array;
+        type != GgufValueType::Array;
 }
 
-bool GgufValue::isReal() const { return type == GgufValueType::Float32 || type == GgufValueType::Float64; }
+bool GgufValue::isReal() const
+{
+    return type == GgufValueType::Float32 || type == GgufValueType::Float64;
+}
 
 std::int64_t GgufTensor::elements() const
 {
@@ -183,7 +227,10 @@ std::int64_t GgufTensor::elements() const
     return n;
 }
 
-std::vector<std::int64_t> GgufTensor::shape() const { return std::vector<std::int64_t>(dims.rbegin(), dims.rend()); }
+std::vector<std::int64_t> GgufTensor::shape() const
+{
+    return std::vector<std::int64_t>(dims.rbegin(), dims.rend());
+}
 
 std::string GgufFile::typeName(std::uint32_t type)
 {
@@ -191,12 +238,15 @@ std::string GgufFile::typeName(std::uint32_t type)
     return t ? t->name : "type " + std::to_string(type);
 }
 
-bool GgufFile::canDequantize(std::uint32_t type) { return type == kF32 || type == kF16 || type == kQ8_0 || type == kQ4_1; }
+bool GgufFile::canDequantize(std::uint32_t type)
+{
+    return type == kF32 || type == kF16 || type == kQ8_0 || type == kQ4_1;
+}
 
 std::string GgufFile::valueTypeName(GgufValueType type)
 {
-    static const char* names[] = {"UINT8", "INT8",  "UINT16", "INT16",  "UINT32", "INT32", "FLOAT32",
-                                  "BOOL",  "STRING", "ARRAY", "UINT64", "INT64",  "FLOAT64"};
+    static const char* names[] = {"UINT8", "INT8",   "UINT16", "INT16",  "UINT32", "INT32",  "FLOAT32",
+                                  "BOOL",  "STRING", "ARRAY",  "UINT64", "INT64",  "FLOAT64"};
     const auto i = static_cast<std::uint32_t>(type);
     return i < sizeof names / sizeof names[0] ? names[i] : "type " + std::to_string(i);
 }
@@ -221,9 +271,10 @@ GgufFile::GgufFile(const std::string& path) : path_(path)
     const auto keyCount = in.read<std::uint64_t>("the metadata count");
     // A metadata pair takes at least 8 + 4 + 1 bytes and a tensor entry 8 + 4 + 8 + 4 + 8.
     if (keyCount > in.left() / 13 || tensorCount > in.left() / 32)
-        throw DataError(path_, 0, "its header claims " + std::to_string(keyCount) + " metadata values and " +
-                                      std::to_string(tensorCount) + " tensors, more than its " + std::to_string(size_) +
-                                      " bytes can hold");
+        throw DataError(path_, 0,
+                        "its header claims " + std::to_string(keyCount) + " metadata values and " +
+                            std::to_string(tensorCount) + " tensors, more than its " + std::to_string(size_) +
+                            " bytes can hold");
     for (std::uint64_t i = 0; i < keyCount; ++i) {
         const std::string key = in.string("metadata key " + std::to_string(i));
         const std::string where = "metadata " + inQuotes(key);
@@ -235,8 +286,9 @@ GgufFile::GgufFile(const std::string& path) : path_(path)
     if (const GgufValue* a = find("general.alignment")) {
         if (a->type != GgufValueType::Uint32 || a->integer == 0 || (a->integer & (a->integer - 1)) != 0 ||
             static_cast<std::uint64_t>(a->integer) > kMaxAlignment)
-            throw DataError(path_, 0, "metadata 'general.alignment' must be a UINT32 power of two, not " +
-                                          (a->isInteger() ? std::to_string(a->integer) : valueTypeName(a->type)));
+            throw DataError(path_, 0,
+                            "metadata 'general.alignment' must be a UINT32 power of two, not " +
+                                (a->isInteger() ? std::to_string(a->integer) : valueTypeName(a->type)));
         alignment_ = static_cast<std::uint64_t>(a->integer);
     }
     tensors_.reserve(static_cast<std::size_t>(tensorCount));
@@ -252,8 +304,9 @@ GgufFile::GgufFile(const std::string& path) : path_(path)
             const auto n = in.read<std::uint64_t>(where + "'s sizes");
             if (n == 0 || n > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) ||
                 elements > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()) / n)
-                throw DataError(path_, 0, where + ": size " + std::to_string(n) + " of dimension " + std::to_string(d) +
-                                              (n == 0 ? " is empty" : " is too large"));
+                throw DataError(path_, 0,
+                                where + ": size " + std::to_string(n) + " of dimension " + std::to_string(d) +
+                                    (n == 0 ? " is empty" : " is too large"));
             elements *= n;
             t.dims.push_back(static_cast<std::int64_t>(n));
         }
@@ -262,27 +315,31 @@ GgufFile::GgufFile(const std::string& path) : path_(path)
         if (!traits)
             throw DataError(path_, 0, where + ": ggml type " + std::to_string(t.type) + " is not one ggml defines");
         if (static_cast<std::uint64_t>(t.dims[0]) % traits->blockValues != 0)
-            throw DataError(path_, 0, where + ": its rows of " + std::to_string(t.dims[0]) + " values do not divide into " +
-                                          traits->name + "'s blocks of " + std::to_string(traits->blockValues));
+            throw DataError(path_, 0,
+                            where + ": its rows of " + std::to_string(t.dims[0]) + " values do not divide into " +
+                                traits->name + "'s blocks of " + std::to_string(traits->blockValues));
         t.bytes = elements / traits->blockValues * traits->blockBytes;
         t.offset = in.read<std::uint64_t>(where + "'s offset");
         if (t.offset % alignment_ != 0)
-            throw DataError(path_, 0, where + ": offset " + std::to_string(t.offset) + " is not a multiple of the alignment " +
-                                          std::to_string(alignment_));
+            throw DataError(path_, 0,
+                            where + ": offset " + std::to_string(t.offset) + " is not a multiple of the alignment " +
+                                std::to_string(alignment_));
         if (!index_.emplace(t.name, tensors_.size()).second)
             throw DataError(path_, 0, where + " is written twice");
         tensors_.push_back(std::move(t));
     }
     dataStart_ = (in.at() + alignment_ - 1) / alignment_ * alignment_;
     if (dataStart_ > size_ && !tensors_.empty())
-        throw DataError(path_, 0, "cut short: the tensor data would start at byte " + std::to_string(dataStart_) +
-                                      ", past the file's " + std::to_string(size_) + " bytes");
+        throw DataError(path_, 0,
+                        "cut short: the tensor data would start at byte " + std::to_string(dataStart_) +
+                            ", past the file's " + std::to_string(size_) + " bytes");
     const std::uint64_t dataSize = size_ > dataStart_ ? size_ - dataStart_ : 0;
     for (const auto& t : tensors_)
         if (t.offset > dataSize || t.bytes > dataSize - t.offset)
-            throw DataError(path_, 0, "tensor " + inQuotes(t.name) + ": its " + std::to_string(t.bytes) + " bytes at offset " +
-                                          std::to_string(t.offset) + " run past the file's end (the data holds " +
-                                          std::to_string(dataSize) + " bytes)");
+            throw DataError(path_, 0,
+                            "tensor " + inQuotes(t.name) + ": its " + std::to_string(t.bytes) + " bytes at offset " +
+                                std::to_string(t.offset) + " run past the file's end (the data holds " +
+                                std::to_string(dataSize) + " bytes)");
 }
 
 GgufFile::~GgufFile() = default;
@@ -318,8 +375,10 @@ std::int64_t GgufFile::integer(const std::string& key) const
     const GgufValue& v = requireKey(*this, key);
     if (!v.isInteger())
         throw wrongKind(*this, key, v, "an integer");
-    if (v.type == GgufValueType::Uint64 && v.unsignedBits > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
-        throw DataError(path_, 0, "metadata " + inQuotes(key) + " = " + std::to_string(v.unsignedBits) + " is too large");
+    if (v.type == GgufValueType::Uint64 &&
+        v.unsignedBits > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+        throw DataError(path_, 0,
+                        "metadata " + inQuotes(key) + " = " + std::to_string(v.unsignedBits) + " is too large");
     return v.integer;
 }
 
@@ -373,13 +432,18 @@ const GgufTensor& GgufFile::require(const std::string& name) const
     return *t;
 }
 
-const unsigned char* GgufFile::data(const GgufTensor& tensor) const { return mapped_ + dataStart_ + tensor.offset; }
+const unsigned char* GgufFile::data(const GgufTensor& tensor) const
+{
+    return mapped_ + dataStart_ + tensor.offset;
+}
 
 void GgufFile::dequantize(const GgufTensor& tensor, float* out) const
 {
     const unsigned char* p = data(tensor);
     const auto n = static_cast<std::size_t>(tensor.elements());
-    const auto half = [](const unsigned char* b) { return halfToFloat(static_cast<std::uint16_t>(b[0] | (b[1] << 8))); };
+    const auto half = [](const unsigned char* b) {
+        return halfToFloat(static_cast<std::uint16_t>(b[0] | (b[1] << 8)));
+    };
     switch (tensor.type) {
     case kF32:
         std::memcpy(out, p, n * 4);
@@ -407,8 +471,9 @@ void GgufFile::dequantize(const GgufTensor& tensor, float* out) const
         }
         return;
     default:
-        throw DataError(path_, 0, "tensor " + inQuotes(tensor.name) + " is " + typeName(tensor.type) +
-                                      ", which the lab does not read (it reads F32, F16, Q8_0 and Q4_1)");
+        throw DataError(path_, 0,
+                        "tensor " + inQuotes(tensor.name) + " is " + typeName(tensor.type) +
+                            ", which the lab does not read (it reads F32, F16, Q8_0 and Q4_1)");
     }
 }
 

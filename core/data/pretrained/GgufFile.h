@@ -12,8 +12,19 @@ class MappedFile;
 
 // The value types of GGUF's metadata, numbered as the format numbers them.
 enum class GgufValueType : std::uint32_t {
-    Uint8 = 0, Int8 = 1, Uint16 = 2, Int16 = 3, Uint32 = 4, Int32 = 5, Float32 = 6, Bool = 7, String = 8,
-    Array = 9, Uint64 = 10, Int64 = 11, Float64 = 12
+    Uint8 = 0,
+    Int8 = 1,
+    Uint16 = 2,
+    Int16 = 3,
+    Uint32 = 4,
+    Int32 = 5,
+    Float32 = 6,
+    Bool = 7,
+    String = 8,
+    Array = 9,
+    Uint64 = 10,
+    Int64 = 11,
+    Float64 = 12
 };
 
 // One metadata value. An integer or bool is in `integer` (a UINT64 above INT64_MAX keeps its bits in `unsignedBits`),
@@ -32,7 +43,7 @@ struct GgufValue {
     std::vector<GgufValue> items;
     std::size_t count = 0; // an array's length
     bool isInteger() const; // any integer type or bool
-    bool isReal() const;    // FLOAT32 or FLOAT64
+    bool isReal() const; // FLOAT32 or FLOAT64
 };
 
 // One tensor's entry: its name, ggml type, sizes (ggml's order: dims[0] the fastest-varying, so a matrix of R rows
@@ -60,8 +71,8 @@ struct GgufTensor {
 // tensor that ends inside the file. A problem is a DataError naming the file and the key or tensor.
 //
 // Dequantized as ggml's reference code defines it (ggml-quants.c, dequantize_row_*): F32 as is, F16 widened, Q8_0
-// (blocks of 32: an f16 scale d, 32 int8 q; x = d q), Q4_1 (blocks of 32: f16 d and m, 16 bytes of nibbles; x = d q + m,
-// low nibbles the first 16 values, high nibbles the last 16). Another type is refused by its name.
+// (blocks of 32: an f16 scale d, 32 int8 q; x = d q), Q4_1 (blocks of 32: f16 d and m, 16 bytes of nibbles; x = d q +
+// m, low nibbles the first 16 values, high nibbles the last 16). Another type is refused by its name.
 class GgufFile {
 public:
     explicit GgufFile(const std::string& path);

@@ -11,7 +11,9 @@ GroupedQueryAttentionImpl::GroupedQueryAttentionImpl(int64_t width, int64_t head
                                                      double ropeBase)
     : heads_(heads), kvHeads_(kvHeads), headSize_(headSize), ropeBase_(ropeBase)
 {
-    const auto linear = [](int64_t in, int64_t out) { return torch::nn::Linear(torch::nn::LinearOptions(in, out).bias(false)); };
+    const auto linear = [](int64_t in, int64_t out) {
+        return torch::nn::Linear(torch::nn::LinearOptions(in, out).bias(false));
+    };
     q = register_module("q", linear(width, heads * headSize));
     k = register_module("k", linear(width, kvHeads * headSize));
     v = register_module("v", linear(width, kvHeads * headSize));
@@ -22,7 +24,9 @@ GroupedQueryAttentionImpl::Projections GroupedQueryAttentionImpl::project(const 
 {
     const int64_t batch = x.size(0), length = x.size(1);
     // [B, T, heads * dh] -> [B, heads, T, dh]
-    const auto split = [&](const torch::Tensor& y, int64_t heads) { return y.view({batch, length, heads, headSize_}).transpose(1, 2); };
+    const auto split = [&](const torch::Tensor& y, int64_t heads) {
+        return y.view({batch, length, heads, headSize_}).transpose(1, 2);
+    };
     Projections p;
     p.query = split(q->forward(x), heads_);
     p.key = split(k->forward(x), kvHeads_);
@@ -32,10 +36,12 @@ GroupedQueryAttentionImpl::Projections GroupedQueryAttentionImpl::project(const 
     return p;
 }
 
-torch::Tensor GroupedQueryAttentionImpl::causalBias(int64_t queries, int64_t offset, const torch::TensorOptions& options)
+torch::Tensor GroupedQueryAttentionImpl::causalBias(int64_t queries, int64_t offset,
+                                                    const torch::TensorOptions& options)
 {
     const auto index = torch::TensorOptions().dtype(torch::kLong).device(options.device());
-    const auto later = torch::arange(offset + queries, index).unsqueeze(0) > torch::arange(offset, offset + queries, index).unsqueeze(1);
+    const auto later = torch::arange(offset + queries, index).unsqueeze(0) >
+        torch::arange(offset, offset + queries, index).unsqueeze(1);
     return torch::zeros({queries, offset + queries}, options)
         .masked_fill(later, -std::numeric_limits<float>::infinity())
         .unsqueeze(0);

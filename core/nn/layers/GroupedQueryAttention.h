@@ -45,7 +45,7 @@ public:
     int64_t headSize() const { return headSize_; }
     double ropeBase() const { return ropeBase_; }
 
-    torch::nn::Linear q{nullptr}, k{nullptr}, v{nullptr}, o{nullptr};
+    torch::nn::Linear q {nullptr}, k {nullptr}, v {nullptr}, o {nullptr};
 
 private:
     int64_t heads_, kvHeads_, headSize_;

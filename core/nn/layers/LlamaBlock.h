@@ -17,9 +17,9 @@ public:
     torch::Tensor forward(const torch::Tensor& x, torch::Tensor* keys = nullptr, torch::Tensor* values = nullptr,
                           torch::Tensor* weights = nullptr, const HeadAblation& ablation = {});
 
-    RmsNorm attentionNorm{nullptr}, ffnNorm{nullptr};
-    GroupedQueryAttention attention{nullptr};
-    SwiGlu ffn{nullptr};
+    RmsNorm attentionNorm {nullptr}, ffnNorm {nullptr};
+    GroupedQueryAttention attention {nullptr};
+    SwiGlu ffn {nullptr};
 };
 TORCH_MODULE(LlamaBlock);
 

@@ -9,6 +9,9 @@ SwiGluImpl::SwiGluImpl(int64_t width, int64_t hidden)
     down = register_module("down", torch::nn::Linear(torch::nn::LinearOptions(hidden, width).bias(false)));
 }
 
-torch::Tensor SwiGluImpl::forward(const torch::Tensor& x) { return down(torch::silu(gate(x)) * up(x)); }
+torch::Tensor SwiGluImpl::forward(const torch::Tensor& x)
+{
+    return down(torch::silu(gate(x)) * up(x));
+}
 
 } // namespace attnlab

@@ -11,7 +11,7 @@ class SwiGluImpl : public torch::nn::Module {
 public:
     SwiGluImpl(int64_t width, int64_t hidden);
     torch::Tensor forward(const torch::Tensor& x); // [..., d] -> [..., d]
-    torch::nn::Linear gate{nullptr}, up{nullptr}, down{nullptr};
+    torch::nn::Linear gate {nullptr}, up {nullptr}, down {nullptr};
 };
 TORCH_MODULE(SwiGlu);
 

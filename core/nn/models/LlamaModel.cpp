@@ -27,18 +27,20 @@ void LlamaModel::load(const GgufFile& file)
     for (int l = 0; l < config_.layers; ++l) {
         auto& b = blocks_[static_cast<std::size_t>(l)];
         const std::string p = "blk." + std::to_string(l) + ".";
-        wanted.insert(wanted.end(), {{p + "attn_norm.weight", b->attentionNorm->weight},
-                                     {p + "attn_q.weight", b->attention->q->weight},
-                                     {p + "attn_k.weight", b->attention->k->weight},
-                                     {p + "attn_v.weight", b->attention->v->weight},
-                                     {p + "attn_output.weight", b->attention->o->weight},
-                                     {p + "ffn_norm.weight", b->ffnNorm->weight},
-                                     {p + "ffn_gate.weight", b->ffn->gate->weight},
-                                     {p + "ffn_up.weight", b->ffn->up->weight},
-                                     {p + "ffn_down.weight", b->ffn->down->weight}});
+        wanted.insert(wanted.end(),
+                      {{p + "attn_norm.weight", b->attentionNorm->weight},
+                       {p + "attn_q.weight", b->attention->q->weight},
+                       {p + "attn_k.weight", b->attention->k->weight},
+                       {p + "attn_v.weight", b->attention->v->weight},
+                       {p + "attn_output.weight", b->attention->o->weight},
+                       {p + "ffn_norm.weight", b->ffnNorm->weight},
+                       {p + "ffn_gate.weight", b->ffn->gate->weight},
+                       {p + "ffn_up.weight", b->ffn->up->weight},
+                       {p + "ffn_down.weight", b->ffn->down->weight}});
     }
     if (!config_.tiedOutput)
-        throw DataError(file.path(), 0, "tensor 'output.weight': an output layer apart from the token table is not supported");
+        throw DataError(file.path(), 0,
+                        "tensor 'output.weight': an output layer apart from the token table is not supported");
     std::vector<const GgufTensor*> sources;
     for (const auto& [name, parameter] : wanted) {
         const GgufTensor& t = file.require(name);
@@ -48,7 +50,8 @@ void LlamaModel::load(const GgufFile& file)
                 expected += (expected.empty() ? "" : " x ") + std::to_string(d);
             for (auto d : t.shape())
                 found += (found.empty() ? "" : " x ") + std::to_string(d);
-            throw DataError(file.path(), 0, "tensor '" + name + "' is " + found + ", the model's sizes need " + expected);
+            throw DataError(file.path(), 0,
+                            "tensor '" + name + "' is " + found + ", the model's sizes need " + expected);
         }
         if (!GgufFile::canDequantize(t.type))
             file.dequantize(t, nullptr); // throws, naming the tensor and its type
@@ -58,11 +61,15 @@ void LlamaModel::load(const GgufFile& file)
     torch::NoGradGuard noGrad;
     at::parallel_for(0, static_cast<int64_t>(wanted.size()), 1, [&](int64_t begin, int64_t end) {
         for (int64_t i = begin; i < end; ++i)
-            file.dequantize(*sources[static_cast<std::size_t>(i)], wanted[static_cast<std::size_t>(i)].second.data_ptr<float>());
+            file.dequantize(*sources[static_cast<std::size_t>(i)],
+                            wanted[static_cast<std::size_t>(i)].second.data_ptr<float>());
     });
 }
 
-void LlamaModel::setAblations(std::vector<HeadAblation> ablations) { ablations_ = std::move(ablations); }
+void LlamaModel::setAblations(std::vector<HeadAblation> ablations)
+{
+    ablations_ = std::move(ablations);
+}
 
 const HeadAblation& LlamaModel::ablationOf(std::size_t layer) const
 {
@@ -72,7 +79,8 @@ const HeadAblation& LlamaModel::ablationOf(std::size_t layer) const
 
 LlamaModel::Reading LlamaModel::read(const torch::Tensor& ids, bool attention, bool residuals)
 {
-    TORCH_CHECK(ids.size(1) <= config_.context, "a text of ", ids.size(1), " tokens is longer than the context ", config_.context);
+    TORCH_CHECK(ids.size(1) <= config_.context, "a text of ", ids.size(1), " tokens is longer than the context ",
+                config_.context);
     Reading out;
     auto x = tokens_->forward(ids); // [B, T, d]
     if (residuals)
@@ -133,11 +141,11 @@ torch::Tensor LlamaModel::step(State& state, const torch::Tensor& ids, std::vect
 std::string LlamaModel::summary() const
 {
     return "LLaMA decoder" + (config_.name.empty() ? std::string() : " (" + config_.name + ")") + ": " +
-           std::to_string(config_.layers) + " layers x " + std::to_string(config_.heads) + " heads (" +
-           std::to_string(config_.kvHeads) + " key/value heads), d_model " + std::to_string(config_.width) +
-           ", SwiGLU of " + std::to_string(config_.ffnHidden) + ", RoPE base " +
-           std::to_string(static_cast<long long>(config_.ropeBase)) + ", context " + std::to_string(config_.context) +
-           ", tied output over " + std::to_string(config_.vocabulary) + " tokens";
+        std::to_string(config_.layers) + " layers x " + std::to_string(config_.heads) + " heads (" +
+        std::to_string(config_.kvHeads) + " key/value heads), d_model " + std::to_string(config_.width) +
+        ", SwiGLU of " + std::to_string(config_.ffnHidden) + ", RoPE base " +
+        std::to_string(static_cast<long long>(config_.ropeBase)) + ", context " + std::to_string(config_.context) +
+        ", tied output over " + std::to_string(config_.vocabulary) + " tokens";
 }
 
 } // namespace attnlab

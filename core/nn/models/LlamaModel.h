@@ -28,9 +28,10 @@ public:
 
     // One reading of a whole text, keeping what is asked for.
     struct Reading {
-        torch::Tensor logits;                 // [B, T, V]
+        torch::Tensor logits; // [B, T, V]
         std::vector<torch::Tensor> attention; // per layer [B, H, T, T]
-        std::vector<torch::Tensor> residuals; // the residual stream before block 0 and after each block: L + 1 of [B, T, d]
+        std::vector<torch::Tensor>
+            residuals; // the residual stream before block 0 and after each block: L + 1 of [B, T, d]
     };
     Reading read(const torch::Tensor& ids, bool attention, bool residuals);
     // The logit lens (nostalgebraist 2020): a residual stream read out as the model's last layer reads its own,
@@ -42,7 +43,8 @@ public:
 
     torch::Tensor forward(const torch::Tensor& ids, std::vector<torch::Tensor>* attention = nullptr) override;
     State start(std::int64_t rows) override;
-    torch::Tensor step(State& state, const torch::Tensor& ids, std::vector<torch::Tensor>* attention = nullptr) override;
+    torch::Tensor step(State& state, const torch::Tensor& ids,
+                       std::vector<torch::Tensor>* attention = nullptr) override;
     int stateLimit() const override { return config_.context; }
     int attentionLayers() const override { return config_.layers; }
     int attentionHeads() const override { return config_.heads; }
@@ -56,9 +58,9 @@ private:
     const HeadAblation& ablationOf(std::size_t layer) const;
 
     LlamaConfig config_;
-    torch::nn::Embedding tokens_{nullptr};
+    torch::nn::Embedding tokens_ {nullptr};
     std::vector<LlamaBlock> blocks_;
-    RmsNorm final_{nullptr};
+    RmsNorm final_ {nullptr};
     std::vector<HeadAblation> ablations_;
 };
 
