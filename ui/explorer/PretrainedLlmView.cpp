@@ -1,6 +1,5 @@
 #include "ui/explorer/PretrainedLlmView.h"
 
-#include "core/analysis/TableDocument.h"
 #include "core/results/AttentionCsv.h"
 #include "core/training/PretrainedLanguageModel.h"
 #include "ui/LatestRequestRunner.h"
@@ -8,6 +7,8 @@
 #include "ui/analysis/FigureExport.h"
 #include "ui/analysis/TableExportDialog.h"
 #include "ui/explorer/AttentionStepsView.h"
+#include "ui/explorer/LogitLensTable.h"
+#include "ui/explorer/PieceText.h"
 #include "ui/explorer/WritingExplorer.h"
 #include "ui/plots/AttentionHeatmap.h"
 #include "ui/plots/AttentionThumbnailGrid.h"
@@ -17,7 +18,6 @@
 
 #include <QComboBox>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -25,7 +25,6 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTabWidget>
-#include <QTableWidget>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -35,26 +34,11 @@ namespace attnlab::ui {
 
 namespace {
 
-// A piece as a student reads it: a leading space as ␣, a line end as ↵ (the pieces are bytes; an incomplete character
-// shows as U+FFFD).
-QString shownPiece(const std::string& piece)
-{
-    QString s = QString::fromUtf8(piece.data(), static_cast<qsizetype>(piece.size()));
-    s.replace(QLatin1Char('\n'), QStringLiteral("↵"));
-    s.replace(QLatin1Char(' '), QStringLiteral("␣"));
-    return s;
-}
-
-QString percent(double p)
-{
-    return QLocale().toString(100.0 * p, 'f', p < 0.095 ? 1 : 0) + QLatin1Char('%');
-}
-
 QString guesses(const std::vector<std::string>& pieces, const std::vector<double>& probabilities)
 {
     QStringList parts;
     for (std::size_t i = 0; i < pieces.size() && i < probabilities.size(); ++i)
-        parts << QStringLiteral("%1 %2").arg(shownPiece(pieces[i]), percent(probabilities[i]));
+        parts << QStringLiteral("%1 %2").arg(PieceText::shown(pieces[i]), PieceText::percent(probabilities[i]));
     return parts.join(QStringLiteral(" · "));
 }
 
@@ -74,7 +58,7 @@ PretrainedLlmView::PretrainedLlmView(QWidget* parent)
       input_(new QLineEdit(this)), ablate_(new QLineEdit(this)), ablateMode_(new QComboBox(this)),
       pieces_(new QLabel(this)), next_(new QLabel(this)), tabs_(new QTabWidget(this)),
       grid_(new AttentionThumbnailGrid(this)), heatmap_(new AttentionHeatmap(this)),
-      writing_(new WritingExplorer(this)), lensTable_(new QTableWidget(this)),
+      writing_(new WritingExplorer(this)), lensTable_(new LogitLensTable(this)),
       induction_(new HeadScoreMap(tr("Induction score"), this)),
       previous_(new HeadScoreMap(tr("Previous-token score"), this)), copyLength_(new QSpinBox(this)),
       copySummary_(new QLabel(this)), steps_(new AttentionStepsView(this)), debounce_(new QTimer(this)),
@@ -145,10 +129,6 @@ PretrainedLlmView::PretrainedLlmView(QWidget* parent)
     writing_->setObjectName(QStringLiteral("llmWriting"));
 
     lensTable_->setObjectName(QStringLiteral("llmLens"));
-    lensTable_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    lensTable_->setWordWrap(false);
-    lensTable_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    lensTable_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     auto* lensExport = new QPushButton(tr("Export table…"), this);
     lensExport->setObjectName(QStringLiteral("llmLensExport"));
     connect(lensExport, &QPushButton::clicked, this, &PretrainedLlmView::exportLens);
@@ -422,8 +402,9 @@ void PretrainedLlmView::present(const Reading& r)
     lens_ = r.lens;
     QStringList pieces;
     for (std::size_t i = 0; i < r.explanation.tokens.size(); ++i)
-        pieces
-            << QStringLiteral("%1<sub>%2</sub>").arg(shownPiece(r.explanation.tokens[i]).toHtmlEscaped()).arg(r.ids[i]);
+        pieces << QStringLiteral("%1<sub>%2</sub>")
+                      .arg(PieceText::shown(r.explanation.tokens[i]).toHtmlEscaped())
+                      .arg(r.ids[i]);
     pieces_->setText(tr("<b>Pieces</b> (%1): %2").arg(r.explanation.tokens.size()).arg(pieces.join(QLatin1Char(' '))));
     nextPieces_ = guesses(r.explanation.classNames, r.explanation.probabilities);
     QString next = tr("<b>Next piece</b>: %1").arg(nextPieces_.toHtmlEscaped());
@@ -436,7 +417,7 @@ void PretrainedLlmView::present(const Reading& r)
 
     AttentionSnapshot s = r.explanation.attention;
     for (auto& t : s.tokens)
-        t = shownPiece(t).toStdString();
+        t = PieceText::shown(t).toStdString();
     const int view = std::min(heatmap_->currentMapIndex(), static_cast<int>(s.maps.size()) - 1);
     grid_->setSnapshot(s);
     heatmap_->setSnapshot(s);
@@ -444,52 +425,13 @@ void PretrainedLlmView::present(const Reading& r)
         heatmap_->showView(view);
         grid_->setSelectedView(view);
     }
-    showLens();
+    lensTable_->setLens(*lens_);
     const auto model = model_;
     const std::string text = r.text;
     steps_->setSubject(
         [model, text](int layer, int head, int query) { return model->stepByStep(text, layer, head, query); },
         model->config().layers, model->config().heads, static_cast<int>(r.ids.size()) - 1);
     emit explained();
-}
-
-void PretrainedLlmView::showLens()
-{
-    lensTable_->clear();
-    if (!lens_)
-        return;
-    const LogitLens& lens = *lens_;
-    const int stages = static_cast<int>(lens.stages.size()), positions = static_cast<int>(lens.tokens.size());
-    lensTable_->setRowCount(stages);
-    lensTable_->setColumnCount(positions);
-    QStringList columns, rows;
-    for (const auto& t : lens.tokens)
-        columns << shownPiece(t);
-    for (const auto& s : lens.stages)
-        rows << qs(s);
-    lensTable_->setHorizontalHeaderLabels(columns);
-    lensTable_->setVerticalHeaderLabels(rows);
-    const QColor base = palette().color(QPalette::Base), high = palette().color(QPalette::Highlight);
-    for (int s = 0; s < stages; ++s)
-        for (int p = 0; p < positions; ++p) {
-            const auto& g = lens.top[static_cast<std::size_t>(s)][static_cast<std::size_t>(p)].front();
-            auto* item = new QTableWidgetItem(QStringLiteral("%1 %2").arg(shownPiece(g.token), percent(g.probability)));
-            const double a = std::clamp(g.probability, 0.0, 1.0);
-            item->setBackground(QColor::fromRgbF(base.redF() + (high.redF() - base.redF()) * a,
-                                                 base.greenF() + (high.greenF() - base.greenF()) * a,
-                                                 base.blueF() + (high.blueF() - base.blueF()) * a));
-            if (a > 0.5)
-                item->setForeground(palette().color(QPalette::HighlightedText));
-            QStringList tip;
-            for (const auto& other : lens.top[static_cast<std::size_t>(s)][static_cast<std::size_t>(p)])
-                tip << QStringLiteral("%1 %2").arg(shownPiece(other.token), percent(other.probability));
-            const double following = lens.nextProbability[static_cast<std::size_t>(s)][static_cast<std::size_t>(p)];
-            if (following >= 0.0)
-                tip << tr("the piece that follows in the text: %1").arg(percent(following));
-            item->setToolTip(tip.join(QLatin1Char('\n')));
-            lensTable_->setItem(s, p, item);
-        }
-    lensTable_->scrollToBottom(); // the last layers, where the prediction has formed
 }
 
 void PretrainedLlmView::measureCopyingHeads()
@@ -584,18 +526,9 @@ void PretrainedLlmView::exportLens()
         emit statusMessage(tr("Nothing to export: no logit lens is shown."));
         return;
     }
-    TableDocument table;
-    table.caption = "Logit lens of SmolLM2-135M on: " + explanation_->text;
-    table.header.push_back("stage");
-    for (const auto& t : lens_->tokens)
-        table.header.push_back(t);
-    for (std::size_t s = 0; s < lens_->stages.size(); ++s) {
-        std::vector<TableDocument::Cell> row {{lens_->stages[s]}};
-        for (const auto& position : lens_->top[s])
-            row.push_back({position.front().token + " " + percent(position.front().probability).toStdString()});
-        table.rows.push_back(std::move(row));
-    }
-    const QString message = TableExportDialog::save(this, table, QStringLiteral("logit-lens-smollm2.csv"));
+    const QString message =
+        TableExportDialog::save(this, lensTable_->document("Logit lens of SmolLM2-135M on: " + explanation_->text),
+                                QStringLiteral("logit-lens-smollm2.csv"));
     if (!message.isEmpty())
         emit statusMessage(message);
 }

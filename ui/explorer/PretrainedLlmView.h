@@ -16,7 +16,6 @@ class QLineEdit;
 class QPushButton;
 class QSpinBox;
 class QTabWidget;
-class QTableWidget;
 class QTimer;
 
 namespace attnlab {
@@ -29,6 +28,7 @@ class AttentionHeatmap;
 class AttentionStepsView;
 class AttentionThumbnailGrid;
 class HeadScoreMap;
+class LogitLensTable;
 class LatestRequestRunner;
 class WritingExplorer;
 
@@ -81,7 +81,6 @@ private:
     void load();
     void requestReading();
     void present(const Reading& r);
-    void showLens();
     void showCopyScores();
     void exportMap();
     void exportLens();
@@ -108,7 +107,7 @@ private:
     AttentionThumbnailGrid* grid_;
     AttentionHeatmap* heatmap_;
     WritingExplorer* writing_;
-    QTableWidget* lensTable_;
+    LogitLensTable* lensTable_;
     HeadScoreMap* induction_;
     HeadScoreMap* previous_;
     QSpinBox* copyLength_;
