@@ -6,6 +6,7 @@
 #include "core/results/RunResult.h"
 #include "core/store/RunExport.h"
 #include "core/store/RunStore.h"
+#include "ui/LessonDirector.h"
 #include "ui/MainMenus.h"
 #include "ui/StdStrings.h"
 #include "ui/Workspace.h"
@@ -174,23 +175,22 @@ void MainWindow::connectDesigner()
         statusBar()->showMessage(tr("%1: Compare trains its %2 configurations side by side").arg(title).arg(configs.size()), 8000);
     });
     connect(live_, &LiveComparisonView::runStored, this, &MainWindow::refreshRuns);
-    connect(live_, &LiveComparisonView::lessonEnded, this, [this](const QString& opens, qint64 firstRun, qint64 lastRun) {
-        if (opens == QLatin1String("compare")) { // the lesson's runs overlaid (its gradient panels, say)
-            refreshRuns();
-            compareRuns(live_->endedRunIds());
-            workspace_->setCurrentWidget(compareArea_);
-        } else if (opens == QLatin1String("explorer") && lastRun > 0) {
-            runList_->selectRun(lastRun, true);
-            workspace_->setCurrentWidget(explorerPage_);
-            workspace_->exploreRun(lastRun);
-        } else if (opens == QLatin1String("faithfulness") && firstRun > 0) {
-            runList_->selectRun(firstRun, true);
-            workspace_->setCurrentWidget(explorerPage_);
-            explorer_->setRun(firstRun);
-            explorer_->openFaithfulness();
-        }
-    });
+    lessons_ = new LessonDirector(this, workspace_, runList_, designerDock_, runsDock_);
+    connect(lessons_, &LessonDirector::statusMessage, this,
+            [this](const QString& text) { statusBar()->showMessage(text, 8000); });
+    connect(live_, &LiveComparisonView::lessonEnded, this,
+            [this](const QString& opens, qint64 firstRun, qint64 lastRun) {
+                lessons_->openAtEnd(opens, firstRun, lastRun, live_->endedRunIds());
+            });
+    connect(setup_->presets(), &PresetChooser::explorationChosen, this,
+            [this](const QString& id) { lessons_->openExploring(id, qs(setup_->config().dataDir)); });
     connect(setup_, &SetupPanel::changed, this, &MainWindow::updateSummaryLine);
+    connect(setup_, &SetupPanel::changed, this,
+            [this] { // the data folder typed or picked: the models are looked for there
+                const QString dir = qs(setup_->config().dataDir);
+                workspace_->pretrained()->setDataDir(dir);
+                workspace_->llm()->setDataDir(dir);
+            });
     connect(setup_, &SetupPanel::importRequested, this, &MainWindow::importOwnData);
     connect(setup_, &SetupPanel::message, this, [this](const QString& text) { statusBar()->showMessage(text, 8000); });
     connect(presentation_, &PresentationMode::activeChanged, this, [this](bool on) {
@@ -380,9 +380,7 @@ void MainWindow::startComparison()
     }
     workspace_->setCurrentWidget(live_);
     // On a projector-sized window the runs need the designer's width more than the form does.
-    const bool makeRoom = width() < 1600 && designerDock_->isVisible() && !designerDock_->isFloating();
-    if (makeRoom)
-        designerDock_->hide();
+    const bool makeRoom = lessons_->makeRoom();
     statusBar()->showMessage(tr("Training %1 configurations side by side, tagged %2%3")
                                  .arg(count)
                                  .arg(live_->comparisonTag(), makeRoom ? tr(" (Ctrl+D shows the designer again)") : QString()));

@@ -31,6 +31,7 @@ namespace attnlab::ui {
 
 class CompareView;
 class ExplorerView;
+class LessonDirector;
 class LiveComparisonView;
 class PresentationMode;
 class RunReplay;
@@ -137,6 +138,7 @@ private:
     RunToolBar* runBar_; // Train, Stop, Compare, progress
     QLabel* summary_; // the designer in one line (presentation mode)
     QDockWidget* designerDock_;
+    LessonDirector* lessons_ = nullptr;
     QDockWidget* runsDock_;
     PresentationMode* presentation_;
     LiveComparisonView* live_;   // the Side by side tab

@@ -142,4 +142,9 @@ void Workspace::clearExplorer(const QString& message)
     writing_->clear(message);
 }
 
+void Workspace::showLlm()
+{
+    setCurrentWidget(findChild<QScrollArea*>(QStringLiteral("llmScroll")));
+}
+
 } // namespace attnlab::ui

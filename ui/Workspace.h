@@ -55,6 +55,7 @@ public:
     LiveComparisonView* live() const { return live_; }
     PretrainedView* pretrained() const { return pretrained_; }
     PretrainedLlmView* llm() const { return llm_; }
+    void showLlm(); // the Real LLM tab made current
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override; // the explorer's viewport resized: fitHeight

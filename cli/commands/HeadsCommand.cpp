@@ -37,15 +37,10 @@ void printHeadTable(std::ostream& out, const std::vector<std::vector<double>>& s
 // "5.3 0.812, 7.1 0.540, ...": the likeliest copiers first.
 std::string bestHeads(const std::vector<std::vector<double>>& scores)
 {
-    std::vector<std::pair<double, std::pair<int, int>>> all;
-    for (std::size_t l = 0; l < scores.size(); ++l)
-        for (std::size_t h = 0; h < scores[l].size(); ++h)
-            all.push_back({scores[l][h], {static_cast<int>(l), static_cast<int>(h)}});
-    std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     std::string text;
-    for (std::size_t i = 0; i < all.size() && i < static_cast<std::size_t>(kBestHeadsShown); ++i)
-        text += (i ? ", " : "") + std::to_string(all[i].second.first + 1) + "." +
-            std::to_string(all[i].second.second + 1) + " " + fixedCell(all[i].first, 3);
+    for (const auto& [l, h] : HeadCopyScores::ranked(scores, kBestHeadsShown))
+        text += (text.empty() ? "" : ", ") + std::to_string(l + 1) + "." + std::to_string(h + 1) + " " +
+            fixedCell(scores[static_cast<std::size_t>(l)][static_cast<std::size_t>(h)], 3);
     return text;
 }
 

@@ -15,7 +15,7 @@ int PresetsCommand::run(const std::vector<std::string>& args)
 {
     const CliFlags flags(args, {}, {"--json", "--lessons"});
     if (flags.has("--lessons")) {
-        // The window's lessons: presets trained side by side (resources/scenarios).
+        // The window's lessons: presets trained side by side, or a pretrained model explored (resources/scenarios).
         nlohmann::json list = nlohmann::json::array();
         for (const auto& s : TeachingScenario::all()) {
             nlohmann::json presets = nlohmann::json::array();
@@ -27,9 +27,19 @@ int PresetsCommand::run(const std::vector<std::string>& args)
                 real.push_back(p->name);
             if (!s.realPresets.empty())
                 lesson["real_data"] = {{"title", s.realTitle}, {"lesson", s.realLesson}, {"presets", real}};
+            if (s.explore)
+                lesson["explore"] = {{"model", s.explore->model},
+                                     {"view", s.explore->view},
+                                     {"prompt", s.explore->prompt},
+                                     {"ablate", s.explore->ablate},
+                                     {"ablation", s.explore->ablateMean ? "mean" : "zero"},
+                                     {"measure", s.explore->measureCopying}};
             list.push_back(lesson);
             if (!flags.has("--json")) {
-                out_ << std::left << std::setw(24) << s.id << " " << s.title << ": " << presets.dump() << "\n";
+                out_ << std::left << std::setw(24) << s.id << " " << s.title << ": "
+                     << (s.explore ? "explores " + s.explore->model + " (" + s.explore->view + " view), nothing trained"
+                                   : presets.dump())
+                     << "\n";
                 if (!s.realPresets.empty())
                     out_ << std::left << std::setw(24) << "" << " " << s.realTitle << ": " << real.dump() << "\n";
             }

@@ -1,9 +1,12 @@
 #include "core/config/TeachingScenario.h"
 
+#include "core/config/HeadSelection.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <climits>
+#include <iterator>
 #include <utility>
 
 #include <stdexcept>
@@ -11,6 +14,64 @@
 namespace attnlab {
 
 const std::vector<std::pair<std::string, std::string>>& embeddedScenarios(); // generated (cmake/EmbedJsonFiles.cmake)
+
+namespace {
+
+TeachingScenario::Exploration parseExploration(const nlohmann::json& j, const std::string& source)
+{
+    if (!j.is_object())
+        throw std::invalid_argument(source +
+                                    ": 'explore' must be an object {model, view, prompt, ablate, ablation, measure}");
+    TeachingScenario::Exploration e;
+    const auto text = [&](const char* key, std::string& target, bool required) {
+        if (!j.contains(key)) {
+            if (required)
+                throw std::invalid_argument(source + ": 'explore." + key + "' is missing");
+            return;
+        }
+        if (!j.at(key).is_string() || (required && j.at(key).get<std::string>().empty()))
+            throw std::invalid_argument(source + ": 'explore." + key + "' must be a" + (required ? " non-empty" : "") +
+                                        " text");
+        target = j.at(key).get<std::string>();
+    };
+    text("model", e.model, true);
+    text("view", e.view, true);
+    text("prompt", e.prompt, true);
+    text("ablate", e.ablate, false);
+    if (e.viewIndex() < 0)
+        throw std::invalid_argument(
+            source + ": 'explore.view' must be \"heads\", \"writing\", \"lens\", \"copy\" or \"step\" (got \"" +
+            e.view + "\")");
+    // The model's own sizes are checked when it opens; here only the writing: "L.H" pairs, no repeats.
+    e.ablate.erase(std::remove(e.ablate.begin(), e.ablate.end(), ' '), e.ablate.end());
+    HeadSelection::parse(e.ablate, 1000, 1000, source + ": 'explore.ablate'");
+    std::string ablation = "zero";
+    text("ablation", ablation, false);
+    if (ablation != "zero" && ablation != "mean")
+        throw std::invalid_argument(source + ": 'explore.ablation' must be \"zero\" or \"mean\" (got \"" + ablation +
+                                    "\")");
+    e.ablateMean = ablation == "mean";
+    if (j.contains("measure")) {
+        if (!j.at("measure").is_boolean())
+            throw std::invalid_argument(source + ": 'explore.measure' must be true or false");
+        e.measureCopying = j.at("measure").get<bool>();
+    }
+    for (const auto& [key, value] : j.items())
+        if (key != "model" && key != "view" && key != "prompt" && key != "ablate" && key != "ablation" &&
+            key != "measure")
+            throw std::invalid_argument(source + ": 'explore." + key + "' is not a setting of an exploring lesson");
+    return e;
+}
+
+} // namespace
+
+int TeachingScenario::Exploration::viewIndex() const
+{
+    for (int i = 0; i < static_cast<int>(std::size(kViews)); ++i)
+        if (view == kViews[i])
+            return i;
+    return -1;
+}
 
 TeachingScenario TeachingScenario::parse(const std::string& json, const std::string& source)
 {
@@ -41,6 +102,17 @@ TeachingScenario TeachingScenario::parse(const std::string& json, const std::str
                                         std::to_string(list.size()) + " in '" + key + "')");
         return list;
     };
+    if (j.contains("explore") == j.contains("presets"))
+        throw std::invalid_argument(
+            source + ": a lesson has either 'presets' (trained side by side) or 'explore' (a pretrained model opened)");
+    if (j.contains("explore")) {
+        s.explore = parseExploration(j.at("explore"), source);
+        for (const char* key : {"opens", "real_data"})
+            if (j.contains(key))
+                throw std::invalid_argument(source + ": '" + key +
+                                            "' belongs to a lesson that trains; this one explores");
+        return s;
+    }
     s.presets = presets(j, "presets");
     if (j.contains("opens")) {
         if (!j.at("opens").is_string() || (j.at("opens").get<std::string>() != "faithfulness" && j.at("opens").get<std::string>() != "explorer" &&

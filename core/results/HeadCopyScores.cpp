@@ -2,6 +2,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cstdio>
+
 namespace attnlab {
 
 namespace {
@@ -28,6 +31,32 @@ std::pair<int, int> HeadCopyScores::bestInduction() const
 std::pair<int, int> HeadCopyScores::bestPreviousToken() const
 {
     return argmax(previousToken);
+}
+
+std::vector<std::pair<int, int>> HeadCopyScores::ranked(const std::vector<std::vector<double>>& scores,
+                                                        std::size_t count)
+{
+    std::vector<std::pair<double, std::pair<int, int>>> all;
+    for (std::size_t l = 0; l < scores.size(); ++l)
+        for (std::size_t h = 0; h < scores[l].size(); ++h)
+            all.push_back({scores[l][h], {static_cast<int>(l), static_cast<int>(h)}});
+    std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::vector<std::pair<int, int>> best;
+    for (std::size_t i = 0; i < all.size() && i < count; ++i)
+        best.push_back(all[i].second);
+    return best;
+}
+
+std::string HeadCopyScores::csv() const
+{
+    std::string text = "layer,head,induction_score,previous_token_score\n";
+    char line[96];
+    for (std::size_t l = 0; l < induction.size(); ++l)
+        for (std::size_t h = 0; h < induction[l].size(); ++h) {
+            std::snprintf(line, sizeof line, "%zu,%zu,%.6f,%.6f\n", l + 1, h + 1, induction[l][h], previousToken[l][h]);
+            text += line;
+        }
+    return text;
 }
 
 std::string HeadCopyScores::toJson() const

@@ -1,4 +1,5 @@
 #pragma once
+#include <cstddef>
 #include <string>
 #include <utility>
 #include <vector>
@@ -25,6 +26,9 @@ struct HeadCopyScores {
 
     std::pair<int, int> bestInduction() const; // (layer, head), 0-based
     std::pair<int, int> bestPreviousToken() const;
+    // The `count` highest of `scores` (induction or previousToken), best first, ties in layer-then-head order.
+    static std::vector<std::pair<int, int>> ranked(const std::vector<std::vector<double>>& scores, std::size_t count);
+    std::string csv() const; // layer,head,induction_score,previous_token_score; heads 1-based
     std::string toJson() const; // heads 1-based, as the window and --ablate name them
 };
 

@@ -186,11 +186,30 @@ private Q_SLOTS:
         QStringList lessons;
         for (const auto l : QJsonDocument::fromJson(r.out.toUtf8()).array())
             lessons << l.toObject()["id"].toString();
-        QCOMPARE(lessons, (QStringList{"san-vs-rnn", "why-position-matters", "long-range", "which-driver-and-lag",
-                                       "is-attention-an-explanation", "2018-vs-pretrained", "learning-to-align", "dot-general-concat",
-                                       "which-head-aligns", "right-answer-odd-alignment", "from-bigram-to-gpt", "induction-heads",
-                                       "why-divide-by-sqrt-dk", "temperature-and-top-p", "why-gates",
-                                       "what-residuals-and-layernorm-buy", "which-side-needs-self-attention"}));
+        QCOMPARE(lessons,
+                 (QStringList {"san-vs-rnn",
+                               "why-position-matters",
+                               "long-range",
+                               "which-driver-and-lag",
+                               "is-attention-an-explanation",
+                               "2018-vs-pretrained",
+                               "learning-to-align",
+                               "dot-general-concat",
+                               "which-head-aligns",
+                               "right-answer-odd-alignment",
+                               "from-bigram-to-gpt",
+                               "induction-heads",
+                               "why-divide-by-sqrt-dk",
+                               "temperature-and-top-p",
+                               "why-gates",
+                               "what-residuals-and-layernorm-buy",
+                               "which-side-needs-self-attention",
+                               "what-a-real-llm-attends-to",
+                               "induction-heads-in-a-real-model",
+                               "the-logit-lens"}));
+        const auto lens = QJsonDocument::fromJson(r.out.toUtf8()).array().last().toObject();
+        QCOMPARE(lens["explore"].toObject()["view"].toString(), QStringLiteral("lens"));
+        QVERIFY(lens["presets"].toArray().isEmpty());
         // SAN vs RNN on real data uses the presets RESULTS.md measured, and they say what they reached.
         const auto sanVsRnn = QJsonDocument::fromJson(r.out.toUtf8()).array()[0].toObject()["real_data"].toObject();
         QCOMPARE(sanVsRnn["presets"].toArray().toVariantList(), (QVariantList{"repro-sst-fine-ssan-rpr", "repro-sst-fine-lstm"}));

@@ -454,6 +454,48 @@ private Q_SLOTS:
         QCOMPARE(TeachingScenario::parse(lesson(R"(, "opens": "explorer")"), "s.json").opens, std::string("explorer"));
         QCOMPARE(TeachingScenario::parse(lesson(R"(, "opens": "faithfulness")"), "s.json").opens, std::string("faithfulness"));
         QCOMPARE(TeachingScenario::parse(lesson(R"(, "opens": "compare")"), "s.json").opens, std::string("compare"));
+        // A lesson that explores a pretrained model instead of training presets.
+        const auto exploring = [](const char* explore) {
+            return std::string(R"({"title": "T", "description": "D", "lesson": "L", "explore": )") + explore + "}";
+        };
+        const auto e = TeachingScenario::parse(
+            exploring(
+                R"({"model": "smollm2-135m", "view": "copy", "prompt": "a b a", "ablate": "19.7, 18.4", "ablation": "mean", "measure": true})"),
+            "x.json");
+        QVERIFY(e.presets.empty() && e.explore);
+        QCOMPARE(e.explore->viewIndex(), 3);
+        QCOMPARE(e.explore->ablate, std::string("19.7,18.4"));
+        QVERIFY(e.explore->ablateMean && e.explore->measureCopying);
+        QCOMPARE(TeachingScenario::parse(exploring(R"({"model": "m", "view": "heads", "prompt": "p"})"), "x.json")
+                     .explore->ablate,
+                 std::string());
+        const auto refusedExploring = [&](const std::string& json, const char* words) {
+            try {
+                TeachingScenario::parse(json, "x.json");
+                QFAIL(json.c_str());
+            } catch (const std::invalid_argument& error) {
+                QVERIFY2(QString(error.what()).startsWith("x.json: ") && QString(error.what()).contains(words),
+                         error.what());
+            }
+        };
+        refusedExploring(exploring(R"({"model": "m", "view": "grid", "prompt": "p"})"), "'explore.view' must be");
+        refusedExploring(exploring(R"({"model": "m", "view": "heads"})"), "'explore.prompt' is missing");
+        refusedExploring(exploring(R"({"model": "m", "view": "heads", "prompt": "p", "ablate": "19"})"),
+                         "'explore.ablate': '19' is not LAYER.HEAD");
+        refusedExploring(exploring(R"({"model": "m", "view": "heads", "prompt": "p", "ablate": "1.1,1.1"})"),
+                         "'explore.ablate'");
+        refusedExploring(exploring(R"({"model": "m", "view": "heads", "prompt": "p", "ablation": "half"})"),
+                         "'explore.ablation' must be");
+        refusedExploring(exploring(R"({"model": "m", "view": "heads", "prompt": "p", "temperature": 2})"),
+                         "'explore.temperature' is not a setting");
+        refusedExploring(exploring(R"({"model": "m", "view": "heads", "prompt": "p"}, "opens": "compare")"),
+                         "'opens' belongs to a lesson that trains");
+        refusedExploring(exploring(R"("heads")"), "'explore' must be an object");
+        refusedExploring(R"({"title": "T", "description": "D", "lesson": "L"})", "either 'presets'");
+        refusedExploring(
+            R"({"title": "T", "description": "D", "lesson": "L", "presets": ["teach-san-vs-rnn-lstm", "teach-san-vs-rnn-ssan-rpr"],
+            "explore": {"model": "m", "view": "heads", "prompt": "p"}})",
+            "either 'presets'");
         // The shipped lessons: SAN vs RNN and Why position matters have a real-data variant whose presets say what they reached.
         for (const char* id : {"san-vs-rnn", "why-position-matters"}) {
             const TeachingScenario* shipped = TeachingScenario::find(id);

@@ -116,8 +116,16 @@ private slots:
         QCOMPARE(positions, (QStringList{"none", "sinusoidal", "rpr"}));
         QVERIFY(child<QCheckBox>(&panel, "orderDependentBox")->isChecked()); // the form shows the first one
         QCOMPARE(spy.at(0).at(1).toString(), QStringLiteral("Why position matters"));
-        QCOMPARE(TeachingScenario::all().size(), std::size_t(17));
+        QCOMPARE(TeachingScenario::all().size(), std::size_t(20));
         QCOMPARE(spy.at(0).at(3).toString(), QString()); // opens nothing at its end
+        // A lesson that explores the pretrained LLM trains nothing: it names itself, the side-by-side list is
+        // untouched.
+        QSignalSpy exploring(panel.presets(), &PresetChooser::explorationChosen);
+        QVERIFY(panel.presets()->choose(QStringLiteral("lesson:the-logit-lens")));
+        QCOMPARE(exploring.count(), 1);
+        QCOMPARE(exploring.at(0).at(0).toString(), QStringLiteral("the-logit-lens"));
+        QCOMPARE(spy.count(), 1);
+        QVERIFY(child<QLabel>(&panel, "presetDescription")->text().contains(QStringLiteral("Paris")));
 
         // "Why divide by sqrt(d_k)": the same GPT twice, its scores divided and not; "Temperature and top-p" ends in the
         // Explorer (the writing view of a language model's run).

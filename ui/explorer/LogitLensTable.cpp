@@ -4,6 +4,8 @@
 #include "ui/explorer/PieceText.h"
 
 #include <QHeaderView>
+#include <QScrollBar>
+#include <QTimer>
 
 #include <algorithm>
 
@@ -55,6 +57,14 @@ void LogitLensTable::setLens(const LogitLens& lens)
             setItem(s, p, item);
         }
     scrollToBottom();
+}
+
+void LogitLensTable::resizeEvent(QResizeEvent* event)
+{
+    const bool atBottom = verticalScrollBar()->value() == verticalScrollBar()->maximum();
+    QTableWidget::resizeEvent(event);
+    if (atBottom)
+        QTimer::singleShot(0, this, &QTableWidget::scrollToBottom); // once the scroll range follows the new height
 }
 
 TableDocument LogitLensTable::document(const std::string& caption) const

@@ -18,6 +18,11 @@ public:
     // The table as the analyst exports it (TableExportDialog): the stages down, the pieces across.
     TableDocument document(const std::string& caption) const;
 
+protected:
+    // The last layers, where the answer forms, stay in view while the table's height settles (a lesson's text
+    // above it, the window resized) unless the reader scrolled away from them.
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     LogitLens lens_;
 };

@@ -26,9 +26,11 @@
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTimer>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <utility>
 
 namespace attnlab::ui {
 
@@ -54,9 +56,9 @@ struct PretrainedLlmView::Reading {
 };
 
 PretrainedLlmView::PretrainedLlmView(QWidget* parent)
-    : QWidget(parent), header_(new QLabel(this)), install_(new QPushButton(tr("Get the model…"), this)),
-      input_(new QLineEdit(this)), ablate_(new QLineEdit(this)), ablateMode_(new QComboBox(this)),
-      pieces_(new QLabel(this)), next_(new QLabel(this)), tabs_(new QTabWidget(this)),
+    : QWidget(parent), lesson_(new QLabel(this)), header_(new QLabel(this)),
+      install_(new QPushButton(tr("Get the model…"), this)), input_(new QLineEdit(this)), ablate_(new QLineEdit(this)),
+      ablateMode_(new QComboBox(this)), pieces_(new QLabel(this)), next_(new QLabel(this)), tabs_(new QTabWidget(this)),
       grid_(new AttentionThumbnailGrid(this)), heatmap_(new AttentionHeatmap(this)),
       writing_(new WritingExplorer(this)), lensTable_(new LogitLensTable(this)),
       induction_(new HeadScoreMap(tr("Induction score"), this)),
@@ -239,6 +241,21 @@ PretrainedLlmView::PretrainedLlmView(QWidget* parent)
             emit statusMessage(error);
         });
 
+    lesson_->setObjectName(QStringLiteral("llmLesson"));
+    lesson_->setWordWrap(true);
+    lesson_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* hideLesson = new QToolButton(this);
+    hideLesson->setObjectName(QStringLiteral("llmLessonHide"));
+    hideLesson->setText(tr("Hide"));
+    hideLesson->setToolTip(tr("Hide the lesson's text (Start from shows it again)"));
+    lessonBox_ = new QWidget(this);
+    auto* lessonRow = new QHBoxLayout(lessonBox_);
+    lessonRow->setContentsMargins(0, 0, 0, 0);
+    lessonRow->addWidget(lesson_, 1);
+    lessonRow->addWidget(hideLesson, 0, Qt::AlignTop);
+    lessonBox_->hide();
+    connect(hideLesson, &QToolButton::clicked, lessonBox_, &QWidget::hide);
+
     auto* headerRow = new QHBoxLayout;
     headerRow->addWidget(header_, 1);
     headerRow->addWidget(install_);
@@ -248,6 +265,7 @@ PretrainedLlmView::PretrainedLlmView(QWidget* parent)
     inputRow->addWidget(ablate_, 2);
     inputRow->addWidget(ablateMode_);
     auto* layout = new QVBoxLayout(this);
+    layout->addWidget(lessonBox_);
     layout->addLayout(headerRow);
     layout->addLayout(inputRow);
     layout->addWidget(pieces_);
@@ -302,6 +320,16 @@ void PretrainedLlmView::showTab(int index)
     tabs_->setCurrentIndex(index);
 }
 
+int PretrainedLlmView::currentTab() const
+{
+    return tabs_->currentIndex();
+}
+
+QString PretrainedLlmView::lessonText() const
+{
+    return lessonBox_->isHidden() ? QString() : lesson_->text();
+}
+
 void PretrainedLlmView::load()
 {
     loadStarted_ = true;
@@ -330,6 +358,8 @@ void PretrainedLlmView::load()
             writing_->setPretrained(model_, input_->text(), ablation_);
             emit opened();
             requestReading();
+            if (std::exchange(measureWhenOpen_, false))
+                measureCopyingHeads();
         };
     });
 }
@@ -339,6 +369,23 @@ void PretrainedLlmView::setText(const QString& text)
     input_->setText(text);
     debounce_->stop();
     requestReading();
+}
+
+void PretrainedLlmView::openLesson(const QString& title, const QString& lesson, const TeachingScenario::Exploration& e)
+{
+    lesson_->setText(tr("<b>Lesson: %1</b> — %2").arg(title.toHtmlEscaped(), lesson.toHtmlEscaped()));
+    lessonBox_->show();
+    showTab(std::max(0, e.viewIndex()));
+    setAblation(qs(e.ablate), e.ablateMean);
+    setText(qs(e.prompt));
+    if (model_)
+        writing_->setPretrained(model_, input_->text(), ablation_);
+    if (e.measureCopying) {
+        if (model_)
+            measureCopyingHeads();
+        else
+            measureWhenOpen_ = true; // once the model is open
+    }
 }
 
 void PretrainedLlmView::setAblation(const QString& heads, bool mean)
@@ -488,16 +535,10 @@ void PretrainedLlmView::knockOutTopInductionHeads(int count)
         emit statusMessage(tr("Measure the heads first: the top induction heads are not known yet."));
         return;
     }
-    std::vector<std::pair<double, std::pair<int, int>>> ranked;
-    for (std::size_t l = 0; l < copyScores_->induction.size(); ++l)
-        for (std::size_t h = 0; h < copyScores_->induction[l].size(); ++h)
-            ranked.push_back({copyScores_->induction[l][h], {static_cast<int>(l), static_cast<int>(h)}});
-    std::sort(ranked.rbegin(), ranked.rend());
     QStringList heads;
-    for (int i = 0; i < count && i < static_cast<int>(ranked.size()); ++i)
-        heads << QStringLiteral("%1.%2")
-                     .arg(ranked[static_cast<std::size_t>(i)].second.first + 1)
-                     .arg(ranked[static_cast<std::size_t>(i)].second.second + 1);
+    for (const auto& [l, h] :
+         HeadCopyScores::ranked(copyScores_->induction, static_cast<std::size_t>(std::max(count, 0))))
+        heads << QStringLiteral("%1.%2").arg(l + 1).arg(h + 1);
     setAblation(heads.join(QStringLiteral(", ")), ablateMode_->currentData().toBool());
 }
 
@@ -540,18 +581,8 @@ void PretrainedLlmView::exportCopyScores()
         return;
     }
     const HeadCopyScores scores = *copyScores_;
-    const QString message =
-        FigureExport::run(this, induction_->plot(), QStringLiteral("induction-heads-smollm2.png"), [scores] {
-            QString csv = QStringLiteral("layer,head,induction_score,previous_token_score\n");
-            for (std::size_t l = 0; l < scores.induction.size(); ++l)
-                for (std::size_t h = 0; h < scores.induction[l].size(); ++h)
-                    csv += QStringLiteral("%1,%2,%3,%4\n")
-                               .arg(l + 1)
-                               .arg(h + 1)
-                               .arg(scores.induction[l][h], 0, 'f', 6)
-                               .arg(scores.previousToken[l][h], 0, 'f', 6);
-            return csv;
-        });
+    const QString message = FigureExport::run(this, induction_->plot(), QStringLiteral("induction-heads-smollm2.png"),
+                                              [scores] { return QString::fromStdString(scores.csv()); });
     if (!message.isEmpty())
         emit statusMessage(message);
 }

@@ -1,5 +1,6 @@
 #pragma once
 #include "core/config/HeadSelection.h"
+#include "core/config/TeachingScenario.h"
 #include "core/results/AttentionSnapshot.h"
 #include "core/results/HeadCopyScores.h"
 #include "core/results/LogitLens.h"
@@ -55,6 +56,11 @@ public:
     void measureCopyingHeads(); // the Which heads copy tab's Measure
     void knockOutTopInductionHeads(int count);
     void showTab(int index);
+    // An exploring lesson: its text above the view, its prompt read, its tab shown, its heads knocked out and,
+    // if it asks, the copy scores measured (now, or as soon as the model is open).
+    void openLesson(const QString& title, const QString& lesson, const TeachingScenario::Exploration& exploration);
+    int currentTab() const;
+    QString lessonText() const; // "" when no lesson opened the view
     const std::optional<ModelExplanation>& explanation() const { return explanation_; }
     const std::optional<LogitLens>& lens() const { return lens_; }
     const std::optional<HeadCopyScores>& copyScores() const { return copyScores_; }
@@ -62,9 +68,9 @@ public:
     QString nextPiecesText() const; // what the next-piece line shows
     WritingExplorer* writing() const { return writing_; }
     AttentionStepsView* attentionSteps() const { return steps_; }
-    // Parts by object name: llmHeader, llmInstall, llmInput, llmAblate, llmAblateMode, llmPieces, llmNext, llmTabs,
-    // llmGrid, llmHeatmap, llmExport, llmWriting, llmLens, llmLensExport, llmInduction, llmPrevious, llmCopyLength,
-    // llmCopyMeasure, llmCopyKnockOut, llmCopySummary, llmCopyExport, llmSteps.
+    // Parts by object name: llmLesson, llmLessonHide, llmHeader, llmInstall, llmInput, llmAblate, llmAblateMode,
+    // llmPieces, llmNext, llmTabs, llmGrid, llmHeatmap, llmExport, llmWriting, llmLens, llmLensExport, llmInduction,
+    // llmPrevious, llmCopyLength, llmCopyMeasure, llmCopyKnockOut, llmCopySummary, llmCopyExport, llmSteps.
 
 Q_SIGNALS:
     void statusMessage(const QString& text);
@@ -90,12 +96,15 @@ private:
     QString dataDir_;
     std::shared_ptr<const PretrainedLanguageModel> model_;
     bool loadStarted_ = false;
+    bool measureWhenOpen_ = false;
     HeadSelection ablation_;
     std::optional<ModelExplanation> explanation_;
     std::optional<LogitLens> lens_;
     std::optional<HeadCopyScores> copyScores_;
     QString nextPieces_;
 
+    QLabel* lesson_;
+    QWidget* lessonBox_ = nullptr;
     QLabel* header_;
     QPushButton* install_;
     QLineEdit* input_;

@@ -51,6 +51,8 @@ PresetChooser::PresetChooser(QWidget* parent) : QWidget(parent)
     combo_->addItem(tr("Your own settings"), QString());
     addHeading(combo_, tr("Lessons: trained side by side"));
     for (const auto& s : TeachingScenario::all()) {
+        if (s.explore)
+            continue;
         combo_->addItem(QStringLiteral("  ") + qs(s.title), kLessonPrefix + qs(s.id));
         combo_->setItemData(combo_->count() - 1, qs(s.description), Qt::ToolTipRole);
         if (!s.realPresets.empty()) {
@@ -61,6 +63,14 @@ PresetChooser::PresetChooser(QWidget* parent) : QWidget(parent)
                                 Qt::ToolTipRole);
         }
     }
+    addHeading(combo_, tr("Lessons: inside a real LLM (nothing trained)"));
+    for (const auto& s : TeachingScenario::all())
+        if (s.explore) {
+            combo_->addItem(QStringLiteral("  ") + qs(s.title), kLessonPrefix + qs(s.id));
+            combo_->setItemData(combo_->count() - 1,
+                                tr("%1\nNeeds the model: File → Datasets… fetches it.").arg(qs(s.description)),
+                                Qt::ToolTipRole);
+        }
     const auto addPresets = [this](const QString& heading, auto keep) {
         addHeading(combo_, heading);
         for (const auto& p : TrainPreset::all())
@@ -120,6 +130,14 @@ void PresetChooser::onActivated(int index)
         const TeachingScenario* s = TeachingScenario::find(id.toStdString());
         if (!s || (real && s->realPresets.empty()))
             return;
+        if (s->explore) { // nothing to train: the form and the side-by-side list stay as they are
+            hasChosen_ = false;
+            differences_->setVisible(false);
+            description_->setText(tr("%1 %2").arg(qs(s->description), qs(s->lesson)));
+            description_->setVisible(true);
+            emit explorationChosen(id);
+            return;
+        }
         const auto& presets = real ? s->realPresets : s->presets;
         std::vector<TrainConfig> configs;
         QStringList expected, expectedLines;

@@ -13,9 +13,9 @@ class QToolButton;
 
 namespace attnlab::ui {
 
-// "Start from": the lessons (teaching scenarios trained side by side), the teaching presets and the thesis
-// experiments (quick and full), or a configuration file the user saved. Choosing one fills the form (and,
-// for a lesson, the side-by-side list); below it the form's differences from what was chosen are listed.
+// "Start from": the lessons (teaching scenarios trained side by side, or a pretrained model explored), the teaching
+// presets and the thesis experiments (quick and full), or a configuration file the user saved. Choosing one fills the
+// form (and, for a lesson, the side-by-side list); below it the form's differences from what was chosen are listed.
 class PresetChooser : public QWidget {
     Q_OBJECT
 public:
@@ -38,6 +38,8 @@ signals:
     // `expected`: per configuration, what docs/RESULTS.md measured for its preset (empty where nothing was).
     void scenarioChosen(const std::vector<attnlab::TrainConfig>& configs, const QString& title, const QStringList& expected,
                         const QString& opens);
+    // A lesson that trains nothing and opens a pretrained model (TeachingScenario::explore): its id.
+    void explorationChosen(const QString& lessonId);
     void openRequested(const QString& path); // a recent file picked from the menu
 
 private:
