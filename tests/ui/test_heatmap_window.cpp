@@ -8,6 +8,7 @@
 #include "core/training/Trainer.h"
 #include "ui/MainWindow.h"
 #include "ui/plots/AttentionHeatmap.h"
+#include "ui/plots/AttentionText.h"
 #include "ui/plots/TrainingCurvesPlot.h"
 #include "ui/runs/RunListPanel.h"
 #include "ui/runs/RunTableModel.h"
@@ -61,6 +62,7 @@ class TestHeatmapWindow : public QObject {
 private slots:
     void heatmapShowsPoolingAndInputAttention();
     void heatmapLabelsStayLegibleAtProjectorSize();
+    void textShadedByTheChosenToken();
 };
 
 namespace {
@@ -192,6 +194,96 @@ void TestHeatmapWindow::heatmapLabelsStayLegibleAtProjectorSize()
             large->window()->close();
         }
     }
+}
+
+// The text under the map: every token written out (a space, a line end and a tab visible), shaded by the chosen
+// query's row over its largest weight, the keys a causal query cannot see greyed; a click on a cell chooses its
+// query there and outlines its row; the cell under the mouse is named and its labels drawn whatever the stride.
+void TestHeatmapWindow::textShadedByTheChosenToken()
+{
+    AttentionSnapshot snapshot;
+    snapshot.step = 7;
+    snapshot.tokens = {"To", " ", "be", "\n", "\t"};
+    AttentionMap map;
+    map.size = 5;
+    // A causal head, each row summing to 1: row 2 ("be") gives "To" 0.5, " " 0.125, itself 0.375.
+    map.weights = {1.0f,  0.0f,  0.0f,   0.0f, 0.0f, //
+                   0.25f, 0.75f, 0.0f,   0.0f, 0.0f, //
+                   0.5f,  0.125f, 0.375f, 0.0f, 0.0f, //
+                   0.1f,  0.2f,  0.3f,   0.4f, 0.0f, //
+                   0.2f,  0.2f,  0.2f,   0.2f, 0.2f};
+    snapshot.maps.push_back(map);
+    AttentionHeatmap heatmap;
+    heatmap.resize(640, 520);
+    heatmap.setTextShown(true);
+    heatmap.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&heatmap));
+    heatmap.setSnapshot(snapshot);
+    auto* plot = child<QCustomPlot>(&heatmap, "attentionPlot");
+    plot->replot();
+    AttentionText* text = heatmap.text();
+    QVERIFY(text->isVisible());
+    QVERIFY(text->selfAttention());
+    QCOMPARE(text->keyText(1), QStringLiteral("␣"));
+    QCOMPARE(text->keyText(3), QStringLiteral("↵"));
+    QCOMPARE(text->keyText(4), QStringLiteral("→"));
+    // A new text starts on its last token: row 4's even weights, all at the top of the scale.
+    QCOMPARE(text->chosenQuery(), 4);
+    QCOMPARE(text->shades(), (std::vector<double>{1.0, 1.0, 1.0, 1.0, 1.0}));
+    QCOMPARE(heatmap.outlinedRow(), 4);
+    // A click on the cell (query "be", key "To") chooses row 2: 0.5 is the largest, the keys after "be" unseen.
+    const QPoint cell(static_cast<int>(plot->xAxis->coordToPixel(0)), static_cast<int>(plot->yAxis->coordToPixel(2)));
+    QTest::mouseClick(plot, Qt::LeftButton, Qt::NoModifier, cell);
+    QCOMPARE(text->chosenQuery(), 2);
+    QCOMPARE(heatmap.outlinedRow(), 2);
+    QCOMPARE(text->shades(), (std::vector<double>{1.0, 0.25, 0.75, -1.0, -1.0}));
+    QVERIFY2(text->caption().contains(QStringLiteral("“be” (token 3)")), qPrintable(text->caption()));
+    QCOMPARE(heatmap.cellText(2, 0), QStringLiteral("query 3 “be” → key (attended token) 1 “To”: %1")
+                                         .arg(QLocale().toString(0.5, 'f', 3)));
+    QCOMPARE(heatmap.cellText(3, 1), QStringLiteral("query 4 “↵” → key (attended token) 2 “␣”: %1")
+                                         .arg(QLocale().toString(0.2, 'f', 3)));
+    // Hovering the cell outlines its row and column.
+    QTest::mouseMove(plot, cell);
+    QCOMPARE(heatmap.hoveredCell(), std::make_pair(2, 0));
+    // Another map keeps the choice: the same text.
+    AttentionMap second = map;
+    second.head = 1;
+    std::swap(second.weights[10], second.weights[11]); // row 2: " " 0.5, "To" 0.125
+    snapshot.maps.push_back(second);
+    heatmap.setSnapshot(snapshot);
+    heatmap.showView(1);
+    QCOMPARE(text->chosenQuery(), 2);
+    QCOMPARE(text->shades(), (std::vector<double>{0.25, 1.0, 0.75, -1.0, -1.0}));
+    // Pooling: one row, no query to choose.
+    AttentionSnapshot pooled;
+    pooled.step = 3;
+    pooled.tokens = {"good", "film"};
+    pooled.pooling = {0.8f, 0.2f};
+    heatmap.setSnapshot(pooled);
+    QCOMPARE(text->shades(), (std::vector<double>{1.0, 0.25}));
+    QVERIFY(!text->selfAttention());
+    QCOMPARE(heatmap.outlinedRow(), -1);
+    // A 64-character context: labels thinned on the axes, the hovered one always drawn.
+    AttentionSnapshot chars;
+    chars.step = 1;
+    AttentionMap wide;
+    wide.size = 64;
+    for (int i = 0; i < 64; ++i)
+        chars.tokens.push_back(std::string(1, static_cast<char>('a' + i % 26)));
+    wide.weights.assign(64 * 64, 1.0f / 64.0f);
+    chars.maps.push_back(wide);
+    heatmap.resize(420, 380);
+    heatmap.setSnapshot(chars);
+    plot->replot();
+    heatmap.setSnapshot(chars);
+    QVERIFY2(heatmap.tokenLabels().queryStride > 1, "a 64-token map in a small panel thins its labels");
+    const int odd = heatmap.tokenLabels().queryStride + 1; // not on the stride
+    heatmap.hoverCell(odd, odd);
+    auto* rowTicker = dynamic_cast<QCPAxisTickerText*>(plot->yAxis->ticker().data());
+    QVERIFY(rowTicker);
+    QVERIFY(rowTicker->ticks().contains(static_cast<double>(odd)));
+    QCOMPARE(rowTicker->ticks().value(static_cast<double>(odd)), QString::fromStdString(chars.tokens[static_cast<std::size_t>(odd)]));
+    QVERIFY(text->heightForWidth(400) > text->heightForWidth(4000)); // wrapped like a paragraph
 }
 
 QTEST_MAIN(TestHeatmapWindow)

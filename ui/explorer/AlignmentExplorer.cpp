@@ -150,6 +150,7 @@ AlignmentExplorer::AlignmentExplorer(QWidget* parent) : QWidget(parent)
 
     heatmap_ = new AttentionHeatmap(this);
     heatmap_->setObjectName(QStringLiteral("alignmentHeatmap"));
+    heatmap_->setTextShown(true); // a target word chosen, the source words shaded by its weights
     heatmap_->showPlaceholder(tr("The alignment of the typed sentence appears here."));
     auto* exportButton = new QPushButton(tr("Export map…"), this);
     exportButton->setObjectName(QStringLiteral("alignmentExport"));

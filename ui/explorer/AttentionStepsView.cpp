@@ -5,6 +5,7 @@
 #include "ui/StdStrings.h"
 #include "ui/analysis/TableDocumentModel.h"
 #include "ui/analysis/TableExportDialog.h"
+#include "ui/plots/TokenText.h"
 
 #include <QComboBox>
 #include <QFontDatabase>
@@ -176,7 +177,7 @@ void AttentionStepsView::show(const AttentionStepByStep& steps)
         QStringList items; // the queries: the keys' tokens, or a translation's rows for cross-attention
         const auto& queries = steps.queryTokens.empty() ? steps.tokens : steps.queryTokens;
         for (std::size_t j = 0; j < queries.size(); ++j)
-            items << QStringLiteral("%1: %2").arg(j).arg(queries[j] == " " ? QStringLiteral("␣") : qs(queries[j]));
+            items << QStringLiteral("%1: %2").arg(j).arg(TokenText::shown(queries[j]));
         bool same = query_->count() == items.size();
         for (int i = 0; same && i < items.size(); ++i)
             same = query_->itemText(i) == items[i];

@@ -97,6 +97,7 @@ ExplorerView::ExplorerView(QWidget* parent) : QWidget(parent)
     gridScroll->setFrameShape(QFrame::NoFrame);
     heatmap_ = new AttentionHeatmap(this);
     heatmap_->setObjectName(QStringLiteral("explorerHeatmap"));
+    heatmap_->setTextShown(true); // the typed sentence shaded by a chosen token's weights, under the map
     auto* exportMap = new QPushButton(tr("Export map…"), this);
     exportMap->setObjectName(QStringLiteral("explorerExport"));
     exportMap->setToolTip(tr("Save the large map as PNG, SVG or PDF, and its numbers as CSV"));

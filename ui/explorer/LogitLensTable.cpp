@@ -1,7 +1,7 @@
 #include "ui/explorer/LogitLensTable.h"
 
 #include "ui/StdStrings.h"
-#include "ui/explorer/PieceText.h"
+#include "ui/plots/TokenText.h"
 
 #include <QHeaderView>
 #include <QScrollBar>
@@ -28,7 +28,7 @@ void LogitLensTable::setLens(const LogitLens& lens)
     setColumnCount(positions);
     QStringList columns, rows;
     for (const auto& t : lens.tokens)
-        columns << PieceText::shown(t);
+        columns << TokenText::shown(t);
     for (const auto& s : lens.stages)
         rows << qs(s);
     setHorizontalHeaderLabels(columns);
@@ -39,7 +39,7 @@ void LogitLensTable::setLens(const LogitLens& lens)
             const auto& guesses = lens.top[static_cast<std::size_t>(s)][static_cast<std::size_t>(p)];
             const auto& g = guesses.front();
             auto* item = new QTableWidgetItem(
-                QStringLiteral("%1 %2").arg(PieceText::shown(g.token), PieceText::percent(g.probability)));
+                QStringLiteral("%1 %2").arg(TokenText::shown(g.token), TokenText::percent(g.probability)));
             const double a = std::clamp(g.probability, 0.0, 1.0);
             item->setBackground(QColor::fromRgbF(base.redF() + (high.redF() - base.redF()) * a,
                                                  base.greenF() + (high.greenF() - base.greenF()) * a,
@@ -48,11 +48,11 @@ void LogitLensTable::setLens(const LogitLens& lens)
                 item->setForeground(palette().color(QPalette::HighlightedText));
             QStringList tip;
             for (const auto& other : guesses)
-                tip << QStringLiteral("%1 %2").arg(PieceText::shown(other.token),
-                                                   PieceText::percent(other.probability));
+                tip << QStringLiteral("%1 %2").arg(TokenText::shown(other.token),
+                                                   TokenText::percent(other.probability));
             const double following = lens.nextProbability[static_cast<std::size_t>(s)][static_cast<std::size_t>(p)];
             if (following >= 0.0)
-                tip << tr("the piece that follows in the text: %1").arg(PieceText::percent(following));
+                tip << tr("the piece that follows in the text: %1").arg(TokenText::percent(following));
             item->setToolTip(tip.join(QLatin1Char('\n')));
             setItem(s, p, item);
         }
@@ -78,7 +78,7 @@ TableDocument LogitLensTable::document(const std::string& caption) const
         std::vector<TableDocument::Cell> row {{lens_.stages[s]}};
         for (const auto& position : lens_.top[s])
             row.push_back(
-                {position.front().token + " " + PieceText::percent(position.front().probability).toStdString()});
+                {position.front().token + " " + TokenText::percent(position.front().probability).toStdString()});
         table.rows.push_back(std::move(row));
     }
     return table;

@@ -8,7 +8,7 @@
 #include "ui/analysis/TableExportDialog.h"
 #include "ui/explorer/AttentionStepsView.h"
 #include "ui/explorer/LogitLensTable.h"
-#include "ui/explorer/PieceText.h"
+#include "ui/plots/TokenText.h"
 #include "ui/explorer/WritingExplorer.h"
 #include "ui/plots/AttentionHeatmap.h"
 #include "ui/plots/AttentionThumbnailGrid.h"
@@ -40,7 +40,7 @@ QString guesses(const std::vector<std::string>& pieces, const std::vector<double
 {
     QStringList parts;
     for (std::size_t i = 0; i < pieces.size() && i < probabilities.size(); ++i)
-        parts << QStringLiteral("%1 %2").arg(PieceText::shown(pieces[i]), PieceText::percent(probabilities[i]));
+        parts << QStringLiteral("%1 %2").arg(TokenText::shown(pieces[i]), TokenText::percent(probabilities[i]));
     return parts.join(QStringLiteral(" · "));
 }
 
@@ -99,6 +99,7 @@ PretrainedLlmView::PretrainedLlmView(QWidget* parent)
     grid_->setObjectName(QStringLiteral("llmGrid"));
     grid_->setThumbnailSide(34); // 9 heads across fit beside the large map at 1280 px
     heatmap_->setObjectName(QStringLiteral("llmHeatmap"));
+    heatmap_->setTextShown(true); // the prompt shaded by a chosen piece's weights
     heatmap_->showPlaceholder(tr("Type a prompt above"));
     connect(grid_, &AttentionThumbnailGrid::mapClicked, this, [this](int view) {
         heatmap_->showView(view);
@@ -450,7 +451,7 @@ void PretrainedLlmView::present(const Reading& r)
     QStringList pieces;
     for (std::size_t i = 0; i < r.explanation.tokens.size(); ++i)
         pieces << QStringLiteral("%1<sub>%2</sub>")
-                      .arg(PieceText::shown(r.explanation.tokens[i]).toHtmlEscaped())
+                      .arg(TokenText::shown(r.explanation.tokens[i]).toHtmlEscaped())
                       .arg(r.ids[i]);
     pieces_->setText(tr("<b>Pieces</b> (%1): %2").arg(r.explanation.tokens.size()).arg(pieces.join(QLatin1Char(' '))));
     nextPieces_ = guesses(r.explanation.classNames, r.explanation.probabilities);
@@ -464,7 +465,7 @@ void PretrainedLlmView::present(const Reading& r)
 
     AttentionSnapshot s = r.explanation.attention;
     for (auto& t : s.tokens)
-        t = PieceText::shown(t).toStdString();
+        t = TokenText::shown(t).toStdString();
     const int view = std::min(heatmap_->currentMapIndex(), static_cast<int>(s.maps.size()) - 1);
     grid_->setSnapshot(s);
     heatmap_->setSnapshot(s);

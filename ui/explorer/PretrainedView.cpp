@@ -62,6 +62,7 @@ PretrainedView::PretrainedView(QWidget* parent)
     tokens_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     grid_->setObjectName(QStringLiteral("pretrainedGrid"));
     heatmap_->setObjectName(QStringLiteral("pretrainedHeatmap"));
+    heatmap_->setTextShown(true);
     heatmap_->showPlaceholder(tr("Type a sentence above"));
     positions_->setObjectName(QStringLiteral("pretrainedPositions"));
     positions_->setViews({}, tr("The model's position embeddings show here once it is open."));

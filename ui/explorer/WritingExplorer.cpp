@@ -13,6 +13,8 @@
 #include "ui/analysis/FigureExport.h"
 #include "ui/explorer/AttentionStepsView.h"
 #include "ui/explorer/SamplingBoxes.h"
+#include "ui/plots/AttentionText.h"
+#include "ui/plots/TokenText.h"
 
 #include <qcustomplot.h>
 
@@ -31,15 +33,8 @@
 namespace attnlab::ui {
 namespace {
 
-// A token as a bar's label: a line end and a space made visible.
-QString label(const std::string& token)
-{
-    if (token == "\n")
-        return QStringLiteral("↵");
-    if (token == " ")
-        return QStringLiteral("␣");
-    return qs(token);
-}
+// A token as a bar's label: line ends, spaces and tabs made visible.
+QString label(const std::string& token) { return TokenText::shown(token); }
 
 void prepare(QCustomPlot* plot, const QString& name)
 {
@@ -64,6 +59,7 @@ WritingExplorer::WritingExplorer(QWidget* parent)
       status_(new QLabel), text_(new QPlainTextEdit), temperature_(new QDoubleSpinBox), topK_(new QSpinBox),
       topP_(new QDoubleSpinBox), seed_(new QSpinBox), tokens_(new QSpinBox), greedy_(new QCheckBox(tr("Greedy"))),
       step_(new QPushButton(tr("&Step"))), write_(new QPushButton(tr("&Write"))), bars_(new QCustomPlot), attention_(new QCustomPlot),
+      attentionText_(new AttentionText),
       layer_(new QSpinBox), head_(new QSpinBox), steps_(new AttentionStepsView), attentionTabs_(new QTabWidget)
 {
     setObjectName(QStringLiteral("writingExplorer"));
@@ -132,6 +128,7 @@ WritingExplorer::WritingExplorer(QWidget* parent)
     auto* attentionColumn = new QVBoxLayout(attentionPage);
     attentionColumn->setContentsMargins(0, 0, 0, 0);
     attentionColumn->addLayout(heads);
+    attentionColumn->addWidget(attentionText_); // every token of the context named, shaded by its weight
     attentionColumn->addWidget(attention_, 1);
     attentionTabs_->setObjectName(QStringLiteral("writingAttentionTabs"));
     attentionTabs_->setDocumentMode(true);
@@ -193,6 +190,7 @@ void WritingExplorer::clear(const QString& message)
     bars_->replot();
     attention_->clearPlottables();
     attention_->replot();
+    attentionText_->clear();
     steps_->clear(tr("A GPT's run: one head's attention on the text's last token, computed step by step."));
     for (QWidget* w : std::initializer_list<QWidget*>{step_, write_, text_})
         w->setEnabled(false);
@@ -402,6 +400,7 @@ void WritingExplorer::drawAttention()
     attention_->clearPlottables();
     if (!last_ || last_->steps.empty() || last_->steps.back().attention.empty()) {
         attention_->replot();
+        attentionText_->clear();
         return;
     }
     const auto& step = last_->steps.back();
@@ -425,6 +424,11 @@ void WritingExplorer::drawAttention()
         bars->addData(static_cast<double>(j), row[j]);
     }
     attention_->xAxis->setTicker(ticker);
+    std::vector<std::string> context;
+    for (std::size_t j = row.size() - shown; j < row.size(); ++j)
+        context.push_back(first + j < tokens.size() ? tokens[first + j] : std::string());
+    attentionText_->setRow(tr("the token that drew “%1”").arg(label(step.token)), std::move(context),
+                           std::vector<float>(row.end() - static_cast<std::ptrdiff_t>(shown), row.end()));
     attention_->xAxis->setRange(static_cast<double>(row.size() - shown) - 0.7, static_cast<double>(row.size()) - 0.3);
     attention_->yAxis->setRange(0, 1);
     attention_->replot();

@@ -28,6 +28,7 @@ struct SamplingSettings;
 namespace attnlab::ui {
 
 class AttentionStepsView;
+class AttentionText;
 class LatestRequestRunner;
 
 // The Explorer of a language model's run: a prompt, the next token's distribution as bars (the model's own
@@ -50,6 +51,7 @@ public:
     void clear(const QString& message);
     QString text() const; // the prompt and all written so far
     AttentionStepsView* attentionSteps() const { return steps_; }
+    AttentionText* attentionText() const { return attentionText_; }
     int heightForWidth(int width) const override;
     // What the two plots show as CSV (TableWriter): the bars (rank, token, the model's probability, the one the token
     // is drawn from) and the attention of the chosen layer and head over the whole context (position in the text,
@@ -99,6 +101,7 @@ private:
     QPushButton* write_;
     QCustomPlot* bars_;
     QCustomPlot* attention_;
+    AttentionText* attentionText_; // the same weights on the context written out
     QSpinBox* layer_;
     QSpinBox* head_;
     AttentionStepsView* steps_; // one head step by step on the text's last token

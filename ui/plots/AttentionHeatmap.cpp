@@ -1,6 +1,8 @@
 #include "ui/plots/AttentionHeatmap.h"
 
-#include "core/results/AttentionAverage.h"
+#include "ui/plots/AttentionText.h"
+#include "ui/plots/HeatmapViews.h"
+#include "ui/plots/TokenText.h"
 
 #include <QComboBox>
 #include <QDialog>
@@ -10,6 +12,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QStackedWidget>
+#include <QToolTip>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
@@ -18,15 +21,21 @@
 namespace attnlab::ui {
 namespace {
 
-// Every stride-th token as a tick label, each elided to maxWidth pixels in `font` ("unbelievab…").
+// Every stride-th token as a tick label, and the one under the mouse (`hovered`), each elided to maxWidth pixels in
+// `font` ("unbelievab…"), spaces and line ends visible (TokenText).
 QSharedPointer<QCPAxisTickerText> tokenTicker(const std::vector<std::string>& tokens, const QFont& font, int maxWidth,
-                                              int stride)
+                                              int stride, int hovered)
 {
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     const QFontMetrics metrics(font);
-    for (std::size_t i = 0; i < tokens.size(); i += static_cast<std::size_t>(std::max(1, stride)))
-        ticker->addTick(static_cast<double>(i),
-                        metrics.elidedText(QString::fromStdString(tokens[i]), Qt::ElideRight, maxWidth));
+    stride = std::max(1, stride);
+    for (int i = 0; i < static_cast<int>(tokens.size()); ++i) {
+        // The hovered token replaces its neighbours' labels, which would overlap it.
+        const bool near = hovered >= 0 && i != hovered && std::abs(i - hovered) < stride;
+        if ((i % stride == 0 && !near) || i == hovered)
+            ticker->addTick(static_cast<double>(i),
+                            metrics.elidedText(TokenText::shown(tokens[static_cast<std::size_t>(i)]), Qt::ElideRight, maxWidth));
+    }
     return ticker;
 }
 
@@ -54,6 +63,7 @@ AttentionHeatmap::AttentionHeatmap(QWidget* parent) : QWidget(parent)
     plot_ = new QCustomPlot(this);
     plot_->setObjectName(QStringLiteral("attentionPlot"));
     plot_->setMinimumSize(320, 300);
+    plot_->setMouseTracking(true); // the cell under the mouse, without a button held
     connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this](QMouseEvent*) { enlarge(); });
     title_ = new QCPTextElement(plot_, tr("Attention"), QFont(font().family(), 11, QFont::Bold));
     plot_->plotLayout()->insertRow(0);
@@ -99,11 +109,23 @@ AttentionHeatmap::AttentionHeatmap(QWidget* parent) : QWidget(parent)
     stack_ = new QStackedWidget(this);
     stack_->addWidget(placeholder_);
     stack_->addWidget(plot_);
+    text_ = new AttentionText(this);
+    text_->hide();
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(header);
     layout->addWidget(stack_, 1);
+    layout->addWidget(text_);
+    connect(plot_, &QCustomPlot::mouseMove, this, &AttentionHeatmap::mouseOverPlot);
+    connect(plot_, &QCustomPlot::mousePress, this, [this](QMouseEvent* event) {
+        const auto [row, column] = cellAt(event->position());
+        if (row >= 0)
+            text_->chooseQuery(row);
+        outlineRow(text_->shownQuery());
+    });
+    connect(text_, &AttentionText::queryHovered, this, [this](int) { outlineRow(text_->shownQuery()); });
+    connect(text_, &AttentionText::queryChosen, this, [this](int row) { outlineRow(row); });
 
     connect(mapSelector_, &QComboBox::currentIndexChanged, this, &AttentionHeatmap::showMap);
     // The title is fitted to its cell once the cell's width is known: after each layout.
@@ -131,6 +153,11 @@ void AttentionHeatmap::showPlaceholder(const QString& text)
     for (QCPAbstractItem* mark : goldMarks_)
         plot_->removeItem(mark);
     goldMarks_.clear();
+    hovered_ = {-1, -1};
+    outlinedRow_ = -1;
+    drawHoverMarks();
+    text_->clear();
+    text_->hide();
     placeholder_->setText(text);
     stack_->setCurrentWidget(placeholder_);
 }
@@ -145,96 +172,8 @@ void AttentionHeatmap::setSnapshot(const AttentionSnapshot& snapshot)
     const QString previous = mapSelector_->currentText();
     snapshot_ = snapshot;
     enlargeButton_->setEnabled(true);
-    views_.clear();
+    views_ = HeatmapViews::of(snapshot);
     const bool translation = !snapshot.crossMaps.empty();
-    if (translation) {
-        // Alignments: a row per target word (and <eos>), a column per source word.
-        const auto alignmentView = [&](const QString& name, const QString& title, const std::vector<float>& weights) {
-            View v;
-            v.name = name;
-            v.title = title;
-            v.xLabel = tr("source word");
-            v.yLabel = tr("target word");
-            v.rows = snapshot.targetTokens;
-            v.columns = snapshot.tokens;
-            v.values = weights;
-            for (const auto& [source, target] : snapshot.goldAlignment)
-                v.marks.emplace_back(source, target);
-            views_.push_back(std::move(v));
-        };
-        const int lastLayer = snapshot.crossMaps.back().layer;
-        const bool severalHeads = snapshot.crossMaps.size() > 1;
-        if (severalHeads) {
-            alignmentView(tr("alignment · layer %1, mean of heads").arg(lastLayer + 1),
-                          tr("alignment: layer %1's cross-attention, its heads averaged").arg(lastLayer + 1),
-                          AttentionAverage::ofLastLayer(snapshot.crossMaps).weights);
-        }
-        for (const auto& m : snapshot.crossMaps)
-            alignmentView(severalHeads ? tr("alignment · layer %1 · head %2").arg(m.layer + 1).arg(m.head + 1) : tr("alignment"),
-                          severalHeads ? tr("alignment: layer %1, head %2").arg(m.layer + 1).arg(m.head + 1)
-                                       : tr("alignment: each target word's attention over the source"),
-                          m.weights);
-    }
-    const bool severalMaps = snapshot.maps.size() > 1;
-    // A window's "tokens" are time steps: every axis and title says so.
-    const QString unit = snapshot.series ? tr("time step") : tr("token");
-    for (const auto& map : snapshot.maps) {
-        // The map covers the tokens it was computed for (a model may cap the probe's length).
-        const int n = std::min<int>(map.size, static_cast<int>(snapshot.tokens.size()));
-        View v;
-        if (map.layer < 0) { // AttentionRollout: every layer at once
-            v.name = tr("rollout (all layers)");
-            v.title = tr("attention rollout over all layers");
-        } else if (translation) {
-            v.name = tr("encoder · layer %1 · head %2").arg(map.layer + 1).arg(map.head + 1);
-            v.title = tr("the encoder's self-attention: layer %1, head %2").arg(map.layer + 1).arg(map.head + 1);
-        } else {
-            v.name = tr("layer %1 · head %2").arg(map.layer + 1).arg(map.head + 1);
-            v.title = severalMaps ? tr("layer %1, head %2").arg(map.layer + 1).arg(map.head + 1) : QString();
-        }
-        v.xLabel = snapshot.series ? tr("key (attended time step)") : tr("key (attended token)");
-        v.yLabel = snapshot.series ? tr("query (time step)") : tr("query");
-        v.rows.assign(snapshot.tokens.begin(), snapshot.tokens.begin() + n);
-        v.columns = v.rows;
-        for (int q = 0; q < n; ++q)
-            for (int k = 0; k < n; ++k)
-                v.values.push_back(map.at(q, k));
-        views_.push_back(std::move(v));
-    }
-    for (const auto& map : snapshot.decoderMaps) {
-        View v;
-        v.name = tr("decoder · layer %1 · head %2").arg(map.layer + 1).arg(map.head + 1);
-        v.title = tr("the decoder's causal self-attention: layer %1, head %2").arg(map.layer + 1).arg(map.head + 1);
-        v.xLabel = tr("key (earlier target word)");
-        v.yLabel = tr("query (target word)");
-        v.rows = snapshot.targetTokens;
-        v.columns = snapshot.targetTokens;
-        v.values = map.weights;
-        views_.push_back(std::move(v));
-    }
-    if (!snapshot.pooling.empty()) {
-        View v;
-        v.name = QString::fromStdString(snapshot.poolingName.empty() ? "pooling" : snapshot.poolingName);
-        v.title = snapshot.series ? tr("%1: the weight of each time step").arg(v.name)
-                                  : tr("%1: each token's share of the pooled vector").arg(v.name);
-        v.xLabel = unit;
-        v.rows = {"weight"};
-        const std::size_t n = std::min(snapshot.pooling.size(), snapshot.tokens.size());
-        v.columns.assign(snapshot.tokens.begin(), snapshot.tokens.begin() + static_cast<std::ptrdiff_t>(n));
-        v.values.assign(snapshot.pooling.begin(), snapshot.pooling.begin() + static_cast<std::ptrdiff_t>(n));
-        views_.push_back(std::move(v));
-    }
-    if (!snapshot.inputAttention.empty() && snapshot.inputAttention.size() == snapshot.tokens.size() * snapshot.features.size()) {
-        View v;
-        v.name = tr("input attention");
-        v.title = tr("input attention over the driving series");
-        v.xLabel = tr("driving series");
-        v.yLabel = tr("time step");
-        v.rows = snapshot.tokens;
-        v.columns = snapshot.features;
-        v.values = snapshot.inputAttention;
-        views_.push_back(std::move(v));
-    }
     {
         const QSignalBlocker blocker(mapSelector_);
         mapSelector_->clear();
@@ -281,8 +220,10 @@ void AttentionHeatmap::showMap(int index)
 {
     if (!snapshot_ || index < 0 || index >= static_cast<int>(views_.size()))
         return;
-    const View& view = views_[static_cast<std::size_t>(index)];
+    const HeatmapView& view = views_[static_cast<std::size_t>(index)];
     const int rows = static_cast<int>(view.rows.size()), columns = static_cast<int>(view.columns.size());
+    if (hovered_.first >= rows || hovered_.second >= columns)
+        hovered_ = {-1, -1};
     fitTokenLabels(view);
     plot_->xAxis->setLabel(view.xLabel);
     plot_->yAxis->setLabel(view.yLabel);
@@ -355,6 +296,7 @@ void AttentionHeatmap::showMap(int index)
         fullTitle_ += tr(" · greedy now: “%1”").arg(QString::fromStdString(snapshot_->translation));
     if (!titleOverride_.isEmpty())
         fullTitle_ = titleOverride_;
+    fillText();
     fitTitle();
     plot_->replot(QCustomPlot::rpQueuedReplot);
     emit viewShown(index);
@@ -420,7 +362,7 @@ int AttentionHeatmap::plotAreaHeight() const
 // keys, turned upright where the word is wider than the cell. The font shrinks from the window's down to
 // 7 points to fit; below that every second (third, ...) label is drawn. Long words are elided to 9 average
 // characters, so a 25-token sentence keeps the cells, not the labels, most of the room.
-void AttentionHeatmap::fitTokenLabels(const View& view)
+void AttentionHeatmap::fitTokenLabels(const HeatmapView& view)
 {
     const int columns = std::max<int>(1, static_cast<int>(view.columns.size()));
     const int rows = std::max<int>(1, static_cast<int>(view.rows.size()));
@@ -447,14 +389,14 @@ void AttentionHeatmap::fitTokenLabels(const View& view)
     const int longest = 9 * keyMetrics.averageCharWidth();
     int widest = 0;
     for (const auto& token : view.columns)
-        widest = std::max(widest, std::min(longest, keyMetrics.horizontalAdvance(QString::fromStdString(token))));
+        widest = std::max(widest, std::min(longest, keyMetrics.horizontalAdvance(TokenText::shown(token))));
     fitted.keyRotation = widest + 4 <= fitted.cellWidth ? 0.0 : 90.0;
     plot_->xAxis->setTickLabelFont(fitted.keyFont);
     plot_->yAxis->setTickLabelFont(fitted.queryFont);
     plot_->xAxis->setTickLabelRotation(fitted.keyRotation);
-    plot_->xAxis->setTicker(tokenTicker(view.columns, fitted.keyFont, longest, fitted.keyStride));
-    plot_->yAxis->setTicker(
-        tokenTicker(view.rows, fitted.queryFont, 9 * QFontMetrics(fitted.queryFont).averageCharWidth(), fitted.queryStride));
+    plot_->xAxis->setTicker(tokenTicker(view.columns, fitted.keyFont, longest, fitted.keyStride, hovered_.second));
+    plot_->yAxis->setTicker(tokenTicker(view.rows, fitted.queryFont, 9 * QFontMetrics(fitted.queryFont).averageCharWidth(),
+                                        fitted.queryStride, hovered_.first));
     tokenLabels_ = fitted;
 }
 
@@ -478,6 +420,125 @@ void AttentionHeatmap::fitTitle()
         return;
     title_->setText(text);
     // Laid out with the old text (one line where there are now two): lay out and draw once more.
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void AttentionHeatmap::setTextShown(bool shown)
+{
+    textShown_ = shown;
+    fillText();
+}
+
+void AttentionHeatmap::fillText()
+{
+    const int index = currentMapIndex();
+    // A window's time steps are not a text; DA-RNN's input attention is over series, not tokens.
+    const bool tokens = textShown_ && snapshot_ && !snapshot_->series && index >= 0 && index < static_cast<int>(views_.size());
+    text_->setVisible(tokens);
+    if (!tokens) {
+        outlinedRow_ = -1;
+        drawHoverMarks();
+        return;
+    }
+    const HeatmapView& view = views_[static_cast<std::size_t>(index)];
+    if (view.rows.size() == 1 && view.yLabel.isEmpty()) // the pooling weights: one row, no query to choose
+        text_->setRow(view.name, view.columns, view.values);
+    else
+        text_->setMatrix(view.rows, view.columns, view.values);
+    outlinedRow_ = view.rows.size() == 1 ? -1 : text_->shownQuery();
+    drawHoverMarks(); // the map may have changed under the same row
+}
+
+std::pair<int, int> AttentionHeatmap::cellAt(const QPointF& pixel) const
+{
+    const int index = currentMapIndex();
+    if (index < 0 || index >= static_cast<int>(views_.size()) || !plot_->axisRect()->rect().contains(pixel.toPoint()))
+        return {-1, -1};
+    const HeatmapView& view = views_[static_cast<std::size_t>(index)];
+    const int column = static_cast<int>(std::lround(plot_->xAxis->pixelToCoord(pixel.x())));
+    const int row = static_cast<int>(std::lround(plot_->yAxis->pixelToCoord(pixel.y())));
+    if (row < 0 || column < 0 || row >= static_cast<int>(view.rows.size()) || column >= static_cast<int>(view.columns.size()))
+        return {-1, -1};
+    return {row, column};
+}
+
+QString AttentionHeatmap::cellText(int row, int column) const
+{
+    const int index = currentMapIndex();
+    if (index < 0 || index >= static_cast<int>(views_.size()))
+        return QString();
+    const HeatmapView& view = views_[static_cast<std::size_t>(index)];
+    if (row < 0 || column < 0 || row >= static_cast<int>(view.rows.size()) || column >= static_cast<int>(view.columns.size()))
+        return QString();
+    const QString weight = QLocale().toString(view.values[static_cast<std::size_t>(row) * view.columns.size() + column], 'f', 3);
+    const QString key = TokenText::shown(view.columns[static_cast<std::size_t>(column)]);
+    if (view.yLabel.isEmpty()) // one row of weights
+        return tr("%1 %2 “%3”: %4").arg(view.xLabel).arg(column + 1).arg(key, weight);
+    return tr("%1 %2 “%3” → %4 %5 “%6”: %7")
+        .arg(view.yLabel)
+        .arg(row + 1)
+        .arg(TokenText::shown(view.rows[static_cast<std::size_t>(row)]), view.xLabel)
+        .arg(column + 1)
+        .arg(key, weight);
+}
+
+void AttentionHeatmap::mouseOverPlot(QMouseEvent* event)
+{
+    const auto [row, column] = cellAt(event->position());
+    hoverCell(row, column);
+    if (row >= 0)
+        QToolTip::showText(event->globalPosition().toPoint(), cellText(row, column), plot_);
+    else
+        QToolTip::hideText();
+}
+
+void AttentionHeatmap::hoverCell(int row, int column)
+{
+    if (std::pair(row, column) == hovered_)
+        return;
+    const bool relabel = hovered_.first != row || hovered_.second != column;
+    hovered_ = {row, column};
+    const int index = currentMapIndex();
+    if (relabel && index >= 0 && index < static_cast<int>(views_.size()))
+        fitTokenLabels(views_[static_cast<std::size_t>(index)]); // the hovered token's labels, whatever the stride
+    drawHoverMarks();
+}
+
+void AttentionHeatmap::outlineRow(int row)
+{
+    if (row == outlinedRow_)
+        return;
+    outlinedRow_ = row;
+    drawHoverMarks();
+}
+
+void AttentionHeatmap::drawHoverMarks()
+{
+    for (QCPAbstractItem* mark : hoverMarks_)
+        plot_->removeItem(mark);
+    hoverMarks_.clear();
+    const int index = currentMapIndex();
+    if (index >= 0 && index < static_cast<int>(views_.size())) {
+        const HeatmapView& view = views_[static_cast<std::size_t>(index)];
+        const double right = static_cast<double>(view.columns.size()) - 0.5, bottom = static_cast<double>(view.rows.size()) - 0.5;
+        const auto outline = [&](double left, double top, double r, double b, const QPen& pen) {
+            auto* mark = new QCPItemRect(plot_);
+            mark->topLeft->setCoords(left, top);
+            mark->bottomRight->setCoords(r, b);
+            mark->setPen(pen);
+            mark->setBrush(Qt::NoBrush);
+            mark->setClipToAxisRect(true);
+            hoverMarks_.push_back(mark);
+        };
+        const QColor highlight = palette().color(QPalette::Highlight);
+        if (outlinedRow_ >= 0 && outlinedRow_ < static_cast<int>(view.rows.size()) && view.rows.size() > 1)
+            outline(-0.5, outlinedRow_ - 0.5, right, outlinedRow_ + 0.5, QPen(highlight, 2));
+        if (hovered_.first >= 0) {
+            const QPen dashed(QColor(230, 97, 1), 1, Qt::DashLine);
+            outline(-0.5, hovered_.first - 0.5, right, hovered_.first + 0.5, dashed);
+            outline(hovered_.second - 0.5, -0.5, hovered_.second + 0.5, bottom, dashed);
+        }
+    }
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 #include "core/results/AttentionSnapshot.h"
+#include "ui/plots/HeatmapViews.h"
 
 #include <QWidget>
 
@@ -15,8 +16,11 @@ class QCPTextElement;
 class QLabel;
 class QPushButton;
 class QStackedWidget;
+class QMouseEvent;
 
 namespace attnlab::ui {
+
+class AttentionText;
 
 // The probe input's attention as a heatmap, one view at a time with a selector when there are several:
 // each layer and head's self-attention (keys on x, queries on y, first token at the top), the pooling
@@ -66,6 +70,17 @@ public:
         int cellWidth = 0, cellHeight = 0; // pixels
     };
     TokenLabels tokenLabels() const { return tokenLabels_; }
+    // The text shaded by the weights of a chosen token under the map (AttentionText): the Explorer's views show it,
+    // the small panels side by side do not. Clicking a cell chooses its query there; the chosen or hovered query's
+    // row is outlined on the map. Not for a window of time steps.
+    void setTextShown(bool shown);
+    AttentionText* text() const { return text_; }
+    // The cell under the mouse, its row and column outlined and named in a tooltip ("query ‘a’ → key ‘b’: 0.123"),
+    // its labels drawn even where the axes show every second one. (-1, -1) when none.
+    void hoverCell(int row, int column);
+    std::pair<int, int> hoveredCell() const { return hovered_; }
+    QString cellText(int row, int column) const;
+    int outlinedRow() const { return outlinedRow_; }
     // The map at the screen's size in a window of its own (the Enlarge button, or a double click on the map):
     // a small panel thins its labels out, the enlarged map shows every one. Object name attentionEnlarged.
     QWidget* enlarge();
@@ -81,19 +96,17 @@ protected:
 
 private:
     void showMap(int index);
+    void mouseOverPlot(QMouseEvent* event);
+    std::pair<int, int> cellAt(const QPointF& pixel) const;
+    void outlineRow(int row);
+    void drawHoverMarks();
+    void fillText(); // the text view from the view shown
     void fitTitle();
     int plotAreaWidth() const; // pixels across the cells
     int plotAreaHeight() const;
-    // One drawable matrix: rows on y (top first), columns on x.
-    struct View {
-        QString name, title, xLabel, yLabel;
-        std::vector<std::string> rows, columns;
-        std::vector<float> values; // rows x columns, row-major
-        std::vector<std::pair<int, int>> marks; // cells outlined: (column, row)
-    };
-    std::vector<View> views_;
+    std::vector<HeatmapView> views_;
     // Fits the token labels to the cells: font size, rotation, elision and stride (tokenLabels()).
-    void fitTokenLabels(const View& view);
+    void fitTokenLabels(const HeatmapView& view);
     TokenLabels tokenLabels_;
 
     QComboBox* mapSelector_;
@@ -109,6 +122,11 @@ private:
     QCPColorScale* colorScale_;
     std::vector<QCPItemText*> valueLabels_;
     std::vector<QCPAbstractItem*> goldMarks_;
+    std::vector<QCPAbstractItem*> hoverMarks_; // the hovered cell's row and column, the text's query row
+    std::pair<int, int> hovered_{-1, -1};
+    int outlinedRow_ = -1;
+    AttentionText* text_;
+    bool textShown_ = false;
     std::optional<AttentionSnapshot> snapshot_;
 };
 

@@ -6,15 +6,16 @@
 
 namespace attnlab::ui {
 
-// A language model's pieces and probabilities as the Real LLM tab writes them: a space as ␣ and a line end as ↵ (the
+// Tokens and probabilities as every view writes them: a space as ␣, a line end as ↵ and a tab as → (a language model's
 // pieces are bytes; an incomplete character shows as U+FFFD), a probability as a percentage (one decimal below 9.5 %).
-class PieceText {
+class TokenText {
 public:
     static QString shown(const std::string& piece)
     {
         QString s = QString::fromUtf8(piece.data(), static_cast<qsizetype>(piece.size()));
         s.replace(QLatin1Char('\n'), QStringLiteral("↵"));
         s.replace(QLatin1Char(' '), QStringLiteral("␣"));
+        s.replace(QLatin1Char('\t'), QStringLiteral("→"));
         return s;
     }
     static QString percent(double p)
