@@ -25,6 +25,7 @@
 #include "ui/explorer/ExplorerView.h"
 #include "ui/explorer/PositionTechniqueView.h"
 #include "ui/plots/AttentionHeatmap.h"
+#include "ui/plots/AttentionText.h"
 #include "ui/runs/RunListPanel.h"
 #include "ui/runs/RunTableModel.h"
 
@@ -242,6 +243,32 @@ private slots:
         QVERIFY(QTest::qWaitFor([&] { return !view.isBusy() && !view.showingTimeline(); }, 20000));
         QTest::qWait(100);
         QVERIFY(view.grab().save(QStringLiteral(ATTNLAB_BUILD_DIR "/screenshots/explorer-text.png")));
+        // Under the map, the typed sentence itself shaded by the chosen word's row of the map shown: the model's own
+        // weights over that row's largest; a click on another word chooses its row.
+        AttentionText* text = heatmap->text();
+        QVERIFY(text->isVisible());
+        const std::vector<std::string> words = heatmap->shownColumns();
+        QCOMPARE(words.size(), std::size_t{11});
+        for (int i = 0; i < 11; ++i)
+            QCOMPARE(text->keyText(i), QString::fromStdString(words[static_cast<std::size_t>(i)]));
+        const auto rowShades = [&](int row) {
+            const std::vector<float> values = heatmap->shownValues();
+            const float highest = *std::max_element(values.begin() + row * 11, values.begin() + (row + 1) * 11);
+            std::vector<double> out;
+            for (int k = 0; k < 11; ++k)
+                out.push_back(values[static_cast<std::size_t>(row * 11 + k)] / highest);
+            return out;
+        };
+        const auto near = [](const std::vector<double>& a, const std::vector<double>& b) {
+            for (std::size_t i = 0; i < a.size(); ++i)
+                if (std::abs(a[i] - b[i]) > 1e-6)
+                    return false;
+            return a.size() == b.size();
+        };
+        QCOMPARE(text->chosenQuery(), 10);
+        QVERIFY(near(text->shades(), rowShades(10)));
+        text->chooseQuery(3); // "not"
+        QVERIFY(near(text->shades(), rowShades(3)));
     }
 
     // a run on the user's own TSV lists its examples: the browser reads the file, columns and

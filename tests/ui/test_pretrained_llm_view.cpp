@@ -11,6 +11,8 @@
 #include "ui/explorer/AttentionStepsView.h"
 #include "ui/explorer/PretrainedLlmView.h"
 #include "ui/explorer/WritingExplorer.h"
+#include "ui/plots/AttentionHeatmap.h"
+#include "ui/plots/AttentionText.h"
 #include "ui/plots/AttentionThumbnailGrid.h"
 
 #include <QAction>
@@ -76,6 +78,28 @@ private Q_SLOTS:
         QVERIFY2(view.nextPiecesText().startsWith(QStringLiteral("␣Paris")), qPrintable(view.nextPiecesText()));
         QCOMPARE(view.explanation()->attention.maps.size(), std::size_t(270));
         QCOMPARE(part<AttentionThumbnailGrid>(&view, "llmGrid")->findChildren<QWidget*>().isEmpty(), false);
+        // Under the enlarged head, the prompt shaded by the last piece's row; a causal model's earlier piece cannot see
+        // the ones after it.
+        {
+            auto* heatmap = part<AttentionHeatmap>(&view, "llmHeatmap");
+            AttentionText* text = heatmap->text();
+            QVERIFY(text->isVisible());
+            QCOMPARE(text->keyText(1), QStringLiteral("␣capital"));
+            QCOMPARE(text->chosenQuery(), 4);
+            const std::vector<float> values = heatmap->shownValues();
+            const float highest = *std::max_element(values.begin() + 20, values.end());
+            for (int k = 0; k < 5; ++k)
+                QVERIFY(std::abs(text->shades()[static_cast<std::size_t>(k)] - values[static_cast<std::size_t>(20 + k)] / highest) < 1e-6);
+            text->chooseQuery(1);
+            QCOMPARE(text->shades()[2], -1.0);
+            QCOMPARE(text->shades()[4], -1.0);
+            QVERIFY(text->shades()[0] >= 0.0);
+            text->chooseQuery(4);
+            // Laid out: the whole text in view, not squeezed out by the map.
+            QTRY_VERIFY(text->height() > 0 && text->height() >= text->heightForWidth(text->width()));
+            QVERIFY(QDir().mkpath(QStringLiteral(ATTNLAB_BUILD_DIR "/screenshots")));
+            QVERIFY(view.grab().save(QStringLiteral(ATTNLAB_BUILD_DIR "/screenshots/llm-heads-1280x720.png")));
+        }
         // The logit lens: 31 stages down, 5 positions across; the last layer's guess at the last position is Paris.
         auto* lens = part<QTableWidget>(&view, "llmLens");
         QCOMPARE(lens->rowCount(), 31);

@@ -139,11 +139,11 @@ QString AttentionText::caption() const
         highest = std::max(highest, weight(q, k));
     const QString largest = QLocale().toString(highest, 'f', 3);
     if (!rowName_.isEmpty())
-        return tr("The attention of %1: darker is more, the darkest %2").arg(rowName_, largest);
-    return tr("“%1” (token %2) attends to the darker ones, the darkest %3 · hover or click a%4 token")
+        return tr("Shaded by the weights of %1 (the darkest %2)").arg(rowName_, largest);
+    return tr("Shaded by the weights of “%1” (token %2; the darkest %3) · hover or click another%4")
         .arg(queryText(q))
         .arg(q + 1)
-        .arg(largest, self_ ? QString() : tr(" query"));
+        .arg(largest, self_ ? QString() : tr(" above"));
 }
 
 int AttentionText::gap() const
@@ -152,16 +152,17 @@ int AttentionText::gap() const
     const bool characters = std::all_of(keys_.begin(), keys_.end(), [](const std::string& t) { return t.size() <= 1; });
     const bool pieces = std::any_of(keys_.begin(), keys_.end(), [](const std::string& t) { return t.size() > 1 && t.front() == ' '; });
     const bool joined = characters || pieces;
-    return joined ? 1 : QFontMetrics(font()).horizontalAdvance(QLatin1Char(' '));
+    return joined ? 1 : QFontMetrics(tokenFont()).horizontalAdvance(QLatin1Char(' '));
 }
 
 AttentionText::Layout AttentionText::layoutFor(int width) const
 {
     Layout out;
-    const QFontMetrics metrics(font());
+    const QFontMetrics metrics(tokenFont());
     const int lineHeight = metrics.height() + 4;
     const int space = gap();
-    int y = caption().isEmpty() ? 0 : lineHeight + kLineGap;
+    int y = captionHeight(width);
+    y += y > 0 ? kLineGap : 0;
     const auto flow = [&](const std::vector<std::string>& tokens, std::vector<QRect>& boxes) {
         int x = 0;
         for (const auto& token : tokens) {
@@ -194,7 +195,21 @@ int AttentionText::heightForWidth(int width) const { return keys_.empty() ? 0 : 
 
 QSize AttentionText::sizeHint() const { return {400, heightForWidth(400)}; }
 
-QSize AttentionText::minimumSizeHint() const { return {120, keys_.empty() ? 0 : QFontMetrics(font()).height() + 4}; }
+QSize AttentionText::minimumSizeHint() const { return {120, keys_.empty() ? 0 : QFontMetrics(tokenFont()).height() + 4}; }
+
+QFont AttentionText::tokenFont() const
+{
+    // The text is what the room reads: a size above the window's.
+    QFont f = font();
+    f.setPointSizeF((f.pointSizeF() > 0 ? f.pointSizeF() : 9.0) * 1.25);
+    return f;
+}
+
+int AttentionText::captionHeight(int width) const
+{
+    const QString text = caption();
+    return text.isEmpty() ? 0 : QFontMetrics(font()).boundingRect(QRect(0, 0, width, 1000), Qt::TextWordWrap, text).height();
+}
 
 int AttentionText::queryAt(const QPoint& at) const
 {
@@ -224,9 +239,9 @@ void AttentionText::paintEvent(QPaintEvent*)
     const QString text = caption();
     if (!text.isEmpty()) {
         painter.setPen(p.color(QPalette::PlaceholderText));
-        painter.drawText(QRect(0, 0, width(), QFontMetrics(font()).height() + 4), Qt::AlignLeft | Qt::AlignVCenter,
-                         QFontMetrics(font()).elidedText(text, Qt::ElideRight, width()));
+        painter.drawText(QRect(0, 0, width(), captionHeight(width())), Qt::TextWordWrap, text);
     }
+    painter.setFont(tokenFont());
     const int q = shownQuery();
     const QPen outline(p.color(QPalette::Highlight), 2);
     for (std::size_t i = 0; i < l.queries.size(); ++i) {

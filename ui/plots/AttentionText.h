@@ -62,6 +62,8 @@ private:
     int keyAt(const QPoint& at) const;
     int gap() const; // between boxes: none inside a word of characters or pieces, a space between words
     float weight(int query, int key) const;
+    QFont tokenFont() const;
+    int captionHeight(int width) const; // the caption wrapped to the width
 
     std::vector<std::string> queries_, keys_;
     std::vector<float> weights_;
