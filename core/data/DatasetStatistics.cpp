@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <iomanip>
 #include <sstream>
 #include <unordered_set>
@@ -49,7 +50,40 @@ DatasetStatistics DatasetStatistics::of(const TextDataset& d)
 
 DatasetStatistics DatasetStatistics::of(const LoadedDataset& d)
 {
-    return d.regression ? of(d.series) : d.translation ? of(d.pairs) : of(d.text);
+    return d.languageModel ? of(d.stream) : d.regression ? of(d.series) : d.translation ? of(d.pairs) : of(d.text);
+}
+
+DatasetStatistics DatasetStatistics::of(const LanguageModelDataset& d)
+{
+    DatasetStatistics st;
+    st.id = d.id;
+    st.name = d.name;
+    st.task = TaskKind::LanguageModel;
+    st.unit = d.unit;
+    st.block = d.block;
+    st.notes = d.notes;
+    st.vocabularySize = static_cast<std::int64_t>(d.vocabulary.size());
+    std::vector<std::int64_t> counts(d.vocabulary.size(), 0);
+    for (const std::int32_t id : d.train)
+        if (id >= 0 && static_cast<std::size_t>(id) < counts.size())
+            ++counts[static_cast<std::size_t>(id)];
+    st.trainVocabularySize = std::count_if(counts.begin(), counts.end(), [](std::int64_t c) { return c > 0; });
+    for (const auto& [name, stream] : {std::pair{"train", &d.train}, {"dev", &d.dev}, {"test", &d.test}}) {
+        Split s;
+        s.name = name;
+        s.examples = static_cast<std::int64_t>(stream->size());
+        st.splits.push_back(s);
+    }
+    // -mean log p(x) over dev, p(x) = (count(x) + 1) / (N + V): a model that predicts every token from train's counts
+    // alone, whatever came before it.
+    const double total = static_cast<double>(d.train.size() + d.vocabulary.size());
+    double loss = 0.0;
+    for (const std::int32_t id : d.dev) {
+        const double c = id >= 0 && static_cast<std::size_t>(id) < counts.size() ? static_cast<double>(counts[static_cast<std::size_t>(id)]) : 0.0;
+        loss -= std::log((c + 1.0) / total);
+    }
+    st.unigramDevLoss = d.dev.empty() ? 0.0 : loss / static_cast<double>(d.dev.size());
+    return st;
 }
 
 DatasetStatistics DatasetStatistics::of(const TranslationDataset& d)
@@ -153,9 +187,18 @@ std::string DatasetStatistics::toJson() const
     const bool regression = task == TaskKind::Regression, translation = task == TaskKind::Translation;
     nlohmann::json j = {{"dataset", id}, {"name", name}, {"task", taskKindId(task)}};
     nlohmann::json splitsJson = nlohmann::json::object();
-    for (const auto& s : splits) splitsJson[s.name] = splitJson(s, regression, translation);
+    for (const auto& s : splits)
+        splitsJson[s.name] = task == TaskKind::LanguageModel ? nlohmann::json{{"tokens", s.examples}}
+                                                             : splitJson(s, regression, translation);
     j["splits"] = splitsJson;
-    if (translation) {
+    if (task == TaskKind::LanguageModel) {
+        j["unit"] = unit;
+        j["vocabulary_size"] = vocabularySize;
+        j["train_vocabulary_size"] = trainVocabularySize;
+        j["unigram_dev_loss"] = unigramDevLoss;
+        if (block > 0)
+            j["block"] = block;
+    } else if (translation) {
         j["source_language"] = sourceLanguage;
         j["target_language"] = targetLanguage;
         j["vocabulary_size"] = vocabularySize;
@@ -192,6 +235,14 @@ std::string DatasetStatistics::toText() const
     std::ostringstream o;
     o << std::fixed << std::setprecision(2);
     o << name << " (" << id << ", " << taskKindId(task) << ")\n";
+    if (task == TaskKind::LanguageModel) {
+        for (const auto& s : splits)
+            o << "  " << std::left << std::setw(15) << s.name << std::right << std::setw(10) << s.examples << " " << unit << "\n";
+        o << "  vocabulary " << vocabularySize << " " << unit << " (train " << trainVocabularySize << ")"
+          << (block > 0 ? ", blocks of " + std::to_string(block) : std::string()) << "\n";
+        o << "  without context (train's counts): dev loss " << unigramDevLoss << " nats a token\n";
+        return o.str();
+    }
     auto line = [&](const Split& s) {
         o << "  " << std::left << std::setw(15) << s.name << std::right << std::setw(8) << s.examples
           << (task == TaskKind::Regression        ? " windows"

@@ -11,6 +11,7 @@
 #include "core/data/TextFile.h"
 #include "core/data/Tokenizer.h"
 
+#include <QRegularExpression>
 #include <QtCore/QDir>
 #include <QtCore/QFile>
 #include <QtCore/QTemporaryDir>
@@ -368,6 +369,41 @@ private Q_SLOTS:
         QCOMPARE(s.vocabularySize, std::int64_t(5));
         QCOMPARE(s.trainVocabularySize, std::int64_t(4));
         QVERIFY(QString::fromStdString(s.toJson()).contains("\"class_counts\":[1,2]"));
+    }
+
+    // A language model's splits are token streams; its baseline is the dev loss of train's add-one counts.
+    void statisticsOfALanguageModelStream()
+    {
+        LanguageModelDataset d;
+        d.id = "lm";
+        d.unit = "characters";
+        d.vocabulary = {"a", "b", "c"};
+        d.train = {0, 0, 0, 1}; // counts 3, 1, 0: p = 4/7, 2/7, 1/7
+        d.dev = {0, 2};
+        d.test = {1};
+        const auto s = DatasetStatistics::of(d);
+        QCOMPARE(s.task, TaskKind::LanguageModel);
+        QCOMPARE(s.splits.size(), std::size_t(3));
+        QCOMPARE(s.splits[0].examples, std::int64_t(4));
+        QCOMPARE(s.splits[1].examples, std::int64_t(2));
+        QCOMPARE(s.vocabularySize, std::int64_t(3));
+        QCOMPARE(s.trainVocabularySize, std::int64_t(2));
+        QVERIFY(std::abs(s.unigramDevLoss - (-(std::log(4.0 / 7.0) + std::log(1.0 / 7.0)) / 2.0)) < 1e-12);
+        QVERIFY(QString::fromStdString(s.toJson()).contains("\"dev\":{\"tokens\":2}"));
+        QVERIFY(QString::fromStdString(s.toText()).contains(QRegularExpression("train +4 characters")));
+    }
+
+    // Through the loader, as the designer and `stats` read it: nanoGPT's split of tiny Shakespeare.
+    void tinyShakespeareStatisticsCountItsCharacters()
+    {
+        REQUIRE_REAL_DATA(dir);
+        DatasetOptions o;
+        o.dataDir = dir.toStdString();
+        const auto shakespeare = DatasetStatistics::of(DatasetCatalog::loadAny("tinyshakespeare", o));
+        QCOMPARE(shakespeare.task, TaskKind::LanguageModel);
+        QCOMPARE(shakespeare.splits[0].examples, std::int64_t(1003854));
+        QCOMPARE(shakespeare.splits[1].examples, std::int64_t(111540));
+        QCOMPARE(shakespeare.vocabularySize, std::int64_t(65));
     }
 
     // ---- bad input: a clear error naming the file and line (or the setting) ----

@@ -243,6 +243,15 @@ void TestGui::datasetPickerShowsStatistics()
         QVERIFY(label->text().contains(QStringLiteral("ATTNLAB_DATA_DIR")));
         QVERIFY(label->text().contains(empty.path() + QStringLiteral("/sentiment/opener")));
 
+        // A language model's splits are streams: their tokens, and the dev loss of train's counts (ln 50 for the
+        // repeat task's 50 equally likely symbols).
+        choose(datasets, "synthetic-repeat");
+        QTRY_VERIFY_WITH_TIMEOUT(cache->cached(QStringLiteral("synthetic-repeat")), 30000);
+        QVERIFY2(label->text().contains(QStringLiteral(">%1</td>").arg(QLocale().toString(640000))), qPrintable(label->text()));
+        QVERIFY2(label->text().contains(QStringLiteral("dev loss %1 nats").arg(QLocale().toString(std::log(50.0), 'f', 2))),
+                 qPrintable(label->text()));
+        QCOMPARE(label->toolTip(), QStringLiteral("train 640000 / dev 6400 / test 6400 words"));
+
         // Back to a computed dataset: straight from the cache.
         choose(datasets, "synthetic-sentiment");
         QVERIFY(label->text().contains(QStringLiteral(">6000</td>")));

@@ -6,6 +6,7 @@
 #include "core/data/DatasetStatistics.h"
 #include "ui/StdStrings.h"
 
+#include <QLocale>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <exception>
@@ -20,8 +21,26 @@ QString percent(std::int64_t part, std::int64_t whole)
     return whole > 0 ? QString::number(100.0 * double(part) / double(whole), 'f', 1) + QStringLiteral(" %") : QString();
 }
 
+// A language model's splits are streams: their tokens, the vocabulary, and the loss to go below.
+QString renderStream(const DatasetStatistics& s)
+{
+    QString html = QStringLiteral("<table cellspacing='0' cellpadding='2'><tr><th align='left'>%1</th><th align='right'>%2</th></tr>")
+                       .arg(QObject::tr("split"), esc(s.unit));
+    for (const auto& split : s.splits)
+        html += QStringLiteral("<tr><td>%1</td><td align='right'>%2</td></tr>").arg(esc(split.name), QLocale().toString(split.examples));
+    html += QStringLiteral("</table>");
+    html += QObject::tr("Vocabulary %1 %2 (train %3)").arg(s.vocabularySize).arg(esc(s.unit)).arg(s.trainVocabularySize);
+    if (s.block > 0)
+        html += QObject::tr("; blocks of %1").arg(s.block);
+    html += QStringLiteral("<br>") + QObject::tr("Without context (train's counts): dev loss %1 nats a token")
+                                         .arg(QLocale().toString(s.unigramDevLoss, 'f', 2));
+    return html;
+}
+
 QString render(const DatasetStatistics& s)
 {
+    if (s.task == TaskKind::LanguageModel)
+        return renderStream(s);
     const bool regression = s.task == TaskKind::Regression;
     QString html = QStringLiteral("<table cellspacing='0' cellpadding='2'><tr><th align='left'>%1</th>"
                                   "<th align='right'>%2</th>")
@@ -136,6 +155,8 @@ DatasetStatisticsCache::Entry DatasetStatisticsCache::compute(const QString& qid
         for (const auto& split : s.splits)
             parts << QStringLiteral("%1 %2").arg(qs(split.name)).arg(split.examples);
         entry.summary = parts.join(QStringLiteral(" / "));
+        if (s.task == TaskKind::LanguageModel)
+            entry.summary += QLatin1Char(' ') + qs(s.unit);
     } catch (const DataError& e) {
         const bool ownFiles = qid.startsWith(QLatin1String("csv-"));
         entry.html = ownFiles ? QObject::tr("Your own CSV file: its statistics need the file "
