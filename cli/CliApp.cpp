@@ -179,10 +179,12 @@ const char* kUsage =
     "        --order-dependent (synthetic-sentiment: the label depends on the order of its clauses)\n"
     "        --dataset-seed N (the built-in generators and the split shuffles; default 7)\n"
     "  model options (describe, train): --d-model N --layers N --heads N --rpr-clip K --ffn-hidden N --ff-hidden N\n"
-    "        --filters N --max-length N --activation relu|swish|gelu --pooling mean|max|attention --dropout-keep P\n"
+    "        --filters N --input-length N --max-length N --activation relu|swish|gelu --pooling mean|max|attention "
+    "--dropout-keep P\n"
     "        --dropout-points input,hidden,output --dropout-input-keep P --dropout-hidden-keep P --dropout-output-keep "
     "P\n"
     "        --embedding-dim N: the word vectors' size (default: d_model; an --embeddings file sets it)\n"
+    "        --input-length N (cnn): sentences padded in front or cut to N tokens (default: the dataset's longest)\n"
     "        --max-length N: the longest input in tokens (default 512); longer ones are truncated, the count "
     "reported\n";
 

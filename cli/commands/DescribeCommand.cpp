@@ -61,6 +61,8 @@ int DescribeCommand::run(const std::vector<std::string>& args)
         const std::string folder = PretrainedEncoder::locate(entry->pretrained);
         m = PretrainedEncoder::classifierConfig(m, BertConfig::fromFile(folder + "/config.json"));
     }
+    if (const ModelSpec* entry = Registry::model(m.model); entry && entry->hasOption("input_length"))
+        m.resolveInputLength(data.text.longestExample()); // as training sizes it
     TextClassifier classifier(m);
     const auto params = classifier.trainableParameters();
     if (flags.has("--json")) {

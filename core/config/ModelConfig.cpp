@@ -102,6 +102,10 @@ std::string ModelConfig::validate() const
         return "ffn_hidden: must be 0 (= 4 d_model) or positive (got " + std::to_string(ffnHidden) + ")";
     if (filters < 1)
         return "filters: must be at least 1 (got " + std::to_string(filters) + ")";
+    if (inputLength < 0 || (inputLength > 0 && inputLength < 5))
+        return "input_length: 0 (the dataset's longest sentence) or at least 5 tokens, the widest filter (4) and a "
+               "pooling window of 2 (got " +
+            std::to_string(inputLength) + ")";
     if (!activation.empty() && activation != "relu" && activation != "swish" && activation != "gelu")
         return "activation: unknown '" + activation + "' (known: relu, swish, gelu)";
     if (!pooling.empty() && !contains(entry->pooling, pooling))

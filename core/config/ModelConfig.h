@@ -1,6 +1,7 @@
 #pragma once
 #include "core/config/TaskKind.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,9 @@ struct ModelConfig {
     int ffHidden = 50;              // recurrent/CNN baselines: ReLU layer before softmax (Barnes et al.)
     int ffnHidden = 0;              // Transformer position-wise FFN size; 0 = 4 d_model
     int filters = 100;              // CNN: feature maps per filter size (2, 3, 4)
+    // The thesis' CNN: every sentence padded (or cut) to this many tokens, which sizes its flattened features;
+    // 0 = the dataset's longest sentence over every split, as Barnes et al. (max_length where no dataset is read).
+    int inputLength = 0;
     // Longest input in tokens: longer examples are truncated at batching (the count is reported), and the
     // learned position encodings hold this many vectors. 512, as BERT-style encoders: far above any
     // sentence of the thesis' datasets (SST's longest is 56), and a 512 x 512 attention map per head stays small.
@@ -85,6 +89,13 @@ struct ModelConfig {
     // language model. A language model given classes is so refused on a classification set.
     TaskKind dataTask() const;
     int inputDim() const { return embeddingDim > 0 ? embeddingDim : dModel; }
+    int paddedLength() const { return inputLength > 0 ? inputLength : maxLength; }
+    // input_length 0 becomes the data's longest example (at most max_length, at least the 5 a CNN needs).
+    void resolveInputLength(int longestExample)
+    {
+        if (inputLength == 0)
+            inputLength = std::max(5, std::min(longestExample, maxLength));
+    }
     std::string activationOr(const std::string& fallback) const { return activation.empty() ? fallback : activation; }
     std::string poolingOr(const std::string& fallback) const { return pooling.empty() ? fallback : pooling; }
     // Keep probability at a dropout point (input | hidden | output); 1 where the point is switched off.

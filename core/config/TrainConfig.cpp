@@ -137,6 +137,7 @@ std::string TrainConfig::toJson(bool everyKey) const
     optional("translation_test", translationTest, defaults.translationTest);
     optional("sequence_min_length", sequenceMinLength, defaults.sequenceMinLength);
     optional("sequence_max_length", sequenceMaxLength, defaults.sequenceMaxLength);
+    optional("input_length", model.inputLength, defaults.model.inputLength);
     optional("context", model.context, defaults.model.context);
     optional("order", model.order, defaults.model.order);
     optional("smoothing", model.smoothing, defaults.model.smoothing);
@@ -226,6 +227,7 @@ TrainConfig TrainConfig::fromJson(const std::string& text)
     read("heads", c.model.heads);
     read("ffn_hidden", c.model.ffnHidden);
     read("filters", c.model.filters);
+    read("input_length", c.model.inputLength);
     read("max_length", c.model.maxLength);
     read("activation", c.model.activation);
     read("pooling", c.model.pooling);

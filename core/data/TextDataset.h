@@ -1,6 +1,7 @@
 #pragma once
 #include "core/data/TextExample.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,15 @@ struct TextDataset {
     bool lowercase = false;
 
     int numClasses() const { return static_cast<int>(classNames.size()); }
+    // The longest example of every split, in tokens (Barnes et al. pad their CNN's input to it).
+    int longestExample() const
+    {
+        std::size_t longest = 0;
+        for (const auto* split : {&train, &dev, &test})
+            for (const auto& example : *split)
+                longest = std::max(longest, example.tokens.size());
+        return static_cast<int>(longest);
+    }
 };
 
 } // namespace attnlab

@@ -66,7 +66,7 @@ std::vector<LengthScaling::Family> LengthScaling::families(const Settings& setti
         {"lstm", "LSTM", make("lstm")},
         {"gru", "GRU", make("gru")},
         {"bilstm", "BiLSTM", make("bilstm")},
-        {"cnn", "CNN", make("cnn")},
+        {"kim-cnn", "Kim's CNN", make("kim-cnn")}, // the thesis' CNN pads to one fixed length
         {"ssan", "SSAN", make("ssan")},
         {"transformer", "Transformer", make("transformer", settings.heads)},
         {"transformer-local", "Transformer, window", make("transformer", settings.heads)},

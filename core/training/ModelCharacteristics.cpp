@@ -1,5 +1,6 @@
 #include "core/training/ModelCharacteristics.h"
 
+#include "core/config/Registry.h"
 #include "core/config/TrainPreset.h"
 #include "core/data/BatchBuilder.h"
 #include "core/data/Vocabulary.h"
@@ -69,6 +70,8 @@ ModelCharacteristics::Result ModelCharacteristics::measure(const ModelConfig& mo
     ModelConfig config = model;
     config.vocabularySize = static_cast<int>(vocabulary.size());
     config.numClasses = dataset.numClasses();
+    if (const ModelSpec* entry = Registry::model(config.model); entry && entry->hasOption("input_length"))
+        config.resolveInputLength(dataset.longestExample());
     if (auto problem = config.validate(); !problem.empty())
         throw std::invalid_argument(problem);
     const BatchBuilder train(dataset.train, vocabulary);

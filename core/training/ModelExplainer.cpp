@@ -63,6 +63,9 @@ ModelExplainer::ModelExplainer(const CheckpointRef& checkpoint) : impl_(std::mak
             throw std::runtime_error("a time-series model: it explains windows of its series, not typed text "
                                      "(its attention over time is in the run's stored snapshots)");
         impl_->config = TrainConfig::fromJson(meta.at("config").dump());
+        // A `cnn` written before it followed the thesis has no input length: max over time, as trained.
+        if (impl_->config.model.model == "cnn" && impl_->config.model.inputLength == 0)
+            impl_->config.model.model = "cnn-max-over-time";
         const auto& sizes = meta.at("sizes");
         impl_->config.model.vocabularySize = sizes.at("vocabulary_size").get<int>();
         impl_->config.model.numClasses = sizes.at("num_classes").get<int>();

@@ -205,6 +205,8 @@ PreparedTask prepare(const TextDataset& dataset, const TrainConfig& config, cons
     ModelConfig modelConfig = config.model;
     modelConfig.vocabularySize = static_cast<int>(vocabulary.size());
     modelConfig.numClasses = dataset.numClasses();
+    if (const ModelSpec* entry = Registry::model(modelConfig.model); entry && entry->hasOption("input_length"))
+        modelConfig.resolveInputLength(dataset.longestExample());
     std::unique_ptr<WordEmbeddings> embeddings;
     if (!config.embeddingsPath.empty()) {
         embeddings = std::make_unique<WordEmbeddings>(WordEmbeddings::load(DataLocator::locateFile(config.embeddingsPath, config.dataDir)));

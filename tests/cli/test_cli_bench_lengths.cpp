@@ -42,7 +42,8 @@ private Q_SLOTS:
         r = runCli({"runs", "show", QString::number(models[0].toObject()["run_id"].toInteger()), "--db", db});
         QVERIFY2(r.out.contains("train_ms.48") && r.out.contains("forward_ms.16") && r.out.contains("train_slope"), qPrintable(r.out));
         // The table form names the families and the slope.
-        r = runCli({"bench", "--lengths", "16,32", "--models", "cnn", "--d-model", "16", "--steps", "1", "--device", "cpu", "--no-store"});
+        r = runCli({"bench", "--lengths", "16,32", "--models", "kim-cnn", "--d-model", "16", "--steps", "1", "--device",
+                    "cpu", "--no-store"});
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.contains("ms per training step") && r.out.contains("CNN") && r.out.contains("slope"));
     }

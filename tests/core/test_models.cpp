@@ -122,7 +122,7 @@ private Q_SLOTS:
         QCOMPARE(c.validate(),
                  std::string("model: 'gpt' is a language-model model; dataset 'synthetic-sentiment' is a "
                              "classification dataset (models for it: ssan, essan, transformer, rnn, lstm, bilstm, gru, "
-                             "rnn-attention, cnn, minilm, bow, ave)"));
+                             "rnn-attention, cnn, kim-cnn, cnn-max-over-time, minilm, bow, ave)"));
         c.dataset = "synthetic-lag";
         c.model.model = "essan";
         c.model.position = "rpr";
@@ -374,6 +374,42 @@ private Q_SLOTS:
         QVERIFY(torch::equal(DropoutMask::apply(x, 0.3, false), x)); // not training: untouched
         const auto gradient = torch::autograd::grad({first.sum()}, {x})[0];
         QVERIFY(torch::allclose(gradient * x, first, 0.0, 1e-12)); // d(sum x m)/dx = m
+    }
+
+    // The thesis' CNN by hand: 1-d word vectors equal to their ids, every convolution weight 1 (a window's sum),
+    // the ReLU layer summing its inputs, the softmax layer's rows 1 and 2. n = 5 tokens.
+    void thesisCnnPadsInFrontAndPoolsPairs()
+    {
+        ModelConfig config;
+        config.model = "cnn";
+        config.position = "none";
+        config.dModel = 1;
+        config.filters = 1;
+        config.ffHidden = 1;
+        config.inputLength = 5;
+        config.dropoutPoints = "none";
+        config.vocabularySize = 8;
+        config.numClasses = 2;
+        auto model = ModelFactory::create(config);
+        model->eval();
+        torch::NoGradGuard noGrad;
+        for (auto& p : model->named_parameters()) {
+            if (p.key() == "embedding.weight")
+                p.value().copy_(torch::arange(8, torch::kFloat).view({8, 1}));
+            else if (p.key() == "output.weight")
+                p.value().copy_(torch::tensor({{1.0f}, {2.0f}}));
+            else if (p.key().find("weight") != std::string::npos)
+                p.value().fill_(1.0f);
+            else
+                p.value().zero_();
+        }
+        // [1 2 3] -> M = [0 0 1 2 3]: widths 2 [0 1 3 5] -> pooled [1 5]; 3 [1 3 6] -> [3]; 4 [3 6] -> [6]; sum 15.
+        const auto shortOne = ids({{1, 2, 3}, {1, 2, 3, 4, 5, 6, 7}}, 7);
+        const auto logits = model->forward(shortOne, shortOne.ne(0));
+        QVERIFY(torch::allclose(logits[0], torch::tensor({15.0f, 30.0f})));
+        // [1 .. 7] keeps its last five, [3 4 5 6 7]: widths 2 [7 9 11 13] -> [9 13]; 3 [12 15 18] -> [15];
+        // 4 [18 22] -> [22]; sum 59.
+        QVERIFY(torch::allclose(logits[1], torch::tensor({59.0f, 118.0f})));
     }
 
     // EmbeddingLookup: the rows of torch::nn::Embedding, and a backward that adds each id's gradient

@@ -46,6 +46,40 @@ private Q_SLOTS:
         QCOMPARE(attnlab::TextClassifier(thesisConfig("lstm", "none")).trainableParameters(), expected);
     }
 
+    // Section 5.1.4's CNN as Barnes et al. build it: 3 maps per width, 300 hidden units, sentences of n tokens.
+    void cnnMatchesThesisTable54()
+    {
+        auto c = thesisConfig("cnn", "none");
+        c.filters = 3;
+        c.ffHidden = 300;
+        c.inputLength = 57; // Table 5.2's longest SST sentence
+        // Convolutions 3 (2 + 3 + 4) 300 + 9 = 8,109; pooled 3 (floor(56/2) + floor(55/2) + floor(54/2)) = 246
+        // features -> 300 ReLU: 246 x 300 + 300 = 74,100; softmax 300 x 5 + 5 = 1,505. Total 83,714.
+        QCOMPARE(attnlab::TextClassifier(c).trainableParameters(), 83714LL);
+        c.inputLength = 56; // SST's tree leaves
+        QCOMPARE(attnlab::TextClassifier(c).trainableParameters(), 81914LL);
+        // The lab's Table 5.4 set-up: 100-d GloVe and SST's tree leaves, 56 tokens at most.
+        c.dModel = 100;
+        c.inputLength = 56;
+        QCOMPARE(attnlab::TextClassifier(c).trainableParameters(), 3LL * 9 * 100 + 9 + (240 * 300 + 300) + 1505);
+        c.inputLength = 4;
+        QVERIFY(QString::fromStdString(c.validate()).startsWith("input_length"));
+    }
+
+    // Kim (2014): 100 maps of widths 3, 4, 5 straight into the softmax layer.
+    void kimCnnCountsItsThreeWidths()
+    {
+        auto c = thesisConfig("kim-cnn", "none");
+        c.filters = 100;
+        c.numClasses = 2;
+        QCOMPARE(attnlab::TextClassifier(c).trainableParameters(), 100LL * 300 * (3 + 4 + 5) + 300 + (300 * 2 + 2));
+        // The lab's earlier cnn: widths 2, 3, 4 and a 50-unit ReLU layer.
+        c.model = "cnn-max-over-time";
+        c.ffHidden = 50;
+        QCOMPARE(attnlab::TextClassifier(c).trainableParameters(),
+                 100LL * 300 * 9 + 300 + (300 * 50 + 50) + (50 * 2 + 2));
+    }
+
     void invalidConfigurationsNameTheSetting()
     {
         auto c = thesisConfig("ssan", "rpr");

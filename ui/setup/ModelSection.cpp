@@ -249,6 +249,18 @@ void ModelSection::addSizeRows()
          {},
          [filters](TrainConfig& c, const ModelSpec*) { c.model.filters = filters->value(); },
          [filters](const TrainConfig& c) { filters->setValue(c.model.filters); }});
+    auto* padded = spin(this, "inputLengthSpin", 0, 65536);
+    padded->setSpecialValueText(tr("longest sentence"));
+    padded->setToolTip(tr("The thesis' CNN pads every sentence in front (or cuts it) to this many tokens; "
+                          "0 = the dataset's longest sentence, as Barnes et al."));
+    add({{"input_length"},
+         tr("Input length"),
+         padded,
+         true,
+         "input_length",
+         {},
+         [padded](TrainConfig& c, const ModelSpec*) { c.model.inputLength = padded->value(); },
+         [padded](const TrainConfig& c) { padded->setValue(c.model.inputLength); }});
     addLanguageModelRows();
 }
 

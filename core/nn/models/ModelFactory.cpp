@@ -4,14 +4,15 @@
 #include "core/nn/models/NgramModel.h"
 #include "core/nn/models/RecurrentLanguageModel.h"
 
+#include "core/nn/models/ArimaRegressor.h"
 #include "core/nn/models/BertClassifier.h"
 #include "core/nn/models/CnnClassifier.h"
 #include "core/nn/models/DarnnRegressor.h"
-#include "core/nn/models/LinearArRegressor.h"
-#include "core/nn/models/ArimaRegressor.h"
-#include "core/nn/models/PersistenceRegressor.h"
 #include "core/nn/models/EssanRegressor.h"
+#include "core/nn/models/KimCnnClassifier.h"
+#include "core/nn/models/LinearArRegressor.h"
 #include "core/nn/models/LinearClassifier.h"
+#include "core/nn/models/PersistenceRegressor.h"
 #include "core/nn/models/RecurrentClassifier.h"
 #include "core/nn/models/RecurrentRegressor.h"
 #include "core/nn/models/RecurrentSeq2Seq.h"
@@ -40,6 +41,12 @@ const Builders<SequenceClassifier>& classifiers()
         {"gru", [](const ModelConfig& c) { return std::make_shared<RecurrentClassifier>(c); }},
         {"rnn-attention", [](const ModelConfig& c) { return std::make_shared<RecurrentClassifier>(c); }},
         {"cnn", [](const ModelConfig& c) { return std::make_shared<CnnClassifier>(c); }},
+        {"kim-cnn",
+         [](const ModelConfig& c) { return std::make_shared<KimCnnClassifier>(c, KimCnnClassifier::Variant::Kim); }},
+        {"cnn-max-over-time",
+         [](const ModelConfig& c) {
+             return std::make_shared<KimCnnClassifier>(c, KimCnnClassifier::Variant::EarlierLabCnn);
+         }},
         {"minilm", [](const ModelConfig& c) { return std::make_shared<BertClassifier>(c); }},
         {"bow", [](const ModelConfig& c) { return std::make_shared<LinearClassifier>(c); }},
         {"ave", [](const ModelConfig& c) { return std::make_shared<LinearClassifier>(c); }},
