@@ -39,7 +39,7 @@ std::vector<Counts> characterNgrams(const std::u32string& text, int maxOrder, bo
 }
 
 // CHRF._remove_punctuation: "word," -> "word" ","; ",word" -> "," "word"; the end is looked at first, and only
-// one mark goes ("(hi)" -> "(hi" ")", sacreBLEU issue #124).
+// one mark goes ("(hi)" -> "(hi" ")"), as sacreBLEU splits them, for its scores to be ours.
 std::vector<std::u32string> wordsWithoutPunctuation(const std::u32string& text)
 {
     std::vector<std::u32string> words;

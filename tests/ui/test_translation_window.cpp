@@ -173,7 +173,8 @@ private Q_SLOTS:
         // the options these rows set).
         const std::map<std::string, const char*> rows = {{"attention_score", "attentionScoreCombo"}, {"alignment", "alignmentCombo"},
                                                          {"embedding_dim", "embeddingDimSpin"},        {"ffn_hidden", "ffnHiddenSpin"},
-                                                         {"ff_hidden", "ffHiddenSpin"},                {"filters", "filtersSpin"}};
+                                                         {"ff_hidden", "ffHiddenSpin"},                {"filters", "filtersSpin"},
+                                                         {"input_length", "inputLengthSpin"}};
         const std::map<TaskKind, const char*> datasetOfTask = {{TaskKind::Classification, "synthetic-sentiment"},
                                                                {TaskKind::Regression, "synthetic-lag"},
                                                                {TaskKind::Translation, "synthetic-reverse"},
