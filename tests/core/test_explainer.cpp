@@ -5,12 +5,16 @@
 #include "core/analysis/KnownAnswerAttention.h"
 #include "core/data/DatasetCatalog.h"
 #include "core/data/readers/SyntheticSentiment.h"
+#include "core/nn/models/ModelFactory.h"
+#include "core/nn/training/ModelCheckpoint.h"
+#include "core/platform/CancelToken.h"
 #include "core/store/RunStore.h"
 #include "core/store/StoreObserver.h"
-#include "core/platform/CancelToken.h"
 #include "core/training/ModelExplainer.h"
 #include "core/training/Trainer.h"
 #include "tests/support/SmallRunConfig.h"
+
+#include <nlohmann/json.hpp>
 
 #include <torch/torch.h>
 
@@ -246,6 +250,39 @@ private Q_SLOTS:
     }
 
     // A time-series model keeps its weights too, but typed text means nothing to it: said plainly.
+    // A checkpoint of `cnn` from before it followed the thesis: its configuration says "cnn" and has no input
+    // length, its weights are the max-over-time CNN's. It is rebuilt as that model and predicts as trained.
+    void anEarlierCnnCheckpointLoadsAsTrained()
+    {
+        QTemporaryDir dir;
+        RunStore store(dir.filePath("runs.sqlite").toStdString());
+        const auto run = trainInto(store, dir.filePath("weights").toStdString(), "cnn-max-over-time");
+        const auto trainedRef = store.checkpoints(run.runId).front();
+        const ModelExplainer trained(trainedRef);
+
+        // Written as the earlier build wrote it: the same weights and task, the configuration without input_length.
+        TrainConfig earlier = trained.config();
+        auto model = ModelFactory::create(earlier.model);
+        auto opened = ModelCheckpoint::open(trainedRef);
+        ModelCheckpoint::loadInto(*model, opened, trainedRef, earlier.model.model);
+        earlier.model.model = "cnn";
+        earlier.model.inputLength = 0;
+        earlier.checkpointDir = dir.filePath("earlier").toStdString();
+        const auto task = nlohmann::json::parse(opened.metadataJson).at("task").dump();
+        const auto earlierRef = ModelCheckpoint::save(*model, earlier, task, trainedRef.step, "best");
+        QVERIFY(!QString::fromStdString(
+                     nlohmann::json::parse(ModelCheckpoint::open(earlierRef).metadataJson).at("config").dump())
+                     .contains("input_length"));
+
+        const ModelExplainer loaded(earlierRef);
+        QCOMPARE(QString::fromStdString(loaded.config().model.model), QString("cnn-max-over-time"));
+        const auto a = trained.explain("a truly wonderful film").probabilities;
+        const auto b = loaded.explain("a truly wonderful film").probabilities;
+        QCOMPARE(a.size(), b.size());
+        for (std::size_t i = 0; i < a.size(); ++i)
+            QVERIFY(std::abs(a[i] - b[i]) < 1e-6);
+    }
+
     void timeSeriesCheckpointsAreNotTextModels()
     {
         QTemporaryDir dir;
