@@ -17,21 +17,29 @@
 
 namespace {
 
-// The nine models of thesis Table 5.4, as the command line names them (ModelCharacteristics::thesisModels).
+// The nine models of thesis Table 5.4, as the command line names them (ModelCharacteristics::thesisModels),
+// each with the relative loss difference allowed after the first update (the first step, before any update,
+// must agree to 1e-6 for every model).
+// The thesis' CNN gets 1e-3: its 2,200 flattened features feed 50 ReLU units, and rounding puts one example's
+// unit on the other side of its hinge at step 2 (seed 11: the hidden bias of one unit differs by 1.3e-4 after
+// two steps, every other parameter by 1e-8), after which the losses differ by up to 5.5e-5 (measured
+// 2026-12-03). Another seed's losses differ by 9.5e-3 or more at every one of the 30 steps, so 1e-3 still
+// tells the same training from another.
 struct FlavourModel {
     const char* name;
     QStringList flags;
+    double tolerance;
 };
 const std::vector<FlavourModel> kModels = {
-    {"lstm", {"--model", "lstm", "--position", "none"}},
-    {"bilstm", {"--model", "bilstm", "--position", "none"}},
-    {"cnn", {"--model", "cnn", "--position", "none"}},
-    {"ssan-rpr", {"--model", "ssan", "--position", "rpr"}},
-    {"ssan-pe", {"--model", "ssan", "--position", "sinusoidal"}},
-    {"ssan2-rpr", {"--model", "ssan", "--position", "rpr", "--layers", "2"}},
-    {"transformer-rpr", {"--model", "transformer", "--position", "rpr"}},
-    {"essan-mean", {"--model", "essan", "--position", "rpr", "--pooling", "mean"}},
-    {"essan", {"--model", "essan", "--position", "rpr"}},
+    {"lstm", {"--model", "lstm", "--position", "none"}, 1e-5},
+    {"bilstm", {"--model", "bilstm", "--position", "none"}, 1e-5},
+    {"cnn", {"--model", "cnn", "--position", "none"}, 1e-3},
+    {"ssan-rpr", {"--model", "ssan", "--position", "rpr"}, 1e-5},
+    {"ssan-pe", {"--model", "ssan", "--position", "sinusoidal"}, 1e-5},
+    {"ssan2-rpr", {"--model", "ssan", "--position", "rpr", "--layers", "2"}, 1e-5},
+    {"transformer-rpr", {"--model", "transformer", "--position", "rpr"}, 1e-5},
+    {"essan-mean", {"--model", "essan", "--position", "rpr", "--pooling", "mean"}, 1e-5},
+    {"essan", {"--model", "essan", "--position", "rpr"}, 1e-5},
 };
 
 // What a flavour's run stored: the train loss at every step (log_every 1).
@@ -104,8 +112,9 @@ private Q_SLOTS:
 
     // Same seed, same batches (our own sampler), same initial weights (LibTorch's CPU generator draws the
     // same uniform and normal numbers in 1.13 and 2.11), no dropout: the losses differ only by the rounding
-    // of OpenBLAS against MKL/oneDNN, which grows with the steps. Tolerance: 1e-5 relative at every one of 30
-    // Adam steps (measured 2026-11-25: at most 1.8e-7, CNN; a different seed, init or batch differs by 1e-2 and more).
+    // of OpenBLAS against MKL/oneDNN, which grows with the steps. Tolerance: 1e-6 relative at the first step,
+    // the model's own (above) at every later one of 30 Adam steps (measured 2026-11-25: at most 1.8e-7 for every
+    // model but the thesis' CNN; a different seed, init or batch differs by 1e-2 and more).
     void everyModelTrainsToTheSameLosses()
     {
         QFETCH(int, model);
@@ -121,11 +130,13 @@ private Q_SLOTS:
         for (std::size_t i = 0; i < mine.losses.size(); ++i) {
             const double relative = std::abs(mine.losses[i] - theirs.losses[i]) / std::max(1e-8, std::abs(theirs.losses[i]));
             worst = std::max(worst, relative);
-            QVERIFY2(relative < 1e-5, qPrintable(QStringLiteral("%1, step %2: loss %3 here, %4 in the other flavour")
-                                                     .arg(m.name)
-                                                     .arg(i + 1)
-                                                     .arg(mine.losses[i], 0, 'g', 10)
-                                                     .arg(theirs.losses[i], 0, 'g', 10)));
+            const double allowed = i == 0 ? 1e-6 : m.tolerance;
+            QVERIFY2(relative < allowed,
+                     qPrintable(QStringLiteral("%1, step %2: loss %3 here, %4 in the other flavour")
+                                    .arg(m.name)
+                                    .arg(i + 1)
+                                    .arg(mine.losses[i], 0, 'g', 10)
+                                    .arg(theirs.losses[i], 0, 'g', 10)));
         }
         qInfo("%s: largest relative loss difference over 30 steps %.2e", m.name, worst);
     }
