@@ -76,9 +76,10 @@ const char* kRunsUsage =
     "  runs compare ID ID... [--json]        the runs side by side: results, then only the configuration keys\n"
     "                                        and environment facts (versions, device, data hashes) that differ\n"
     "  runs table [--rows KEY[,KEY]] [--cols KEY] [--metric M] [--format csv|markdown|latex] [--decimals N]\n"
-    "             [--thesis] [--no-average] [--out FILE] [--json] [list's filters]\n"
+    "             [--thesis] [--no-average] [--top] [--out FILE] [--json] [list's filters]\n"
     "                                        thesis-style matrix (default rows model, cols dataset, metric test):\n"
-    "                                        mean ± std (n) over completed runs, best per column in bold\n"
+    "                                        mean ± std (n) over completed runs, best per column in bold;\n"
+    "                                        --top adds each column's best single run (Table 5.6's Top)\n"
     "  runs import FILE                      merge runs from another run database (.sqlite) or an export (.json)\n"
     "  runs tag ID --tags a,b                replace a run's tags;  runs note ID --text TEXT: its notes\n"
     "  runs rename ID --name NAME            a run's name\n"
@@ -132,7 +133,7 @@ int RunsCommand::run(const std::vector<std::string>& args)
         {"compare", {}, {}, kMany, nullptr, &RunsCommand::compare},
         {"table", {"--dataset", "--model", "--position", "--tag", "--search", "--rows", "--cols", "--metric", "--format",
                    "--decimals", "--out"},
-         {"--thesis", "--no-average"}, 0, nullptr, &RunsCommand::table},
+         {"--thesis", "--no-average", "--top"}, 0, nullptr, &RunsCommand::table},
         {"import", {}, {}, 1, "a FILE", &RunsCommand::importRuns},
         {"tag", {"--tags"}, {}, 1, "a run ID", &RunsCommand::tag},
         {"note", {"--text"}, {}, 1, "a run ID", &RunsCommand::note},
@@ -542,6 +543,7 @@ int RunsCommand::table(RunStore& store, const CliFlags& flags)
     options.columns = flags.text("--cols", options.columns);
     options.metric = flags.text("--metric", options.metric);
     options.average = !flags.has("--no-average");
+    options.top = flags.has("--top");
     try {
         RunField::checkMetric(options.metric);
     } catch (const std::invalid_argument& e) {

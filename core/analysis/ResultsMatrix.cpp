@@ -14,25 +14,31 @@
 namespace attnlab {
 namespace {
 
-MatrixCell cellOf(const std::vector<double>& values)
+MatrixCell cellOf(const std::vector<double>& values, bool higherIsBetter)
 {
     MatrixCell cell;
     const RepeatStatistics stats(values);
     cell.n = static_cast<int>(values.size());
     cell.mean = stats.mean();
     cell.std = stats.sampleStd();
+    if (!values.empty())
+        cell.top = higherIsBetter ? *std::max_element(values.begin(), values.end())
+                                  : *std::min_element(values.begin(), values.end());
     return cell;
 }
 
-void markBest(std::vector<MatrixCell*> column, bool higherIsBetter)
+// Marks the cells whose statistic (the mean, or the top) is the best of the column; ties: all of them.
+void markBest(std::vector<MatrixCell*> column, bool higherIsBetter, double MatrixCell::*statistic,
+              bool MatrixCell::*flag)
 {
     const MatrixCell* best = nullptr;
     for (const MatrixCell* c : column)
-        if (c->n > 0 && (!best || (higherIsBetter ? c->mean > best->mean : c->mean < best->mean)))
+        if (c->n > 0 &&
+            (!best || (higherIsBetter ? c->*statistic > best->*statistic : c->*statistic < best->*statistic)))
             best = c;
     if (best)
         for (MatrixCell* c : column)
-            c->best = c->n > 0 && c->mean == best->mean;
+            c->*flag = c->n > 0 && c->*statistic == best->*statistic;
 }
 
 // The keys that say what a thesis row is, when all runs of a row agree on them; empty when they do not.
@@ -109,7 +115,7 @@ ResultsMatrix ResultsMatrix::build(const std::vector<RunRecord>& runs, const Opt
             const auto found = byColumn.find(m.columns_[c]);
             if (found == byColumn.end())
                 continue;
-            MatrixCell& cell = m.cells_[r][c] = cellOf(found->second);
+            MatrixCell& cell = m.cells_[r][c] = cellOf(found->second, m.higherIsBetter());
             const auto shared = sharedConfig(members[{m.rows_[r], m.columns_[c]}]);
             cell.thesis = ThesisReference::builtIn().find(shared, options.metric, m.regression_);
             if (cell.thesis && m.thesisLabels_[r].empty())
@@ -129,7 +135,7 @@ ResultsMatrix ResultsMatrix::build(const std::vector<RunRecord>& runs, const Opt
             }
             if (means.size() != m.columns_.size())
                 continue; // a macro-average over some of the columns would not compare with the others
-            MatrixCell& avg = m.averages_[r] = cellOf(means);
+            MatrixCell& avg = m.averages_[r] = cellOf(means, m.higherIsBetter());
             avg.std = 0.0; // the spread of dataset means is not a run-to-run std: not shown
             if (thesis.size() == m.columns_.size()) {
                 ThesisValue v;
@@ -144,13 +150,14 @@ ResultsMatrix ResultsMatrix::build(const std::vector<RunRecord>& runs, const Opt
         std::vector<MatrixCell*> column;
         for (auto& row : m.cells_)
             column.push_back(&row[c]);
-        markBest(column, m.higherIsBetter());
+        markBest(column, m.higherIsBetter(), &MatrixCell::mean, &MatrixCell::best);
+        markBest(column, m.higherIsBetter(), &MatrixCell::top, &MatrixCell::bestTop);
     }
     if (m.hasAverage_) {
         std::vector<MatrixCell*> column;
         for (auto& a : m.averages_)
             column.push_back(&a);
-        markBest(column, m.higherIsBetter());
+        markBest(column, m.higherIsBetter(), &MatrixCell::mean, &MatrixCell::best);
     }
     return m;
 }
@@ -169,15 +176,25 @@ std::string ResultsMatrix::format(const MatrixCell& cell, int decimals) const
     return text + " (" + std::to_string(cell.n) + ")";
 }
 
+std::string ResultsMatrix::formatTop(const MatrixCell& cell, int decimals) const
+{
+    return cell.n == 0 ? "" : fixedDecimals(cell.top * (percent() ? 100.0 : 1.0), decimals);
+}
+
 TableDocument ResultsMatrix::table(int decimals, bool withThesis) const
 {
     TableDocument t;
     const std::string unit = percent() ? " (%)" : "";
     t.caption = options_.metric + unit + ": mean " + TableDocument::kPlusMinus + " sample std (n runs) over " +
-                std::to_string(runsUsed_) + " completed runs; best of each column in bold";
+        std::to_string(runsUsed_) + " completed runs" +
+        (options_.top ? std::string("; top: the best single run of the n") : std::string()) +
+        "; best of each column in bold";
     t.header.push_back(options_.rows);
-    for (const auto& c : columns_)
+    for (const auto& c : columns_) {
+        if (options_.top)
+            t.header.push_back(c + " top");
         t.header.push_back(c);
+    }
     if (hasAverage_)
         t.header.push_back("macro-average");
     t.numeric.assign(t.header.size(), true);
@@ -185,8 +202,11 @@ TableDocument ResultsMatrix::table(int decimals, bool withThesis) const
     const double scale = percent() ? 100.0 : 1.0;
     for (std::size_t r = 0; r < rows_.size(); ++r) {
         std::vector<TableDocument::Cell> row{{rows_[r], false}};
-        for (const MatrixCell& cell : cells_[r])
+        for (const MatrixCell& cell : cells_[r]) {
+            if (options_.top)
+                row.push_back({formatTop(cell, decimals), cell.bestTop});
             row.push_back({format(cell, decimals), cell.best});
+        }
         if (hasAverage_)
             row.push_back({averages_[r].n ? fixedDecimals(averages_[r].mean * scale, decimals) : "", averages_[r].best});
         t.rows.push_back(row);
@@ -194,6 +214,9 @@ TableDocument ResultsMatrix::table(int decimals, bool withThesis) const
             continue;
         std::vector<TableDocument::Cell> thesis{{"thesis: " + thesisLabels_[r], false}};
         for (const MatrixCell& cell : cells_[r]) {
+            if (options_.top)
+                thesis.push_back(
+                    {cell.thesis && cell.thesis->top ? fixedDecimals(*cell.thesis->top * scale, decimals) : "", false});
             std::string text;
             if (cell.thesis) {
                 text = fixedDecimals(cell.thesis->value * scale, decimals);
@@ -212,16 +235,21 @@ TableDocument ResultsMatrix::table(int decimals, bool withThesis) const
 
 std::string ResultsMatrix::toJson() const
 {
-    auto cellJson = [](const MatrixCell& c) {
+    auto cellJson = [](const MatrixCell& c, bool withTop) {
         nlohmann::json o = {{"n", c.n}, {"best", c.best}};
         if (c.n > 0) {
             o["mean"] = c.mean;
             o["std"] = c.std;
+            if (withTop) // a row's average has no single best run
+                o["top"] = c.top;
         }
         if (c.thesis)
-            o["thesis"] = {{"table", c.thesis->table}, {"label", c.thesis->label}, {"value", c.thesis->value},
+            o["thesis"] = {{"table", c.thesis->table},
+                           {"label", c.thesis->label},
+                           {"value", c.thesis->value},
                            {"std", c.thesis->hasStd ? nlohmann::json(c.thesis->std) : nlohmann::json()},
-                           {"runs", c.thesis->runs}};
+                           {"runs", c.thesis->runs},
+                           {"top", c.thesis->top ? nlohmann::json(*c.thesis->top) : nlohmann::json()}};
         return o;
     };
     nlohmann::json doc = {{"rows_key", options_.rows}, {"columns_key", options_.columns},
@@ -232,14 +260,14 @@ std::string ResultsMatrix::toJson() const
     for (std::size_t r = 0; r < rows_.size(); ++r) {
         nlohmann::json row = nlohmann::json::array();
         for (const MatrixCell& c : cells_[r])
-            row.push_back(cellJson(c));
+            row.push_back(cellJson(c, true));
         cells.push_back(row);
     }
     doc["cells"] = cells;
     if (hasAverage_) {
         nlohmann::json avg = nlohmann::json::array();
         for (const MatrixCell& a : averages_)
-            avg.push_back(cellJson(a));
+            avg.push_back(cellJson(a, false));
         doc["macro_average"] = avg;
     }
     return doc.dump();

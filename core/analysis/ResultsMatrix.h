@@ -14,7 +14,9 @@ struct MatrixCell {
     int n = 0;
     double mean = 0.0;
     double std = 0.0;
-    bool best = false;              // the best mean of its column (ties: all of them)
+    double top = 0.0;                  // the best single run: the highest accuracy, the lowest error
+    bool best = false;                 // the best mean of its column (ties: all of them)
+    bool bestTop = false;              // the best top of its column
     std::optional<ThesisValue> thesis; // the thesis' number for the same configuration, where it has one
 };
 
@@ -29,6 +31,9 @@ public:
         std::string columns = "dataset";
         std::string metric = "test";      // RunField::metricNames()
         bool average = true;              // add the macro-average column (when there are 2+ columns)
+        // Add before each column its best single run ("Top", as the thesis' Table 5.6 prints beside "Avg"); a
+        // top of n runs is an optimistic figure that grows with n, which is why the n stays in every cell.
+        bool top = false;
     };
 
     static ResultsMatrix build(const std::vector<RunRecord>& runs, const Options& options);
@@ -46,6 +51,7 @@ public:
 
     // "48.1 ± 0.4 (5)": mean ± std (n), with the given decimals (in percent for accuracy-like metrics).
     std::string format(const MatrixCell& cell, int decimals) const;
+    std::string formatTop(const MatrixCell& cell, int decimals) const; // "48.9", the best run; "" for an empty cell
     // The table to export; withThesis adds, under each row that has any, a "(thesis)" row of the thesis'
     // numbers for the same configuration.
     TableDocument table(int decimals, bool withThesis) const;

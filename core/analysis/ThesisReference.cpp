@@ -43,6 +43,8 @@ ThesisReference ThesisReference::parse(const std::string& json, const std::strin
             v.hasStd = e.contains("std");
             v.std = v.hasStd ? e.at("std").get<double>() * scale : 0.0;
             v.runs = JsonInteger::valueOr(e, "runs", 1);
+            if (e.contains("top"))
+                v.top = e.at("top").get<double>() * scale;
             for (const char* key : kMatchKeys)
                 if (e.contains(key))
                     entry.match[key] = e.at(key).is_string() ? e.at(key).get<std::string>() : e.at(key).dump();

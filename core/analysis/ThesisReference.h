@@ -15,6 +15,7 @@ struct ThesisValue {
     double std = 0.0;
     bool hasStd = false;
     int runs = 1;
+    std::optional<double> top; // the best of the runs, where the table prints it ("Top" of Table 5.6)
 };
 
 // The thesis' results, found by configuration: an entry applies to runs whose configuration has every

@@ -11,6 +11,7 @@
 #include <QtCore/QTemporaryDir>
 #include <QtTest/QtTest>
 
+#include <algorithm>
 #include <cmath>
 
 class TestCliRuns : public QObject {
@@ -169,6 +170,13 @@ private Q_SLOTS:
         r = runCli({"runs", "table", "--db", db, "--format", "latex", "--rows", "model,seed"});
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.contains("\\toprule") && r.out.contains("bow / 7 &") && r.out.contains("\\bottomrule"));
+        // --top: bow's best single run before its mean, as the thesis' Table 5.6 prints Top beside Avg.
+        r = runCli({"runs", "table", "--db", db, "--format", "csv", "--decimals", "3", "--top"});
+        QCOMPARE(r.code, 0);
+        const auto topLines = r.out.split("\r\n", Qt::SkipEmptyParts);
+        QCOMPARE(topLines[0], QString("model,synthetic-sentiment top,synthetic-sentiment"));
+        QVERIFY2(topLines[1].startsWith("bow," + QString::number(100 * std::max(x, y), 'f', 3) + ","),
+                 qPrintable(topLines[1]));
         const QString md = dir.filePath("table.md");
         r = runCli({"runs", "table", "--db", db, "--out", md});
         QCOMPARE(r.code, 0);

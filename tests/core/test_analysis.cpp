@@ -189,6 +189,65 @@ private Q_SLOTS:
         QCOMPARE(t.rows[1][1].text, std::string("44.6 \xC2\xB1 0.3 (5)"));
     }
 
+    void topIsTheBestSingleRunBesideTheMean()
+    {
+        const std::vector<RunRecord> runs = {
+            classified(1, "sst-fine", "ssan", "rpr", 0.40, 1),  classified(2, "sst-fine", "ssan", "rpr", 0.44, 2),
+            classified(3, "sst-fine", "ssan", "rpr", 0.45, 3),  classified(4, "sst-fine", "lstm", "none", 0.43, 1),
+            classified(5, "sst-fine", "lstm", "none", 0.47, 2),
+        };
+        ResultsMatrix::Options options;
+        options.top = true;
+        const auto m = ResultsMatrix::build(runs, options);
+        QVERIFY(std::abs(m.cell(0, 0).top - 0.47) < 1e-12); // lstm: the higher accuracy
+        QVERIFY(std::abs(m.cell(1, 0).top - 0.45) < 1e-12); // ssan
+        QVERIFY(m.cell(0, 0).bestTop && !m.cell(1, 0).bestTop);
+        QVERIFY(m.cell(0, 0).best); // lstm's mean 0.45 beats ssan's 0.43
+        const TableDocument t = m.table(1, false);
+        QCOMPARE(t.header, (std::vector<std::string> {"model", "sst-fine top", "sst-fine"}));
+        QCOMPARE(t.rows[1][1].text, std::string("45.0"));
+        QVERIFY(!t.rows[1][1].bold && t.rows[0][1].bold);
+        QCOMPARE(numbersIn(QString::fromStdString(t.rows[1][2].text))[0], 43.0);
+        QVERIFY(QString::fromStdString(t.caption).contains(QStringLiteral("top: the best single run")));
+        const QString tex = QString::fromStdString(TableWriter::latex(t));
+        QVERIFY(tex.contains(QStringLiteral("\\begin{tabular}{lrr}")));
+        QVERIFY(tex.contains(QStringLiteral("\\textbf{47.0}")));
+        const auto json = nlohmann::json::parse(m.toJson());
+        QVERIFY(std::abs(json["cells"][1][0]["top"].get<double>() - 0.45) < 1e-12);
+        // Without the option the table is as before: one column a dataset.
+        QCOMPARE(ResultsMatrix::build(runs, {}).table(1, false).header.size(), std::size_t(2));
+
+        // An error's top is the lowest: essan's best run 0.019 although darnn has the better mean.
+        RunRecord e1 = classified(10, "sml2010", "essan", "rpr", 0),
+                  e2 = classified(11, "sml2010", "essan", "rpr", 0, 2),
+                  d1 = classified(12, "sml2010", "darnn", "none", 0);
+        e1.regression = e2.regression = d1.regression = true;
+        e1.testRmse = 0.019;
+        e2.testRmse = 0.025;
+        d1.testRmse = 0.020;
+        options.metric = "test_rmse";
+        const auto reg = ResultsMatrix::build({e1, e2, d1}, options);
+        QVERIFY(std::abs(reg.cell(1, 0).top - 0.019) < 1e-12);
+        QVERIFY(reg.cell(1, 0).bestTop && !reg.cell(1, 0).best);
+        QVERIFY(reg.cell(0, 0).best && !reg.cell(0, 0).bestTop);
+        QCOMPARE(reg.formatTop(reg.cell(1, 0), 4), std::string("0.0190"));
+
+        // The thesis' Top of Table 5.6 in its row: ESSAN on phrase-level SST-fine, top 52.7 beside 51.5 ± 0.8 (5).
+        TrainConfig c;
+        c.dataset = "sst-fine";
+        c.model.model = "essan";
+        c.model.position = "rpr";
+        c.phrases = true;
+        RunRecord essan = classified(20, "sst-fine", "essan", "rpr", 0.5);
+        essan.configJson = c.toJson();
+        options.metric = "test";
+        const TableDocument withThesis = ResultsMatrix::build({essan}, options).table(1, true);
+        QCOMPARE(withThesis.rows.size(), std::size_t(2));
+        QCOMPARE(withThesis.rows[1][0].text, std::string("thesis: ESSAN (phrase-level, GloVe 300d)"));
+        QCOMPARE(withThesis.rows[1][1].text, std::string("52.7"));
+        QCOMPARE(withThesis.rows[1][2].text, std::string("51.5 \xC2\xB1 0.8 (5)"));
+    }
+
     void tablesReadBackToTheSameNumbers()
     {
         std::vector<RunRecord> runs;

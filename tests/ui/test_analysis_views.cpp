@@ -138,6 +138,17 @@ private slots:
         QVERIFY(latex.contains(QStringLiteral("\\toprule")));
         QVERIFY(latex.contains(QStringLiteral("\\textbf{%1 $\\pm$ %2 (3)}").arg(100 * mean, 0, 'f', 1).arg(100 * sd, 0, 'f', 1)));
 
+        // Top: a column of each dataset's best single run before it (ssan's best sst-fine run is 0.49).
+        child<QCheckBox>(matrixView, "matrixThesis")->setChecked(false);
+        child<QCheckBox>(matrixView, "matrixTop")->setChecked(true);
+        QCOMPARE(table->model()->columnCount(), 6); // model, opener top, opener, sst-fine top, sst-fine, macro-average
+        QCOMPARE(table->model()->headerData(3, Qt::Horizontal).toString(), QStringLiteral("sst-fine top"));
+        QCOMPARE(cell(table, 1, 3), QStringLiteral("49.0"));
+        QVERIFY(
+            child<QLabel>(matrixView, "matrixSummary")->text().contains(QStringLiteral("top: the best single run")));
+        child<QCheckBox>(matrixView, "matrixTop")->setChecked(false);
+        QCOMPARE(table->model()->columnCount(), 4);
+
         // Another metric: macro-F1 of every run is 0.849.
         child<QComboBox>(matrixView, "matrixMetric")->setCurrentText(QStringLiteral("test_macro_f1"));
         child<QCheckBox>(matrixView, "matrixThesis")->setChecked(false);

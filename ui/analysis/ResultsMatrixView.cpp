@@ -65,6 +65,10 @@ ResultsMatrixView::ResultsMatrixView(QWidget* parent) : QWidget(parent)
     average_ = new QCheckBox(tr("Macro-average"));
     average_->setObjectName(QStringLiteral("matrixAverage"));
     average_->setChecked(true);
+    top_ = new QCheckBox(tr("Top"));
+    top_->setObjectName(QStringLiteral("matrixTop"));
+    top_->setToolTip(tr("Adds before each column its best single run, as the thesis' Table 5.6 prints \"Top\" "
+                        "beside the average; the best of n runs grows with n, so read it with the n"));
     auto* exportButton = new QPushButton(tr("Export…"));
     exportButton->setObjectName(QStringLiteral("matrixExport"));
     exportButton->setToolTip(tr("Save as CSV, Markdown or LaTeX (booktabs)"));
@@ -82,6 +86,7 @@ ResultsMatrixView::ResultsMatrixView(QWidget* parent) : QWidget(parent)
     auto* options = new QHBoxLayout;
     options->addWidget(decimals_);
     options->addWidget(average_);
+    options->addWidget(top_);
     options->addWidget(thesis_);
     options->addStretch(1);
     options->addWidget(copy);
@@ -116,6 +121,7 @@ ResultsMatrixView::ResultsMatrixView(QWidget* parent) : QWidget(parent)
     connect(decimals_, &QSpinBox::valueChanged, this, &ResultsMatrixView::rebuild);
     connect(thesis_, &QCheckBox::toggled, this, &ResultsMatrixView::rebuild);
     connect(average_, &QCheckBox::toggled, this, &ResultsMatrixView::rebuild);
+    connect(top_, &QCheckBox::toggled, this, &ResultsMatrixView::rebuild);
     connect(exportButton, &QPushButton::clicked, this, &ResultsMatrixView::exportTable);
     connect(copy, &QPushButton::clicked, this, &ResultsMatrixView::copyTable);
     rebuild();
@@ -141,6 +147,7 @@ void ResultsMatrixView::rebuild()
     options.columns = columns_->currentText().toStdString();
     options.metric = metric_->currentText().toStdString();
     options.average = average_->isChecked();
+    options.top = top_->isChecked();
     if (RunField::split(options.rows).empty() || RunField::split(options.columns).empty()) {
         summary_->setText(tr("Name a run field for rows and columns (model, dataset, position, optimizer, …)."));
         return;
@@ -149,12 +156,14 @@ void ResultsMatrixView::rebuild()
         const ResultsMatrix matrix = ResultsMatrix::build(runs_, options);
         model_->setDocument(matrix.table(decimals_->value(), thesis_->isChecked()));
         const QString unit = matrix.percent() ? tr("%") : QString();
-        summary_->setText(matrix.runsUsed() == 0
-                              ? tr("No completed run has %1: train some, or pick another metric.").arg(metric_->currentText())
-                              : tr("%1%2, mean ± sample std (n) over all %3 completed runs; best of each column in bold%4.")
-                                    .arg(metric_->currentText(), unit.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(unit))
-                                    .arg(matrix.runsUsed())
-                                    .arg(matrix.higherIsBetter() ? tr(" (higher is better)") : tr(" (lower is better)")));
+        summary_->setText(
+            matrix.runsUsed() == 0
+                ? tr("No completed run has %1: train some, or pick another metric.").arg(metric_->currentText())
+                : tr("%1%2, mean ± sample std (n) over all %3 completed runs%5; best of each column in bold%4.")
+                      .arg(metric_->currentText(), unit.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(unit))
+                      .arg(matrix.runsUsed())
+                      .arg(matrix.higherIsBetter() ? tr(" (higher is better)") : tr(" (lower is better)"))
+                      .arg(options.top ? tr("; top: the best single run") : QString()));
     } catch (const std::exception& e) {
         summary_->setText(QString::fromStdString(e.what()));
     }

@@ -48,6 +48,7 @@ private:
     QSpinBox* decimals_;
     QCheckBox* thesis_;
     QCheckBox* average_;
+    QCheckBox* top_;
     QLabel* summary_;
     QTableView* view_;
     TableDocumentModel* model_;
