@@ -6,6 +6,7 @@
 #include "core/data/DatasetCatalog.h"
 #include "core/training/PretrainedEncoder.h"
 #include "core/training/TextClassifier.h"
+#include "core/training/TextGenerator.h"
 #include "core/training/Translator.h"
 #include "core/data/Vocabulary.h"
 
@@ -50,6 +51,29 @@ int DescribeCommand::run(const std::vector<std::string>& args)
         else
             out_ << described.first << "\n"
                  << "trainable parameters (word tables excluded): " << described.second << "\n";
+        return 0;
+    }
+    if (DatasetCatalog::isLanguageModel(datasetId)) {
+        // A language model: its token table's size comes from the text (--unit, --subwords, ...).
+        const auto text = DatasetCatalog::loadLanguageModel(datasetId, ConfigFlags::datasetOptions(flags));
+        ModelConfig m = flagged;
+        m.vocabularySize = static_cast<int>(text.vocabulary.size());
+        m.numClasses = 0;
+        std::pair<std::string, std::int64_t> described;
+        try {
+            described = TextGenerator::describe(m);
+        } catch (const std::invalid_argument& e) {
+            throw CliUsageError(ConfigFlags::inFlagTerms(e.what(), flags));
+        }
+        if (flags.has("--json"))
+            out_ << nlohmann::json{{"dataset", datasetId}, {"model", m.model}, {"position", m.position}, {"d_model", m.dModel},
+                                   {"layers", m.layers}, {"order", m.order}, {"context", m.context},
+                                   {"vocabulary", m.vocabularySize}, {"params", described.second},
+                                   {"summary", described.first}}.dump()
+                 << "\n";
+        else
+            out_ << described.first << "\n"
+                 << "trainable parameters: " << described.second << "\n";
         return 0;
     }
     // A sentence classifier: a time-series id is refused by the text loader, naming the problem.

@@ -18,7 +18,7 @@ struct ModelConfig {
     int heads = 1;                  // attention heads (ESSAN, Transformer); must divide d_model
     int rprClip = 10;               // k of Shaw et al.: relative distances clipped to [-k, k]
     int ffHidden = 50;              // recurrent/CNN baselines: ReLU layer before softmax (Barnes et al.)
-    int ffnHidden = 0;              // Transformer position-wise FFN size; 0 = 4 d_model
+    int ffnHidden = 0;              // Transformer FFN size, the fixed-window LM's hidden layer; 0 = 4 d_model
     int filters = 100;              // CNN: feature maps per filter size (2, 3, 4)
     // The thesis' CNN: every sentence padded (or cut) to this many tokens, which sizes its flattened features;
     // 0 = the dataset's longest sentence over every split, as Barnes et al. (max_length where no dataset is read).
@@ -51,8 +51,9 @@ struct ModelConfig {
     std::string alignment = "global";
     int localWindow = 2;
     // Language models: the context (tokens a model reads at once, the training window; a GPT's learned positions);
-    // the n-gram's order and smoothing (kneser-ney: interpolated, modified by Chen & Goodman's single discount per
-    // order | add-k with addK); a char-RNN's cell (lstm | gru | rnn); a GPT without its MLPs (attention only, for
+    // the order n of the n-gram and the fixed-window LM (each token read from the n - 1 before it); the n-gram's
+    // smoothing (kneser-ney: interpolated, modified by Chen & Goodman's single discount per order | add-k with
+    // addK); a char-RNN's cell (lstm | gru | rnn); a GPT without its MLPs (attention only, for
     // induction heads); scaled false leaves out attention's division by sqrt(d_k) (the lesson that shows why).
     int context = 64;
     int order = 2;

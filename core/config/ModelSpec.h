@@ -17,6 +17,8 @@ struct ModelAbilities {
     bool recurrentDecoder = false;
     // Its layers are Transformer layers over word vectors of d_model: it takes no other embedding size.
     bool transformerLayers = false;
+    // The least order n a language model reads: a fixed window of n - 1 tokens needs at least one.
+    int minimumOrder = 1;
 };
 
 // One model of the registry: its ids and words, the tasks it trains on, the settings that apply to it

@@ -75,6 +75,7 @@ const std::vector<ModelSpec>& Registry::models()
     const ModelAbilities attendingRecurrentDecoder = {true, true};
     const ModelAbilities transformerDecoder = {true, false, true};
     const ModelAbilities transformerEncoderRecurrentDecoder = {true, true, true};
+    const ModelAbilities readsAWindow = {false, false, false, 2}; // the fixed-window LM: n - 1 >= 1 tokens
     static const std::vector<ModelSpec> list = {
         {"ssan",
          "SSAN",
@@ -311,7 +312,7 @@ const std::vector<ModelSpec>& Registry::models()
          allPoints,
          "",
          transformerDecoder},
-        // Language models (next-token prediction): the count baseline, the char-RNN, the GPT.
+        // Language models (next-token prediction): the count baseline, the fixed-window network, the char-RNN, the GPT.
         {"ngram",
          "n-gram (counts)",
          "Count-based n-gram model: each token from the n-1 before it, interpolated Kneser-Ney or add-k "
@@ -322,6 +323,18 @@ const std::vector<ModelSpec>& Registry::models()
          {"order", "smoothing", "add_k", "context"},
          {},
          {}},
+        {"ffn-lm",
+         "Fixed-window neural LM",
+         "Bengio et al. 2003's neural language model: the embeddings of the n-1 tokens before each one "
+         "concatenated, a tanh hidden layer, a softmax; its first layer grows with the window (Table 2.1)",
+         onlyNone,
+         TaskKind::LanguageModel,
+         {},
+         {"d_model", "order", "ffn_hidden", "context", "dropout_keep", "dropout_points"},
+         {"input", "hidden"},
+         {},
+         "",
+         readsAWindow},
         {"char-rnn",
          "char-RNN",
          "Karpathy's char-rnn: stacked LSTM (or GRU, plain RNN) over token embeddings, a softmax over "

@@ -152,4 +152,12 @@ std::string TextGenerator::prompt() const { return impl_->prompt; }
 std::string TextGenerator::weights() const { return impl_->weights; }
 int TextGenerator::step() const { return impl_->step; }
 
+std::pair<std::string, std::int64_t> TextGenerator::describe(const ModelConfig& model)
+{
+    if (auto problem = model.validate(); !problem.empty())
+        throw std::invalid_argument(problem);
+    const auto built = ModelFactory::createLanguageModel(model);
+    return {built->summary(), built->trainableParameters()};
+}
+
 } // namespace attnlab

@@ -7,6 +7,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace attnlab {
@@ -41,6 +42,11 @@ public:
     // 0-based, query a token index. Throws std::invalid_argument as generate() does for the text, and for a layer,
     // head or query the model does not have (a model without self-attention has none).
     AttentionStepByStep stepByStep(const std::string& text, int layer, int head, int query) const;
+
+    // An untrained language model of these settings (vocabulary size filled in): its summary and its trainable
+    // parameters as training reports them (`attnlab-cli describe`). Throws std::invalid_argument with
+    // ModelConfig::validate's reason.
+    static std::pair<std::string, std::int64_t> describe(const ModelConfig& model);
 
     const TrainConfig& config() const; // the run's configuration, the model's sizes filled in
     const std::vector<std::string>& vocabulary() const;

@@ -236,6 +236,11 @@ private Q_SLOTS:
             rnn.cell = cell;
             configs.push_back(rnn);
         }
+        for (int order : {2, 3, 5}) { // windows shorter and longer than the chunks below
+            auto window = tiny("ffn-lm", "none", 9);
+            window.order = order;
+            configs.push_back(window);
+        }
         const auto ids = torch::tensor({{3, 1, 4, 1, 5, 8, 2, 6, 5, 3}}, torch::kLong);
         for (const auto& config : configs) {
             auto model = ModelFactory::createLanguageModel(config);
@@ -325,14 +330,14 @@ private Q_SLOTS:
     {
         const std::string text = "the cat sat on the mat. ";
         const LanguageModelDataset d = datasetOf(text + text + text + text);
-        for (const char* name : {"gpt", "char-rnn", "ngram"}) {
+        for (const char* name : {"gpt", "char-rnn", "ngram", "ffn-lm"}) {
             TrainConfig config;
             config.dataset = "test";
             config.model = tiny(name, std::string(name) == "gpt" ? "learned" : "none", static_cast<int>(d.vocabulary.size()));
             config.model.dModel = 48;
             config.model.heads = 4;
             config.model.layers = std::string(name) == "char-rnn" ? 1 : 2;
-            config.model.order = 8; // a count model of order 8 has seen every 7 characters of the text
+            config.model.order = 8; // a count (or fixed-window) model of order 8 reads 7 characters, which fix the next
             config.model.context = 32;
             config.steps = 400;
             config.evalEvery = 400;

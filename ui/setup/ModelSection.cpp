@@ -222,6 +222,7 @@ void ModelSection::addSizeRows()
     ownSizes_ = {dModel, layers, maxLength};
     auto* ffn = spin(this, "ffnHiddenSpin", 0, 65536);
     ffn->setSpecialValueText(tr("4 × d_model"));
+    ffn->setToolTip(tr("The Transformer's position-wise feed-forward layer; the fixed-window LM's hidden layer"));
     add({{"ffn_hidden"},
          tr("FFN size"),
          ffn,
@@ -288,11 +289,17 @@ void ModelSection::addLanguageModelRows()
          order,
          false,
          "order",
-         {},
+         [order](const ModelSpec* m, TaskKind) { // asked on every model change: the fixed-window LM needs n >= 2
+             order->setMinimum(m ? m->can.minimumOrder : 1);
+             return true;
+         },
          [order, defaults](TrainConfig& c, const ModelSpec* m) {
              c.model.order = hasOption(m, "order") ? order->value() : defaults.order;
          },
-         [order](const TrainConfig& c) { order->setValue(c.model.order); }});
+         [order](const TrainConfig& c) {
+             order->setMinimum(1); // the value as saved; the model's own minimum follows with its rows
+             order->setValue(c.model.order);
+         }});
     auto* smoothing = choices(this, "smoothingCombo", {{tr("Kneser-Ney (interpolated)"), "kneser-ney"}, {tr("add-k"), "add-k"}});
     add({{"smoothing"},
          tr("Smoothing"),

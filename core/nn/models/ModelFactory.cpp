@@ -1,6 +1,7 @@
 #include "core/nn/models/ModelFactory.h"
 
 #include "core/nn/models/GptModel.h"
+#include "core/nn/models/FixedWindowLanguageModel.h"
 #include "core/nn/models/NgramModel.h"
 #include "core/nn/models/RecurrentLanguageModel.h"
 
@@ -92,6 +93,7 @@ const Builders<LanguageModel>& languageModels()
         {"gpt", [](const ModelConfig& c) { return std::make_shared<GptModel>(c); }},
         {"char-rnn", [](const ModelConfig& c) { return std::make_shared<RecurrentLanguageModel>(c); }},
         {"ngram", [](const ModelConfig& c) { return std::make_shared<NgramModel>(c); }},
+        {"ffn-lm", [](const ModelConfig& c) { return std::make_shared<FixedWindowLanguageModel>(c); }},
     };
     return table;
 }

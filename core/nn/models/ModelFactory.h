@@ -20,7 +20,7 @@ public:
     static std::shared_ptr<SequenceClassifier> create(const ModelConfig& config);
     static std::shared_ptr<SeriesRegressor> createRegressor(const ModelConfig& config);
     static std::shared_ptr<Seq2SeqModel> createTranslator(const ModelConfig& config);
-    // ngram (its counts still to estimate), char-rnn, gpt; vocabularySize set from the data.
+    // ngram (its counts still to estimate), ffn-lm, char-rnn, gpt; vocabularySize set from the data.
     static std::shared_ptr<LanguageModel> createLanguageModel(const ModelConfig& config);
 };
 
