@@ -39,6 +39,16 @@ private Q_SLOTS:
         r = runCli({"describe", "--dataset", "synthetic-sentiment", "--model", "ssan", "--position", "none",
                  "--d-model", "300"});
         QVERIFY(r.out.contains("453005"));
+        // A language model counts every weight: the fixed-window LM's V d + (k d h + h) + (h V + V), k = n - 1.
+        r = runCli({"describe", "--dataset", "synthetic-repeat", "--model", "ffn-lm", "--order", "6", "--d-model", "300",
+                    "--ffn-hidden", "300", "--json"});
+        QCOMPARE(r.code, 0);
+        const qint64 v = r.lastJson()["vocabulary"].toInteger();
+        QVERIFY(v > 1);
+        QCOMPARE(r.lastJson()["params"].toInteger(), v * 300 + (5 * 300 * 300 + 300) + (300 * v + v));
+        r = runCli({"describe", "--dataset", "synthetic-repeat", "--model", "ffn-lm", "--order", "1"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.startsWith("attnlab-cli: --order: 'ffn-lm' reads the n - 1 tokens"), qPrintable(r.err));
     }
 
     void trainEndsWithOneJsonLine()

@@ -53,8 +53,9 @@ torch::Tensor FixedWindowLanguageModel::step(State& state, const torch::Tensor& 
 std::string FixedWindowLanguageModel::summary() const
 {
     const int h = config_.ffnHidden > 0 ? config_.ffnHidden : 4 * config_.dModel;
-    return "fixed-window LM: the last " + std::to_string(window_) + " tokens' embeddings of " + std::to_string(config_.dModel) +
-           " concatenated, tanh hidden layer of " + std::to_string(h) + ", " + std::to_string(config_.vocabularySize) + " tokens";
+    const std::string read = window_ == 1 ? "the token before" : "the last " + std::to_string(window_) + " tokens";
+    return "fixed-window LM: the embeddings (" + std::to_string(config_.dModel) + ") of " + read +
+           " concatenated, a tanh layer of " + std::to_string(h) + ", " + std::to_string(config_.vocabularySize) + " tokens";
 }
 
 } // namespace attnlab
