@@ -58,7 +58,7 @@ const char* kUsage =
     "        [--source-column C --target-column C]\n"
     "        language models (tinyshakespeare, synthetic-repeat, multi30k-lm [--target en|de|fr],\n"
     "        text-file --file F; [--unit characters|words|pieces [--subwords bpe|unigram] [--subword-vocabulary N]]):\n"
-    "        [--context N] [--sample-tokens N] gpt: [--attention-only] [--unscaled] char-rnn: [--cell lstm|gru|rnn]\n"
+    "        [--context N] [--sample-tokens N] gpt: [--attention-only] [--unscaled] char-rnn: [--cell lstm|gru|rnn|irnn]\n"
     "        ngram, ffn-lm: [--order N] ngram: [--smoothing kneser-ney|add-k] [--add-k K] ffn-lm: [--ffn-hidden N]\n"
     "        synthetic-repeat: [--repeat-length N]\n"
     "        [--repeat-vocabulary V] [--repeat-train BLOCKS]\n"

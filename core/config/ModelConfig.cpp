@@ -123,8 +123,8 @@ std::string ModelConfig::validate() const
             return "smoothing: unknown '" + smoothing + "' (known: kneser-ney, add-k)";
         if (!(addK > 0.0 && addK <= 100.0))
             return "add_k: must be in (0, 100] (got " + std::to_string(addK) + ")";
-        if (cell != "lstm" && cell != "gru" && cell != "rnn")
-            return "cell: unknown '" + cell + "' (known: lstm, gru, rnn)";
+        if (cell != "lstm" && cell != "gru" && cell != "rnn" && cell != "irnn")
+            return "cell: unknown '" + cell + "' (known: lstm, gru, rnn, irnn)";
     }
     if (!layerNorm.empty() && layerNorm != "pre" && layerNorm != "post" && layerNorm != "none")
         return "layer_norm: unknown '" + layerNorm + "' (known: pre, post, none)";

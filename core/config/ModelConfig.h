@@ -53,7 +53,8 @@ struct ModelConfig {
     // Language models: the context (tokens a model reads at once, the training window; a GPT's learned positions);
     // the order n of the n-gram and the fixed-window LM (each token read from the n - 1 before it); the n-gram's
     // smoothing (kneser-ney: interpolated, modified by Chen & Goodman's single discount per order | add-k with
-    // addK); a char-RNN's cell (lstm | gru | rnn); a GPT without its MLPs (attention only, for
+    // addK); a char-RNN's cell (lstm | gru | rnn: tanh | irnn: ReLU
+    // with the identity as its first recurrent matrix, Le et al. 2015); a GPT without its MLPs (attention only, for
     // induction heads); scaled false leaves out attention's division by sqrt(d_k) (the lesson that shows why).
     int context = 64;
     int order = 2;

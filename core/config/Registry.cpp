@@ -337,8 +337,8 @@ const std::vector<ModelSpec>& Registry::models()
          readsAWindow},
         {"char-rnn",
          "char-RNN",
-         "Karpathy's char-rnn: stacked LSTM (or GRU, plain RNN) over token embeddings, a softmax over "
-         "the next token at every step",
+         "Karpathy's char-rnn: stacked LSTM (or GRU, plain tanh RNN, identity-initialised ReLU RNN) over "
+         "token embeddings, a softmax over the next token at every step",
          onlyNone,
          TaskKind::LanguageModel,
          {},

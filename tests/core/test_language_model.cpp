@@ -231,7 +231,7 @@ private Q_SLOTS:
         auto attentionOnly = tiny("gpt", "learned", 9);
         attentionOnly.attentionOnly = true;
         configs.push_back(attentionOnly);
-        for (const char* cell : {"lstm", "gru", "rnn"}) {
+        for (const char* cell : {"lstm", "gru", "rnn", "irnn"}) {
             auto rnn = tiny("char-rnn", "none", 9);
             rnn.cell = cell;
             configs.push_back(rnn);

@@ -11,11 +11,24 @@ RecurrentLanguageModel::RecurrentLanguageModel(const ModelConfig& config) : conf
     tokens_ = register_module("tokens", torch::nn::Embedding(config.vocabularySize, d));
     if (config.cell == "gru")
         gru_ = register_module("gru", torch::nn::GRU(torch::nn::GRUOptions(d, d).num_layers(config.layers).batch_first(true).dropout(between)));
-    else if (config.cell == "rnn")
-        rnn_ = register_module("rnn", torch::nn::RNN(torch::nn::RNNOptions(d, d).num_layers(config.layers).batch_first(true).dropout(between)));
+    else if (config.cell == "rnn" || config.cell == "irnn") {
+        auto options = torch::nn::RNNOptions(d, d).num_layers(config.layers).batch_first(true).dropout(between);
+        if (config.cell == "irnn")
+            options.nonlinearity(torch::kReLU);
+        rnn_ = register_module("rnn", torch::nn::RNN(options));
+    }
     else
         lstm_ = register_module("lstm", torch::nn::LSTM(torch::nn::LSTMOptions(d, d).num_layers(config.layers).batch_first(true).dropout(between)));
     output_ = register_module("output", torch::nn::Linear(d, config.vocabularySize));
+    if (config.cell == "irnn") { // Le et al. 2015: W_hh = I and zero biases, so at first a state is carried on as it is
+        torch::NoGradGuard noGrad;
+        for (auto& p : rnn_->named_parameters()) {
+            if (p.key().rfind("weight_hh", 0) == 0)
+                p.value().copy_(torch::eye(d));
+            else if (p.key().rfind("bias", 0) == 0)
+                p.value().zero_();
+        }
+    }
 }
 
 torch::Tensor RecurrentLanguageModel::run(const torch::Tensor& embedded, std::vector<torch::Tensor>* state)
