@@ -96,6 +96,7 @@ const char* kUsage =
     "  explain --run N --text \"a sentence\" [--step S [--probe P]] [--db FILE] [--json]\n"
     "                                        a stored model on your sentence: tokens, probabilities, every attention "
     "map\n"
+    "        [--gates]: an LSTM's or GRU's gates at every token (a classifier's or a language model's run)\n"
     "        [--steps --layer L --head H --query I]: one head's attention for token I, step by step (q, k, v, q.k,\n"
     "        the position term, / sqrt(d_k), the mask, softmax, the output); a language model's run too; a "
     "translation\n"

@@ -18,6 +18,8 @@ class CliFlags;
 // With --steps --layer L --head H --query I: one head's attention for that query token of --text, step by step
 // (q, k, v, q.k, the position term, the division by sqrt(d_k), the mask, the softmax, the output), for a stored
 // classifier or language model with self-attention; --json: AttentionStepByStep::toJson.
+// With --gates: a stored LSTM's or GRU's gates (classifier or language model) over --text, per layer and direction
+// each gate's mean over its units at every token; --json has every unit (GateValues::toJson).
 // With --pretrained smollm2-135m|smollm2|FILE.gguf: the pretrained language model on --text: its pieces, the five
 // likeliest next pieces and each layer's attention-sink and previous-token heads (--json: every map), the logit
 // lens (--lens [--top K]) or one head step by step (--steps); --ablate L.H,... [--ablate-mean] knocks heads out
@@ -33,6 +35,7 @@ private:
     int runPretrained(const CliFlags& flags);
     int runLanguageModel(const CliFlags& flags); // --pretrained names the pretrained language model
     int runSteps(const CliFlags& flags); // --steps: one head's attention for one query, step by step
+    int runGates(const CliFlags& flags); // --gates: an LSTM's or GRU's gates over --text
     int printSteps(const CliFlags& flags, const AttentionStepByStep& steps, std::int64_t runId); // runId 0: pretrained
 };
 

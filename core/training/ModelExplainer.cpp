@@ -125,6 +125,7 @@ ModelExplanation ModelExplainer::explain(const std::string& text) const
     {
         std::lock_guard<std::mutex> lock(impl_->mutex);
         out.attention.maps = impl_->model->attentionOfFirst(batch.ids, batch.mask, &out.attention.pooling, &logits);
+        out.gates = impl_->model->gates(batch.ids);
     }
     if (!out.attention.pooling.empty())
         out.attention.poolingName = impl_->model->poolingName();

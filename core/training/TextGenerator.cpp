@@ -113,6 +113,23 @@ std::vector<GeneratedText> TextGenerator::beamSearch(const std::string& prompt, 
     return TextGeneration::beamSearch(*impl_->model, request, beamSize, impl_->vocabulary, impl_->unit, torch::Device(torch::kCPU));
 }
 
+GateValues TextGenerator::gates(const std::string& text, std::vector<std::string>* tokens) const
+{
+    const auto pieces = tokensOf(text);
+    if (pieces.empty())
+        throw std::invalid_argument("text: it has no " + impl_->unit);
+    std::vector<std::int32_t> ids;
+    try {
+        ids = LanguageModelText::encode(pieces, impl_->vocabulary, impl_->unit);
+    } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(std::string("text: ") + e.what());
+    }
+    if (tokens)
+        *tokens = pieces;
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    return impl_->model->gates(torch::tensor(std::vector<std::int64_t>(ids.begin(), ids.end()), torch::kLong).unsqueeze(0));
+}
+
 AttentionStepByStep TextGenerator::stepByStep(const std::string& text, int layer, int head, int query) const
 {
     auto tokens = tokensOf(text);

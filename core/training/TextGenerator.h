@@ -2,6 +2,7 @@
 #include "core/config/SamplingSettings.h"
 #include "core/config/TrainConfig.h"
 #include "core/results/AttentionStepByStep.h"
+#include "core/results/GateValues.h"
 #include "core/results/GeneratedText.h"
 #include "core/results/RunRecord.h"
 
@@ -42,6 +43,10 @@ public:
     // 0-based, query a token index. Throws std::invalid_argument as generate() does for the text, and for a layer,
     // head or query the model does not have (a model without self-attention has none).
     AttentionStepByStep stepByStep(const std::string& text, int layer, int head, int query) const;
+
+    // An LSTM's or GRU's gates over the text read from a zero state, its tokens in *tokens (empty for a model
+    // without gates). Throws std::invalid_argument as generate() does for the text.
+    GateValues gates(const std::string& text, std::vector<std::string>* tokens = nullptr) const;
 
     // An untrained language model of these settings (vocabulary size filled in): its summary and its trainable
     // parameters as training reports them (`attnlab-cli describe`). Throws std::invalid_argument with

@@ -1,5 +1,7 @@
 #pragma once
 // PRIVATE engine header: includes LibTorch. Only core/*.cpp and core tests may include it.
+#include "core/results/GateValues.h"
+
 #include <torch/torch.h>
 
 #include <cstdint>
@@ -34,6 +36,8 @@ public:
     virtual int attentionLayers() const { return 0; }
     virtual int attentionHeads() const { return 0; }
     virtual std::string summary() const = 0;
+    // The gates of a gated recurrent model over one text, ids [1, T]; empty for the others.
+    virtual GateValues gates(const torch::Tensor& /*ids*/) { return {}; }
     // Counted the way nanoGPT counts (its get_num_params with non_embedding=True leaves out the position table;
     // the token table is the tied output layer and counts): every trainable value but learned positions.
     std::int64_t trainableParameters() const;

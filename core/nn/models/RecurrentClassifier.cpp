@@ -31,6 +31,12 @@ torch::Tensor RecurrentClassifier::embed(const torch::Tensor& ids)
     return EmbeddingLookup::apply(embedding_, ids);
 }
 
+GateValues RecurrentClassifier::gates(const torch::Tensor& ids)
+{
+    torch::NoGradGuard noGrad;
+    return encoder_->gates(embed(ids)[0]); // the encoder's input as forwardEmbedded's in evaluation (no dropout)
+}
+
 torch::Tensor RecurrentClassifier::forwardEmbedded(const torch::Tensor& embedded, const torch::Tensor& mask)
 {
     auto encoded = encoder_(dropout_->input(embedded), mask, /*withStates=*/attentionPooling_, hostLengths());

@@ -19,6 +19,7 @@ public:
     void setRecordAttention(bool on) override { record_ = on; }
     torch::Tensor recordedPooling() const override { return record_ ? lastPooling_ : torch::Tensor(); }
     std::string summary() const override;
+    GateValues gates(const torch::Tensor& ids) override;
     // Without host lengths on a GPU, the encoder runs padded from the mask (RecurrentEncoder::forwardPadded).
     bool capturable() const override { return encoder_->runsPadded(); }
 

@@ -2,6 +2,7 @@
 
 #include "core/nn/layers/GruLayer.h"
 #include "core/nn/layers/LstmLayer.h"
+#include "core/nn/layers/RecurrentGates.h"
 #include "core/nn/layers/TensorConversions.h"
 
 #include <stdexcept>
@@ -67,6 +68,15 @@ bool RecurrentEncoderImpl::runsPadded() const
 {
     const int64_t layers = lstm_ ? lstm_->options.num_layers() : gru_ ? gru_->options.num_layers() : rnn_->options.num_layers();
     return !bidirectional_ || layers == 1;
+}
+
+GateValues RecurrentEncoderImpl::gates(const torch::Tensor& x)
+{
+    if (!lstm_ && !gru_)
+        return {};
+    const int layers = static_cast<int>(lstm_ ? lstm_->options.num_layers() : gru_->options.num_layers());
+    torch::nn::Module& cell = lstm_ ? static_cast<torch::nn::Module&>(*lstm_) : static_cast<torch::nn::Module&>(*gru_);
+    return RecurrentGates::values(RecurrentGates::ofModule(cell, static_cast<bool>(lstm_), layers, bidirectional_, x), cell_);
 }
 
 RecurrentEncoderImpl::Result RecurrentEncoderImpl::forwardPadded(const torch::Tensor& x, const torch::Tensor& mask, bool withStates)

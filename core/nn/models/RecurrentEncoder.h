@@ -1,5 +1,7 @@
 #pragma once
 // PRIVATE engine header: includes LibTorch.
+#include "core/results/GateValues.h"
+
 #include <torch/torch.h>
 
 #include <string>
@@ -30,6 +32,8 @@ public:
     // Whether forwardPadded gives forward's result: one direction (any layers), or both directions in one layer
     // (a second layer would read the first's reverse states of the rotated rows).
     bool runsPadded() const;
+    // Every layer's and direction's gates over one sequence x [T, I] (RecurrentGates); none for the plain RNN.
+    GateValues gates(const torch::Tensor& x);
 
 private:
     // The LSTM and GRU on the CPU: LstmLayer's and GruLayer's hand-written backward; on a GPU,

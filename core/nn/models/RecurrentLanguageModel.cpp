@@ -1,6 +1,7 @@
 #include "core/nn/models/RecurrentLanguageModel.h"
 
 #include "core/nn/layers/DropoutMask.h"
+#include "core/nn/layers/RecurrentGates.h"
 
 namespace attnlab {
 
@@ -68,6 +69,15 @@ void RecurrentLanguageModel::select(State& state, const torch::Tensor& rows) con
 {
     for (auto& t : state.tensors) // empty before the first step: the zero state has no rows yet
         t = t.index_select(1, rows.to(t.device()));
+}
+
+GateValues RecurrentLanguageModel::gates(const torch::Tensor& ids)
+{
+    if (!lstm_ && !gru_)
+        return {};
+    torch::NoGradGuard noGrad;
+    torch::nn::Module& cell = lstm_ ? static_cast<torch::nn::Module&>(*lstm_) : static_cast<torch::nn::Module&>(*gru_);
+    return RecurrentGates::values(RecurrentGates::ofModule(cell, static_cast<bool>(lstm_), config_.layers, false, tokens_(ids)[0]), config_.cell);
 }
 
 std::string RecurrentLanguageModel::summary() const

@@ -18,6 +18,7 @@ public:
     torch::Tensor step(State& state, const torch::Tensor& ids, std::vector<torch::Tensor>* attention = nullptr) override;
     void select(State& state, const torch::Tensor& rows) const override; // h (and c): [layers, N, d]
     std::string summary() const override;
+    GateValues gates(const torch::Tensor& ids) override; // the LSTM's or GRU's (RecurrentGates)
 
 private:
     // [B, T, d] states for embedded input, from (and updating) the state's tensors when given.

@@ -1,6 +1,7 @@
 #pragma once
 // PRIVATE engine header: includes LibTorch. Only core/*.cpp and core tests may include it.
 #include "core/results/AttentionSnapshot.h"
+#include "core/results/GateValues.h"
 
 #include <torch/torch.h>
 
@@ -33,6 +34,8 @@ public:
     // The one position whose last-layer state the classifier reads (BERT's [CLS]: 0), or -1 where it pools
     // all of them (mean, max, attention). Attribution reads attention out from there.
     virtual int readoutPosition() const { return -1; }
+    // The gates of a gated recurrent encoder over one sentence, ids [1, T] of real tokens; empty for the others.
+    virtual GateValues gates(const torch::Tensor& /*ids*/) { return {}; }
     virtual std::string summary() const = 0;
     // Whether a training step of this model can be captured as a CUDA graph (CudaGraphStep): no host reads,
     // no host lengths, no shapes from the batch's values. Not the recurrent models (they pack by host lengths)
