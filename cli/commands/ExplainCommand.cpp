@@ -3,6 +3,7 @@
 #include "cli/CliFlags.h"
 #include "cli/PretrainedLlmFlags.h"
 #include "cli/TextCells.h"
+#include "cli/commands/GateReport.h"
 #include "cli/commands/LanguageModelReport.h"
 #include "cli/commands/RunIds.h"
 #include "core/analysis/AttentionRollout.h"
@@ -249,70 +250,6 @@ int ExplainCommand::runSteps(const CliFlags& flags)
     return printSteps(flags, s, runId);
 }
 
-// A stored LSTM's or GRU's gates over --text (--gates): each gate's mean over its units, one column a token.
-int ExplainCommand::runGates(const CliFlags& flags)
-{
-    for (const char* flag : {"--pretrained", "--method", "--layer", "--head", "--query", "--probe", "--part", "--force"})
-        if (flags.has(flag))
-            throw CliUsageError(std::string(flag) + " does not go with --gates (a stored run's gates over --text)");
-    const std::int64_t runId = runIdFrom(flags.required("--run"));
-    const std::string text = flags.required("--text");
-    RunStore store(flags.text("--db", RunStore::defaultPath()));
-    const RunRecord run = existingRun(store, runId);
-    std::optional<int> step;
-    if (flags.has("--step"))
-        step = static_cast<int>(flags.integer("--step", 0));
-    const auto chosen = ModelExplainer::choose(store.checkpoints(runId), run.bestStep, step);
-    if (!chosen)
-        throw std::runtime_error("run " + std::to_string(runId) + " kept no weights: train it again to read its gates");
-    if (run.summary().translation || run.summary().regression)
-        throw CliUsageError("--gates reads a sentence classifier's or a language model's gates; run " + std::to_string(runId) +
-                            " is a " + (run.summary().translation ? "translation" : "time-series") + " model");
-    std::vector<std::string> tokens;
-    GateValues gates;
-    try {
-        if (run.summary().languageModel) {
-            gates = TextGenerator(*chosen).gates(text, &tokens);
-        } else {
-            const auto e = ModelExplainer(*chosen).explain(text);
-            gates = e.gates;
-            tokens = e.tokens;
-        }
-    } catch (const std::invalid_argument& e) {
-        throw CliUsageError("--" + std::string(e.what()));
-    }
-    if (gates.empty())
-        throw CliUsageError("run " + std::to_string(runId) + " (" + run.model + (run.summary().languageModel ? ", cell " + TrainConfig::fromJson(run.configJson).model.cell : std::string()) +
-                            ") has no gates: the LSTM and GRU models record them (lstm, bilstm, gru, rnn-attention; char-rnn "
-                            "with --cell lstm or gru)");
-    if (flags.has("--json")) {
-        auto j = nlohmann::json::parse(gates.toJson());
-        j["run_id"] = runId;
-        j["tokens"] = tokens;
-        j["weights_step"] = chosen->step;
-        out_ << j.dump() << "\n";
-        return 0;
-    }
-    std::size_t width = 7;
-    for (const auto& t : tokens)
-        width = std::max(width, std::min<std::size_t>(t.size(), 12) + 1);
-    out_ << "run " << runId << " · " << run.model << " · " << gates.cell << " gates, each the mean over its units\n";
-    for (const auto& strip : gates.strips) {
-        out_ << "layer " << strip.layer + 1 << " " << strip.direction << " (" << strip.units << " units)\n";
-        out_ << "  " << paddedCell("", 11);
-        for (const auto& t : tokens)
-            out_ << paddedCell((t == "\n" ? std::string("\\n") : t).substr(0, 12), width);
-        out_ << "\n";
-        for (int g = 0; g < static_cast<int>(strip.gates.size()); ++g) {
-            out_ << "  " << paddedCell(strip.gates[static_cast<std::size_t>(g)], 11);
-            for (const float v : strip.meanOverUnits(g))
-                out_ << paddedCell(fixedCell(v, 3), width);
-            out_ << "\n";
-        }
-    }
-    return 0;
-}
-
 int ExplainCommand::printSteps(const CliFlags& flags, const AttentionStepByStep& s, std::int64_t runId)
 {
     const int layer = s.layer, head = s.head, query = s.query;
@@ -434,7 +371,7 @@ int ExplainCommand::run(const std::vector<std::string>& args)
         throw CliUsageError("--gates and --steps do not go together: --gates reads a recurrent model's gates, --steps one "
                             "head's attention");
     if (flags.has("--gates"))
-        return runGates(flags);
+        return GateReport::run(flags, out_);
     if (flags.has("--steps"))
         return runSteps(flags); // a run's model or, with --pretrained, a pretrained encoder's
     for (const char* flag : {"--part", "--force"})

@@ -35,7 +35,6 @@ private:
     int runPretrained(const CliFlags& flags);
     int runLanguageModel(const CliFlags& flags); // --pretrained names the pretrained language model
     int runSteps(const CliFlags& flags); // --steps: one head's attention for one query, step by step
-    int runGates(const CliFlags& flags); // --gates: an LSTM's or GRU's gates over --text
     int printSteps(const CliFlags& flags, const AttentionStepByStep& steps, std::int64_t runId); // runId 0: pretrained
 };
 

@@ -155,6 +155,28 @@ private Q_SLOTS:
         QVERIFY2(noAttention.err.contains("has no self-attention layer"), qPrintable(noAttention.err));
     }
 
+    // A char-GRU's gates over a typed text, one column a character; the n-gram has none.
+    void gatesOfACharRnn()
+    {
+        CliResult r = runCli({"train", "--dataset", "text-file", "--file", text_, "--model", "char-rnn", "--cell", "gru", "--layers", "2",
+                              "--d-model", "8", "--context", "16", "--steps", "10", "--eval-every", "10", "--sample-tokens", "0",
+                              "--db", db_, "--json"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QString run = QString::number(r.lastJson()["run_id"].toInt());
+        r = runCli({"explain", "--run", run, "--text", "the cat", "--gates", "--json", "--db", db_});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const auto o = r.lastJson();
+        QCOMPARE(o["cell"].toString(), QStringLiteral("gru"));
+        QCOMPARE(o["tokens"].toArray().size(), 7);
+        QCOMPARE(o["layers"].toArray().size(), 2);
+        QCOMPARE(o["layers"].toArray()[1].toObject()["mean"].toObject()["update"].toArray().size(), 7);
+        r = runCli({"explain", "--run", run, "--text", "the cat", "--gates", "--steps", "--db", db_});
+        QCOMPARE(r.code, 2);
+        r = runCli({"explain", "--run", QString::number(ngramRun_), "--text", "the cat", "--gates", "--db", db_});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("has no gates"), qPrintable(r.err));
+    }
+
     void badInputIsRefusedByName()
     {
         const std::size_t before = runCount();

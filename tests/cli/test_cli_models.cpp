@@ -2,6 +2,7 @@
 #include "core/config/Registry.h"
 #include "tests/support/CliProcess.h"
 
+#include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
 #include <QtCore/QProcess>
@@ -37,6 +38,39 @@ private Q_SLOTS:
             }
         }
         QVERIFY(runs >= 26); // 3 attention models x 6 positions + 8 others
+    }
+
+    // explain --gates: a stored BiLSTM's gates at every token, both directions; a model without gates says so.
+    void gatesOfAStoredRun()
+    {
+        QTemporaryDir dir;
+        const QString db = dir.filePath("runs.sqlite");
+        CliResult r = runCli({"train", "--dataset", "synthetic-sentiment", "--model", "bilstm", "--position", "none", "--steps", "6",
+                              "--eval-every", "3", "--d-model", "8", "--db", db, "--device", "cpu", "--json"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QString run = QString::number(r.lastJson()["run_id"].toInt());
+        r = runCli({"explain", "--run", run, "--text", "the film was great", "--gates", "--json", "--db", db});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const auto o = r.lastJson();
+        QCOMPARE(o["cell"].toString(), QStringLiteral("lstm"));
+        QCOMPARE(o["tokens"].toArray().size(), 4);
+        const auto layers = o["layers"].toArray();
+        QCOMPARE(layers.size(), 2);
+        QCOMPARE(layers[1].toObject()["direction"].toString(), QStringLiteral("backward"));
+        const auto forget = layers[0].toObject()["gates"].toObject()["forget"].toArray();
+        QCOMPARE(forget.size(), 4);
+        for (const auto& token : forget) {
+            QCOMPARE(token.toArray().size(), 8); // one value a unit, each a sigmoid's
+            for (const auto& unit : token.toArray())
+                QVERIFY(unit.toDouble() > 0.0 && unit.toDouble() < 1.0);
+        }
+        r = runCli({"explain", "--run", run, "--text", "the film was great", "--gates", "--db", db});
+        QVERIFY2(r.code == 0 && r.out.contains("forget") && r.out.contains("layer 1 backward"), qPrintable(r.out + r.err));
+        r = runCli({"train", "--dataset", "synthetic-sentiment", "--model", "ssan", "--position", "none", "--steps", "2",
+                    "--eval-every", "2", "--d-model", "8", "--db", db, "--device", "cpu", "--json"});
+        r = runCli({"explain", "--run", QString::number(r.lastJson()["run_id"].toInt()), "--text", "the film", "--gates", "--db", db});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("has no gates"), qPrintable(r.err));
     }
 
     void everyTimeSeriesModelTrains()
