@@ -13,6 +13,7 @@
 #include "ui/explorer/AttentionStepsView.h"
 #include "ui/explorer/AttributionPanel.h"
 #include "ui/explorer/FaithfulnessView.h"
+#include "ui/explorer/GateStripView.h"
 #include "ui/explorer/KnownAnswerLabel.h"
 #include "ui/explorer/SentenceDeletionPlot.h"
 #include "ui/explorer/ClassProbabilityChart.h"
@@ -161,6 +162,9 @@ ExplorerView::ExplorerView(QWidget* parent) : QWidget(parent)
     stepsScroll->setWidgetResizable(true);
     stepsScroll->setFrameShape(QFrame::NoFrame);
     lower_->addTab(stepsScroll, tr("&Step by step"));
+    gates_ = new GateStripView(this);
+    lower_->addTab(gates_, tr("&Gates"));
+    connect(gates_, &GateStripView::statusMessage, this, &ExplorerView::statusMessage);
     connect(steps_, &AttentionStepsView::statusMessage, this, &ExplorerView::statusMessage);
     connect(deletion_, &SentenceDeletionPlot::statusMessage, this, &ExplorerView::statusMessage);
     connect(faithfulness_, &FaithfulnessView::statusMessage, this, &ExplorerView::statusMessage);
@@ -416,7 +420,9 @@ void ExplorerView::showExplanation(const ModelExplanation& e)
         attributions_->showPlaceholder(tr("Type a sentence to see what each method credits."));
         deletion_->showPlaceholder(tr("Type a sentence: its deletion curve for each chosen method appears here."));
         steps_->clear(tr("Type a sentence: one head's attention on it is computed here step by step."));
+        gates_->clear(tr("Type a sentence to see the gates of a recurrent model on it."));
     } else {
+        gates_->setGates(e.gates, e.tokens, QStringLiteral("gates-run%1.png").arg(runId_));
         showPrediction(e.classNames, e.probabilities);
         showSnapshot(e.attention, false);
         if (attributions_->methods().empty())

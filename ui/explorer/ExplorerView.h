@@ -35,6 +35,7 @@ class SentenceDeletionPlot;
 class ClassProbabilityChart;
 class DatasetBrowser;
 class PositionTechniqueView;
+class GateStripView;
 class TrainingTimeline;
 
 // The attention explorer, for one stored run: type a sentence and see the tokens the model saw, its
@@ -135,6 +136,7 @@ private:
     QSplitter* panels_;      // the training timeline, the dataset browser
     DatasetBrowser* browser_;
     PositionTechniqueView* positions_;
+    GateStripView* gates_;
     TrainingTimeline* timeline_;
     QTimer* debounce_;
     AttributionPanel* attributions_;
