@@ -4,11 +4,11 @@
 #include "cli/ConfigFlags.h"
 #include "core/config/Registry.h"
 #include "core/data/DatasetCatalog.h"
+#include "core/data/Vocabulary.h"
 #include "core/training/PretrainedEncoder.h"
 #include "core/training/TextClassifier.h"
 #include "core/training/TextGenerator.h"
 #include "core/training/Translator.h"
-#include "core/data/Vocabulary.h"
 
 #include <nlohmann/json.hpp>
 
@@ -66,10 +66,12 @@ int DescribeCommand::run(const std::vector<std::string>& args)
             throw CliUsageError(ConfigFlags::inFlagTerms(e.what(), flags));
         }
         if (flags.has("--json"))
-            out_ << nlohmann::json{{"dataset", datasetId}, {"model", m.model}, {"position", m.position}, {"d_model", m.dModel},
-                                   {"layers", m.layers}, {"order", m.order}, {"context", m.context},
-                                   {"vocabulary", m.vocabularySize}, {"params", described.second},
-                                   {"summary", described.first}}.dump()
+            out_ << nlohmann::json {{"dataset", datasetId},       {"model", m.model},
+                                    {"position", m.position},     {"d_model", m.dModel},
+                                    {"layers", m.layers},         {"order", m.order},
+                                    {"context", m.context},       {"vocabulary", m.vocabularySize},
+                                    {"params", described.second}, {"summary", described.first}}
+                        .dump()
                  << "\n";
         else
             out_ << described.first << "\n"

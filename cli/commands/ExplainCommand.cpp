@@ -368,8 +368,9 @@ int ExplainCommand::run(const std::vector<std::string>& args)
         return runLanguageModel(flags);
     PretrainedLlmFlags::refuseWithout(flags, {"--lens", "--top"});
     if (flags.has("--gates") && flags.has("--steps"))
-        throw CliUsageError("--gates and --steps do not go together: --gates reads a recurrent model's gates, --steps one "
-                            "head's attention");
+        throw CliUsageError(
+            "--gates and --steps do not go together: --gates reads a recurrent model's gates, --steps one "
+            "head's attention");
     if (flags.has("--gates"))
         return GateReport::run(flags, out_);
     if (flags.has("--steps"))

@@ -20,7 +20,8 @@ namespace attnlab {
 // A stored LSTM's or GRU's gates over --text (--gates): each gate's mean over its units, one column a token.
 int GateReport::run(const CliFlags& flags, std::ostream& out_)
 {
-    for (const char* flag : {"--pretrained", "--method", "--layer", "--head", "--query", "--probe", "--part", "--force"})
+    for (const char* flag :
+         {"--pretrained", "--method", "--layer", "--head", "--query", "--probe", "--part", "--force"})
         if (flags.has(flag))
             throw CliUsageError(std::string(flag) + " does not go with --gates (a stored run's gates over --text)");
     const std::int64_t runId = runIdFrom(flags.required("--run"));
@@ -34,8 +35,9 @@ int GateReport::run(const CliFlags& flags, std::ostream& out_)
     if (!chosen)
         throw std::runtime_error("run " + std::to_string(runId) + " kept no weights: train it again to read its gates");
     if (run.summary().translation || run.summary().regression)
-        throw CliUsageError("--gates reads a sentence classifier's or a language model's gates; run " + std::to_string(runId) +
-                            " is a " + (run.summary().translation ? "translation" : "time-series") + " model");
+        throw CliUsageError("--gates reads a sentence classifier's or a language model's gates; run " +
+                            std::to_string(runId) + " is a " +
+                            (run.summary().translation ? "translation" : "time-series") + " model");
     std::vector<std::string> tokens;
     GateValues gates;
     try {
@@ -52,9 +54,11 @@ int GateReport::run(const CliFlags& flags, std::ostream& out_)
     if (gates.empty()) {
         const ModelSpec* spec = Registry::model(run.model);
         const bool celled = spec && spec->hasOption("cell"); // a char-RNN: its cell decides
-        throw CliUsageError("run " + std::to_string(runId) + " (" + run.model +
-                            (celled ? ", cell " + TrainConfig::fromJson(run.configJson).model.cell : std::string()) + ") has no gates: the LSTM and GRU models record them (lstm, bilstm, gru, rnn-attention; char-rnn "
-                            "with --cell lstm or gru)");
+        throw CliUsageError(
+            "run " + std::to_string(runId) + " (" + run.model +
+            (celled ? ", cell " + TrainConfig::fromJson(run.configJson).model.cell : std::string()) +
+            ") has no gates: the LSTM and GRU models record them (lstm, bilstm, gru, rnn-attention; char-rnn "
+            "with --cell lstm or gru)");
     }
     if (flags.has("--json")) {
         auto j = nlohmann::json::parse(gates.toJson());

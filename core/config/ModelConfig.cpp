@@ -115,7 +115,8 @@ std::string ModelConfig::validate() const
         if (context < 1 || context > 4096)
             return "context: a language model's context must be 1 to 4096 tokens (got " + std::to_string(context) + ")";
         if (order < 1 || order > 10)
-            return "order: n must be 1 (unigram) to 10, each token read from the n - 1 before it (got " + std::to_string(order) + ")";
+            return "order: n must be 1 (unigram) to 10, each token read from the n - 1 before it (got " +
+                std::to_string(order) + ")";
         if (order < entry->can.minimumOrder)
             return "order: '" + model + "' reads the n - 1 tokens before each one, so n must be " +
                 std::to_string(entry->can.minimumOrder) + " to 10 (got " + std::to_string(order) + ")";

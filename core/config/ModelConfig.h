@@ -18,7 +18,7 @@ struct ModelConfig {
     int heads = 1;                  // attention heads (ESSAN, Transformer); must divide d_model
     int rprClip = 10;               // k of Shaw et al.: relative distances clipped to [-k, k]
     int ffHidden = 50;              // recurrent/CNN baselines: ReLU layer before softmax (Barnes et al.)
-    int ffnHidden = 0;              // Transformer FFN size, the fixed-window LM's hidden layer; 0 = 4 d_model
+    int ffnHidden = 0; // Transformer FFN size, the fixed-window LM's hidden layer; 0 = 4 d_model
     int filters = 100;              // CNN: feature maps per filter size (2, 3, 4)
     // The thesis' CNN: every sentence padded (or cut) to this many tokens, which sizes its flattened features;
     // 0 = the dataset's longest sentence over every split, as Barnes et al. (max_length where no dataset is read).

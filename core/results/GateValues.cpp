@@ -6,7 +6,8 @@ namespace attnlab {
 
 float GateValues::Strip::at(int gate, int token, int unit) const
 {
-    return values[(static_cast<std::size_t>(gate) * static_cast<std::size_t>(tokens) + static_cast<std::size_t>(token)) *
+    return values[(static_cast<std::size_t>(gate) * static_cast<std::size_t>(tokens) +
+                   static_cast<std::size_t>(token)) *
                       static_cast<std::size_t>(units) +
                   static_cast<std::size_t>(unit)];
 }
@@ -45,9 +46,10 @@ std::string GateValues::toJson() const
             values[s.gates[static_cast<std::size_t>(g)]] = std::move(perToken);
             means[s.gates[static_cast<std::size_t>(g)]] = s.meanOverUnits(g);
         }
-        layers.push_back({{"layer", s.layer}, {"direction", s.direction}, {"units", s.units}, {"gates", values}, {"mean", means}});
+        layers.push_back(
+            {{"layer", s.layer}, {"direction", s.direction}, {"units", s.units}, {"gates", values}, {"mean", means}});
     }
-    return nlohmann::json{{"cell", cell}, {"layers", layers}}.dump();
+    return nlohmann::json {{"cell", cell}, {"layers", layers}}.dump();
 }
 
 } // namespace attnlab

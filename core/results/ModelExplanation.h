@@ -24,7 +24,7 @@ struct ModelExplanation {
     int predicted = -1;                   // argmax; -1 for an empty input
     AttentionSnapshot attention;          // maps per layer and head, pooling weights; step = the weights' step
     std::optional<AttentionMap> rollout;  // AttentionRollout over the layers, where there are maps
-    GateValues gates;                     // an LSTM's or GRU's gates over the tokens (not in toJson: explain --gates)
+    GateValues gates; // an LSTM's or GRU's gates over the tokens (not in toJson: explain --gates)
     std::string weights;                  // "best" (best dev step), "final", or "pretrained" (not trained here)
     int step = 0;                         // the training step of the weights
 

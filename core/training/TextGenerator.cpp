@@ -127,7 +127,8 @@ GateValues TextGenerator::gates(const std::string& text, std::vector<std::string
     if (tokens)
         *tokens = pieces;
     std::lock_guard<std::mutex> lock(impl_->mutex);
-    return impl_->model->gates(torch::tensor(std::vector<std::int64_t>(ids.begin(), ids.end()), torch::kLong).unsqueeze(0));
+    return impl_->model->gates(
+        torch::tensor(std::vector<std::int64_t>(ids.begin(), ids.end()), torch::kLong).unsqueeze(0));
 }
 
 AttentionStepByStep TextGenerator::stepByStep(const std::string& text, int layer, int head, int query) const

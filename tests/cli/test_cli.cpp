@@ -40,8 +40,8 @@ private Q_SLOTS:
                  "--d-model", "300"});
         QVERIFY(r.out.contains("453005"));
         // A language model counts every weight: the fixed-window LM's V d + (k d h + h) + (h V + V), k = n - 1.
-        r = runCli({"describe", "--dataset", "synthetic-repeat", "--model", "ffn-lm", "--order", "6", "--d-model", "300",
-                    "--ffn-hidden", "300", "--json"});
+        r = runCli({"describe", "--dataset", "synthetic-repeat", "--model", "ffn-lm", "--order", "6", "--d-model",
+                    "300", "--ffn-hidden", "300", "--json"});
         QCOMPARE(r.code, 0);
         const qint64 v = r.lastJson()["vocabulary"].toInteger();
         QVERIFY(v > 1);

@@ -158,9 +158,10 @@ private Q_SLOTS:
     // A char-GRU's gates over a typed text, one column a character; the n-gram has none.
     void gatesOfACharRnn()
     {
-        CliResult r = runCli({"train", "--dataset", "text-file", "--file", text_, "--model", "char-rnn", "--cell", "gru", "--layers", "2",
-                              "--d-model", "8", "--context", "16", "--steps", "10", "--eval-every", "10", "--sample-tokens", "0",
-                              "--db", db_, "--json"});
+        CliResult r =
+            runCli({"train", "--dataset",    "text-file", "--file",          text_, "--model",   "char-rnn", "--cell",
+                    "gru",   "--layers",     "2",         "--d-model",       "8",   "--context", "16",       "--steps",
+                    "10",    "--eval-every", "10",        "--sample-tokens", "0",   "--db",      db_,        "--json"});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         const QString run = QString::number(r.lastJson()["run_id"].toInt());
         r = runCli({"explain", "--run", run, "--text", "the cat", "--gates", "--json", "--db", db_});

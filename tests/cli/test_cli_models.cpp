@@ -45,8 +45,9 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString db = dir.filePath("runs.sqlite");
-        CliResult r = runCli({"train", "--dataset", "synthetic-sentiment", "--model", "bilstm", "--position", "none", "--steps", "6",
-                              "--eval-every", "3", "--d-model", "8", "--db", db, "--device", "cpu", "--json"});
+        CliResult r =
+            runCli({"train", "--dataset", "synthetic-sentiment", "--model", "bilstm", "--position", "none", "--steps",
+                    "6", "--eval-every", "3", "--d-model", "8", "--db", db, "--device", "cpu", "--json"});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         const QString run = QString::number(r.lastJson()["run_id"].toInt());
         r = runCli({"explain", "--run", run, "--text", "the film was great", "--gates", "--json", "--db", db});
@@ -65,10 +66,12 @@ private Q_SLOTS:
                 QVERIFY(unit.toDouble() > 0.0 && unit.toDouble() < 1.0);
         }
         r = runCli({"explain", "--run", run, "--text", "the film was great", "--gates", "--db", db});
-        QVERIFY2(r.code == 0 && r.out.contains("forget") && r.out.contains("layer 1 backward"), qPrintable(r.out + r.err));
-        r = runCli({"train", "--dataset", "synthetic-sentiment", "--model", "ssan", "--position", "none", "--steps", "2",
-                    "--eval-every", "2", "--d-model", "8", "--db", db, "--device", "cpu", "--json"});
-        r = runCli({"explain", "--run", QString::number(r.lastJson()["run_id"].toInt()), "--text", "the film", "--gates", "--db", db});
+        QVERIFY2(r.code == 0 && r.out.contains("forget") && r.out.contains("layer 1 backward"),
+                 qPrintable(r.out + r.err));
+        r = runCli({"train", "--dataset", "synthetic-sentiment", "--model", "ssan", "--position", "none", "--steps",
+                    "2", "--eval-every", "2", "--d-model", "8", "--db", db, "--device", "cpu", "--json"});
+        r = runCli({"explain", "--run", QString::number(r.lastJson()["run_id"].toInt()), "--text", "the film",
+                    "--gates", "--db", db});
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("has no gates"), qPrintable(r.err));
     }

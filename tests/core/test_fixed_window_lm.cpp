@@ -58,7 +58,7 @@ private Q_SLOTS:
         model->eval();
         const std::vector<int> text = {1, 2, 3, 0};
         const auto logits = model->forward(torch::tensor({1, 2, 3, 0}, torch::kLong).unsqueeze(0)); // [1, 4, 4]
-        QCOMPARE(logits.sizes().vec(), (std::vector<std::int64_t>{1, 4, 4}));
+        QCOMPARE(logits.sizes().vec(), (std::vector<std::int64_t> {1, 4, 4}));
         for (int t = 0; t < 4; ++t) {
             double x[4] = {0, 0, 0, 0}; // [C(w_{t-1}); C(w_t)], the older one first
             if (t >= 1) {
@@ -77,7 +77,11 @@ private Q_SLOTS:
             for (int w = 0; w < 4; ++w) {
                 const double y = bBias[w] + U[w][0] * hidden[0] + U[w][1] * hidden[1];
                 QVERIFY2(std::abs(logits[0][t][w].item<double>() - y) < 1e-6,
-                         qPrintable(QStringLiteral("t %1, w %2: %3 against %4").arg(t).arg(w).arg(logits[0][t][w].item<double>()).arg(y)));
+                         qPrintable(QStringLiteral("t %1, w %2: %3 against %4")
+                                        .arg(t)
+                                        .arg(w)
+                                        .arg(logits[0][t][w].item<double>())
+                                        .arg(y)));
             }
         }
     }
@@ -113,9 +117,9 @@ private Q_SLOTS:
             QCOMPARE(parameter(*model, "hidden.weight").numel(), 300 * k * 300);
         }
         auto model = ModelFactory::createLanguageModel(windowConfig(6, 300, 300, 65)); // T = 5 steps
-        QCOMPARE(parameter(*model, "hidden.weight").numel(), std::int64_t{450000});    // Table 2.1's first row
-        QCOMPARE(TextGenerator::describe(windowConfig(2, 32, 0, 65)).second,           // h = 0: 4 d_model
-                 std::int64_t{65 * 32 + (32 * 128 + 128) + (128 * 65 + 65)});
+        QCOMPARE(parameter(*model, "hidden.weight").numel(), std::int64_t {450000}); // Table 2.1's first row
+        QCOMPARE(TextGenerator::describe(windowConfig(2, 32, 0, 65)).second, // h = 0: 4 d_model
+                 std::int64_t {65 * 32 + (32 * 128 + 128) + (128 * 65 + 65)});
     }
 
     void windowsOutsideTwoToTenAreRefusedByName()

@@ -57,7 +57,8 @@ private Q_SLOTS:
             auto wih = params["rnn.weight_ih_l0"];
             wih.mul_(4.0); // larger inputs, so the ReLU's unbounded sums show
         }
-        const auto C = params["tokens.weight"], wih = params["rnn.weight_ih_l0"], U = params["output.weight"], b = params["output.bias"];
+        const auto C = params["tokens.weight"], wih = params["rnn.weight_ih_l0"], U = params["output.weight"],
+                   b = params["output.bias"];
         const std::vector<std::int64_t> text = {1, 4, 2, 2, 0, 3};
         const auto logits = model->forward(torch::tensor(text, torch::kLong).unsqueeze(0))[0]; // [T, V]
         auto h = torch::zeros({6});
@@ -66,7 +67,8 @@ private Q_SLOTS:
             h = torch::relu(torch::mv(wih, C[static_cast<std::int64_t>(text[t])]) + h);
             aboveOne = aboveOne || h.max().item<float>() > 1.0f;
             const auto expected = torch::mv(U, h) + b;
-            QVERIFY2(torch::allclose(logits[static_cast<std::int64_t>(t)], expected, 1e-5, 1e-5), qPrintable(QString::number(t)));
+            QVERIFY2(torch::allclose(logits[static_cast<std::int64_t>(t)], expected, 1e-5, 1e-5),
+                     qPrintable(QString::number(t)));
         }
         QVERIFY(aboveOne);
     }
@@ -75,7 +77,8 @@ private Q_SLOTS:
     {
         auto c = irnn(1);
         c.cell = "relu";
-        QCOMPARE(QString::fromStdString(c.validate()), QStringLiteral("cell: unknown 'relu' (known: lstm, gru, rnn, irnn)"));
+        QCOMPARE(QString::fromStdString(c.validate()),
+                 QStringLiteral("cell: unknown 'relu' (known: lstm, gru, rnn, irnn)"));
     }
 };
 

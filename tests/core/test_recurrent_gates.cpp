@@ -12,7 +12,10 @@
 using namespace attnlab;
 
 namespace {
-double sigmoid(double a) { return 1.0 / (1.0 + std::exp(-a)); }
+double sigmoid(double a)
+{
+    return 1.0 / (1.0 + std::exp(-a));
+}
 
 // Values 0.37 (i + offset) mod 1 - 0.5: fixed, in [-0.5, 0.5), different enough to tell every row apart.
 torch::Tensor fixedValues(std::vector<std::int64_t> shape, int offset)
@@ -26,7 +29,10 @@ torch::Tensor fixedValues(std::vector<std::int64_t> shape, int offset)
     return torch::tensor(v, torch::kDouble).reshape(shape).to(torch::kFloat);
 }
 
-double entry(const torch::Tensor& t, std::int64_t r, std::int64_t c) { return t[r][c].item<double>(); }
+double entry(const torch::Tensor& t, std::int64_t r, std::int64_t c)
+{
+    return t[r][c].item<double>();
+}
 } // namespace
 
 class TestRecurrentGates : public QObject {
@@ -36,11 +42,12 @@ private Q_SLOTS:
     void lstmGatesAreTheCellEquations()
     {
         const std::int64_t H = 2, I = 2, T = 3;
-        const RecurrentWeights w{fixedValues({4 * H, I}, 0), fixedValues({4 * H, H}, 7), fixedValues({4 * H}, 3), fixedValues({4 * H}, 11)};
+        const RecurrentWeights w {fixedValues({4 * H, I}, 0), fixedValues({4 * H, H}, 7), fixedValues({4 * H}, 3),
+                                  fixedValues({4 * H}, 11)};
         const auto x = fixedValues({T, I}, 5) * 3;
         for (const bool reverse : {false, true}) {
             const auto trace = RecurrentGates::lstm(x, w, reverse);
-            QCOMPARE(trace.names, (std::vector<std::string>{"input", "forget", "candidate", "output", "cell"}));
+            QCOMPARE(trace.names, (std::vector<std::string> {"input", "forget", "candidate", "output", "cell"}));
             double h[2] = {0, 0}, c[2] = {0, 0};
             for (std::int64_t k = 0; k < T; ++k) {
                 const std::int64_t t = reverse ? T - 1 - k : k;
@@ -53,7 +60,8 @@ private Q_SLOTS:
                         a[r] += entry(w.hh, r, j) * h[j];
                 }
                 for (std::int64_t u = 0; u < H; ++u) {
-                    const double i = sigmoid(a[u]), f = sigmoid(a[H + u]), g = std::tanh(a[2 * H + u]), o = sigmoid(a[3 * H + u]);
+                    const double i = sigmoid(a[u]), f = sigmoid(a[H + u]), g = std::tanh(a[2 * H + u]),
+                                 o = sigmoid(a[3 * H + u]);
                     c[u] = f * c[u] + i * g;
                     h[u] = o * std::tanh(c[u]);
                     const double expected[5] = {i, f, g, o, c[u]};
@@ -70,10 +78,11 @@ private Q_SLOTS:
     void gruGatesAreTheCellEquations()
     {
         const std::int64_t H = 2, I = 2, T = 3;
-        const RecurrentWeights w{fixedValues({3 * H, I}, 1), fixedValues({3 * H, H}, 4), fixedValues({3 * H}, 9), fixedValues({3 * H}, 2)};
+        const RecurrentWeights w {fixedValues({3 * H, I}, 1), fixedValues({3 * H, H}, 4), fixedValues({3 * H}, 9),
+                                  fixedValues({3 * H}, 2)};
         const auto x = fixedValues({T, I}, 6) * 3;
         const auto trace = RecurrentGates::gru(x, w, false);
-        QCOMPARE(trace.names, (std::vector<std::string>{"reset", "update", "candidate"}));
+        QCOMPARE(trace.names, (std::vector<std::string> {"reset", "update", "candidate"}));
         double h[2] = {0, 0};
         for (std::int64_t t = 0; t < T; ++t) {
             double in[6], rec[6];
@@ -111,9 +120,10 @@ private Q_SLOTS:
         const auto lstmOut = std::get<0>(lstm->forward(x.unsqueeze(1))).squeeze(1); // [T, 2H]
         const auto gruOut = std::get<0>(gru->forward(x.unsqueeze(1))).squeeze(1);
         for (const bool isLstm : {true, false}) {
-            torch::nn::Module& cell = isLstm ? static_cast<torch::nn::Module&>(*lstm) : static_cast<torch::nn::Module&>(*gru);
+            torch::nn::Module& cell =
+                isLstm ? static_cast<torch::nn::Module&>(*lstm) : static_cast<torch::nn::Module&>(*gru);
             const auto traces = RecurrentGates::ofModule(cell, isLstm, 2, true, x);
-            QCOMPARE(traces.size(), std::size_t{4});
+            QCOMPARE(traces.size(), std::size_t {4});
             QCOMPARE(traces[3].layer, 1);
             QVERIFY(traces[3].reverse);
             const auto top = torch::cat({traces[2].states, traces[3].states}, 1);
@@ -137,7 +147,7 @@ private Q_SLOTS:
         const auto ids = torch::tensor({{3, 7, 1, 9}}, torch::kLong);
         const GateValues g = classifier->gates(ids);
         QCOMPARE(QString::fromStdString(g.cell), QStringLiteral("lstm"));
-        QCOMPARE(g.strips.size(), std::size_t{2});
+        QCOMPARE(g.strips.size(), std::size_t {2});
         QCOMPARE(QString::fromStdString(g.strips[1].direction), QStringLiteral("backward"));
         QCOMPARE(g.strips[0].tokens, 4);
         QCOMPARE(g.strips[0].units, 5);
@@ -162,7 +172,7 @@ private Q_SLOTS:
         lm.numClasses = 0;
         const GateValues written = ModelFactory::createLanguageModel(lm)->gates(ids);
         QCOMPARE(QString::fromStdString(written.cell), QStringLiteral("gru"));
-        QCOMPARE(written.strips.size(), std::size_t{2});
+        QCOMPARE(written.strips.size(), std::size_t {2});
         QCOMPARE(written.strips[1].layer, 1);
         lm.cell = "rnn";
         QVERIFY(ModelFactory::createLanguageModel(lm)->gates(ids).empty());

@@ -45,13 +45,14 @@ private slots:
         auto* input = child<QLineEdit>(&view, "explorerInput");
         input->clear();
         QTest::keyClicks(input, QStringLiteral("the plot is not good but the acting is really charming"));
-        QVERIFY(QTest::qWaitFor([&] { return !view.isBusy() && view.explanation() && view.explanation()->tokens.size() == 11; }, 20000));
+        QVERIFY(QTest::qWaitFor(
+            [&] { return !view.isBusy() && view.explanation() && view.explanation()->tokens.size() == 11; }, 20000));
         auto* tabs = child<QTabWidget>(&view, "explorerLowerTabs");
         auto* gates = view.findChild<GateStripView*>();
         QVERIFY(gates);
         tabs->setCurrentWidget(gates);
         const auto expected = engine.explain(view.explanation()->text).gates;
-        QCOMPARE(expected.strips.size(), std::size_t{2});
+        QCOMPARE(expected.strips.size(), std::size_t {2});
         QCOMPARE(gates->stripCount(), 2); // one layer, forward and backward
         auto* strips = child<QComboBox>(gates, "gateStripCombo");
         QCOMPARE(strips->count(), 2);
@@ -59,10 +60,11 @@ private slots:
         const auto& forward = expected.strips[0];
         const int forget = forward.gateIndex("forget");
         for (int t = 0; t < forward.tokens; ++t)
-            QVERIFY(std::abs(gates->shownValue(forget, t) - forward.meanOverUnits(forget)[static_cast<std::size_t>(t)]) < 1e-6);
+            QVERIFY(std::abs(gates->shownValue(forget, t) -
+                             forward.meanOverUnits(forget)[static_cast<std::size_t>(t)]) < 1e-6);
         auto* units = child<QComboBox>(gates, "gateUnitCombo");
         QCOMPARE(units->count(), forward.units + 1); // the mean, then each unit
-        units->setCurrentIndex(3);                  // unit 3
+        units->setCurrentIndex(3); // unit 3
         QCOMPARE(gates->shownValue(forget, 1), static_cast<double>(forward.at(forget, 1, 2)));
         strips->setCurrentIndex(1);
         const int cell = expected.strips[1].gateIndex("cell");
@@ -74,7 +76,8 @@ private slots:
         view.setRun(ssan);
         QVERIFY(QTest::qWaitFor([&] { return !view.isBusy(); }, 20000));
         input->setText(QStringLiteral("the plot is good"));
-        QVERIFY(QTest::qWaitFor([&] { return !view.isBusy() && view.explanation() && view.explanation()->tokens.size() == 4; }, 20000));
+        QVERIFY(QTest::qWaitFor(
+            [&] { return !view.isBusy() && view.explanation() && view.explanation()->tokens.size() == 4; }, 20000));
         QCOMPARE(gates->stripCount(), 0);
         QVERIFY(!child<QCustomPlot>(gates, "gatePlot")->isVisible());
         QVERIFY(child<QLabel>(gates, "gatePlaceholder")->text().contains(QStringLiteral("has no gates")));

@@ -61,8 +61,8 @@ GateStripView::GateStripView(QWidget* parent) : QWidget(parent)
     layout->addWidget(plot_, 1);
     connect(strip_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {
         const int units = strip_->currentIndex() >= 0 && strip_->currentIndex() < stripCount()
-                              ? gates_.strips[static_cast<std::size_t>(strip_->currentIndex())].units
-                              : 0;
+            ? gates_.strips[static_cast<std::size_t>(strip_->currentIndex())].units
+            : 0;
         if (unit_->count() != units + 1) { // the same layer width keeps the chosen unit
             const QSignalBlocker block(unit_);
             unit_->clear();
@@ -92,7 +92,8 @@ void GateStripView::setGates(const GateValues& gates, const std::vector<std::str
         const QSignalBlocker block(strip_);
         strip_->clear();
         for (const auto& s : gates_.strips)
-            strip_->addItem(tr("%1, %2").arg(s.layer + 1).arg(s.direction == "backward" ? tr("backward") : tr("forward")));
+            strip_->addItem(
+                tr("%1, %2").arg(s.layer + 1).arg(s.direction == "backward" ? tr("backward") : tr("forward")));
         strip_->setCurrentIndex(previous >= 0 && previous < strip_->count() ? previous : 0);
     }
     emit strip_->currentIndexChanged(strip_->currentIndex());
@@ -147,7 +148,10 @@ void GateStripView::redraw()
     auto tokenTicks = QSharedPointer<QCPAxisTickerText>::create();
     const int every = tokens > 40 ? (tokens + 39) / 40 : 1; // a readable subset past 40 tokens
     for (int t = 0; t < tokens; t += every)
-        tokenTicks->addTick(t, t < static_cast<int>(tokens_.size()) ? TokenText::shown(tokens_[static_cast<std::size_t>(t)]) : QString::number(t));
+        tokenTicks->addTick(t,
+                            t < static_cast<int>(tokens_.size())
+                                ? TokenText::shown(tokens_[static_cast<std::size_t>(t)])
+                                : QString::number(t));
     plot_->xAxis->setTicker(tokenTicks);
     plot_->xAxis->setTickLabelRotation(tokens > 8 ? 45 : 0);
     auto gateTicks = QSharedPointer<QCPAxisTickerText>::create();
@@ -173,11 +177,14 @@ void GateStripView::exportStrip()
             for (int g = 0; g < static_cast<int>(s.gates.size()); ++g)
                 for (int t = 0; t < s.tokens; ++t)
                     for (int u = 0; u < s.units; ++u) {
-                        QString token = t < static_cast<int>(tokens.size()) ? QString::fromStdString(tokens[static_cast<std::size_t>(t)]) : QString();
+                        QString token = t < static_cast<int>(tokens.size())
+                            ? QString::fromStdString(tokens[static_cast<std::size_t>(t)])
+                            : QString();
                         token.replace(QLatin1Char('"'), QStringLiteral("\"\""));
                         csv += QStringLiteral("%1,%2,%3,%4,\"%5\",%6,%7\n")
                                    .arg(s.layer + 1)
-                                   .arg(QString::fromStdString(s.direction), QString::fromStdString(s.gates[static_cast<std::size_t>(g)]))
+                                   .arg(QString::fromStdString(s.direction),
+                                        QString::fromStdString(s.gates[static_cast<std::size_t>(g)]))
                                    .arg(t)
                                    .arg(token)
                                    .arg(u + 1)

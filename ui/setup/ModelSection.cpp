@@ -323,8 +323,11 @@ void ModelSection::addLanguageModelRows()
              c.model.addK = hasOption(m, "add_k") ? addK->value() : defaults.addK;
          },
          [addK](const TrainConfig& c) { addK->setValue(c.model.addK); }});
-    auto* cell = choices(this, "cellCombo", {{QStringLiteral("LSTM"), "lstm"}, {QStringLiteral("GRU"), "gru"}, {tr("plain RNN (tanh)"), "rnn"},
-                                                    {tr("identity ReLU RNN (Le et al.)"), "irnn"}});
+    auto* cell = choices(this, "cellCombo",
+                         {{QStringLiteral("LSTM"), "lstm"},
+                          {QStringLiteral("GRU"), "gru"},
+                          {tr("plain RNN (tanh)"), "rnn"},
+                          {tr("identity ReLU RNN (Le et al.)"), "irnn"}});
     add({{"cell"},
          tr("Cell"),
          cell,

@@ -7,8 +7,11 @@ RecurrentGates::Trace RecurrentGates::lstm(const torch::Tensor& x, const Recurre
     torch::NoGradGuard noGrad;
     const std::int64_t steps = x.size(0), H = w.hh.size(1);
     const auto fromInput = torch::addmm(w.biasIh + w.biasHh, x, w.ih.t()); // W_i* x_t + b_i* + b_h*, [T, 4H]
-    Trace trace{0, reverse, {"input", "forget", "candidate", "output", "cell"}, torch::empty({5, steps, H}, x.options()),
-                torch::empty({steps, H}, x.options())};
+    Trace trace {0,
+                 reverse,
+                 {"input", "forget", "candidate", "output", "cell"},
+                 torch::empty({5, steps, H}, x.options()),
+                 torch::empty({steps, H}, x.options())};
     auto h = torch::zeros({H}, x.options()), c = torch::zeros({H}, x.options());
     for (std::int64_t k = 0; k < steps; ++k) {
         const std::int64_t t = reverse ? steps - 1 - k : k;
@@ -30,7 +33,11 @@ RecurrentGates::Trace RecurrentGates::gru(const torch::Tensor& x, const Recurren
     torch::NoGradGuard noGrad;
     const std::int64_t steps = x.size(0), H = w.hh.size(1);
     const auto fromInput = torch::addmm(w.biasIh, x, w.ih.t()); // W_i* x_t + b_i*, [T, 3H]
-    Trace trace{0, reverse, {"reset", "update", "candidate"}, torch::empty({3, steps, H}, x.options()), torch::empty({steps, H}, x.options())};
+    Trace trace {0,
+                 reverse,
+                 {"reset", "update", "candidate"},
+                 torch::empty({3, steps, H}, x.options()),
+                 torch::empty({steps, H}, x.options())};
     auto h = torch::zeros({H}, x.options());
     for (std::int64_t k = 0; k < steps; ++k) {
         const std::int64_t t = reverse ? steps - 1 - k : k;
@@ -47,8 +54,8 @@ RecurrentGates::Trace RecurrentGates::gru(const torch::Tensor& x, const Recurren
     return trace;
 }
 
-std::vector<RecurrentGates::Trace> RecurrentGates::ofModule(torch::nn::Module& cell, bool isLstm, int layers, bool bidirectional,
-                                                            const torch::Tensor& x)
+std::vector<RecurrentGates::Trace> RecurrentGates::ofModule(torch::nn::Module& cell, bool isLstm, int layers,
+                                                            bool bidirectional, const torch::Tensor& x)
 {
     const auto parameters = cell.named_parameters(/*recurse=*/false);
     std::vector<Trace> traces;
@@ -59,8 +66,8 @@ std::vector<RecurrentGates::Trace> RecurrentGates::ofModule(torch::nn::Module& c
             if (!suffix.empty() && !bidirectional)
                 break;
             const auto name = [&](const char* what) { return what + std::to_string(layer) + suffix; };
-            const RecurrentWeights weights{parameters[name("weight_ih_l")], parameters[name("weight_hh_l")],
-                                           parameters[name("bias_ih_l")], parameters[name("bias_hh_l")]};
+            const RecurrentWeights weights {parameters[name("weight_ih_l")], parameters[name("weight_hh_l")],
+                                            parameters[name("bias_ih_l")], parameters[name("bias_hh_l")]};
             auto trace = isLstm ? lstm(input, weights, !suffix.empty()) : gru(input, weights, !suffix.empty());
             trace.layer = layer;
             states.push_back(trace.states);

@@ -17,12 +17,13 @@ public:
         int layer = 0;
         bool reverse = false;
         std::vector<std::string> names; // one per row of values
-        torch::Tensor values;           // [G, T, H]
-        torch::Tensor states;           // h_t, [T, H]
+        torch::Tensor values; // [G, T, H]
+        torch::Tensor states; // h_t, [T, H]
     };
     // LSTM, the weights' rows in the order i, f, g, o:
-    //   i = σ(W_ii x_t + b_ii + W_hi h_{t-1} + b_hi)   f = σ(W_if x_t + ...)   g = tanh(W_ig x_t + ...)   o = σ(W_io x_t + ...)
-    //   c_t = f ⊙ c_{t-1} + i ⊙ g    h_t = o ⊙ tanh(c_t)         names: input, forget, candidate, output, cell
+    //   i = σ(W_ii x_t + b_ii + W_hi h_{t-1} + b_hi)   f = σ(W_if x_t + ...)   g = tanh(W_ig x_t + ...)   o = σ(W_io
+    //   x_t + ...) c_t = f ⊙ c_{t-1} + i ⊙ g    h_t = o ⊙ tanh(c_t)         names: input, forget, candidate, output,
+    //   cell
     static Trace lstm(const torch::Tensor& x, const RecurrentWeights& w, bool reverse);
     // GRU, rows r, z, n:
     //   r = σ(W_ir x_t + b_ir + W_hr h_{t-1} + b_hr)   z = σ(W_iz x_t + ...)
@@ -31,7 +32,8 @@ public:
     static Trace gru(const torch::Tensor& x, const RecurrentWeights& w, bool reverse);
     // Every layer and direction of a LibTorch LSTM or GRU module over x [T, I], reading its parameters by
     // LibTorch's names (weight_ih_l0, ..._reverse); layer l + 1 reads layer l's states, both directions joined.
-    static std::vector<Trace> ofModule(torch::nn::Module& cell, bool isLstm, int layers, bool bidirectional, const torch::Tensor& x);
+    static std::vector<Trace> ofModule(torch::nn::Module& cell, bool isLstm, int layers, bool bidirectional,
+                                       const torch::Tensor& x);
     // The traces as the views and the CLI read them.
     static GateValues values(const std::vector<Trace>& traces, const std::string& cell);
 };

@@ -19,7 +19,8 @@ public:
     torch::Tensor forward(const torch::Tensor& ids, std::vector<torch::Tensor>* attention = nullptr) override;
     // The state: the last k embeddings [N, k, d] (zeros before the text).
     State start(std::int64_t rows) override;
-    torch::Tensor step(State& state, const torch::Tensor& ids, std::vector<torch::Tensor>* attention = nullptr) override;
+    torch::Tensor step(State& state, const torch::Tensor& ids,
+                       std::vector<torch::Tensor>* attention = nullptr) override;
     std::string summary() const override;
 
 private:
@@ -27,9 +28,9 @@ private:
     torch::Tensor predict(const torch::Tensor& embedded);
     ModelConfig config_;
     int window_; // k = n - 1
-    torch::nn::Embedding tokens_{nullptr};
-    torch::nn::Linear hidden_{nullptr};
-    torch::nn::Linear output_{nullptr};
+    torch::nn::Embedding tokens_ {nullptr};
+    torch::nn::Linear hidden_ {nullptr};
+    torch::nn::Linear output_ {nullptr};
     double inputDrop_;
     double hiddenDrop_;
 };

@@ -1,7 +1,7 @@
 #include "core/nn/models/ModelFactory.h"
 
-#include "core/nn/models/GptModel.h"
 #include "core/nn/models/FixedWindowLanguageModel.h"
+#include "core/nn/models/GptModel.h"
 #include "core/nn/models/NgramModel.h"
 #include "core/nn/models/RecurrentLanguageModel.h"
 

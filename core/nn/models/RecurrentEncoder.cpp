@@ -76,7 +76,8 @@ GateValues RecurrentEncoderImpl::gates(const torch::Tensor& x)
         return {};
     const int layers = static_cast<int>(lstm_ ? lstm_->options.num_layers() : gru_->options.num_layers());
     torch::nn::Module& cell = lstm_ ? static_cast<torch::nn::Module&>(*lstm_) : static_cast<torch::nn::Module&>(*gru_);
-    return RecurrentGates::values(RecurrentGates::ofModule(cell, static_cast<bool>(lstm_), layers, bidirectional_, x), cell_);
+    return RecurrentGates::values(RecurrentGates::ofModule(cell, static_cast<bool>(lstm_), layers, bidirectional_, x),
+                                  cell_);
 }
 
 RecurrentEncoderImpl::Result RecurrentEncoderImpl::forwardPadded(const torch::Tensor& x, const torch::Tensor& mask, bool withStates)

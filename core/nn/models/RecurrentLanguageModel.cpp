@@ -17,8 +17,7 @@ RecurrentLanguageModel::RecurrentLanguageModel(const ModelConfig& config) : conf
         if (config.cell == "irnn")
             options.nonlinearity(torch::kReLU);
         rnn_ = register_module("rnn", torch::nn::RNN(options));
-    }
-    else
+    } else
         lstm_ = register_module("lstm", torch::nn::LSTM(torch::nn::LSTMOptions(d, d).num_layers(config.layers).batch_first(true).dropout(between)));
     output_ = register_module("output", torch::nn::Linear(d, config.vocabularySize));
     if (config.cell == "irnn") { // Le et al. 2015: W_hh = I and zero biases, so at first a state is carried on as it is
@@ -77,7 +76,8 @@ GateValues RecurrentLanguageModel::gates(const torch::Tensor& ids)
         return {};
     torch::NoGradGuard noGrad;
     torch::nn::Module& cell = lstm_ ? static_cast<torch::nn::Module&>(*lstm_) : static_cast<torch::nn::Module&>(*gru_);
-    return RecurrentGates::values(RecurrentGates::ofModule(cell, static_cast<bool>(lstm_), config_.layers, false, tokens_(ids)[0]), config_.cell);
+    return RecurrentGates::values(
+        RecurrentGates::ofModule(cell, static_cast<bool>(lstm_), config_.layers, false, tokens_(ids)[0]), config_.cell);
 }
 
 std::string RecurrentLanguageModel::summary() const

@@ -5,11 +5,11 @@
 
 namespace attnlab {
 
-// Karpathy's char-rnn: token embeddings (d_model), ModelConfig::layers stacked LSTM (or GRU, tanh RNN, or Le et al. 2015's IRNN: ReLU,
-// the recurrent matrix starting as the identity and the biases at zero) layers
-// of d_model units with dropout between them (the hidden point), and a linear layer to the next token's logits at
-// every step. Generation carries the hidden (and cell) state, so it has no context limit; training reads windows
-// of the context's length from a zero state, as char-rnn's seq_length does.
+// Karpathy's char-rnn: token embeddings (d_model), ModelConfig::layers stacked LSTM (or GRU, tanh RNN, or Le et al.
+// 2015's IRNN: ReLU, the recurrent matrix starting as the identity and the biases at zero) layers of d_model units with
+// dropout between them (the hidden point), and a linear layer to the next token's logits at every step. Generation
+// carries the hidden (and cell) state, so it has no context limit; training reads windows of the context's length from
+// a zero state, as char-rnn's seq_length does.
 class RecurrentLanguageModel : public LanguageModel {
 public:
     explicit RecurrentLanguageModel(const ModelConfig& config);
