@@ -31,9 +31,7 @@ int GateReport::run(const CliFlags& flags, std::ostream& out_)
     std::optional<int> step;
     if (flags.has("--step"))
         step = static_cast<int>(flags.integer("--step", 0));
-    const auto chosen = ModelExplainer::choose(store.checkpoints(runId), run.bestStep, step);
-    if (!chosen)
-        throw std::runtime_error("run " + std::to_string(runId) + " kept no weights: train it again to read its gates");
+    const CheckpointRef chosen = keptWeights(store, run, step, "read its gates");
     if (run.summary().translation || run.summary().regression)
         throw CliUsageError("--gates reads a sentence classifier's or a language model's gates; run " +
                             std::to_string(runId) + " is a " +
@@ -42,9 +40,9 @@ int GateReport::run(const CliFlags& flags, std::ostream& out_)
     GateValues gates;
     try {
         if (run.summary().languageModel) {
-            gates = TextGenerator(*chosen).gates(text, &tokens);
+            gates = TextGenerator(chosen).gates(text, &tokens);
         } else {
-            const auto e = ModelExplainer(*chosen).explain(text);
+            const auto e = ModelExplainer(chosen).explain(text);
             gates = e.gates;
             tokens = e.tokens;
         }
@@ -64,7 +62,7 @@ int GateReport::run(const CliFlags& flags, std::ostream& out_)
         auto j = nlohmann::json::parse(gates.toJson());
         j["run_id"] = runId;
         j["tokens"] = tokens;
-        j["weights_step"] = chosen->step;
+        j["weights_step"] = chosen.step;
         out_ << j.dump() << "\n";
         return 0;
     }

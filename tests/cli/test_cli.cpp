@@ -216,8 +216,11 @@ private Q_SLOTS:
                                "which-side-needs-self-attention",
                                "what-a-real-llm-attends-to",
                                "induction-heads-in-a-real-model",
-                               "the-logit-lens"}));
-        const auto lens = QJsonDocument::fromJson(r.out.toUtf8()).array().last().toObject();
+                               "the-logit-lens", "what-the-forget-gate-holds"}));
+        QJsonObject lens;
+        for (const auto l : QJsonDocument::fromJson(r.out.toUtf8()).array())
+            if (l.toObject()["id"].toString() == QStringLiteral("the-logit-lens"))
+                lens = l.toObject();
         QCOMPARE(lens["explore"].toObject()["view"].toString(), QStringLiteral("lens"));
         QVERIFY(lens["presets"].toArray().isEmpty());
         // SAN vs RNN on real data uses the presets RESULTS.md measured, and they say what they reached.

@@ -116,7 +116,7 @@ private slots:
         QCOMPARE(positions, (QStringList{"none", "sinusoidal", "rpr"}));
         QVERIFY(child<QCheckBox>(&panel, "orderDependentBox")->isChecked()); // the form shows the first one
         QCOMPARE(spy.at(0).at(1).toString(), QStringLiteral("Why position matters"));
-        QCOMPARE(TeachingScenario::all().size(), std::size_t(20));
+        QCOMPARE(TeachingScenario::all().size(), std::size_t(21));
         QCOMPARE(spy.at(0).at(3).toString(), QString()); // opens nothing at its end
         // A lesson that explores the pretrained LLM trains nothing: it names itself, the side-by-side list is
         // untouched.
@@ -150,14 +150,14 @@ private slots:
         QCOMPARE(spy.last().at(3).toString(), QStringLiteral("compare"));
         QVERIFY(panel.presets()->choose(QStringLiteral("lesson:why-gates")));
         const auto gates = spy.last().at(0).value<std::vector<TrainConfig>>();
-        QCOMPARE(gates.size(), std::size_t(3));
+        QCOMPARE(gates.size(), std::size_t(4));
         QStringList cells;
         for (const auto& c : gates) {
             cells << QString::fromStdString(c.model.model);
             QVERIFY(c.gradientNorms);
             QCOMPARE(c.distance, 12);
         }
-        QCOMPARE(cells, (QStringList{"rnn", "gru", "lstm"}));
+        QCOMPARE(cells, (QStringList{"rnn", "gru", "lstm", "ssan"})); // the SSAN: Table 3.1's path length beside them
         QCOMPARE(spy.last().at(3).toString(), QStringLiteral("compare"));
         // "What residuals and LayerNorm buy": one 6-layer Transformer, wrapped four ways.
         QVERIFY(panel.presets()->choose(QStringLiteral("lesson:what-residuals-and-layernorm-buy")));
