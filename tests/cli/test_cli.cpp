@@ -216,7 +216,8 @@ private Q_SLOTS:
                                "which-side-needs-self-attention",
                                "what-a-real-llm-attends-to",
                                "induction-heads-in-a-real-model",
-                               "the-logit-lens", "what-the-forget-gate-holds"}));
+                               "the-logit-lens",
+                               "what-the-forget-gate-holds"}));
         QJsonObject lens;
         for (const auto l : QJsonDocument::fromJson(r.out.toUtf8()).array())
             if (l.toObject()["id"].toString() == QStringLiteral("the-logit-lens"))

@@ -157,7 +157,7 @@ private slots:
             QVERIFY(c.gradientNorms);
             QCOMPARE(c.distance, 12);
         }
-        QCOMPARE(cells, (QStringList{"rnn", "gru", "lstm", "ssan"})); // the SSAN: Table 3.1's path length beside them
+        QCOMPARE(cells, (QStringList {"rnn", "gru", "lstm", "ssan"})); // the SSAN: Table 3.1's path length beside them
         QCOMPARE(spy.last().at(3).toString(), QStringLiteral("compare"));
         // "What residuals and LayerNorm buy": one 6-layer Transformer, wrapped four ways.
         QVERIFY(panel.presets()->choose(QStringLiteral("lesson:what-residuals-and-layernorm-buy")));
